@@ -1,0 +1,287 @@
+"""``tact-memory``: a thin command line over the config, the store and the tool.
+
+Every command is a few lines that call the library; anything a command knows, Python callers can
+do too. Bad command-line usage exits 2 with a usage line (click's convention); an unusable
+configuration or database exits 1 with one line on stderr; tool refusals are results, exit 0.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+import click
+
+from . import errors
+from .config import Config, load_config
+from .records import MemoryRecord, StoreStatus
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _fail(message: str) -> None:
+    click.echo(f"tact-memory: {message}", err=True)
+    sys.exit(1)
+
+
+def _config(ctx: click.Context) -> Config:
+    try:
+        return load_config(ctx.obj.get("config_path"))
+    except errors.ConfigError as exc:
+        _fail(exc.message)
+        raise  # pragma: no cover
+
+
+def _store(config: Config) -> Any:
+    from .store import MemoryStore
+
+    return MemoryStore(config.database_path)
+
+
+def json_option(func: F) -> F:
+    """``--json``: machine-readable output instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _when(ms: int | None) -> str:
+    if ms is None:
+        return "-"
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
+
+
+@click.group(context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="config.toml to use (default: TACT_CONFIG, then $TACT_HOME/config.toml, then the user config dir).",
+)
+@click.version_option(package_name="tact-memory", message="%(prog)s %(version)s")
+@click.pass_context
+def cli(ctx: click.Context, config_path: str | None) -> None:
+    """Opt-in, explicit, bounded memory for coding agents.
+
+    Memory is off unless config.toml says `[memory] enabled = true`; the corpus lives in
+    <config-dir>/memory/v1.sqlite3.
+
+    \b
+    Example:
+        tact-memory --config ./config.toml status
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["config_path"] = config_path
+
+
+@cli.command("tool")
+@click.option(
+    "--role", type=click.Choice(["root", "child"]), default="root", show_default=True,
+    help="The caller's role; a child may only scan and read.",
+)  # fmt: skip
+@click.argument("call", required=False)
+@click.pass_context
+def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
+    """Run memory tool calls and print exactly what a model would see.
+
+    CALL is one JSON object. Without it, JSON objects are read one per line from stdin and run
+    through one tool instance (so scan-before-put holds across lines); one JSON result per line.
+
+    \b
+    Example:
+        tact-memory tool '{"operation": "scan", "query": "release tags"}'
+        printf '%s\\n' '{"operation":"scan","query":"x"}' '{"operation":"put","content":"y"}' | tact-memory tool
+    """
+    from .dispatch import Dispatcher, Role
+
+    config = _config(ctx)
+    store = _store(config) if config.memory.enabled else None
+    dispatcher = Dispatcher(store, role=Role(role))
+    lines: Iterable[str] = [call] if call is not None else (line for line in sys.stdin if line.strip())
+    for line in lines:
+        click.echo(_dumps(dispatcher.call(line.strip())))
+
+
+@cli.command("schema")
+def schema_command() -> None:
+    """Print the tool definition (name, description, input schema) as JSON.
+
+    \b
+    Example:
+        tact-memory schema > memory-tool.json
+    """
+    from .tool_models import tool_definition
+
+    click.echo(json.dumps(tool_definition(), indent=2, ensure_ascii=False))
+
+
+def _status_lines(config: Config, status: StoreStatus) -> list[str]:
+    lim = status.limits
+    state = "enabled" if config.memory.enabled else "disabled (set `[memory] enabled = true` to enable)"
+    lines = [
+        f"config    {config.path}{'' if config.exists else ' (missing: defaults in force)'}",
+        f"memory    {state}",
+        f"database  {status.path}{'' if status.exists else ' (not created yet)'}",
+    ]
+    if status.problem:
+        lines.append(f"problem   {status.problem}: {status.detail}")
+        return lines
+    lines += [
+        f"records   {status.rows} of {lim.rows}",
+        f"content   {status.content_bytes:,} of {lim.content_bytes:,} bytes",
+        f"file      {status.file_bytes:,} of {lim.file_bytes:,} bytes (sidecars {status.sidecar_bytes:,}, not bounded)",
+        f"probation {status.on_probation} unread, {status.expired_probation} expired (pruned first when space is needed)",
+    ]
+    if status.hidden:
+        lines.append(f"hidden    {status.hidden} record(s) match a secret pattern: hidden from agents, delete them")
+    return lines
+
+
+@cli.command("status")
+@json_option
+@click.pass_context
+def status_command(ctx: click.Context, as_json: bool) -> None:
+    """Show whether memory is enabled, where it lives and how full it is. Creates nothing.
+
+    \b
+    Example:
+        tact-memory status --json
+    """
+    config = _config(ctx)
+    status = _store(config).status()
+    if as_json:
+        lim = status.limits
+        click.echo(_dumps({
+            "enabled": config.memory.enabled,
+            "config": str(config.path),
+            "database": str(status.path),
+            "exists": status.exists,
+            "rows": {"used": status.rows, "limit": lim.rows},
+            "content_bytes": {"used": status.content_bytes, "limit": lim.content_bytes},
+            "file_bytes": {"used": status.file_bytes, "limit": lim.file_bytes},
+            "sidecar_bytes": status.sidecar_bytes,
+            "on_probation": status.on_probation,
+            "expired_probation": status.expired_probation,
+            "hidden": status.hidden,
+            "problem": status.problem,
+            "detail": status.detail,
+        }))  # fmt: skip
+    else:
+        click.echo("\n".join(_status_lines(config, status)))
+    if status.problem:
+        sys.exit(1)
+
+
+def _records(ctx: click.Context, order: str) -> list[MemoryRecord]:
+    config = _config(ctx)
+    try:
+        return list(_store(config).list_records(order=order))
+    except errors.TactMemoryError as exc:
+        _fail(exc.message)
+        raise  # pragma: no cover
+
+
+def _record_json(record: MemoryRecord) -> dict[str, Any]:
+    from .tool_models import ReadOutput
+
+    return ReadOutput(memories=[record]).model_dump(mode="json")["memories"][0]  # type: ignore[no-any-return]
+
+
+ORDER = click.option(
+    "--order",
+    type=click.Choice(["most_useful", "newest", "oldest", "least_useful", "id"]),
+    default="most_useful",
+    show_default=True,
+    help="Sort order; usefulness is the deliberate read count.",
+)
+
+
+@cli.command("list")
+@ORDER
+@json_option
+@click.pass_context
+def list_command(ctx: click.Context, order: str, as_json: bool) -> None:
+    """List stored records. Reading here changes no telemetry.
+
+    \b
+    Example:
+        tact-memory list --order newest
+    """
+    from .text import preview
+
+    records = _records(ctx, order)
+    if as_json:
+        click.echo(_dumps([_record_json(r) for r in records]))
+        return
+    if not records:
+        click.echo("no memories stored")
+        return
+    click.echo(f"{'ID':>5} {'VER':>4} {'READS':>5} {'SCANS':>5}  {'UPDATED (UTC)':16}  CONTENT")
+    for r in records:
+        flag = "*" if r.probation_until_ms is not None else " "
+        text = preview(" ".join(r.content.split()), 64)
+        click.echo(
+            f"{r.key.id:>5} {r.key.version:>4} {r.read_count:>5} {r.scan_count:>5}  {_when(r.updated_at_ms):16} {flag}{text}"
+        )
+    click.echo(f"{len(records)} record(s); * = on unread probation")
+
+
+@cli.command("export")
+@click.pass_context
+def export_command(ctx: click.Context) -> None:
+    """Print every record as one JSON object per line (as in a read result). No telemetry.
+
+    \b
+    Example:
+        tact-memory export > memories.jsonl
+    """
+    for record in _records(ctx, "id"):
+        click.echo(_dumps(_record_json(record)))
+
+
+@cli.command("delete")
+@click.argument("record_id", metavar="ID", type=click.IntRange(min=1))
+@click.option("--version", "version", type=click.IntRange(min=1), required=True, help="The version you saw.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_context
+def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) -> None:
+    """Delete record ID if it is still at --version. Asks first unless --yes.
+
+    Deletion removes the record from the database and from retrieval. It does not prove the bytes
+    are gone from disk, backups, transcripts or provider logs.
+
+    \b
+    Example:
+        tact-memory delete 12 --version 3
+    """
+    from .records import RecordKey
+
+    config = _config(ctx)
+    store = _store(config)
+    record = store.get(record_id) if store.path.exists() else None
+    if record is not None and not yes:
+        click.echo(f"memory {record_id} (version {record.key.version}):\n  {record.content}")
+        if not click.confirm("Remove it from the memory database and from retrieval?", default=False):
+            click.echo("kept")
+            return
+    try:
+        store.delete(RecordKey(record_id, version))
+    except errors.TactMemoryError as exc:
+        _fail(exc.message)
+    click.echo(f"memory {record_id} removed from the database and from retrieval (not proof of physical erasure)")
+
+
+def main() -> None:
+    """Console entry point."""
+    cli(prog_name="tact-memory")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

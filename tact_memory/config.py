@@ -1,0 +1,199 @@
+"""Finding, reading and validating ``config.toml``.
+
+The selected file decides two things: whether memory is enabled, and where the one corpus lives
+(``<folder of config.toml>/memory/v1.sqlite3``). The search order is ``--config PATH``, then
+``TACT_CONFIG``, then ``$TACT_HOME/config.toml``, then the platform's user configuration folder for
+``tact``. A file named explicitly (the first two) must exist; a file found by the fallbacks may be
+missing, which means every setting has its default and memory is off.
+
+The schema is closed: an unknown table or key, a value of the wrong type or a TOML syntax error is a
+:class:`~tact_memory.errors.ConfigError` that names the file and the key or line. Nothing is coerced:
+``enabled = "yes"`` is an error, not ``True``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised by the 3.10 type check
+    import tomli as tomllib
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "Config",
+    "ConfigSource",
+    "MemorySettings",
+    "database_path_for",
+    "load_config",
+    "locate_config",
+    "parse_config",
+    "read_config",
+]
+
+CONFIG_FILE_NAME = "config.toml"
+DATABASE_RELATIVE_PATH = Path("memory") / "v1.sqlite3"
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    """The ``[memory]`` table."""
+
+    enabled: bool = False
+    """Whether agents get the memory tool, instructions and checkpoint. Off unless set to ``true``."""
+
+
+@dataclass(frozen=True)
+class ConfigSource:
+    """Where the configuration file was selected from."""
+
+    path: Path
+    """Absolute path of the selected ``config.toml`` (it may not exist for a fallback location)."""
+    origin: str
+    """One of ``"--config"``, ``"TACT_CONFIG"``, ``"TACT_HOME"``, ``"default"``."""
+
+    @property
+    def explicit(self) -> bool:
+        """A file named on the command line or in ``TACT_CONFIG`` must exist."""
+        return self.origin in ("--config", "TACT_CONFIG")
+
+
+@dataclass(frozen=True)
+class Config:
+    """A validated configuration and the file it came from."""
+
+    path: Path
+    """Absolute path of the selected ``config.toml``."""
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    """The memory settings."""
+    exists: bool = True
+    """False when the fallback file was missing and defaults are in force."""
+
+    @property
+    def config_dir(self) -> Path:
+        """The folder of the selected ``config.toml``."""
+        return self.path.parent
+
+    @property
+    def database_path(self) -> Path:
+        """``<config-dir>/memory/v1.sqlite3``; stable across reloads of the same file."""
+        return database_path_for(self.path)
+
+
+def database_path_for(config_path: Path) -> Path:
+    """The corpus path that belongs to a configuration file path."""
+    return Path(os.path.abspath(config_path)).parent / DATABASE_RELATIVE_PATH
+
+
+_SCHEMA: dict[str, dict[str, type]] = {"memory": {"enabled": bool}}
+"""Tables and their keys with the one TOML type each accepts; anything else is an error."""
+
+_TOML_TYPE_NAMES = {bool: "a boolean (true or false)", str: "a string", int: "an integer", dict: "a table"}
+
+
+def _toml_type(value: object) -> str:
+    names = {bool: "boolean", str: "string", int: "integer", float: "float", list: "array", dict: "table"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _validate(raw: dict[str, Any], path: Path) -> Config:
+    tables: dict[str, dict[str, Any]] = {}
+    for table, value in raw.items():
+        if table not in _SCHEMA:
+            raise ConfigError(f"unknown key (known tables: {', '.join(sorted(_SCHEMA))})", path=str(path), key=table)
+        if not isinstance(value, dict):
+            raise ConfigError(f"expected a table, got {_toml_type(value)}", path=str(path), key=table)
+        for key, item in value.items():
+            expected = _SCHEMA[table].get(key)
+            if expected is None:
+                known = ", ".join(sorted(_SCHEMA[table]))
+                raise ConfigError(f"unknown key (known keys: {known})", path=str(path), key=f"{table}.{key}")
+            if type(item) is not expected:  # exact: TOML has no bool/int overlap to tolerate
+                raise ConfigError(
+                    f"expected {_TOML_TYPE_NAMES[expected]}, got {_toml_type(item)}",
+                    path=str(path),
+                    key=f"{table}.{key}",
+                )
+        tables[table] = value
+    memory = tables.get("memory", {})
+    return Config(path=path, memory=MemorySettings(enabled=bool(memory.get("enabled", False))))
+
+
+def locate_config(
+    explicit: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> ConfigSource:
+    """Select the configuration file without reading it.
+
+    Args:
+        explicit: A path given on the command line (``--config``); it wins over everything.
+        environ: The environment to consult; defaults to ``os.environ``.
+    """
+    env = os.environ if environ is None else environ
+    if explicit is not None:
+        return ConfigSource(Path(os.path.abspath(explicit)), "--config")
+    if env.get("TACT_CONFIG"):
+        return ConfigSource(Path(os.path.abspath(env["TACT_CONFIG"])), "TACT_CONFIG")
+    if env.get("TACT_HOME"):
+        return ConfigSource(Path(os.path.abspath(env["TACT_HOME"])) / CONFIG_FILE_NAME, "TACT_HOME")
+    import platformdirs  # only needed for the last fallback
+
+    return ConfigSource(Path(platformdirs.user_config_dir("tact")) / CONFIG_FILE_NAME, "default")
+
+
+def load_config(
+    explicit: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> Config:
+    """Locate, read and validate the configuration.
+
+    Raises:
+        ConfigError: the explicit file is missing, or the file is unreadable or invalid.
+    """
+    return read_config(locate_config(explicit, environ=environ))
+
+
+def read_config(source: ConfigSource) -> Config:
+    """Read and validate the file a :class:`ConfigSource` names."""
+    path = source.path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if source.explicit:
+            raise ConfigError(f"configuration file not found (selected by {source.origin})", path=str(path)) from None
+        return Config(path=path, exists=False)
+    except IsADirectoryError:
+        raise ConfigError("is a directory, not a configuration file", path=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not valid UTF-8 ({exc.reason})", path=str(path)) from exc
+    except OSError as exc:
+        raise ConfigError(f"cannot be read: {exc.strerror or exc}", path=str(path)) from exc
+    return parse_config(text, path=path)
+
+
+_LINE_RE = re.compile(r"line (\d+)")
+
+
+def parse_config(text: str, *, path: Path) -> Config:
+    """Validate the text of a configuration file.
+
+    Raises:
+        ConfigError: malformed TOML (with its line), an unknown key or a value of the wrong type.
+    """
+    try:
+        raw: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        lineno = getattr(exc, "lineno", None)
+        if lineno is None:
+            match = _LINE_RE.search(str(exc))
+            lineno = int(match.group(1)) if match else None
+        message = getattr(exc, "msg", None) or _LINE_RE.sub("", str(exc)).strip(" ()at,")
+        raise ConfigError(f"invalid TOML: {message}", path=str(path), line=lineno) from exc
+    return _validate(raw, path)

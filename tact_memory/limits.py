@@ -1,0 +1,48 @@
+"""The hard bounds of one memory corpus.
+
+Every number here is a product constant from the specification. They are grouped in one frozen
+dataclass so a test (or a benchmark) can build a store with smaller bounds and reach each limit in
+a few operations, while production code always uses :data:`DEFAULT_LIMITS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_LIMITS", "PROBATION_MS", "Limits"]
+
+PROBATION_MS = 7 * 24 * 60 * 60 * 1000
+"""Seven days of unread probation for a newly model-written version, in milliseconds."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that apply to the single global corpus."""
+
+    record_bytes: int = 1024
+    """Largest content of one record, in UTF-8 bytes."""
+    rows: int = 512
+    """Most live rows in the database."""
+    content_bytes: int = 262_144
+    """Most UTF-8 bytes of content across all live rows."""
+    file_bytes: int = 4 * 1024 * 1024
+    """Largest main database file; enforced by SQLite's ``max_page_count``."""
+    page_size: int = 4096
+    """SQLite page size used when the database is created."""
+    scan_results: int = 5
+    """Most candidate cards one scan returns."""
+    preview_bytes: int = 64
+    """Longest preview on a candidate card, in UTF-8 bytes."""
+    query_bytes: int = 512
+    """Longest scan query, in UTF-8 bytes."""
+    probation_ms: int = PROBATION_MS
+    """How long a new or replaced version stays on unread probation."""
+
+    @property
+    def max_pages(self) -> int:
+        """The ``max_page_count`` that keeps the main file within :attr:`file_bytes`."""
+        return self.file_bytes // self.page_size
+
+
+DEFAULT_LIMITS = Limits()
+"""The bounds every real store uses."""

@@ -1,0 +1,147 @@
+"""Runtime records the store hands out, and the protocol every memory backend speaks.
+
+These are plain frozen dataclasses: they are produced by the store, never parsed from untrusted
+input, so they need no validation. Pydantic serialises them as fields of the tool's output models,
+which keeps one definition of a record for Python callers and for the JSON a model reads.
+
+:class:`MemoryBackend` is the seam between the tool (and the browser and CLI) and storage. The
+SQLite :class:`~tact_memory.store.MemoryStore` implements it; a team store on a database server
+could stand behind the same methods, raising the same :mod:`tact_memory.errors`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol, runtime_checkable
+
+from .limits import DEFAULT_LIMITS, Limits
+
+__all__ = [
+    "Candidate",
+    "MemoryBackend",
+    "MemoryRecord",
+    "PutResult",
+    "RecordKey",
+    "RecordOrder",
+    "StoreStatus",
+]
+
+RecordOrder = Literal["most_useful", "newest", "oldest", "least_useful", "id"]
+"""Orders a listing can use; the browser cycles through the first four."""
+
+
+@dataclass(frozen=True, order=True)
+class RecordKey:
+    """The identity of one version of a record."""
+
+    id: int
+    """Stable logical id; never reused, even after the record is deleted."""
+    version: int
+    """Starts at 1 and grows by one with every replacement."""
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    """A complete record: content, times and telemetry."""
+
+    key: RecordKey
+    """Id and current version."""
+    content: str
+    """The stored conclusion, at most 1,024 UTF-8 bytes."""
+    created_at_ms: int
+    """When version 1 was written (Unix milliseconds)."""
+    updated_at_ms: int
+    """When the current version was written."""
+    scan_count: int
+    """How many scans returned this record as a candidate."""
+    last_scanned_at_ms: int | None
+    """When a scan last returned it."""
+    read_count: int
+    """How many deliberate reads returned its full content."""
+    last_read_at_ms: int | None
+    """When it was last read."""
+    probation_until_ms: int | None
+    """Until when the current version is on unread probation; ``None`` once read."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One compact card returned by a scan."""
+
+    key: RecordKey
+    """Id and version, enough to read, replace or delete it."""
+    score: float
+    """BM25 score, rounded to four decimals."""
+    preview: str
+    """The content if it is at most 64 bytes, otherwise a UTF-8-safe prefix of at most 64 bytes."""
+
+
+@dataclass(frozen=True)
+class PutResult:
+    """What a successful put wrote."""
+
+    memory: MemoryRecord
+    """The record as stored."""
+    replaced: bool
+    """True when an existing record was replaced (its version grew)."""
+
+
+@dataclass(frozen=True)
+class StoreStatus:
+    """Usage against each bound, and the state of the database file. Reading it changes nothing."""
+
+    path: Path
+    """The database path."""
+    exists: bool
+    """Whether the main file exists yet (it is created by the first operation)."""
+    rows: int = 0
+    """Live rows."""
+    content_bytes: int = 0
+    """UTF-8 bytes of content across live rows."""
+    file_bytes: int = 0
+    """Size of the main database file."""
+    sidecar_bytes: int = 0
+    """Size of any ``-journal``, ``-wal`` or ``-shm`` files beside it (not covered by the file bound)."""
+    on_probation: int = 0
+    """Rows whose current version has not been read yet."""
+    expired_probation: int = 0
+    """Unread rows past their probation deadline: the first to be pruned when space is needed."""
+    hidden: int = 0
+    """Rows that match a secret pattern; hidden from scan and read, still deletable."""
+    problem: str | None = None
+    """A degraded state by name (``not_a_database``, ``newer_schema``, ``permission_denied`` …)."""
+    detail: str | None = None
+    """A sentence explaining :attr:`problem`."""
+    limits: Limits = field(default=DEFAULT_LIMITS)
+    """The bounds in force."""
+
+
+@runtime_checkable
+class MemoryBackend(Protocol):
+    """Semantic operations on one corpus; failures raise :mod:`tact_memory.errors` exceptions."""
+
+    def scan(self, query: str, *, limit: int = 5) -> list[Candidate]:
+        """Rank visible records against ``query``; bump scan telemetry of the returned ones only."""
+        ...
+
+    def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
+        """Return full records for the ids that exist (first-seen order); bump read telemetry."""
+        ...
+
+    def put(self, content: str, *, replace: RecordKey | None = None) -> PutResult:
+        """Add a record, or replace the one ``replace`` names if it is still at that version."""
+        ...
+
+    def delete(self, key: RecordKey) -> None:
+        """Remove the record if it is still at ``key.version``."""
+        ...
+
+    def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
+        """Every live record, telemetry untouched (for people: the browser, list and export)."""
+        ...
+
+    def status(self) -> StoreStatus:
+        """Usage and health, without creating or changing anything."""
+        ...

@@ -1,0 +1,359 @@
+"""Turning record text into search terms, previews and duplicate keys.
+
+Retrieval is lexical on purpose. The specification asks for a BM25 baseline over an inspectable
+table before any model-dependent retrieval is considered, and memories written by coding agents are
+dense with exact names (repositories, paths, commands, identifiers) that lexical matching handles
+well and that a wrong guess would get badly wrong. Everything here is a pure function of its input;
+:mod:`tact_memory.ranking` builds the index on top of it.
+
+Tokenizer. Text is NFC-normalized, then cut into runs of Unicode letters, digits and ``_`` (combining
+marks stay inside their run so accented and Indic words stay whole). Each run emits:
+
+* its whole, case-folded (``max_page_count``, ``httpservererror``);
+* its parts, when there is more than one: the run split on ``_``, on lower-to-upper and
+  digit-to-upper changes, and before the last capital of an acronym (``HTTPServerError`` gives
+  ``http``, ``server``, ``error``; ``useEffect`` gives ``use``, ``effect``). ``URLs`` and ``PRs`` are
+  plural acronyms, not ``UR`` + ``Ls``;
+* overlapping character bigrams for Chinese and Japanese text, which has no spaces between words.
+
+Punctuation separates runs, so ``src/store/migrations.py`` is found by ``store`` or ``migrations`` and
+``billing-api`` by ``billing``. Letters and digits are not split apart (``python3`` stays one term):
+on the retrieval fixtures that split changed nothing while adding a one-letter term for every
+version string.
+
+Stop words, queries only. A question such as "what should I do next?" carries no searchable
+meaning, and because BM25 scores any shared term it would otherwise return five candidates that
+happen to contain "should". Dropping common English function words and question words from the
+*query* lets such a scan abstain. Documents keep every term so document lengths, and therefore the
+BM25 statistics, stay honest. The cost: a query that really is about one of these words ("the
+``will`` keyword") cannot find it, and the list is English only.
+
+Inflection folding, both sides. Agents ask "how do we deploy?" of a memory that says "deploys", and
+"caching" of one that says "cached". A handful of suffix rules (plural ``-s``/``-es``/``-ies``,
+``-ed``, ``-ing``, a silent final ``e``, ``y``/``i``) map such variants to one key; ``-er`` and
+derivations (``migrate``/``migration``) are left alone. Only plain ASCII words of four letters or
+more are folded, never identifiers (anything with a digit or ``_``) or other languages, and a short
+list of words that merely look inflected (``kubernetes``, ``news``, ``lens``, ``bias``) is kept as is.
+Keys are not always words (``query`` becomes ``queri``), and a few unrelated words meet (``settings``
+and ``set``); the retrieval fixtures measure that the trade is worth it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Iterator
+
+__all__ = [
+    "STOP_WORDS",
+    "document_terms",
+    "fold_for_duplicate",
+    "fold_word",
+    "preview",
+    "query_terms",
+    "utf8_size",
+]
+
+STOP_WORDS: frozenset[str] = frozenset(
+    """
+    a an the this that these those some any each every all both either neither no none other
+    another such same own much many more most few several enough
+    i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his
+    she her hers it its itself they them their theirs themselves one ones someone anyone
+    everyone somebody anybody something anything everything nothing
+    am is are was were be been being do does did doing done have has had having can could
+    shall should will would may might must ought
+    s t d ll re ve m don doesn didn isn aren wasn weren won wouldn shouldn couldn hasn haven
+    hadn ain cannot let
+    about above across after against along among around at before behind below beside between
+    beyond by down during except for from in inside into near of off on onto out outside over
+    per since than through till to toward towards under until up upon via with within without
+    and or but nor so yet if then else because as while whether though although unless also too
+    what which who whom whose when where why how whatever whichever whoever whenever wherever
+    not yes very just only really again already always never ever often still now here there
+    soon later maybe perhaps well even quite rather almost actually basically anyway ok okay
+    sure please thanks thank hi hello hey sorry like
+    know knows tell think thinks want wants mean means say said help work works going gonna
+    thing things stuff way lot next today tomorrow yesterday
+    """.split()
+)
+"""Query terms that never make a scan match: English function words, question words and chat."""
+
+# Words that look inflected but are not, or whose folded form would meet another word.
+_KEEP = frozenset(
+    """
+    this does goes news lens series species always perhaps whereas alias bias canvas atlas
+    kubernetes postgres redis jenkins windows pandas embed
+    """.split()
+)
+_MIN_FOLD = 4
+_VOWELS = frozenset("aeiouy")
+# One syllable ending consonant-vowel-consonant ("cod", "not", "stor"): its silent "e" is kept,
+# so "code"/"coded"/"coding" share "code" and never meet "cod" or "not".
+_SHORT = re.compile(r"[^aeiouy]*[aeiouy][^aeiouywx]")
+_ASCII_RUN = re.compile(r"\w+")
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
+
+
+def utf8_size(text: str) -> int:
+    """Return the size of ``text`` in UTF-8 bytes.
+
+    Args:
+        text: Any string.
+
+    Returns:
+        ``len(text.encode("utf-8"))``.
+
+    Raises:
+        ValueError: ``text`` holds a lone surrogate, which UTF-8 cannot encode.
+    """
+    try:
+        return len(text.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"text is not valid Unicode: lone surrogate {text[exc.start]!r} at index {exc.start}"
+        ) from exc
+
+
+def preview(content: str, limit_bytes: int = 64) -> str:
+    """Return ``content`` cut to at most ``limit_bytes`` UTF-8 bytes without splitting a code point.
+
+    Args:
+        content: The record content.
+        limit_bytes: Largest preview size in UTF-8 bytes.
+
+    Returns:
+        ``content`` itself when it fits, else its longest prefix that fits.
+
+    Raises:
+        ValueError: ``limit_bytes`` is negative, or ``content`` holds a lone surrogate.
+    """
+    if limit_bytes < 0:
+        raise ValueError(f"limit_bytes must not be negative, got {limit_bytes}")
+    utf8_size(content)  # validates before the cheap exit below
+    encoded = content.encode("utf-8")
+    if len(encoded) <= limit_bytes:
+        return content
+    # The input is valid UTF-8, so the only bytes "ignore" can drop are those of the code point
+    # the cut went through.
+    return encoded[:limit_bytes].decode("utf-8", errors="ignore")
+
+
+def fold_for_duplicate(content: str) -> str:
+    """Return the key under which two contents count as duplicates.
+
+    Args:
+        content: The record content.
+
+    Returns:
+        ``content`` case-folded, with every run of white space collapsed to one space and the
+        ends stripped.
+    """
+    return " ".join(content.casefold().split())
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def fold_word(term: str) -> str:
+    """Return the inflection key of one lower-case term.
+
+    Plain ASCII words of at least four letters lose inflectional suffixes (``deploys``,
+    ``deployed``, ``deploying`` all give ``deploy``); anything else is returned unchanged.
+
+    Args:
+        term: A lower-case term as the tokenizer emits it.
+
+    Returns:
+        The key, never empty for a non-empty term; ``fold_word(fold_word(t)) == fold_word(t)``.
+    """
+    if len(term) < _MIN_FOLD or not (term.isascii() and term.isalpha()) or term in _KEEP:
+        return term
+    # Each step shortens the word or turns a final "y" into "i", so this reaches a fixed point;
+    # iterating makes "settings" meet "setting" and the key idempotent.
+    for _ in range(len(term)):
+        folded = _fold_once(term)
+        if folded == term:
+            break
+        term = folded
+    return term
+
+
+def _fold_once(word: str) -> str:
+    if len(word) < _MIN_FOLD or word in _KEEP:
+        return word
+    if word.endswith(("ies", "ied")):
+        if len(word) > 4:  # "queries", "queried" -> "queri", the key of "query"
+            return word[:-3] + "i"
+        return word[:-1] if word.endswith("s") else word[:-2] + "e"  # "ties", "died"
+    if word.endswith("s"):
+        if word[-2] in "su":  # class, status, focus
+            return word
+        stem = word[:-1]
+        return _drop_e(stem) if stem.endswith("e") else stem
+    if word.endswith("eed"):  # need, speed, proceed
+        return word
+    for suffix in ("ed", "ing"):
+        stem = word[: -len(suffix)]
+        if word.endswith(suffix) and _VOWELS.intersection(stem):  # not "shed", "string"
+            return _restore(stem)
+    if word.endswith("e"):
+        return _drop_e(word)
+    if word[-1] == "y" and word[-2] not in _VOWELS:
+        return word[:-1] + "i"
+    return word
+
+
+def _strippable_s(stem: str) -> bool:
+    return stem.endswith("s") and stem[-2:-1] not in ("s", "u") and stem not in _KEEP
+
+
+def _is_short(stem: str) -> bool:
+    return len(stem) < 3 or _SHORT.fullmatch(stem) is not None
+
+
+def _drop_e(word: str) -> str:
+    stem = word[:-1]
+    # "release" keeps its "e": "releas" would lose its "s" on the next step.
+    if _is_short(stem) or stem.endswith("e") or _strippable_s(stem):
+        return word
+    return stem
+
+
+def _restore(stem: str) -> str:
+    """Undo the spelling change of ``-ed``/``-ing``: "stopp" -> "stop", "cod" -> "code"."""
+    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouylsfz":
+        return stem[:-1]
+    if _is_short(stem) or _strippable_s(stem):
+        return stem + "e"
+    return stem
+
+
+def _is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return (
+        0x3040 <= code <= 0x30FF  # hiragana, katakana
+        or 0x3400 <= code <= 0x4DBF  # CJK extension A
+        or 0x4E00 <= code <= 0x9FFF  # CJK unified ideographs
+        or 0xF900 <= code <= 0xFAFF  # compatibility ideographs
+        or 0x20000 <= code <= 0x2FFFF  # supplementary ideographs
+    )
+
+
+def _runs(text: str) -> Iterator[str]:
+    """Yield the runs of letters, digits, ``_`` and combining marks in ``text``."""
+    text = unicodedata.normalize("NFC", text)
+    if text.isascii():
+        yield from _ASCII_RUN.findall(text)
+        return
+    start = -1
+    for index, ch in enumerate(text):
+        inside = ch.isalnum() or ch == "_"
+        if not inside and start >= 0:
+            inside = unicodedata.category(ch).startswith("M")
+        if inside and start < 0:
+            start = index
+        elif not inside and start >= 0:
+            yield text[start:index]
+            start = -1
+    if start >= 0:
+        yield text[start:]
+
+
+def _pieces(run: str) -> list[str]:
+    """Split one run into its original-case parts."""
+    pieces: list[str] = []
+    for chunk in run.split("_"):
+        if not chunk:
+            continue
+        if _ACRONYM_PLURAL.fullmatch(chunk):
+            pieces.append(chunk)
+            continue
+        begin = 0
+        for i in range(1, len(chunk)):
+            before, here = chunk[i - 1], chunk[i]
+            after = chunk[i + 1 : i + 2]
+            boundary = here.isupper() and (
+                before.islower()
+                or before.isdigit()
+                # "HTTPServer": split before "S", the capital that starts a word; but "IDs" and
+                # "URLs" end in a plural "s", not a word.
+                or (before.isupper() and after.islower() and chunk[i + 1 :] != "s")
+            )
+            if boundary:
+                pieces.append(chunk[begin:i])
+                begin = i
+        pieces.append(chunk[begin:])
+    return pieces
+
+
+def _cjk_bigrams(run: str) -> list[str]:
+    out: list[str] = []
+    segment: list[str] = []
+    for ch in [*run, ""]:
+        if ch and _is_cjk(ch):
+            segment.append(ch)
+            continue
+        if len(segment) == 1:
+            out.append(segment[0])
+        out.extend(a + b for a, b in zip(segment, segment[1:]))
+        segment = []
+    return out
+
+
+def _key(piece: str, fold: bool) -> str:
+    if not fold:
+        return piece.casefold()
+    if _ACRONYM_PLURAL.fullmatch(piece):  # "PRs" -> "pr", so it meets "PR"
+        return piece[:-1].casefold()
+    return fold_word(piece.casefold())
+
+
+def _terms(text: str, fold: bool) -> Iterator[tuple[str, str]]:
+    """Yield ``(surface, key)`` pairs: the lower-cased term before folding, and its index key."""
+    for run in _runs(text):
+        whole = run.casefold()
+        pieces = _pieces(run)
+        if pieces == [run]:
+            yield whole, _key(run, fold)
+        else:
+            # An identifier is one term as written (folding cannot touch "_" or digits, and folds
+            # "getUsers" as it would fold "getusers" typed in lower case) and its parts are words.
+            yield whole, fold_word(whole) if fold else whole
+            for piece in pieces:
+                lowered = piece.casefold()
+                if lowered != whole:
+                    yield lowered, _key(piece, fold)
+        if not run.isascii():
+            for gram in _cjk_bigrams(run):
+                if gram != whole:
+                    yield gram, gram
+
+
+def document_terms(content: str, *, fold: bool = True) -> list[str]:
+    """Return every indexed term of a record, with multiplicity.
+
+    Args:
+        content: The record content.
+        fold: Apply inflection folding (see the module docstring).
+
+    Returns:
+        The terms in text order; their counts are the term frequencies and their number is the
+        document length used by BM25.
+    """
+    return [key for _, key in _terms(content, fold)]
+
+
+def query_terms(query: str, *, stop_words: bool = True, fold: bool = True) -> frozenset[str]:
+    """Return the set of searchable terms of a scan query.
+
+    Args:
+        query: The query text.
+        stop_words: Drop :data:`STOP_WORDS` (matched before folding).
+        fold: Apply the same inflection folding as :func:`document_terms`.
+
+    Returns:
+        The distinct terms; an empty set means the scan abstains.
+    """
+    return frozenset(
+        key for surface, key in _terms(query, fold) if not (stop_words and surface in STOP_WORDS)
+    )
