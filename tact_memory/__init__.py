@@ -33,13 +33,20 @@ from .errors import (
     VersionConflict,
 )
 from .limits import DEFAULT_LIMITS, Limits
+from .loop import MaxStepsExceeded, arun_agent, run_agent
+from .messages import Message, ModelRequest, ModelResponse, Part, ToolCall, TranscriptEntry
+from .pipeline import MemoryMiddleware, Middleware, Submission
+from .prompt import MEMORY_INSTRUCTIONS
 from .records import Candidate, MemoryBackend, MemoryRecord, PutResult, RecordKey, StoreStatus
+from .runtime import Agent, Runtime, Session, SessionState, SubmissionRejected
 from .store import MemoryStore
 from .tool import MemoryTool
 
 __all__ = [
     "CHECKPOINT_TEXT",
     "DEFAULT_LIMITS",
+    "MEMORY_INSTRUCTIONS",
+    "Agent",
     "Candidate",
     "CapacityError",
     "Config",
@@ -52,23 +59,39 @@ __all__ = [
     "Forbidden",
     "InvalidArguments",
     "Limits",
+    "MaxStepsExceeded",
     "MemoryBackend",
     "MemoryDisabled",
+    "MemoryMiddleware",
     "MemoryOperationError",
     "MemoryRecord",
     "MemorySettings",
     "MemoryStore",
     "MemoryTool",
+    "Message",
+    "Middleware",
+    "ModelRequest",
+    "ModelResponse",
     "NotFound",
+    "Part",
     "PutResult",
     "RecordCapacity",
     "RecordKey",
     "Role",
+    "Runtime",
     "ScanRequired",
     "SecretRejected",
+    "Session",
+    "SessionState",
     "StoreStatus",
     "StoreUnavailable",
+    "Submission",
+    "SubmissionRejected",
     "TactMemoryError",
+    "ToolCall",
+    "TranscriptEntry",
     "VersionConflict",
+    "arun_agent",
     "load_config",
+    "run_agent",
 ]

@@ -278,6 +278,50 @@ def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) 
     click.echo(f"memory {record_id} removed from the database and from retrieval (not proof of physical erasure)")
 
 
+@cli.command("demo")
+@json_option
+def demo_command(as_json: bool) -> None:
+    """Run a scripted, offline session pair that shows the whole feature.
+
+    A scripted model uses a real store in a temporary folder (your memory is not touched): a
+    correction and a steer get the review checkpoint, the root agent stores two conclusions, a
+    child agent reads them and is refused a put, and a later session reads them back.
+
+    \b
+    Example:
+        tact-memory demo --json | jq '.sessions[0].model_requests[-1].messages'
+    """
+    from .demo import render_text, run_demo
+
+    run = run_demo()
+    click.echo(json.dumps(run.to_json(), indent=2, ensure_ascii=False) if as_json else render_text(run))
+
+
+@cli.command("browse")
+@click.pass_context
+def browse_command(ctx: click.Context) -> None:
+    """Browse, filter and delete records in a terminal UI. Changes no telemetry.
+
+    Needs the browser extra: pip install 'tact-memory[browser]'. The browser follows config.toml:
+    enabling or disabling memory there shows or hides the records without a restart.
+
+    \b
+    Example:
+        tact-memory --config ~/.config/tact/config.toml browse
+    """
+    try:
+        from .browser import MemoryBrowser
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "textual":
+            raise
+        _fail("the browser needs Textual; install it with: pip install 'tact-memory[browser]'")
+        return  # pragma: no cover
+    from .config import locate_config
+
+    config = _config(ctx)
+    MemoryBrowser(locate_config(ctx.obj.get("config_path")), config=config).run()
+
+
 def main() -> None:
     """Console entry point."""
     cli(prog_name="tact-memory")
