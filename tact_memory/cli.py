@@ -322,6 +322,55 @@ def browse_command(ctx: click.Context) -> None:
     MemoryBrowser(locate_config(ctx.obj.get("config_path")), config=config).run()
 
 
+@cli.command("bench")
+@json_option
+def bench_command(as_json: bool) -> None:
+    """Time every operation on a full store, against SQLite FTS5 in the same run.
+
+    Uses a temporary folder; your memory is not touched. Targets are ratios against baselines
+    measured in the same run (scan p95 no slower than FTS5), plus import time and a check that an
+    enabled but unused session creates no file.
+
+    \b
+    Example:
+        tact-memory bench --json | jq .ratios
+    """
+    from .bench import main as bench_main
+
+    click.echo(bench_main(as_json))
+
+
+@cli.command("mcp")
+@click.option(
+    "--role", type=click.Choice(["root", "child"]), default="root", show_default=True,
+    help="The role of the agent behind the client; a child may only scan and read.",
+)  # fmt: skip
+@click.pass_context
+def mcp_command(ctx: click.Context, role: str) -> None:
+    """Serve the memory tool to one MCP client over stdio.
+
+    The server lists one `memory` tool (results are what `tact-memory tool` prints) and a
+    `memory_review` prompt with the review checkpoint; MCP has no per-turn hook, so the client
+    decides when to show it. With memory disabled, every call returns the `disabled` error.
+    Needs the mcp extra: pip install 'tact-memory[mcp]'.
+
+    \b
+    Example:
+        tact-memory --config ~/.config/tact/config.toml mcp --role child
+    """
+    config = _config(ctx)
+    try:
+        from .integrations.mcp import run_stdio
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in ("mcp", "mcp_types"):
+            raise
+        _fail("the MCP server needs the mcp extra: pip install 'tact-memory[mcp]'")
+        return
+    from .dispatch import Role
+
+    run_stdio(config, role=Role(role))
+
+
 def main() -> None:
     """Console entry point."""
     cli(prog_name="tact-memory")
