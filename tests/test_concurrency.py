@@ -5,8 +5,6 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
-import pytest
-
 from tact_memory import errors
 from tact_memory.records import RecordKey
 from tact_memory.store import MemoryStore
@@ -38,7 +36,6 @@ def replacer(path: str, worker: int, attempts: int) -> list[int]:
     return won
 
 
-@pytest.mark.release_gate
 def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     path = str(tmp_path / "memory" / "v1.sqlite3")
     with MemoryStore(path) as store:

@@ -67,6 +67,7 @@ def test_error_result_names_the_operation_when_known(store: MemoryStore) -> None
     assert MemoryTool(store).call({"operation": "nope"})["operation"] is None
 
 
+@pytest.mark.release_gate
 def test_put_requires_a_scan_since_the_last_put(store: MemoryStore) -> None:
     tool, other = MemoryTool(store), MemoryTool(store)
     put = {"operation": "put", "content": "The api repository pins Python 3.12"}
