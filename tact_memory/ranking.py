@@ -1,15 +1,15 @@
 """BM25 ranking of memory records, in process, over an inverted index.
 
-The specification computes lexical ranking itself instead of using an SQLite FTS table, so the data
+Tact computes lexical ranking itself instead of using an SQLite FTS table, so the data
 model stays one plain table. This module holds the whole ranking side and imports nothing from
 storage: the store hands :meth:`Index.sync` the ``(id, version, content)`` of every live record and
 asks :meth:`Index.search` for hits.
 
 Scoring is Okapi BM25 with ``k1 = 1.2`` and ``b = 0.75`` (the constants SQLite FTS5 documents), and
 ``IDF = ln(1 + (N - df + 0.5) / (df + 0.5))``, which stays positive even for a term in every record.
-Query terms are a set, so repeating a word does not weigh it more. A term a record lacks adds nothing
-rather than vetoing the record: a verbose query still finds records that match part of it, and
-records matching more or rarer terms rank higher. Records that share no term score zero and are
+Query terms are a set, so repeating a word does not weigh it more. A term a record lacks adds
+nothing rather than vetoing the record: a verbose query still finds records that match part of it,
+and records matching more or rarer terms rank higher. Records that share no term score zero and are
 dropped; ties break by id so results are deterministic.
 
 Cost. Tokenizing is the expensive part, so it is cached per ``(id, version)``: a version is an
