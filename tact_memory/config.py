@@ -23,11 +23,6 @@ from typing import Any
 
 from .errors import ConfigError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised by the 3.10 type check
-    import tomli as tomllib
-
 __all__ = [
     "CONFIG_FILE_NAME",
     "Config",
@@ -187,6 +182,10 @@ def parse_config(text: str, *, path: Path) -> Config:
     Raises:
         ConfigError: malformed TOML (with its line), an unknown key or a value of the wrong type.
     """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised by the 3.10 type check
+        import tomli as tomllib
     try:
         raw: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

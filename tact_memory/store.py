@@ -50,15 +50,18 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import errors
 from .checkpoint import imitates_checkpoint
 from .limits import DEFAULT_LIMITS, Limits
-from .ranking import Index
 from .records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
-from .secrets import KINDS, find_secret
-from .text import fold_for_duplicate, preview, utf8_size
+
+if TYPE_CHECKING:
+    from .ranking import Index
+
+# Ranking, text and secret screening are imported on first use (they compile regular expressions
+# and tables), so that `import tact_memory` stays cheap for sessions that never touch memory.
 
 __all__ = ["SCHEMA_VERSION", "MemoryStore"]
 
@@ -105,6 +108,13 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (m001_create_memo
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def utf8_size(text: str) -> int:
+    """UTF-8 size of ``text``; raises ``ValueError`` for lone surrogates."""
+    from .text import utf8_size as size
+
+    return size(text)
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -148,7 +158,7 @@ class MemoryStore:
         self._clock = clock
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
-        self._index = Index()
+        self._index_: Index | None = None
         self._generation: int | None = None
         # (id, version) -> secret kind or None; a version's content never changes, so this is exact.
         self._secret_cache: dict[tuple[int, int], str | None] = {}
@@ -305,9 +315,19 @@ class MemoryStore:
 
     # -- the in-process index ----------------------------------------------------------------
 
+    @property
+    def _index(self) -> Index:
+        if self._index_ is None:
+            from .ranking import Index
+
+            self._index_ = Index()
+        return self._index_
+
     def _secret_kind(self, id_: int, version: int, content: str) -> str | None:
         key = (id_, version)
         if key not in self._secret_cache:
+            from .secrets import find_secret
+
             self._secret_cache[key] = find_secret(content)
         return self._secret_cache[key]
 
@@ -357,6 +377,8 @@ class MemoryStore:
                 " WHERE id IN (SELECT value FROM json_each(?))",
                 (now, json.dumps(ids)),
             )
+        from . import text
+
         cards = []
         for hit in hits:
             version, content = self._docs[hit.id]
@@ -364,7 +386,7 @@ class MemoryStore:
                 Candidate(
                     key=RecordKey(hit.id, version),
                     score=round(hit.score, 4),
-                    preview=preview(content, self.limits.preview_bytes),
+                    preview=text.preview(content, self.limits.preview_bytes),
                 )
             )
         return cards
@@ -437,6 +459,8 @@ class MemoryStore:
             )
         if imitates_checkpoint(content):
             raise errors.InvalidArguments("content contains the reserved runtime control marker")
+        from .secrets import KINDS, find_secret
+
         kind = find_secret(content)
         if kind is not None:
             raise errors.SecretRejected(
@@ -465,6 +489,8 @@ class MemoryStore:
             return self._put(content, replace, prune_first=True)
 
     def _put(self, content: str, replace: RecordKey | None, *, prune_first: bool) -> PutResult:
+        from .text import fold_for_duplicate
+
         size = utf8_size(content)
         folded = fold_for_duplicate(content)
         with self._transaction() as conn:
