@@ -371,6 +371,35 @@ def mcp_command(ctx: click.Context, role: str) -> None:
     run_stdio(config, role=Role(role))
 
 
+@cli.command("eval")
+@json_option
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write report.md and PNG charts into DIR.")
+@click.option(
+    "--policy", default="scripted", show_default=True,
+    help="Who plays the agent: scripted (offline), or pydantic-ai:MODEL such as pydantic-ai:openai:gpt-4.1.",
+)  # fmt: skip
+@click.option("--scenarios", type=click.Path(exists=True, file_okay=False), help="Scenario folder (default: fixtures/scenarios).")
+@click.option("--thresholds", type=click.Path(exists=True, dir_okay=False), help="Thresholds file (default: fixtures/eval/thresholds.toml).")
+@click.option("--tune", is_flag=True, help="Sweep retrieval constants on the tuning split and print the table; no verdict.")
+def eval_command(
+    as_json: bool, report_dir: str | None, policy: str, scenarios: str | None, thresholds: str | None, tune: bool
+) -> None:
+    """Run every scenario with memory on and off, and judge memory by the kill criteria.
+
+    Each arm uses a temporary config folder (the global --config is not used). Exits 0 when the
+    held-out verdict is pass, 1 when it is fail or inconclusive.
+
+    \b
+    Example:
+        tact-memory eval
+        tact-memory eval --json --report ./eval-report
+        tact-memory eval --policy pydantic-ai:openai:gpt-4.1
+    """
+    from .eval.command import run_command
+
+    sys.exit(run_command(as_json=as_json, report_dir=report_dir, policy=policy, scenarios=scenarios, thresholds=thresholds, tune=tune))
+
+
 def main() -> None:
     """Console entry point."""
     cli(prog_name="tact-memory")

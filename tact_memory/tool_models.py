@@ -168,11 +168,12 @@ def _inline_refs(node: Any, defs: Mapping[str, Any]) -> Any:
 
 
 def input_schema() -> dict[str, Any]:
-    """The JSON schema of one call: a closed ``oneOf`` tagged by ``operation``, with no ``$ref``."""
+    """The JSON schema of one call: an object that is a closed ``oneOf`` tagged by ``operation``, no ``$ref``."""
     raw = _CALL_ADAPTER.json_schema()
     schema: dict[str, Any] = _inline_refs(raw, raw.get("$defs", {}))
     schema.pop("discriminator", None)
-    return schema
+    # Most model APIs (and MCP) require an object at the top; every variant is one.
+    return {"type": "object", **schema}
 
 
 def tool_definition() -> dict[str, Any]:

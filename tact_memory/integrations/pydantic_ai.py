@@ -1,0 +1,231 @@
+"""Memory for pydantic-ai agents, as one capability (``tact-memory[pydantic-ai]``).
+
+``Agent(model, capabilities=[MemoryCapability.from_config()])`` gives the agent the ``memory`` tool,
+the instruction paragraph and the review checkpoint. A capability is pydantic-ai's extension point
+for behaviour that contributes tools, instructions and request hooks together; this one is a thin
+layer over the library:
+
+- Tool: a one-tool toolset whose calls go to a :class:`~tact_memory.dispatch.Dispatcher` made for
+  the run, so the role check and the JSON result are the library's. The run's role is fixed when
+  the run starts (``for_run``) and never read from tool arguments.
+- Instructions: :data:`~tact_memory.prompt.MEMORY_INSTRUCTIONS`, for root and child agents.
+- Checkpoint (rule I5): before each model request of a root run, every user message of the run
+  that is past the first turn, and every steer (user content delivered during the run through
+  ``AgentRun.enqueue`` or ``RunContext.enqueue``, also in the first turn), gets
+  :data:`~tact_memory.checkpoint.CHECKPOINT_TEXT` appended as its own last part. The part is a
+  ``SystemPromptPart`` (pydantic-ai's channel for text the application, not the user, wrote) with
+  ``metadata={"tact_memory": "checkpoint"}``, added to the request in the run's message history.
+  So it stays in ``result.all_messages()`` and a restored conversation shows the model the same
+  text, while the ``UserPromptPart`` the app displays is untouched; :func:`is_checkpoint` finds the
+  part for apps that render system parts. "Past the first turn" means the history the run started
+  with already holds a user prompt, so a conversation restored from saved messages is past it.
+- Role: a run started while a tool of another memory-enabled agent is executing (a sub-agent run
+  from inside a tool, with or without ``usage=ctx.usage``) is a child, found through a context
+  variable that this capability sets around its agent's tool calls; any other run is the root.
+  Pass ``role=`` to fix it per agent instead, as you must when the delegating agent does not use
+  this capability or under durable execution, where context variables do not cross the boundary.
+
+Each run gets its own dispatcher, so scan-before-put holds within a run. With memory disabled the
+capability adds nothing: no tool, no instructions, no checkpoint.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic_ai import RunContext
+from pydantic_ai.capabilities import AbstractCapability, ValidatedToolArgs, WrapToolExecuteHandler
+from pydantic_ai.messages import ModelRequest, SystemPromptPart, ToolCallPart, UserPromptPart
+from pydantic_ai.models import ModelRequestContext
+from pydantic_ai.tools import ToolDefinition
+from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
+from pydantic_core import SchemaValidator, core_schema
+
+from .. import errors
+from ..checkpoint import CHECKPOINT_TEXT
+from ..config import Config, load_config
+from ..dispatch import Dispatcher, Role
+from ..prompt import MEMORY_INSTRUCTIONS
+from ..records import MemoryBackend
+from ..tool import TOOL_NAME, ToolResult, error_result
+
+__all__ = ["CHECKPOINT_METADATA", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
+
+CHECKPOINT_METADATA = {"tact_memory": "checkpoint"}
+"""The metadata that marks the checkpoint part; pydantic-ai never sends metadata to a model."""
+
+_DELEGATING: ContextVar[str | None] = ContextVar("tact_memory_delegating_run", default=None)
+"""Set while a tool of a memory-enabled agent runs: an agent run started inside it is a child."""
+
+_ANY_ARGUMENTS = SchemaValidator(core_schema.any_schema())
+"""The dispatcher validates calls itself, so that a refused call is a result, not a retry."""
+
+
+def checkpoint_part() -> SystemPromptPart:
+    """A new checkpoint part, marked with :data:`CHECKPOINT_METADATA`."""
+    return SystemPromptPart(CHECKPOINT_TEXT, metadata=dict(CHECKPOINT_METADATA))
+
+
+def is_checkpoint(part: object) -> bool:
+    """Whether a message part is the review checkpoint (leave it out of what you display)."""
+    return isinstance(part, SystemPromptPart) and (part.metadata or {}).get("tact_memory") == "checkpoint"
+
+
+class MemoryToolset(AbstractToolset[Any]):
+    """The ``memory`` tool for one run, calling that run's dispatcher.
+
+    Args:
+        dispatcher: The run's dispatcher, or ``None`` for a capability not yet bound to a run (every
+            call is then refused with ``unavailable``, never run with a guessed role).
+    """
+
+    def __init__(self, dispatcher: Dispatcher | None) -> None:
+        self.dispatcher = dispatcher
+        self._tool_def: ToolDefinition | None = None
+
+    @property
+    def id(self) -> str | None:
+        return "tact-memory"
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        if self._tool_def is None:
+            from ..tool_models import tool_definition
+
+            definition = tool_definition()
+            self._tool_def = ToolDefinition(
+                name=TOOL_NAME,
+                description=definition["description"],
+                parameters_json_schema=definition["input_schema"],
+            )
+        tool = ToolsetTool(toolset=self, tool_def=self._tool_def, max_retries=1, args_validator=_ANY_ARGUMENTS)
+        return {TOOL_NAME: tool}
+
+    async def call_tool(
+        self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
+    ) -> ToolResult:
+        if self.dispatcher is None:
+            refusal = errors.StoreUnavailable("the memory tool is not bound to an agent run", path="", reason="unbound")
+            return error_result(None, refusal)
+        return await self.dispatcher.acall(tool_args)
+
+
+@dataclass
+class MemoryCapability(AbstractCapability[Any]):
+    """The memory tool, instructions and review checkpoint for a pydantic-ai agent.
+
+    Args:
+        store: The corpus, or ``None`` when memory is disabled (the capability then adds nothing).
+        role: The agent's role; ``None`` derives it for each run (a run started inside another
+            memory-enabled agent's tool call is a child, any other run is the root).
+    """
+
+    store: MemoryBackend | None = None
+    """The corpus, or ``None`` when memory is disabled."""
+    role: Role | None = None
+    """A fixed role, or ``None`` to derive it for each run."""
+    _dispatcher: Dispatcher | None = field(default=None, init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Config | str | os.PathLike[str] | None = None,
+        *,
+        role: Role | None = None,
+        store: MemoryBackend | None = None,
+    ) -> MemoryCapability:
+        """A capability for the configuration in force (``--config``-style path, or a loaded one).
+
+        Args:
+            config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
+            role: A fixed role, or ``None`` to derive it for each run.
+            store: A backend to use instead of the SQLite store beside ``config.toml``.
+        """
+        loaded = config if isinstance(config, Config) else load_config(config)
+        if not loaded.memory.enabled:
+            return cls(None, role=role)
+        if store is None:
+            from ..store import MemoryStore
+
+            store = MemoryStore(loaded.database_path)
+        return cls(store, role=role)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether memory is enabled for agents using this capability."""
+        return self.store is not None
+
+    def close(self) -> None:
+        """Close the store's database connection, if it has one; the next call opens it again."""
+        close = getattr(self.store, "close", None)
+        if callable(close):
+            close()
+
+    @property
+    def bound_role(self) -> Role | None:
+        """The role of the run this copy is bound to, or ``None`` before a run binds it."""
+        return None if self._dispatcher is None else self._dispatcher.role
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None  # holds a live store; not constructible from an agent spec
+
+    async def for_run(self, ctx: RunContext[Any]) -> MemoryCapability:
+        role = self.role if self.role is not None else (Role.CHILD if _DELEGATING.get() else Role.ROOT)
+        bound = copy.copy(self)
+        bound._dispatcher = Dispatcher(self.store, role=role) if self.enabled else None
+        return bound
+
+    def get_toolset(self) -> AbstractToolset[Any] | None:
+        return MemoryToolset(self._dispatcher) if self.enabled else None
+
+    def get_instructions(self) -> str | None:
+        return MEMORY_INSTRUCTIONS if self.enabled else None
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        if self.enabled and self.bound_role is Role.ROOT:
+            for message in _needing_checkpoint(ctx):
+                # In place, as pydantic-ai records its own additions: the message is shared by this
+                # request and the run's history, so the model sees the part now and later.
+                message.parts = [*message.parts, checkpoint_part()]
+        return request_context
+
+    async def wrap_tool_execute(
+        self,
+        ctx: RunContext[Any],
+        *,
+        call: ToolCallPart,
+        tool_def: ToolDefinition,
+        args: ValidatedToolArgs,
+        handler: WrapToolExecuteHandler,
+    ) -> Any:
+        token = _DELEGATING.set(ctx.run_id or "run")
+        try:
+            return await handler(args)
+        finally:
+            _DELEGATING.reset(token)
+
+
+def _has_prompt(message: object) -> bool:
+    return isinstance(message, ModelRequest) and any(isinstance(p, UserPromptPart) for p in message.parts)
+
+
+def _needing_checkpoint(ctx: RunContext[Any]) -> Iterator[ModelRequest]:
+    """This run's user messages and steers that should carry the checkpoint and do not yet."""
+    if ctx.run_id is None:
+        return
+    prompts = [m for m in ctx.messages if isinstance(m, ModelRequest) and _has_prompt(m)]
+    past_first_turn = any(m.run_id != ctx.run_id for m in prompts)
+    ours = [m for m in prompts if m.run_id == ctx.run_id]
+    for index, message in enumerate(ours):
+        opens_run = index == 0 and ctx.prompt is not None
+        if opens_run and not past_first_turn:
+            continue  # the first turn's user message carries no checkpoint; its steers do
+        if not any(is_checkpoint(part) for part in message.parts):
+            yield message
