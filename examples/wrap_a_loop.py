@@ -9,6 +9,7 @@ from tact_memory import Runtime, load_config
 from tact_memory.testing import ScriptedModel, answer, call
 
 config_dir = Path(sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp())
+config_dir.mkdir(parents=True, exist_ok=True)
 (config_dir / "config.toml").write_text("[memory]\nenabled = true\n")  # memory is opt-in
 runtime = Runtime(load_config(config_dir / "config.toml"))
 my_model = ScriptedModel([  # your LLM client: takes a ModelRequest, returns a ModelResponse
