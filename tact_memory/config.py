@@ -173,7 +173,7 @@ def read_config(source: ConfigSource) -> Config:
     return parse_config(text, path=path)
 
 
-_LINE_RE = re.compile(r"line (\d+)")
+_POSITION_RE = re.compile(r"\s*\(at line (\d+), column \d+\)")
 
 
 def parse_config(text: str, *, path: Path) -> Config:
@@ -189,10 +189,9 @@ def parse_config(text: str, *, path: Path) -> Config:
     try:
         raw: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        lineno = getattr(exc, "lineno", None)
-        if lineno is None:
-            match = _LINE_RE.search(str(exc))
-            lineno = int(match.group(1)) if match else None
-        message = getattr(exc, "msg", None) or _LINE_RE.sub("", str(exc)).strip(" ()at,")
+        # 3.14 has .msg and .lineno; earlier versions put "(at line N, column M)" in the text.
+        match = _POSITION_RE.search(str(exc))
+        lineno = getattr(exc, "lineno", None) or (int(match.group(1)) if match else None)
+        message = getattr(exc, "msg", None) or _POSITION_RE.sub("", str(exc)).strip()
         raise ConfigError(f"invalid TOML: {message}", path=str(path), line=lineno) from exc
     return _validate(raw, path)

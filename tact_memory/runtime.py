@@ -340,15 +340,13 @@ class Runtime:
         """Make ``config`` the one new and restored sessions get; running sessions keep theirs.
 
         Returns:
-            The one-line notice to show a person.
+            The one-line notice to show a person (see :class:`tact_memory.reload.ReloadEvent`).
         """
-        before, self.config = self.config.memory.enabled, config
-        state = "enabled" if config.memory.enabled else "disabled"
-        change = f"memory {state}" if before != config.memory.enabled else f"memory still {state}"
-        return (
-            f"config reloaded, {change}: running sessions keep the memory setting they started with; "
-            "new and restored sessions use the new one."
-        )
+        from .reload import ReloadEvent
+
+        event = ReloadEvent(config=config, previous=self.config)
+        self.config = config
+        return event.notice
 
     def _session(self, kind: SessionKind, state: SessionState) -> Session:
         return Session(

@@ -154,7 +154,8 @@ def test_session_created_before_a_reload_keeps_its_settings(tmp_path: Path, snap
     turn(before, "Start the migration.")
     write_config(tmp_path / "cfg", enabled=False)
     notice = runtime.reload(load_config(config_path))
-    assert "running sessions keep" in notice and "new and restored sessions" in notice
+    assert "running agent sessions keep their current memory setting" in notice
+    assert "new and restored sessions get the new one" in notice
     model = turn(before, "Continue with the next table.")
     assert render(model.requests[0]) == snapshot
     assert "memory" in model.requests[0].tool_names

@@ -1,0 +1,485 @@
+"""The browser application: the record list, its states, deletion and live configuration.
+
+The app reads the store with ``list_records`` only. That call bumps no telemetry, clears no
+probation and creates no file, so browsing is invisible to ranking and to the model (invariant I10).
+The one write is a confirmed delete, which goes through the same version-checked
+``MemoryStore.delete`` the tool uses: the version submitted is the one the person saw, so a record
+that changed while the confirmation was open is refused rather than deleted.
+
+The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names it:
+
+- ``records``: the table (possibly empty under a filter);
+- ``empty``: memory is enabled but nothing is stored, or the database was never created;
+- ``disabled``: memory is off, with the lines that turn it on;
+- ``problem``: the database is corrupt, newer or unreadable, named on screen.
+
+A :class:`~tact_memory.watch.ConfigWatcher` follows ``config.toml`` on its own thread and posts each
+reload to the app as a message, so enabling or disabling memory switches the view without a restart.
+Tests construct the app with ``watch=False`` and drive reloads with :meth:`MemoryBrowser.apply_reload`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
+from textual.message import Message
+from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
+
+from ..config import Config, ConfigSource, read_config
+from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
+from ..records import MemoryRecord, RecordOrder
+from ..store import MemoryStore
+from ..watch import ConfigWatcher, ReloadEvent, reload
+from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
+
+__all__ = ["ORDERS", "MemoryBrowser"]
+
+ORDERS: tuple[RecordOrder, ...] = ("most_useful", "newest", "oldest", "least_useful")
+"""The orders ``f`` cycles through, first one the default."""
+
+ORDER_LABELS: dict[str, str] = {
+    "most_useful": "most useful (reads)",
+    "newest": "newest",
+    "oldest": "oldest",
+    "least_useful": "least useful (reads)",
+}
+
+COLUMNS = ("ID", "VER", "READS", "UPDATED (UTC)", "NOTE", "CONTENT")
+MIN_CONTENT_WIDTH = 20
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def matches(record: MemoryRecord, query: str) -> bool:
+    """Whether every word of ``query`` is in the content (any case) or is the id (``12`` or ``#12``)."""
+    content = record.content.casefold()
+    return all(word in content or word.lstrip("#") == str(record.key.id) for word in query.casefold().split())
+
+
+class ConfigReloaded(Message):
+    """Posted from the watcher thread when the configuration was re-read."""
+
+    def __init__(self, event: ReloadEvent) -> None:
+        super().__init__()
+        self.event = event
+
+
+class FilterInput(Input):
+    """The filter line; printable keys are text here, never commands."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", "Keep filter"),
+        Binding("escape", "app.clear_filter", "Clear filter"),
+    ]
+
+
+class RecordTable(DataTable[Text]):
+    """The record list; ``enter`` opens the highlighted record."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Details")]
+
+    class Resized(Message):
+        """The table's width changed, so the content column must be cut again."""
+
+    _width = -1
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._width:  # height changes do not affect the cut
+            self._width = event.size.width
+            self.post_message(self.Resized())
+
+
+class MemoryBrowser(App[None]):
+    """Browse, filter and delete the records of one memory corpus, without touching telemetry.
+
+    Bindings:
+
+    | Key | Where | Action |
+    | :- | :- | :- |
+    | `up` / `down` | list | Move through the records. |
+    | `enter` | list | Open the highlighted record: full content and all metadata. |
+    | `f` | list | Cycle the order: most useful, newest, oldest, least useful. |
+    | `/` | list | Filter by content or id; typing there triggers nothing else. |
+    | `enter` | filter | Keep the filter and return to the list. |
+    | `escape` | filter, list | Close and clear the filter. |
+    | `d` | list, detail | Delete the record, after a confirmation that shows it. |
+    | `y` | confirmation | Delete; any other key keeps the record. |
+    | `escape` | detail | Back to the list. |
+    | `r` | list | Re-read config.toml and the database now. |
+    | `q` | anywhere but the filter and confirmation | Quit. |
+
+    Args:
+        source: The selected ``config.toml``.
+        config: The configuration read from it; read now when omitted.
+        store_factory: Builds the store for the database path (tests pass a fake clock).
+        watch: Follow ``config.toml`` for changes on a background thread.
+        clock: Milliseconds since the epoch, used only to say whether probation has expired.
+        debounce_ms: Quiet time after an edit before the watcher re-reads the file.
+    """
+
+    TITLE = "tact-memory"
+    SUB_TITLE = "memory browser"
+    CSS_PATH = "browser.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    AUTO_FOCUS = None  # focus follows the view: only a visible list takes it
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "cycle_order", "Order"),
+        Binding("slash", "filter", "Filter", key_display="/"),
+        Binding("d", "delete", "Delete"),
+        Binding("r", "reload", "Reload"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        source: ConfigSource,
+        *,
+        config: Config | None = None,
+        store_factory: Callable[[Path], MemoryStore] = MemoryStore,
+        watch: bool = True,
+        clock: Callable[[], int] = _now_ms,
+        debounce_ms: int = 200,
+    ) -> None:
+        super().__init__()
+        self.source = source
+        self.config = read_config(source) if config is None else config
+        # The database path depends only on the selected file, so one store serves every reload.
+        self.store = store_factory(self.config.database_path)
+        self.watcher: ConfigWatcher | None = None
+        self._watch = watch
+        self._debounce_ms = debounce_ms
+        self._clock = clock
+        self._order_index = 0
+        self._records: list[MemoryRecord] = []
+        self._shown: list[MemoryRecord] = []
+        self._config_error = False
+        self.filter_text = ""
+        self.message = ""
+        """The last notice shown to the person (reloads, deletions, refusals)."""
+
+    # -- layout --------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="")
+        yield Static(id="status")
+        with ContentSwitcher(initial="records", id="body"):
+            yield RecordTable(id="records", cursor_type="row", zebra_stripes=True)
+            yield Static(id="empty", classes="panel")
+            yield Static(id="disabled", classes="panel")
+            yield Static(id="problem", classes="panel")
+        yield FilterInput(placeholder="filter by content or id; enter keeps it, escape clears it", id="filter")
+        yield Static(id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(RecordTable)
+        for label in COLUMNS:
+            table.add_column(label)
+        self._load()  # focuses the table if it is showing
+        if self._watch:
+            self.watcher = ConfigWatcher(
+                self.source, on_reload=self._from_watcher, initial=self.config, debounce_ms=self._debounce_ms
+            )
+            self.watcher.start()
+
+    def on_unmount(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.store.close()
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def order(self) -> RecordOrder:
+        """The order the list is in."""
+        return ORDERS[self._order_index]
+
+    @property
+    def view(self) -> str:
+        """Which body view is showing: ``records``, ``empty``, ``disabled`` or ``problem``."""
+        return self.query_one(ContentSwitcher).current or "records"
+
+    @property
+    def shown(self) -> list[MemoryRecord]:
+        """The records in the table, in display order, after the filter."""
+        return list(self._shown)
+
+    def _show(self, view: str, text: Text | None = None) -> None:
+        if text is not None:
+            self.query_one(f"#{view}", Static).update(text)
+        self.query_one(ContentSwitcher).current = view
+        table = self.query_one(RecordTable)
+        if view != "records":
+            table.blur()  # a hidden table must not offer its keys in the footer
+        elif not self.query_one(FilterInput).has_focus and len(self.screen_stack) == 1:
+            table.focus()
+
+    def say(self, text: str) -> None:
+        """Show ``text`` on the message line until the next message."""
+        self.message = text
+        line = self.query_one("#message", Static)
+        line.update(Text(text))
+        line.display = bool(text)
+
+    def _load(self) -> None:
+        """Fetch the records again (telemetry untouched) and show the view that fits."""
+        self._records = []
+        if not self.config.memory.enabled:
+            self.store.close()  # disabled means no open database (I1)
+            self._show("disabled", self._disabled_text())
+        else:
+            try:
+                self._records = self.store.list_records(order=self.order)
+            except StoreUnavailable as exc:
+                self._show("problem", self._problem_text(exc.reason, exc.message))
+            except TactMemoryError as exc:
+                self._show("problem", self._problem_text(exc.code, exc.message))
+            else:
+                if self._records:
+                    self._show("records")
+                else:
+                    self._show("empty", self._empty_text())
+        self._fill()
+
+    def _fill(self) -> None:
+        """Apply the filter to the fetched records and redraw the table, keeping the cursor's record."""
+        table = self.query_one(RecordTable)
+        current = self.highlighted
+        self._shown = [r for r in self._records if matches(r, self.filter_text)]
+        rows = [
+            (
+                str(record.key.id),
+                str(record.key.version),
+                str(record.read_count),
+                when(record.updated_at_ms).removesuffix(" UTC"),
+                "hidden" if self.store.secret_kind(record) else "probation" if record.probation_until_ms else "",
+            )
+            for record in self._shown
+        ]
+        width = self._content_width(rows)
+        table.clear()
+        for record, cells in zip(self._shown, rows):
+            content = Text(" ".join(record.content.split()))
+            content.truncate(width, overflow="ellipsis")
+            table.add_row(
+                *(Text(cell, justify="right") for cell in cells[:3]),
+                *(Text(cell) for cell in cells[3:]),
+                content,
+                key=str(record.key.id),
+            )
+        ids = [r.key.id for r in self._shown]
+        if current is not None and current.key.id in ids:
+            table.move_cursor(row=ids.index(current.key.id), animate=False)
+        self._update_status()
+        self.refresh_bindings()
+
+    def _content_width(self, rows: Sequence[tuple[str, ...]]) -> int:
+        """Cells left for the content column, so a row never needs a horizontal scrollbar."""
+        table = self.query_one(RecordTable)
+        widths = [len(label) for label in COLUMNS[:-1]]
+        for cells in rows:
+            widths = [max(w, len(cell)) for w, cell in zip(widths, cells)]
+        padding = 2 * table.cell_padding * len(COLUMNS)
+        return max(MIN_CONTENT_WIDTH, table.scrollable_content_region.width - sum(widths) - padding)
+
+    @on(RecordTable.Resized)
+    def _table_resized(self) -> None:
+        self._fill()
+
+    def _update_status(self) -> None:
+        status = Text()
+        status.append(f"memory {'enabled' if self.config.memory.enabled else 'disabled'}", style="bold")
+        status.append(f"  {display_path(self.config.path)}")
+        if self.view in ("records", "empty"):
+            status.append(f"  {len(self._records)} record{'s' if len(self._records) != 1 else ''}")
+            status.append(f"  order: {ORDER_LABELS[self.order]}", style="bold")
+            if self.filter_text:
+                status.append(f'  filter "{self.filter_text}": {len(self._shown)} shown')
+        self.query_one("#status", Static).update(status)
+
+    @property
+    def highlighted(self) -> MemoryRecord | None:
+        """The record under the cursor, if the list is showing one."""
+        table = self.query_one(RecordTable)
+        if self.view != "records" or not self._shown or not 0 <= table.cursor_row < len(self._shown):
+            return None
+        return self._shown[table.cursor_row]
+
+    # -- text of the non-list views ------------------------------------------------------------
+
+    def _disabled_text(self) -> Text:
+        path = display_path(self.config.path)
+        text = Text.assemble(("Memory is disabled.\n\n", "bold"))
+        if self.config.exists:
+            text.append(f"To enable it, add these lines to {path}:\n\n")
+        else:
+            text.append(f"{path} does not exist (defaults are in force). To enable memory, create it with:\n\n")
+        text.append("    [memory]\n    enabled = true\n\n", style="bold")
+        text.append(
+            "This browser shows the records as soon as the file is saved. Running agent sessions keep "
+            "the memory setting they started with; new and restored sessions use the new one."
+        )
+        return text
+
+    def _empty_text(self) -> Text:
+        path = display_path(self.config.database_path)
+        if not self.config.database_path.exists():
+            text = Text.assemble(("No memories yet.\n\n", "bold"))
+            text.append(
+                f"The database {path} has not been created. The first memory an agent stores creates it; "
+                "browsing creates nothing."
+            )
+            return text
+        return Text.assemble(("No memories stored.\n\n", "bold"), f"The database {path} holds no records.")
+
+    def _problem_text(self, reason: str, message: str) -> Text:
+        text = Text.assemble((f"The memory database cannot be used ({reason}).\n\n", "bold"))
+        text.append(f"{message}\n\n")
+        text.append("The browser changed nothing. `tact-memory status` shows the same diagnosis.")
+        return text
+
+    # -- configuration reloads -----------------------------------------------------------------
+
+    def _from_watcher(self, event: ReloadEvent) -> None:
+        # Runs on the watcher thread; post_message is the thread-safe way into the app.
+        self.post_message(ConfigReloaded(event))
+
+    @on(ConfigReloaded)
+    def _on_config_reloaded(self, message: ConfigReloaded) -> None:
+        self.apply_reload(message.event)
+
+    def apply_reload(self, event: ReloadEvent) -> None:
+        """Switch to the configuration in ``event`` and say what happened.
+
+        The browser follows the new memory setting at once; the notice explains that running agent
+        sessions do not. A failed reload keeps the configuration in force and shows the error.
+        """
+        self.config = event.config
+        if event.error is not None or event.config != event.previous or self._config_error:
+            self.say(event.notice)
+        self._config_error = event.error is not None
+        if not self.config.memory.enabled:
+            while len(self.screen_stack) > 1:  # the records are hidden everywhere, at once
+                self.pop_screen()
+        self._load()
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer list actions only on the list, and only where they can do something."""
+        if action in ("cycle_order", "filter", "delete", "clear_filter", "reload"):
+            if len(self.screen_stack) > 1:
+                return False
+            try:
+                view, filtering = self.view, self.query_one(FilterInput).has_focus
+            except NoMatches:  # asked before the widgets exist
+                return True
+            if action in ("cycle_order", "filter", "delete") and view != "records":
+                return False
+            if action == "delete" and not self._shown:
+                return False
+            if action == "filter" and filtering:
+                return False  # "/" is text in the filter line
+        return True
+
+    def action_cycle_order(self) -> None:
+        """Next order: most useful, newest, oldest, least useful, and round again."""
+        self._order_index = (self._order_index + 1) % len(ORDERS)
+        self._load()
+
+    def action_filter(self) -> None:
+        """Open the filter line."""
+        field = self.query_one("#filter", Input)
+        field.add_class("-open")
+        field.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        self._fill()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self) -> None:
+        self.query_one("#filter", Input).remove_class("-open")
+        self.query_one(RecordTable).focus()
+
+    def action_clear_filter(self) -> None:
+        """Close the filter line and show every record again."""
+        field = self.query_one("#filter", Input)
+        field.remove_class("-open")
+        if field.value:
+            field.value = ""  # posts Input.Changed, which refills the table
+        self.filter_text = ""
+        self._fill()
+        self.query_one(RecordTable).focus()
+
+    def action_reload(self) -> None:
+        """Re-read config.toml and the database."""
+        before = self.message
+        self.apply_reload(reload(self.config, self.source))
+        if self.message == before:  # nothing to report about the config itself
+            self.say(f"Reloaded {self.config.path.name} and the database.")
+
+    @on(DataTable.RowSelected, "#records")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        if 0 <= event.cursor_row < len(self._shown):
+            record = self._shown[event.cursor_row]
+            self.push_screen(
+                DetailScreen(
+                    record,
+                    secret_kind=self.store.secret_kind(record),
+                    now_ms=self._clock(),
+                    on_delete=self.confirm_delete,
+                )
+            )
+
+    def action_delete(self) -> None:
+        """Ask to delete the highlighted record."""
+        record = self.highlighted
+        if record is not None:
+            self.confirm_delete(record)
+
+    def confirm_delete(self, record: MemoryRecord) -> None:
+        """Show ``record`` and delete it at the displayed version if the person presses ``y``."""
+        self.push_screen(ConfirmDeleteScreen(record), partial(self._confirmed, record))
+
+    def _confirmed(self, record: MemoryRecord, answer: bool | None) -> None:
+        key = record.key
+        if not answer:
+            self.say(f"Kept memory {key.id}.")
+            return
+        if not self.config.memory.enabled:
+            self.say(f"Memory {key.id} was not deleted: memory was disabled meanwhile.")
+            return
+        try:
+            self.store.delete(key)
+        except VersionConflict as exc:
+            self.say(
+                f"Not deleted: memory {key.id} changed while you were confirming (version {key.version} "
+                f"was shown, it is now version {exc.current_version}). The list was reloaded; look again."
+            )
+        except NotFound:
+            self.say(f"Not deleted: memory {key.id} no longer exists (removed elsewhere). The list was reloaded.")
+        except TactMemoryError as exc:
+            self.say(f"Not deleted: {exc.message}")
+        else:
+            self.say(
+                f"Memory {key.id} removed from the database and from retrieval. Copies may remain on "
+                "disk, in backups and in transcripts."
+            )
+        while isinstance(self.screen, DetailScreen):
+            self.pop_screen()
+        self._load()

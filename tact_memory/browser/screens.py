@@ -1,0 +1,174 @@
+"""The browser's record views: full detail, delete confirmation, and the text they share.
+
+Everything here renders a :class:`~tact_memory.records.MemoryRecord` the app already fetched with
+``list_records``; no screen talks to the store, so opening a record can never count as a read.
+Text is built as :class:`rich.text.Text`, never as markup, because record content is arbitrary
+(``[memory]`` would otherwise be parsed as a style tag). Times are shown in UTC, so the same record
+looks the same on every machine and in snapshots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, Static
+
+from ..limits import DEFAULT_LIMITS
+from ..records import MemoryRecord
+from ..secrets import KINDS
+from ..text import utf8_size
+
+__all__ = ["ConfirmDeleteScreen", "DetailScreen", "display_path", "when"]
+
+DELETION_NOTE = (
+    "Deleting removes the record from the memory database and from retrieval at once. It is not proof "
+    "of erasure: copies may remain in SQLite free pages or journals, backups and snapshots, agent "
+    "transcripts and provider logs."
+)
+
+
+def when(ms: int | None) -> str:
+    """A Unix-millisecond time as ``YYYY-MM-DD HH:MM UTC``, or ``-`` for never."""
+    if ms is None:
+        return "-"
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def display_path(path: Path) -> str:
+    """``path`` with the home folder shortened to ``~``, which is how people recognise it."""
+    try:
+        return f"~/{path.relative_to(Path.home())}"
+    except (ValueError, RuntimeError):  # outside home, or no home folder at all
+        return str(path)
+
+
+def hidden_note(kind: str | None) -> str:
+    """Whether agents can see the record, in words."""
+    if kind is None:
+        return "visible to agents (scan and read)"
+    return f"hidden from agents: it looks like {KINDS.get(kind, 'a credential')}; delete it"
+
+
+def probation_note(record: MemoryRecord, now_ms: int) -> str:
+    """The probation state of the current version, in words."""
+    until = record.probation_until_ms
+    if until is None:
+        return "none: this version has been read"
+    if until <= now_ms:
+        return f"expired {when(until)}: unread, so it is pruned first when space is needed"
+    return f"until {when(until)}: unread so far; a read ends it, a scan does not"
+
+
+def _count(count: int, last_ms: int | None) -> str:
+    return f"{count} (last {when(last_ms)})" if last_ms is not None else f"{count} (never)"
+
+
+def _fields(rows: list[tuple[str, str]]) -> Text:
+    width = max(len(label) for label, _ in rows) + 2
+    text = Text()
+    for label, value in rows:
+        text.append(label.ljust(width), style="bold")
+        text.append(value + "\n")
+    text.rstrip()
+    return text
+
+
+class DetailScreen(Screen[None]):
+    """One record in full: content and every piece of metadata.
+
+    Bindings: ``escape`` back to the list, ``d`` delete (after confirmation), ``q`` quit.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("d", "delete", "Delete"),
+    ]
+
+    def __init__(
+        self,
+        record: MemoryRecord,
+        *,
+        secret_kind: str | None,
+        now_ms: int,
+        on_delete: Callable[[MemoryRecord], None],
+    ) -> None:
+        super().__init__()
+        self.record = record
+        self._secret_kind = secret_kind
+        self._now_ms = now_ms
+        self._on_delete = on_delete
+
+    def compose(self) -> ComposeResult:
+        r = self.record
+        yield Header(icon="")
+        with VerticalScroll(id="detail"):
+            yield Static(Text(f"Memory {r.key.id}, version {r.key.version}", style="bold"), id="detail-title")
+            yield Static(Text(r.content), id="detail-content")
+            yield Static(
+                _fields([
+                    ("created", when(r.created_at_ms)),
+                    ("updated", f"{when(r.updated_at_ms)} (version {r.key.version} written)"),
+                    ("reads", f"{_count(r.read_count, r.last_read_at_ms)}: deliberate use, what 'most useful' counts"),
+                    ("scans", f"{_count(r.scan_count, r.last_scanned_at_ms)}: returned as a candidate, not a read"),
+                    ("probation", probation_note(r, self._now_ms)),
+                    ("size", f"{utf8_size(r.content):,} of {DEFAULT_LIMITS.record_bytes:,} bytes"),
+                    ("agents", hidden_note(self._secret_kind)),
+                ]),  # fmt: skip
+                id="detail-fields",
+            )
+        yield Footer()
+
+    def action_back(self) -> None:
+        """Return to the list."""
+        self.dismiss()
+
+    def action_delete(self) -> None:
+        """Ask to delete the record shown here."""
+        self._on_delete(self.record)
+
+
+class ConfirmDeleteScreen(ModalScreen[bool]):
+    """Show the record and ask once: ``y`` deletes it, any other key keeps it."""
+
+    # Shown in the footer only: :meth:`on_key` answers every key before bindings are consulted.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Delete"),
+        Binding("escape", "answer(False)", "Keep (any other key)"),
+    ]
+
+    def __init__(self, record: MemoryRecord) -> None:
+        super().__init__()
+        self.record = record
+
+    def compose(self) -> ComposeResult:
+        r = self.record
+        with Vertical(id="confirm"):
+            yield Static(Text(f"Delete memory {r.key.id} (version {r.key.version})?", style="bold"))
+            yield Static(Text(r.content), id="confirm-content")
+            yield Static(Text(DELETION_NOTE), id="confirm-note")
+            question = Text()
+            question.append("y", style="bold reverse")
+            question.append(" delete    ")
+            question.append("any other key", style="bold reverse")
+            question.append(" keep it")
+            yield Static(question, id="confirm-keys")
+        yield Footer()
+
+    def action_answer(self, delete: bool) -> None:
+        """Close with the answer (reached only if a key is routed to bindings after all)."""
+        self.dismiss(delete)
+
+    def on_key(self, event: events.Key) -> None:
+        # Every key answers, so nothing typed here can reach the list behind (a stray `d` or `q`).
+        event.stop()
+        event.prevent_default()
+        self.dismiss(event.key == "y")
