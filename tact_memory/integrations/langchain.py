@@ -47,10 +47,11 @@ from langgraph.types import Command
 
 from .. import errors
 from ..checkpoint import CHECKPOINT_TEXT
-from ..config import Config, load_config
+from ..config import Config
 from ..dispatch import Dispatcher, Role
 from ..prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..records import MemoryBackend
+from . import close_store, store_for
 from ..tool import TOOL_NAME, ToolResult, error_result
 
 __all__ = ["MemoryMiddleware", "with_checkpoints"]
@@ -152,14 +153,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             role: A fixed role, or ``None`` to derive it for each run.
             store: A backend to use instead of the SQLite store beside ``config.toml``.
         """
-        loaded = config if isinstance(config, Config) else load_config(config)
-        if not loaded.memory.enabled:
-            return cls(None, role=role)
-        if store is None:
-            from ..store import MemoryStore
-
-            store = MemoryStore(loaded.database_path)
-        return cls(store, role=role)
+        return cls(store_for(config, store=store), role=role)
 
     @property
     def enabled(self) -> bool:
@@ -168,9 +162,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
 
     def close(self) -> None:
         """Close the store's database connection, if it has one; the next call opens it again."""
-        close = getattr(self.store, "close", None)
-        if callable(close):
-            close()
+        close_store(self.store)
 
     def current_role(self) -> Role:
         """The role of the agent running now: the fixed one, or the derived one."""

@@ -46,6 +46,7 @@ from ..config import Config
 from ..dispatch import Dispatcher, Role
 from ..prompt import MEMORY_INSTRUCTIONS
 from ..records import MemoryBackend
+from . import close_store, store_for
 from ..tool import TOOL_NAME, ToolResult
 
 __all__ = ["PROMPT_NAME", "SERVER_NAME", "call_result", "create_server", "run_stdio", "serve_stdio"]
@@ -94,11 +95,7 @@ def create_server(
         store: A backend to use instead of the SQLite store at ``config.database_path``.
     """
     enabled = config.memory.enabled
-    if enabled and store is None:
-        from ..store import MemoryStore
-
-        store = MemoryStore(config.database_path)
-    dispatcher = Dispatcher(store if enabled else None, role=role)
+    dispatcher = Dispatcher(store_for(config, store=store), role=role)
     definition = dispatcher.definition()
     tool = types.Tool(
         name=TOOL_NAME,
@@ -153,19 +150,13 @@ async def serve_stdio(config: Config, *, role: Role = Role.ROOT) -> None:
         config: The configuration.
         role: The role of the agent behind the client.
     """
-    store: MemoryBackend | None = None
-    if config.memory.enabled:
-        from ..store import MemoryStore
-
-        store = MemoryStore(config.database_path)
+    store = store_for(config)
     server = create_server(config, role=role, store=store)
     try:
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
-        close = getattr(store, "close", None)
-        if close is not None:
-            close()
+        close_store(store)
 
 
 def run_stdio(config: Config, *, role: Role = Role.ROOT) -> None:

@@ -48,10 +48,11 @@ from pydantic_core import SchemaValidator, core_schema
 
 from .. import errors
 from ..checkpoint import CHECKPOINT_TEXT
-from ..config import Config, load_config
+from ..config import Config
 from ..dispatch import Dispatcher, Role
 from ..prompt import MEMORY_INSTRUCTIONS
 from ..records import MemoryBackend
+from . import close_store, store_for
 from ..tool import TOOL_NAME, ToolResult, error_result
 
 __all__ = ["CHECKPOINT_METADATA", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
@@ -145,14 +146,7 @@ class MemoryCapability(AbstractCapability[Any]):
             role: A fixed role, or ``None`` to derive it for each run.
             store: A backend to use instead of the SQLite store beside ``config.toml``.
         """
-        loaded = config if isinstance(config, Config) else load_config(config)
-        if not loaded.memory.enabled:
-            return cls(None, role=role)
-        if store is None:
-            from ..store import MemoryStore
-
-            store = MemoryStore(loaded.database_path)
-        return cls(store, role=role)
+        return cls(store_for(config, store=store), role=role)
 
     @property
     def enabled(self) -> bool:
@@ -161,9 +155,7 @@ class MemoryCapability(AbstractCapability[Any]):
 
     def close(self) -> None:
         """Close the store's database connection, if it has one; the next call opens it again."""
-        close = getattr(self.store, "close", None)
-        if callable(close):
-            close()
+        close_store(self.store)
 
     @property
     def bound_role(self) -> Role | None:
