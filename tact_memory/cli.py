@@ -373,7 +373,7 @@ def mcp_command(ctx: click.Context, role: str) -> None:
 
 @cli.command("eval")
 @json_option
-@click.option("--report", "report_dir", type=click.Path(file_okay=False), help="Write report.md and PNG charts into DIR.")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), metavar="DIR", help="Write report.md and PNG charts into DIR.")
 @click.option(
     "--policy", default="scripted", show_default=True,
     help="Who plays the agent: scripted (offline), or pydantic-ai:MODEL such as pydantic-ai:openai:gpt-4.1.",

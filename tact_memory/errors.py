@@ -18,6 +18,9 @@ TactMemoryError                      every error the library raises on purpose
     │   └── DatabaseCapacity         database_capacity: the main-file bound (SQLITE_FULL)
     ├── MemoryDisabled               disabled
     └── StoreUnavailable             unavailable: corrupt, newer, unreadable or locked database
+
+Elsewhere, under the same base: SubmissionRejected (tact_memory.runtime, submission_rejected) and
+EvalError (tact_memory.eval, eval_error), each beside the only code that raises it.
 ```
 
 Foreign errors (``sqlite3``, ``pydantic``, ``tomllib``) are caught where they happen and raised again

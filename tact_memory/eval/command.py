@@ -1,0 +1,103 @@
+"""The body of ``tact-memory eval``: progress, output, report and exit code.
+
+Kept here so the command in :mod:`tact_memory.cli` stays a few lines and the eval package is loaded
+only when the command runs. Output goes to stdout (JSON or a short text summary); the progress bar
+goes to stderr, and only when stderr is a terminal and ``--json`` is off.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .evaluation import Evaluation, evaluate
+from .scenarios import EvalError
+
+__all__ = ["run_command", "summary_lines"]
+
+
+def summary_lines(doc: dict[str, Any]) -> list[str]:
+    """The text summary printed without ``--json``."""
+    p, m = doc["paired"], doc["metrics"]
+    on, off = p["memory_on"], p["memory_off"]
+
+    def f(value: Any) -> str:
+        return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+    lines = [
+        f"policy      {doc['policy']}",
+        f"scenarios   {doc['splits']['held_out']} held-out (verdict), {doc['splits']['tuning']} tuning",
+        f"memory on   {on['scenarios_passed']}/{p['scenarios']} scenarios, task success {f(on['task_success'])}",
+        f"memory off  {off['scenarios_passed']}/{p['scenarios']} scenarios, task success {f(off['task_success'])}",
+        f"gain        {f(p['gain'])} (McNemar p={f(p['p_value'])})",
+        f"retrieval   precision@5 {f(m['scan_precision_at_5'])}, recall@5 {f(m['scan_recall_at_5'])}, "
+        f"read precision {f(m['read_precision'])}, MRR {f(m['mrr'])}",
+        f"abstention  {f(m['abstention_accuracy'])} over {m['abstention_cases']} cases",
+        f"context     {f(m['memory_tokens']['per_session_mean'])} tokens a session (mean), "
+        f"{m['memory_tokens']['tokens_without_call']} without a call",
+        f"verdict     {doc['verdict']}",
+    ]
+    return lines + [f"  - {reason}" for reason in doc["reasons"]]
+
+
+def run_command(
+    *, as_json: bool, report_dir: str | None, policy: str, scenarios: str | None, thresholds: str | None, tune: bool
+) -> int:
+    """Run the evaluation the way the command line asked; returns the exit code."""
+    try:
+        if tune:
+            return _tune(policy, scenarios, thresholds)
+        evaluation = _run(as_json, policy, scenarios, thresholds)
+    except EvalError as exc:
+        click.echo(f"tact-memory: {exc.message}", err=True)
+        return 1
+    doc = evaluation.to_json()
+    if as_json:
+        click.echo(json.dumps(doc, ensure_ascii=False))
+    else:
+        click.echo("\n".join(summary_lines(doc)))
+    if report_dir is not None:
+        from .report import write_report
+
+        written = write_report(evaluation, Path(report_dir))
+        if not as_json:
+            click.echo(f"report      {written[0]}")
+    return 0 if evaluation.verdict.outcome == "pass" else 1
+
+
+def _run(as_json: bool, policy: str, scenarios: str | None, thresholds: str | None) -> Evaluation:
+    folder = Path(scenarios) if scenarios else None
+    limits = Path(thresholds) if thresholds else None
+    if as_json or not sys.stderr.isatty():
+        return evaluate(policy, scenario_dir=folder, thresholds_path=limits)
+    from .scenarios import load_scenarios
+
+    total = len(load_scenarios(folder))
+    with click.progressbar(length=total, label="evaluating", file=sys.stderr) as bar:
+        return evaluate(policy, scenario_dir=folder, thresholds_path=limits, progress=lambda _: bar.update(1))
+
+
+def _tune(policy: str, scenarios: str | None, thresholds: str | None) -> int:
+    from .policies import resolve_policy
+    from .runner import run_pairs
+    from .scenarios import load_background, load_scenarios
+    from .tuning import retrieval_cases, sweep
+    from .verdict import load_thresholds
+
+    folder = Path(scenarios) if scenarios else None
+    registered = load_thresholds(Path(thresholds) if thresholds else None)
+    tuning = [s for s in load_scenarios(folder) if s.split == "tuning"]
+    pairs = run_pairs(tuning, resolve_policy(policy, options=registered.scripted_policy), background=load_background(folder))
+    rows = sweep(retrieval_cases(pairs))
+    click.echo(f"{len(tuning)} tuning scenarios; registered: {registered.constants.model_dump()}")
+    click.echo(f"{'k1':>4} {'b':>5} {'stop':>5} {'fold':>5} {'limit':>5} {'recall':>7} {'mrr':>6} {'prec':>6} {'abst':>6}")
+    for row in rows[:12]:
+        click.echo(
+            f"{row['k1']:>4} {row['b']:>5} {row['stop_words']!s:>5} {row['fold']!s:>5} {row['limit']:>5} "
+            + " ".join(f"{(row[k] if row[k] is not None else float('nan')):>6.3f}" for k in ("scan_recall", "mrr", "scan_precision", "scan_abstention"))
+        )
+    return 0

@@ -1,0 +1,204 @@
+"""Agent policies: who plays the model in an evaluation run.
+
+A :class:`Policy` has one job: given what it may know about a scenario (a
+:class:`~tact_memory.eval.scenarios.Brief`), return a :data:`~tact_memory.runtime.Model`, the
+callable from one :class:`~tact_memory.messages.ModelRequest` to one
+:class:`~tact_memory.messages.ModelResponse`. The runner calls it through the real runtime and
+middleware for both arms, so a policy sees exactly what any agent loop would show a model: the
+memory tool and paragraph only when memory is on, the review checkpoint on qualifying messages,
+and memory content only in the results of its own ``scan`` and ``read`` calls.
+
+Two policies ship:
+
+* :class:`~tact_memory.eval.scripted.ScriptedPolicy` (``scripted``), deterministic and offline, so
+  CI runs every scenario;
+* :class:`PydanticAIPolicy` (``pydantic-ai:MODEL``), which sends each request to any model
+  pydantic-ai can reach (``pydantic-ai:openai:gpt-4.1``, ``pydantic-ai:anthropic:claude-sonnet-4-5``
+  …) for a real paired evaluation. It ignores the brief: a real model has to find, judge and write
+  conclusions on its own. pydantic-ai is imported on first use, never by ``import tact_memory``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..messages import Message, ModelRequest, ModelResponse, ToolCall
+from ..runtime import Model
+from .scenarios import Brief, EvalError
+
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.models import Model as PydanticAIModel
+
+__all__ = ["Policy", "PydanticAIPolicy", "resolve_policy", "to_pydantic_ai"]
+
+
+class Policy(Protocol):
+    """Plays the model for one arm of one scenario."""
+
+    name: str
+    """Shown in reports; ``scripted`` or ``pydantic-ai:MODEL``."""
+
+    def model(self, brief: Brief) -> Model:
+        """A model for one arm of one scenario; called once per arm, used for every session."""
+        ...
+
+
+def resolve_policy(name: str, *, options: Mapping[str, Any] | None = None) -> Policy:
+    """The policy a command-line name selects.
+
+    Args:
+        name: ``scripted``, or ``pydantic-ai:MODEL`` where MODEL is a pydantic-ai model name.
+        options: Keyword options for the scripted policy (its pre-registered rule constants).
+
+    Raises:
+        EvalError: an unknown name, or pydantic-ai is not installed.
+    """
+    if name == "scripted":
+        from .scripted import ScriptedPolicy
+
+        return ScriptedPolicy(**dict(options or {}))
+    prefix = "pydantic-ai:"
+    if name.startswith(prefix) and len(name) > len(prefix):
+        return PydanticAIPolicy(name[len(prefix) :])
+    raise EvalError(f"unknown policy {name!r}; use 'scripted' or 'pydantic-ai:MODEL' (e.g. pydantic-ai:openai:gpt-4.1)")
+
+
+class PydanticAIPolicy:
+    """Any pydantic-ai model as the agent of a paired run.
+
+    Each request is translated to pydantic-ai messages and tool definitions and sent with
+    ``pydantic_ai.direct.model_request`` on an event loop the policy owns (one loop for its whole
+    life, so a provider's pooled HTTP connections stay on one loop); the response's text and tool
+    calls come back as a :class:`~tact_memory.messages.ModelResponse`. The runtime, not the model,
+    runs the tools. Call :meth:`close` (or use ``with``) when done; :func:`evaluate` does.
+
+    Args:
+        model: A pydantic-ai model name (``openai:gpt-4.1``) or a ``pydantic_ai.models.Model``
+            instance (``FunctionModel`` in tests).
+        settings: Optional ``pydantic_ai.settings.ModelSettings`` (temperature, max tokens …).
+    """
+
+    def __init__(self, model: str | PydanticAIModel, *, settings: Mapping[str, Any] | None = None) -> None:
+        try:
+            import pydantic_ai  # noqa: F401
+        except ImportError as exc:
+            raise EvalError(
+                "the pydantic-ai policy needs pydantic-ai: pip install 'tact-memory[pydantic-ai]'"
+            ) from exc
+        self._model = model
+        self._settings = dict(settings) if settings is not None else None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.name = f"pydantic-ai:{model}" if isinstance(model, str) else f"pydantic-ai:{type(model).__name__}"
+
+    def model(self, brief: Brief) -> Model:
+        """A model that forwards every request; ``brief`` is ignored on purpose."""
+        return self._request
+
+    def close(self) -> None:
+        """Close the policy's event loop; a later request opens a new one."""
+        if self._loop is not None:
+            self._loop.close()
+            self._loop = None
+
+    def __enter__(self) -> PydanticAIPolicy:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _request(self, request: ModelRequest) -> ModelResponse:
+        from pydantic_ai.direct import model_request
+        from pydantic_ai.models import ModelRequestParameters
+        from pydantic_ai.tools import ToolDefinition
+
+        tools = [
+            ToolDefinition(
+                name=str(tool["name"]),
+                description=str(tool.get("description", "")),
+                parameters_json_schema=dict(tool.get("input_schema") or {"type": "object", "properties": {}}),
+            )
+            for tool in request.tools
+        ]
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        response = self._loop.run_until_complete(
+            model_request(
+                self._model,
+                to_pydantic_ai(request),
+                model_settings=self._settings,  # type: ignore[arg-type]
+                model_request_parameters=ModelRequestParameters(function_tools=tools),
+            )
+        )
+        return _from_pydantic_ai(response)
+
+
+def to_pydantic_ai(request: ModelRequest) -> list[ModelMessage]:
+    """Translate a request's system prompt and messages to pydantic-ai's message list.
+
+    User messages keep every part, control text included (a model must see the checkpoint);
+    consecutive request parts and response parts are grouped the way pydantic-ai expects.
+    """
+    from pydantic_ai import messages as pm
+
+    out: list[ModelMessage] = []
+    request_parts: list[Any] = [pm.SystemPromptPart(content=request.system)] if request.system else []
+    response_parts: list[Any] = []
+    names: dict[str, str] = {}
+
+    def flush_request() -> None:
+        if request_parts:
+            out.append(pm.ModelRequest(parts=list(request_parts)))
+            request_parts.clear()
+
+    def flush_response() -> None:
+        if response_parts:
+            out.append(pm.ModelResponse(parts=list(response_parts)))
+            response_parts.clear()
+
+    for message in request.messages:
+        if message.role == "assistant":
+            flush_request()
+            response_parts.append(_response_part(message, names))
+            continue
+        flush_response()
+        if message.kind == "tool_result":
+            call_id = message.tool_call_id or ""
+            request_parts.append(
+                pm.ToolReturnPart(tool_name=names.get(call_id, "unknown"), content=message.text, tool_call_id=call_id)
+            )
+        else:
+            request_parts.append(pm.UserPromptPart(content=message.text))
+    flush_response()
+    flush_request()
+    return out
+
+
+def _response_part(message: Message, names: dict[str, str]) -> Any:
+    from pydantic_ai import messages as pm
+
+    call = message.tool_call
+    if message.kind == "tool_call" and call is not None:
+        names[call.id] = call.name
+        return pm.ToolCallPart(tool_name=call.name, args=call.arguments, tool_call_id=call.id)
+    return pm.TextPart(content=message.text)
+
+
+def _from_pydantic_ai(response: Any) -> ModelResponse:
+    from pydantic_ai import messages as pm
+
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    for part in response.parts:
+        if isinstance(part, pm.TextPart) and part.content:
+            texts.append(part.content)
+        elif isinstance(part, pm.ToolCallPart):
+            try:
+                arguments: dict[str, Any] | str = part.args_as_dict()
+            except (ValueError, json.JSONDecodeError):
+                arguments = part.args if isinstance(part.args, str) else json.dumps(part.args)
+            calls.append(ToolCall(part.tool_call_id, part.tool_name, arguments))
+    return ModelResponse(text="\n".join(texts) or None, tool_calls=tuple(calls))

@@ -1,0 +1,157 @@
+"""The Markdown report and its charts.
+
+:func:`write_report` writes ``report.md`` and three PNG charts into a folder: retrieval precision and
+recall per category, memory-on versus memory-off success per category, and p50/p95 latency per
+operation. matplotlib is imported here, inside the function, with the non-interactive Agg backend,
+so neither ``import tact_memory`` nor a run without ``--report`` loads it. The Markdown is built by
+:func:`render_markdown`, a pure function of the JSON document, so it can be tested without files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .evaluation import Evaluation
+
+__all__ = ["render_markdown", "write_report"]
+
+CHARTS = {
+    "retrieval": "retrieval_by_category.png",
+    "outcomes": "outcomes_by_category.png",
+    "latency": "latency_by_operation.png",
+}
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.3f}" if abs(value) < 1000 else f"{value:,.0f}"
+    return str(value)
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(_fmt(cell) for cell in row) + " |" for row in rows]
+    return lines + [""]
+
+
+def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
+    """The report for a ``--json`` document."""
+    m, p = doc["metrics"], doc["paired"]
+    on, off = p["memory_on"], p["memory_off"]
+    out = [
+        "# tact-memory paired evaluation",
+        "",
+        f"**Verdict: {doc['verdict']}** (policy `{doc['policy']}`, {doc['splits']['held_out']} held-out scenarios, "
+        f"{doc['splits']['tuning']} tuning scenarios, {doc['seconds']:.1f} s).",
+        "",
+    ]
+    out += [f"- {reason}" for reason in doc["reasons"]] + ([""] if doc["reasons"] else [])
+    out += ["## Kill criteria (held-out split)", ""]
+    out += _table(["check", "status", "value", "threshold", "detail"],
+                  [[c["name"], c["status"], c["value"] if not isinstance(c["value"], dict) else "see below",
+                    c["threshold"] if not isinstance(c["threshold"], dict) else "registered", c["detail"]]
+                   for c in doc["checks"]])  # fmt: skip
+    out += ["## Paired outcomes", ""]
+    out += _table(["arm", "scenarios passed", "scenario success", "task success", "contradiction rate", "false retrieval rate"],
+                  [["memory on", on["scenarios_passed"], on["scenario_success"], on["task_success"], on["contradiction_rate"], on["false_retrieval_rate"]],
+                   ["memory off", off["scenarios_passed"], off["scenario_success"], off["task_success"], off["contradiction_rate"], off["false_retrieval_rate"]]])  # fmt: skip
+    out += [f"Gain {_fmt(p['gain'])}; discordant pairs: {p['memory_on_only']} only with memory, "
+            f"{p['memory_off_only']} only without; exact McNemar p = {_fmt(p['p_value'])}. "
+            f"Arm order: {p['first_arm']}.", ""]  # fmt: skip
+    if charts:
+        out += [f"![on versus off]({CHARTS['outcomes']})", ""]
+    out += ["## Metrics (memory on, held-out split)", ""]
+    flat = [[k, v] for k, v in m.items() if not isinstance(v, dict)]
+    out += _table(["metric", "value"], flat)
+    out += _table(["operation", "p50 ms", "p95 ms", "calls"],
+                  [[op, v["p50"], v["p95"], v["n"]] for op, v in m["latency_ms"].items()])  # fmt: skip
+    out += _table(["memory tokens", "value"], [[k, v] for k, v in m["memory_tokens"].items()])
+    out += _table(["writes and disk", "value"],
+                  [[f"correct_replacements.{k}", v] for k, v in m["correct_replacements"].items()]
+                  + [[f"refused_writes.{k}", v] for k, v in m["refused_writes"].items()]
+                  + [[f"disk_bytes.{k}", v] for k, v in m["disk_bytes"].items()]
+                  + [[f"operations.{k}", v] for k, v in m["operations"].items() if not isinstance(v, dict)])  # fmt: skip
+    if charts:
+        out += [f"![latency]({CHARTS['latency']})", ""]
+    out += ["## Categories (held-out split)", ""]
+    out += _table(["category", "scenarios", "on success", "off success", "precision@5", "recall@5", "read precision", "abstention"],
+                  [[name, c["scenarios"], c["memory_on_success"], c["memory_off_success"], c["scan_precision_at_5"],
+                    c["scan_recall_at_5"], c["read_precision"], c["abstention_accuracy"]] for name, c in doc["categories"].items()])  # fmt: skip
+    if charts:
+        out += [f"![retrieval by category]({CHARTS['retrieval']})", ""]
+    out += ["## Scenarios", ""]
+    out += _table(["scenario", "category", "split", "first arm", "memory on", "memory off", "failed tasks"],
+                  [[r["id"], r["category"], r["split"], r["first"], r["memory_on"], r["memory_off"],
+                    "; ".join(f"{arm}: {', '.join(ts)}" for arm, ts in r["failed_tasks"].items() if ts)] for r in doc["results"]])  # fmt: skip
+    t = doc["tuning"]
+    out += ["## Tuning split (not used for the verdict)", ""]
+    out += _table(["metric", "value"], [["gain", t["paired"]["gain"]]] + [[k, v] for k, v in t["metrics"].items() if not isinstance(v, dict)])
+    out += ["## Thresholds (pre-registered)", "", "```", _dump(doc["thresholds"]), "```", ""]
+    return "\n".join(out)
+
+
+def _dump(value: Any, indent: str = "") -> str:
+    lines = []
+    for key, item in value.items():
+        if isinstance(item, dict):
+            lines.append(f"{indent}{key}:")
+            lines.append(_dump(item, indent + "  "))
+        else:
+            lines.append(f"{indent}{key}: {item}")
+    return "\n".join(lines)
+
+
+def write_report(evaluation: Evaluation, directory: Path) -> list[Path]:
+    """Write ``report.md`` and the charts into ``directory`` (created if needed); return the paths."""
+    doc = evaluation.to_json()
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = _charts(doc, directory)
+    report = directory / "report.md"
+    report.write_text(render_markdown(doc), encoding="utf-8")
+    return [report, *paths]
+
+
+def _charts(doc: dict[str, Any], directory: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(doc["categories"])
+    cats = doc["categories"]
+    paths = []
+
+    def bars(path: str, title: str, series: dict[str, list[float]], labels: list[str], ylabel: str) -> None:
+        fig, ax = plt.subplots(figsize=(max(6.0, len(labels) * 0.8), 4.0))
+        width = 0.8 / max(len(series), 1)
+        for i, (label, values) in enumerate(series.items()):
+            ax.bar([x + i * width for x in range(len(labels))], values, width, label=label)
+        ax.set_xticks([x + width * (len(series) - 1) / 2 for x in range(len(labels))])
+        ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
+        top = max((v for values in series.values() for v in values), default=0.0)
+        ax.set_ylim(0, (top or 1.0) * 1.3)  # headroom for the legend above the bars
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.legend(fontsize=8, loc="upper right", ncol=len(series))
+        fig.tight_layout()
+        fig.savefig(directory / path, dpi=110)
+        plt.close(fig)
+        paths.append(directory / path)
+
+    def nums(key: str) -> list[float]:
+        return [float(cats[n][key] or 0.0) for n in names]
+
+    bars(CHARTS["retrieval"], "Scan retrieval per category (memory on)",
+         {"precision@5": nums("scan_precision_at_5"), "recall@5": nums("scan_recall_at_5")}, names, "share")  # fmt: skip
+    bars(CHARTS["outcomes"], "Scenario success, memory on versus off",
+         {"memory on": nums("memory_on_success"), "memory off": nums("memory_off_success")}, names, "share")  # fmt: skip
+    ops = list(doc["metrics"]["latency_ms"])
+    lat = doc["metrics"]["latency_ms"]
+    bars(CHARTS["latency"], "Memory tool latency",
+         {"p50": [float(lat[o]["p50"] or 0.0) for o in ops], "p95": [float(lat[o]["p95"] or 0.0) for o in ops]}, ops, "ms")  # fmt: skip
+    return paths

@@ -1,0 +1,134 @@
+"""What one evaluation run recorded: plain data, no behaviour.
+
+The runner fills these while it drives the real runtime; :mod:`tact_memory.eval.summary` turns them
+into metrics. Keeping the record separate from both means every metric is a pure function of
+what happened, and a test can build a trace by hand and know the right value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .scenarios import Scenario
+
+__all__ = ["ArmTrace", "CallTrace", "PairTrace", "RecordState", "SessionTrace", "TaskTrace"]
+
+Arm = Literal["on", "off"]
+
+
+@dataclass(frozen=True)
+class CallTrace:
+    """One memory tool call as the runtime ran it."""
+
+    session: int
+    """0-based session index."""
+    turn: int
+    """0-based turn index within the session."""
+    task: str | None
+    """The task the turn belongs to, if any."""
+    role: Literal["root", "child"]
+    """Who called."""
+    operation: str | None
+    """``scan``, ``read``, ``put``, ``delete``, or ``None`` for an unparseable call."""
+    arguments: dict[str, Any]
+    """The call's arguments (an unparseable call is kept under ``raw``)."""
+    result: dict[str, Any]
+    """The JSON result the model received."""
+    latency_ms: float
+    """Wall time of the call through the middleware, in milliseconds."""
+    corpus: tuple[tuple[int, str], ...] = ()
+    """For scans: every live record ``(id, content)`` just before the scan ran."""
+
+    @property
+    def error(self) -> str | None:
+        """The error code, when the call was refused."""
+        error = self.result.get("error")
+        return str(error.get("code")) if isinstance(error, dict) else None
+
+
+@dataclass(frozen=True)
+class TaskTrace:
+    """The answer to one task."""
+
+    task: str
+    """Task id."""
+    session: int
+    """0-based session index."""
+    turn: int
+    """0-based turn index."""
+    answer: str
+    """The final answer text ("" when the agent gave none)."""
+    user_text: str
+    """Everything the user typed in that turn (message and steers)."""
+
+
+@dataclass(frozen=True)
+class SessionTrace:
+    """Context cost of one session."""
+
+    index: int
+    """0-based session index."""
+    kind: str
+    """``new``, ``restored`` or ``forked``."""
+    memory_calls: int
+    """Memory tool calls made in this session (any agent)."""
+    memory_tokens: int
+    """Estimated tokens of stored memory that entered model context during this session."""
+    leaks: int
+    """Stored texts found in runtime-added request text other than this session's own results."""
+    requests: int
+    """Model requests made in this session."""
+
+
+@dataclass(frozen=True)
+class RecordState:
+    """A live record when the arm finished."""
+
+    id: int
+    version: int
+    content: str
+    scan_count: int
+    read_count: int
+    on_probation: bool
+    """True when the current version has not been read yet."""
+    seeded: bool
+    """True for records stored before the first session."""
+
+
+@dataclass
+class ArmTrace:
+    """One scenario run with memory on or off."""
+
+    scenario: str
+    arm: Arm
+    position: int
+    """0 when this arm ran first for its scenario, 1 when second."""
+    calls: list[CallTrace] = field(default_factory=list)
+    tasks: list[TaskTrace] = field(default_factory=list)
+    sessions: list[SessionTrace] = field(default_factory=list)
+    seeds: list[tuple[int, str]] = field(default_factory=list)
+    final: list[RecordState] = field(default_factory=list)
+    main_bytes: int = 0
+    """Size of the main database file at the end."""
+    sidecar_bytes: int = 0
+    """Size of ``-journal``/``-wal``/``-shm`` files at the end."""
+    untouched: bool = True
+    """For the off arm: the database folder was neither created nor changed."""
+    failures: list[str] = field(default_factory=list)
+    """Turns that ended without an answer (too many steps), by description."""
+    seconds: float = 0.0
+
+
+@dataclass
+class PairTrace:
+    """Both arms of one scenario."""
+
+    scenario: Scenario
+    on: ArmTrace
+    off: ArmTrace
+
+    @property
+    def first(self) -> Arm:
+        """The arm that ran first."""
+        return "on" if self.on.position == 0 else "off"

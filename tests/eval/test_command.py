@@ -1,0 +1,116 @@
+"""`tact-memory eval`: the full offline run, its JSON, the report, exit codes and help."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tact_memory.cli import cli
+from tact_memory.eval import evaluate
+from tact_memory.eval.command import summary_lines
+from tact_memory.eval.evaluation import Evaluation
+from tact_memory.eval.report import render_markdown, write_report
+
+from ..conftest import fixture_path
+
+KEYS = {
+    "scan_precision_at_5", "scan_recall_at_5", "read_precision", "mrr", "abstention_accuracy", "duplicate_puts",
+    "correct_replacements", "contradiction_rate", "forbidden_writes", "probation_survival", "scanned_never_read",
+    "latency_ms", "memory_tokens", "disk_bytes",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def full() -> tuple[Evaluation, float]:
+    begin = time.perf_counter()
+    result = evaluate("scripted")
+    return result, time.perf_counter() - begin
+
+
+def test_the_offline_evaluation_is_fast_complete_and_passes(full: tuple[Evaluation, float]) -> None:
+    result, seconds = full
+    assert seconds < 120
+    doc = result.to_json()
+    assert doc["scenarios"] >= 36 and doc["splits"]["held_out"] >= 20
+    assert KEYS <= set(doc["metrics"])
+    assert set(doc["paired"]) >= {"memory_on", "memory_off", "gain", "p_value"}
+    assert {"p50", "p95"} <= set(doc["metrics"]["latency_ms"]["scan"])
+    assert doc["metrics"]["memory_tokens"]["tokens_without_call"] == 0
+    assert doc["metrics"]["memory_tokens"]["memory_off_tokens"] == 0
+    assert doc["metrics"]["disk_bytes"]["memory_off_untouched"] is True
+    assert doc["verdict"] == "pass", doc["reasons"]
+    json.dumps(doc)  # serialisable as is
+
+
+def test_every_scenario_ran_in_both_arms_with_counterbalanced_order(full: tuple[Evaluation, float]) -> None:
+    result, _ = full
+    firsts = [p.first for p in result.held_out]
+    assert abs(firsts.count("on") - firsts.count("off")) <= 1
+    assert all(p.on.scenario == p.off.scenario == p.scenario.id for p in (*result.held_out, *result.tuning))
+
+
+def test_the_report_has_charts_and_every_section(full: tuple[Evaluation, float], tmp_path: Path) -> None:
+    result, _ = full
+    paths = write_report(result, tmp_path / "report")
+    assert {p.name for p in paths} == {"report.md", "retrieval_by_category.png", "outcomes_by_category.png", "latency_by_operation.png"}
+    assert all(p.stat().st_size > 0 for p in paths)
+    assert (tmp_path / "report" / "outcomes_by_category.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    for heading in ("Kill criteria", "Paired outcomes", "Metrics", "Categories", "Scenarios", "Tuning split", "Thresholds"):
+        assert f"## {heading}" in text
+    assert "![retrieval by category](retrieval_by_category.png)" in text
+
+
+def test_summary_and_markdown_render_from_the_json_alone(full: tuple[Evaluation, float]) -> None:
+    doc = full[0].to_json()
+    lines = summary_lines(doc)
+    assert lines[-1].startswith("verdict") or any(line.startswith("verdict") for line in lines)
+    assert "![" not in render_markdown(doc, charts=False)
+
+
+def small_fixture(tmp_path: Path, ids: list[str]) -> Path:
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    for name in ids:
+        shutil.copy(fixture_path("scenarios", f"{name}.toml"), folder / f"{name}.toml")
+    return folder
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, ["eval", *args], catch_exceptions=False)
+
+
+def test_json_output_and_exit_code_one_when_not_a_pass(tmp_path: Path) -> None:
+    folder = small_fixture(tmp_path, ["durable_correction_02", "steer_01"])
+    result = run("--json", "--scenarios", str(folder))
+    assert result.exit_code == 1  # two pairs cannot reach a verdict: inconclusive
+    doc = json.loads(result.output)
+    assert doc["scenarios"] == 2 and doc["verdict"] == "inconclusive"
+    assert set(doc) >= {"scenarios", "categories", "metrics", "paired", "thresholds", "verdict"}
+
+
+def test_text_output_report_and_bad_policy(tmp_path: Path) -> None:
+    folder = small_fixture(tmp_path, ["durable_correction_02"])
+    result = run("--scenarios", str(folder), "--report", str(tmp_path / "out"))
+    assert "verdict     inconclusive" in result.output and (tmp_path / "out" / "report.md").exists()
+    assert "evaluating" not in result.output  # no progress bar without a terminal
+    bad = run("--policy", "nonsense", "--scenarios", str(folder))
+    assert bad.exit_code == 1
+
+
+def test_tune_prints_the_sweep_for_the_tuning_split(tmp_path: Path) -> None:
+    folder = small_fixture(tmp_path, ["steer_01", "durable_correction_02"])
+    result = run("--tune", "--scenarios", str(folder))
+    assert result.exit_code == 0
+    assert "1 tuning scenarios" in result.output and "recall" in result.output
+
+
+def test_help_has_an_example() -> None:
+    out = CliRunner().invoke(cli, ["eval", "--help"]).output
+    assert "Example:" in out and "--policy" in out and "--report" in out and "--json" in out

@@ -1,0 +1,118 @@
+"""Pure metric functions on hand-made cases, and their invariants under hypothesis."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.eval.metrics import (
+    contains_all,
+    contains_marker,
+    estimate_tokens,
+    mcnemar_exact,
+    mean,
+    percentile,
+    precision_at_k,
+    rate,
+    recall_at_k,
+    reciprocal_rank,
+    set_precision,
+)
+
+ids = st.lists(st.integers(min_value=1, max_value=30), max_size=12, unique=True)
+relevant_sets = st.sets(st.integers(min_value=1, max_value=30), max_size=8)
+
+
+def test_precision_recall_and_rank_on_a_known_case() -> None:
+    returned, relevant = [4, 7, 1, 9, 2, 3], {1, 3, 8}
+    assert precision_at_k(returned, relevant) == pytest.approx(1 / 5)  # only 1 in the first five
+    assert recall_at_k(returned, relevant) == pytest.approx(1 / 3)
+    assert recall_at_k(returned, relevant, k=6) == pytest.approx(2 / 3)
+    assert reciprocal_rank(returned, relevant) == pytest.approx(1 / 3)
+    assert set_precision([1, 2, 1], relevant) == pytest.approx(1 / 2)
+
+
+def test_undefined_cases_are_none_not_zero() -> None:
+    assert precision_at_k([], {1}) is None
+    assert recall_at_k([1, 2], set()) is None
+    assert reciprocal_rank([1], set()) is None
+    assert reciprocal_rank([2, 3], {1}) == 0.0
+    assert set_precision([], {1}) is None
+    assert mean([None, None]) is None
+    assert mean([1.0, None, 0.0]) == 0.5
+    assert rate(0, 0) is None
+    assert rate(3, 4) == 0.75
+
+
+@given(ids, relevant_sets, st.integers(min_value=1, max_value=10))
+def test_retrieval_metrics_stay_within_zero_and_one(returned: list[int], relevant: set[int], k: int) -> None:
+    for value in (precision_at_k(returned, relevant, k), recall_at_k(returned, relevant, k),
+                  reciprocal_rank(returned, relevant), set_precision(returned, relevant)):  # fmt: skip
+        assert value is None or 0.0 <= value <= 1.0
+
+
+@given(ids, relevant_sets)
+def test_recall_never_drops_when_k_grows(returned: list[int], relevant: set[int]) -> None:
+    values = [recall_at_k(returned, relevant, k) for k in range(1, 8)]
+    if relevant:
+        assert all(a is not None and b is not None and a <= b for a, b in zip(values, values[1:]))
+
+
+def test_percentile_by_linear_interpolation() -> None:
+    assert percentile([], 50) is None
+    assert percentile([7.0], 95) == 7.0
+    assert percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.5
+    assert percentile([0.0, 10.0], 95) == pytest.approx(9.5)
+    assert percentile([5.0, 1.0, 3.0], 0) == 1.0
+    assert percentile([5.0, 1.0, 3.0], 100) == 5.0
+    with pytest.raises(ValueError):
+        percentile([1.0], 101)
+
+
+@given(st.lists(st.floats(min_value=0, max_value=1e6), min_size=1, max_size=50))
+def test_p95_is_never_below_p50_and_both_lie_within_the_data(values: list[float]) -> None:
+    p50, p95 = percentile(values, 50), percentile(values, 95)
+    assert p50 is not None and p95 is not None
+    assert min(values) <= p50 <= p95 <= max(values)
+
+
+def test_tokens_are_utf8_bytes_over_four_rounded_up() -> None:
+    assert estimate_tokens("") == 0
+    assert estimate_tokens("abcd") == 1
+    assert estimate_tokens("abcde") == 2
+    assert estimate_tokens("é") == 1  # two bytes
+    assert estimate_tokens("日本") == 2  # six bytes
+
+
+@given(st.text(), st.text())
+def test_token_estimate_is_additive_within_rounding(a: str, b: str) -> None:
+    assert estimate_tokens(a + b) <= estimate_tokens(a) + estimate_tokens(b) <= estimate_tokens(a + b) + 1
+    assert estimate_tokens(a) == math.ceil(len(a.encode("utf-8")) / 4)
+
+
+def test_markers_are_case_insensitive_literals_and_lists_mean_any() -> None:
+    assert contains_marker("Use X | None here", "x | none")
+    assert not contains_marker("npx playwright", "X | None")  # "|" is literal, not an alternative
+    assert contains_marker("we use pnpm9", ["pnpm 9", "pnpm9"])
+    assert contains_all("port 5433 on billing-api", ["5433", "BILLING-API"])
+    assert not contains_all("anything", [])
+
+
+def test_mcnemar_exact_known_values() -> None:
+    assert mcnemar_exact(0, 0) == 1.0
+    assert mcnemar_exact(5, 0) == pytest.approx(2 / 32)
+    assert mcnemar_exact(6, 0) == pytest.approx(2 / 64)
+    assert mcnemar_exact(3, 3) == 1.0
+    assert mcnemar_exact(8, 2) == pytest.approx(2 * (1 + 10 + 45) / 1024)
+    with pytest.raises(ValueError):
+        mcnemar_exact(-1, 2)
+
+
+@given(st.integers(min_value=0, max_value=60), st.integers(min_value=0, max_value=60))
+def test_mcnemar_is_a_symmetric_probability(b: int, c: int) -> None:
+    p = mcnemar_exact(b, c)
+    assert 0.0 < p <= 1.0
+    assert p == mcnemar_exact(c, b)

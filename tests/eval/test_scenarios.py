@@ -1,0 +1,113 @@
+"""The scenario files: coverage, consistency, and what a policy may see."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tact_memory.eval.metrics import contains_all, contains_marker
+from tact_memory.eval.scenarios import CATEGORIES, EvalError, Scenario, load_background, load_scenario, load_scenarios
+
+from ..conftest import fixture_path
+from .helpers import scenario
+
+SCENARIOS = load_scenarios(fixture_path("scenarios"))
+
+
+def test_at_least_36_scenarios_and_three_in_every_category() -> None:
+    assert len(SCENARIOS) >= 36
+    counts = Counter(s.category for s in SCENARIOS)
+    assert set(counts) == set(CATEGORIES)
+    assert min(counts.values()) >= 3
+
+
+def test_every_category_has_tuning_and_held_out_scenarios() -> None:
+    for category in CATEGORIES:
+        splits = {s.split for s in SCENARIOS if s.category == category}
+        assert splits == {"tuning", "held_out"}, category
+
+
+def test_the_verdict_split_has_enough_pairs_and_abstention_cases() -> None:
+    held_out = [s for s in SCENARIOS if s.split == "held_out"]
+    assert len(held_out) >= 20
+    assert sum(1 for s in held_out for _, _, t in s.tasks() if not t.relevant) >= 6
+
+
+def test_sessions_cover_restored_forked_steers_and_child_agents() -> None:
+    kinds = Counter(session.kind for s in SCENARIOS for session in s.sessions)
+    assert kinds["restored"] and kinds["forked"]
+    turns = [turn for s in SCENARIOS for session in s.sessions for turn in session.turns]
+    assert any(turn.steers for turn in turns) and any(turn.via == "steer" for turn in turns)
+    assert any(turn.task and turn.task.delegate for turn in turns)
+
+
+def test_unsafe_conclusions_are_declared_where_they_belong() -> None:
+    for s in SCENARIOS:
+        if s.category in ("secret", "adversarial_text"):
+            assert any(not f.store for f in s.facts), s.id
+
+
+def test_background_corpus_holds_no_scenario_fact_or_answer() -> None:
+    background = load_background(fixture_path("scenarios"))
+    assert len(background) >= 30
+    for text in background:
+        for s in SCENARIOS:
+            for f in s.facts:
+                assert not contains_all(text, f.match), (s.id, f.id, text)
+            for _, _, task in s.tasks():
+                for marker in (*task.expect, *task.reject):
+                    assert not contains_marker(text, marker), (s.id, task.id, text)
+
+
+def test_the_brief_carries_no_ground_truth() -> None:
+    s = next(s for s in SCENARIOS if s.id == "name_collision_01")
+    brief = s.brief()
+    assert set(brief.tasks.values()) == {(t.id, t.query, t.delegate) for _, _, t in s.tasks()}
+    for fact in brief.facts:
+        assert not hasattr(fact, "match") and not hasattr(fact, "store")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"facts": [{"id": "x", "content": "c", "evidence": "never said", "match": ["c"]}]}, "appears verbatim in no turn"),
+        ({"facts": [{"id": "x", "content": "c", "evidence": "it's 5433", "match": ["zzz"]}]}, "is not in its content"),
+        ({"facts": [{"id": "x", "content": "c 5433", "evidence": "it's 5433", "match": ["c"], "replaces": "y"}]}, "unknown fact"),
+        ({"seeds": ["nope"]}, "is not a fact"),
+        ({"category": "secret"}, "store = false"),
+        ({"color": "blue"}, "Extra inputs"),
+    ],
+)
+def test_inconsistent_scenarios_are_refused(change: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        scenario(**change)
+
+
+def test_an_expected_answer_given_away_by_the_request_is_refused() -> None:
+    sessions = scenario().model_dump()["sessions"]
+    sessions[1]["turns"][0]["user"] = "Seed the database on port 5433."
+    with pytest.raises(ValueError, match="is in its own request"):
+        scenario(sessions=sessions)
+
+
+def test_file_errors_name_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "other_name.toml"
+    bad.write_text((fixture_path("scenarios") / "steer_01.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(EvalError, match="differs from the file name"):
+        load_scenario(bad)
+    broken = tmp_path / "broken.toml"
+    broken.write_text("id = [", encoding="utf-8")
+    with pytest.raises(EvalError, match="invalid TOML"):
+        load_scenario(broken)
+    with pytest.raises(EvalError, match="no scenario folder"):
+        load_scenarios(tmp_path / "missing")
+
+
+def test_stated_at_and_superseded() -> None:
+    s = next(s for s in SCENARIOS if s.id == "scope_refinement_01")
+    assert s.stated_at("lint_all") == (0, 1)
+    assert s.stated_at("lint_scoped") == (1, 1)
+    assert s.superseded() == frozenset({"lint_all"})
+    assert isinstance(s, Scenario)
