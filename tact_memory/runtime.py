@@ -23,7 +23,7 @@ import itertools
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .config import Config, MemorySettings, load_config
 from .dispatch import Dispatcher, Role
@@ -31,6 +31,10 @@ from .errors import TactMemoryError
 from .messages import Message, ModelRequest, ModelResponse, Part, ToolCall, TranscriptEntry
 from .pipeline import MemoryMiddleware, Middleware, Submission, ToolOutput
 from .records import MemoryBackend
+
+if TYPE_CHECKING:
+    from .reload import ReloadEvent
+    from .watch import ConfigWatcher
 
 __all__ = [
     "Agent",
@@ -347,6 +351,30 @@ class Runtime:
         event = ReloadEvent(config=config, previous=self.config)
         self.config = config
         return event.notice
+
+    def watch(self, *, on_notice: Callable[[str], None] | None = None, debounce_ms: int = 200) -> ConfigWatcher:
+        """Follow the config file on a background thread; each valid edit reaches new sessions.
+
+        A broken edit keeps the configuration in force. Running sessions are never changed.
+        Stop the returned watcher (or use it as a context manager) when the runtime is done.
+
+        Args:
+            on_notice: Called with the one-line notice of every reload, on the watcher's thread.
+            debounce_ms: Quiet time after the last change before the file is re-read.
+        """
+        from .config import ConfigSource
+        from .watch import ConfigWatcher
+
+        def apply(event: ReloadEvent) -> None:
+            self.config = event.config
+            if on_notice is not None:
+                on_notice(event.notice)
+
+        # "--config": the file was selected once; if it disappears, the last good config stays.
+        source = ConfigSource(self.config.path, "--config")
+        watcher = ConfigWatcher(source, on_reload=apply, initial=self.config, debounce_ms=debounce_ms)
+        watcher.start()
+        return watcher
 
     def _session(self, kind: SessionKind, state: SessionState) -> Session:
         return Session(

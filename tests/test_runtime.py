@@ -313,3 +313,29 @@ def test_settings_snapshot_is_independent_of_the_runtime_config(tmp_path: Path) 
     runtime.reload(Config(path=tmp_path / "config.toml", memory=MemorySettings(enabled=False)))
     assert session.settings.enabled is True and session.store is not None
     assert runtime.new_session().store is None
+
+
+def test_watch_brings_a_real_config_edit_to_new_sessions_only(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    config_path = write_config(tmp_path / "cfg", enabled=False)
+    runtime = Runtime(load_config(config_path))
+    running = runtime.new_session()
+    notices: list[str] = []
+    seen = threading.Event()
+
+    def on_notice(text: str) -> None:
+        notices.append(text)
+        seen.set()
+
+    with runtime.watch(on_notice=on_notice, debounce_ms=100) as watcher:
+        assert watcher.wait_ready()
+        write_config(tmp_path / "cfg", enabled=True)
+        assert seen.wait(10)
+        deadline = time.monotonic() + 10
+        while not runtime.config.memory.enabled and time.monotonic() < deadline:
+            time.sleep(0.02)
+    assert runtime.new_session().settings.enabled is True
+    assert running.settings.enabled is False and running.store is None
+    assert notices[-1].startswith("memory enabled in config.toml")
