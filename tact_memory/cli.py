@@ -62,7 +62,7 @@ def _when(ms: int | None) -> str:
 @click.option(
     "--config",
     "config_path",
-    type=click.Path(dir_okay=False),
+    metavar="PATH",
     help="config.toml to use (default: TACT_CONFIG, then $TACT_HOME/config.toml, then the user config dir).",
 )
 @click.version_option(package_name="tact-memory", message="%(prog)s %(version)s")
@@ -104,7 +104,11 @@ def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
     config = _config(ctx)
     store = _store(config) if config.memory.enabled else None
     dispatcher = Dispatcher(store, role=Role(role))
-    lines: Iterable[str] = [call] if call is not None else (line for line in sys.stdin if line.strip())
+    # stdin is read as bytes: a line that is not UTF-8 becomes an invalid_arguments result, whatever
+    # the locale's decoding, instead of ending the session.
+    lines: Iterable[str | bytes] = (
+        [call] if call is not None else (line for line in sys.stdin.buffer if line.strip())
+    )
     for line in lines:
         click.echo(_dumps(dispatcher.call(line.strip())))
 

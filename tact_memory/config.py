@@ -13,6 +13,7 @@ The schema is closed: an unknown table or key, a value of the wrong type or a TO
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -100,23 +101,33 @@ def _toml_type(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _key_name(*parts: str) -> str:
+    """A dotted key as TOML spells it: quoted keys stay quoted, so no key can break the error's line."""
+    return ".".join(part if _BARE_KEY.fullmatch(part) else json.dumps(part) for part in parts)
+
+
 def _validate(raw: dict[str, Any], path: Path) -> Config:
     tables: dict[str, dict[str, Any]] = {}
     for table, value in raw.items():
         if table not in _SCHEMA:
-            raise ConfigError(f"unknown key (known tables: {', '.join(sorted(_SCHEMA))})", path=str(path), key=table)
+            raise ConfigError(
+                f"unknown key (known tables: {', '.join(sorted(_SCHEMA))})", path=str(path), key=_key_name(table)
+            )
         if not isinstance(value, dict):
-            raise ConfigError(f"expected a table, got {_toml_type(value)}", path=str(path), key=table)
+            raise ConfigError(f"expected a table, got {_toml_type(value)}", path=str(path), key=_key_name(table))
         for key, item in value.items():
             expected = _SCHEMA[table].get(key)
             if expected is None:
                 known = ", ".join(sorted(_SCHEMA[table]))
-                raise ConfigError(f"unknown key (known keys: {known})", path=str(path), key=f"{table}.{key}")
+                raise ConfigError(f"unknown key (known keys: {known})", path=str(path), key=_key_name(table, key))
             if type(item) is not expected:  # exact: TOML has no bool/int overlap to tolerate
                 raise ConfigError(
                     f"expected {_TOML_TYPE_NAMES[expected]}, got {_toml_type(item)}",
                     path=str(path),
-                    key=f"{table}.{key}",
+                    key=_key_name(table, key),
                 )
         tables[table] = value
     memory = tables.get("memory", {})
@@ -192,6 +203,8 @@ def parse_config(text: str, *, path: Path) -> Config:
         # 3.14 has .msg and .lineno; earlier versions put "(at line N, column M)" in the text.
         match = _POSITION_RE.search(str(exc))
         lineno = getattr(exc, "lineno", None) or (int(match.group(1)) if match else None)
+        if lineno is None and "end of document" in str(exc):
+            lineno = text.rstrip("\n").count("\n") + 1  # the file ended too soon: name its last line
         message = getattr(exc, "msg", None) or _POSITION_RE.sub("", str(exc)).strip()
         raise ConfigError(f"invalid TOML: {message}", path=str(path), line=lineno) from exc
     return _validate(raw, path)

@@ -22,18 +22,24 @@ lock up front, so the checks it makes (version, duplicates, bounds) cannot be in
 commits. Other processes wait up to five seconds (``busy_timeout``) before the store reports the
 database as ``unavailable``; SQLite's own "database is locked" never reaches a caller.
 
-The journal mode is ``DELETE`` with ``synchronous = FULL``. A commit is acknowledged only after the
-rollback journal and the database have been synced, so an acknowledged put or delete survives a
-killed process and, as far as the disk honours fsync, a power loss; an interrupted transaction is
-rolled back from the journal on the next open. ``DELETE`` rather than ``WAL`` is deliberate: a WAL
+The journal mode is ``DELETE`` with ``synchronous = EXTRA``. A commit is acknowledged only after
+the rollback journal and the database have been synced and the journal's deletion (the commit
+point) has been synced in its folder too, so an acknowledged put or delete survives a killed
+process and, as far as the disk honours fsync, a power loss; an interrupted transaction is rolled
+back from the journal on the next open. (``FULL`` would leave the folder unsynced, so a power cut
+just after a commit could bring the journal back and undo the last acknowledged write.) ``DELETE`` rather than ``WAL`` is deliberate: a WAL
 file keeps copies of changed pages, including deleted content, until a checkpoint, while the
 rollback journal is removed at every commit. Writes are rare and small, so WAL's concurrency buys
 nothing here.
 
-``secure_delete`` is on, so SQLite overwrites deleted content in the main file. That is removal
-from retrieval plus best-effort hygiene, not proof of erasure: the filesystem, SSD wear levelling,
-snapshots and backups may keep old bytes. ``max_page_count`` caps the main file at 4 MiB, so growth
-past it fails with ``SQLITE_FULL`` and is reported as ``database_capacity``.
+``secure_delete`` is on, so SQLite overwrites deleted content in the main file. It does not clear
+an older copy of a row that SQLite left in the unused middle of a page it rebuilt earlier, so after
+a delete, a replacement or a prune the file is rewritten from the live rows (``VACUUM``, with its
+scratch copy in memory). That is removal from retrieval plus best-effort hygiene, not proof of
+erasure: the filesystem, SSD wear levelling, snapshots and backups may keep old bytes.
+``max_page_count`` caps the main file at 4 MiB, so growth past it fails with ``SQLITE_FULL`` and is
+reported as ``database_capacity``; a scan or read whose telemetry would need one more page answers
+without that telemetry.
 
 The folder is created with mode 0700 and the file with 0600 before SQLite opens it. Nothing is
 opened or created until the first operation that needs the database; ``status`` and listings of a
@@ -47,13 +53,14 @@ import os
 import sqlite3
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import errors
-from .checkpoint import imitates_checkpoint
+from .checkpoint import CHECKPOINT_MARKER, imitates_checkpoint
 from .limits import DEFAULT_LIMITS, Limits
 from .records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
 
@@ -67,6 +74,8 @@ __all__ = ["SCHEMA_VERSION", "MemoryStore"]
 
 BUSY_TIMEOUT_S = 5.0
 _SQLITE_FULL = 13
+_SQLITE_READONLY_DBMOVED = 1032
+_MAX_SQLITE_INT = 2**63 - 1
 _SIDECARS = ("-journal", "-wal", "-shm")
 _COLUMNS = (
     "id, version, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,"
@@ -115,8 +124,44 @@ def utf8_size(text: str) -> int:
     return size(text)
 
 
+def _text_size(value: object, name: str) -> tuple[str, int]:
+    """An argument that must be text, and its UTF-8 size."""
+    if not isinstance(value, str):
+        raise errors.InvalidArguments(f"{name} must be a string")
+    try:
+        return value, utf8_size(value)
+    except ValueError as exc:
+        raise errors.InvalidArguments(f"{name} is not valid text: {exc}") from exc
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+_MARKER_SKELETON = "".join(CHECKPOINT_MARKER.casefold().split())
+
+
+def _imitates_marker(content: str) -> bool:
+    """The checkpoint-marker check, also through forms a reader would not tell apart.
+
+    Compatibility forms (full-width letters), invisible format characters (zero-width space, soft
+    hyphen), dash variants and all white space are folded away before comparing. Letters from
+    other scripts that merely look alike are not folded.
+    """
+    if imitates_checkpoint(content):
+        return True
+    folded = "".join(
+        "-" if unicodedata.category(ch) == "Pd" else ch
+        for ch in unicodedata.normalize("NFKC", content)
+        if unicodedata.category(ch) != "Cf"
+    )
+    return _MARKER_SKELETON in "".join(folded.casefold().split())
+
+
+def _check_key(key: RecordKey) -> None:
+    """Refuse ids and versions SQLite cannot hold, before they reach a query or a message."""
+    if not (1 <= key.id <= _MAX_SQLITE_INT and 1 <= key.version <= _MAX_SQLITE_INT):
+        raise errors.InvalidArguments(f"id and version must be integers from 1 to {_MAX_SQLITE_INT}")
 
 
 def _record(row: Any) -> MemoryRecord:
@@ -163,6 +208,7 @@ class MemoryStore:
         # (id, version) -> secret kind or None; a version's content never changes, so this is exact.
         self._secret_cache: dict[tuple[int, int], str | None] = {}
         self._docs: dict[int, tuple[int, str]] = {}
+        self._scrub_needed = False  # content left the file and VACUUM has not rewritten it yet
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -204,6 +250,14 @@ class MemoryStore:
         if "locked" in text or "busy" in text:
             return self._unavailable(
                 "busy", f"another process held the write lock for more than {BUSY_TIMEOUT_S:g} s; try again"
+            )
+        if getattr(exc, "sqlite_errorcode", None) == _SQLITE_READONLY_DBMOVED:
+            return self._unavailable(
+                "moved", "the file was moved or deleted while in use; nothing was written, and the next call opens it again"
+            )
+        if "disk i/o error" in text:
+            return self._unavailable(
+                "io_error", "the disk refused a read or write (it may be full or failing); the change was rolled back"
             )
         if "readonly" in text or "read-only" in text:
             return self._unavailable("read_only", "the file or its folder is read-only")
@@ -253,13 +307,14 @@ class MemoryStore:
                 conn.close()  # an empty file: nothing to read, and reading must not write
                 return None
             conn.execute("PRAGMA secure_delete = ON")
-            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA synchronous = EXTRA")
             if version < SCHEMA_VERSION:
                 self._migrate(conn)
             mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
             if str(mode).lower() != "delete":
                 conn.execute("PRAGMA journal_mode = DELETE")
             conn.execute(f"PRAGMA max_page_count = {int(self.limits.max_pages)}")
+            conn.execute("PRAGMA temp_store = MEMORY")  # VACUUM's scratch copy stays out of /tmp
         except BaseException:
             conn.close()
             raise
@@ -309,8 +364,17 @@ class MemoryStore:
             except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
+                # The index may have been refreshed inside the transaction (after a prune) to a
+                # generation number the rollback just undid; the next commit could reuse that number
+                # and hide the difference, so rebuild from the file next time.
+                self._generation = None
                 if isinstance(exc, (sqlite3.Error, OSError)):
-                    raise self._translate(exc) from exc
+                    translated = self._translate(exc)
+                    if isinstance(translated, errors.StoreUnavailable) and translated.reason != "busy":
+                        # A connection to a moved, corrupt or read-only file stays that way; the
+                        # next call opens the path afresh, so the loop recovers once it is fixed.
+                        self.close()
+                    raise translated from exc
                 raise
 
     # -- the in-process index ----------------------------------------------------------------
@@ -350,6 +414,20 @@ class MemoryStore:
         return self._secret_kind(id_, version, content) is not None
 
     @staticmethod
+    def _record_telemetry(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
+        """Run a telemetry update; at the file bound, skip it rather than fail the scan or read.
+
+        A first scan time turns a NULL into an integer, so a row grows; on a full page that needs a
+        page the file may not add (``SQLITE_FULL``). SQLite undoes just that statement, and the
+        caller still answers, without this call's telemetry.
+        """
+        try:
+            conn.execute(sql, params)
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", None) != _SQLITE_FULL or not conn.in_transaction:
+                raise
+
+    @staticmethod
     def _bump_generation(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
 
@@ -372,7 +450,8 @@ class MemoryStore:
                 return []
             now = self._clock()
             ids = [hit.id for hit in hits]
-            conn.execute(
+            self._record_telemetry(
+                conn,
                 "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ?"
                 " WHERE id IN (SELECT value FROM json_each(?))",
                 (now, json.dumps(ids)),
@@ -392,12 +471,7 @@ class MemoryStore:
         return cards
 
     def _check_query(self, query: object, limit: object) -> None:
-        if not isinstance(query, str):
-            raise errors.InvalidArguments("query must be a string")
-        try:
-            size = utf8_size(query)
-        except ValueError as exc:
-            raise errors.InvalidArguments(f"query is not valid text: {exc}") from exc
+        _, size = _text_size(query, "query")
         if size > self.limits.query_bytes:
             raise errors.InvalidArguments(
                 f"query is {size:,} bytes; the limit is {self.limits.query_bytes:,}. Use fewer, more specific words."
@@ -422,7 +496,8 @@ class MemoryStore:
             if not found:
                 return []
             now = self._clock()
-            conn.execute(
+            self._record_telemetry(
+                conn,
                 "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = ?,"
                 " probation_until_ms = NULL WHERE id IN (SELECT value FROM json_each(?))",
                 (now, json.dumps(found)),
@@ -440,12 +515,7 @@ class MemoryStore:
         Raises:
             InvalidArguments, ContentTooLarge, SecretRejected.
         """
-        if not isinstance(content, str):
-            raise errors.InvalidArguments("content must be a string")
-        try:
-            size = utf8_size(content)
-        except ValueError as exc:
-            raise errors.InvalidArguments(f"content is not valid text: {exc}") from exc
+        content, size = _text_size(content, "content")
         if not content.strip():
             raise errors.InvalidArguments("content is empty; store one self-contained conclusion")
         if any(ord(ch) < 32 and ch not in _ALLOWED_CONTROLS or ord(ch) == 127 for ch in content):
@@ -457,7 +527,7 @@ class MemoryStore:
                 size=size,
                 limit=self.limits.record_bytes,
             )
-        if imitates_checkpoint(content):
+        if _imitates_marker(content):
             raise errors.InvalidArguments("content contains the reserved runtime control marker")
         from .secrets import KINDS, find_secret
 
@@ -482,6 +552,8 @@ class MemoryStore:
             Duplicate, RecordCapacity, ContentCapacity, DatabaseCapacity, StoreUnavailable.
         """
         self.validate_content(content)
+        if replace is not None:
+            _check_key(replace)
         try:
             return self._put(content, replace, prune_first=False)
         except errors.DatabaseCapacity:
@@ -536,6 +608,8 @@ class MemoryStore:
                 new_id = replace.id
             self._bump_generation(conn)
             row = conn.execute(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (new_id,)).fetchone()
+        if replace is not None or self._scrub_needed:
+            self._scrub()
         return PutResult(memory=_record(row), replaced=replace is not None)
 
     def _usage(self, conn: sqlite3.Connection) -> tuple[int, int]:
@@ -578,7 +652,26 @@ class MemoryStore:
         )
         if cur.rowcount:
             self._bump_generation(conn)
+            self._scrub_needed = True
         return int(cur.rowcount)
+
+    def _scrub(self) -> None:
+        """Rewrite the file from its live rows once content has left it (best effort).
+
+        ``secure_delete`` zeroes a deleted row, but when SQLite rebuilt a page earlier (a split or
+        merge) it can leave an older copy of a row in the page's unused middle; after the row is
+        deleted or replaced, that copy would be the last one. ``VACUUM`` rebuilds every page from
+        the live rows. The removal itself is already committed; if this fails (a busy or full
+        disk), the next removal tries again.
+        """
+        with self._lock:
+            self._scrub_needed = False
+            if self._conn is None:
+                return
+            try:
+                self._conn.execute("VACUUM")
+            except sqlite3.Error:
+                self._scrub_needed = True
 
     def delete(self, key: RecordKey) -> None:
         """Remove the record from the database and from retrieval, if it is still at ``key.version``.
@@ -589,6 +682,7 @@ class MemoryStore:
         Raises:
             NotFound, VersionConflict, StoreUnavailable.
         """
+        _check_key(key)
         if not self.opened and not self.path.exists():
             raise errors.NotFound(f"no memory has id {key.id}", id=key.id)  # and nothing is created
         with self._transaction() as conn:
@@ -603,6 +697,7 @@ class MemoryStore:
                 )
             conn.execute("DELETE FROM memories WHERE id = ?", (key.id,))
             self._bump_generation(conn)
+        self._scrub()
 
     def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
         """Every live record in ``order``; reads only, no telemetry. A missing file lists nothing."""

@@ -181,10 +181,16 @@ def tool_definition() -> dict[str, Any]:
     return {"name": TOOL_NAME, "description": TOOL_DESCRIPTION, "input_schema": input_schema()}
 
 
+_MAX_FIELD_NAME = 64
+"""Longest field name an error repeats; a call can name any field, so the echo is bounded."""
+
+
 def _describe(exc: ValidationError) -> str:
     problems = []
     for err in exc.errors()[:3]:
         where = ".".join(str(p) for p in err["loc"][1:]) or "call"
+        if len(where) > _MAX_FIELD_NAME:
+            where = where[: _MAX_FIELD_NAME - 1] + "…"
         if err["type"] == "extra_forbidden":
             problems.append(f"unknown field {where!r}")
         elif err["type"] == "missing":

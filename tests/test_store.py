@@ -61,7 +61,7 @@ def test_pragmas_enforce_file_limit_and_secure_delete(store: MemoryStore) -> Non
     assert conn.execute("PRAGMA max_page_count").fetchone()[0] == 4 * 1024 * 1024 // 4096
     assert conn.execute("PRAGMA page_size").fetchone()[0] == 4096
     assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
-    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 3  # EXTRA: the journal deletion is synced too
 
 
 def test_newer_schema_is_refused_untouched(db_path: Path) -> None:

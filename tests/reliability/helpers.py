@@ -1,0 +1,201 @@
+"""Shared checks for the reliability tests: raw file views, result shapes, child processes."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from tact_memory import errors
+from tact_memory.tool import OPERATIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The project folder; child processes run with it on ``PYTHONPATH``."""
+
+SIDECAR_SUFFIXES = ("-journal", "-wal", "-shm")
+
+ERROR_CODES = frozenset(
+    cls.code
+    for cls in (
+        errors.InvalidArguments, errors.Forbidden, errors.ScanRequired, errors.NotFound,
+        errors.VersionConflict, errors.Duplicate, errors.ContentTooLarge, errors.SecretRejected,
+        errors.RecordCapacity, errors.ContentCapacity, errors.DatabaseCapacity,
+        errors.MemoryDisabled, errors.StoreUnavailable,
+    )
+)  # fmt: skip
+"""Every code a tool result may carry."""
+
+RECORD_FIELDS = frozenset(
+    {
+        "key", "content", "created_at_ms", "updated_at_ms", "scan_count", "last_scanned_at_ms",
+        "read_count", "last_read_at_ms", "probation_until_ms",
+    }
+)  # fmt: skip
+
+
+def folder_bytes(db_path: Path) -> dict[str, bytes]:
+    """Every file in the memory folder, byte for byte (sidecars included)."""
+    if not db_path.parent.exists():
+        return {}
+    return {p.name: p.read_bytes() for p in sorted(db_path.parent.iterdir()) if p.is_file()}
+
+
+def sidecars(db_path: Path) -> list[str]:
+    """Names of ``-journal``, ``-wal`` or ``-shm`` files beside the database."""
+    return [f"{db_path.name}{s}" for s in SIDECAR_SUFFIXES if Path(f"{db_path}{s}").exists()]
+
+
+def grep_folder(db_path: Path, needle: str) -> list[str]:
+    """Names of files in the memory folder whose raw bytes contain ``needle`` (UTF-8)."""
+    raw = needle.encode("utf-8")
+    return [name for name, data in folder_bytes(db_path).items() if raw in data]
+
+
+def raw_rows(db_path: Path) -> dict[int, tuple[int, str]]:
+    """``id -> (version, content)`` straight from the file, bypassing the store."""
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute("SELECT id, version, content FROM memories").fetchall()
+    conn.close()
+    return {int(i): (int(v), str(c)) for i, v, c in rows}
+
+
+def integrity(db_path: Path) -> str:
+    """``PRAGMA integrity_check`` of the file, as one string (``"ok"`` when intact)."""
+    conn = sqlite3.connect(db_path)
+    try:
+        return "; ".join(str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall())
+    finally:
+        conn.close()
+
+
+def check_result(result: object, *, sent: object = None) -> dict[str, Any]:
+    """Assert that a tool result is a well-formed success or error object and return it.
+
+    Well-formed: a dict that serialises to strict UTF-8 JSON (no NaN, no lone surrogate), whose
+    shape is one of the documented outputs, and whose error code is one of the named codes.
+    """
+    from pydantic import BaseModel
+
+    from tact_memory.tool_models import DeleteOutput, ErrorOutput, PutOutput, ReadOutput, ScanOutput
+
+    assert isinstance(result, dict), result
+    text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+    text.encode("utf-8")  # raises on a lone surrogate
+    assert json.loads(text) == result
+    if "error" in result:
+        assert set(result) == {"operation", "error"}, result
+        assert result["operation"] is None or result["operation"] in OPERATIONS
+        error = result["error"]
+        assert error["code"] in ERROR_CODES, error
+        assert isinstance(error["message"], str) and error["message"]
+        assert "database is locked" not in error["message"].lower()
+        ErrorOutput.model_validate(result)
+        return result
+    models: dict[str, type[BaseModel]] = {"scan": ScanOutput, "read": ReadOutput, "put": PutOutput, "delete": DeleteOutput}
+    operation = result.get("operation")
+    assert operation in models, result
+    assert models[operation].model_validate(result).model_dump(mode="json") == result
+    if isinstance(sent, Mapping) and sent.get("operation") in OPERATIONS:
+        assert operation == sent["operation"]
+    if operation == "scan":
+        assert len(result["candidates"]) <= 5
+        assert result["abstained"] is (not result["candidates"])
+        for card in result["candidates"]:
+            assert len(card["preview"].encode("utf-8")) <= 64
+    if operation in ("read", "put"):
+        for record in result["memories"] if operation == "read" else [result["memory"]]:
+            assert set(record) == RECORD_FIELDS
+    return result
+
+
+def child_env() -> dict[str, str]:
+    """The environment for a child Python process that imports this project and the tests."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TACT_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+def cli_command(config_path: Path | None, *args: str) -> list[str]:
+    """``python -m tact_memory.cli [--config PATH] ARGS…`` for a child process."""
+    config = ["--config", str(config_path)] if config_path is not None else []
+    return [sys.executable, "-m", "tact_memory.cli", *config, *args]
+
+
+# Linux capability numbers (linux/capability.h) that let root ignore file permission bits.
+_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH, _CAP_FOWNER = 1, 2, 3
+_PR_CAPBSET_DROP = 24
+
+
+def _drop_permission_overrides() -> None:  # runs in the forked child, before exec
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (_CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH, _CAP_FOWNER):
+        if libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def permission_respecting_preexec() -> tuple[Callable[[], None] | None, str | None]:
+    """A ``preexec_fn`` under which file modes bind the child, even when the tests run as root.
+
+    Root ignores permission bits only through the capabilities ``CAP_DAC_OVERRIDE``,
+    ``CAP_DAC_READ_SEARCH`` and ``CAP_FOWNER``. Dropping them from the bounding set before ``exec``
+    leaves a root child that obeys ``chmod`` like any user, without mounts or other accounts.
+
+    Returns:
+        ``(preexec_fn, None)``, or ``(None, reason)`` when it cannot be arranged here.
+    """
+    if sys.platform != "linux":
+        return None, "capability bounding sets are Linux-only"
+    if os.geteuid() != 0:
+        return None, None  # an ordinary user obeys file modes already
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.exit(0)"],
+        preexec_fn=_drop_permission_overrides,
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        return None, "cannot drop CAP_DAC_OVERRIDE here (no CAP_SETPCAP), so root ignores chmod"
+    return _drop_permission_overrides, None
+
+
+class ToolSession:
+    """A live ``tact-memory tool`` process fed one JSON call per line, as an agent loop would."""
+
+    def __init__(self, config_path: Path, *, role: str = "root", preexec_fn: Callable[[], None] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            cli_command(config_path, "tool", "--role", role),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+            env=child_env(),
+            preexec_fn=preexec_fn,
+        )
+
+    def call(self, arguments: Mapping[str, Any] | str) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        line = arguments if isinstance(arguments, str) else json.dumps(arguments)
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        assert answer, f"the tool process ended: {self.close()}"
+        return check_result(json.loads(answer))
+
+    def close(self) -> str:
+        """End the session; returns stderr, which must be empty for a clean run."""
+        _, err = self.proc.communicate(timeout=60)
+        return err
+
+    def __enter__(self) -> ToolSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.close()

@@ -1,0 +1,151 @@
+"""Deletion hygiene: deleted and replaced text is gone from every file in the memory folder (I12).
+
+``secure_delete`` overwrites freed content in the main file and the rollback journal (mode
+``DELETE``) is removed at every commit, so after an acknowledged delete or replacement the old text
+must not be found in the raw bytes of any file beside the database. This is what can be checked
+from inside the process; it is not proof of erasure from the disk (see docs/guarantees.md).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tact_memory import errors
+from tact_memory.dispatch import Dispatcher
+from tact_memory.limits import PROBATION_MS, Limits
+from tact_memory.records import RecordKey
+from tact_memory.store import MemoryStore
+
+from ..conftest import FakeClock
+from .helpers import ROOT, folder_bytes, grep_folder, sidecars
+
+GUARANTEES = ROOT / "docs" / "guarantees.md"
+
+
+def canary(n: int) -> str:
+    """Text that occurs nowhere else: a record's unique marker for the byte search."""
+    return f"canary{n:05d}qv"
+
+
+def record_text(n: int, rng: random.Random) -> str:
+    words = ["deploy", "cache", "index", "ledger", "queue", "schema"]
+    filler = " ".join(rng.choice(words) for _ in range(rng.randint(2, 120)))
+    return f"{canary(n)} the build of service{n} needs {filler}"[:1024]
+
+
+def assert_gone(db: Path, text: str) -> None:
+    """Neither the text nor its unique marker is in any file of the folder, and no sidecar is left."""
+    assert grep_folder(db, canary_of(text)) == []
+    assert grep_folder(db, text) == []
+    assert sidecars(db) == []
+
+
+def canary_of(text: str) -> str:
+    return text.split()[0]
+
+
+def test_deleted_text_is_not_in_any_file(store: MemoryStore, db_path: Path) -> None:
+    """I12: after delete, the content is in neither the main file nor a sidecar."""
+    keep = store.put("canary00001qv stays: the api repository pins Python 3.12").memory.key
+    gone = store.put("canary00002qv goes: the billing service listens on port 8443").memory.key
+    store.read([gone.id])
+    store.scan("billing service")  # telemetry writes touch the same page
+    assert grep_folder(db_path, "canary00002qv") == ["v1.sqlite3"]  # the search does find live text
+    store.delete(gone)
+    assert_gone(db_path, "canary00002qv goes: the billing service listens on port 8443")
+    assert grep_folder(db_path, "canary00001qv") == ["v1.sqlite3"]
+    assert [r.key for r in store.list_records()] == [keep]
+
+
+def test_replaced_text_is_not_in_any_file(store: MemoryStore, db_path: Path) -> None:
+    """I12: a replacement leaves no copy of the old version's content."""
+    key = store.put("canary00003qv the docs site builds with mkdocs " + "old detail " * 60).memory.key
+    store.put("canary00004qv the docs site builds with mkdocs-material 9", replace=key)
+    assert_gone(db_path, "canary00003qv the docs site builds with mkdocs")
+    assert grep_folder(db_path, "canary00004qv") == ["v1.sqlite3"]
+
+
+def test_pruned_text_is_not_in_any_file(make_store: Callable[..., MemoryStore], clock: FakeClock, db_path: Path) -> None:
+    """I9/I12: an expired unread record pruned to make room leaves no copy either."""
+    store = make_store(limits=Limits(rows=2))
+    store.put("canary00005qv unread fact about the logging pipeline")
+    store.put("canary00006qv read fact about metrics")
+    store.read([2])
+    clock.advance(PROBATION_MS)
+    store.put("canary00007qv new fact about tracing")
+    assert_gone(db_path, "canary00005qv unread fact about the logging pipeline")
+
+
+def test_deleted_record_never_returns_to_a_scan_after_a_refused_put(
+    make_store: Callable[..., MemoryStore], clock: FakeClock
+) -> None:
+    """I9/I12: a put refused at the content bound prunes inside its transaction and rolls back; the
+    in-process index must not keep that uncommitted view, or a later scan would show a deleted
+    record's text and miss a live one."""
+    store = make_store(limits=Limits(content_bytes=1_500))
+    first = store.put("filler alpha note").memory.key
+    live = store.put("filler beta note").memory.key
+    clock.advance(PROBATION_MS)  # both unread and expired: prunable
+    store.delete(first)
+    gone = store.put("filler gamma " + "x" * 740).memory.key
+    with pytest.raises(errors.ContentCapacity):
+        store.put("filler delta " + "y" * 740)  # prunes "beta" in its transaction, then rolls back
+    store.delete(gone)
+    cards = store.scan("filler")
+    assert [c.key for c in cards] == [live]
+    assert all("gamma" not in c.preview for c in cards)
+
+
+def test_deletes_through_the_tool_leave_nothing(store: MemoryStore, db_path: Path) -> None:
+    """I12 through the tool an agent uses: delete by id and version, then search the bytes."""
+    tool = Dispatcher(store)
+    tool.call({"operation": "scan", "query": "x"})
+    put = tool.call({"operation": "put", "content": "canary00008qv In the web repository, use pnpm 9"})
+    key = put["memory"]["key"]
+    assert tool.call({"operation": "delete", **key}) == {"operation": "delete", "id": key["id"]}
+    assert_gone(db_path, "canary00008qv In the web repository, use pnpm 9")
+
+
+def test_random_workload_never_leaves_old_text(make_store: Callable[..., MemoryStore], db_path: Path) -> None:
+    """I12 under churn: hundreds of puts, replacements and deletes that split and merge pages;
+    after each commit every retired text is absent from every file and every live one present."""
+    rng = random.Random(5)
+    store = make_store()
+    live: dict[int, tuple[int, str]] = {}
+    retired: list[str] = []
+    for n in range(400):
+        action = rng.choices(["put", "replace", "delete"], weights=[5, 3, 2])[0] if live else "put"
+        text = record_text(n, rng)
+        if action == "put" or len(live) < 3:
+            key = store.put(text).memory.key
+            live[key.id] = (key.version, text)
+        else:
+            id_ = rng.choice(sorted(live))
+            version, old = live.pop(id_)
+            if action == "replace":
+                key = store.put(text, replace=RecordKey(id_, version)).memory.key
+                live[id_] = (key.version, text)
+            else:
+                store.delete(RecordKey(id_, version))
+            retired.append(old)
+        if n % 50 == 49:
+            data = b"".join(folder_bytes(db_path).values())
+            assert [t for t in retired if canary_of(t).encode() in data] == []
+            assert all(canary_of(t).encode() in data for _, t in live.values())
+            assert sidecars(db_path) == []
+    assert len(retired) > 100
+
+
+def test_guarantees_describe_deletion_honestly() -> None:
+    """I12: the documentation says removal from retrieval, names what keeps copies, claims no erasure."""
+    text = GUARANTEES.read_text(encoding="utf-8")
+    lowered = text.lower()
+    for where in ("ssd", "wear", "snapshot", "backup", "transcript", "provider"):
+        assert where in lowered, where
+    assert "removed from retrieval" in lowered or "removes it from retrieval" in lowered
+    for claim in ("securely erased", "permanently erased", "permanently deleted", "wiped", "irrecoverable", "shredded"):
+        assert claim not in lowered, claim

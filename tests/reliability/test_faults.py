@@ -1,0 +1,489 @@
+"""Faults: killed writers, unusable files, read-only places, full files and disks, held locks (I7, I8).
+
+Each fault must give a named error result, leave the files as they were, and let the agent loop go
+on: the same tool instance answers the next call, and works again once the cause is removed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tact_memory.store
+from tact_memory.dispatch import Dispatcher
+from tact_memory.limits import Limits
+from tact_memory.store import MemoryStore
+
+from ..conftest import write_config
+from .helpers import (
+    ROOT,
+    ToolSession,
+    check_result,
+    child_env,
+    folder_bytes,
+    integrity,
+    permission_respecting_preexec,
+    raw_rows,
+    sidecars,
+)
+
+KILL_ROUNDS = int(os.environ.get("TACT_KILL_ROUNDS", "6"))
+SCAN = {"operation": "scan", "query": "service port"}
+
+
+def put(tool: Dispatcher | ToolSession, content: str, **replace: int) -> dict[str, Any]:
+    """Scan, then put (the tool asks for a scan since the last put)."""
+    check_result(tool.call(SCAN))
+    call: dict[str, Any] = {"operation": "put", "content": content}
+    if replace:
+        call["replace"] = replace
+    return check_result(tool.call(call), sent=call)
+
+
+def put_ok(tool: Dispatcher | ToolSession, content: str) -> dict[str, Any]:
+    """Scan, then put, and require that the put was acknowledged."""
+    result = put(tool, content)
+    assert "error" not in result and result["memory"]["content"] == content, result
+    return result
+
+
+def four_calls(tool: Dispatcher | ToolSession) -> list[dict[str, Any]]:
+    """One call of each operation, as an agent would make them."""
+    calls: list[dict[str, Any]] = [
+        {"operation": "scan", "query": "service port"},
+        {"operation": "read", "ids": [1, 2]},
+        {"operation": "put", "content": "the billing service listens on port 8443"},
+        {"operation": "delete", "id": 1, "version": 1},
+    ]
+    return [check_result(tool.call(c), sent=c) for c in calls]
+
+
+def seeded_database(db: Path, count: int = 3) -> None:
+    with MemoryStore(db) as store:
+        for i in range(count):
+            store.put(f"service number {i} listens on port {8000 + i}")
+
+
+# -- killed processes ------------------------------------------------------------------------------
+
+
+Model = dict[int, tuple[int, str]]
+
+
+def apply(model: Model, op: str, id_: int, version: int, content: str) -> None:
+    if op == "delete":
+        del model[id_]
+    else:
+        model[id_] = (version, content)
+
+
+def replay(model: Model, lines: list[str]) -> tuple[int, tuple[str, int, int, str] | None]:
+    """Apply the acknowledged writes a killed writer printed; return how many, and the one in flight."""
+    acknowledged, in_flight = 0, None
+    for kind, op, id_, version, content in map(json.loads, lines):
+        if kind == "intent":
+            in_flight = (op, id_, version, content)
+        else:
+            in_flight = None
+            acknowledged += 1
+            apply(model, op, id_, version, content)
+    return acknowledged, in_flight
+
+
+def settle(model: Model, in_flight: tuple[str, int, int, str] | None, stored: Model) -> bool:
+    """Match the reopened file against the acknowledged writes. The one write in flight when the
+    process died may be wholly there (it committed, the ack was not printed) or wholly absent.
+    Returns whether it was there; fails on anything else."""
+    if in_flight is not None and stored != model:
+        op, id_, version, content = in_flight
+        if op == "put":
+            [id_] = set(stored) - set(model)
+            version = 0
+        apply(model, op, id_, version + 1, content)
+        assert stored == model, "the write in flight is half there"
+        return True
+    assert stored == model, "the file does not match the acknowledged writes"
+    return False
+
+
+@pytest.mark.slow
+def test_sigkill_mid_stream_loses_no_acknowledged_write(tmp_path: Path) -> None:
+    """I7/durability: a writer killed with SIGKILL at a random point keeps every write it had
+    acknowledged; the one write in flight is either wholly there or wholly absent; the file passes
+    ``integrity_check`` and reopens."""
+    db = tmp_path / "memory" / "v1.sqlite3"
+    rng = random.Random(20240611)
+    model: dict[int, tuple[int, str]] = {}
+    acknowledged = hot_journals = in_flight_landed = 0
+    for round_ in range(KILL_ROUNDS):
+        lines: list[str] = []
+        with subprocess.Popen(
+            [sys.executable, "-m", "tests.reliability.workers", "stream", str(db), f"r{round_}", str(round_)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=ROOT,
+        ) as proc:  # fmt: skip
+            assert proc.stdout is not None and proc.stderr is not None
+            target = rng.randint(1, 60)
+            while sum(line.startswith('["ack"') for line in lines) < target:
+                line = proc.stdout.readline()
+                assert line, f"the writer stopped early: {proc.stderr.read()}"
+                lines.append(line)
+            time.sleep(rng.random() * 0.004)  # spread the kill over the next call; nothing is timed
+            proc.send_signal(signal.SIGKILL)
+            lines += proc.stdout.read().splitlines()  # through the same buffer readline filled
+            assert proc.wait(timeout=60) == -signal.SIGKILL, proc.stderr.read()
+        hot_journals += Path(f"{db}-journal").exists()  # looked at before anything reopens the file
+        count, in_flight = replay(model, lines)
+        acknowledged += count
+        with MemoryStore(db) as store:  # the first open rolls back a hot journal
+            stored = {r.key.id: (r.key.version, r.content) for r in store.list_records(order="id")}
+        assert integrity(db) == "ok"
+        in_flight_landed += settle(model, in_flight, stored)
+        after_kill_is_writable(db, model, f"written after kill {round_}")
+    print(
+        f"\nkill: {KILL_ROUNDS} SIGKILLs at random points, {acknowledged} acknowledged writes all kept, "
+        f"{hot_journals} left a journal, {in_flight_landed} in-flight writes had committed"
+    )
+
+
+def after_kill_is_writable(db: Path, model: dict[int, tuple[int, str]], content: str) -> None:
+    """The reopened file takes a new write, and that commit leaves no sidecar behind (a journal
+    left by a kill before its header was complete is ignored by readers and removed here)."""
+    with MemoryStore(db) as store:
+        key = store.put(content).memory.key
+    model[key.id] = (key.version, content)
+    assert sidecars(db) == []
+
+
+def strace_problem() -> str | None:
+    """Why strace fault injection cannot run here, or ``None`` when it can."""
+    strace = shutil.which("strace")
+    if strace is None:
+        return "strace is not installed"
+    probe = subprocess.run(
+        [strace, "-qq", "-o", os.devnull, sys.executable, "-c", "pass"], capture_output=True, check=False
+    )
+    return None if probe.returncode == 0 else "ptrace is not permitted here"
+
+
+COMMIT_STEPS = [("fdatasync", k) for k in (1, 5, 6, 7, 8)] + [("unlink", 2)] + [("pwrite64", k) for k in (2, 14, 19, 24)]
+"""Kill points: the n-th sync, journal unlink (the commit point) or page write of the writer."""
+
+
+@pytest.mark.parametrize(("syscall", "when"), COMMIT_STEPS)
+def test_kill_at_each_step_of_a_commit_rolls_back_cleanly(tmp_path: Path, syscall: str, when: int) -> None:
+    """Durability inside a commit: strace kills the writer on entry to a chosen page write, sync or
+    journal unlink, so a transaction is always cut in the middle (the write's own, or the VACUUM
+    that follows a delete or replacement). Acknowledged writes stay, the write in flight is wholly
+    there or wholly absent, and the file is intact."""
+    why_not = strace_problem()
+    if why_not:
+        pytest.skip(why_not)
+    db = tmp_path / "memory" / "v1.sqlite3"
+    seeded_database(db, 5)
+    model = raw_rows(db)
+    strace = [
+        str(shutil.which("strace")), "-f", "-qq", "-o", os.devnull,
+        "-e", f"trace={syscall}", "-e", f"inject={syscall}:signal=SIGKILL:when={when}",
+    ]  # fmt: skip
+    proc = subprocess.run(
+        [*strace, sys.executable, "-m", "tests.reliability.workers", "stream", str(db), "s", "1"],
+        capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=120, check=False,
+    )  # fmt: skip
+    lines = proc.stdout.splitlines()
+    assert lines and json.loads(lines[-1])[0] == "intent", proc.stderr  # killed inside a call
+    _, in_flight = replay(model, lines)
+    # The kill lands inside a transaction (a journal is left behind) or, for the folder sync that
+    # synchronous = EXTRA adds after the commit point, just after it: either way settle() below
+    # requires the write in flight to be wholly there or wholly absent.
+    with MemoryStore(db) as store:
+        stored = {r.key.id: (r.key.version, r.content) for r in store.list_records(order="id")}
+    settle(model, in_flight, stored)
+    assert integrity(db) == "ok"
+    after_kill_is_writable(db, model, "written after the kill")
+
+
+# -- unusable files ---------------------------------------------------------------------------------
+
+
+def make_unusable(kind: str, db: Path) -> None:
+    db.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "garbage":
+        db.write_bytes(bytes(range(256)) * 64)
+        return
+    seeded_database(db, 40)
+    data = bytearray(db.read_bytes())
+    if kind == "truncated":
+        db.write_bytes(bytes(data[: 4096 + 512]))
+    elif kind == "header_only":
+        db.write_bytes(bytes(data[:100]))
+    elif kind == "scrambled_pages":
+        data[4096:] = bytes([0xA5]) * (len(data) - 4096)
+        db.write_bytes(bytes(data))
+    elif kind == "newer_schema":
+        with sqlite3.connect(db) as conn:
+            conn.execute("PRAGMA user_version = 99")
+        conn.close()
+    elif kind == "foreign_database":
+        db.unlink()
+        with sqlite3.connect(db) as conn:
+            conn.execute("CREATE TABLE notes (body TEXT)")
+            conn.execute("INSERT INTO notes VALUES ('another program owns this file')")
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("garbage", "not_a_database"),
+        ("truncated", "not_a_database"),
+        ("header_only", "not_a_database"),
+        ("scrambled_pages", "not_a_database"),
+        ("newer_schema", "newer_schema"),
+        ("foreign_database", "foreign_database"),
+    ],
+)
+def test_unusable_file_gives_a_named_error_and_is_left_untouched(db_path: Path, kind: str, reason: str) -> None:
+    """A corrupt, foreign or newer file: every operation answers ``unavailable`` with the reason,
+    the bytes stay as they were, and once the file is moved aside the same tool works again."""
+    store = MemoryStore(db_path)
+    tool = Dispatcher(store)
+    tool.call(SCAN)  # while the file is healthy, so the put below gets past scan-before-put
+    store.close()
+    make_unusable(kind, db_path)
+    before = folder_bytes(db_path)
+    for result in four_calls(tool):
+        assert result["error"]["code"] == "unavailable", result
+        assert result["error"]["reason"] == reason
+        assert str(db_path) in result["error"]["message"]
+    assert folder_bytes(db_path) == before
+    assert store.status().problem == reason
+
+    db_path.rename(db_path.with_suffix(".broken"))  # what a person would do
+    assert put(tool, "the billing service listens on port 8443")["memory"]["key"] == {"id": 1, "version": 1}
+    assert db_path.with_suffix(".broken").read_bytes() == before[db_path.name]
+    store.close()
+
+
+# -- places that cannot be written ----------------------------------------------------------------
+
+
+def test_folder_under_a_regular_file_gives_a_named_error(tmp_path: Path) -> None:
+    """The memory folder cannot be created because its parent is a file (works as root too)."""
+    blocker = tmp_path / "tact"
+    blocker.write_text("a file where the config folder should be")
+    db = blocker / "memory" / "v1.sqlite3"
+    tool = Dispatcher(MemoryStore(db))
+    results = four_calls(tool)
+    # The put never reaches the store: no scan could succeed, and the tool asks for one first.
+    assert [r["error"]["code"] for r in results] == ["unavailable", "unavailable", "scan_required", "not_found"]
+    assert {r["error"].get("reason") for r in results[:2]} == {"os_error"}
+    assert blocker.read_text() == "a file where the config folder should be"
+    blocker.unlink()
+    put_ok(tool, "the billing service listens on port 8443")
+    assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+
+
+def test_missing_folder_is_created_private_on_first_use(tmp_path: Path) -> None:
+    """A config folder that does not exist yet: the first write creates it, private (0700)."""
+    db = tmp_path / "not" / "yet" / "there" / "memory" / "v1.sqlite3"
+    tool = Dispatcher(MemoryStore(db))
+    put_ok(tool, "the billing service listens on port 8443")
+    assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+
+
+def test_folder_removed_while_open_gives_a_named_error_then_recovers(db_path: Path) -> None:
+    """Someone deletes the memory folder while a session runs: the write is refused by name (it
+    would have gone to a deleted file), and the next call starts a fresh database in its place."""
+    store = MemoryStore(db_path)
+    tool = Dispatcher(store)
+    put(tool, "the billing service listens on port 8443")
+    shutil.rmtree(db_path.parent)
+    result = check_result(tool.call(SCAN))  # a scan with a hit writes telemetry
+    assert result["error"]["code"] == "unavailable", result
+    assert result["error"]["reason"] == "moved"
+    assert not db_path.parent.exists()
+    assert put(tool, "the search service listens on port 9200")["memory"]["key"]["version"] == 1
+    assert raw_rows(db_path) == {1: (1, "the search service listens on port 9200")}  # a new file numbers from 1
+    store.close()
+
+
+READ_ONLY_CASES = {
+    # case: (open the database before the mode changes?, expected code of scan, read, put, delete)
+    "folder_without_file": (False, ["unavailable", "unavailable", "scan_required", "not_found"]),
+    "folder_with_file": (True, ["unavailable"] * 4),
+    "file": (False, ["unavailable", "unavailable", "scan_required", "unavailable"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(READ_ONLY_CASES))
+def test_read_only_places_give_named_errors_and_recover(config_dir: Path, db_path: Path, case: str) -> None:
+    """A read-only memory folder or file, as the CLI tool sees it: named errors, files untouched,
+    and the same session works once the mode is restored. Root children drop CAP_DAC_OVERRIDE so
+    that ``chmod`` binds them too. (A put after a failed scan is ``scan_required``: the tool asks
+    for a successful scan first.)"""
+    preexec, why_not = permission_respecting_preexec()
+    if why_not:
+        pytest.skip(why_not)
+    open_first, expected = READ_ONLY_CASES[case]
+    if case == "folder_without_file":
+        db_path.parent.mkdir(mode=0o700)
+    else:
+        seeded_database(db_path)
+    target = db_path if case == "file" else db_path.parent
+    mode = stat.S_IMODE(target.stat().st_mode)
+    try:
+        with ToolSession(config_dir / "config.toml", preexec_fn=preexec) as session:
+            if open_first:
+                assert session.call({"operation": "scan", "query": "nothing matches zzqx"})["abstained"]
+            target.chmod(0o400 if case == "file" else 0o500)
+            before = folder_bytes(db_path)
+            results = four_calls(session)
+            assert [r.get("error", {}).get("code") for r in results] == expected, results
+            for result in results:
+                if result["error"]["code"] == "unavailable":
+                    assert result["error"]["reason"] in {"permission_denied", "read_only"}, result
+            assert folder_bytes(db_path) == before
+            target.chmod(mode)
+            put_ok(session, "the search service listens on port 9200")
+            assert session.close() == ""
+    finally:
+        target.chmod(mode)
+    assert integrity(db_path) == "ok"
+
+
+# -- full file, full disk --------------------------------------------------------------------------
+
+
+def test_page_limit_refuses_whole_and_the_loop_goes_on(make_store: Callable[..., MemoryStore], db_path: Path) -> None:
+    """I8: at the 4 MiB-style page limit a put is ``database_capacity`` and writes nothing;
+    scan, read and delete still work, and a put fits again after a delete."""
+    tool = Dispatcher(make_store(limits=Limits(file_bytes=8 * 4096, content_bytes=10**6, rows=10**4)))
+    acknowledged: dict[int, str] = {}
+    for i in range(200):
+        content = f"filler record {i} " + "padding words that take room " * 30
+        result = put(tool, content)
+        if "error" in result:
+            assert result["error"]["code"] == "database_capacity", result
+            break
+        acknowledged[result["memory"]["key"]["id"]] = content
+        tool.call({"operation": "read", "ids": [result["memory"]["key"]["id"]]})  # graduated: never pruned
+    else:
+        pytest.fail("the page limit was never reached")
+    before = folder_bytes(db_path)
+    assert put(tool, "one more filler record " + "x " * 400)["error"]["code"] == "database_capacity"
+    assert folder_bytes(db_path) == before
+    assert db_path.stat().st_size <= 8 * 4096
+    assert "error" not in tool.call({"operation": "scan", "query": "filler record"})
+    assert "error" not in tool.call({"operation": "read", "ids": sorted(acknowledged)[:2]})
+    first = min(acknowledged)
+    assert tool.call({"operation": "delete", "id": first, "version": 1}) == {"operation": "delete", "id": first}
+    del acknowledged[first]
+    put_ok(tool, "a short record after the delete")
+    assert {i: c for i, (_, c) in raw_rows(db_path).items() if i in acknowledged} == acknowledged
+    assert integrity(db_path) == "ok"
+
+
+def test_scan_and_read_still_answer_at_the_file_bound(make_store: Callable[..., MemoryStore], db_path: Path) -> None:
+    """I8: when the file is at its page limit, a scan whose telemetry would need one more page
+    still returns its candidates (the telemetry is skipped), and reads still return records."""
+    store = make_store(limits=Limits(file_bytes=8 * 4096, content_bytes=10**6, rows=10**4))
+    tool = Dispatcher(store)
+    count = 0
+    while "error" not in put(tool, f"item{count} " + "abc " * 20):
+        count += 1
+    before = raw_rows(db_path)
+    for i in range(count):
+        result = check_result(tool.call({"operation": "scan", "query": f"item{i}", "limit": 1}))
+        assert [c["key"]["id"] for c in result.get("candidates", [])] == [i + 1], result
+        read = check_result(tool.call({"operation": "read", "ids": [i + 1]}))
+        assert read["memories"][0]["content"] == before[i + 1][1], read
+    assert raw_rows(db_path) == before
+    assert db_path.stat().st_size <= 8 * 4096 and integrity(db_path) == "ok"
+
+
+def test_disk_that_refuses_writes_gives_a_named_error(config_dir: Path, db_path: Path) -> None:
+    """A real write failure from the OS (``RLIMIT_FSIZE``: the file may not grow, as on a full
+    disk): ``unavailable``/``io_error``, the main file unchanged, acknowledged records kept, and
+    delete and fitting puts still work in the same session."""
+    seeded_database(db_path, 12)
+    limit = db_path.stat().st_size
+
+    def cap_file_size() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    acknowledged = raw_rows(db_path)
+    refused = None
+    with ToolSession(config_dir / "config.toml", preexec_fn=cap_file_size) as session:
+        for i in range(60):
+            session.call({"operation": "scan", "query": "nothing matches zzqx"})
+            before = folder_bytes(db_path)
+            call = {"operation": "put", "content": f"large record {i} " + "grows the file " * 60}
+            result = session.call(call)
+            if "error" in result:
+                refused = result
+                assert folder_bytes(db_path) == before
+                break
+            acknowledged[result["memory"]["key"]["id"]] = (1, result["memory"]["content"])
+        assert refused is not None, "the file-size limit was never reached"
+        assert refused["error"]["code"] == "unavailable" and refused["error"]["reason"] == "io_error", refused
+        deleted = min(acknowledged)
+        assert session.call({"operation": "delete", "id": deleted, "version": 1}) == {"operation": "delete", "id": deleted}
+        del acknowledged[deleted]
+        assert session.close() == ""
+    assert raw_rows(db_path) == acknowledged
+    assert integrity(db_path) == "ok"
+    assert sidecars(db_path) == []
+
+
+# -- a lock held too long -------------------------------------------------------------------------
+
+
+def test_lock_held_past_the_timeout_is_unavailable_busy_never_raw(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another connection holds the write lock past the busy timeout: each operation answers
+    ``unavailable``/``busy`` (never SQLite's "database is locked"), and works once it is released."""
+    monkeypatch.setattr(tact_memory.store, "BUSY_TIMEOUT_S", 0.05)
+    seeded_database(db_path)
+    store = MemoryStore(db_path)
+    tool = Dispatcher(store)
+    tool.call(SCAN)
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        before = folder_bytes(db_path)
+        for result in four_calls(tool):
+            assert result["error"]["code"] == "unavailable" and result["error"]["reason"] == "busy", result
+        assert store.status().problem == "busy"
+        assert {k: v for k, v in folder_bytes(db_path).items() if not k.endswith("-journal")} == before
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert tool.call({"operation": "read", "ids": [1]})["memories"][0]["key"] == {"id": 1, "version": 1}
+    put_ok(tool, "the search service listens on port 9200")
+    store.close()
+
+
+def test_every_fault_leaves_a_usable_cli_session(config_dir: Path, db_path: Path) -> None:
+    """The CLI tool keeps answering, one JSON line per call, through a corrupt file and after it."""
+    write_config(config_dir)
+    make_unusable("garbage", db_path)
+    with ToolSession(config_dir / "config.toml") as session:
+        assert session.call(SCAN)["error"]["reason"] == "not_a_database"
+        assert session.call("not json at all")["error"]["code"] == "invalid_arguments"
+        db_path.unlink()
+        put_ok(session, "the billing service listens on port 8443")
+        assert session.close() == ""

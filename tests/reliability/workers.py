@@ -1,0 +1,252 @@
+"""Code that runs in child processes: load workers, contention rounds, and a put stream to kill.
+
+Kept in its own module so the ``spawn`` start method can import it by name, and so
+``python -m tests.reliability.workers stream DB SEED`` can run it as a plain subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from tact_memory import errors
+from tact_memory.dispatch import Dispatcher
+from tact_memory.records import RecordKey
+from tact_memory.store import MemoryStore
+
+SHARED_ID = 1
+"""The record every load worker competes to replace."""
+
+WORDS = (
+    "cache queue schema deploy release index shard backup migrate lint build pipeline "
+    "kernel socket broker ledger cursor router module widget tensor sampler parser"
+).split()
+
+OWN_LIVE_CAP = 24
+"""Each load worker keeps at most this many records, so eight stay far from the 512-row bound."""
+
+
+def load_content(worker: int, serial: int, rng: random.Random) -> str:
+    words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 40)))
+    return f"worker{worker} serial{serial}: in repository repo{worker}, the {words} setting is documented"
+
+
+def load_worker(path: str, worker: int, ops: int, seed: int) -> dict[str, Any]:
+    """Run ``ops`` tool calls of every kind against the shared database; return what happened.
+
+    Own records are touched only by this worker, so their expected final state is exactly the
+    replay of the acknowledged operations logged here. The shared record is replaced by everyone.
+    Anything a correct store would never do is reported in ``violations``.
+    """
+    rng = random.Random(seed)
+    tool = Dispatcher(MemoryStore(path))
+    own: dict[int, tuple[int, str]] = {}
+    log: list[tuple[str, int, int, str]] = []  # (kind, id, version, content) of acknowledged writes
+    wins: list[tuple[int, str]] = []  # (version, content) of shared-record replacements won
+    codes: Counter[str] = Counter()
+    violations: list[str] = []
+    latencies: list[float] = []  # seconds per tool call, reported, never asserted on
+    seen: dict[int, int] = {}  # the newest version this process has observed per id
+    shared_seen = 1
+    serial = 0
+    calls = 0
+
+    def call(arguments: dict[str, Any], allowed: frozenset[str]) -> dict[str, Any]:
+        nonlocal calls
+        calls += 1
+        started = time.perf_counter()
+        result = tool.call(arguments)
+        latencies.append(time.perf_counter() - started)
+        if "error" not in result:
+            return result
+        error = result["error"]
+        codes[error["code"]] += 1
+        if error["code"] not in allowed or "database is locked" in error["message"].lower():
+            violations.append(f"{arguments['operation']}: unexpected {error}")
+        if error["code"] == "unavailable" and error.get("reason") != "busy":
+            violations.append(f"{arguments['operation']}: unavailable for a reason other than a busy lock: {error}")
+        return result
+
+    def observe(id_: int, version: int) -> None:
+        if version < seen.get(id_, 0):
+            violations.append(f"id {id_} went back from version {seen[id_]} to {version}")
+        seen[id_] = max(seen.get(id_, 0), version)
+        if id_ in own and own[id_][0] != version:
+            violations.append(f"own record {id_} is at version {version}, expected {own[id_][0]}")
+
+    busy = frozenset({"unavailable"})
+    while calls < ops:
+        op = rng.choices(
+            ["scan", "read", "list", "put", "replace", "delete", "contend"], weights=[18, 14, 6, 22, 14, 10, 16]
+        )[0]
+        if op in ("replace", "delete") and not own:
+            op = "put"
+        if op == "put" and len(own) >= OWN_LIVE_CAP:
+            op = "delete"
+        if op == "scan":
+            query = f"repo{rng.randrange(8)} " + " ".join(rng.sample(WORDS, 2))
+            result = call({"operation": "scan", "query": query}, busy)
+            for card in result.get("candidates", []):
+                observe(card["key"]["id"], card["key"]["version"])
+        elif op == "read":
+            ids = rng.sample(sorted(own), min(len(own), 3)) + [SHARED_ID, rng.randrange(1, 10_000)]
+            result = call({"operation": "read", "ids": ids}, busy)
+            for memory in result.get("memories", []):
+                observe(memory["key"]["id"], memory["key"]["version"])
+                if memory["key"]["id"] in own and memory["content"] != own[memory["key"]["id"]][1]:
+                    violations.append(f"own record {memory['key']['id']} has content {memory['content']!r}")
+        elif op == "list":
+            try:
+                with MemoryStore(path) as reader:
+                    records = reader.list_records(order="id")
+            except errors.StoreUnavailable as exc:
+                codes[exc.code] += 1
+                if exc.reason != "busy":
+                    violations.append(f"list: {exc.reason}: {exc.message}")
+                continue
+            for record in records:
+                observe(record.key.id, record.key.version)
+        elif op == "put":
+            if "error" in call({"operation": "scan", "query": "setting documented"}, busy):
+                continue
+            serial += 1
+            content = load_content(worker, serial, rng)
+            result = call({"operation": "put", "content": content}, busy)
+            if "error" not in result:
+                key = result["memory"]["key"]
+                if key["version"] != 1 or key["id"] <= max(seen, default=0):
+                    violations.append(f"a new put came back as {key}, an id or version seen before")
+                own[key["id"]] = (1, content)
+                observe(key["id"], 1)
+                log.append(("put", key["id"], 1, content))
+        elif op == "replace":
+            if "error" in call({"operation": "scan", "query": "setting documented"}, busy):
+                continue
+            id_ = rng.choice(sorted(own))
+            version = own[id_][0]
+            serial += 1
+            content = load_content(worker, serial, rng)
+            replace = {"id": id_, "version": version}
+            result = call({"operation": "put", "content": content, "replace": replace}, busy)
+            if "error" not in result:
+                key = result["memory"]["key"]
+                if key != {"id": id_, "version": version + 1}:
+                    violations.append(f"replacing {id_} at {version} gave {key}")
+                own[id_] = (key["version"], content)
+                observe(id_, key["version"])
+                log.append(("replace", id_, key["version"], content))
+        elif op == "delete":
+            id_ = rng.choice(sorted(own))
+            if "error" not in call({"operation": "delete", "id": id_, "version": own[id_][0]}, busy):
+                log.append(("delete", id_, own.pop(id_)[0], ""))
+        else:  # contend for the shared record from the version last seen
+            if "error" in call({"operation": "scan", "query": "shared contended"}, busy):
+                continue
+            serial += 1
+            content = f"shared contended record, last written by worker{worker} serial{serial}"
+            replace = {"id": SHARED_ID, "version": shared_seen}
+            result = call({"operation": "put", "content": content, "replace": replace}, busy | {"version_conflict"})
+            if "error" not in result:
+                version = result["memory"]["key"]["version"]
+                if version != shared_seen + 1:
+                    violations.append(f"shared record replaced from {shared_seen} became {version}")
+                wins.append((version, content))
+                shared_seen = version
+            elif result["error"]["code"] == "version_conflict":
+                if result["error"]["current_version"] <= shared_seen:
+                    violations.append(f"conflict at {shared_seen} reported current version {result['error']}")
+                shared_seen = result["error"]["current_version"]
+            observe(SHARED_ID, shared_seen)
+    return {
+        "worker": worker,
+        "calls": calls,
+        "log": log,
+        "wins": wins,
+        "codes": dict(codes),
+        "latencies": latencies,
+        "violations": violations,
+        "created": [id_ for kind, id_, _, _ in log if kind == "put"],
+    }
+
+
+def contend_worker(path: str, worker: int, rounds: int, barrier: Any, queue: Any) -> None:
+    """Each round: read the shared record, wait for everyone, then all replace it from that version.
+
+    The last round deletes it instead. Sends ``(worker, [(round, seen, outcome), ...])``, where the
+    outcome is the new version, ``"deleted"``, or the error code.
+    """
+    store = MemoryStore(path)
+    tool = Dispatcher(store)
+    outcomes: list[tuple[int, int, object]] = []
+    for round_ in range(rounds + 1):
+        tool.call({"operation": "scan", "query": "contended"})
+        barrier.wait(timeout=120)
+        record = store.get(SHARED_ID)  # a plain read: no telemetry, no write lock
+        assert record is not None
+        seen = record.key.version
+        barrier.wait(timeout=120)
+        if round_ < rounds:
+            content = f"contended round {round_} written by worker {worker}"
+            result = tool.call({"operation": "put", "content": content, "replace": {"id": SHARED_ID, "version": seen}})
+            outcome: object = result["error"]["code"] if "error" in result else result["memory"]["key"]["version"]
+            if "error" in result and result["error"]["code"] == "version_conflict":
+                outcome = ("version_conflict", result["error"]["current_version"])
+        else:
+            result = tool.call({"operation": "delete", "id": SHARED_ID, "version": seen})
+            outcome = result["error"]["code"] if "error" in result else "deleted"
+        outcomes.append((round_, seen, outcome))
+    store.close()
+    queue.put((worker, outcomes))
+
+
+def stream_content(tag: str, serial: int) -> str:
+    service = WORDS[serial % len(WORDS)]
+    return f"stream {tag} serial {serial}: the {service} service of team{serial % 13} runs on port {2000 + serial}"
+
+
+def stream(path: str, tag: str, seed: int) -> None:
+    """Write forever (until killed): puts, replacements and deletes, one line per step.
+
+    Before each call it prints ``intent …`` and after the call returns ``ack …``, flushed, so the
+    parent knows exactly which writes were acknowledged and which single one may have been in flight.
+    """
+    rng = random.Random(seed)
+    store = MemoryStore(path)
+    known = {r.key.id: r.key.version for r in store.list_records(order="id")}
+    out = sys.stdout
+    for serial in range(1_000_000):
+        op = rng.choices(["put", "replace", "delete"], weights=[6, 3, 1])[0]
+        if not known or (op == "put" and len(known) >= 300):
+            op = "put" if not known else "delete"
+        content = stream_content(tag, serial)
+        if op == "put":
+            out.write(json.dumps(["intent", "put", 0, 0, content]) + "\n")
+            out.flush()
+            key = store.put(content).memory.key
+            known[key.id] = key.version
+            out.write(json.dumps(["ack", "put", key.id, key.version, content]) + "\n")
+        elif op == "replace":
+            id_ = rng.choice(sorted(known))
+            out.write(json.dumps(["intent", "replace", id_, known[id_], content]) + "\n")
+            out.flush()
+            key = store.put(content, replace=RecordKey(id_, known[id_])).memory.key
+            known[id_] = key.version
+            out.write(json.dumps(["ack", "replace", key.id, key.version, content]) + "\n")
+        else:
+            id_ = rng.choice(sorted(known))
+            out.write(json.dumps(["intent", "delete", id_, known[id_], ""]) + "\n")
+            out.flush()
+            store.delete(RecordKey(id_, known[id_]))
+            out.write(json.dumps(["ack", "delete", id_, known.pop(id_), ""]) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "stream":
+        stream(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    else:  # pragma: no cover
+        raise SystemExit(f"unknown mode {sys.argv[1]!r}")
