@@ -3,7 +3,7 @@
 ``secure_delete`` overwrites freed content in the main file and the rollback journal (mode
 ``DELETE``) is removed at every commit, so after an acknowledged delete or replacement the old text
 must not be found in the raw bytes of any file beside the database. This is what can be checked
-from inside the process; it is not proof of erasure from the disk (see docs/guarantees.md).
+from inside the process; it is not proof of erasure from the disk (see the README, "Guarantees and limits").
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tact_memory.store import MemoryStore
 from ..conftest import FakeClock
 from .helpers import ROOT, folder_bytes, grep_folder, sidecars
 
-GUARANTEES = ROOT / "docs" / "guarantees.md"
+GUARANTEES = ROOT / "README.md"  # the "Guarantees and limits" section
 
 
 def canary(n: int) -> str:
