@@ -12,6 +12,8 @@ record can never masquerade as the checkpoint when it is later returned by ``sca
 
 from __future__ import annotations
 
+import unicodedata
+
 __all__ = ["CHECKPOINT_MARKER", "CHECKPOINT_TEXT", "imitates_checkpoint"]
 
 CHECKPOINT_MARKER = "[tact-memory control text]"
@@ -32,7 +34,20 @@ CHECKPOINT_TEXT = (
 """The fixed checkpoint text appended, model-side only, to qualifying user messages and steers."""
 
 
+_MARKER_SKELETON = "".join(CHECKPOINT_MARKER.casefold().split())
+"""The marker with case and white space folded away, as :func:`imitates_checkpoint` compares it."""
+
+
 def imitates_checkpoint(text: str) -> bool:
-    """Whether ``text`` contains the reserved checkpoint marker, ignoring case and inner spacing."""
-    squeezed = " ".join(text.casefold().split())
-    return " ".join(CHECKPOINT_MARKER.casefold().split()) in squeezed
+    """Whether ``text`` contains the reserved marker, also in forms a reader would not tell apart.
+
+    Case, white space (inside the brackets too), compatibility forms such as full-width letters,
+    invisible format characters (zero-width space, soft hyphen) and dash variants are folded away
+    before comparing. Letters from other scripts that merely look alike are not folded.
+    """
+    folded = "".join(
+        "-" if unicodedata.category(ch) == "Pd" else ch
+        for ch in unicodedata.normalize("NFKC", text)
+        if unicodedata.category(ch) != "Cf"
+    )
+    return _MARKER_SKELETON in "".join(folded.casefold().split())

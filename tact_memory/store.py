@@ -53,14 +53,13 @@ import os
 import sqlite3
 import threading
 import time
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import errors
-from .checkpoint import CHECKPOINT_MARKER, imitates_checkpoint
+from .checkpoint import imitates_checkpoint
 from .limits import DEFAULT_LIMITS, Limits
 from .records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
 
@@ -136,26 +135,6 @@ def _text_size(value: object, name: str) -> tuple[str, int]:
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-_MARKER_SKELETON = "".join(CHECKPOINT_MARKER.casefold().split())
-
-
-def _imitates_marker(content: str) -> bool:
-    """The checkpoint-marker check, also through forms a reader would not tell apart.
-
-    Compatibility forms (full-width letters), invisible format characters (zero-width space, soft
-    hyphen), dash variants and all white space are folded away before comparing. Letters from
-    other scripts that merely look alike are not folded.
-    """
-    if imitates_checkpoint(content):
-        return True
-    folded = "".join(
-        "-" if unicodedata.category(ch) == "Pd" else ch
-        for ch in unicodedata.normalize("NFKC", content)
-        if unicodedata.category(ch) != "Cf"
-    )
-    return _MARKER_SKELETON in "".join(folded.casefold().split())
 
 
 def _check_key(key: RecordKey) -> None:
@@ -527,7 +506,7 @@ class MemoryStore:
                 size=size,
                 limit=self.limits.record_bytes,
             )
-        if _imitates_marker(content):
+        if imitates_checkpoint(content):
             raise errors.InvalidArguments("content contains the reserved runtime control marker")
         from .secrets import KINDS, find_secret
 
