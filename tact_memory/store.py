@@ -11,9 +11,9 @@ so scans reuse the index until any process changes the corpus, and a rebuild re-
 records whose version it has not seen.
 
 Ids come from ``AUTOINCREMENT`` and are never reused, so a stale id can never name a newer record.
-The schema is created by numbered migrations (``m001_…``) and recorded in ``user_version``; a file
-with a newer ``user_version`` is refused without being written to, and so is a file that is not a
-SQLite database.
+The schema is created by numbered migrations (:mod:`tact_memory.migrations`) and recorded in
+``user_version``; a file with a newer ``user_version`` is refused without being written to, and so
+is a file that is not a SQLite database.
 
 Durability and locking
 ----------------------
@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any
 from . import errors
 from .checkpoint import imitates_checkpoint
 from .limits import DEFAULT_LIMITS, Limits
+from .migrations import SCHEMA_VERSION, migrate
 from .records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
 
 if TYPE_CHECKING:
@@ -88,32 +89,6 @@ _ORDER_SQL: dict[str, str] = {
     "id": "id ASC",
 }
 _ALLOWED_CONTROLS = frozenset("\t\n\r")
-
-
-def m001_create_memories(conn: sqlite3.Connection) -> None:
-    """The memories table and the generation counter."""
-    conn.execute(
-        """
-        CREATE TABLE memories (
-            id                 INTEGER PRIMARY KEY AUTOINCREMENT,
-            version            INTEGER NOT NULL CHECK (version >= 1),
-            content            TEXT    NOT NULL,
-            created_at_ms      INTEGER NOT NULL,
-            updated_at_ms      INTEGER NOT NULL,
-            scan_count         INTEGER NOT NULL DEFAULT 0,
-            last_scanned_at_ms INTEGER,
-            read_count         INTEGER NOT NULL DEFAULT 0,
-            last_read_at_ms    INTEGER,
-            probation_until_ms INTEGER
-        )
-        """
-    )
-    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
-    conn.execute("INSERT INTO meta (key, value) VALUES ('generation', 0)")
-
-
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (m001_create_memories,)
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 def utf8_size(text: str) -> int:
@@ -288,7 +263,7 @@ class MemoryStore:
             conn.execute("PRAGMA secure_delete = ON")
             conn.execute("PRAGMA synchronous = EXTRA")
             if version < SCHEMA_VERSION:
-                self._migrate(conn)
+                migrate(conn, page_size=self.limits.page_size)
             mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
             if str(mode).lower() != "delete":
                 conn.execute("PRAGMA journal_mode = DELETE")
@@ -310,22 +285,6 @@ class MemoryStore:
             return
         os.close(fd)
         os.chmod(self.path, 0o600)
-
-    def _migrate(self, conn: sqlite3.Connection) -> None:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            current = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            if current == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-                conn.execute(f"PRAGMA page_size = {int(self.limits.page_size)}")
-            for number, migration in enumerate(MIGRATIONS, start=1):
-                if number > current:
-                    migration(conn)
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
