@@ -388,11 +388,11 @@ class MemoryStore:
                 return []
             now = self._clock()
             ids = [hit.id for hit in hits]
+            marks = ", ".join("?" * len(ids))  # at most five ids: plain parameters are cheapest
             self._record_telemetry(
                 conn,
-                "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ?"
-                " WHERE id IN (SELECT value FROM json_each(?))",
-                (now, json.dumps(ids)),
+                f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE id IN ({marks})",
+                (now, *ids),
             )
         from . import text
 
