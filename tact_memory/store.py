@@ -108,6 +108,12 @@ def _text_size(value: object, name: str) -> tuple[str, int]:
         raise errors.InvalidArguments(f"{name} is not valid text: {exc}") from exc
 
 
+def _is_full(exc: BaseException) -> bool:
+    """SQLITE_FULL: the page limit (or the disk). Python 3.10 has no error codes, only the text."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code == _SQLITE_FULL or (code is None and "is full" in str(exc).lower())
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -195,7 +201,7 @@ class MemoryStore:
         if isinstance(exc, errors.TactMemoryError):
             return exc
         text = str(exc).lower()
-        if getattr(exc, "sqlite_errorcode", None) == _SQLITE_FULL or "is full" in text:
+        if _is_full(exc):
             return errors.DatabaseCapacity(
                 f"the memory database file reached its {self.limits.file_bytes:,}-byte limit "
                 "(or the disk is full); delete records you no longer need",
@@ -298,7 +304,8 @@ class MemoryStore:
                 raise self._translate(exc) from exc
             try:
                 yield conn
-                conn.execute("COMMIT")
+                if conn.in_transaction:  # SQLite may have rolled back a telemetry-only transaction
+                    conn.execute("COMMIT")
             except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
@@ -362,7 +369,9 @@ class MemoryStore:
         try:
             conn.execute(sql, params)
         except sqlite3.OperationalError as exc:
-            if getattr(exc, "sqlite_errorcode", None) != _SQLITE_FULL or not conn.in_transaction:
+            # SQLite undoes the statement, or (when it kept no statement journal) the transaction,
+            # which held nothing but this scan's or read's own telemetry either way.
+            if not _is_full(exc):
                 raise
 
     @staticmethod
@@ -582,10 +591,14 @@ class MemoryStore:
         return (not grows_rows or rows + 1 <= self.limits.rows) and size + delta <= self.limits.content_bytes
 
     def _prune_expired(self, conn: sqlite3.Connection, now: int, *, keep: RecordKey | None) -> int:
-        """Delete unread rows whose probation has ended; returns how many went."""
+        """Delete rows whose current version went unread through its probation; returns how many.
+
+        A read clears ``probation_until_ms`` and a replacement sets it again, so this is per version:
+        a record read once and then replaced is on probation again until its new version is read.
+        """
         cur = conn.execute(
             "DELETE FROM memories WHERE probation_until_ms IS NOT NULL AND probation_until_ms <= ?"
-            " AND read_count = 0 AND id != ?",
+            " AND id != ?",
             (now, keep.id if keep else 0),
         )
         if cur.rowcount:

@@ -292,6 +292,21 @@ def test_expired_probation_rows_are_pruned_only_when_needed(make_store: MakeStor
     assert {r.key.id for r in store.list_records()} == {graduated.id, new.id}
 
 
+def test_a_replaced_version_is_on_probation_again_even_if_the_old_one_was_read(
+    make_store: MakeStore, clock: FakeClock
+) -> None:
+    store = make_store(limits=Limits(rows=2))
+    key = store.put("the queue worker retries three times").memory.key
+    store.read([key.id])  # graduated
+    replaced = store.put("the queue worker retries five times", replace=key).memory.key
+    other = store.put("the cron job runs hourly").memory.key
+    store.read([other.id])
+    clock.advance(PROBATION_MS)
+    new = store.put("the cache expires after ten minutes").memory.key  # room made from the unread version
+    assert {r.key for r in store.list_records()} == {other, new}
+    assert replaced not in {r.key for r in store.list_records()}
+
+
 def test_expired_rows_are_not_pruned_while_space_remains(store: MemoryStore, clock: FakeClock) -> None:
     key = store.put("unread fact about logging").memory.key
     clock.advance(PROBATION_MS * 2)

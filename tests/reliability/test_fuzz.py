@@ -303,7 +303,7 @@ class ToolMachine(RuleBasedStateMachine):
         self.db = self.folder / "memory" / "v1.sqlite3"
         self.clock = FakeClock()
         self.model: dict[int, tuple[int, str]] = {}
-        self.ever_read: set[int] = set()  # a record once read is never pruned
+        self.ever_read: set[int] = set()  # read since its current version was written: never pruned
         self.written_at: dict[int, int] = {}
         self.ledger = Ledger()
         self.stores: list[MemoryStore] = []
@@ -322,7 +322,7 @@ class ToolMachine(RuleBasedStateMachine):
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def prunable(self, id_: int, keep: int | None = None) -> bool:
-        """Expired probation and never read: the only rows a put may prune (I9)."""
+        """Expired probation and current version unread: the only rows a put may prune (I9)."""
         expired = self.written_at[id_] + PROBATION_MS <= self.clock.now
         return id_ != keep and id_ not in self.ever_read and expired
 
@@ -347,6 +347,7 @@ class ToolMachine(RuleBasedStateMachine):
                 assert key["version"] == 1 and key["id"] not in self.model
             expected[key["id"]] = (key["version"], call["content"])
             self.written_at[key["id"]] = self.clock.now
+            self.ever_read.discard(key["id"])  # a replacement starts probation again
             for id_ in set(expected) - set(rows):  # pruned to make room: only expired, unread rows (I9)
                 assert id_ != key["id"] and self.prunable(id_), f"record {id_} was evicted"
                 del expected[id_]
