@@ -28,7 +28,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -317,6 +317,23 @@ class Brief:
         return next((f for f in self.facts if f.id == fact_id), None)
 
 
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def load_toml_model(path: Path, model: type[ModelT]) -> ModelT:
+    """Read a TOML file into a pydantic model; every failure is an :class:`EvalError` naming it."""
+    try:
+        return model.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
+    except OSError as exc:
+        raise EvalError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise EvalError(f"{path}: invalid TOML: {exc}") from exc
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or model.__name__
+        raise EvalError(f"{path}: {where}: {first['msg']}") from None
+
+
 def default_scenario_dir() -> Path:
     """``fixtures/scenarios`` of the source checkout this package runs from."""
     return Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
@@ -329,17 +346,7 @@ def load_scenario(path: Path) -> Scenario:
         EvalError: unreadable file, invalid TOML, a schema or consistency problem, or a file name
             that differs from the scenario id.
     """
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        scenario = Scenario.model_validate(data)
-    except OSError as exc:
-        raise EvalError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise EvalError(f"{path}: invalid TOML: {exc}") from exc
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "scenario"
-        raise EvalError(f"{path}: {where}: {first['msg']}") from None
+    scenario = load_toml_model(path, Scenario)
     if scenario.id != path.stem:
         raise EvalError(f"{path}: id {scenario.id!r} differs from the file name")
     return scenario

@@ -19,19 +19,13 @@ Every check is reported with its value and threshold, so a verdict is never a ba
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from .scenarios import EvalError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised by the 3.10 type check
-    import tomli as tomllib
+from .scenarios import load_toml_model
 
 __all__ = ["Check", "Outcome", "Thresholds", "Verdict", "current_constants", "decide", "default_thresholds_path", "load_thresholds"]
 
@@ -115,15 +109,7 @@ def load_thresholds(path: Path | None = None) -> Thresholds:
         EvalError: missing, invalid TOML, or a schema problem.
     """
     path = path or default_thresholds_path()
-    try:
-        return Thresholds.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
-    except OSError as exc:
-        raise EvalError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise EvalError(f"{path}: invalid TOML: {exc}") from exc
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise EvalError(f"{path}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    return load_toml_model(path, Thresholds)
 
 
 def current_constants() -> dict[str, Any]:
