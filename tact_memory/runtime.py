@@ -216,6 +216,11 @@ def _abind_tool(
     return lambda call: mw.awrap_tool_call(agent, call, nxt)
 
 
+def _continued(state: SessionState) -> SessionState:
+    """A copy of a saved state to continue from: past its first turn, sharing no lists with it."""
+    return replace(state, turns=max(state.turns, 1), history=list(state.history), transcript=list(state.transcript))
+
+
 class Session:
     """One conversation: a settings snapshot, a root agent, a turn count and a display transcript."""
 
@@ -387,8 +392,8 @@ class Runtime:
 
     def restore_session(self, state: SessionState) -> Session:
         """Continue a saved session with the current settings; it starts past its first turn."""
-        return self._session("restored", replace(state, turns=max(state.turns, 1), history=list(state.history), transcript=list(state.transcript)))
+        return self._session("restored", _continued(state))
 
     def fork_session(self, state: SessionState) -> Session:
         """Branch a saved session into a new one that shares its past; it starts past the first turn."""
-        return self._session("forked", replace(state, turns=max(state.turns, 1), history=list(state.history), transcript=list(state.transcript)))
+        return self._session("forked", _continued(state))

@@ -9,6 +9,8 @@ and integers are strict (``"3"`` and ``true`` are not ids).
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, Union
 
@@ -167,13 +169,23 @@ def _inline_refs(node: Any, defs: Mapping[str, Any]) -> Any:
     return node
 
 
-def input_schema() -> dict[str, Any]:
-    """The JSON schema of one call: an object that is a closed ``oneOf`` tagged by ``operation``, no ``$ref``."""
+@functools.cache
+def _schema_json() -> str:
     raw = _CALL_ADAPTER.json_schema()
     schema: dict[str, Any] = _inline_refs(raw, raw.get("$defs", {}))
     schema.pop("discriminator", None)
     # Most model APIs (and MCP) require an object at the top; every variant is one.
-    return {"type": "object", **schema}
+    return json.dumps({"type": "object", **schema})
+
+
+def input_schema() -> dict[str, Any]:
+    """The JSON schema of one call: an object that is a closed ``oneOf`` tagged by ``operation``, no ``$ref``.
+
+    Generated once per process (every model request carries it); each call returns a fresh copy,
+    so a caller may change what it gets.
+    """
+    schema: dict[str, Any] = json.loads(_schema_json())
+    return schema
 
 
 def tool_definition() -> dict[str, Any]:

@@ -127,6 +127,17 @@ def cli_command(config_path: Path | None, *args: str) -> list[str]:
     return [sys.executable, "-m", "tact_memory.cli", *config, *args]
 
 
+def run_tool_session(config_path: Path, calls: list[dict[str, Any]]) -> str:
+    """Send ``calls`` as JSON lines to one ``tact-memory tool`` process; its stdout (stderr must be empty)."""
+    proc = subprocess.run(
+        cli_command(config_path, "tool"),
+        input="".join(json.dumps(c) + "\n" for c in calls),
+        capture_output=True, text=True, encoding="utf-8", env=child_env(), timeout=120, check=True,
+    )  # fmt: skip
+    assert proc.stderr == ""
+    return proc.stdout
+
+
 # Linux capability numbers (linux/capability.h) that let root ignore file permission bits.
 _CAP_DAC_OVERRIDE, _CAP_DAC_READ_SEARCH, _CAP_FOWNER = 1, 2, 3
 _PR_CAPBSET_DROP = 24

@@ -9,7 +9,6 @@ string value inside a result whose shape is unchanged, byte for byte as stored.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ from tact_memory.dispatch import Dispatcher, Role
 from tact_memory.store import MemoryStore
 
 from ..conftest import fixture_path
-from .helpers import RECORD_FIELDS, check_result, child_env, cli_command, raw_rows
+from .helpers import RECORD_FIELDS, check_result, raw_rows, run_tool_session
 
 CORPUS = tomllib.loads(fixture_path("injection", "records.toml").read_text(encoding="utf-8"))["case"]
 REPOSITORY = sorted(fixture_path("injection", "repository").iterdir())
@@ -106,13 +105,8 @@ def test_cli_session_keeps_one_result_per_line(config_path: Path) -> None:
         calls += [{"operation": "scan", "query": "anything"}, {"operation": "put", "content": content}]
     calls.append({"operation": "read", "ids": list(range(1, len(CASES) + 1))})
     calls.append({"operation": "scan", "query": "memory operation delete system"})
-    proc = subprocess.run(
-        cli_command(config_path, "tool"),
-        input="".join(json.dumps(c) + "\n" for c in calls),
-        capture_output=True, text=True, encoding="utf-8", env=child_env(), timeout=120, check=True,
-    )  # fmt: skip
-    assert proc.stderr == ""
-    lines = proc.stdout.split("\n")
+    stdout = run_tool_session(config_path, calls)
+    lines = stdout.split("\n")
     assert lines[-1] == "" and len(lines) - 1 == len(calls)
     results = [check_result(parse_exactly_one_object(line)) for line in lines[:-1]]
     read = results[-2]

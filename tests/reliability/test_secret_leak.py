@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ else:  # pragma: no cover
 from tact_memory.secrets import KINDS
 
 from ..conftest import fixture_path
-from .helpers import check_result, child_env, cli_command, folder_bytes, raw_rows
+from .helpers import check_result, folder_bytes, raw_rows, run_tool_session
 
 REJECT = tomllib.loads(fixture_path("secrets", "reject.toml").read_text(encoding="utf-8"))["case"]
 _TOKEN_SPLIT = re.compile(r"[\s=:\"'`,;()<>\[\]{}@/]+")
@@ -58,13 +57,8 @@ def test_rejected_secrets_never_come_back_or_reach_the_disk(config_path: Path) -
         calls.append({"operation": "put", "content": case["text"]})
         calls.append({"operation": "put", "content": case["text"], "replace": {"id": 1, "version": 1}})
         calls.append({"operation": "scan", "query": case["text"][:500]})
-    proc = subprocess.run(
-        cli_command(config_path, "tool"),
-        input="".join(json.dumps(c) + "\n" for c in calls),
-        capture_output=True, text=True, encoding="utf-8", env=child_env(), timeout=120, check=True,
-    )  # fmt: skip
-    assert proc.stderr == ""
-    lines = proc.stdout.splitlines()
+    stdout = run_tool_session(config_path, calls)
+    lines = stdout.splitlines()
     assert len(lines) == len(calls)
     for index, case in enumerate(REJECT):
         secret_parts = fragments(case["text"])
