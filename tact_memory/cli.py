@@ -29,6 +29,24 @@ def _fail(message: str) -> None:
     sys.exit(1)
 
 
+def _require(extra: str, *modules: str) -> None:
+    """Exit 2 with one line naming the extra when a module it installs is missing.
+
+    Checked before any work, so a command never fails half-way (or with a traceback) on an
+    optional dependency. Only top-level module names: finding them imports nothing.
+    """
+    import importlib.util
+
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            click.echo(
+                f"tact-memory: this needs the {extra} extra ({module} is not installed): "
+                f"pip install 'tact-memory[{extra}]'",
+                err=True,
+            )
+            sys.exit(2)
+
+
 def _config(ctx: click.Context) -> Config:
     try:
         return load_config(ctx.obj.get("config_path"))
@@ -313,13 +331,8 @@ def browse_command(ctx: click.Context) -> None:
     Example:
         tact-memory --config ~/.config/tact/config.toml browse
     """
-    try:
-        from .browser import MemoryBrowser
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").partition(".")[0] != "textual":
-            raise
-        _fail("the browser needs Textual; install it with: pip install 'tact-memory[browser]'")
-        return  # pragma: no cover
+    _require("browser", "textual", "rich")
+    from .browser import MemoryBrowser
     from .config import locate_config
 
     config = _config(ctx)
@@ -328,7 +341,8 @@ def browse_command(ctx: click.Context) -> None:
 
 @cli.command("bench")
 @json_option
-def bench_command(as_json: bool) -> None:
+@click.option("--quick", is_flag=True, help="A smoke run with few samples (seconds, rough figures).")
+def bench_command(as_json: bool, quick: bool) -> None:
     """Time every operation on a full store, against SQLite FTS5 in the same run.
 
     Uses a temporary folder; your memory is not touched. Targets are ratios against baselines
@@ -341,7 +355,7 @@ def bench_command(as_json: bool) -> None:
     """
     from .bench import main as bench_main
 
-    click.echo(bench_main(as_json))
+    click.echo(bench_main(as_json, quick=quick))
 
 
 @cli.command("mcp")
@@ -362,15 +376,10 @@ def mcp_command(ctx: click.Context, role: str) -> None:
     Example:
         tact-memory --config ~/.config/tact/config.toml mcp --role child
     """
+    _require("mcp", "mcp")
     config = _config(ctx)
-    try:
-        from .integrations.mcp import run_stdio
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").partition(".")[0] not in ("mcp", "mcp_types"):
-            raise
-        _fail("the MCP server needs the mcp extra: pip install 'tact-memory[mcp]'")
-        return
     from .dispatch import Role
+    from .integrations.mcp import run_stdio
 
     run_stdio(config, role=Role(role))
 
@@ -382,8 +391,8 @@ def mcp_command(ctx: click.Context, role: str) -> None:
     "--policy", default="scripted", show_default=True,
     help="Who plays the agent: scripted (offline), or pydantic-ai:MODEL such as pydantic-ai:openai:gpt-4.1.",
 )  # fmt: skip
-@click.option("--scenarios", type=click.Path(exists=True, file_okay=False), help="Scenario folder (default: fixtures/scenarios).")
-@click.option("--thresholds", type=click.Path(exists=True, dir_okay=False), help="Thresholds file (default: fixtures/eval/thresholds.toml).")
+@click.option("--scenarios", type=click.Path(exists=True, file_okay=False), help="Scenario folder (default: the scenarios shipped with the package).")
+@click.option("--thresholds", type=click.Path(exists=True, dir_okay=False), help="Thresholds file (default: the one shipped with the package).")
 @click.option("--tune", is_flag=True, help="Sweep retrieval constants on the tuning split and print the table; no verdict.")
 def eval_command(
     as_json: bool, report_dir: str | None, policy: str, scenarios: str | None, thresholds: str | None, tune: bool
@@ -399,6 +408,10 @@ def eval_command(
         tact-memory eval --json --report ./eval-report
         tact-memory eval --policy pydantic-ai:openai:gpt-4.1
     """
+    if report_dir is not None:
+        _require("eval", "matplotlib")
+    if policy.startswith("pydantic-ai:"):
+        _require("pydantic-ai", "pydantic_ai")
     from .eval.command import run_command
 
     sys.exit(run_command(as_json=as_json, report_dir=report_dir, policy=policy, scenarios=scenarios, thresholds=thresholds, tune=tune))

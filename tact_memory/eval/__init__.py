@@ -6,7 +6,7 @@ corrections, rebuttals, steers, scope refinements, preferences, workspace gotcha
 replacements, contradictions, cross-repository name collisions, irrelevant queries, secrets and
 adversarial text, with thresholds fixed before the held-out run. This package is that harness:
 
-* :mod:`~tact_memory.eval.scenarios`: scenario files (``fixtures/scenarios/*.toml``), validated;
+* :mod:`~tact_memory.eval.scenarios`: scenario files (``tact_memory/eval/data/scenarios/*.toml``), validated;
 * :mod:`~tact_memory.eval.policies` and :mod:`~tact_memory.eval.scripted`: who plays the agent
   (a deterministic scripted policy for CI, any pydantic-ai model for real runs);
 * :mod:`~tact_memory.eval.runner`: the paired runs through the real runtime and SQLite store;

@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from .evaluation import Evaluation, evaluate
+from .policies import Policy, resolve_policy
 from .scenarios import EvalError
 
 __all__ = ["run_command", "summary_lines"]
@@ -48,13 +49,26 @@ def run_command(
     *, as_json: bool, report_dir: str | None, policy: str, scenarios: str | None, thresholds: str | None, tune: bool
 ) -> int:
     """Run the evaluation the way the command line asked; returns the exit code."""
+    chosen: str | Policy = policy
+    if policy != "scripted":
+        # Resolve a model policy before any work: a missing provider or an unknown model is a
+        # problem of the command line or the environment (exit 2), not an evaluation outcome.
+        try:
+            chosen = resolve_policy(policy)
+        except EvalError as exc:
+            click.echo(f"tact-memory: {exc.message}", err=True)
+            return 2
     try:
         if tune:
-            return _tune(policy, scenarios, thresholds)
-        evaluation = _run(as_json, policy, scenarios, thresholds)
+            return _tune(chosen, scenarios, thresholds)
+        evaluation = _run(as_json, chosen, scenarios, thresholds)
     except EvalError as exc:
         click.echo(f"tact-memory: {exc.message}", err=True)
         return 1
+    finally:
+        close = getattr(chosen, "close", None)
+        if callable(close):
+            close()
     doc = evaluation.to_json()
     if as_json:
         click.echo(json.dumps(doc, ensure_ascii=False))
@@ -69,7 +83,7 @@ def run_command(
     return 0 if evaluation.verdict.outcome == "pass" else 1
 
 
-def _run(as_json: bool, policy: str, scenarios: str | None, thresholds: str | None) -> Evaluation:
+def _run(as_json: bool, policy: str | Policy, scenarios: str | None, thresholds: str | None) -> Evaluation:
     folder = Path(scenarios) if scenarios else None
     limits = Path(thresholds) if thresholds else None
     if as_json or not sys.stderr.isatty():
@@ -81,8 +95,7 @@ def _run(as_json: bool, policy: str, scenarios: str | None, thresholds: str | No
         return evaluate(policy, scenario_dir=folder, thresholds_path=limits, progress=lambda _: bar.update(1))
 
 
-def _tune(policy: str, scenarios: str | None, thresholds: str | None) -> int:
-    from .policies import resolve_policy
+def _tune(policy: str | Policy, scenarios: str | None, thresholds: str | None) -> int:
     from .runner import run_pairs
     from .scenarios import load_background, load_scenarios
     from .tuning import retrieval_cases, sweep
@@ -91,7 +104,8 @@ def _tune(policy: str, scenarios: str | None, thresholds: str | None) -> int:
     folder = Path(scenarios) if scenarios else None
     registered = load_thresholds(Path(thresholds) if thresholds else None)
     tuning = [s for s in load_scenarios(folder) if s.split == "tuning"]
-    pairs = run_pairs(tuning, resolve_policy(policy, options=registered.scripted_policy), background=load_background(folder))
+    chosen = resolve_policy(policy, options=registered.scripted_policy) if isinstance(policy, str) else policy
+    pairs = run_pairs(tuning, chosen, background=load_background(folder))
     rows = sweep(retrieval_cases(pairs))
     click.echo(f"{len(tuning)} tuning scenarios; registered: {registered.constants.model_dump()}")
     click.echo(f"{'k1':>4} {'b':>5} {'stop':>5} {'fold':>5} {'limit':>5} {'recall':>7} {'mrr':>6} {'prec':>6} {'abst':>6}")

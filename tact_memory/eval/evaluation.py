@@ -87,8 +87,8 @@ def evaluate(
 
     Args:
         policy: A policy, or its name (``scripted``, ``pydantic-ai:MODEL``).
-        scenario_dir: Scenario folder (default ``fixtures/scenarios``).
-        thresholds_path: Thresholds file (default ``fixtures/eval/thresholds.toml``).
+        scenario_dir: Scenario folder (default: the scenarios shipped in ``tact_memory/eval/data``).
+        thresholds_path: Thresholds file (default: the one shipped in ``tact_memory/eval/data``).
         progress: Called after each scenario (for a progress bar).
 
     Raises:

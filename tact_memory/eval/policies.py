@@ -89,10 +89,10 @@ class PydanticAIPolicy:
             raise EvalError(
                 "the pydantic-ai policy needs pydantic-ai: pip install 'tact-memory[pydantic-ai]'"
             ) from exc
-        self._model = model
+        self.name = f"pydantic-ai:{model}" if isinstance(model, str) else f"pydantic-ai:{type(model).__name__}"
+        self._model = _infer_model(model) if isinstance(model, str) else model
         self._settings = dict(settings) if settings is not None else None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self.name = f"pydantic-ai:{model}" if isinstance(model, str) else f"pydantic-ai:{type(model).__name__}"
 
     def model(self, brief: Brief) -> Model:
         """A model that forwards every request; ``brief`` is ignored on purpose."""
@@ -134,6 +134,25 @@ class PydanticAIPolicy:
             )
         )
         return _from_pydantic_ai(response)
+
+
+def _infer_model(name: str) -> PydanticAIModel:
+    """Resolve a model name now, so a missing provider package or an unknown name is one line
+    before any scenario runs, not a traceback in the middle of the evaluation."""
+    from pydantic_ai.exceptions import UserError
+    from pydantic_ai.models import infer_model
+
+    try:
+        return infer_model(name)
+    except ImportError as exc:
+        missing = exc.name or "its provider package"
+        raise EvalError(
+            f"the model {name!r} needs {missing}, which is not installed; install the provider's "
+            f"pydantic-ai extra, for example: pip install 'pydantic-ai-slim[{name.partition(':')[0]}]'"
+        ) from None
+    except (UserError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise EvalError(f"pydantic-ai cannot use the model {name!r}: {first}") from None
 
 
 def to_pydantic_ai(request: ModelRequest) -> list[ModelMessage]:

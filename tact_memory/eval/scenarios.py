@@ -1,4 +1,4 @@
-"""Evaluation scenarios: loading and validating the TOML files in ``fixtures/scenarios/``.
+"""Evaluation scenarios: loading and validating the TOML files shipped in ``tact_memory/eval/data/scenarios/``.
 
 A scenario is a short story in sessions. Each session works in one repository, on one simulated
 day, and is new, restored from an earlier session or forked from one. Its turns are user messages
@@ -27,12 +27,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal, TypeVar
+from importlib import resources
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..errors import TactMemoryError
+
+if TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -320,7 +326,7 @@ class Brief:
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
-def load_toml_model(path: Path, model: type[ModelT]) -> ModelT:
+def load_toml_model(path: Traversable, model: type[ModelT]) -> ModelT:
     """Read a TOML file into a pydantic model; every failure is an :class:`EvalError` naming it."""
     try:
         return model.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
@@ -334,12 +340,17 @@ def load_toml_model(path: Path, model: type[ModelT]) -> ModelT:
         raise EvalError(f"{path}: {where}: {first['msg']}") from None
 
 
-def default_scenario_dir() -> Path:
-    """``fixtures/scenarios`` of the source checkout this package runs from."""
-    return Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
+def data_dir() -> Traversable:
+    """The evaluation data shipped inside the package (``tact_memory/eval/data``)."""
+    return resources.files("tact_memory.eval").joinpath("data")
 
 
-def load_scenario(path: Path) -> Scenario:
+def default_scenario_dir() -> Traversable:
+    """The scenarios shipped with the package, so an installed wheel can run ``eval``."""
+    return data_dir().joinpath("scenarios")
+
+
+def load_scenario(path: Traversable) -> Scenario:
     """Read and validate one scenario file.
 
     Raises:
@@ -347,7 +358,7 @@ def load_scenario(path: Path) -> Scenario:
             that differs from the scenario id.
     """
     scenario = load_toml_model(path, Scenario)
-    if scenario.id != path.stem:
+    if scenario.id != path.name.removesuffix(".toml"):
         raise EvalError(f"{path}: id {scenario.id!r} differs from the file name")
     return scenario
 
@@ -356,14 +367,14 @@ class _Background(_Closed):
     memory: list[dict[Literal["content"], str]] = Field(min_length=1)
 
 
-def load_background(directory: Path | None = None) -> tuple[str, ...]:
+def load_background(directory: Traversable | None = None) -> tuple[str, ...]:
     """The shared background corpus (``background/corpus.toml`` beside the scenarios), or nothing.
 
     Raises:
         EvalError: the file exists but is invalid.
     """
-    path = (directory or default_scenario_dir()) / "background" / "corpus.toml"
-    if not path.exists():
+    path = (directory or default_scenario_dir()).joinpath("background").joinpath("corpus.toml")
+    if not path.is_file():
         return ()
     try:
         data = _Background.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
@@ -372,7 +383,7 @@ def load_background(directory: Path | None = None) -> tuple[str, ...]:
     return tuple(item["content"] for item in data.memory)
 
 
-def load_scenarios(directory: Path | None = None) -> list[Scenario]:
+def load_scenarios(directory: Traversable | None = None) -> list[Scenario]:
     """Every ``*.toml`` scenario in ``directory`` (default: :func:`default_scenario_dir`), by id.
 
     Raises:
@@ -381,7 +392,7 @@ def load_scenarios(directory: Path | None = None) -> list[Scenario]:
     folder = directory or default_scenario_dir()
     if not folder.is_dir():
         raise EvalError(f"{folder}: no scenario folder (pass --scenarios DIR)")
-    paths = sorted(folder.glob("*.toml"))
+    paths = sorted((p for p in folder.iterdir() if p.name.endswith(".toml") and p.is_file()), key=lambda p: p.name)
     if not paths:
         raise EvalError(f"{folder}: no scenario files")
     return [load_scenario(path) for path in paths]

@@ -1,6 +1,6 @@
 """Pre-registered thresholds and the verdict: ``pass``, ``fail`` or ``inconclusive``.
 
-The thresholds live in ``fixtures/eval/thresholds.toml`` and are fixed before the held-out run.
+The thresholds live in ``tact_memory/eval/data/thresholds.toml`` and are fixed before the held-out run.
 The verdict applies the specification's kill criteria to the held-out split only:
 
 * **fail** (remove the feature) when the paired task utility is flat or negative, when memory's
@@ -20,12 +20,19 @@ Every check is reported with its value and threshold, so a verdict is never a ba
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .scenarios import load_toml_model
+from .scenarios import data_dir, load_toml_model
+
+if TYPE_CHECKING:
+    import sys
+
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 __all__ = ["Check", "Outcome", "Thresholds", "Verdict", "current_constants", "decide", "default_thresholds_path", "load_thresholds"]
 
@@ -97,12 +104,12 @@ class Thresholds(_Closed):
     """Rule constants of the scripted policy (tuned on the tuning split like the product constants)."""
 
 
-def default_thresholds_path() -> Path:
-    """``fixtures/eval/thresholds.toml`` of the source checkout this package runs from."""
-    return Path(__file__).resolve().parents[2] / "fixtures" / "eval" / "thresholds.toml"
+def default_thresholds_path() -> Traversable:
+    """The thresholds file shipped inside the package, fixed before the held-out run."""
+    return data_dir().joinpath("thresholds.toml")
 
 
-def load_thresholds(path: Path | None = None) -> Thresholds:
+def load_thresholds(path: Traversable | None = None) -> Thresholds:
     """Read and validate the thresholds file.
 
     Raises:

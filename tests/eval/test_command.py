@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from tact_memory.eval.command import summary_lines
 from tact_memory.eval.evaluation import Evaluation
 from tact_memory.eval.report import render_markdown, write_report
 
-from ..conftest import fixture_path
+from tact_memory.eval.scenarios import default_scenario_dir
 
 KEYS = {
     "scan_precision_at_5", "scan_recall_at_5", "read_precision", "mrr", "abstention_accuracy", "duplicate_puts",
@@ -78,7 +77,7 @@ def small_fixture(tmp_path: Path, ids: list[str]) -> Path:
     folder = tmp_path / "scenarios"
     folder.mkdir()
     for name in ids:
-        shutil.copy(fixture_path("scenarios", f"{name}.toml"), folder / f"{name}.toml")
+        (folder / f"{name}.toml").write_text(default_scenario_dir().joinpath(f"{name}.toml").read_text(encoding="utf-8"), encoding="utf-8")
     return folder
 
 
@@ -101,7 +100,30 @@ def test_text_output_report_and_bad_policy(tmp_path: Path) -> None:
     assert "verdict     inconclusive" in result.output and (tmp_path / "out" / "report.md").exists()
     assert "evaluating" not in result.output  # no progress bar without a terminal
     bad = run("--policy", "nonsense", "--scenarios", str(folder))
-    assert bad.exit_code == 1
+    assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("policy", "expected"),
+    [
+        ("pydantic-ai:nosuchprovider:model-x", "cannot use the model 'nosuchprovider:model-x'"),
+        ("pydantic-ai:openai:gpt-4.1", "pip install 'pydantic-ai-slim[openai]'"),
+    ],
+)
+def test_a_model_policy_that_cannot_run_is_one_line_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str, expected: str
+) -> None:
+    import importlib.util
+
+    if "openai" in policy and importlib.util.find_spec("openai") is not None:
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        expected = "cannot use the model 'openai:gpt-4.1'"  # installed: the missing key is the reason
+    report = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["eval", "--policy", policy, "--report", str(report)])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0], result.output
+    assert not report.exists()
 
 
 def test_tune_prints_the_sweep_for_the_tuning_split(tmp_path: Path) -> None:

@@ -10,10 +10,10 @@ import pytest
 from tact_memory.eval.metrics import contains_all, contains_marker
 from tact_memory.eval.scenarios import CATEGORIES, EvalError, Scenario, load_background, load_scenario, load_scenarios
 
-from ..conftest import fixture_path
+from tact_memory.eval.scenarios import default_scenario_dir
 from .helpers import scenario
 
-SCENARIOS = load_scenarios(fixture_path("scenarios"))
+SCENARIOS = load_scenarios(default_scenario_dir())
 
 
 def test_at_least_36_scenarios_and_three_in_every_category() -> None:
@@ -50,7 +50,7 @@ def test_unsafe_conclusions_are_declared_where_they_belong() -> None:
 
 
 def test_background_corpus_holds_no_scenario_fact_or_answer() -> None:
-    background = load_background(fixture_path("scenarios"))
+    background = load_background(default_scenario_dir())
     assert len(background) >= 30
     for text in background:
         for s in SCENARIOS:
@@ -94,7 +94,7 @@ def test_an_expected_answer_given_away_by_the_request_is_refused() -> None:
 
 def test_file_errors_name_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "other_name.toml"
-    bad.write_text((fixture_path("scenarios") / "steer_01.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    bad.write_text((default_scenario_dir() / "steer_01.toml").read_text(encoding="utf-8"), encoding="utf-8")
     with pytest.raises(EvalError, match="differs from the file name"):
         load_scenario(bad)
     broken = tmp_path / "broken.toml"

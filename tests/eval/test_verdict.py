@@ -9,11 +9,10 @@ from typing import Any
 import pytest
 
 from tact_memory.eval.scenarios import EvalError
-from tact_memory.eval.verdict import current_constants, decide, load_thresholds
+from tact_memory.eval.verdict import current_constants, decide, default_thresholds_path, load_thresholds
 
-from ..conftest import fixture_path
 
-THRESHOLDS = load_thresholds(fixture_path("eval", "thresholds.toml"))
+THRESHOLDS = load_thresholds(default_thresholds_path())
 
 
 def good() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -98,7 +97,7 @@ def test_the_registered_constants_are_the_products() -> None:
 
 
 def test_thresholds_files_are_validated(tmp_path: Path) -> None:
-    text = fixture_path("eval", "thresholds.toml").read_text(encoding="utf-8")
+    text = default_thresholds_path().read_text(encoding="utf-8")
     bad = tmp_path / "t.toml"
     bad.write_text(text.replace("[guards]", "[guards]\nsurprise = 1"), encoding="utf-8")
     with pytest.raises(EvalError, match="surprise"):
