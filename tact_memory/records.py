@@ -11,7 +11,7 @@ could stand behind the same methods, raising the same :mod:`tact_memory.errors`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
@@ -120,14 +120,26 @@ class StoreStatus:
 
 @runtime_checkable
 class MemoryBackend(Protocol):
-    """Semantic operations on one corpus; failures raise :mod:`tact_memory.errors` exceptions."""
+    """Semantic operations on one corpus; failures raise :mod:`tact_memory.errors` exceptions.
+
+    The tool, the browser, the CLI, the benchmark and every adapter use only these members, so
+    any store that implements them (and passes ``tests/backend_contract``) can stand in for the
+    local SQLite store. Model-facing operations (scan, read, put, delete) update telemetry as the
+    specification says; the people's views (get, list_records, export, status, hidden_reason)
+    never change anything.
+    """
+
+    @property
+    def limits(self) -> Limits:
+        """The bounds this store enforces."""
+        ...
 
     def scan(self, query: str, *, limit: int = 5) -> list[Candidate]:
         """Rank visible records against ``query``; bump scan telemetry of the returned ones only."""
         ...
 
     def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
-        """Return full records for the ids that exist (first-seen order); bump read telemetry."""
+        """Return full visible records for the ids that exist (first-seen order); bump read telemetry."""
         ...
 
     def put(self, content: str, *, replace: RecordKey | None = None) -> PutResult:
@@ -135,13 +147,29 @@ class MemoryBackend(Protocol):
         ...
 
     def delete(self, key: RecordKey) -> None:
-        """Remove the record if it is still at ``key.version``."""
+        """Remove the record if it is still at ``key.version``; works at every bound."""
+        ...
+
+    def get(self, id_: int) -> MemoryRecord | None:
+        """One record by id, hidden or not, telemetry untouched; ``None`` if there is none."""
         ...
 
     def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
-        """Every live record, telemetry untouched (for people: the browser, list and export)."""
+        """Every live record, hidden ones included, telemetry untouched (the browser and ``list``)."""
+        ...
+
+    def export(self) -> Iterator[MemoryRecord]:
+        """Every live record in id order, telemetry untouched (``export``)."""
+        ...
+
+    def hidden_reason(self, record: MemoryRecord) -> str | None:
+        """Why a stored record is withheld from scan and read (a secret kind, or control text), or ``None``."""
         ...
 
     def status(self) -> StoreStatus:
         """Usage and health, without creating or changing anything."""
+        ...
+
+    def close(self) -> None:
+        """Release connections; the next operation opens them again."""
         ...

@@ -676,6 +676,14 @@ class MemoryStore:
                 raise self._translate(exc) from exc
         return None if row is None else _record(row)
 
+    def export(self) -> Iterator[MemoryRecord]:
+        """Every live record in id order; reads only, no telemetry."""
+        return iter(self.list_records(order="id"))
+
+    def hidden_reason(self, record: MemoryRecord) -> str | None:
+        """Why ``record`` is withheld from scan and read, or ``None`` when models may see it."""
+        return self.secret_kind(record)
+
     def secret_kind(self, record: MemoryRecord) -> str | None:
         """The secret pattern a stored record matches (it is then hidden from models), or ``None``."""
         return self._secret_kind(record.key.id, record.key.version, record.content)

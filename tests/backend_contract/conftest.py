@@ -1,0 +1,88 @@
+"""The backend contract: every store invariant, run against every backend.
+
+Each backend is a :class:`Harness`: how to make a store with given limits on a fake clock, and how
+to plant a row behind the store's back (as an older release, or another program, could have left
+it). A new backend joins the suite by adding one harness factory to ``BACKENDS``; the tests
+themselves name no backend. Backend-specific behaviour (files, modes, journals, SQL) is tested
+beside the backend, not here.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tact_memory.limits import DEFAULT_LIMITS, Limits
+from tact_memory.records import MemoryBackend, MemoryRecord
+from tact_memory.store import MemoryStore
+
+from ..conftest import FakeClock
+
+
+@dataclass
+class Harness:
+    """One backend under test."""
+
+    name: str
+    clock: FakeClock
+    _make: Callable[[Limits], MemoryBackend]
+    _plant: Callable[[MemoryBackend, str], int]
+    made: list[MemoryBackend] = field(default_factory=list)
+
+    def make(self, limits: Limits = DEFAULT_LIMITS) -> MemoryBackend:
+        """A store on the shared corpus with these limits; every store of one test sees one corpus."""
+        backend = self._make(limits)
+        self.made.append(backend)
+        return backend
+
+    def plant(self, backend: MemoryBackend, content: str) -> int:
+        """Write a row without any check (no screening, no bounds); returns its id."""
+        return self._plant(backend, content)
+
+
+def _sqlite(tmp_path: Path, clock: FakeClock) -> Harness:
+    path = tmp_path / "memory" / "v1.sqlite3"
+
+    def make(limits: Limits) -> MemoryBackend:
+        return MemoryStore(path, limits=limits, clock=clock)
+
+    def plant(backend: MemoryBackend, content: str) -> int:
+        backend.scan("anything")  # the first operation creates the corpus
+        with sqlite3.connect(path) as conn:
+            cur = conn.execute(
+                "INSERT INTO memories (version, content, created_at_ms, updated_at_ms) VALUES (1, ?, ?, ?)",
+                (content, clock.now, clock.now),
+            )
+            conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+        conn.close()
+        return int(cur.lastrowid or 0)
+
+    return Harness("sqlite", clock, make, plant)
+
+
+BACKENDS: dict[str, Callable[[Path, FakeClock], Harness]] = {"sqlite": _sqlite}
+"""Every backend the contract runs against."""
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def harness(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Harness]:
+    made = BACKENDS[request.param](tmp_path, FakeClock())
+    yield made
+    for backend in made.made:
+        backend.close()
+
+
+@pytest.fixture
+def backend(harness: Harness) -> MemoryBackend:
+    """A store with the default limits."""
+    return harness.make()
+
+
+def everything(backend: MemoryBackend) -> tuple[list[MemoryRecord], tuple[int, int]]:
+    """What a refused operation must leave unchanged: every record with its telemetry, and usage."""
+    status = backend.status()
+    return list(backend.export()), (status.rows, status.content_bytes)

@@ -1,0 +1,83 @@
+"""Telemetry (I10): scans and reads are counted apart, only for what was returned; people's views
+(get, list, export, status) count nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tact_memory import errors
+from tact_memory.records import MemoryBackend
+
+from .conftest import Harness, everything
+
+pytestmark = pytest.mark.backend_contract
+
+
+def test_scan_and_read_telemetry_are_separate(backend: MemoryBackend, harness: Harness) -> None:
+    a = backend.put("The frontend repository uses pnpm workspaces").memory.key
+    b = backend.put("The backend repository uses poetry for dependencies").memory.key
+    harness.clock.advance(5)
+    assert [c.key for c in backend.scan("pnpm frontend")] == [a]
+    first, second = backend.get(a.id), backend.get(b.id)
+    assert first is not None and second is not None
+    assert (first.scan_count, first.last_scanned_at_ms) == (1, harness.clock.now)
+    assert (first.read_count, first.last_read_at_ms) == (0, None)
+    assert first.probation_until_ms is not None  # a scan is not a read
+    assert (second.scan_count, second.read_count) == (0, 0)  # not returned: untouched
+    harness.clock.advance(5)
+    [record] = backend.read([a.id])
+    assert (record.read_count, record.last_read_at_ms, record.scan_count) == (1, harness.clock.now, 1)
+
+
+def test_abstaining_and_failed_operations_fabricate_no_hits(backend: MemoryBackend) -> None:
+    backend.put("The frontend repository uses pnpm workspaces")
+    before = everything(backend)
+    assert backend.scan("what should I do next?") == []
+    assert backend.scan("kubernetes helm") == []
+    with pytest.raises(errors.InvalidArguments):
+        backend.scan("pnpm " * 200)
+    assert backend.read([42]) == []
+    with pytest.raises(errors.InvalidArguments):
+        backend.read([])
+    assert everything(backend) == before
+
+
+def test_peoples_views_change_no_telemetry(backend: MemoryBackend) -> None:
+    key = backend.put("The user wants commit messages in the imperative mood").memory.key
+    backend.scan("commit messages")
+    before = everything(backend)
+    backend.get(key.id)
+    backend.status()
+    list(backend.export())
+    for order in ("most_useful", "newest", "oldest", "least_useful", "id"):
+        backend.list_records(order=order)  # type: ignore[arg-type]
+    assert everything(backend) == before
+
+
+def test_read_deduplicates_in_first_seen_order_and_omits_missing(backend: MemoryBackend) -> None:
+    ids = [backend.put(f"fact {i} about subsystem{i}").memory.key.id for i in range(3)]
+    records = backend.read([ids[2], ids[0], ids[2], 999, ids[0], ids[1]])
+    assert [r.key.id for r in records] == [ids[2], ids[0], ids[1]]
+    assert all(r.read_count == 1 for r in records)
+    for bad in ([0], [-1], [True], ["1"]):
+        with pytest.raises(errors.InvalidArguments):
+            backend.read(bad)  # type: ignore[arg-type]
+
+
+def test_listing_orders(backend: MemoryBackend, harness: Harness) -> None:
+    keys = []
+    for i in range(3):
+        keys.append(backend.put(f"fact {i} about subsystem{i}").memory.key)
+        harness.clock.advance(10)
+    backend.read([keys[0].id, keys[0].id])
+    backend.read([keys[0].id])
+    backend.read([keys[2].id])
+    ids = {order: [r.key.id for r in backend.list_records(order=order)] for order in ("most_useful", "least_useful", "newest", "oldest", "id")}  # type: ignore[arg-type]
+    a, b, c = (k.id for k in keys)
+    assert ids["most_useful"] == [a, c, b]
+    assert ids["least_useful"] == [b, c, a]
+    assert ids["newest"] == [c, b, a]
+    assert ids["oldest"] == [a, b, c]
+    assert ids["id"] == [a, b, c] == [r.key.id for r in backend.export()]
+    with pytest.raises(errors.InvalidArguments):
+        backend.list_records(order="random")  # type: ignore[arg-type]

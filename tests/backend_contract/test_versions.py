@@ -1,0 +1,89 @@
+"""Versions and ids (I7): put makes version 1, replace adds one, stale versions are refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from tact_memory import errors
+from tact_memory.records import MemoryBackend, RecordKey
+
+from .conftest import Harness, everything
+
+pytestmark = pytest.mark.backend_contract
+
+
+def test_put_creates_version_one(backend: MemoryBackend, harness: Harness) -> None:
+    result = backend.put("The docs site builds with mkdocs")
+    assert result.replaced is False
+    assert result.memory.key.version == 1
+    assert result.memory.created_at_ms == result.memory.updated_at_ms == harness.clock.now
+    assert backend.get(result.memory.key.id) == result.memory
+
+
+def test_replace_increments_the_version_and_keeps_the_id_and_creation_time(
+    backend: MemoryBackend, harness: Harness
+) -> None:
+    first = backend.put("The docs site builds with mkdocs").memory
+    harness.clock.advance(1000)
+    second = backend.put("The docs site builds with mkdocs-material 9", replace=first.key)
+    assert second.replaced is True
+    assert second.memory.key == RecordKey(first.key.id, 2)
+    assert second.memory.created_at_ms == first.created_at_ms
+    assert second.memory.updated_at_ms == harness.clock.now
+    assert [r.key for r in backend.export()] == [second.memory.key]
+
+
+@pytest.mark.release_gate
+def test_stale_versions_are_refused_for_replace_and_delete(backend: MemoryBackend) -> None:
+    key = backend.put("The queue worker retries three times").memory.key
+    newer = backend.put("The queue worker retries five times", replace=key).memory.key
+    before = everything(backend)
+    with pytest.raises(errors.VersionConflict) as replace_info:
+        backend.put("The queue worker retries seven times", replace=key)
+    with pytest.raises(errors.VersionConflict) as delete_info:
+        backend.delete(key)
+    for info in (replace_info, delete_info):
+        assert info.value.details() == {"id": key.id, "current_version": newer.version}
+        assert info.value.code == "version_conflict"
+    assert everything(backend) == before
+
+
+def test_unknown_ids_are_not_found(backend: MemoryBackend) -> None:
+    backend.put("The cron job runs hourly")
+    before = everything(backend)
+    with pytest.raises(errors.NotFound):
+        backend.put("The cron job runs daily", replace=RecordKey(99, 1))
+    with pytest.raises(errors.NotFound):
+        backend.delete(RecordKey(99, 1))
+    assert backend.get(99) is None
+    assert everything(backend) == before
+
+
+def test_ids_are_never_reused(backend: MemoryBackend) -> None:
+    first = backend.put("The cron job runs hourly").memory.key
+    backend.delete(first)
+    second = backend.put("The cron job runs daily").memory.key
+    assert second.id != first.id
+    assert backend.get(first.id) is None
+
+
+@pytest.mark.parametrize("key", [RecordKey(0, 1), RecordKey(1, 0), RecordKey(-1, 1), RecordKey(2**63, 1)])
+def test_keys_out_of_range_are_invalid_arguments(backend: MemoryBackend, key: RecordKey) -> None:
+    backend.put("The cron job runs hourly")
+    before = everything(backend)
+    with pytest.raises(errors.InvalidArguments):
+        backend.delete(key)
+    with pytest.raises(errors.InvalidArguments):
+        backend.put("The cron job runs daily", replace=key)
+    assert everything(backend) == before
+
+
+def test_two_stores_on_one_corpus_see_each_others_writes(harness: Harness) -> None:
+    mine, other = harness.make(), harness.make()
+    key = mine.put("In the `commonware` repository, release tags use vX.Y.Z").memory.key
+    assert [c.key for c in other.scan("commonware release tags")] == [key]
+    newer = other.put("In the `commonware` repository, release tags use vX.Y.Z-rcN for candidates", replace=key)
+    with pytest.raises(errors.VersionConflict):
+        mine.delete(key)
+    mine.delete(newer.memory.key)
+    assert list(other.export()) == []
