@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -31,6 +32,7 @@ from .errors import TactMemoryError
 from .messages import Message, ModelRequest, ModelResponse, Part, ToolCall, TranscriptEntry
 from .pipeline import MemoryMiddleware, Middleware, Submission, ToolOutput
 from .records import MemoryBackend
+from .roles import decide_role, running
 
 if TYPE_CHECKING:
     from .reload import ReloadEvent
@@ -110,9 +112,11 @@ class Agent:
         self.history = history
         self.name = name
         self.dispatcher: Dispatcher | None = (
-            Dispatcher(session.store, role=role) if session.settings.enabled else None
+            decide_role(role).dispatcher(session.store) if session.settings.enabled else None
         )
-        """The memory tool, authorized for this agent's role; ``None`` when memory is disabled."""
+        """The memory tool, authorized for this agent's role (lowered to child when the agent is
+        created inside another memory-enabled agent's work, rule I17); ``None`` when memory is
+        disabled."""
 
     def spawn_child(self, *, system: str = "", name: str | None = None) -> Agent:
         """A child agent of this session: it may scan and read memory, never put or delete."""
@@ -163,7 +167,8 @@ class Agent:
         handler: Callable[[ToolCall], ToolOutput] = executor or _unknown_tool
         for middleware in reversed(self.session.middleware):
             handler = _bind_tool(middleware, self, handler)
-        output = handler(call)
+        with self._running():
+            output = handler(call)
         self._record_result(call, output)
         return output
 
@@ -178,9 +183,14 @@ class Agent:
         handler: Callable[[ToolCall], Awaitable[ToolOutput]] = executor or unknown
         for middleware in reversed(self.session.middleware):
             handler = _abind_tool(middleware, self, handler)
-        output = await handler(call)
+        with self._running():
+            output = await handler(call)
         self._record_result(call, output)
         return output
+
+    def _running(self) -> AbstractContextManager[None]:
+        """While a tool of a memory-enabled agent runs, an agent started inside it is a child."""
+        return running(f"runtime tool call of {self.name}") if self.dispatcher is not None else nullcontext()
 
     def _record_result(self, call: ToolCall, output: ToolOutput) -> None:
         text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
