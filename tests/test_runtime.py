@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from tact_memory.config import Config, MemorySettings, load_config
 from tact_memory.messages import Message, ModelRequest, ModelResponse, Part, ToolCall
 from tact_memory.pipeline import Middleware, Submission, ToolCallNext, ToolOutput
 from tact_memory.prompt import MEMORY_INSTRUCTIONS, assemble_system
-from tact_memory.runtime import Agent, Runtime, SessionState, SubmissionRejected
+from tact_memory.runtime import Agent, Runtime, Session, SessionState, SubmissionRejected
 from tact_memory.store import MemoryStore
 from tact_memory.testing import ScriptedModel, answer, arun_agent, call, run_agent
 
@@ -344,7 +345,7 @@ def test_watch_brings_a_real_config_edit_to_new_sessions_only(tmp_path: Path) ->
 # -- a steer during the final model call -----------------------------------------------------------
 
 
-def steering_answer(session: Any, steer: str, text: str) -> Any:
+def steering_answer(session: Session, steer: str, text: str) -> Callable[[ModelRequest], ModelResponse]:
     """A model step that accepts ``steer`` while it runs, then gives a final answer."""
 
     def step(request: ModelRequest) -> ModelResponse:
@@ -354,7 +355,7 @@ def steering_answer(session: Any, steer: str, text: str) -> Any:
     return step
 
 
-def assert_steer_answered(session: Any, model: ScriptedModel) -> None:
+def assert_steer_answered(session: Session, model: ScriptedModel) -> None:
     assert model.done and len(model.requests) == 2
     steer = model.requests[1].messages[-1]
     assert steer.kind == "steer" and steer.parts[0].text == "Also update the changelog."

@@ -217,23 +217,30 @@ async def test_pydantic_ai_instructions_function(config_path: Path, seeded: Memo
 # -- LangChain ----------------------------------------------------------------------------------
 
 
-def langchain_sub_agent(config_path: Path, store: MemoryStore, outcome: Outcome, *, role: Role | None) -> Any:
-    """A sub-agent that scans and tries to put; :func:`invoke_sub` collects what it was told."""
-    model = scripted(
-        call("memory", operation="scan", query="zephyr"), call("memory", operation="put", content=REMEMBERED), AIMessage("ok")
-    )
-    agent = create_agent(model, middleware=[MemoryMiddleware.from_config(config_path, role=role, store=store)])
+class LangChainSub:
+    """A LangChain sub-agent that scans and tries to put, collecting what its tool calls returned."""
 
-    def invoke(task: str) -> str:
-        outcome.extend(results(agent.invoke({"messages": [HumanMessage(task)]})["messages"]))
+    def __init__(self, config_path: Path, store: MemoryStore, outcome: Outcome, *, role: Role | None) -> None:
+        model = scripted(
+            call("memory", operation="scan", query="zephyr"),
+            call("memory", operation="put", content=REMEMBERED),
+            AIMessage("ok"),
+        )
+        memory = MemoryMiddleware.from_config(config_path, role=role, store=store)
+        self.agent = create_agent(model, middleware=[memory])
+        self.outcome = outcome
+
+    def invoke_sub(self, task: str) -> str:
+        self.outcome.extend(results(self.agent.invoke({"messages": [HumanMessage(task)]})["messages"]))
         return "done"
 
-    async def ainvoke(task: str) -> str:
-        outcome.extend(results((await agent.ainvoke({"messages": [HumanMessage(task)]}))["messages"]))
+    async def ainvoke_sub(self, task: str) -> str:
+        self.outcome.extend(results((await self.agent.ainvoke({"messages": [HumanMessage(task)]}))["messages"]))
         return "done"
 
-    agent.invoke_sub, agent.ainvoke_sub = invoke, ainvoke
-    return agent
+
+def langchain_sub_agent(config_path: Path, store: MemoryStore, outcome: Outcome, *, role: Role | None) -> LangChainSub:
+    return LangChainSub(config_path, store, outcome, role=role)
 
 
 def run_langchain_root(config_path: Path, store: MemoryStore, delegate: Any) -> None:
@@ -255,7 +262,7 @@ async def test_langchain_run_in_executor(config_path: Path, seeded: MemoryStore)
     @tool
     async def delegate(task: str) -> str:
         """Hand a task to a sub-agent."""
-        return await asyncio.get_running_loop().run_in_executor(None, sub.invoke_sub, task)  # type: ignore[no-any-return]
+        return await asyncio.get_running_loop().run_in_executor(None, sub.invoke_sub, task)
 
     await arun_langchain_root(config_path, seeded, delegate)
     assert_refused(outcome, seeded)
@@ -269,7 +276,7 @@ def test_langchain_thread_pool(config_path: Path, seeded: MemoryStore) -> None:
     def delegate(task: str) -> str:
         """Hand a task to a sub-agent."""
         with ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(sub.invoke_sub, task).result()  # type: ignore[no-any-return]
+            return pool.submit(sub.invoke_sub, task).result()
 
     run_langchain_root(config_path, seeded, delegate)
     assert_refused(outcome, seeded)
@@ -298,7 +305,7 @@ def test_langchain_fresh_context(config_path: Path, seeded: MemoryStore) -> None
     @tool
     def delegate(task: str) -> str:
         """Hand a task to a sub-agent."""
-        return contextvars.Context().run(sub.invoke_sub, task)  # type: ignore[no-any-return]
+        return contextvars.Context().run(sub.invoke_sub, task)
 
     run_langchain_root(config_path, seeded, delegate)
     assert_refused(outcome, seeded)
@@ -311,7 +318,7 @@ async def test_langchain_tool_with_a_stated_root_role(config_path: Path, seeded:
     @tool
     async def delegate(task: str) -> str:
         """Hand a task to a sub-agent."""
-        return await sub.ainvoke_sub(task)  # type: ignore[no-any-return]
+        return await sub.ainvoke_sub(task)
 
     await arun_langchain_root(config_path, seeded, delegate)
     assert_refused(outcome, seeded)
@@ -323,10 +330,11 @@ def test_langchain_prompt_function_after_the_middleware(config_path: Path, seede
 
     @dynamic_prompt
     def house_rules(request: LangChainRequest[Any]) -> str:
-        return sub.invoke_sub("Collect the house rules.") if not outcome else "Be brief."  # type: ignore[no-any-return]
+        return sub.invoke_sub("Collect the house rules.") if not outcome else "Be brief."
 
     memory = MemoryMiddleware.from_config(config_path, store=seeded)
-    create_agent(scripted(AIMessage("Done.")), middleware=[memory, house_rules]).invoke({"messages": [HumanMessage("Go.")]})
+    agent = create_agent(scripted(AIMessage("Done.")), middleware=[memory, house_rules])  # type: ignore[list-item]
+    agent.invoke({"messages": [HumanMessage("Go.")]})
     assert_refused(outcome, seeded)
 
 
@@ -340,7 +348,7 @@ async def test_a_langchain_sub_agent_in_a_pydantic_ai_tool_is_a_child(config_pat
 
     @root.tool_plain
     async def delegate(task: str) -> str:
-        return await sub.ainvoke_sub(task)  # type: ignore[no-any-return]
+        return await sub.ainvoke_sub(task)
 
     await root.run("Delegate it.")
     assert_refused(outcome, seeded)
