@@ -27,8 +27,7 @@ def chat(session, text):
     agent = session.root
     while True:
         response = agent.call_model(my_model, agent.request(tools=[]))  # + the memory tool and paragraph
-        if not response.tool_calls:
-            session.end_turn()
+        if not response.tool_calls and session.end_turn():  # False: a steer came in meanwhile
             return response.text
         for tool_call in response.tool_calls:
             agent.run_tool(tool_call, run_my_tool)  # memory calls are role-checked and stored here

@@ -38,10 +38,12 @@ class Dispatcher:
     Args:
         store: The corpus, or ``None`` when memory is disabled.
         role: The caller's role, decided by the runtime.
+        refusal_note: Added to the message of a refused put or delete (why this agent is a child).
     """
 
-    def __init__(self, store: MemoryBackend | None, *, role: Role = Role.ROOT) -> None:
+    def __init__(self, store: MemoryBackend | None, *, role: Role = Role.ROOT, refusal_note: str = "") -> None:
         self.role = Role(role)
+        self.refusal_note = refusal_note
         self.tool = MemoryTool(store)
 
     @property
@@ -65,7 +67,7 @@ class Dispatcher:
                 operation,
                 errors.Forbidden(
                     f"{operation} is reserved for the root agent; a child agent may only scan and read. "
-                    "Report the conclusion to your parent agent instead."
+                    "Report the conclusion to your parent agent instead." + self.refusal_note
                 ),
             )
         return self.tool.call(data)

@@ -4,7 +4,7 @@ Most applications have their own loop; this one shows the few calls that wire me
 loop, and it is what :mod:`tact_memory.testing` and the demo run. A turn is: accept the user's
 message, then build a request, call the model, run the tool calls it asked for, and repeat until a
 response has no tool calls. Steers accepted while the turn runs are delivered before the next model
-call.
+call; one accepted while the final answer was being made gets another model call in the same turn.
 """
 
 from __future__ import annotations
@@ -36,17 +36,21 @@ def run_agent(
     For the root agent, the caller accepts the user's message first (``session.submit``) and the
     turn is ended here.
     """
+    ended = False
     try:
         for _ in range(max_steps):
             response = agent.call_model(model, agent.request(tools))
             if not response.tool_calls:
-                return response
+                ended = _end_turn(agent)
+                if ended:
+                    return response
+                continue  # a steer arrived during this call: answer it in the same turn
             for call in response.tool_calls:
                 agent.run_tool(call, executor)
         raise MaxStepsExceeded(f"no final answer after {max_steps} model calls")
     finally:
-        if agent is agent.session.root:
-            agent.session.end_turn()
+        if agent is agent.session.root and not ended:
+            agent.session.abandon_turn()
 
 
 async def arun_agent(
@@ -58,14 +62,23 @@ async def arun_agent(
     max_steps: int = 32,
 ) -> ModelResponse:
     """Async :func:`run_agent`: the model is awaited and memory calls run in a worker thread."""
+    ended = False
     try:
         for _ in range(max_steps):
             response = await agent.acall_model(model, agent.request(tools))
             if not response.tool_calls:
-                return response
+                ended = _end_turn(agent)
+                if ended:
+                    return response
+                continue  # a steer arrived during this call: answer it in the same turn
             for call in response.tool_calls:
                 await agent.arun_tool(call, executor)
         raise MaxStepsExceeded(f"no final answer after {max_steps} model calls")
     finally:
-        if agent is agent.session.root:
-            agent.session.end_turn()
+        if agent is agent.session.root and not ended:
+            agent.session.abandon_turn()
+
+
+def _end_turn(agent: Agent) -> bool:
+    """Whether the final answer ends the run: a child's always does, the root's unless a steer waits."""
+    return agent is not agent.session.root or agent.session.end_turn()

@@ -12,7 +12,9 @@ innermost.
 
 Submissions: :meth:`Session.submit` accepts a user message and starts a turn; :meth:`Session.steer`
 accepts a steer, which joins the running turn (in flight, delivered before the next model call) or,
-when no turn is running, is promoted into a new turn. A rejected submission (empty text, or vetoed
+when no turn is running, is promoted into a new turn. A steer is never left unanswered:
+:meth:`Session.end_turn` does not end a turn while a steer waits (one accepted during the model
+call that gave the final answer) and says so, and the loop calls the model again in the same turn. A rejected submission (empty text, or vetoed
 by a middleware raising :class:`SubmissionRejected`) changes nothing. Restored and forked sessions
 continue the turn count, so their next user message is past the first turn.
 """
@@ -21,7 +23,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -31,6 +35,7 @@ from .errors import TactMemoryError
 from .messages import Message, ModelRequest, ModelResponse, Part, ToolCall, TranscriptEntry
 from .pipeline import MemoryMiddleware, Middleware, Submission, ToolOutput
 from .records import MemoryBackend
+from .roles import decide_role, running
 
 if TYPE_CHECKING:
     from .reload import ReloadEvent
@@ -110,9 +115,11 @@ class Agent:
         self.history = history
         self.name = name
         self.dispatcher: Dispatcher | None = (
-            Dispatcher(session.store, role=role) if session.settings.enabled else None
+            decide_role(role).dispatcher(session.store) if session.settings.enabled else None
         )
-        """The memory tool, authorized for this agent's role; ``None`` when memory is disabled."""
+        """The memory tool, authorized for this agent's role (lowered to child when the agent is
+        created inside another memory-enabled agent's work, rule I17); ``None`` when memory is
+        disabled."""
 
     def spawn_child(self, *, system: str = "", name: str | None = None) -> Agent:
         """A child agent of this session: it may scan and read memory, never put or delete."""
@@ -163,7 +170,8 @@ class Agent:
         handler: Callable[[ToolCall], ToolOutput] = executor or _unknown_tool
         for middleware in reversed(self.session.middleware):
             handler = _bind_tool(middleware, self, handler)
-        output = handler(call)
+        with self._running():
+            output = handler(call)
         self._record_result(call, output)
         return output
 
@@ -178,9 +186,14 @@ class Agent:
         handler: Callable[[ToolCall], Awaitable[ToolOutput]] = executor or unknown
         for middleware in reversed(self.session.middleware):
             handler = _abind_tool(middleware, self, handler)
-        output = await handler(call)
+        with self._running():
+            output = await handler(call)
         self._record_result(call, output)
         return output
+
+    def _running(self) -> AbstractContextManager[None]:
+        """While a tool of a memory-enabled agent runs, an agent started inside it is a child."""
+        return running(f"runtime tool call of {self.name}") if self.dispatcher is not None else nullcontext()
 
     def _record_result(self, call: ToolCall, output: ToolOutput) -> None:
         text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
@@ -242,6 +255,7 @@ class Session:
         self.transcript = state.transcript
         self.turn_running = False
         self._pending_steers: list[Message] = []
+        self._turn_lock = threading.RLock()  # a steer from another thread vs. the end of the turn
         self._names = itertools.count(1)
         self.root = self._new_agent(Role.ROOT, system=state.system, history=state.history, name="root")
 
@@ -286,16 +300,18 @@ class Session:
         Raises:
             SubmissionRejected: empty text, or a middleware refused it; nothing changed.
         """
-        if self.turn_running:
-            message = self._accept(text, Submission("steer", self.turns, in_flight=True))
-            self._pending_steers.append(message)
-            self.transcript.append(TranscriptEntry("user", text, "steer"))
+        with self._turn_lock:
+            if self.turn_running:
+                message = self._accept(text, Submission("steer", self.turns, in_flight=True))
+                self._pending_steers.append(message)
+                self.transcript.append(TranscriptEntry("user", text, "steer"))
+                return message
+            message = self._accept(text, Submission("steer", self.turns + 1, in_flight=False))
+            self._start_turn(message, text, "steer")
             return message
-        message = self._accept(text, Submission("steer", self.turns + 1, in_flight=False))
-        self._start_turn(message, text, "steer")
-        return message
 
     def _start_turn(self, message: Message, text: str, kind: Literal["user", "steer"]) -> None:
+        self._deliver_steers()  # left waiting by a loop that ended its turn anyway: they come first
         self.turns += 1
         self.turn_running = True
         self.root.history.append(message)
@@ -305,10 +321,32 @@ class Session:
         self.root.history.extend(self._pending_steers)
         self._pending_steers.clear()
 
-    def end_turn(self) -> None:
-        """Mark the running turn finished; later steers are promoted into new turns."""
-        self._deliver_steers()
-        self.turn_running = False
+    @property
+    def steers_waiting(self) -> bool:
+        """Whether steers were accepted that no model request has been given yet."""
+        return bool(self._pending_steers)
+
+    def end_turn(self) -> bool:
+        """End the running turn after the model's final answer, unless a steer is waiting.
+
+        A steer accepted while the final model call ran has not been answered: the turn then goes
+        on, and the loop calls the model again (the next request delivers the steer with its
+        checkpoint). Once ended, later steers are promoted into new turns.
+
+        Returns:
+            ``True`` when the turn ended; ``False`` when a steer is waiting for a model call.
+        """
+        with self._turn_lock:
+            if self._pending_steers:
+                return False
+            self.turn_running = False
+            return True
+
+    def abandon_turn(self) -> None:
+        """End the running turn after a failure: waiting steers join the history unanswered."""
+        with self._turn_lock:
+            self._deliver_steers()
+            self.turn_running = False
 
 
 class Runtime:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from tact_memory.config import Config, MemorySettings, load_config
 from tact_memory.messages import Message, ModelRequest, ModelResponse, Part, ToolCall
 from tact_memory.pipeline import Middleware, Submission, ToolCallNext, ToolOutput
 from tact_memory.prompt import MEMORY_INSTRUCTIONS, assemble_system
-from tact_memory.runtime import Agent, Runtime, SessionState, SubmissionRejected
+from tact_memory.runtime import Agent, Runtime, Session, SessionState, SubmissionRejected
 from tact_memory.store import MemoryStore
 from tact_memory.testing import ScriptedModel, answer, arun_agent, call, run_agent
 
@@ -339,3 +340,60 @@ def test_watch_brings_a_real_config_edit_to_new_sessions_only(tmp_path: Path) ->
     assert runtime.new_session().settings.enabled is True
     assert running.settings.enabled is False and running.store is None
     assert notices[-1].startswith("memory enabled in config.toml")
+
+
+# -- a steer during the final model call -----------------------------------------------------------
+
+
+def steering_answer(session: Session, steer: str, text: str) -> Callable[[ModelRequest], ModelResponse]:
+    """A model step that accepts ``steer`` while it runs, then gives a final answer."""
+
+    def step(request: ModelRequest) -> ModelResponse:
+        session.steer(steer)
+        return answer(text)
+
+    return step
+
+
+def assert_steer_answered(session: Session, model: ScriptedModel) -> None:
+    assert model.done and len(model.requests) == 2
+    steer = model.requests[1].messages[-1]
+    assert steer.kind == "steer" and steer.parts[0].text == "Also update the changelog."
+    assert steer.parts[-1].text == CHECKPOINT_TEXT
+    assert [m.kind for m in session.root.history][-3:] == ["assistant", "steer", "assistant"]
+    assert session.turns == 1 and not session.turn_running and not session.steers_waiting
+
+
+def test_a_steer_during_the_final_model_call_gets_another_call_in_the_turn(enabled: Runtime) -> None:
+    session = enabled.new_session(system=SYSTEM)
+    session.submit("Bump the version.")
+    model = ScriptedModel([
+        steering_answer(session, "Also update the changelog.", "Bumped."),
+        answer("Changelog updated too."),
+    ])
+    assert run_agent(session.root, model).text == "Changelog updated too."
+    assert_steer_answered(session, model)
+
+
+def test_async_a_steer_during_the_final_model_call_gets_another_call_in_the_turn(enabled: Runtime) -> None:
+    session = enabled.new_session(system=SYSTEM)
+    session.submit("Bump the version.")
+    model = ScriptedModel([
+        steering_answer(session, "Also update the changelog.", "Bumped."),
+        answer("Changelog updated too."),
+    ])
+    assert asyncio.run(arun_agent(session.root, model.acall)).text == "Changelog updated too."
+    assert_steer_answered(session, model)
+
+
+def test_a_loop_that_ends_its_turn_anyway_answers_the_steer_first_in_the_next_turn(enabled: Runtime) -> None:
+    session = enabled.new_session(system=SYSTEM)
+    session.submit("Bump the version.")
+    agent = session.root
+    agent.call_model(steering_answer(session, "Also update the changelog.", "Bumped."), agent.request())
+    assert session.end_turn() is False and session.turn_running  # the steer has not been answered
+    session.submit("And tag it.")
+    model = ScriptedModel([answer("Done.")])
+    run_agent(agent, model)
+    kinds = [m.kind for m in model.requests[0].messages]
+    assert kinds[-3:] == ["assistant", "steer", "user"] and session.turns == 2 and not session.turn_running

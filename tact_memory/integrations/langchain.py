@@ -21,10 +21,15 @@
   model-visible history without being stored in the transcript. A human message that arrives
   while a turn runs (a steer) is past the first message, so it gets the checkpoint too, also in the
   first turn. Only root agents get it.
-- Role: an agent run started while a tool of another memory-enabled agent is executing (a
-  sub-agent invoked from inside a tool) is a child, found through a context variable this
-  middleware sets around its agent's tool calls; any other run is the root. Pass ``role=`` to fix it
-  instead, as you must when the delegating agent does not use this middleware.
+- Role (rule I17, :mod:`tact_memory.roles`): fixed once per ``invoke`` in ``before_agent`` and
+  kept in the graph state under a private key (not part of the agent's input or output), never
+  read from tool arguments. The middleware marks its agent's model calls and tool calls while they
+  run; an agent invoked inside that mark (from a tool, or from a middleware listed after this one)
+  is a child, even with ``role=Role.ROOT``. An agent invoked where the context cannot show it (a
+  thread, ``run_in_executor``, a fresh ``contextvars.Context``) is a child when its role was not
+  stated and any memory-enabled agent of the process is at work; it is the root only when nothing
+  else is. State ``role=Role.ROOT`` for top-level agents that run beside others, and
+  ``role=Role.CHILD`` for sub-agents whose parent does not use memory.
 
 With memory disabled the middleware registers no tool and changes no request.
 """
@@ -35,15 +40,17 @@ import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import Any, cast
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import Annotated, Any, cast
 
 from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse, ToolCallRequest
+from langchain.agents.middleware.types import PrivateStateAttr
 from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.runtime import Runtime
 from langgraph.types import Command
+from typing_extensions import NotRequired
 
 from .. import errors
 from ..checkpoint import CHECKPOINT_TEXT
@@ -51,13 +58,21 @@ from ..config import Config
 from ..dispatch import Dispatcher, Role
 from ..prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..records import MemoryBackend
+from ..roles import RoleDecision, decide_role, running
 from . import close_store, store_for
 from ..tool import TOOL_NAME, ToolResult, error_result
 
 __all__ = ["MemoryMiddleware", "with_checkpoints"]
 
-_DELEGATING: ContextVar[str | None] = ContextVar("tact_memory_delegating_call", default=None)
-"""Set while a tool of a memory-enabled agent runs: an agent run started inside it is a child."""
+_ROLE_KEY = "tact_memory_role"
+"""The state key that holds the role decided when the agent was invoked."""
+
+
+class MemoryState(AgentState[Any]):
+    """The agent state with the role of the current invocation, private to the middleware."""
+
+    tact_memory_role: NotRequired[Annotated[dict[str, str], PrivateStateAttr]]
+    """``{"role": ..., "reason": ...}`` as :func:`tact_memory.roles.decide_role` gave it."""
 
 _MAX_DISPATCHERS = 256
 """How many (thread, agent) dispatchers to keep; an evicted one only forgets its last scan."""
@@ -121,14 +136,17 @@ def _with_instructions(system: SystemMessage | None) -> SystemMessage:
     return system.model_copy(update={"content": [*system.content, _text_block(MEMORY_INSTRUCTIONS)]})
 
 
-class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
+class MemoryMiddleware(AgentMiddleware[MemoryState, Any, Any]):
     """The memory tool, instructions and review checkpoint for a LangChain agent.
 
     Args:
         store: The corpus, or ``None`` when memory is disabled (the middleware then does nothing).
-        role: The agent's role; ``None`` derives it for each run (a run started inside another
-            memory-enabled agent's tool call is a child, any other run is the root).
+        role: The agent's role; ``None`` derives it for each run (a child when invoked inside
+            another memory-enabled agent's call or while one is running, else the root). A stated
+            role is lowered to child inside another memory-enabled agent's call, never raised.
     """
+
+    state_schema = MemoryState
 
     def __init__(self, store: MemoryBackend | None, *, role: Role | None = None) -> None:
         super().__init__()
@@ -150,7 +168,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
 
         Args:
             config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
-            role: A fixed role, or ``None`` to derive it for each run.
+            role: The stated role, or ``None`` to derive it for each run.
             store: A backend to use instead of the SQLite store beside ``config.toml``.
         """
         return cls(store_for(config, store=store), role=role)
@@ -164,11 +182,28 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         """Close the store's database connection, if it has one; the next call opens it again."""
         close_store(self.store)
 
-    def current_role(self) -> Role:
-        """The role of the agent running now: the fixed one, or the derived one."""
-        if self.role is not None:
-            return self.role
-        return Role.CHILD if _DELEGATING.get() is not None else Role.ROOT
+    def current_role(self, state: Any = None) -> Role:
+        """The role of the invocation whose graph state is ``state`` (see :meth:`before_agent`)."""
+        return self._decision(state).role
+
+    def _decision(self, state: Any) -> RoleDecision:
+        saved = state.get(_ROLE_KEY) if isinstance(state, dict) else None
+        if isinstance(saved, dict):
+            try:
+                return RoleDecision(Role(saved["role"]), saved["reason"])
+            except (KeyError, ValueError):
+                pass
+        return decide_role(self.role)  # no decision in the state: decide now (it can only be lower)
+
+    # -- invocations ------------------------------------------------------------------------------
+
+    def before_agent(self, state: MemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """Decide the role of this invocation, where the caller's context is still visible."""
+        decision = decide_role(self.role)
+        return {_ROLE_KEY: {"role": decision.role.value, "reason": decision.reason}}
+
+    async def abefore_agent(self, state: MemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        return self.before_agent(state, runtime)
 
     # -- model calls ------------------------------------------------------------------------------
 
@@ -176,7 +211,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         if not self.enabled:
             return request
         messages = request.messages
-        if self.current_role() is Role.ROOT:
+        if self.current_role(request.state) is Role.ROOT:
             thread = cast("Sequence[AnyMessage]", request.state.get("messages", messages))
             messages = with_checkpoints(messages, thread)
         return request.override(system_message=_with_instructions(request.system_message), messages=messages)
@@ -184,24 +219,28 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     def wrap_model_call(
         self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], ModelResponse[Any]]
     ) -> ModelResponse[Any]:
-        return handler(self._prepare(request))
+        prepared = self._prepare(request)
+        with self._running("LangChain model call"):
+            return handler(prepared)
 
     async def awrap_model_call(
         self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]]
     ) -> ModelResponse[Any]:
-        return await handler(self._prepare(request))
+        prepared = self._prepare(request)
+        with self._running("LangChain model call"):
+            return await handler(prepared)
 
     # -- tool calls -------------------------------------------------------------------------------
 
     def _dispatcher(self, request: ToolCallRequest) -> Dispatcher:
         config = request.runtime.config if request.runtime is not None else {}
         thread = (config.get("configurable") or {}).get("thread_id")
-        role = self.current_role()
-        key = (thread, _DELEGATING.get(), role)
+        decision = self._decision(request.state)
+        key = (thread, decision.role, decision.reason)
         with self._lock:
             dispatcher = self._dispatchers.get(key)
             if dispatcher is None:
-                dispatcher = self._dispatchers[key] = Dispatcher(self.store, role=role)
+                dispatcher = self._dispatchers[key] = decision.dispatcher(self.store)
                 while len(self._dispatchers) > _MAX_DISPATCHERS:
                     self._dispatchers.popitem(last=False)
             self._dispatchers.move_to_end(key)
@@ -217,20 +256,15 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             artifact=result,
         )
 
-    @contextmanager
-    def _delegating(self, request: ToolCallRequest) -> Iterator[None]:
-        token = _DELEGATING.set(request.tool_call.get("id") or request.tool_call["name"])
-        try:
-            yield
-        finally:
-            _DELEGATING.reset(token)
+    def _running(self, label: str) -> AbstractContextManager[None]:
+        return running(label) if self.enabled else nullcontext()
 
     def wrap_tool_call(
         self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolMessage | Command[Any]]
     ) -> ToolMessage | Command[Any]:
         if self.enabled and request.tool_call["name"] == TOOL_NAME:
             return self._message(request, self._dispatcher(request).call(request.tool_call["args"]))
-        with self._delegating(request):
+        with self._running("LangChain tool call"):
             return handler(request)
 
     async def awrap_tool_call(
@@ -240,5 +274,5 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> ToolMessage | Command[Any]:
         if self.enabled and request.tool_call["name"] == TOOL_NAME:
             return self._message(request, await self._dispatcher(request).acall(request.tool_call["args"]))
-        with self._delegating(request):
+        with self._running("LangChain tool call"):
             return await handler(request)

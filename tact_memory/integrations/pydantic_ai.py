@@ -19,11 +19,15 @@ layer over the library:
   text, while the ``UserPromptPart`` the app displays is untouched; :func:`is_checkpoint` finds the
   part for apps that render system parts. "Past the first turn" means the history the run started
   with already holds a user prompt, so a conversation restored from saved messages is past it.
-- Role: a run started while a tool of another memory-enabled agent is executing (a sub-agent run
-  from inside a tool, with or without ``usage=ctx.usage``) is a child, found through a context
-  variable that this capability sets around its agent's tool calls; any other run is the root.
-  Pass ``role=`` to fix it per agent instead, as you must when the delegating agent does not use
-  this capability or under durable execution, where context variables do not cross the boundary.
+- Role (rule I17, :mod:`tact_memory.roles`): fixed when the run starts (``for_run``), never read
+  from tool arguments. A run is marked for its whole length (``wrap_run``), and a run that starts
+  inside that mark (from a tool, an output function, an instructions function, or anything they
+  start in the same context) is a child, even with ``role=Role.ROOT``. A run that starts where the
+  context cannot show it (a thread, ``run_in_executor``, a fresh ``contextvars.Context``) is a
+  child when its role was not stated and any memory-enabled agent of the process is at work; it
+  is the root only when nothing else is. State ``role=Role.ROOT`` for top-level agents that run
+  beside others, and ``role=Role.CHILD`` for sub-agents whose parent does not use memory or runs
+  elsewhere (durable execution, another process).
 
 Each run gets its own dispatcher, so scan-before-put holds within a run. With memory disabled the
 capability adds nothing: no tool, no instructions, no checkpoint.
@@ -34,13 +38,12 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic_ai import RunContext
-from pydantic_ai.capabilities import AbstractCapability, ValidatedToolArgs, WrapToolExecuteHandler
-from pydantic_ai.messages import ModelRequest, SystemPromptPart, ToolCallPart, UserPromptPart
+from pydantic_ai import AgentRunResult, RunContext
+from pydantic_ai.capabilities import AbstractCapability, WrapRunHandler
+from pydantic_ai.messages import ModelRequest, SystemPromptPart, UserPromptPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
@@ -52,6 +55,7 @@ from ..config import Config
 from ..dispatch import Dispatcher, Role
 from ..prompt import MEMORY_INSTRUCTIONS
 from ..records import MemoryBackend
+from ..roles import decide_role, running
 from . import close_store, store_for
 from ..tool import TOOL_NAME, ToolResult, error_result
 
@@ -59,9 +63,6 @@ __all__ = ["CHECKPOINT_METADATA", "MemoryCapability", "MemoryToolset", "checkpoi
 
 CHECKPOINT_METADATA = {"tact_memory": "checkpoint"}
 """The metadata that marks the checkpoint part; pydantic-ai never sends metadata to a model."""
-
-_DELEGATING: ContextVar[str | None] = ContextVar("tact_memory_delegating_run", default=None)
-"""Set while a tool of a memory-enabled agent runs: an agent run started inside it is a child."""
 
 _ANY_ARGUMENTS = SchemaValidator(core_schema.any_schema())
 """The dispatcher validates calls itself, so that a refused call is a result, not a retry."""
@@ -121,14 +122,15 @@ class MemoryCapability(AbstractCapability[Any]):
 
     Args:
         store: The corpus, or ``None`` when memory is disabled (the capability then adds nothing).
-        role: The agent's role; ``None`` derives it for each run (a run started inside another
-            memory-enabled agent's tool call is a child, any other run is the root).
+        role: The agent's role; ``None`` derives it for each run (a child when started inside
+            another memory-enabled run or while one is running, else the root). A stated role is
+            lowered to child inside another memory-enabled run, never raised.
     """
 
     store: MemoryBackend | None = None
     """The corpus, or ``None`` when memory is disabled."""
     role: Role | None = None
-    """A fixed role, or ``None`` to derive it for each run."""
+    """The stated role, or ``None`` to derive it for each run; detection may only lower it."""
     _dispatcher: Dispatcher | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
@@ -143,7 +145,7 @@ class MemoryCapability(AbstractCapability[Any]):
 
         Args:
             config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
-            role: A fixed role, or ``None`` to derive it for each run.
+            role: The stated role, or ``None`` to derive it for each run.
             store: A backend to use instead of the SQLite store beside ``config.toml``.
         """
         return cls(store_for(config, store=store), role=role)
@@ -167,10 +169,16 @@ class MemoryCapability(AbstractCapability[Any]):
         return None  # holds a live store; not constructible from an agent spec
 
     async def for_run(self, ctx: RunContext[Any]) -> MemoryCapability:
-        role = self.role if self.role is not None else (Role.CHILD if _DELEGATING.get() else Role.ROOT)
         bound = copy.copy(self)
-        bound._dispatcher = Dispatcher(self.store, role=role) if self.enabled else None
+        bound._dispatcher = decide_role(self.role).dispatcher(self.store) if self.enabled else None
         return bound
+
+    async def wrap_run(self, ctx: RunContext[Any], *, handler: WrapRunHandler) -> AgentRunResult[Any]:
+        if not self.enabled:
+            return await handler()
+        # The whole run, not only its tool calls: output and instructions functions start agents too.
+        with running("pydantic-ai run"):
+            return await handler()
 
     def get_toolset(self) -> AbstractToolset[Any] | None:
         return MemoryToolset(self._dispatcher) if self.enabled else None
@@ -187,21 +195,6 @@ class MemoryCapability(AbstractCapability[Any]):
                 # request and the run's history, so the model sees the part now and later.
                 message.parts = [*message.parts, checkpoint_part()]
         return request_context
-
-    async def wrap_tool_execute(
-        self,
-        ctx: RunContext[Any],
-        *,
-        call: ToolCallPart,
-        tool_def: ToolDefinition,
-        args: ValidatedToolArgs,
-        handler: WrapToolExecuteHandler,
-    ) -> Any:
-        token = _DELEGATING.set(ctx.run_id or "run")
-        try:
-            return await handler(args)
-        finally:
-            _DELEGATING.reset(token)
 
 
 def _has_prompt(message: object) -> bool:
