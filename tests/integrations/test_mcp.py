@@ -140,7 +140,7 @@ def test_mcp_command_without_the_extra_says_how_to_install_it(
     monkeypatch.setitem(sys.modules, "mcp", None)
     monkeypatch.delitem(sys.modules, "tact_memory.integrations.mcp", raising=False)
     result = CliRunner().invoke(cli, ["--config", str(config_path), "mcp"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "pip install 'tact-memory[mcp]'" in result.output
 
 
