@@ -140,8 +140,7 @@ class _Folding(dict[int, str]):
             upper, lower = self._fold_char(small.upper()), self._fold_char(small)
             if upper != lower and len(upper) == len(lower) == 1:
                 self._alias[lower] = upper
-        # ASCII text (most records, and everything after NFKD of full-width forms) takes a bytes
-        # path: one C-level translate, then the few characters that fold to several letters.
+        # ASCII text (most records) takes a bytes path: one C-level translate, then the few characters that fold to several letters.
         table, drop, self._expansions = bytearray(range(256)), bytearray(), []
         for cp in range(128):
             text = self[cp]
@@ -159,7 +158,7 @@ class _Folding(dict[int, str]):
 
     def fold(self, text: str) -> str:
         """See :func:`fold`."""
-        text = unicodedata.normalize("NFKD", text)
+        text = unicodedata.normalize("NFD", text)
         if not text.isascii():
             return text.translate(self)
         data = text.encode("ascii").translate(self._ascii_table, self._ascii_drop)
@@ -173,7 +172,9 @@ class _Folding(dict[int, str]):
         return text
 
     def _skeleton(self, text: str) -> str:
-        return "".join(self._prototype.get(ch, ch) for ch in unicodedata.normalize("NFKD", text))
+        """Prototypes first (TS #39 maps canonical forms), then compatibility decomposition."""
+        mapped = "".join(self._prototype.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+        return unicodedata.normalize("NFKD", mapped)
 
     def _fold_char(self, ch: str) -> str:
         category = unicodedata.category(ch)

@@ -478,7 +478,7 @@ class MemoryStore:
             )
         if imitates_checkpoint(content):
             raise errors.InvalidArguments(
-                "content imitates the runtime control marker or the review checkpoint's wording; "
+                "content imitates the reserved runtime control marker or the review checkpoint's wording; "
                 "state the conclusion in your own words"
             )
         from .secrets import KINDS, find_secret
