@@ -143,8 +143,9 @@ class _Folding(dict[int, str]):
             upper, lower = self._fold_char(small.upper()), self._fold_char(small)
             if upper != lower and len(upper) == len(lower) == 1:
                 self._alias[lower] = upper
-        # ASCII text (most records) takes a bytes path: one C-level translate, then the few characters that fold to several letters.
-        table, drop, self._expansions = bytearray(range(256)), bytearray(), []
+        # ASCII text (most records) takes a bytes path: one C-level translate, then a replacement
+        # for each of the few characters that fold to several letters (m and M to rn).
+        table, drop, expansions = bytearray(range(256)), bytearray(), {}
         for cp in range(128):
             text = self[cp]
             assert text.isascii(), "an ASCII character folds to ASCII"
@@ -155,9 +156,10 @@ class _Folding(dict[int, str]):
             else:
                 placeholder = chr(cp).lower()
                 table[cp] = ord(placeholder)
-                self._expansions.append((placeholder.encode(), text.encode()))
-        assert not {p for p, _ in self._expansions} & {bytes([table[c]]) for c in range(128) if len(self[c]) == 1}
+                expansions[placeholder.encode()] = text.encode()
+        assert not set(expansions) & {bytes([table[c]]) for c in range(128) if len(self[c]) == 1}
         self._ascii_table, self._ascii_drop = bytes(table), bytes(drop)
+        self._expansions = list(expansions.items())
 
     def fold(self, text: str) -> str:
         """See :func:`fold`."""
