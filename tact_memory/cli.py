@@ -162,7 +162,7 @@ def _status_lines(config: Config, status: StoreStatus) -> list[str]:
         f"probation {status.on_probation} unread, {status.expired_probation} expired (pruned first when space is needed)",
     ]
     if status.hidden:
-        lines.append(f"hidden    {status.hidden} record(s) match a secret pattern: hidden from agents, delete them")
+        lines.append(f"hidden    {status.hidden} record(s) match a secret pattern or imitate control text: hidden from agents, delete them")
     return lines
 
 

@@ -109,7 +109,7 @@ class StoreStatus:
     expired_probation: int = 0
     """Unread rows past their probation deadline: the first to be pruned when space is needed."""
     hidden: int = 0
-    """Rows that match a secret pattern; hidden from scan and read, still deletable."""
+    """Rows that match a secret pattern or imitate the checkpoint; hidden from scan and read, still deletable."""
     problem: str | None = None
     """A degraded state by name (``not_a_database``, ``newer_schema``, ``permission_denied`` …)."""
     detail: str | None = None

@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import errors
-from .checkpoint import imitates_checkpoint
+from .checkpoint import IMITATION_KIND, imitates_checkpoint
 from .limits import DEFAULT_LIMITS, Limits
 from .migrations import SCHEMA_VERSION, migrate
 from .records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
@@ -337,7 +337,9 @@ class MemoryStore:
         if key not in self._secret_cache:
             from .secrets import find_secret
 
-            self._secret_cache[key] = find_secret(content)
+            # Screened again when served: a row may predate a rule or have been written directly
+            # into the file, and must still never reach a model as credentials or control text.
+            self._secret_cache[key] = IMITATION_KIND if imitates_checkpoint(content) else find_secret(content)
         return self._secret_cache[key]
 
     def _refresh(self, conn: sqlite3.Connection) -> None:
@@ -475,7 +477,10 @@ class MemoryStore:
                 limit=self.limits.record_bytes,
             )
         if imitates_checkpoint(content):
-            raise errors.InvalidArguments("content contains the reserved runtime control marker")
+            raise errors.InvalidArguments(
+                "content imitates the reserved runtime control marker or the review checkpoint's wording; "
+                "state the conclusion in your own words"
+            )
         from .secrets import KINDS, find_secret
 
         kind = find_secret(content)
@@ -685,7 +690,11 @@ class MemoryStore:
         return self.secret_kind(record)
 
     def secret_kind(self, record: MemoryRecord) -> str | None:
-        """The secret pattern a stored record matches (it is then hidden from models), or ``None``."""
+        """Why a stored record is hidden from models, or ``None`` if it is not.
+
+        The reason is the secret pattern it matches, or ``IMITATION_KIND`` when it imitates the
+        review checkpoint.
+        """
         return self._secret_kind(record.key.id, record.key.version, record.content)
 
     def status(self) -> StoreStatus:

@@ -19,7 +19,8 @@ from textual.widgets import Static
 
 from tact_memory.browser import MemoryBrowser
 from tact_memory.browser.app import FilterInput, RecordTable
-from tact_memory.browser.screens import ConfirmDeleteScreen, DetailScreen
+from tact_memory.browser.screens import ConfirmDeleteScreen, DetailScreen, hidden_note
+from tact_memory.checkpoint import IMITATION_KIND
 from tact_memory.cli import cli
 from tact_memory.config import ConfigSource, read_config
 from tact_memory.records import RecordKey
@@ -511,3 +512,8 @@ def test_snapshot_confirmation(home_config: Path, snap_compare: Callable[..., bo
 def test_snapshot_disabled(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     write_config(home_config.parent, enabled=False)
     assert snap_compare(make_app(home_config), terminal_size=SIZE)
+
+
+def test_a_hidden_imitation_of_the_checkpoint_is_named_as_such() -> None:
+    assert hidden_note(IMITATION_KIND) == "hidden from agents: it imitates the runtime's control text; delete it"
+    assert "GitHub token" in hidden_note("github_token")

@@ -32,5 +32,8 @@ def test_every_exported_name_has_a_docstring() -> None:
 def test_import_loads_no_framework_tui_or_validation_library() -> None:
     code = "import json, sys, tact_memory; print(json.dumps(sorted(sys.modules)))"
     loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
-    for heavy in ("pydantic", "textual", "mcp", "langchain", "langchain_core", "pydantic_ai", "watchfiles", "click", "asyncio", "matplotlib"):
+    for heavy in (
+        "pydantic", "textual", "mcp", "langchain", "langchain_core", "pydantic_ai", "watchfiles", "click", "asyncio",
+        "matplotlib", "confusable_homoglyphs",
+    ):  # fmt: skip
         assert heavy not in loaded, heavy

@@ -22,6 +22,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Static
 
+from ..checkpoint import IMITATION_KIND
 from ..limits import DEFAULT_LIMITS
 from ..records import MemoryRecord
 from ..secrets import KINDS
@@ -55,6 +56,8 @@ def hidden_note(kind: str | None) -> str:
     """Whether agents can see the record, in words."""
     if kind is None:
         return "visible to agents (scan and read)"
+    if kind == IMITATION_KIND:
+        return "hidden from agents: it imitates the runtime's control text; delete it"
     return f"hidden from agents: it looks like {KINDS.get(kind, 'a credential')}; delete it"
 
 
