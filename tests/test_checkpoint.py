@@ -157,9 +157,10 @@ def _corpus() -> list[str]:
     texts += [p.read_text(encoding="utf-8") for p in sorted(fixture_path("injection", "repository").iterdir())]
     texts += [m["content"] for m in tomllib.loads(fixture_path("retrieval", "memories.toml").read_text("utf-8"))["memory"]]
     texts += [c["text"] for c in tomllib.loads(fixture_path("secrets", "keep.toml").read_text("utf-8"))["case"]]
-    texts += [f.content for s in load_scenarios(fixture_path("scenarios")) for f in s.facts if f.store]
-    texts += list(load_background(fixture_path("scenarios", "background")))
-    return texts
+    texts += [f.content for s in load_scenarios() for f in s.facts if f.store]
+    background = list(load_background())
+    assert background, "the eval background corpus was not found"
+    return texts + background
 
 
 def test_every_corpus_text_is_kept() -> None:
