@@ -7,6 +7,10 @@ constant names, so an error message built from it can never echo any part of the
 
 Design:
 
+- The screen reads the content as a reader would see it: in NFKC form (full-width letters and
+  colons become ASCII, a no-break space becomes a space) with default-ignorable code points
+  (zero-width spaces and joiners, soft hyphens, variation selectors, tag characters) removed. Pure
+  ASCII content is already in that form and skips the step.
 - Every rule is a compiled bytes regular expression plus a small shape check. Rules run in a fixed
   priority order, most specific first: a GitHub token assigned to ``GITHUB_TOKEN`` is reported as
   ``github_token`` rather than as a generic ``credential_assignment``. The result is the first rule,
@@ -14,17 +18,25 @@ Design:
 - Provider tokens are recognised by their published prefixes and usual lengths, anchored so they
   cannot start in the middle of a longer word. A body made of fewer than four distinct characters
   (``ghp_xxxx...``) is a documentation placeholder and is kept.
-- Headers, URLs and ``name = value`` assignments carry no prefix to anchor on, so the *value* must
-  look like a credential: one run without spaces, at least eight bytes long, with at least four
-  distinct characters, containing a letter together with a digit or a symbol (an authorization
-  header value may instead show a lower-to-upper case step, as short base64 does). Placeholders
-  (``<token>``, ``${API_KEY}``, ``$TOKEN``, ``%TOKEN%``, ``{{ secret }}``, ``****``, ``changeme``),
-  references (``settings.KEY``, ``API_KEY_V2``, ``os.getenv(...)``, paths, URLs, emails, ARNs),
-  lower-case identifiers (``hmac-sha256``, ``db-creds-v2``) and class names (``Ed25519PrivateKey``)
-  are kept because they carry no secret.
-- A credential-like name must *end* in a credential word at a word boundary (``DB_PASSWORD``,
-  ``clientSecret``, ``api_key``, ``authToken``), so ``TOKEN_TTL_SECONDS``, ``password_min_length``,
-  ``token_url`` and ``max_tokens`` are not credential names at all.
+- A value assigned to a credential-like name, given to a password flag, or carried by an
+  ``Authorization``, ``Proxy-Authorization``, API-key or ``Cookie`` header is refused whatever its
+  length, unless it stands for a value instead of being one: empty, a template or environment
+  reference (``<token>``, ``${API_KEY}``, ``$(pass show db)``, ``%TOKEN%``, ``{{ secret }}``), a mask
+  (``****``, ``xxxx``), a word that marks a missing value (``None``, ``null``, ``changeme``,
+  ``redacted``, ``required``), a type (``str``, ``SecretStr``), or a reference to where the value
+  lives (``settings.KEY``, ``os.getenv(...)``, ``API_KEY_V2``, ``dbPassword``, paths, URLs, ARNs).
+- Prose uses the same separators, so context decides. A value is taken as certain when it is
+  written tight against its separator (``password=x``, ``password:x``), quoted, or ends its clause
+  (``password: x`` at the end of a line, before a comment, a comma or a closing bracket). A word
+  followed by more words (``token: see the docs``, ``Secret: rotate it every 90 days``) is prose,
+  and only a value that looks generated there is refused: eight or more bytes, four distinct
+  characters, a letter together with a digit or a symbol.
+- A credential-like name *ends* in a credential word at a word boundary (``DB_PASSWORD``,
+  ``clientSecret``, ``api-key``, ``authToken``, ``STRIPE_KEY``), optionally followed by an
+  environment or version qualifier (``DB_PASSWORD_PROD``, ``JWT_SECRET_1``, ``dbPasswordV2``).
+  A name that goes on to say something *about* the credential is not one: ``TOKEN_TTL_SECONDS``,
+  ``password_min_length``, ``password_policy``, ``token_url``, ``token_count``, ``max_tokens`` and
+  ``tokenizer`` hold lengths, counts, addresses and settings, never the credential itself.
 
 Speed: every quantifier is bounded or runs over a character class disjoint from what follows it, so
 a scan is linear in the input length. Every rule starts with a literal (a token's "must not continue
@@ -37,15 +49,16 @@ Buffer hygiene: the content is encoded once into a :class:`bytearray` that this 
 matching and shape checks run on that buffer through positions (``pattern.match(buffer, pos,
 endpos)`` and a memoryview), never on copied slices, and the buffer is overwritten with zeros in a
 ``finally`` block, even when a rule raises. This protects only that buffer. It does not and cannot
-clear the caller's ``str`` (Python strings are immutable), the transient ``bytes`` object the UTF-8
-encoder creates before it is copied into the buffer, pydantic's parsed copies, the tool arguments of
-the agent loop, SQLite's bindings and pages, or operating-system copies.
+clear the caller's ``str`` (Python strings are immutable), the normalised ``str`` made for content
+that is not pure ASCII, the transient ``bytes`` object the UTF-8 encoder creates before it is copied
+into the buffer, pydantic's parsed copies, the tool arguments of the agent loop, SQLite's bindings
+and pages, or operating-system copies.
 
-Limits: this is not a complete secret scanner. It cannot recognise every private value, a password
-made of letters only, of ordinary words or containing spaces, a numeric or short value (under eight
-bytes), a key with an unpublished shape that is not assigned to a credential-like name, a credential
-split across lines, or any encoded, encrypted or obfuscated secret. Passing the screen is no proof that
-content is free of secrets.
+Limits: this is not a complete secret scanner. It cannot recognise every private value: a password
+written in running prose without a digit or symbol, a key with an unpublished shape that is not
+assigned to a credential-like name, a credential split across lines, letters from other scripts that
+merely look like Latin ones, or any encoded, encrypted or obfuscated secret. Passing the screen is no
+proof that content is free of secrets.
 """
 
 from __future__ import annotations
@@ -86,6 +99,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "jwt": "a JSON Web Token",
         "credential_url": "a URL with an embedded password",
         "authorization_header": "an authorization header carrying a credential",
+        "cookie_header": "a cookie header carrying a session value",
         "bearer_token": "a bearer token",
         "command_line_credential": "a credential passed as a command-line argument",
         "netrc_password": "a netrc entry with a password",
@@ -94,30 +108,60 @@ KINDS: Mapping[str, str] = MappingProxyType(
 )
 """Every kind :func:`find_secret` can return, with a short description for error messages."""
 
+# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties): code points a reader does not see.
+_IGNORABLE = (
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]"
+)
+
 _MIN_VALUE = 8
 _MIN_DISTINCT = 4
 _TRAILING = b",;.:)]}>"  # trimmed from a value so "set password=abc123xyz." leaves out the full stop
 
-# What a value is in prose or config: one run up to whitespace or a quote.
-_VALUE = rb"[ \t]{0,8}[\"'`]?([^\s\"'`]{1,256})"
+# What a value is: after up to eight spaces and an optional string prefix (f"...", b'...'), either
+# a quoted run (the quote may be escaped, as in JSON inside a string) or one bare run up to white
+# space, a quote, a list separator, a query-string "&" or an escape sequence.
+_VALUE = (
+    rb"[ \t]{0,8}(?:[bBrRuUfF]{1,2}(?=\\{0,3}[\"'`]))?"
+    rb"(?:\\{0,3}[\"'`](?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
+    rb"|(?P<bare>(?:[^\s\"'`,;&\\]|\\(?![\\\"'`nrt])){1,256}))"
+)
+# What may follow a value that ends its clause: the end, a line break (also escaped), a comment, a
+# closing bracket or quote, a list or command separator, or a sentence end.
+_CLAUSE_END = rb"[.!?:]?[ \t]*(?:\Z|[\r\n,;)}\]#|&\"'`]|\\[nrt\"'`\\])"
+# A value that is followed by another command-line option ("--password x --host db").
+_NEXT_FLAG = rb"[ \t]+-"
 
-# Values that stand for a secret without being one: template and environment references, masks,
-# and the usual "put your key here" wording.
+# Values that stand for a secret without being one: template and environment references, command
+# substitutions, masks, YAML tags and block markers (!vault, |), words that say the value is missing
+# or elsewhere, type names, and authorization scheme names given without a credential.
+# The credential words themselves are here too: "password=password" is how documentation writes a
+# value it does not show, and "token: Token" is a type annotation.
 _PLACEHOLDER = (
-    rb"[$%<{\[(#].*|.*[>}]|\*+|\.+|x+|X+"
+    rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
     rb"|(?i:(?:your|my|insert|replace|put|enter)[-_].*|.*[-_]here"
-    rb"|password|passwd|pass|pwd|secret|token|changeme|changeit|redacted|placeholder|hidden|masked)"
+    rb"|pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
+    rb"|changeme|changeit|change[-_]?me|changethis|redacted|removed|placeholder|hidden|masked|omitted"
+    rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"
+    rb"|blank|true|false|yes|no|on|off|required|optional|missing|invalid|expired|revoked|rotated"
+    rb"|disabled|enabled|todo|tbd|tba|n/?a|see|same|ditto|default|auto|prompt|ask|stdin|env"
+    rb"|str|string|bytes|bytearray|int|integer|bool|boolean|number|any|object|text|char|varchar"
+    rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm)"
 )
 
 # Values that name where a secret lives, or name something else, rather than containing a secret.
+# Dotted and dashed lower-case names (hmac-sha256, db-creds-v2) name algorithms and secret objects;
+# an identifier with a credential word and no digit (dbPassword, confirm_password) names a variable.
 _REFERENCE = (
     rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+"  # settings.SECRET_KEY, ed25519.PrivateKey
     rb"|[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+"  # OPENAI_API_KEY_V2, but not a random RUN_OF_CAPS7X2
     rb"|[a-z]+[0-9]*(?:[-_.](?:[a-z]+[0-9]*|[0-9]+))+"  # hmac-sha256, db-creds-v2
+    rb"|[A-Za-z_]*(?i:pass(?:word|wd)?|secret|token|credential|api_?key|pwd)[A-Za-z_]*"  # dbPassword
     rb"|[a-z0-9_-]+(?:/[a-z0-9_.-]+)+"  # projects/123/secrets/db
     rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*"  # file paths
     rb"|[A-Za-z][A-Za-z0-9+.-]*://.*"  # URLs; embedded passwords have their own rule
-    rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref):.*"
+    rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
     rb"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # email addresses
     rb"|.*[(\[].*"  # a call or subscript: os.getenv("X"), env["X"]
     rb"|[A-Za-z_][A-Za-z0-9_]*=[^=].*"  # an option list such as id=npmrc,src=..., not padding
@@ -130,25 +174,64 @@ _TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]).*"
 _HEADER_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]|[a-z][A-Z]).*"
 
 # A class name with digits in it (Ed25519PrivateKey, PKCS7PrivateKeyTypes, OAuth2Token): blocks
-# of an optional acronym, optional digits and a capitalised word, with at least two real words.
-_TYPE_NAME = rb"(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]+)+"
+# of an optional acronym, optional digits and a capitalised word of three letters or more, with at
+# least two such words. Short base64 ("ZmFrZTpleGFt") steps between cases too often to pass.
+_TYPE_NAME = rb"(?:[A-Z][a-z]?[0-9]{1,6})?(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]{2,})+"
 _WORD = rb"[A-Z][a-z]{2,}"
 
-# Pagination cursors, the names of existing secret objects and public values (.NET's
-# publicKeyToken) end in "token" or "secret" too.
+# Pagination cursors, the names of existing secret objects, public values (.NET's publicKeyToken)
+# and a tokenizer's special tokens (eos_token, pad_token) end in "token" or "secret" too.
 _NOT_CREDENTIAL_NAME = (
-    rb"(?i:.*?(?:next|page|continuation|cursor|sync|existing)[_.-]?(?:token|secret)|.*public.*)"
+    rb"(?i:.*?(?:next|page|continuation|cursor|sync|existing|pad|eos|bos|unk|sep|cls|mask|special"
+    rb"|start|end|stop)[_.-]?(?:token|secret).*|.*public.*)"
 )
 
-# A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
-# ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD).
-_CREDENTIAL_NAME = (
-    rb"[A-Za-z0-9_.-]*?(?:(?i:pass(?:word|wd|phrase)|secret|credentials?"
-    rb"|(?:auth|access|refresh|api|bot|oauth|session)token"
-    rb"|(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
-    rb"|auth|shared[_.-]?access)[_.-]?key|secret[_.-]?key[_.-]?base)"
-    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pass))"
+# Qualifiers that may follow a credential word and keep the name a credential name: digits and
+# versions (JWT_SECRET_1, TOKEN_V2), deployment environments and roles (DB_PASSWORD_PROD,
+# apiKeyStaging, ADMIN_PASSWORD_RO), and encodings of the same value (SECRET_B64). Any other
+# ending says something about the credential instead (TOKEN_TTL_SECONDS, password_policy,
+# token_url, token_count), so such a name holds a setting, not a credential.
+_QUALIFIER = (
+    rb"(?:(?:[_.-]|(?<=[a-z])(?=[A-Z]))?(?:[0-9]+|[vV][0-9]+)"
+    rb"|(?:[_.-]|(?<=[a-z])(?=[A-Z]))(?i:prod|production|prd|dev|development|stage|staging|stg|test"
+    rb"|testing|qa|uat|live|local|sandbox|preview|old|new|prev|previous|current|primary|secondary"
+    rb"|backup|main|alt|default|temp|tmp|ci|admin|root|ro|rw|b64|base64|enc|encrypted|hex|raw|value"
+    rb"|val|plain|plaintext|str|string))"
 )
+# Services whose bare "<name>_KEY" holds an API key (names as published by public secret-scanner
+# rule sets). Upper-case environment names ending in "_KEY" are checked separately.
+_KEY_SERVICE = (
+    rb"stripe|twilio|sendgrid|mailgun|mailchimp|postmark|sparkpost|mandrill|openai|anthropic|cohere"
+    rb"|mistral|groq|gemini|openrouter|replicate|huggingface|hf|pinecone|algolia|pusher|firebase"
+    rb"|mapbox|heroku|shopify|square|paypal|braintree|plaid|okta|auth0|cloudflare|cf|digitalocean"
+    rb"|linode|vultr|datadog|dd|newrelic|new[_.-]?relic|sentry|segment|mixpanel|amplitude|twitter"
+    rb"|facebook|discord|telegram|dropbox|notion|airtable|atlassian|jira|bitbucket|snyk|circleci"
+    rb"|netlify|vercel|supabase|fastly|contentful|hubspot|zendesk|intercom|asana|linear|figma"
+    rb"|coinbase|binance|google|gcp|maps|azure|aws|github|gitlab|slack|npm|pypi|nuget|docker"
+)
+# A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
+# ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
+_CREDENTIAL_NAME = (
+    rb"[A-Za-z0-9_.-]*?(?:(?i:pass(?:word|wd|phrase)|secret|credentials?|creds"
+    rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
+    rb"|service|app|client|deploy|registry)[_.-]?token"
+    rb"|(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
+    rb"|auth|service|db|database|priv|webhook|shared[_.-]?access)[_.-]?key"
+    rb"|secret[_.-]?key[_.-]?base)"
+    rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
+    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd)"
+    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))" + _QUALIFIER + rb"{0,3}"
+    # An upper-case environment name ending in _KEY, unless the word before says what kind of
+    # lookup key it is (SORT_KEY, CACHE_KEY, S3_OBJECT_KEY).
+    rb"|(?:[A-Z0-9]+_)*(?!(?:SORT|PRIMARY|PARTITION|CACHE|ROUTING|IDEMPOTENCY|FOREIGN|OBJECT|S3|LOCK"
+    rb"|QUEUE|PUBLIC|HASH|RANGE|SHARD|ROW|INDEX|DEDUP|DEDUPE|GROUP|MESSAGE|MAP|LOOKUP|UNIQUE|COMPOSITE"
+    rb"|CURSOR|PAGE|REDIS|KMS|GPG|PGP|SSH|HOT|LANGUAGE|LOCALE|CONFIG|FEATURE|EVENT|TOPIC|BUCKET|PATH"
+    rb"|FILE|KEY)_)[A-Z0-9]+_KEY" + _QUALIFIER + rb"{0,3}"
+)
+# Names whose value is often a plain word or a mode (auth: none, auth: oauth2, "Pass: 12 tests"):
+# their value is refused only when it looks generated, as Docker's "auth" and npm's "_auth"
+# base64 values do.
+_WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|(?i:pass)"
 _NAME_BEFORE = rb"[A-Za-z0-9_.-]+\Z"
 _KEY_HEADER = (
     rb"(?i:(?:x-(?:[a-z0-9]+-){0,2})?"
@@ -156,10 +239,20 @@ _KEY_HEADER = (
 )
 _NAME_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 _MAX_NAME = 64
+# Cookie attributes name properties of a Set-Cookie header, not values.
+_COOKIE_ATTRIBUTE = rb"(?i:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned)"
+_COOKIE_PAIR = rb"[ \t]*([!#$%&'*+.^_`|~0-9A-Za-z-]{1,64})=([^;\s\"'\\]{0,512})[ \t]*;?"
 
-# A colon separates a value only when a space or quote follows, as in YAML and JSON, so the
-# "secret:prod/db" inside an ARN is not an assignment.
-_SEPARATOR = rb"=>|:=|=(?!=)|:(?=[ \t\"'`])"
+# Tools whose short option carries the password, by the option that carries it.
+_PASSWORD_TOOL = (
+    rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login)"
+    rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?)"
+    rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12}))(?![A-Za-z0-9_-])"
+)
+_OPTION_TOOL = {ord("p"): ("separate", "attached"), ord("a"): ("redis",), ord("w"): ("ldap",)}
+_MAX_COMMAND = 256
+
+_SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 
 _TOKEN_GAP = rb"[A-Za-z0-9_-]"
 _E = rb"(?![A-Za-z0-9_-])"  # a token ends where its run of token characters ends
@@ -175,11 +268,27 @@ def _lead(lead: bytes, rest: bytes, gap: bytes = _TOKEN_GAP) -> bytes:
     return lead + rb"(?<!" + gap + lead + rb")" + rest
 
 
+def _cased(word: bytes, rest: bytes, gap: bytes) -> tuple[bytes, bytes]:
+    """Two patterns for a header word as it is written: ``Word``/``word``, and ``WORD``.
+
+    A case-insensitive pattern has no literal prefix for the engine to jump to and is tried at
+    every position, which costs as much as a dozen literal rules; the two literal spellings cover
+    the ways headers and configuration keys are written.
+    """
+    tail = word[1:]
+    first = b"[" + word[:1].upper() + word[:1] + b"]"
+    title = tail + rb"(?<=" + first + tail + rb")(?<!" + gap + first + tail + rb")" + rest
+    return title, _lead(word.upper(), rest, gap)
+
+
 class _Screen:
     """The compiled rules and the shape checks that use them."""
 
     def __init__(self) -> None:
+        self.ignorable = re.compile(_IGNORABLE)
         self.value = re.compile(_VALUE)
+        self.clause_end = re.compile(_CLAUSE_END)
+        self.next_flag = re.compile(_NEXT_FLAG)
         self.placeholder = re.compile(_PLACEHOLDER)
         self.reference = re.compile(_REFERENCE)
         self.texture = re.compile(_TEXTURE)
@@ -187,9 +296,13 @@ class _Screen:
         self.type_name = re.compile(_TYPE_NAME)
         self.word = re.compile(_WORD)
         self.credential_name = re.compile(_CREDENTIAL_NAME)
+        self.weak_name = re.compile(_WEAK_NAME)
         self.not_credential_name = re.compile(_NOT_CREDENTIAL_NAME)
         self.name_before = re.compile(_NAME_BEFORE)
         self.key_header_name = re.compile(_KEY_HEADER)
+        self.cookie_pair = re.compile(_COOKIE_PAIR)
+        self.cookie_attribute = re.compile(_COOKIE_ATTRIBUTE)
+        self.password_tool = re.compile(_PASSWORD_TOOL)
         self.rules = tuple((kind, re.compile(source), check) for kind, source, check in _RULES)
 
     def first_kind(self, buffer: bytearray) -> str | None:
@@ -200,8 +313,39 @@ class _Screen:
                     return kind
         return None
 
+    # -- values ------------------------------------------------------------------------------------
+
+    def value_at(self, buffer: bytearray, pos: int, *, tight: bool = True) -> tuple[int, int, bool] | None:
+        """The value that starts at ``pos``, as ``(start, end, certain)``, or ``None`` if there is none.
+
+        ``certain`` says the context makes it a value rather than a word of prose: it is quoted,
+        it ends its clause, or (when ``tight``) it follows its separator without a space.
+        """
+        value = self.value.match(buffer, pos)
+        if value is None:
+            return None
+        if value.start("quoted") >= 0:
+            return value.start("quoted"), value.end("quoted"), True
+        start, end = value.span("bare")
+        certain = (tight and start == pos) or self.clause_end.match(buffer, end) is not None
+        return start, end, certain
+
+    def is_value(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]`` is a value of its own rather than a stand-in or a reference."""
+        while end > start and buffer[end - 1] in _TRAILING:
+            end -= 1
+        if end == start:
+            return False
+        distinct = _distinct(buffer, start, end)
+        return (
+            not (distinct <= 2 and end - start >= 4)  # a mask such as xxxx, 0000 or aaaa1111
+            and self.placeholder.fullmatch(buffer, start, end) is None
+            and self.reference.fullmatch(buffer, start, end) is None
+            and not self.is_type_name(buffer, start, end)
+        )
+
     def looks_secret(self, buffer: bytearray, start: int, end: int, *, header: bool = False) -> bool:
-        """Whether ``buffer[start:end]`` has the shape of a credential rather than a word or reference."""
+        """Whether ``buffer[start:end]``, met in prose, has the shape of a generated credential."""
         while end > start and buffer[end - 1] in _TRAILING:
             end -= 1
         texture = self.header_texture if header else self.texture
@@ -209,9 +353,7 @@ class _Screen:
             end - start >= _MIN_VALUE
             and _distinct(buffer, start, end) >= _MIN_DISTINCT
             and texture.fullmatch(buffer, start, end) is not None
-            and self.placeholder.fullmatch(buffer, start, end) is None
-            and self.reference.fullmatch(buffer, start, end) is None
-            and not self.is_type_name(buffer, start, end)
+            and self.is_value(buffer, start, end)
         )
 
     def is_type_name(self, buffer: bytearray, start: int, end: int) -> bool:
@@ -221,30 +363,55 @@ class _Screen:
         words = self.word.finditer(buffer, start, end)
         return next(words, None) is not None and next(words, None) is not None
 
+    def credential_after(self, buffer: bytearray, pos: int, *, tight: bool = True, header: bool = False) -> bool:
+        """Whether a credential value starts at ``pos``: any real value in a certain context, else
+        only one that looks generated."""
+        found = self.value_at(buffer, pos, tight=tight)
+        if found is None:
+            return False
+        start, end, certain = found
+        if certain:
+            return self.is_value(buffer, start, end)
+        return self.looks_secret(buffer, start, end, header=header)
+
+    # -- checks, one per kind of rule ---------------------------------------------------------------
+
     def value_follows(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for rules that end where a value starts (flags, netrc, bearer)."""
-        value = self.value.match(buffer, match.end())
-        return value is not None and self.looks_secret(buffer, value.start(1), value.end(1))
+        """Check for a bearer token in prose: the value must look generated."""
+        found = self.value_at(buffer, match.end(), tight=False)
+        return found is not None and self.looks_secret(buffer, found[0], found[1])
+
+    def given_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for places that always hold a value (netrc, ``sshpass -p``, ``mysql -pVALUE``)."""
+        found = self.value_at(buffer, match.end())
+        return found is not None and self.is_value(buffer, found[0], found[1])
+
+    def flag_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``--password VALUE``: certain when quoted, last, or followed by another option."""
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None or buffer[found[0]] == ord("-"):  # the next option, not a value
+            return False
+        start, end, certain = found
+        if certain or self.next_flag.match(buffer, end) is not None:
+            return self.is_value(buffer, start, end)
+        return self.looks_secret(buffer, start, end)
+
+    def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``-p``, ``-a`` or ``-w`` given to a tool that takes the password there."""
+        line = buffer.rfind(b"\n", max(0, match.start() - _MAX_COMMAND), match.start()) + 1
+        tool = self.password_tool.search(buffer, line, match.start())
+        if tool is None or tool.lastgroup not in _OPTION_TOOL[buffer[match.start() + 1]]:
+            return False
+        found = self.value_at(buffer, match.end())
+        if found is None or buffer[found[0]] == ord("-"):
+            return False
+        if tool.lastgroup == "attached" and found[0] != match.end():
+            return False  # "mysql -p dbname" prompts for the password and opens dbname
+        return self.is_value(buffer, found[0], found[1])
 
     def header_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for authorization headers, whose base64 values may be letters only."""
-        value = self.value.match(buffer, match.end())
-        return value is not None and self.looks_secret(buffer, value.start(1), value.end(1), header=True)
-
-    def body(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for provider shapes: the random part is not a run of one character or a placeholder."""
-        start, end = match.span("body") if "body" in match.re.groupindex else (-1, -1)
-        if start < 0:  # no body group, or it sits in an alternative that did not take part
-            start, end = match.span()
-        return (
-            _distinct(buffer, start, end) >= _MIN_DISTINCT
-            and self.placeholder.fullmatch(buffer, start, end) is None
-        )
-
-    def url_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for credential URLs: any password except a placeholder, however short."""
-        start, end = match.span("body")
-        return self.placeholder.fullmatch(buffer, start, end) is None and _distinct(buffer, start, end) > 1
+        return self.credential_after(buffer, match.end(), tight=False, header=True)
 
     def key_header(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``X-Api-Key:``-style headers: a known name before the ending, then a value."""
@@ -256,8 +423,49 @@ class _Screen:
             and self.header_value(buffer, match)
         )
 
+    def cookie(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``Cookie:`` headers: any ``name=value`` pair with a real value."""
+        pos = match.end()
+        for _ in range(32):
+            pair = self.cookie_pair.match(buffer, pos)
+            if pair is None or pair.end() == pos:
+                return False
+            if self.cookie_attribute.fullmatch(buffer, *pair.span(1)) is None and self.is_value(
+                buffer, *pair.span(2)
+            ):
+                return True
+            pos = pair.end()
+        return False
+
+    def armour_alone(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a private-key armour line on a line of its own (in prose it is only mentioned)."""
+        start, end = match.start(), match.end()
+        quoted = start > 0 and buffer[start - 1] in b"\"'`"  # the whole of a quoted value: "-----BEGIN..."
+        while start and buffer[start - 1] in b" \t\"'`":
+            start -= 1
+        while end < len(buffer) and buffer[end] in b" \t\"'`,":
+            end += 1
+        before = quoted or start == 0 or buffer[start - 1] in b"\r\n" or _escaped_newline(buffer, start - 2)
+        after = end == len(buffer) or buffer[end] in b"\r\n" or _escaped_newline(buffer, end)
+        return before and after
+
+    def url_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for credential URLs: any password except a placeholder, however short."""
+        start, end = match.span("body")
+        return self.placeholder.fullmatch(buffer, start, end) is None and _distinct(buffer, start, end) > 1
+
+    def body(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for provider shapes: the random part is not a run of one character or a placeholder."""
+        start, end = match.span("body") if "body" in match.re.groupindex else (-1, -1)
+        if start < 0:  # no body group, or it sits in an alternative that did not take part
+            start, end = match.span()
+        return (
+            _distinct(buffer, start, end) >= _MIN_DISTINCT
+            and self.placeholder.fullmatch(buffer, start, end) is None
+        )
+
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a separator: a credential-like name before it and a credential-shaped value after.
+        """Check for a separator: a credential-like name before it and a value after.
 
         The rule searches for separators rather than names because a pattern that starts with a
         name would be tried at every word of the content.
@@ -268,22 +476,37 @@ class _Screen:
                 end -= 1
         if end and buffer[end - 1] == ord("]"):  # ENV['API_TOKEN'] = ...
             end -= 1
-        if end and buffer[end - 1] in b"\"'":  # "password": ...
+        if end and buffer[end - 1] in b"\"'`":  # "password": ...
             end -= 1
+        for _ in range(3):
+            if end and buffer[end - 1] == ord("\\"):  # {\"password\": ...} inside a JSON string
+                end -= 1
         name = self.name_before.search(buffer, max(0, end - _MAX_NAME), end)
         if name is None or (name.start() and buffer[name.start() - 1] in _NAME_CHARS):
             return False  # no name, or one longer than any credential name worth matching
-        return (
-            self.credential_name.fullmatch(buffer, name.start(), end) is not None
-            and self.not_credential_name.fullmatch(buffer, name.start(), end) is None
-            and self.value_follows(buffer, match)
-        )
+        start = name.start()
+        if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
+            if buffer[start - 1] in b"/:":  # a path or ARN segment ("...:secret:prod/db"), not a key
+                return False
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        if self.credential_name.fullmatch(buffer, start, end) is not None:
+            return self.credential_after(buffer, match.end())
+        if self.weak_name.fullmatch(buffer, start, end) is not None:
+            found = self.value_at(buffer, match.end())
+            return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
+        return False
 
 
 def _distinct(buffer: bytearray, start: int, end: int) -> int:
     # A memoryview slice reads the bytes in place; a bytearray slice would copy them.
     with memoryview(buffer) as view:
         return len(set(view[start:end]))
+
+
+def _escaped_newline(buffer: bytearray, pos: int) -> bool:
+    # Compared byte by byte: a slice of the buffer would be a copy this module does not zero.
+    return 0 <= pos < len(buffer) - 1 and buffer[pos] == ord("\\") and buffer[pos + 1] in b"nr"
 
 
 _Check = Callable[[_Screen, bytearray, re.Match[bytes]], bool]
@@ -296,6 +519,8 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         rb"(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]{2,32}:[ \t])",
         _Screen.body,
     ),
+    # An armour line on its own is refused even without its body: the key was there, or is next.
+    ("private_key", rb"-----(?:BEGIN|END)[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----", _Screen.armour_alone),
     ("private_key", rb"Private-Lines:[ \t]*[0-9]+\s+[A-Za-z0-9+/=]{16}", _Screen.body),
     ("private_key", rb"AGE-SECRET-KEY-1(?P<body>[0-9A-Z]{58})", _Screen.body),
     ("github_token", _lead(rb"gh", rb"[pousr]_(?P<body>[A-Za-z0-9]{36,251})" + _E), _Screen.body),
@@ -368,33 +593,58 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s/?#@\"'<>]{1,128})@[A-Za-z0-9\[_.-]",
         _Screen.url_password,
     ),
-    (
-        "authorization_header",
-        rb"(?i)"
-        + _lead(rb"a", rb"uthorization[\"']?[ \t]*[:=][ \t]*[\"']?", gap=rb"[a-z0-9]")
-        + rb"(?:(?:basic|bearer|token|digest|apikey|api-key|key|sso-key|bot|hmac|negotiate|ntlm)[ \t]+)?",
-        _Screen.header_value,
+    # Authorization and Proxy-Authorization, as a header line, a JSON or dict entry (also escaped
+    # inside a string) or a subscript; the scheme word is skipped so "Basic abc" is judged by "abc".
+    *(
+        ("authorization_header", pattern, _Screen.header_value)
+        for pattern in _cased(
+            b"authorization",
+            rb"\\{0,3}[\"']?\]?[ \t]*[:=][ \t]*\\{0,3}[\"']?"
+            rb"(?:(?i:basic|bearer|token|digest|apikey|api-key|key|sso-key|bot|hmac|negotiate|ntlm|dpop|mac"
+            rb"|oauth|aws4-hmac-sha256)[ \t]+)?",
+            gap=rb"[A-Za-z0-9]",
+        )
     ),
     # X-Api-Key, X-Auth-Token, Private-Token...: found by their "-key:" or "-token:" ending, the
     # one literal part, with the rest of the name checked before it.
-    ("authorization_header", rb"-(?i:key|token)[\"']?[ \t]*:", _Screen.key_header),
-    ("bearer_token", rb"(?i)" + _lead(rb"b", rb"earer[ \t]+", gap=rb"[a-z0-9_-]"), _Screen.value_follows),
+    ("authorization_header", rb"-(?i:key|token)\\{0,3}[\"']?[ \t]*:[ \t]*\\{0,3}[\"']?", _Screen.key_header),
+    *(
+        ("cookie_header", pattern, _Screen.cookie)
+        for pattern in _cased(
+            b"cookie", rb"\\{0,3}[\"']?\]?[ \t]*[:=][ \t]*\\{0,3}[\"']?", gap=rb"[A-Za-z0-9]"
+        )
+    ),
+    *(
+        ("bearer_token", pattern, _Screen.value_follows)
+        for pattern in _cased(b"bearer", rb"[ \t]+", gap=rb"[A-Za-z0-9_-]")
+    ),
     (
         "command_line_credential",
         rb"(?i)"
         + _lead(
             rb"-",
-            rb"(?:-?(?:[a-z0-9]+-){0,3}"
-            rb"(?:password|passwd|pass|token|api-?key|access-key|secret-key|auth-token)[ \t]+"
-            rb"|(?:u|-user)[ \t]+[\"']?[^\s:\"']{1,64}:)",
+            rb"-?(?:[a-z0-9]+-){0,3}(?:password|passwd|passphrase|pass|pwd|token|secret|api-?key|access-key"
+            rb"|secret-key|auth-token|(?:store|key|src|dest|srcstore|deststore|srckey|destkey)pass)[ \t]+",
             gap=rb"[a-z0-9_-]",
         ),
-        _Screen.value_follows,
+        _Screen.flag_value,
     ),
+    # curl -u user:password, wget --user user:password: the password follows the first colon.
+    (
+        "command_line_credential",
+        rb"(?i)" + _lead(rb"-", rb"(?:u|-user)[ \t]+[\"']?[^\s:\"']{1,64}:", gap=rb"[a-z0-9_-]"),
+        _Screen.given_value,
+    ),
+    # Tools whose short option takes the password itself: sshpass -p, docker login -p,
+    # redis-cli -a, ldapsearch -w, mysql -pVALUE (mysql's "-p VALUE" names a database instead).
+    # Found by the option, the one literal part; the tool is looked for earlier on the line.
+    ("command_line_credential", rb"-[paw](?<=[ \t]-[paw])", _Screen.short_option),
+    # openssl's "-passin pass:VALUE" (env:, file: and fd: name where the password is instead).
+    ("command_line_credential", rb"-pass(?:in|out|word)?[ \t]+pass:", _Screen.given_value),
     (
         "netrc_password",
         _lead(rb"machine", rb"\s+\S{1,253}\s+login\s+\S{1,253}\s+password[ \t]+"),
-        _Screen.value_follows,
+        _Screen.given_value,
     ),
     ("credential_assignment", _SEPARATOR, _Screen.assignment),
 )
@@ -423,6 +673,18 @@ def _screen_and_zero(buffer: bytearray) -> str | None:
         buffer[:] = bytes(len(buffer))
 
 
+def _as_read(content: str) -> str:
+    """``content`` in NFKC form without default-ignorable code points, as a reader sees it."""
+    if content.isascii():  # already in that form; the common case costs one scan
+        return content
+    import unicodedata
+
+    ignorable = _screen().ignorable
+    # Removed before and after: a joiner can block a composition, and NFKC turns the half-width
+    # Hangul filler into the (ignorable) full-width one.
+    return ignorable.sub("", unicodedata.normalize("NFKC", ignorable.sub("", content)))
+
+
 def find_secret(content: str) -> str | None:
     """Find the first obvious credential in ``content``.
 
@@ -434,4 +696,4 @@ def find_secret(content: str) -> str | None:
         of those constant names and never contains any part of the matched value.
     """
     # surrogatepass: a lone surrogate from parsed JSON must be screened, not crash the screen.
-    return _screen_and_zero(bytearray(content, "utf-8", "surrogatepass"))
+    return _screen_and_zero(bytearray(_as_read(content), "utf-8", "surrogatepass"))

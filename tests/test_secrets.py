@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 import sys
 from dataclasses import dataclass
@@ -61,6 +62,10 @@ def test_keep_fixture_is_kept(case: Case) -> None:
     assert find_secret(case.text) is None
 
 
+def test_fixture_sets_are_large_enough() -> None:
+    assert len(REJECT) >= 150 and len(KEEP) >= 100
+
+
 def test_every_kind_has_a_reject_fixture() -> None:
     assert {case.kind for case in REJECT} == set(KINDS)
 
@@ -100,10 +105,16 @@ HEX = "0123456789abcdef"
 PROSE_WORDS = ["the", "deploy", "uses", "key", "for", "staging", "see", "token", "note:", "value", "(", ")"]
 
 
+PLACEHOLDER_START = re.compile(r"(?i)(?:your|my|insert|replace|put|enter)[-_]")
+
+
 def body(alphabet: str, size: int, max_size: int | None = None) -> st.SearchStrategy[str]:
-    # Real tokens are random; a body of one to three repeated characters is a placeholder and is
-    # kept by design (see test_repeated_character_placeholders_are_kept).
-    return st.text(alphabet, min_size=size, max_size=max_size or size).filter(lambda s: len(set(s)) >= 4)
+    # Real tokens are random; a body of one to three repeated characters, or one that starts like
+    # "your-..." or "my_...", is a placeholder and is kept by design (see
+    # test_repeated_character_placeholders_are_kept).
+    return st.text(alphabet, min_size=size, max_size=max_size or size).filter(
+        lambda s: len(set(s)) >= 4 and not PLACEHOLDER_START.match(s)
+    )
 
 
 def shaped(
@@ -236,7 +247,8 @@ PLACEHOLDERS = [
     "${API_TOKEN}", "$API_TOKEN", "<your-token>", "<redacted>", "%API_TOKEN%", "{{secrets.API_TOKEN}}",
     "********", "changeme", "REDACTED", "xxxxxxxxxxxx", "your-api-key-here", "settings.API_TOKEN",
     "OPENAI_API_KEY_V2", "/run/secrets/api_token", "~/.config/tool/token", "hmac-sha256",
-    "3600", "true", "must", "Ed25519PrivateKey", "OAuth2Token",
+    "true", "Ed25519PrivateKey", "OAuth2Token", "None", "null", "$(pass show db/prod)", "***", "",
+    "str", "SecretStr", "required",
 ]  # fmt: skip
 
 
@@ -260,6 +272,150 @@ def test_placeholders_and_references_are_kept(name: str, form: str, value: str) 
 )
 def test_repeated_character_placeholders_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A short password is still a password: names with prefixes, qualifiers and digits, in every case
+# style, with any value that is not a stand-in, however short.
+SHORT_CREDENTIAL_NAMES = [
+    "password", "DATABASE_PASSWORD", "DB_PASSWORD_PROD", "JWT_SECRET_1", "STRIPE_KEY", "apiToken",
+    "CLIENT_SECRET", "dbPasswordProd", "db-password", "SMTP2_PASSWORD", "GITLAB_PAT", "token",
+    "session_secret", "webhookSecretStaging", "_authToken", "_password", "ADMIN_PASSWORD_2",
+    "private_key_passphrase", "keystore_password", "OPENAI_KEY", "SIGNING_KEY",
+]  # fmt: skip
+TIGHT_FORMS = ["{n}={v}", "{n}:{v}", '{n}: "{v}"', "{n} = '{v}'", '"{n}": "{v}"', "{n}: {v}", "{n} := {v}",
+               "{n} => {v},", 'export {n}="{v}"', '{{\\"{n}\\": \\"{v}\\"}}', "{n}={v} ./run.sh", "{n} = {v}  # prod"]
+# Stand-ins the screen keeps by design (see the module docstring): words that mark a missing value,
+# type names (two capitalised words, as in SecretStr), YAML tags (!Ref), and identifiers that name a credential
+# variable (dbPassword).
+STAND_INS = {
+    "none", "null", "nil", "true", "false", "yes", "no", "on", "off", "str", "int", "any", "see", "ask", "env",
+    "tbd", "tba", "todo", "key", "keys", "auth", "same", "char", "text", "creds", "unset", "empty", "blank",
+    "bytes", "bool", "prompt", "stdin", "auto", "ditto", "basic", "digest", "ntlm", "string", "object", "number",
+}  # fmt: skip
+short_values = st.text(ALNUM + "!@^*+?~", min_size=1, max_size=7).filter(
+    lambda v: len(set(v)) >= 3
+    and v.lower() not in STAND_INS
+    and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)
+    and len(re.findall(r"[A-Z][a-z]{2,}", v)) < 2
+    and not re.fullmatch(r"!+[A-Za-z]+", v)
+)
+
+
+@given(name=st.sampled_from(SHORT_CREDENTIAL_NAMES), form=st.sampled_from(TIGHT_FORMS), value=short_values)
+def test_short_value_assigned_to_a_credential_name_is_rejected(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+NAMES_ABOUT_CREDENTIALS = [
+    "password_policy", "token_count", "max_tokens", "TOKENIZER", "PASSWORD_RESET_TOKEN_TTL", "token_type",
+    "API_KEY_HEADER", "SORT_KEY", "CACHE_KEY", "password_hash", "SECRET_NAME", "AWS_ACCESS_KEY_ID",
+    "pad_token", "eos_token", "tokens", "PASSWORD_MIN", "api_key_env", "bypass",
+]  # fmt: skip
+
+
+@given(name=st.sampled_from(NAMES_ABOUT_CREDENTIALS), form=st.sampled_from(TIGHT_FORMS), value=short_values)
+def test_names_about_credentials_are_not_credential_names(name: str, form: str, value: str) -> None:
+    # A name that goes on to say something about a credential holds a count, a length, a type or
+    # a lookup key, never the credential (see _QUALIFIER in the module).
+    assert find_secret(form.format(n=name, v=value)) is None
+
+
+@given(
+    name=st.sampled_from(CREDENTIAL_NAMES),
+    sep=st.sampled_from([": ", " = ", ": ", " => "]),
+    words=st.lists(st.sampled_from(["must", "see", "the", "docs", "rotate", "every", "90", "days", "is", "stored", "in", "1Password"]), min_size=2, max_size=6),
+)
+def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[str]) -> None:
+    # "token: see the docs": a plain word followed by more words is prose, not a value.
+    assume(words[0] not in {"90", "1Password"})
+    assert find_secret(f"{name}{sep}{' '.join(words)}") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Authorization: Basic abc", "authorization_header"),
+        ("Proxy-Authorization: Basic abc", "authorization_header"),
+        ("authorization: Bearer a1", "authorization_header"),
+        ('headers["Authorization"] = "Token abc"', "authorization_header"),
+        ("X-Api-Key: abc1", "authorization_header"),
+        ("Cookie: session=abc", "cookie_header"),
+        ("Set-Cookie: id=a1; Path=/", "cookie_header"),
+        ("mysql -u root -pVALUE app", "command_line_credential"),
+        ("sshpass -p VALUE ssh host", "command_line_credential"),
+        ("docker login -u ci -p VALUE registry", "command_line_credential"),
+        ("redis-cli -a VALUE ping", "command_line_credential"),
+        ("openssl rsa -passin pass:VALUE -in k.pem", "command_line_credential"),
+        ("tool --password abc --host db", "command_line_credential"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----", "private_key"),
+        ("  -----END RSA PRIVATE KEY-----  \n", "private_key"),
+        ('{"auth": "dXNlcjpwYXNz"}', "credential_assignment"),
+    ],
+)
+def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(text: str, kind: str) -> None:
+    assert find_secret(text) == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Authorization: required for every endpoint",
+        "Authorization: Bearer",
+        "Cookie: see the proxy docs",
+        "Set-Cookie: SameSite=Lax; Secure",
+        "mysql -u root -p app_db",
+        "ssh -p 2222 host",
+        "docker run -p 8080:80 nginx",
+        "docker login --password-stdin",
+        "openssl rsa -passin env:KEY_PASS -in k.pem",
+        "tool --password-file /run/secrets/db",
+        "use --token instead of the environment variable",
+        "Keys begin with -----BEGIN OPENSSH PRIVATE KEY----- and must stay out of the repo.",
+        '{"auth": "none"}',
+    ],
+)
+def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# --- text as a reader sees it -------------------------------------------------------------------
+
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\ufe0f", "\U000e0041"]
+SINGLE_LINE_REJECTS = [c for c in REJECT if c.text.isascii() and "\n" not in c.text.strip()]
+
+
+def full_width(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+@given(case=st.sampled_from(SINGLE_LINE_REJECTS), data=st.data())
+def test_invisible_characters_do_not_hide_a_secret(case: Case, data: st.DataObject) -> None:
+    text = case.text.strip()
+    positions = data.draw(st.lists(st.integers(0, len(text)), min_size=1, max_size=6))
+    for position in sorted(positions, reverse=True):
+        text = text[:position] + data.draw(st.sampled_from(INVISIBLE)) + text[position:]
+    assert find_secret(text) == case.kind
+
+
+@pytest.mark.parametrize("case", SINGLE_LINE_REJECTS, ids=case_id)
+def test_full_width_and_no_break_spaces_do_not_hide_a_secret(case: Case) -> None:
+    assert find_secret(full_width(case.text)) == case.kind
+    assert find_secret(case.text.replace(" ", "\u00a0")) == case.kind
+
+
+@given(text=st.text(st.characters(codec="ascii"), max_size=300), data=st.data())
+def test_any_text_reads_the_same_with_invisible_characters(text: str, data: st.DataObject) -> None:
+    positions = data.draw(st.lists(st.integers(0, len(text)), max_size=5))
+    marked = text
+    for position in sorted(positions, reverse=True):
+        marked = marked[:position] + data.draw(st.sampled_from(INVISIBLE)) + marked[position:]
+    assert find_secret(marked) == find_secret(text)
+
+
+def test_keep_fixtures_stay_kept_in_full_width() -> None:
+    refused = [case_id(c) for c in KEEP if c.text.isascii() and find_secret(full_width(c.text)) is not None]
+    assert refused == []
 
 
 # --- random-looking values that are not credentials ---------------------------------------------

@@ -273,6 +273,42 @@ def test_rows_imitating_the_checkpoint_are_hidden_when_served(store: MemoryStore
     assert store.status().hidden == 0 and [r.key.id for r in store.list_records()] == [1]
 
 
+# Shapes the screen refuses since it stopped requiring a length floor and started reading text as
+# a reader sees it; a file written by an older version can hold them.
+NOW_MATCHING = [
+    "staging aurora password=hunter2",
+    "staging aurora Authorization: Basic abc",
+    "staging aurora Cookie: session=abc",
+    "staging aurora \uff50\uff41\uff53\uff53\uff57\uff4f\uff52\uff44\uff1dhunter2",
+    "staging aurora pass\u200bword=hunter2",
+    "staging aurora mysql -u root -phunter2",
+    "staging aurora\n-----BEGIN OPENSSH PRIVATE KEY-----",
+]
+
+
+@pytest.mark.parametrize("leaked", NOW_MATCHING)
+def test_rows_that_now_match_a_rule_are_hidden_from_scan_and_read_and_deletable(
+    store: MemoryStore, db_path: Path, leaked: str
+) -> None:
+    store.put("The staging cluster is named aurora")
+    assert [c.key.id for c in store.scan("staging aurora")] == [1]  # the index is built
+    with sqlite3.connect(db_path) as conn:  # bypasses put, as an older version would have stored it
+        conn.execute(
+            "INSERT INTO memories (version, content, created_at_ms, updated_at_ms) VALUES (1, ?, 0, 0)", (leaked,)
+        )
+        conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+    for reader in (store, MemoryStore(db_path)):  # this process's index, and a fresh process's
+        assert [c.key.id for c in reader.scan("staging aurora hunter2 basic session")] == [1]
+        assert [r.key.id for r in reader.read([1, 2])] == [1]
+        assert reader.status().hidden == 1
+    with pytest.raises(errors.SecretRejected) as info:
+        store.put(leaked)
+    assert "hunter2" not in str(info.value) + repr(info.value.details())
+    store.delete(RecordKey(2, 1))
+    assert store.status().hidden == 0
+    assert [r.key.id for r in store.list_records()] == [1]
+
+
 # -- bounds and probation ----------------------------------------------------------------------
 
 

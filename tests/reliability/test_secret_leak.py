@@ -27,14 +27,16 @@ REJECT = tomllib.loads(fixture_path("secrets", "reject.toml").read_text(encoding
 _TOKEN_SPLIT = re.compile(r"[\s=:\"'`,;()<>\[\]{}@/]+")
 _URL_PASSWORD = re.compile(r"://[^\s:/@]+:([^\s:/@]+)@")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_ARMOUR = re.compile(r"-----(?:BEGIN|END)[ A-Z0-9\u00a0]{0,32}PRIVATE KEY(?: BLOCK)?-----")
 SEED = "In the billing repository, integration tests run against a local broker on port 5672."
 
 
 def fragments(text: str) -> set[str]:
-    """Parts of a case that carry the secret value: long tokens with digits, base64 runs, and
-    passwords inside URLs. None of them may ever be written back or stored."""
-    found = {t for t in _TOKEN_SPLIT.split(text) if len(t) >= 10 and any(c.isdigit() for c in t)}
-    found |= set(_URL_PASSWORD.findall(text)) | set(_BASE64.findall(text))
+    """Parts of a case that carry the secret value: tokens of six or more characters with a digit
+    (short passwords such as hunter2 included), base64 runs, passwords inside URLs and private-key
+    armour lines. None of them may ever be written back or stored."""
+    found = {t for t in _TOKEN_SPLIT.split(text) if len(t) >= 6 and any(c.isdigit() for c in t)}
+    found |= set(_URL_PASSWORD.findall(text)) | set(_BASE64.findall(text)) | set(_ARMOUR.findall(text))
     return {f for f in found if f not in SEED}
 
 
