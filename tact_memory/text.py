@@ -22,13 +22,19 @@ term): on the fixtures that split changed nothing while adding a one-letter term
 string. Chinese and Japanese put no spaces between words, so their characters form runs of their own
 (``Kafkaのトピック`` still yields ``kafka``) that also emit overlapping character pairs.
 
-Stop words, queries only. A question such as "what should I do next?" carries no searchable
-meaning, yet BM25 scores any shared term, so it would return five records that happen to contain
-"should". Dropping common English function words, question words and chat from the *query* lets
-such a scan abstain. Records keep every term, so document lengths and BM25 statistics stay honest.
-The cost: a query about one of these words ("the ``will`` keyword") cannot find it, and the list is
-English only. Stop words cannot make an off-topic question abstain when it shares a content word
-with some record ("book a flight" meets "MacBook"); only an absent vocabulary does that.
+Stop words, queries only, for abstention only. A question such as "what should I do next?"
+carries no searchable meaning, yet BM25 scores any shared term, so it would return five records
+that happen to contain "should". Common English function words, question words and chat in the
+*query* therefore cannot make a record a candidate, which lets such a scan abstain. They still
+count once a content term has matched: "read-only replica" shares ``read`` and ``replica`` with a
+record, and ``only`` then adds its BM25 weight, so the record that says "read-only" outranks one
+that merely says "read". Records keep every term, so document lengths and BM25 statistics stay
+honest. The list is broad on purpose: on the fixtures, taking out any of the borderline words
+(``help``, ``work``, ``like``, ``next``, ``on``/``off``, ``before``/``after``) lowered abstention
+and raised nothing, and since a stop word still weighs once a content word matched, keeping one
+costs only the query made of nothing else ("the ``will`` keyword" abstains). The list is English
+only. Stop words cannot make an off-topic question abstain when it shares a content word with some
+record ("book a flight" meets "MacBook"); only an absent vocabulary does that.
 
 Inflection folding, both sides. Agents ask "how do we deploy?" of a record that says "deploys", and
 about "caching" where it says "cached". A handful of suffix rules (plural ``-s``/``-es``/``-ies``,
@@ -55,6 +61,7 @@ __all__ = [
     "fold_word",
     "preview",
     "query_terms",
+    "split_query",
     "utf8_size",
 ]
 
@@ -358,16 +365,37 @@ def document_terms(content: str, *, fold: bool = True) -> list[str]:
 
 
 def query_terms(query: str, *, stop_words: bool = True, fold: bool = True) -> frozenset[str]:
-    """Return the set of searchable terms of a scan query.
+    """Return the set of content terms of a scan query: the terms that can make a record match.
 
     Args:
         query: The query text.
-        stop_words: Drop :data:`STOP_WORDS` (matched before folding).
+        stop_words: Leave out :data:`STOP_WORDS` (matched before folding).
         fold: Apply the same inflection folding as :func:`document_terms`.
 
     Returns:
         The distinct terms; an empty set means the scan abstains.
     """
-    return frozenset(
-        key for surface, key in _terms(query, fold) if not (stop_words and surface in STOP_WORDS)
-    )
+    return split_query(query, stop_words=stop_words, fold=fold)[0]
+
+
+def split_query(
+    query: str, *, stop_words: bool = True, fold: bool = True
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Return the content terms and the stop-word terms of a scan query.
+
+    A key that some word of the query gives as content is content, even if a stop word gives it
+    too ("thinking" makes ``think`` content in "think thinking").
+
+    Args:
+        query: The query text.
+        stop_words: Tell :data:`STOP_WORDS` apart; without it every term is content.
+        fold: Apply the same inflection folding as :func:`document_terms`.
+
+    Returns:
+        ``(content, stop)``, two disjoint sets of index keys.
+    """
+    content: set[str] = set()
+    stop: set[str] = set()
+    for surface, key in _terms(query, fold):
+        (stop if stop_words and surface in STOP_WORDS else content).add(key)
+    return frozenset(content), frozenset(stop - content)

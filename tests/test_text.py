@@ -16,6 +16,7 @@ from tact_memory.text import (
     fold_word,
     preview,
     query_terms,
+    split_query,
     utf8_size,
 )
 
@@ -176,6 +177,25 @@ def test_questions_made_of_common_words_have_no_terms(question: str) -> None:
 def test_stop_words_apply_to_queries_only() -> None:
     assert "what" in document_terms("what we do")
     assert query_terms("how do we deploy billing?") == {"deploy", "bill"}
+
+
+def test_split_query_keeps_stop_words_apart() -> None:
+    assert split_query("read-only replica") == ({"read", "replica"}, {"onli"})  # folded "only"
+    assert split_query("what should I do next?") == (
+        frozenset(),
+        {"what", "should", "i", "do", "next"},
+    )
+    # A key that a content word gives is content, whatever else gives it.
+    assert split_query("think thinking") == ({"think"}, frozenset())
+    assert split_query("read only", stop_words=False) == ({"read", "onli"}, frozenset())
+
+
+@given(st.text(), st.booleans(), st.booleans())
+def test_split_query_partitions_the_terms(query: str, stop_words: bool, fold: bool) -> None:
+    content, stop = split_query(query, stop_words=stop_words, fold=fold)
+    assert not content & stop
+    assert content | stop == set(document_terms(query, fold=fold))
+    assert content == query_terms(query, stop_words=stop_words, fold=fold)
 
 
 def test_stop_words_are_lower_case_and_hold_no_domain_words() -> None:
