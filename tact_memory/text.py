@@ -55,8 +55,11 @@ import unicodedata
 from collections.abc import Iterator
 
 __all__ = [
+    "BIDI_CONTROLS",
+    "BIDI_OPENERS",
     "STOP_WORDS",
     "document_terms",
+    "first_open_bidi",
     "fold_for_duplicate",
     "fold_word",
     "preview",
@@ -136,12 +139,21 @@ def _encode(text: str) -> bytes:
 def preview(content: str, limit_bytes: int = 64) -> str:
     """Return ``content`` cut to at most ``limit_bytes`` UTF-8 bytes without splitting a code point.
 
+    A cut never leaves a bidirectional embedding, override or isolate open: the text after the
+    preview (the rest of a candidate card, of a prompt, of a terminal line) would otherwise be
+    reordered or shown right to left. When the longest fitting prefix would end inside such a run,
+    the preview ends just before the run's opening control instead, so it stays a prefix of the
+    content, possibly a much shorter one. Content that fits is returned whole, as the
+    specification asks, even if it leaves a run open itself: that is the record as a ``read``
+    returns it.
+
     Args:
         content: The record content.
         limit_bytes: Largest preview size in UTF-8 bytes.
 
     Returns:
-        ``content`` itself when it fits, else its longest prefix that fits.
+        ``content`` itself when it fits, else its longest prefix that fits and closes every
+        bidirectional run it opens.
 
     Raises:
         ValueError: ``limit_bytes`` is negative, or ``content`` holds a lone surrogate.
@@ -153,7 +165,56 @@ def preview(content: str, limit_bytes: int = 64) -> str:
         return content
     # The input is valid UTF-8, so the only bytes "ignore" can drop are those of the code point
     # the cut went through.
-    return encoded[:limit_bytes].decode("utf-8", errors="ignore")
+    cut = encoded[:limit_bytes].decode("utf-8", errors="ignore")
+    return cut[: first_open_bidi(cut)]
+
+
+BIDI_OPENERS: frozenset[str] = frozenset("\u202a\u202b\u202d\u202e\u2066\u2067\u2068")
+"""Controls that open a bidirectional run: LRE, RLE, LRO, RLO (closed by PDF) and LRI, RLI, FSI
+(closed by PDI)."""
+
+BIDI_CONTROLS: frozenset[str] = BIDI_OPENERS | frozenset("\u202c\u2069\u200e\u200f\u061c")
+"""Every bidirectional formatting character: the openers, PDF, PDI, and the LRM, RLM and ALM
+marks."""
+
+_ISOLATES = frozenset("\u2066\u2067\u2068")
+_PDF, _PDI = "\u202c", "\u2069"
+# Bidi class B: a paragraph break ends every run that is still open.
+_PARAGRAPH_BREAKS = frozenset("\n\r\x1c\x1d\x1e\x85\u2029")
+
+
+def first_open_bidi(text: str) -> int:
+    """Return where the outermost bidirectional run still open at the end of ``text`` starts.
+
+    Runs nest as the Unicode bidirectional algorithm (UAX #9) nests them, without its depth
+    limit: PDF closes the innermost embedding or override unless an isolate was opened after it,
+    PDI closes the innermost isolate and everything opened inside it, an unmatched PDF or PDI
+    does nothing, and a paragraph break closes everything.
+
+    Args:
+        text: Any string.
+
+    Returns:
+        The index of the opening control of the outermost open run, or ``len(text)`` when every
+        run is closed; ``text[:index]`` then closes every run it opens.
+    """
+    if not BIDI_CONTROLS.intersection(text):
+        return len(text)
+    stack: list[tuple[int, bool]] = []  # (index of the opener, whether it opened an isolate)
+    for index, ch in enumerate(text):
+        if ch in BIDI_OPENERS:
+            stack.append((index, ch in _ISOLATES))
+        elif ch == _PDF:
+            if stack and not stack[-1][1]:
+                stack.pop()
+        elif ch == _PDI:
+            if any(isolate for _, isolate in stack):
+                while not stack.pop()[1]:
+                    pass
+        elif ch in _PARAGRAPH_BREAKS:
+            stack.clear()
+    # The outermost open run began when nothing was open, so everything before it is closed.
+    return stack[0][0] if stack else len(text)
 
 
 def fold_for_duplicate(content: str) -> str:

@@ -511,3 +511,20 @@ def test_snapshot_confirmation(home_config: Path, snap_compare: Callable[..., bo
 def test_snapshot_disabled(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     write_config(home_config.parent, enabled=False)
     assert snap_compare(make_app(home_config), terminal_size=SIZE)
+
+
+@pytest.mark.anyio
+async def test_planted_controls_are_shown_escaped_everywhere(home_config: Path) -> None:
+    seed(home_config)
+    hostile = "red \x1b[31mALERT\x1b[0m\rfake \u202etxt.exe\u202c"
+    shown = "red \\x1b[31mALERT\\x1b[0m\\rfake \\u202etxt.exe\\u202c"
+    with closing(sqlite3.connect(db_of(home_config))) as conn, conn:  # written around the store
+        conn.execute("UPDATE memories SET content = ? WHERE id = 1", (hostile + "\nnext",))
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        cell = str(app.query_one(RecordTable).get_row_at(0)[5])
+        assert cell.startswith("red \\x1b[31mALERT") and not {"\x1b", "\r"} & set(cell)
+        await pilot.press("enter")
+        assert text(app, "#detail-content") == shown + "\nnext"
+        await pilot.press("d")
+        assert text(app, "#confirm-content") == shown + "\nnext"
