@@ -236,6 +236,7 @@ def list_command(ctx: click.Context, order: str, as_json: bool) -> None:
     Example:
         tact-memory list --order newest
     """
+    from .display import one_line
     from .text import preview
 
     records = _records(ctx, order)
@@ -248,7 +249,7 @@ def list_command(ctx: click.Context, order: str, as_json: bool) -> None:
     click.echo(f"{'ID':>5} {'VER':>4} {'READS':>5} {'SCANS':>5}  {'UPDATED (UTC)':16}  CONTENT")
     for r in records:
         flag = "*" if r.probation_until_ms is not None else " "
-        text = preview(" ".join(r.content.split()), 64)
+        text = preview(one_line(r.content), 64)
         click.echo(
             f"{r.key.id:>5} {r.key.version:>4} {r.read_count:>5} {r.scan_count:>5}  {_when(r.updated_at_ms):16} {flag}{text}"
         )
@@ -283,13 +284,14 @@ def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) 
     Example:
         tact-memory delete 12 --version 3
     """
+    from .display import terminal_safe
     from .records import RecordKey
 
     config = _config(ctx)
     store = _store(config)
     record = store.get(record_id) if store.path.exists() else None
     if record is not None and not yes:
-        click.echo(f"memory {record_id} (version {record.key.version}):\n  {record.content}")
+        click.echo(f"memory {record_id} (version {record.key.version}):\n  {terminal_safe(record.content)}")
         if not click.confirm("Remove it from the memory database and from retrieval?", default=False):
             click.echo("kept")
             return

@@ -9,6 +9,10 @@ missing, which means every setting has its default and memory is off.
 The schema is closed: an unknown table or key, a value of the wrong type or a TOML syntax error is a
 :class:`~tact_memory.errors.ConfigError` that names the file and the key or line. Nothing is coerced:
 ``enabled = "yes"`` is an error, not ``True``.
+
+Reading is bounded, because the path may name anything: a FIFO, a device or a socket, a file over
+1 MiB, or brackets nested thousands deep are each a ``ConfigError`` at once, never a hang, a
+``MemoryError`` or a ``RecursionError``. A UTF-8 byte order mark at the start is skipped.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,6 +31,7 @@ from .errors import ConfigError
 
 __all__ = [
     "CONFIG_FILE_NAME",
+    "MAX_CONFIG_BYTES",
     "Config",
     "ConfigSource",
     "MemorySettings",
@@ -167,21 +173,79 @@ def load_config(
 
 
 def read_config(source: ConfigSource) -> Config:
-    """Read and validate the file a :class:`ConfigSource` names."""
+    """Read and validate the file a :class:`ConfigSource` names.
+
+    Only a regular file of at most :data:`MAX_CONFIG_BYTES` is read. A FIFO, a device or a socket
+    is refused before it is opened for reading, so it can neither block nor stream forever; the
+    file is opened without blocking and checked again through the open descriptor, so swapping
+    one in between the two looks is refused too.
+
+    Raises:
+        ConfigError: the explicit file is missing, or the file is not a regular file, too large,
+            unreadable or invalid.
+    """
     path = source.path
     try:
-        text = path.read_text(encoding="utf-8")
+        data = _read_regular_file(path)
     except FileNotFoundError:
         if source.explicit:
             raise ConfigError(f"configuration file not found (selected by {source.origin})", path=str(path)) from None
         return Config(path=path, exists=False)
-    except IsADirectoryError:
-        raise ConfigError("is a directory, not a configuration file", path=str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"not valid UTF-8 ({exc.reason})", path=str(path)) from exc
     except OSError as exc:
         raise ConfigError(f"cannot be read: {exc.strerror or exc}", path=str(path)) from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not valid UTF-8 ({exc.reason})", path=str(path)) from exc
     return parse_config(text, path=path)
+
+
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest ``config.toml`` that is read, 1 MiB.
+
+The schema holds one boolean, so a real file is a few hundred bytes even with generous comments;
+1 MiB leaves three orders of magnitude for comments and future settings while keeping a parse
+well under a second and its memory small, whatever the file holds."""
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "is a directory, not a configuration file"),
+    (stat.S_ISFIFO, "is a FIFO (named pipe), not a regular file"),
+    (stat.S_ISCHR, "is a character device, not a regular file"),
+    (stat.S_ISBLK, "is a block device, not a regular file"),
+    (stat.S_ISSOCK, "is a socket, not a regular file"),
+)
+
+
+def _check_kind(info: os.stat_result, path: Path) -> None:
+    for test, message in _FILE_KINDS:
+        if test(info.st_mode):
+            raise ConfigError(message, path=str(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise ConfigError("is not a regular file", path=str(path))
+    if info.st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"is {info.st_size:,} bytes; a configuration file holds at most {MAX_CONFIG_BYTES:,}", path=str(path)
+        )
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file within the size cap.
+
+    Raises:
+        ConfigError: not a regular file, or larger than :data:`MAX_CONFIG_BYTES`.
+        OSError: it cannot be looked at or read (``FileNotFoundError`` when it is missing).
+    """
+    _check_kind(os.stat(path), path)
+    # O_NONBLOCK: should a FIFO have replaced the file since the stat, opening it must not wait for
+    # a writer; fstat below then refuses it. Regular files ignore the flag.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as handle:
+        _check_kind(os.fstat(handle.fileno()), path)
+        data = handle.read(MAX_CONFIG_BYTES + 1)  # a file still growing stops at the cap
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"is larger than {MAX_CONFIG_BYTES:,} bytes, the most a configuration file holds", path=str(path))
+    return data
 
 
 _POSITION_RE = re.compile(r"\s*\(at line (\d+), column \d+\)")
@@ -197,8 +261,15 @@ def parse_config(text: str, *, path: Path) -> Config:
         import tomllib
     else:  # pragma: no cover - exercised by the 3.10 type check
         import tomli as tomllib
+    # A byte order mark is how some Windows editors start UTF-8; TOML does not allow one.
+    text = text.removeprefix("\ufeff")
     try:
         raw: dict[str, Any] = tomllib.loads(text)
+    except RecursionError:
+        # Thousands of nested arrays or inline tables exhaust the parser's recursion.
+        raise ConfigError("invalid TOML: arrays or inline tables nested too deeply", path=str(path)) from None
+    except MemoryError:
+        raise ConfigError("invalid TOML: too large to parse", path=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         # 3.14 has .msg and .lineno; earlier versions put "(at line N, column M)" in the text.
         match = _POSITION_RE.search(str(exc))

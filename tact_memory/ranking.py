@@ -12,6 +12,12 @@ nothing rather than vetoing the record: a verbose query still finds records that
 and records matching more or rarer terms rank higher. Records that share no term score zero and are
 dropped; ties break by id so results are deterministic.
 
+Stop words (see :mod:`tact_memory.text`) decide candidacy, not weight. A record becomes a
+candidate only by sharing a content term with the query, so a query whose shared terms are all
+stop words abstains; once a record is a candidate, every shared term adds its BM25 gain, stop
+words included, so "read-only replica" ranks a record that says "read-only" above one that only
+says "read".
+
 Cost. Tokenizing is the expensive part, so it is cached per ``(id, version)``: a version is an
 immutable snapshot of a record's content, and a sync re-tokenizes only new or replaced versions.
 Postings map each term to ``{id: term frequency}``, and each record's length normalisation
@@ -29,7 +35,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .text import document_terms, query_terms
+from .text import document_terms, split_query
 
 __all__ = ["Hit", "Index"]
 
@@ -69,7 +75,8 @@ class Index:
         Args:
             k1: BM25 term-frequency saturation.
             b: BM25 length normalisation, from 0 (none) to 1 (full).
-            stop_words: Drop common English words from queries (see :mod:`tact_memory.text`).
+            stop_words: Let common English words of a query add to a record's score only once
+                a content term has matched it (see :mod:`tact_memory.text`).
             fold: Fold English inflections in records and queries.
 
         Raises:
@@ -143,24 +150,31 @@ class Index:
         """
         if limit < 0:
             raise ValueError(f"limit must not be negative, got {limit}")
-        terms = query_terms(query, stop_words=self._stop_words, fold=self._fold)
-        count = len(self._docs)
+        content, stop = split_query(query, stop_words=self._stop_words, fold=self._fold)
         scores: dict[int, float] = {}
-        for term in terms:
-            postings = self._postings.get(term)
-            if not postings:
-                continue
-            frequency_in_corpus = len(postings)
-            idf = math.log(1 + (count - frequency_in_corpus + 0.5) / (frequency_in_corpus + 0.5))
-            lift = idf * (self._k1 + 1)
-            for doc_id, frequency in postings.items():
-                gain = lift * frequency / (frequency + self._norms[doc_id])
-                scores[doc_id] = scores.get(doc_id, 0.0) + gain
+        for term in content:
+            self._add(scores, term, new=True)
+        # Stop words only add to records a content term has already made candidates.
+        for term in stop:
+            self._add(scores, term, new=False)
         best = heapq.nsmallest(
             limit,
             ((-score, doc_id) for doc_id, score in scores.items() if score > 0),
         )
         return [Hit(doc_id, -negative) for negative, doc_id in best]
+
+    def _add(self, scores: dict[int, float], term: str, *, new: bool) -> None:
+        """Add the BM25 gain of ``term`` to ``scores``, for any record or only those present."""
+        postings = self._postings.get(term)
+        if not postings:
+            return
+        count, frequency_in_corpus = len(self._docs), len(postings)
+        idf = math.log(1 + (count - frequency_in_corpus + 0.5) / (frequency_in_corpus + 0.5))
+        lift = idf * (self._k1 + 1)
+        for doc_id, frequency in postings.items():
+            if new or doc_id in scores:
+                gain = lift * frequency / (frequency + self._norms[doc_id])
+                scores[doc_id] = scores.get(doc_id, 0.0) + gain
 
     def _unpost(self, doc_id: int, doc: _Doc) -> None:
         for term in doc.frequencies:

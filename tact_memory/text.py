@@ -22,13 +22,19 @@ term): on the fixtures that split changed nothing while adding a one-letter term
 string. Chinese and Japanese put no spaces between words, so their characters form runs of their own
 (``Kafkaのトピック`` still yields ``kafka``) that also emit overlapping character pairs.
 
-Stop words, queries only. A question such as "what should I do next?" carries no searchable
-meaning, yet BM25 scores any shared term, so it would return five records that happen to contain
-"should". Dropping common English function words, question words and chat from the *query* lets
-such a scan abstain. Records keep every term, so document lengths and BM25 statistics stay honest.
-The cost: a query about one of these words ("the ``will`` keyword") cannot find it, and the list is
-English only. Stop words cannot make an off-topic question abstain when it shares a content word
-with some record ("book a flight" meets "MacBook"); only an absent vocabulary does that.
+Stop words, queries only, for abstention only. A question such as "what should I do next?"
+carries no searchable meaning, yet BM25 scores any shared term, so it would return five records
+that happen to contain "should". Common English function words, question words and chat in the
+*query* therefore cannot make a record a candidate, which lets such a scan abstain. They still
+count once a content term has matched: "read-only replica" shares ``read`` and ``replica`` with a
+record, and ``only`` then adds its BM25 weight, so the record that says "read-only" outranks one
+that merely says "read". Records keep every term, so document lengths and BM25 statistics stay
+honest. The list is broad on purpose: on the fixtures, taking out any of the borderline words
+(``help``, ``work``, ``like``, ``next``, ``on``/``off``, ``before``/``after``) lowered abstention
+and raised nothing, and since a stop word still weighs once a content word matched, keeping one
+costs only the query made of nothing else ("the ``will`` keyword" abstains). The list is English
+only. Stop words cannot make an off-topic question abstain when it shares a content word with some
+record ("book a flight" meets "MacBook"); only an absent vocabulary does that.
 
 Inflection folding, both sides. Agents ask "how do we deploy?" of a record that says "deploys", and
 about "caching" where it says "cached". A handful of suffix rules (plural ``-s``/``-es``/``-ies``,
@@ -49,12 +55,16 @@ import unicodedata
 from collections.abc import Iterator
 
 __all__ = [
+    "BIDI_CONTROLS",
+    "BIDI_OPENERS",
     "STOP_WORDS",
     "document_terms",
+    "first_open_bidi",
     "fold_for_duplicate",
     "fold_word",
     "preview",
     "query_terms",
+    "split_query",
     "utf8_size",
 ]
 
@@ -129,12 +139,21 @@ def _encode(text: str) -> bytes:
 def preview(content: str, limit_bytes: int = 64) -> str:
     """Return ``content`` cut to at most ``limit_bytes`` UTF-8 bytes without splitting a code point.
 
+    A cut never leaves a bidirectional embedding, override or isolate open: the text after the
+    preview (the rest of a candidate card, of a prompt, of a terminal line) would otherwise be
+    reordered or shown right to left. When the longest fitting prefix would end inside such a run,
+    the preview ends just before the run's opening control instead, so it stays a prefix of the
+    content, possibly a much shorter one. Content that fits is returned whole, as the
+    specification asks, even if it leaves a run open itself: that is the record as a ``read``
+    returns it.
+
     Args:
         content: The record content.
         limit_bytes: Largest preview size in UTF-8 bytes.
 
     Returns:
-        ``content`` itself when it fits, else its longest prefix that fits.
+        ``content`` itself when it fits, else its longest prefix that fits and closes every
+        bidirectional run it opens.
 
     Raises:
         ValueError: ``limit_bytes`` is negative, or ``content`` holds a lone surrogate.
@@ -146,7 +165,56 @@ def preview(content: str, limit_bytes: int = 64) -> str:
         return content
     # The input is valid UTF-8, so the only bytes "ignore" can drop are those of the code point
     # the cut went through.
-    return encoded[:limit_bytes].decode("utf-8", errors="ignore")
+    cut = encoded[:limit_bytes].decode("utf-8", errors="ignore")
+    return cut[: first_open_bidi(cut)]
+
+
+BIDI_OPENERS: frozenset[str] = frozenset("\u202a\u202b\u202d\u202e\u2066\u2067\u2068")
+"""Controls that open a bidirectional run: LRE, RLE, LRO, RLO (closed by PDF) and LRI, RLI, FSI
+(closed by PDI)."""
+
+BIDI_CONTROLS: frozenset[str] = BIDI_OPENERS | frozenset("\u202c\u2069\u200e\u200f\u061c")
+"""Every bidirectional formatting character: the openers, PDF, PDI, and the LRM, RLM and ALM
+marks."""
+
+_ISOLATES = frozenset("\u2066\u2067\u2068")
+_PDF, _PDI = "\u202c", "\u2069"
+# Bidi class B: a paragraph break ends every run that is still open.
+_PARAGRAPH_BREAKS = frozenset("\n\r\x1c\x1d\x1e\x85\u2029")
+
+
+def first_open_bidi(text: str) -> int:
+    """Return where the outermost bidirectional run still open at the end of ``text`` starts.
+
+    Runs nest as the Unicode bidirectional algorithm (UAX #9) nests them, without its depth
+    limit: PDF closes the innermost embedding or override unless an isolate was opened after it,
+    PDI closes the innermost isolate and everything opened inside it, an unmatched PDF or PDI
+    does nothing, and a paragraph break closes everything.
+
+    Args:
+        text: Any string.
+
+    Returns:
+        The index of the opening control of the outermost open run, or ``len(text)`` when every
+        run is closed; ``text[:index]`` then closes every run it opens.
+    """
+    if not BIDI_CONTROLS.intersection(text):
+        return len(text)
+    stack: list[tuple[int, bool]] = []  # (index of the opener, whether it opened an isolate)
+    for index, ch in enumerate(text):
+        if ch in BIDI_OPENERS:
+            stack.append((index, ch in _ISOLATES))
+        elif ch == _PDF:
+            if stack and not stack[-1][1]:
+                stack.pop()
+        elif ch == _PDI:
+            if any(isolate for _, isolate in stack):
+                while not stack.pop()[1]:
+                    pass
+        elif ch in _PARAGRAPH_BREAKS:
+            stack.clear()
+    # The outermost open run began when nothing was open, so everything before it is closed.
+    return stack[0][0] if stack else len(text)
 
 
 def fold_for_duplicate(content: str) -> str:
@@ -358,16 +426,37 @@ def document_terms(content: str, *, fold: bool = True) -> list[str]:
 
 
 def query_terms(query: str, *, stop_words: bool = True, fold: bool = True) -> frozenset[str]:
-    """Return the set of searchable terms of a scan query.
+    """Return the set of content terms of a scan query: the terms that can make a record match.
 
     Args:
         query: The query text.
-        stop_words: Drop :data:`STOP_WORDS` (matched before folding).
+        stop_words: Leave out :data:`STOP_WORDS` (matched before folding).
         fold: Apply the same inflection folding as :func:`document_terms`.
 
     Returns:
         The distinct terms; an empty set means the scan abstains.
     """
-    return frozenset(
-        key for surface, key in _terms(query, fold) if not (stop_words and surface in STOP_WORDS)
-    )
+    return split_query(query, stop_words=stop_words, fold=fold)[0]
+
+
+def split_query(
+    query: str, *, stop_words: bool = True, fold: bool = True
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Return the content terms and the stop-word terms of a scan query.
+
+    A key that some word of the query gives as content is content, even if a stop word gives it
+    too ("thinking" makes ``think`` content in "think thinking").
+
+    Args:
+        query: The query text.
+        stop_words: Tell :data:`STOP_WORDS` apart; without it every term is content.
+        fold: Apply the same inflection folding as :func:`document_terms`.
+
+    Returns:
+        ``(content, stop)``, two disjoint sets of index keys.
+    """
+    content: set[str] = set()
+    stop: set[str] = set()
+    for surface, key in _terms(query, fold):
+        (stop if stop_words and surface in STOP_WORDS else content).add(key)
+    return frozenset(content), frozenset(stop - content)

@@ -18,8 +18,12 @@ watch is registered.
 
 A re-read goes through :func:`tact_memory.config.read_config`, so a reload is validated exactly like
 a start. A bad edit never replaces the configuration in force: the event carries the error (file,
-line or key) and the last good configuration, and nothing raises. The database path depends only on
-the selected file's path, which a reload never changes, so the corpus stays the same file.
+line or key) and the last good configuration, and nothing raises. A broken file is reported once:
+reading it again (after a watch restart, or a save that left the same error) is silent, and since
+a failed read changes nothing on disk, the watcher then sleeps until the next edit. Reading cannot
+block or run away either: :func:`~tact_memory.config.read_config` refuses FIFOs, devices and
+oversized files before reading them. The database path depends only on the selected file's path,
+which a reload never changes, so the corpus stays the same file.
 
 What a reload changes is deliberately split (specification, "Human browser"; invariant I14): the
 browser switches at once, agent sessions that are already running keep the memory setting they were
@@ -44,6 +48,7 @@ from types import TracebackType
 import watchfiles
 
 from .config import Config, ConfigSource, read_config
+from .errors import ConfigError
 from .reload import ReloadEvent, reload
 
 __all__ = ["ConfigWatcher", "ReloadEvent", "reload"]
@@ -53,9 +58,11 @@ logger = logging.getLogger(__name__)
 class ConfigWatcher:
     """Watch the selected ``config.toml`` on a background thread and report reloads.
 
-    A subscriber hears about every failed reload, every reload that changed the configuration, and
-    the first good reload after a failure (so an error shown to a person can be cleared). Rewriting
-    the file with the same settings is silent.
+    A subscriber hears about every new failure (a failed reload whose error differs from the last
+    one reported), every reload that changed the configuration, and the first good reload after a
+    failure (so an error shown to a person can be cleared). Rewriting the file with the same
+    settings, or reading the same broken file again, is silent: a broken file is reported once and
+    the watcher waits for the next edit.
 
     Usable as a context manager::
 
@@ -86,6 +93,7 @@ class ConfigWatcher:
         self._on_reload = on_reload
         self._config = read_config(source) if initial is None else initial
         self._failing = False
+        self._reported: str | None = None
         self._debounce_s = debounce_ms / 1000
         self._tick_ms = max(1, tick_ms)
         self._stop = threading.Event()
@@ -192,10 +200,21 @@ class ConfigWatcher:
                 self._reload()
 
     def _reload(self) -> None:
-        event = reload(self._config, self.source)
-        notify = event.error is not None or event.config != event.previous or self._failing
+        try:
+            event = reload(self._config, self.source)
+        except Exception as exc:  # reading must not raise; if it does, it is one more failed reload
+            logger.debug("config reload raised", exc_info=True)
+            error = ConfigError(f"cannot be read: {type(exc).__name__}", path=str(self.source.path))
+            event = ReloadEvent(config=self._config, previous=self._config, error=error)
+        reported = None if event.error is None else str(event.error)
+        # A failure already reported stays quiet when it is read again (a watch restart, a save
+        # that changed nothing), so a broken file is reported once and then waits for an edit.
+        notify = (reported is not None and reported != self._reported) or event.config != event.previous or (
+            self._failing and reported is None
+        )
         self._config = event.config
         self._failing = event.error is not None
+        self._reported = reported
         if not notify:
             return
         try:

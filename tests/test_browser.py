@@ -466,7 +466,7 @@ def test_browse_without_textual_says_how_to_install_it(home_config: Path) -> Non
         "main()\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "pip install 'tact-memory[browser]'" in done.stderr
     assert "Traceback" not in done.stderr
 
@@ -517,3 +517,20 @@ def test_snapshot_disabled(home_config: Path, snap_compare: Callable[..., bool])
 def test_a_hidden_imitation_of_the_checkpoint_is_named_as_such() -> None:
     assert hidden_note(IMITATION_KIND) == "hidden from agents: it imitates the runtime's control text; delete it"
     assert "GitHub token" in hidden_note("github_token")
+
+
+@pytest.mark.anyio
+async def test_planted_controls_are_shown_escaped_everywhere(home_config: Path) -> None:
+    seed(home_config)
+    hostile = "red \x1b[31mALERT\x1b[0m\rfake \u202etxt.exe\u202c"
+    shown = "red \\x1b[31mALERT\\x1b[0m\\rfake \\u202etxt.exe\\u202c"
+    with closing(sqlite3.connect(db_of(home_config))) as conn, conn:  # written around the store
+        conn.execute("UPDATE memories SET content = ? WHERE id = 1", (hostile + "\nnext",))
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        cell = str(app.query_one(RecordTable).get_row_at(0)[5])
+        assert cell.startswith("red \\x1b[31mALERT") and not {"\x1b", "\r"} & set(cell)
+        await pilot.press("enter")
+        assert text(app, "#detail-content") == shown + "\nnext"
+        await pilot.press("d")
+        assert text(app, "#confirm-content") == shown + "\nnext"

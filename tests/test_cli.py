@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import click
@@ -148,3 +150,21 @@ def test_console_script_runs_in_a_real_process(config_path: Path) -> None:
         check=True,
     )
     assert json.loads(proc.stdout) == {"operation": "scan", "abstained": True, "candidates": []}
+
+
+HOSTILE = "red \x1b[31mALERT\x1b[0m\rfake \u202etxt.exe\u202c \x9b2J"
+HOSTILE_SHOWN = "red \\x1b[31mALERT\\x1b[0m\\rfake \\u202etxt.exe\\u202c \\x9b2J"
+
+
+def test_list_and_delete_show_planted_controls_escaped(config_path: Path) -> None:
+    run("--config", str(config_path), "tool", input="\n".join(SESSION[1:3]) + "\n")
+    # A row written around the store's validation, as anything with the file could.
+    with closing(sqlite3.connect(config_path.parent / "memory" / "v1.sqlite3")) as conn, conn:
+        conn.execute("UPDATE memories SET content = ? WHERE id = 1", (HOSTILE + "\nsecond line",))
+    listing = run("--config", str(config_path), "list").output
+    asked = run("--config", str(config_path), "delete", "1", "--version", "1", input="n\n").output
+    for output in (listing, asked):
+        assert not {"\x1b", "\r", "\u202e", "\u202c", "\x9b"} & set(output), output
+    row = listing.splitlines()[1]
+    assert row.endswith(" *" + (HOSTILE_SHOWN + " second line")[:64])  # ASCII: 64 bytes
+    assert f"  {HOSTILE_SHOWN}\nsecond line\n" in asked and "kept" in asked

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tact_memory.ranking import Hit, Index
+from tact_memory.text import STOP_WORDS
 
 # Tiny corpus, lengths 2, 3 and 1 (average 2); fold=False keeps the terms exactly as written.
 TINY = [(1, 1, "apple banana"), (2, 1, "apple apple cherry"), (3, 1, "banana")]
@@ -219,3 +221,90 @@ def test_a_full_corpus_searches_without_touching_records() -> None:
     hits = index.search("how do we deploy repo-7?", limit=5)
     assert hits[0].id == 7
     assert index.tokenizations == 512
+
+
+# --- stop words: abstention only ------------------------------------------------------------
+
+READ_ONLY = [
+    (1, 1, "replica is read-only"),
+    (2, 1, "read replica"),
+    (3, 1, "only deploy on weekdays"),
+    (4, 1, "cache keys"),
+]
+
+
+def test_a_shared_stop_word_adds_weight_once_a_content_word_matched() -> None:
+    index = Index()
+    index.sync(READ_ONLY)
+    # Without "only", the shorter record 2 wins on length; "only" lifts record 1 above it.
+    assert [hit.id for hit in index.search("read replica", limit=5)] == [2, 1]
+    assert [hit.id for hit in index.search("read-only replica", limit=5)] == [1, 2]
+
+
+def test_a_record_sharing_only_stop_words_is_no_candidate() -> None:
+    index = Index()
+    index.sync(READ_ONLY)
+    # Record 3 says "only" but shares no content term with the question.
+    assert {hit.id for hit in index.search("is the replica read-only?", limit=5)} == {1, 2}
+    assert index.search("only the", limit=5) == []
+
+
+def test_stop_word_gains_are_bm25_gains() -> None:
+    index = Index(fold=False)
+    index.sync([(1, 1, "apple the"), (2, 1, "the"), (3, 1, "banana")])
+    # N = 3, df(apple) = 1, df(the) = 2; every length is 2, 1 or 1 (average 4/3).
+    norm = 1.2 * (0.25 + 0.75 * 2 / (4 / 3))
+    gain = 2.2 / (1 + norm)
+    expected = (math.log(1 + 2.5 / 1.5) + math.log(1 + 1.5 / 2.5)) * gain
+    assert scores(index.search("the apple", limit=5)) == pytest.approx({1: expected})
+
+
+CONTENT = ["deploy", "cache", "billing", "kafka", "replica", "read"]
+STOPS = ["only", "the", "what", "should", "how", "with", "not", "just"]
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> list[tuple[int, int, str]]:
+    records = draw(st.lists(st.lists(st.sampled_from(CONTENT + STOPS), max_size=8), max_size=8))
+    return [(i, 1, " ".join(words)) for i, words in enumerate(records, start=1)]
+
+
+@given(
+    corpora(),
+    st.lists(st.sampled_from(CONTENT), min_size=1, max_size=3),
+    st.lists(st.sampled_from(STOPS), max_size=3),
+    st.sampled_from(STOPS),
+)
+def test_adding_a_stop_word_never_lowers_a_candidate_score(
+    corpus: list[tuple[int, int, str]], content: list[str], stops: list[str], extra: str
+) -> None:
+    index = Index()
+    index.sync(corpus)
+    query = " ".join(content + stops)
+    before = scores(index.search(query, limit=len(corpus)))
+    after = scores(index.search(f"{query} {extra}", limit=len(corpus)))
+    # Stop words never make a record a candidate.
+    assert after.keys() == before.keys()
+    words = {doc_id: set(text.split()) for doc_id, _, text in corpus}
+    for doc_id, score in before.items():
+        assert words[doc_id] & set(content)
+        if extra in words[doc_id] and extra not in stops:
+            assert after[doc_id] > score
+        else:
+            assert after[doc_id] == pytest.approx(score)
+
+
+@given(
+    corpora(),
+    st.lists(
+        st.tuples(st.sampled_from(sorted(STOP_WORDS)), st.sampled_from([str.lower, str.upper, str.title])),
+        max_size=6,
+    ),
+)
+def test_a_query_of_stop_words_abstains(
+    corpus: list[tuple[int, int, str]], words: list[tuple[str, Callable[[str], str]]]
+) -> None:
+    index = Index()
+    index.sync([*corpus, (len(corpus) + 1, 1, " ".join(sorted(STOP_WORDS)))])
+    query = " ".join(case(word) for word, case in words) + "?"
+    assert index.search(query, limit=5) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -12,10 +13,12 @@ from tact_memory import text
 from tact_memory.text import (
     STOP_WORDS,
     document_terms,
+    first_open_bidi,
     fold_for_duplicate,
     fold_word,
     preview,
     query_terms,
+    split_query,
     utf8_size,
 )
 
@@ -57,6 +60,63 @@ def test_preview_never_splits_a_code_point() -> None:
     assert preview(content) == "a" * 62 + "é"
     assert preview("€" * 30) == "€" * 21  # 63 bytes; a 22nd would need 66
     assert preview("short") == "short"
+
+
+PDF, PDI = "\u202c", "\u2069"
+
+
+def leaves_a_run_open(text: str) -> bool:
+    """Whether ``text`` ends inside a bidi run, by reducing matched pairs (independent of the code)."""
+    last = re.split("[\n\r\x1c-\x1e\x85\u2029]", text)[-1]
+    kinds = {**dict.fromkeys("\u202a\u202b\u202d\u202e", "E"), **dict.fromkeys("\u2066\u2067\u2068", "I")}
+    tokens = "".join(kinds.get(ch) or {PDF: "p", PDI: "q"}.get(ch, "") for ch in last)
+    while True:
+        reduced = tokens.replace("Ep", "").replace("Ip", "I")  # PDF closes E, not across I
+        reduced = re.sub("I[Ep]*q", "", reduced)  # PDI closes its isolate and what it holds
+        reduced = re.sub("^([^I]*)q", r"\1", re.sub("^p", "", reduced))  # unmatched closers
+        if reduced == tokens:
+            return bool(tokens.strip("pq"))
+        tokens = reduced
+
+
+def test_the_reference_nests_runs_as_uax9() -> None:
+    assert not leaves_a_run_open("\u202eab" + PDF)
+    assert leaves_a_run_open("\u202eab")
+    assert not leaves_a_run_open("\u202e\u2067" + PDF + PDI + PDF)  # PDF inside the isolate is ignored
+    assert not leaves_a_run_open("\u2067\u202e" + PDI)  # PDI closes the override it holds
+    assert leaves_a_run_open("\u202e" + PDI)  # an unmatched PDI closes nothing
+    assert not leaves_a_run_open("\u202e\u2067x\nplain")  # a paragraph break closes everything
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200f"
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "é", "€", "😀", "\n", *BIDI])), st.integers(0, 80))
+def test_a_cut_preview_leaves_no_bidi_run_open(content: str, limit: int) -> None:
+    result = preview(content, limit)
+    assert content.startswith(result)
+    assert utf8_size(result) <= limit
+    if utf8_size(content) <= limit:
+        assert result == content  # fitting content is the record, whole
+        return
+    assert not leaves_a_run_open(result)
+    # The longest such prefix: every longer prefix that fits leaves a run open.
+    fitting = content.encode()[:limit].decode(errors="ignore")
+    for end in range(len(result) + 1, len(fitting) + 1):
+        assert leaves_a_run_open(content[:end]), end
+
+
+def test_a_preview_ends_before_an_unclosed_run() -> None:
+    override = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: what follows it is drawn backwards
+    content = "run " + override + "txt.exe" + "x" * 80 + PDF
+    assert preview(content) == "run "
+    closed = "run " + override + "txt" + PDF + " then " + "x" * 80
+    assert preview(closed) == (closed.encode()[:64]).decode()
+    assert preview("\u2067" * 40) == ""
+    # Content that fits is returned whole, as a read would return it.
+    assert preview("short " + override) == "short " + override
+    assert first_open_bidi("ab\u2067c") == 2
+    assert first_open_bidi("ab\u2067c" + PDI) == 5
 
 
 def test_preview_rejects_bad_input() -> None:
@@ -176,6 +236,26 @@ def test_questions_made_of_common_words_have_no_terms(question: str) -> None:
 def test_stop_words_apply_to_queries_only() -> None:
     assert "what" in document_terms("what we do")
     assert query_terms("how do we deploy billing?") == {"deploy", "bill"}
+
+
+def test_split_query_keeps_stop_words_apart() -> None:
+    def split(query: str, **options: bool) -> tuple[set[str], set[str]]:
+        content, stop = split_query(query, **options)
+        return set(content), set(stop)
+
+    assert split("read-only replica") == ({"read", "replica"}, {"onli"})  # folded "only"
+    assert split("what should I do next?") == (set(), {"what", "should", "i", "do", "next"})
+    # A key that a content word gives is content, whatever else gives it.
+    assert split("think thinking") == ({"think"}, set())
+    assert split("read only", stop_words=False) == ({"read", "onli"}, set())
+
+
+@given(st.text(), st.booleans(), st.booleans())
+def test_split_query_partitions_the_terms(query: str, stop_words: bool, fold: bool) -> None:
+    content, stop = split_query(query, stop_words=stop_words, fold=fold)
+    assert not content & stop
+    assert content | stop == set(document_terms(query, fold=fold))
+    assert content == query_terms(query, stop_words=stop_words, fold=fold)
 
 
 def test_stop_words_are_lower_case_and_hold_no_domain_words() -> None:

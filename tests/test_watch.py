@@ -241,3 +241,83 @@ def test_an_invalid_start_without_an_initial_config_raises(config_path: Path, co
     config_path.write_text("nonsense = 1\n", encoding="utf-8")
     with pytest.raises(ConfigError):
         ConfigWatcher(source_for(config_path), on_reload=collector)
+
+
+# -- broken files are reported once, and the watcher waits ------------------------------------------------
+
+
+def _plant(config_path: Path, kind: str) -> None:
+    """Turn ``config.toml`` into a broken file of ``kind``, replacing it in one rename."""
+    temp = config_path.parent / ".config.toml.new"
+    if kind == "syntax":
+        temp.write_text("[memory]\nenabled = tru\n", encoding="utf-8")
+    elif kind == "deep":
+        temp.write_text("x = " + "[" * 2000 + "]" * 2000 + "\n", encoding="utf-8")
+    elif kind == "huge":
+        temp.write_bytes(b"# " + b"x" * (2 << 20) + b"\n")
+    elif kind == "fifo":
+        os.mkfifo(temp)
+    elif kind == "device":
+        temp.symlink_to("/dev/zero")
+    os.replace(temp, config_path)
+
+
+BROKEN = ["syntax", "deep", "huge", "fifo", "device"]
+
+
+@pytest.mark.parametrize("kind", BROKEN)
+def test_a_broken_file_is_reported_once_then_the_watcher_waits(
+    config_path: Path, collector: Collector, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[float] = []
+
+    def counting(source: ConfigSource) -> Config:
+        reads.append(time.monotonic())
+        return read_config(source)
+
+    monkeypatch.setattr("tact_memory.reload.read_config", counting)
+    with ConfigWatcher(source_for(config_path), on_reload=collector, debounce_ms=DEBOUNCE_MS, tick_ms=TICK_MS) as w:
+        _plant(config_path, kind)
+        event = collector.next()
+        assert event.error is not None and event.config.memory.enabled is True
+        settled = len(reads)
+        # A watcher that re-read in a loop would read about every 5 ticks (100 ms) here.
+        collector.assert_quiet(1.5)
+        assert len(reads) <= settled + 1, f"{len(reads) - settled} reads after the error was reported"
+        assert w.running
+        started = time.monotonic()
+    assert time.monotonic() - started < 2.0  # stop was prompt: no read is stuck in the file
+
+
+def test_the_same_error_again_is_not_repeated_but_a_fix_is_reported(
+    config_path: Path, watcher: ConfigWatcher, collector: Collector
+) -> None:
+    config_path.write_text("[memory]\nenabled = tru\n", encoding="utf-8")
+    assert collector.next().error is not None
+    config_path.write_text("[memory]\nenabled = tru\n", encoding="utf-8")  # saved again, same error
+    collector.assert_quiet()
+    config_path.write_text("[memory]\nenabeld = true\n", encoding="utf-8")  # a different error
+    assert collector.next().error.key == "memory.enabeld"  # type: ignore[union-attr]
+    write_config(config_path.parent, enabled=True)
+    fixed = collector.next()
+    assert fixed.error is None and "still enabled" in fixed.notice
+
+
+def test_an_unforeseen_read_failure_is_one_error_not_a_restart_loop(
+    config_path: Path, collector: Collector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[float] = []
+
+    def failing(source: ConfigSource) -> Config:
+        reads.append(time.monotonic())
+        raise RuntimeError("a parser bug")
+
+    with ConfigWatcher(source_for(config_path), on_reload=collector, debounce_ms=DEBOUNCE_MS, tick_ms=TICK_MS) as w:
+        monkeypatch.setattr("tact_memory.reload.read_config", failing)
+        write_config(config_path.parent, enabled=False)
+        event = collector.next()
+        assert event.error is not None and "RuntimeError" in event.notice and "a parser bug" not in event.notice
+        assert event.config.memory.enabled is True
+        settled = len(reads)
+        collector.assert_quiet(1.5)
+        assert len(reads) <= settled + 1 and w.running

@@ -35,6 +35,7 @@ from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
 
 from ..config import Config, ConfigSource, read_config
+from ..display import one_line
 from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
 from ..records import MemoryRecord, RecordOrder
 from ..store import MemoryStore
@@ -272,7 +273,7 @@ class MemoryBrowser(App[None]):
         width = self._content_width(rows)
         table.clear()
         for record, cells in zip(self._shown, rows):
-            content = Text(" ".join(record.content.split()))
+            content = Text(one_line(record.content))
             content.truncate(width, overflow="ellipsis")
             table.add_row(
                 *(Text(cell, justify="right") for cell in cells[:3]),

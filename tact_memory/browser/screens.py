@@ -23,6 +23,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Static
 
 from ..checkpoint import IMITATION_KIND
+from ..display import terminal_safe
 from ..limits import DEFAULT_LIMITS
 from ..records import MemoryRecord
 from ..secrets import KINDS
@@ -115,7 +116,7 @@ class DetailScreen(Screen[None]):
         yield Header(icon="")
         with VerticalScroll(id="detail"):
             yield Static(Text(f"Memory {r.key.id}, version {r.key.version}", style="bold"), id="detail-title")
-            yield Static(Text(r.content), id="detail-content")
+            yield Static(Text(terminal_safe(r.content)), id="detail-content")
             yield Static(
                 _fields([
                     ("created", when(r.created_at_ms)),
@@ -156,7 +157,7 @@ class ConfirmDeleteScreen(ModalScreen[bool]):
         r = self.record
         with Vertical(id="confirm"):
             yield Static(Text(f"Delete memory {r.key.id} (version {r.key.version})?", style="bold"))
-            yield Static(Text(r.content), id="confirm-content")
+            yield Static(Text(terminal_safe(r.content)), id="confirm-content")
             yield Static(Text(DELETION_NOTE), id="confirm-note")
             question = Text()
             question.append("y", style="bold reverse")

@@ -8,8 +8,10 @@ nothing on stdout, no traceback. Reloading is covered by the watcher's own tests
 from __future__ import annotations
 
 import os
+import resource
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -31,7 +33,7 @@ MALFORMED = [
     ("bare word for a boolean", "# settings\n[memory]\nenabled = yes\n", 3, "Invalid value"),
     ("typo with CRLF line ends", "[memory]\r\nenabled = tru\r\n", 2, "Invalid value"),
     ("key without a value", "[memory]\nenabled\n", 2, "Expected '=' after a key"),
-    ("byte order mark", "\ufeff[memory]\nenabled = true\n", 1, "Invalid statement"),
+    ("byte order mark past the start", "[memory]\n\ufeffenabled = true\n", 2, "Invalid statement"),
     ("NUL byte", "[memory]\nenabled = true\x00\n", 2, "Expected newline or end of document"),
 ]
 
@@ -224,3 +226,64 @@ def test_file_without_read_permission_is_named(tmp_path: Path) -> None:
     assert proc.returncode == 1 and proc.stdout == ""
     assert one_line(proc.stderr) and str(path) in proc.stderr and "Permission denied" in proc.stderr
     assert os.access(path, os.R_OK)
+
+
+def _limited_memory() -> None:
+    """In the child: at most 1 GiB of address space, so a read that never ends fails fast instead."""
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def special_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Config paths that must be refused at once, with the words of their error line."""
+    fifo = tmp_path / "fifo" / "config.toml"
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 2000 + "]" * 2000 + "\n")
+    huge = tmp_path / "huge.toml"
+    huge.write_bytes(b"# " + b"x" * (8 << 20) + b"\n")
+    zero = tmp_path / "zero" / "config.toml"
+    zero.parent.mkdir()
+    zero.symlink_to("/dev/zero")
+    return {
+        "fifo": (fifo, "is a FIFO (named pipe), not a regular file"),
+        "dev_zero": (Path("/dev/zero"), "is a character device, not a regular file"),
+        "dev_null": (Path("/dev/null"), "is a character device, not a regular file"),
+        "symlink_to_dev_zero": (zero, "is a character device, not a regular file"),
+        "deep_nesting": (deep, "nested too deeply"),
+        "huge": (huge, "a configuration file holds at most 1,048,576"),
+    }
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero", "dev_null", "symlink_to_dev_zero", "deep_nesting", "huge"])
+def test_special_and_oversized_files_fail_fast_in_a_real_process(tmp_path: Path, kind: str) -> None:
+    """A FIFO, a device, 2,000 nested brackets or 8 MiB: exit 1 with one line within seconds,
+    never a hang, a MemoryError or a RecursionError, whether named or found by a fallback."""
+    path, words = special_files(tmp_path)[kind]
+    check_fails_fast(cli_command(path, "status"), child_env(), words)
+    if path.name == "config.toml":  # the same file where TACT_HOME, then the platform default, finds it
+        check_fails_fast(cli_command(None, "status"), {**child_env(), "TACT_HOME": str(path.parent)}, words)
+        xdg = tmp_path / "xdg"
+        (xdg / "tact").mkdir(parents=True)
+        os.replace(path, xdg / "tact" / "config.toml")
+        check_fails_fast(cli_command(None, "status"), {**child_env(), "XDG_CONFIG_HOME": str(xdg)}, words)
+
+
+def check_fails_fast(command: list[str], env: dict[str, str], words: str) -> None:
+    started = time.monotonic()
+    proc = subprocess.run(
+        command, capture_output=True, text=True, env=env, timeout=30, check=False, preexec_fn=_limited_memory
+    )
+    assert time.monotonic() - started < 15
+    assert proc.returncode == 1 and proc.stdout == "", proc.stderr
+    assert one_line(proc.stderr) and proc.stderr.startswith("tact-memory: "), proc.stderr[-300:]
+    assert "Error" not in proc.stderr and words in proc.stderr, proc.stderr
+
+
+def test_a_utf8_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    """Windows editors may start a UTF-8 file with a byte order mark; it is not an error."""
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"\xef\xbb\xbf[memory]\r\nenabled = true\r\n")
+    assert load_config(path).memory.enabled is True
+    result = CliRunner().invoke(cli, ["--config", str(path), "status"])
+    assert result.exit_code == 0 and "memory    enabled" in result.output
