@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -243,55 +243,67 @@ def _inline_refs(node: Any, defs: Mapping[str, Any]) -> Any:
 
 def _keyword_order(node: dict[str, Any]) -> dict[str, Any]:
     """``type`` and ``description`` first, so a person reading the schema sees them first."""
-    head = {key: node[key] for key in ("type", "const", "enum", "description") if key in node}
+    head: dict[str, Any] = {key: node[key] for key in ("type", "const", "enum", "description") if key in node}
     return {**head, **{key: value for key, value in node.items() if key not in head}}
 
 
-def _published(node: Any, limits: Limits) -> Any:
-    """One schema node as published: no titles, optional fields as their own type, bounds filled in."""
+def _published(node: Any, limits: Limits, *, nullable: bool) -> Any:
+    """One schema node as published: no titles, bounds filled in.
+
+    With ``nullable`` false (inputs), an optional field is published as its own type: a caller
+    leaves it out rather than send null. With ``nullable`` true (outputs), a value that may be null
+    is ``"type": [T, "null"]``.
+    """
     if not isinstance(node, dict):
         return node
     node = dict(node)
     options = node.get("anyOf")
     if isinstance(options, list) and {"type": "null"} in options and len(options) == 2:
-        # An optional field is published as its type: leave it out rather than send null.
         (kept,) = [o for o in options if o != {"type": "null"}]
-        del node["anyOf"]
-        if node.get("default", 0) is None:
-            del node["default"]
-        node = {**kept, **node}
+        if nullable and set(kept) == {"type"} and isinstance(kept["type"], str):
+            del node["anyOf"]
+            node = {"type": [kept["type"], "null"], **node}
+        elif not nullable:
+            del node["anyOf"]
+            if node.get("default", 0) is None:
+                del node["default"]
+            node = {**kept, **node}
     node.pop("title", None)
     if isinstance(node.get("description"), str):
         node["description"] = node["description"].format(limits=limits)
     for key in ("items", "additionalProperties"):
         if isinstance(node.get(key), dict):
-            node[key] = _published(node[key], limits)
+            node[key] = _published(node[key], limits, nullable=nullable)
     for key in ("anyOf", "oneOf", "allOf"):
         if isinstance(node.get(key), list):
-            node[key] = [_published(option, limits) for option in node[key]]
+            node[key] = [_published(option, limits, nullable=nullable) for option in node[key]]
     if isinstance(node.get("properties"), dict):
-        node["properties"] = {name: _published(prop, limits) for name, prop in node["properties"].items()}
+        node["properties"] = {
+            name: _published(prop, limits, nullable=nullable) for name, prop in node["properties"].items()
+        }
     return _keyword_order(node)
 
 
-def _model_schema(model: type[BaseModel], limits: Limits) -> dict[str, Any]:
+def _model_schema(model: type[BaseModel], limits: Limits, *, nullable: bool) -> dict[str, Any]:
     raw = model.model_json_schema()
-    schema: dict[str, Any] = _published(_inline_refs(raw, raw.get("$defs", {})), limits)
+    schema: dict[str, Any] = _published(_inline_refs(raw, raw.get("$defs", {})), limits, nullable=nullable)
     return schema
 
 
-_BOUNDS: dict[tuple[str, str], Callable[[Limits], dict[str, Any]]] = {
-    ("scan", "limit"): lambda limits: {"maximum": limits.scan_results},
-    ("read", "ids"): lambda limits: {"maxItems": limits.rows},
-}
-"""Bounds a field's schema gets from the store's limits (validation enforces the same ones)."""
+def _bounds(operation: str, field: str, limits: Limits) -> dict[str, Any]:
+    """Bounds a field's schema gets from the store's limits (validation enforces the same ones)."""
+    if (operation, field) == ("scan", "limit"):
+        return {"maximum": limits.scan_results}
+    if (operation, field) == ("read", "ids"):
+        return {"maxItems": limits.rows}
+    return {}
 
 
 def _fields(operation: str, limits: Limits) -> tuple[dict[str, Any], list[str]]:
     """The published properties of one operation (without ``operation``) and which are required."""
-    schema = _model_schema(_CALLS[operation], limits)
+    schema = _model_schema(_CALLS[operation], limits, nullable=False)
     properties = {
-        name: _keyword_order({**prop, **_BOUNDS.get((operation, name), lambda _: {})(limits)})
+        name: _keyword_order({**prop, **_bounds(operation, name, limits)})
         for name, prop in schema["properties"].items()
         if name != "operation"
     }
@@ -368,7 +380,7 @@ def _error_codes() -> list[str]:
 def _error_schema() -> dict[str, Any]:
     return {
         "type": "object",
-        "description": "Present when the call was refused; nothing was changed, and the other result fields are absent.",
+        "description": "Present when the call was refused: nothing was changed, and no other result field is set.",
         "properties": {
             "code": {"type": "string", "enum": _error_codes(), "description": "A stable, machine-readable reason."},
             "message": {"type": "string", "description": "What was wrong and what to do instead."},
@@ -383,7 +395,7 @@ def _output_schema_json(operation: str | None, limits: Limits) -> str:
     operations = OPERATIONS if operation is None else (operation,)
     properties: dict[str, Any] = {}
     for name in operations:
-        schema = _model_schema(_OUTPUTS[name], limits)
+        schema = _model_schema(_OUTPUTS[name], limits, nullable=True)
         for field, prop in schema["properties"].items():
             if field != "operation":
                 label = f"`{name}` result" if operation is None else "Result"
@@ -469,10 +481,11 @@ def _unknown_field(operation: str, path: tuple[str, ...], name: object) -> str:
     """How a refusal names an unknown field: by name only if short and not credential-like."""
     where = "".join(f"{p}." for p in path)
     text = name if isinstance(name, str) else repr(name)
+    unnamed = f"an unknown field{' in ' + '.'.join(path) if path else ''}"
     if len(text) > _MAX_FIELD_NAME:
-        return f"an unknown field{' in ' + where[:-1] if where else ''} (its name is too long to repeat)"
+        return f"{unnamed} (its name is too long to repeat)"
     if find_secret(text) is not None:
-        return f"an unknown field{' in ' + where[:-1] if where else ''} (its name looks like a credential, so it is not repeated)"
+        return f"{unnamed} (its name looks like a credential, so it is not repeated)"
     owner = _FIELD_OWNER.get(text) if not path else None
     if owner is not None and owner != operation:
         return f"{text!r} is a field of {owner}, not of {operation}"
