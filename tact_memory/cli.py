@@ -365,25 +365,31 @@ def bench_command(as_json: bool, quick: bool) -> None:
     "--role", type=click.Choice(["root", "child"]), default="root", show_default=True,
     help="The role of the agent behind the client; a child may only scan and read.",
 )  # fmt: skip
+@click.option(
+    "--tools", type=click.Choice(["one", "split"]), default="one", show_default=True,
+    help="One `memory` tool, or one tool per operation (memory_scan and memory_read read-only, "
+    "memory_put, memory_delete) for clients that ask before running a tool that changes things.",
+)  # fmt: skip
 @click.pass_context
-def mcp_command(ctx: click.Context, role: str) -> None:
+def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
     """Serve the memory tool to one MCP client over stdio.
 
-    The server lists one `memory` tool (results are what `tact-memory tool` prints) and a
-    `memory_review` prompt with the review checkpoint; MCP has no per-turn hook, so the client
-    decides when to show it. With memory disabled, every call returns the `disabled` error.
-    Needs the mcp extra: pip install 'tact-memory[mcp]'.
+    The server lists one `memory` tool, or with `--tools split` one tool per operation (results
+    are what `tact-memory tool` prints), and a `memory_review` prompt with the review checkpoint;
+    MCP has no per-turn hook, so the client decides when to show it. With memory disabled, every
+    call returns the `disabled` error. Needs the mcp extra: pip install 'tact-memory[mcp]'.
 
     \b
     Example:
         tact-memory --config ~/.config/tact/config.toml mcp --role child
+        tact-memory mcp --tools split
     """
     _require("mcp", "mcp")
     config = _config(ctx)
     from .dispatch import Role
     from .integrations.mcp import run_stdio
 
-    run_stdio(config, role=Role(role))
+    run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one")
 
 
 @cli.command("eval")

@@ -11,25 +11,157 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from tact_memory.dispatch import Dispatcher, Role
+from tact_memory.limits import Limits
 from tact_memory.store import MemoryStore
-from tact_memory.tool import MemoryTool
-from tact_memory.tool_models import input_schema, tool_definition
+from tact_memory.tool import OPERATIONS, MemoryTool
+from tact_memory.tool_models import input_schema, operation_input_schema, operation_needs, tool_definition
 
 
 def test_tool_definition_snapshot(snapshot: SnapshotAssertion) -> None:
     assert tool_definition() == snapshot
 
 
-def test_schema_is_a_closed_tagged_union_without_refs() -> None:
+def test_published_schema_is_one_object_whose_fields_name_their_operation() -> None:
     schema = input_schema()
     assert "$ref" not in json.dumps(schema) and "$defs" not in schema
-    variants = schema["oneOf"]
-    assert [v["properties"]["operation"]["const"] for v in variants] == ["scan", "read", "put", "delete"]
-    for variant in variants:
-        assert variant["additionalProperties"] is False
-        assert "operation" in variant["required"]
-    put = variants[2]
-    assert put["properties"]["replace"]["anyOf"][0]["additionalProperties"] is False
+    assert not {"oneOf", "anyOf", "allOf"} & set(schema)
+    assert schema["type"] == "object" and schema["additionalProperties"] is False
+    assert schema["required"] == ["operation"]
+    assert schema["properties"]["operation"] == {**schema["properties"]["operation"], "type": "string", "enum": list(OPERATIONS)}
+    owners = {name: op for op in OPERATIONS for name in operation_input_schema(op)["properties"]}
+    assert set(schema["properties"]) == {"operation", *owners}
+    for name, owner in owners.items():
+        need = "required" if name in operation_input_schema(owner)["required"] else "optional"
+        assert schema["properties"][name]["description"].startswith(f"`{owner}` ({need}): ")
+    assert schema["properties"]["replace"]["additionalProperties"] is False
+    assert schema["properties"]["replace"]["required"] == ["id", "version"]
+
+
+def test_no_two_operations_share_a_field_name() -> None:
+    names = [name for op in OPERATIONS for name in operation_input_schema(op)["properties"]]
+    assert len(names) == len(set(names))
+
+
+def test_bounds_in_schema_and_validation_come_from_the_store(make_store: Any) -> None:
+    store = make_store(limits=Limits(scan_results=3, rows=4, record_bytes=100, query_bytes=50, preview_bytes=20))
+    tool = MemoryTool(store)
+    properties = tool.definition()["input_schema"]["properties"]
+    assert properties["limit"]["maximum"] == 3 and "1 to 3" in properties["limit"]["description"]
+    assert properties["ids"]["maxItems"] == 4
+    assert "100 UTF-8 bytes" in properties["content"]["description"]
+    assert "50 UTF-8 bytes" in properties["query"]["description"]
+    assert "at most 3 compact candidates" in tool.definition()["description"]
+    assert "20-byte preview" in tool.definition()["description"]
+    assert tool.call({"operation": "scan", "query": "x", "limit": 4})["error"]["code"] == "invalid_arguments"
+    assert tool.call({"operation": "read", "ids": [1, 2, 3, 4, 5]})["error"]["code"] == "invalid_arguments"
+    assert tool.call({"operation": "read", "ids": [1, 2, 3, 4]})["memories"] == []
+    for i in range(5):
+        tool.call({"operation": "scan", "query": "x"})
+        tool.call({"operation": "put", "content": f"release note {i}"})
+    # Without a limit, a scan asks for as many candidates as this store allows.
+    assert len(tool.call({"operation": "scan", "query": "release note"})["candidates"]) == 3
+
+
+def test_read_ids_are_bounded_by_the_row_bound(store: MemoryStore) -> None:
+    assert input_schema()["properties"]["ids"]["maxItems"] == store.limits.rows == 512
+    refused = MemoryTool(store).call({"operation": "read", "ids": list(range(1, 514))})
+    assert refused["error"]["code"] == "invalid_arguments" and "at most 512" in refused["error"]["message"]
+    assert MemoryTool(store).call({"operation": "read", "ids": list(range(1, 513))})["memories"] == []
+
+
+VALID: dict[str, dict[str, Any]] = {
+    "scan": {"query": "release tags", "limit": 2},
+    "read": {"ids": [1]},
+    "put": {"content": "fits", "replace": {"id": 1, "version": 1}},
+    "delete": {"id": 1, "version": 1},
+}
+"""One well-formed call of each operation, with every field it takes."""
+
+JSON_VALUES: dict[str, object] = {
+    "string": "1",
+    "integer": 7,
+    "number": 1.5,
+    "boolean": True,
+    "array": [1],
+    "object": {"id": 1},
+    "null": None,
+}
+
+
+def _malformed() -> list[tuple[str, dict[str, Any], str]]:
+    """Every malformed combination: (operation, call, a fragment the refusal must hold)."""
+    cases: list[tuple[str, dict[str, Any], str]] = []
+    for op in OPERATIONS:
+        schema = operation_input_schema(op)
+        call = {"operation": op, **VALID[op]}
+        for other in OPERATIONS:
+            for name, value in VALID[other].items():
+                if other != op:
+                    cases.append((op, {**call, name: value}, f"'{name}' is a field of {other}, not of {op}"))
+        for name in schema["required"]:
+            cases.append((op, {k: v for k, v in call.items() if k != name}, f"missing field '{name}'"))
+        for name, prop in schema["properties"].items():
+            for kind, value in JSON_VALUES.items():
+                optional_null = kind == "null" and name not in schema["required"]
+                if kind != prop["type"] and not (kind == "integer" and prop["type"] == "number") and not optional_null:
+                    cases.append((op, {**call, name: value}, name))
+        cases.append((op, {**call, "extra": 1}, "unknown field 'extra'"))
+    return cases
+
+
+MALFORMED = _malformed()
+
+
+@pytest.mark.parametrize(("operation", "call", "fragment"), MALFORMED, ids=[json.dumps(c) for _, c, _ in MALFORMED])
+def test_every_malformed_combination_says_what_the_operation_needs(
+    store: MemoryStore, operation: str, call: dict[str, Any], fragment: str
+) -> None:
+    result = MemoryTool(store).call(call)
+    assert result["operation"] == operation
+    assert result["error"]["code"] == "invalid_arguments"
+    message = result["error"]["message"]
+    assert fragment in message
+    assert message.endswith(operation_needs(operation, store.limits))
+    for name in operation_input_schema(operation)["required"]:
+        assert name in operation_needs(operation)
+    assert not store.opened
+
+
+@pytest.mark.parametrize("operation", ["search", "", "SCAN", 5, None, ["scan"]])
+def test_an_unknown_operation_names_every_operation(store: MemoryStore, operation: object) -> None:
+    result = MemoryTool(store).call({"operation": operation, "query": "x"})
+    assert result["operation"] is None and result["error"]["code"] == "invalid_arguments"
+    assert all(op in result["error"]["message"] for op in OPERATIONS)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",  # long and credential-shaped
+        "AKIAIOSFODNN7EXAMPLE",  # short, but a credential
+        "k" * 33,  # only too long
+    ],
+)
+@pytest.mark.parametrize("nested", [False, True])
+def test_an_unknown_field_name_is_not_repeated_when_long_or_secret(store: MemoryStore, name: str, nested: bool) -> None:
+    call: dict[str, Any] = {"operation": "put", "content": "fits", "replace": {"id": 1, "version": 1}}
+    if nested:
+        call["replace"][name] = 1
+    else:
+        call[name] = 1
+    result = MemoryTool(store).call(call)
+    assert result["error"]["code"] == "invalid_arguments"
+    message = result["error"]["message"]
+    assert "an unknown field" in message and name not in message
+    assert not any(name[i : i + 8] in message for i in range(len(name) - 7))
+    assert ("in replace" in message) is nested
+
+
+def test_a_short_plain_unknown_field_is_named(store: MemoryStore) -> None:
+    result = MemoryTool(store).call({"operation": "scan", "query": "x", "colour": "red"})
+    assert "unknown field 'colour'" in result["error"]["message"]
+    nested = MemoryTool(store).call({"operation": "put", "content": "x", "replace": {"id": 1, "version": 1, "force": 1}})
+    assert "unknown field 'replace.force'" in nested["error"]["message"]
 
 
 @pytest.mark.parametrize(

@@ -60,7 +60,7 @@ from ..prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..records import MemoryBackend
 from ..roles import RoleDecision, decide_role, running
 from . import close_store, store_for
-from ..tool import TOOL_NAME, ToolResult, error_result
+from ..tool import TOOL_NAME, ToolResult, error_result, store_limits
 
 __all__ = ["MemoryMiddleware", "with_checkpoints"]
 
@@ -84,14 +84,12 @@ def _unbound_tool(**arguments: Any) -> str:
     return json.dumps(result, ensure_ascii=False)
 
 
-def _memory_tool() -> BaseTool:
+def _memory_tool(store: MemoryBackend) -> BaseTool:
     from ..tool_models import tool_definition
 
-    definition = tool_definition()
-    # "properties" keeps BaseTool.args (read by LangChain's text renderers) working on a oneOf.
-    schema = {"type": "object", "properties": {}, **definition["input_schema"]}
+    definition = tool_definition(store_limits(store))
     return StructuredTool.from_function(
-        func=_unbound_tool, name=TOOL_NAME, description=definition["description"], args_schema=schema
+        func=_unbound_tool, name=TOOL_NAME, description=definition["description"], args_schema=definition["input_schema"]
     )
 
 
@@ -152,7 +150,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryState, Any, Any]):
         super().__init__()
         self.store = store
         self.role = role
-        self.tools: list[BaseTool] = [_memory_tool()] if store is not None else []
+        self.tools: list[BaseTool] = [_memory_tool(store)] if store is not None else []
         self._dispatchers: OrderedDict[tuple[Any, ...], Dispatcher] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -96,9 +96,11 @@ class MemoryToolset(AbstractToolset[Any]):
 
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
         if self._tool_def is None:
+            from ..limits import DEFAULT_LIMITS
             from ..tool_models import tool_definition
 
-            definition = tool_definition()
+            limits = self.dispatcher.tool.limits if self.dispatcher is not None else DEFAULT_LIMITS
+            definition = tool_definition(limits)
             self._tool_def = ToolDefinition(
                 name=TOOL_NAME,
                 description=definition["description"],

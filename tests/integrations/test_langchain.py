@@ -84,7 +84,7 @@ def test_two_turns_root_checkpoint_no_injection_and_a_stored_conclusion(
     assert SEEDED not in " ".join(map(text, before_scan)) and SEEDED in " ".join(map(text, after_scan))  # I2
     assert before_scan[0].type == "system" and text(before_scan[0]) == f"Be brief.\n\n{MEMORY_INSTRUCTIONS}"
     (bound,) = [t for t in model.bound if t.name == "memory"]
-    assert bound.args_schema == {"type": "object", "properties": {}, **input_schema()}
+    assert bound.args_schema == input_schema()
 
     # The first human message goes as typed; the second ends with the checkpoint, model-side only.
     assert [m.content for m in before_scan if m.type == "human"] == ["How are zephyr releases tagged?"]

@@ -96,7 +96,7 @@ async def test_two_turns_root_checkpoint_no_injection_and_a_stored_conclusion(
     assert SEEDED not in repr(before_scan) and SEEDED in repr(after_scan)  # I2
     assert info.instructions is not None and MEMORY_INSTRUCTIONS in info.instructions
     (tool,) = [t for t in info.function_tools if t.name == "memory"]
-    assert tool.parameters_json_schema == {"type": "object", **input_schema()}
+    assert tool.parameters_json_schema == input_schema()
 
     # The first turn's user message carries no checkpoint; the second turn's ends with it.
     assert last_texts(before_scan) == ["How are zephyr releases tagged?"]
