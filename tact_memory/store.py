@@ -287,6 +287,10 @@ class MemoryStore:
     def _unavailable(self, reason: str, message: str) -> errors.StoreUnavailable:
         return _unavailable(self.path, reason, message)
 
+    def _absent(self) -> bool:
+        """No database file, and nothing in its place to report (a linked folder is refused, not absent)."""
+        return not os.path.lexists(self.path) and not os.path.islink(self.path.parent)
+
     def _file_full(self) -> errors.DatabaseCapacity:
         return errors.DatabaseCapacity(
             f"the memory database file reached its {self.limits.file_bytes:,}-byte limit "
@@ -570,6 +574,12 @@ class MemoryStore:
             found = [i for i in wanted if i in self._docs and not self._hidden(i)]
             if not found:
                 return []
+            selected = (
+                f"SELECT {_COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+                (json.dumps(found),),
+            )
+            for row in conn.execute(*selected).fetchall():
+                _record(row, self.path)  # a malformed row is refused before telemetry could mask it
             now = self._clock()
             self._record_telemetry(
                 conn,
@@ -577,11 +587,7 @@ class MemoryStore:
                 " probation_until_ms = NULL WHERE id IN (SELECT value FROM json_each(?))",
                 (now, json.dumps(found)),
             )
-            rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
-                (json.dumps(found),),
-            ).fetchall()
-            # Checked before the commit: a malformed row refuses the read and keeps its telemetry.
+            rows = conn.execute(*selected).fetchall()
             by_id = {record.key.id: record for record in (_record(row, self.path) for row in rows)}
         return [by_id[i] for i in found if i in by_id]
 
@@ -801,7 +807,7 @@ class MemoryStore:
             NotFound, VersionConflict, StoreUnavailable.
         """
         _check_key(key)
-        if not self.opened and not os.path.lexists(self.path):
+        if not self.opened and self._absent():
             raise errors.NotFound(f"no memory has id {key.id}", id=key.id)  # and nothing is created
         try:
             with self._transaction() as conn:
@@ -860,9 +866,9 @@ class MemoryStore:
     def status(self) -> StoreStatus:
         """Usage against each bound and any degraded state, never creating or changing a file."""
         sidecars = sum(_size(f"{self.path}{suffix}") for suffix in _SIDECARS)
-        if not os.path.lexists(self.path):
+        if self._absent():
             return StoreStatus(path=self.path, exists=False, limits=self.limits, sidecar_bytes=sidecars)
-        file_bytes = os.lstat(self.path).st_size
+        file_bytes = _size(str(self.path))
         try:
             records = self.list_records(order="id")
         except errors.StoreUnavailable as exc:
