@@ -68,7 +68,7 @@ def _symlink_check(path: Path, st: os.stat_result, what: str) -> None:
 
 def _tighten(path: Path, st: os.stat_result, *, directory: bool) -> None:
     """Clear group and other bits, through a descriptor that cannot follow a swapped-in link."""
-    if not st.st_mode & _PRIVATE:
+    if not st.st_mode & _PRIVATE or not hasattr(os, "fchmod"):  # no POSIX modes (Windows)
         return
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_DIRECTORY", 0) if directory else getattr(os, "O_NONBLOCK", 0)
