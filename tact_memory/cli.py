@@ -55,6 +55,17 @@ def _config(ctx: click.Context) -> Config:
         raise  # pragma: no cover
 
 
+def _require_enabled(config: Config) -> None:
+    """Stop with exit 1, as the browser would show it, when memory is disabled."""
+    if config.memory.enabled:
+        return
+    if config.exists:
+        how = f"set `[memory] enabled = true` in {config.path}"
+    else:
+        how = f"create {config.path} (it does not exist, so defaults are in force) with `[memory] enabled = true`"
+    _fail(f"memory is disabled; to enable it, {how}")
+
+
 def _store(config: Config) -> Any:
     from .store import MemoryStore
 
@@ -203,6 +214,7 @@ def status_command(ctx: click.Context, as_json: bool) -> None:
 
 def _records(ctx: click.Context, order: str) -> list[MemoryRecord]:
     config = _config(ctx)
+    _require_enabled(config)
     try:
         return list(_store(config).list_records(order=order))
     except errors.TactMemoryError as exc:
@@ -288,9 +300,18 @@ def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) 
     from .records import RecordKey
 
     config = _config(ctx)
+    _require_enabled(config)
     store = _store(config)
-    record = store.get(record_id) if store.path.exists() else None
-    if record is not None and not yes:
+    try:
+        record = store.get(record_id)  # a missing file is no record, and is not created
+    except errors.TactMemoryError as exc:
+        _fail(exc.message)
+        raise  # pragma: no cover
+    if record is None:
+        _fail(f"no memory has id {record_id}")
+    elif record.key.version != version:
+        _fail(f"memory {record_id} is at version {record.key.version}, not {version}; it changed since you saw it")
+    elif not yes:
         click.echo(f"memory {record_id} (version {record.key.version}):\n  {terminal_safe(record.content)}")
         if not click.confirm("Remove it from the memory database and from retrieval?", default=False):
             click.echo("kept")

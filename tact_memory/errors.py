@@ -214,7 +214,8 @@ class MemoryDisabled(MemoryOperationError):
 
 
 class StoreUnavailable(MemoryOperationError):
-    """The database cannot be used: not a database, a newer schema, unreadable, or locked too long."""
+    """The database cannot be used: not a database, a newer or altered schema, a malformed row, a
+    symbolic link or another user's file, unreadable, or locked too long. ``reason`` names which."""
 
     code = "unavailable"
 

@@ -5,6 +5,11 @@ number of migrations applied is the database's ``user_version``: a new file gets
 older one the ones it lacks, each run in one transaction; the store refuses a file whose
 ``user_version`` is higher than :data:`SCHEMA_VERSION` without writing to it.
 
+The migrations are also the definition of an acceptable file: :func:`expected_schema` runs them on
+an in-memory database and the store refuses any file whose ``sqlite_master`` differs from that
+(an extra trigger, view, table or index, or a changed column), because SQLite runs whatever a
+schema holds (a trigger fires on our own statements) and the file is data, never code.
+
 The corpus is one ordinary table (no FTS virtual table, no embedding index), so it can be read with
 the ``sqlite3`` shell. ``meta.generation`` grows with every content change (put, replace, delete,
 prune) and not with telemetry, which lets an in-process index tell when another process changed
@@ -15,8 +20,22 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from functools import lru_cache
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "m001_create_memories", "migrate"]
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "SchemaObject",
+    "apply_migrations",
+    "describe_difference",
+    "expected_schema",
+    "m001_create_memories",
+    "migrate",
+    "schema_of",
+]
+
+SchemaObject = tuple[str, str, str, str]
+"""One row of ``sqlite_master``: type, name, table name and the SQL with white space collapsed."""
 
 
 def m001_create_memories(conn: sqlite3.Connection) -> None:
@@ -47,6 +66,17 @@ SCHEMA_VERSION = len(MIGRATIONS)
 """The ``user_version`` of a database this version of tact-memory fully understands."""
 
 
+def apply_migrations(conn: sqlite3.Connection, current: int) -> None:
+    """Apply the migrations after ``current`` and record the new ``user_version``.
+
+    The caller holds the transaction (``BEGIN IMMEDIATE``) and has read ``current`` inside it.
+    """
+    for number, migration in enumerate(MIGRATIONS, start=1):
+        if number > current:
+            migration(conn)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
 def migrate(conn: sqlite3.Connection, *, page_size: int) -> None:
     """Apply the migrations a database lacks, in one ``BEGIN IMMEDIATE`` transaction.
 
@@ -59,13 +89,59 @@ def migrate(conn: sqlite3.Connection, *, page_size: int) -> None:
         conn.execute(f"PRAGMA page_size = {int(page_size)}")
     conn.execute("BEGIN IMMEDIATE")
     try:
-        current = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        for number, migration in enumerate(MIGRATIONS, start=1):
-            if number > current:
-                migration(conn)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        apply_migrations(conn, int(conn.execute("PRAGMA user_version").fetchone()[0]))
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def schema_of(conn: sqlite3.Connection) -> frozenset[SchemaObject]:
+    """Every object of the connection's main schema, comparable with :func:`expected_schema`.
+
+    A value that is not text (a hand-made ``sqlite_master`` row, or text that is not UTF-8)
+    becomes ``"?"``, which no expected object has.
+    """
+    rows = conn.execute("SELECT type, name, tbl_name, sql FROM main.sqlite_master").fetchall()
+
+    def text(value: object) -> str:
+        if value is None:
+            return ""
+        return " ".join(value.split()) if isinstance(value, str) else "?"
+
+    return frozenset((text(t), text(n), text(tbl), text(sql)) for t, n, tbl, sql in rows)
+
+
+@lru_cache(maxsize=None)
+def expected_schema(version: int) -> frozenset[SchemaObject]:
+    """The schema the first ``version`` migrations make, from an in-memory database (cached)."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        for migration in MIGRATIONS[:version]:
+            migration(conn)
+        return schema_of(conn)
+    finally:
+        conn.close()
+
+
+def describe_difference(found: frozenset[SchemaObject], expected: frozenset[SchemaObject]) -> str:
+    """What a file's schema has that the migrations do not make, in words.
+
+    Names the file's extra objects by kind only (their names are the file's text, not ours) and
+    ours by name when they are missing or differ.
+    """
+    ours = {(kind, name) for kind, name, _, _ in expected}
+    extra: dict[str, int] = {}
+    for kind, name, _, _ in found - expected:
+        if (kind, name) not in ours:
+            noun = kind if kind in ("table", "view", "trigger") else "index" if kind == "index" else "object"
+            extra[noun] = extra.get(noun, 0) + 1
+    changed = sorted(name for kind, name, _, _ in expected - found)
+    plural = {"index": "indexes"}
+    parts = [
+        f"{count} extra {kind if count == 1 else plural.get(kind, kind + 's')}" for kind, count in sorted(extra.items())
+    ]
+    if changed:
+        parts.append(f"{', '.join(changed)} missing or changed")
+    return "; ".join(parts) or "a different schema"

@@ -15,6 +15,28 @@ The schema is created by numbered migrations (:mod:`tact_memory.migrations`) and
 ``user_version``; a file with a newer ``user_version`` is refused without being written to, and so
 is a file that is not a SQLite database.
 
+The file is data, never code
+----------------------------
+SQLite runs what a schema holds: a trigger fires on our own ``UPDATE`` or ``DELETE``, and a view or
+an index can call functions. So the schema must be exactly the one the migrations make (compared
+object by object with an in-memory database built by the same migrations); anything else, an extra
+trigger, view, table or index or a changed column, is refused untouched as ``unexpected_schema``.
+Connections also run with ``trusted_schema = OFF``, ``cell_size_check = ON`` and, where the running
+Python exposes it (3.12+), SQLite's defensive mode. Before SQLite sees the path, the folder, the file
+and its sidecars are checked (:mod:`tact_memory.dbfiles`): symbolic links and anything another user
+owns (above all a hot journal, which SQLite would copy into the file) are refused, and group and
+other permission bits are cleared. A row whose values have the wrong type (SQLite's type affinity
+lets ``version = 'x'`` or a BLOB into our columns) is reported as ``malformed_row`` naming its id,
+never as a traceback and never by echoing its value.
+
+First open
+----------
+Opening reads ``user_version`` and the schema and, for a new file, runs the migrations, all inside
+one transaction (``BEGIN IMMEDIATE`` when the file may be created, a read transaction otherwise).
+Processes that meet a missing file at the same moment each create it with ``O_EXCL`` or find it,
+then take turns on the write lock: the first migrates, the others see the finished schema. None of
+them can see the schema half made.
+
 Durability and locking
 ----------------------
 Every mutation and every telemetry update runs inside ``BEGIN IMMEDIATE``, which takes the write
@@ -41,13 +63,14 @@ erasure: the filesystem, SSD wear levelling, snapshots and backups may keep old 
 reported as ``database_capacity``; a scan or read whose telemetry would need one more page answers
 without that telemetry.
 
-The folder is created with mode 0700 and the file with 0600 before SQLite opens it. Nothing is
+The folder is kept at mode 0700 and the file at 0600, set before SQLite opens them. Nothing is
 opened or created until the first operation that needs the database; ``status`` and listings of a
 missing file report an empty corpus without creating it.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sqlite3
@@ -58,10 +81,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import errors
+from . import dbfiles, errors
 from .checkpoint import IMITATION_KIND, imitates_checkpoint
 from .limits import DEFAULT_LIMITS, Limits
-from .migrations import SCHEMA_VERSION, migrate
+from .migrations import SCHEMA_VERSION, apply_migrations, describe_difference, expected_schema, schema_of
 from .records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
 
 if TYPE_CHECKING:
@@ -76,7 +99,7 @@ BUSY_TIMEOUT_S = 5.0
 _SQLITE_FULL = 13
 _SQLITE_READONLY_DBMOVED = 1032
 _MAX_SQLITE_INT = 2**63 - 1
-_SIDECARS = ("-journal", "-wal", "-shm")
+_SIDECARS = dbfiles.SIDECARS
 _COLUMNS = (
     "id, version, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,"
     " read_count, last_read_at_ms, probation_until_ms"
@@ -114,6 +137,14 @@ def _is_full(exc: BaseException) -> bool:
     return code == _SQLITE_FULL or (code is None and "is full" in str(exc).lower())
 
 
+def _size(path: str) -> int:
+    """A file's own size (a link is not followed), 0 when it does not exist."""
+    try:
+        return os.lstat(path).st_size
+    except (FileNotFoundError, NotADirectoryError):
+        return 0
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -124,18 +155,80 @@ def _check_key(key: RecordKey) -> None:
         raise errors.InvalidArguments(f"id and version must be integers from 1 to {_MAX_SQLITE_INT}")
 
 
-def _record(row: Any) -> MemoryRecord:
+def _unavailable(path: Path, reason: str, message: str) -> errors.StoreUnavailable:
+    return errors.StoreUnavailable(f"memory database {path}: {message}", path=str(path), reason=reason)
+
+
+class _Undecodable:
+    """Stands for stored text that is not UTF-8, so that no error message ever quotes it."""
+
+    __slots__ = ()
+
+
+_UNDECODABLE = _Undecodable()
+
+
+def _decode(raw: bytes) -> str | _Undecodable:
+    """The connection's text factory: strict UTF-8, or a marker the row checks refuse."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _UNDECODABLE
+
+
+def _describe(value: object) -> str:
+    """What kind of wrong value a cell holds, without its value."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, _Undecodable):
+        return "text that is not UTF-8"
+    if isinstance(value, bytes):
+        return "a BLOB"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, float):
+        return "a real number"
+    return "a number out of range"
+
+
+def _checked(path: Path, id_: object, column: str, value: object, *, text: bool = False, minimum: int = 0) -> Any:
+    """One cell as our type, or ``malformed_row`` naming the row and column (never the value)."""
+    if text:
+        if isinstance(value, str):
+            return value
+        wanted = "text"
+    else:
+        if type(value) is int and value >= minimum:
+            return value
+        wanted = f"an integer of at least {minimum}"
+    raise _unavailable(
+        path,
+        "malformed_row",
+        f"row {id_} of the memories table holds {_describe(value)} in {column}, where {wanted} belongs; "
+        "every operation refuses the file until that row is repaired or deleted (with the sqlite3 "
+        "shell) or the file is moved aside",
+    )
+
+
+def _record(row: Any, path: Path) -> MemoryRecord:
     (id_, version, content, created, updated, scans, scanned, reads, read_at, probation) = tuple(row)
+
+    def cell(column: str, value: object, *, minimum: int = 0) -> int:
+        return int(_checked(path, id_, column, value, minimum=minimum))
+
+    def optional(column: str, value: object) -> int | None:
+        return None if value is None else cell(column, value)
+
     return MemoryRecord(
-        key=RecordKey(int(id_), int(version)),
-        content=str(content),
-        created_at_ms=int(created),
-        updated_at_ms=int(updated),
-        scan_count=int(scans),
-        last_scanned_at_ms=None if scanned is None else int(scanned),
-        read_count=int(reads),
-        last_read_at_ms=None if read_at is None else int(read_at),
-        probation_until_ms=None if probation is None else int(probation),
+        key=RecordKey(cell("id", id_, minimum=1), cell("version", version, minimum=1)),
+        content=_checked(path, id_, "content", content, text=True),
+        created_at_ms=cell("created_at_ms", created),
+        updated_at_ms=cell("updated_at_ms", updated),
+        scan_count=cell("scan_count", scans),
+        last_scanned_at_ms=optional("last_scanned_at_ms", scanned),
+        read_count=cell("read_count", reads),
+        last_read_at_ms=optional("last_read_at_ms", read_at),
+        probation_until_ms=optional("probation_until_ms", probation),
     )
 
 
@@ -192,8 +285,17 @@ class MemoryStore:
         self.close()
 
     def _unavailable(self, reason: str, message: str) -> errors.StoreUnavailable:
-        return errors.StoreUnavailable(
-            f"memory database {self.path}: {message}", path=str(self.path), reason=reason
+        return _unavailable(self.path, reason, message)
+
+    def _absent(self) -> bool:
+        """No database file, and nothing in its place to report (a linked folder is refused, not absent)."""
+        return not os.path.lexists(self.path) and not os.path.islink(self.path.parent)
+
+    def _file_full(self) -> errors.DatabaseCapacity:
+        return errors.DatabaseCapacity(
+            f"the memory database file reached its {self.limits.file_bytes:,}-byte limit "
+            "(or the disk is full); delete records you no longer need",
+            limit=self.limits.file_bytes,
         )
 
     def _translate(self, exc: BaseException) -> errors.TactMemoryError:
@@ -202,11 +304,7 @@ class MemoryStore:
             return exc
         text = str(exc).lower()
         if _is_full(exc):
-            return errors.DatabaseCapacity(
-                f"the memory database file reached its {self.limits.file_bytes:,}-byte limit "
-                "(or the disk is full); delete records you no longer need",
-                limit=self.limits.file_bytes,
-            )
+            return self._file_full()
         if "locked" in text or "busy" in text:
             return self._unavailable(
                 "busy", f"another process held the write lock for more than {BUSY_TIMEOUT_S:g} s; try again"
@@ -233,8 +331,6 @@ class MemoryStore:
         """The open connection, opening (and with ``create``, creating) the database first."""
         if self._conn is not None:
             return self._conn
-        if not create and not self.path.exists():
-            return None
         try:
             conn = self._open(create=create)
         except (sqlite3.Error, OSError) as exc:
@@ -243,54 +339,77 @@ class MemoryStore:
         return conn
 
     def _open(self, *, create: bool) -> sqlite3.Connection | None:
-        if self.path.exists() and not self.path.is_file():
-            raise self._unavailable("not_a_file", "the path exists but is not a regular file")
-        if create:
-            self._create_file()
+        try:
+            if not dbfiles.prepare(self.path, create=create):
+                return None
+        except dbfiles.UnsafeFile as exc:
+            raise self._unavailable(exc.reason, exc.message) from None
+        new_file = create and os.lstat(self.path).st_size == 0
         conn = sqlite3.connect(
             self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
         )
         try:
-            # Read before any write: a foreign or newer file must be refused untouched.
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            if version > SCHEMA_VERSION:
-                raise self._unavailable(
-                    "newer_schema",
-                    f"schema version {version} is newer than this tact-memory understands "
-                    f"({SCHEMA_VERSION}); it was left untouched. Upgrade tact-memory to use it.",
-                )
-            if version == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                raise self._unavailable(
-                    "foreign_database", "the file is a SQLite database of another program; it was left untouched"
-                )
-            if version < SCHEMA_VERSION and not create:
+            conn.text_factory = _decode
+            conn.execute("PRAGMA trusted_schema = OFF")  # schema objects may not call unsafe functions
+            conn.execute("PRAGMA cell_size_check = ON")  # a malformed page is an error, not a crash
+            setconfig = getattr(conn, "setconfig", None)  # Python 3.12+
+            defensive = getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE", None)
+            if setconfig is not None and defensive is not None:
+                setconfig(defensive, True)
+            if new_file:
+                # Takes effect only before the first page is written, so before the transaction; if
+                # another process wrote the file meanwhile, its page size wins.
+                conn.execute(f"PRAGMA page_size = {int(self.limits.page_size)}")
+            # One transaction from the first read to the last migration: another process creating
+            # the same file is seen either not at all or finished, never half done.
+            conn.execute("BEGIN IMMEDIATE" if create else "BEGIN")
+            ready = self._inspect(conn, create=create)
+            conn.execute("COMMIT")
+            if not ready:
                 conn.close()  # an empty file: nothing to read, and reading must not write
                 return None
             conn.execute("PRAGMA secure_delete = ON")
             conn.execute("PRAGMA synchronous = EXTRA")
-            if version < SCHEMA_VERSION:
-                migrate(conn, page_size=self.limits.page_size)
             mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
             if str(mode).lower() != "delete":
                 conn.execute("PRAGMA journal_mode = DELETE")
             conn.execute(f"PRAGMA max_page_count = {int(self.limits.max_pages)}")
             conn.execute("PRAGMA temp_store = MEMORY")  # VACUUM's scratch copy stays out of /tmp
         except BaseException:
-            conn.close()
+            conn.close()  # rolls back an open transaction: a refused file is left as it was
             raise
         return conn
 
-    def _create_file(self) -> None:
-        folder = self.path.parent
-        if not folder.exists():
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            os.chmod(folder, 0o700)
-        try:
-            fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-        except FileExistsError:
-            return
-        os.close(fd)
-        os.chmod(self.path, 0o600)
+    def _inspect(self, conn: sqlite3.Connection, *, create: bool) -> bool:
+        """Refuse a newer, foreign or altered file; migrate an empty one when ``create``.
+
+        Runs inside the opening transaction. Returns whether the file holds our current schema.
+        """
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise self._unavailable(
+                "newer_schema",
+                f"schema version {version} is newer than this tact-memory understands "
+                f"({SCHEMA_VERSION}); it was left untouched. Upgrade tact-memory to use it.",
+            )
+        found = schema_of(conn)
+        if version == 0 and found:
+            raise self._unavailable(
+                "foreign_database", "the file is a SQLite database of another program; it was left untouched"
+            )
+        expected = expected_schema(version)
+        if found != expected:
+            raise self._unavailable(
+                "unexpected_schema",
+                f"the schema is not exactly the one tact-memory creates ({describe_difference(found, expected)}); "
+                "triggers, views or changed tables could run code on every operation, so the file was left "
+                "untouched. Move it aside to start a new memory.",
+            )
+        if version < SCHEMA_VERSION:
+            if not create:
+                return False
+            apply_migrations(conn, version)
+        return True
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -344,11 +463,24 @@ class MemoryStore:
 
     def _refresh(self, conn: sqlite3.Connection) -> None:
         """Bring the index up to date if any process changed the corpus since it was built."""
-        generation = int(conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0])
+        row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        if row is None or type(row[0]) is not int:
+            raise self._unavailable(
+                "malformed_row",
+                "the meta table has no integer 'generation' row; every operation refuses the file until "
+                "it is repaired (with the sqlite3 shell) or the file is moved aside",
+            )
+        generation = row[0]
         if generation == self._generation:
             return
         rows = conn.execute("SELECT id, version, content FROM memories").fetchall()
-        self._docs = {int(r[0]): (int(r[1]), str(r[2])) for r in rows}
+        self._docs = {
+            id_: (
+                _checked(self.path, id_, "version", version, minimum=1),
+                _checked(self.path, id_, "content", content, text=True),
+            )
+            for id_, version, content in rows
+        }
         live = {(i, v) for i, (v, _) in self._docs.items()}
         self._secret_cache = {k: kind for k, kind in self._secret_cache.items() if k in live}
         self._index.sync(
@@ -444,6 +576,12 @@ class MemoryStore:
             found = [i for i in wanted if i in self._docs and not self._hidden(i)]
             if not found:
                 return []
+            selected = (
+                f"SELECT {_COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+                (json.dumps(found),),
+            )
+            for row in conn.execute(*selected).fetchall():
+                _record(row, self.path)  # a malformed row is refused before telemetry could mask it
             now = self._clock()
             self._record_telemetry(
                 conn,
@@ -451,11 +589,8 @@ class MemoryStore:
                 " probation_until_ms = NULL WHERE id IN (SELECT value FROM json_each(?))",
                 (now, json.dumps(found)),
             )
-            rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
-                (json.dumps(found),),
-            ).fetchall()
-        by_id = {int(row[0]): _record(row) for row in rows}
+            rows = conn.execute(*selected).fetchall()
+            by_id = {record.key.id: record for record in (_record(row, self.path) for row in rows)}
         return [by_id[i] for i in found if i in by_id]
 
     def validate_content(self, content: object) -> str:
@@ -507,12 +642,31 @@ class MemoryStore:
         if replace is not None:
             _check_key(replace)
         try:
-            return self._put(content, replace, prune_first=False)
-        except errors.DatabaseCapacity:
-            # SQLITE_FULL: the transaction is gone; try once more with expired probation pruned.
-            return self._put(content, replace, prune_first=True)
+            result = self._put(content, replace, file_prune=0)
+            assert result is not None
+            return result
+        except errors.DatabaseCapacity as exc:
+            full = exc
+        # SQLITE_FULL: the file is at its page limit and the transaction is gone. Whether removing
+        # rows frees a page the new row can use depends on where they sit, so each try is its own
+        # transaction that prunes one more expired probation row, oldest first: the first that
+        # fits removed the fewest. A try that does not fit changes nothing.
+        for count in itertools.count(1):
+            try:
+                result = self._put(content, replace, file_prune=count)
+            except errors.DatabaseCapacity as exc:
+                full = exc
+                continue
+            if result is None:  # fewer than `count` expired rows: nothing left to prune
+                raise full
+            return result
+        raise AssertionError("unreachable")  # pragma: no cover
 
-    def _put(self, content: str, replace: RecordKey | None, *, prune_first: bool) -> PutResult:
+    def _put(self, content: str, replace: RecordKey | None, *, file_prune: int) -> PutResult | None:
+        """One try at a put; with ``file_prune``, first prune that many expired rows, oldest first.
+
+        Returns ``None``, changing nothing, when fewer than ``file_prune`` rows can be pruned.
+        """
         from .text import fold_for_duplicate
 
         size = utf8_size(content)
@@ -540,8 +694,11 @@ class MemoryStore:
                         id=id_,
                         version=version,
                     )
-            if prune_first and self._prune_expired(conn, now, keep=replace):
-                self._refresh(conn)
+            if file_prune:
+                expired = self._expired(conn, now, keep=replace)
+                if len(expired) < file_prune:
+                    return None
+                self._prune(conn, [id_ for id_, _ in expired[:file_prune]])
             self._check_capacity(conn, now, grows_rows=replace is None, delta=size - old_size, keep=replace)
             until = now + self.limits.probation_ms
             if replace is None:
@@ -560,9 +717,10 @@ class MemoryStore:
                 new_id = replace.id
             self._bump_generation(conn)
             row = conn.execute(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (new_id,)).fetchone()
+            record = _record(row, self.path)
         if replace is not None or self._scrub_needed:
             self._scrub()
-        return PutResult(memory=_record(row), replaced=replace is not None)
+        return PutResult(memory=record, replaced=replace is not None)
 
     def _usage(self, conn: sqlite3.Connection) -> tuple[int, int]:
         rows, size = conn.execute(
@@ -573,43 +731,58 @@ class MemoryStore:
     def _check_capacity(
         self, conn: sqlite3.Connection, now: int, *, grows_rows: bool, delta: int, keep: RecordKey | None
     ) -> None:
+        """Make room by pruning the fewest expired probation rows, oldest first, or refuse.
+
+        Nothing is pruned when even pruning every expired row would not make the change fit.
+        """
         rows, size = self._usage(conn)
-        if self._fits(rows, size, grows_rows, delta):
+        rows_over = rows + 1 - self.limits.rows if grows_rows else 0
+        bytes_over = size + delta - self.limits.content_bytes
+        if rows_over <= 0 and bytes_over <= 0:
             return
-        if self._prune_expired(conn, now, keep=keep):
-            self._refresh(conn)
-            rows, size = self._usage(conn)
-        if grows_rows and rows + 1 > self.limits.rows:
+        chosen: list[int] = []
+        freed = 0
+        for id_, length in self._expired(conn, now, keep=keep):
+            if len(chosen) >= rows_over and freed >= bytes_over:
+                break
+            chosen.append(id_)
+            freed += length
+        if len(chosen) < rows_over:
             raise errors.RecordCapacity(
                 f"memory holds its maximum of {self.limits.rows} records and none is an expired, unread "
                 "probation record; delete or replace a record first",
                 limit=self.limits.rows,
             )
-        if size + delta > self.limits.content_bytes:
+        if freed < bytes_over:
             raise errors.ContentCapacity(
-                f"this would bring stored content to {size + delta:,} bytes, over the "
+                f"this would bring stored content to {size - freed + delta:,} bytes, over the "
                 f"{self.limits.content_bytes:,}-byte limit; delete or shorten records first",
                 limit=self.limits.content_bytes,
             )
+        self._prune(conn, chosen)
 
-    def _fits(self, rows: int, size: int, grows_rows: bool, delta: int) -> bool:
-        return (not grows_rows or rows + 1 <= self.limits.rows) and size + delta <= self.limits.content_bytes
-
-    def _prune_expired(self, conn: sqlite3.Connection, now: int, *, keep: RecordKey | None) -> int:
-        """Delete rows whose current version went unread through its probation; returns how many.
+    def _expired(self, conn: sqlite3.Connection, now: int, *, keep: RecordKey | None) -> list[tuple[int, int]]:
+        """``(id, content bytes)`` of the rows whose current version went unread through its probation,
+        the oldest version first (by update time, then id); ``keep`` (a record being replaced) is not one.
 
         A read clears ``probation_until_ms`` and a replacement sets it again, so this is per version:
         a record read once and then replaced is on probation again until its new version is read.
         """
-        cur = conn.execute(
-            "DELETE FROM memories WHERE probation_until_ms IS NOT NULL AND probation_until_ms <= ?"
-            " AND id != ?",
+        rows = conn.execute(
+            "SELECT id, length(CAST(content AS BLOB)) FROM memories WHERE probation_until_ms IS NOT NULL"
+            " AND probation_until_ms <= ? AND id != ? ORDER BY updated_at_ms ASC, id ASC",
             (now, keep.id if keep else 0),
-        )
-        if cur.rowcount:
-            self._bump_generation(conn)
-            self._scrub_needed = True
-        return int(cur.rowcount)
+        ).fetchall()
+        return [(int(id_), int(length or 0)) for id_, length in rows]
+
+    def _prune(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+        """Delete these expired probation rows (inside the caller's transaction)."""
+        if not ids:
+            return
+        conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),))
+        self._bump_generation(conn)
+        self._scrub_needed = True
+        self._refresh(conn)
 
     def _scrub(self) -> None:
         """Rewrite the file from its live rows once content has left it (best effort).
@@ -639,20 +812,30 @@ class MemoryStore:
             NotFound, VersionConflict, StoreUnavailable.
         """
         _check_key(key)
-        if not self.opened and not self.path.exists():
+        if not self.opened and self._absent():
             raise errors.NotFound(f"no memory has id {key.id}", id=key.id)  # and nothing is created
-        with self._transaction() as conn:
-            row = conn.execute("SELECT version FROM memories WHERE id = ?", (key.id,)).fetchone()
-            if row is None:
-                raise errors.NotFound(f"no memory has id {key.id}", id=key.id)
-            if int(row[0]) != key.version:
-                raise errors.VersionConflict(
-                    f"memory {key.id} is at version {row[0]}, not {key.version}; it changed since you saw it",
-                    id=key.id,
-                    current_version=int(row[0]),
-                )
-            conn.execute("DELETE FROM memories WHERE id = ?", (key.id,))
-            self._bump_generation(conn)
+        try:
+            with self._transaction() as conn:
+                row = conn.execute("SELECT version FROM memories WHERE id = ?", (key.id,)).fetchone()
+                if row is None:
+                    raise errors.NotFound(f"no memory has id {key.id}", id=key.id)
+                version = _checked(self.path, key.id, "version", row[0], minimum=1)
+                if version != key.version:
+                    raise errors.VersionConflict(
+                        f"memory {key.id} is at version {version}, not {key.version}; it changed since you saw it",
+                        id=key.id,
+                        current_version=version,
+                    )
+                conn.execute("DELETE FROM memories WHERE id = ?", (key.id,))
+                self._bump_generation(conn)
+        except errors.DatabaseCapacity as exc:
+            # A delete never grows the database, so SQLITE_FULL here means the disk itself is full
+            # (the rollback journal could not be written).
+            raise self._unavailable(
+                "disk_full",
+                "the disk is full, so the delete could not be written and nothing changed; free some disk "
+                "space and try again",
+            ) from exc
         self._scrub()
 
     def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
@@ -667,7 +850,7 @@ class MemoryStore:
                 rows = conn.execute(f"SELECT {_COLUMNS} FROM memories ORDER BY {_ORDER_SQL[order]}").fetchall()
             except sqlite3.Error as exc:
                 raise self._translate(exc) from exc
-        return [_record(row) for row in rows]
+        return [_record(row, self.path) for row in rows]
 
     def get(self, id_: int) -> MemoryRecord | None:
         """One record by id without telemetry (for people, not models), or ``None``."""
@@ -679,7 +862,7 @@ class MemoryStore:
                 row = conn.execute(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (id_,)).fetchone()
             except sqlite3.Error as exc:
                 raise self._translate(exc) from exc
-        return None if row is None else _record(row)
+        return None if row is None else _record(row, self.path)
 
     def export(self) -> Iterator[MemoryRecord]:
         """Every live record in id order; reads only, no telemetry."""
@@ -699,14 +882,10 @@ class MemoryStore:
 
     def status(self) -> StoreStatus:
         """Usage against each bound and any degraded state, never creating or changing a file."""
-        sidecars = sum(
-            os.path.getsize(f"{self.path}{suffix}")
-            for suffix in _SIDECARS
-            if os.path.exists(f"{self.path}{suffix}")
-        )
-        if not self.path.exists():
+        sidecars = sum(_size(f"{self.path}{suffix}") for suffix in _SIDECARS)
+        if self._absent():
             return StoreStatus(path=self.path, exists=False, limits=self.limits, sidecar_bytes=sidecars)
-        file_bytes = os.path.getsize(self.path)
+        file_bytes = _size(str(self.path))
         try:
             records = self.list_records(order="id")
         except errors.StoreUnavailable as exc:

@@ -114,6 +114,47 @@ def test_list_export_and_delete(config_path: Path, snapshot: SnapshotAssertion) 
     assert json.loads(run("--config", str(config_path), "list", "--json").output) == []
 
 
+@pytest.mark.parametrize("args", [["list"], ["list", "--json"], ["export"], ["delete", "1", "--version", "1", "--yes"]])
+@pytest.mark.parametrize("config_exists", [True, False])
+def test_list_export_and_delete_say_memory_is_disabled_like_the_browser(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], config_exists: bool
+) -> None:
+    path = write_config(tmp_path / "cfg", enabled=False) if config_exists else tmp_path / "cfg" / "config.toml"
+    monkeypatch.setenv("TACT_HOME", str(tmp_path / "cfg"))  # a missing default file means defaults (off)
+    db = tmp_path / "cfg" / "memory" / "v1.sqlite3"
+    if config_exists:  # records stored while memory was on stay out of sight, and untouched
+        write_config(tmp_path / "cfg")
+        run("--config", str(path), "tool", input="\n".join(SESSION[1:3]) + "\n")
+        write_config(tmp_path / "cfg", enabled=False)
+    before = db.read_bytes() if config_exists else None
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 1
+    assert out.output.count("\n") == 1 and "memory is disabled" in out.output
+    assert "`[memory] enabled = true`" in out.output and str(path) in out.output
+    assert ("does not exist" in out.output) is not config_exists
+    assert (db.read_bytes() if config_exists else db.parent.exists()) == (before if config_exists else False)
+
+
+def test_delete_checks_the_version_before_asking(config_path: Path) -> None:
+    run("--config", str(config_path), "tool", input="\n".join(SESSION[1:3]) + "\n")
+    stale = run("--config", str(config_path), "delete", "1", "--version", "2", input="y\n")
+    assert stale.exit_code == 1 and "Remove it" not in stale.output and "version 1, not 2" in stale.output
+    missing = run("--config", str(config_path), "delete", "7", "--version", "1", input="y\n")
+    assert missing.exit_code == 1 and "Remove it" not in missing.output and "no memory has id 7" in missing.output
+    assert len(json.loads(run("--config", str(config_path), "list", "--json").output)) == 1
+
+
+@pytest.mark.parametrize("yes", [True, False])
+def test_delete_on_an_unusable_file_is_one_clean_line(config_path: Path, yes: bool) -> None:
+    db = config_path.parent / "memory" / "v1.sqlite3"
+    db.parent.mkdir()
+    db.write_bytes(b"garbage" * 100)
+    out = CliRunner().invoke(cli, ["--config", str(config_path), "delete", "1", "--version", "1", *(["--yes"] if yes else [])])
+    assert out.exit_code == 1 and isinstance(out.exception, SystemExit)  # not a traceback
+    assert out.output.count("\n") == 1 and "not a valid SQLite database" in out.output
+    assert db.read_bytes() == b"garbage" * 100
+
+
 @pytest.mark.parametrize(
     "args",
     [["nonsense"], ["tool", "--role", "admin"], ["delete", "1"], ["delete", "zero", "--version", "1"], ["list", "--order", "random"]],

@@ -450,6 +450,27 @@ def test_disk_that_refuses_writes_gives_a_named_error(config_dir: Path, db_path:
     assert sidecars(db_path) == []
 
 
+def test_a_full_disk_at_delete_says_the_disk_is_full(config_dir: Path, db_path: Path) -> None:
+    """strace makes every page write of ``tact-memory delete`` fail with ENOSPC, as on a full
+    disk: one line that says so (not the file-bound advice to delete records), exit 1, the file
+    unchanged and no journal left behind."""
+    why_not = strace_problem()
+    if why_not:
+        pytest.skip(why_not)
+    write_config(config_dir)
+    seeded_database(db_path)
+    before = folder_bytes(db_path)
+    strace = [str(shutil.which("strace")), "-f", "-qq", "-o", os.devnull, "-e", "trace=pwrite64", "-e", "inject=pwrite64:error=ENOSPC"]
+    proc = subprocess.run(
+        [*strace, sys.executable, "-m", "tact_memory.cli", "--config", str(config_dir / "config.toml"), "delete", "1", "--version", "1", "--yes"],
+        capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "the disk is full" in proc.stderr, proc.stderr
+    assert "delete records" not in proc.stderr
+    assert folder_bytes(db_path) == before
+
+
 # -- a lock held too long -------------------------------------------------------------------------
 
 

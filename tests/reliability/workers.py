@@ -1,4 +1,4 @@
-"""Code that runs in child processes: load workers, contention rounds, and a put stream to kill.
+"""Code that runs in child processes: load workers, contention rounds, first use, and a put stream to kill.
 
 Kept in its own module so the ``spawn`` start method can import it by name, and so
 ``python -m tests.reliability.workers stream DB SEED`` can run it as a plain subprocess.
@@ -200,6 +200,26 @@ def contend_worker(path: str, worker: int, rounds: int, barrier: Any, queue: Any
             outcome = result["error"]["code"] if "error" in result else "deleted"
         outcomes.append((round_, seen, outcome))
     store.close()
+    queue.put((worker, outcomes))
+
+
+def first_use_worker(root: str, worker: int, trials: int, barrier: Any, queue: Any) -> None:
+    """Each trial: wait for everyone, then put one record into that trial's missing database.
+
+    Every worker starts on the same fresh path at the same moment, so they race to create the file
+    and its schema. Sends ``(worker, [(trial, id or None, content or error), ...])``.
+    """
+    outcomes: list[tuple[int, int | None, str]] = []
+    for trial in range(trials):
+        content = f"first use trial {trial}: worker {worker} owns port {3000 + worker}"
+        barrier.wait(timeout=120)
+        store = MemoryStore(f"{root}/trial{trial}/memory/v1.sqlite3")
+        try:
+            outcomes.append((trial, store.put(content).memory.key.id, content))
+        except errors.TactMemoryError as exc:
+            outcomes.append((trial, None, f"{exc.code}/{getattr(exc, 'reason', '')}: {exc.message}"))
+        finally:
+            store.close()
     queue.put((worker, outcomes))
 
 
