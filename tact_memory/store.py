@@ -487,11 +487,13 @@ class MemoryStore:
             )
         return content
 
-    def put(self, content: str, *, replace: RecordKey | None = None) -> PutResult:
+    def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:
         """Add one conclusion, or replace the record ``replace`` names at that exact version.
 
-        A new or replaced version starts seven days of unread probation. Expired unread probation
-        rows are pruned only when a bound would otherwise refuse the put; a read record is never
+        A new or replaced version starts seven days of unread probation, unless ``probation`` is
+        false: a version a person wrote (the command line's ``add``, ``edit``, ``import``) is not
+        model-authored, so it starts graduated and is never pruned. Expired unread probation rows
+        are pruned only when a bound would otherwise refuse the put; a read record is never
         evicted. A refused put changes nothing.
 
         Raises:
@@ -502,12 +504,12 @@ class MemoryStore:
         if replace is not None:
             _check_key(replace)
         try:
-            return self._put(content, replace, prune_first=False)
+            return self._put(content, replace, prune_first=False, probation=probation)
         except errors.DatabaseCapacity:
             # SQLITE_FULL: the transaction is gone; try once more with expired probation pruned.
-            return self._put(content, replace, prune_first=True)
+            return self._put(content, replace, prune_first=True, probation=probation)
 
-    def _put(self, content: str, replace: RecordKey | None, *, prune_first: bool) -> PutResult:
+    def _put(self, content: str, replace: RecordKey | None, *, prune_first: bool, probation: bool) -> PutResult:
         from .text import fold_for_duplicate
 
         size = utf8_size(content)
@@ -538,7 +540,7 @@ class MemoryStore:
             if prune_first and self._prune_expired(conn, now, keep=replace):
                 self._refresh(conn)
             self._check_capacity(conn, now, grows_rows=replace is None, delta=size - old_size, keep=replace)
-            until = now + self.limits.probation_ms
+            until = now + self.limits.probation_ms if probation else None
             if replace is None:
                 cur = conn.execute(
                     "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms)"
