@@ -8,16 +8,22 @@ configuration or database exits 1 with one line on stderr; tool refusals are res
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from . import errors
 from .config import Config, load_config
-from .records import MemoryRecord, StoreStatus
+from .records import MemoryRecord, RecordOrder, StoreStatus
+
+if TYPE_CHECKING:
+    from .store import MemoryStore
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -56,20 +62,36 @@ def _config(ctx: click.Context) -> Config:
 
 
 def _require_enabled(config: Config) -> None:
-    """Stop with exit 1, as the browser would show it, when memory is disabled."""
+    """Stop with exit 1, saying how to enable memory (as the browser shows it), when it is disabled."""
     if config.memory.enabled:
         return
-    if config.exists:
-        how = f"set `[memory] enabled = true` in {config.path}"
+    from .config import declares_table
+
+    if not config.exists:
+        how = f"run `tact-memory init --enable` (it writes {config.path})"
+    elif declares_table(config.path, "memory"):
+        how = f"set `enabled = true` under `[memory]` in {config.path}"
     else:
-        how = f"create {config.path} (it does not exist, so defaults are in force) with `[memory] enabled = true`"
+        how = f"add `[memory]` and `enabled = true` to {config.path}"
     _fail(f"memory is disabled; to enable it, {how}")
 
 
-def _store(config: Config) -> Any:
+def _store(config: Config) -> MemoryStore:
     from .store import MemoryStore
 
     return MemoryStore(config.database_path)
+
+
+def _enabled_store(ctx: click.Context) -> MemoryStore:
+    """The store of the selected config, or exit 1 saying memory is disabled and how to enable it."""
+    config = _config(ctx)
+    _require_enabled(config)
+    return _store(config)
+
+
+def _refused(exc: errors.TactMemoryError, suffix: str = "") -> None:
+    """Exit 1 with the error's code and message (which never carry a secret value)."""
+    _fail(f"{exc.code}: {exc.message}{suffix}")
 
 
 def json_option(func: F) -> F:
@@ -120,8 +142,10 @@ def cli(ctx: click.Context, config_path: str | None) -> None:
 def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
     """Run memory tool calls and print exactly what a model would see.
 
-    CALL is one JSON object. Without it, JSON objects are read one per line from stdin and run
-    through one tool instance (so scan-before-put holds across lines); one JSON result per line.
+    CALL is one JSON object. Without it, JSON objects are read from stdin (one a line, or
+    pretty-printed over several lines) and run through one tool instance, so scan-before-put holds
+    across calls; one JSON result a line. Input that is not a JSON object is answered with an
+    invalid_arguments result, and the stream goes on.
 
     \b
     Example:
@@ -129,17 +153,16 @@ def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
         printf '%s\\n' '{"operation":"scan","query":"x"}' '{"operation":"put","content":"y"}' | tact-memory tool
     """
     from .dispatch import Dispatcher, Role
+    from .json_stream import split_values
 
     config = _config(ctx)
     store = _store(config) if config.memory.enabled else None
     dispatcher = Dispatcher(store, role=Role(role))
     # stdin is read as bytes: a line that is not UTF-8 becomes an invalid_arguments result, whatever
     # the locale's decoding, instead of ending the session.
-    lines: Iterable[str | bytes] = (
-        [call] if call is not None else (line for line in sys.stdin.buffer if line.strip())
-    )
-    for line in lines:
-        click.echo(_dumps(dispatcher.call(line.strip())))
+    calls: Iterable[str | bytes] = [call.strip()] if call is not None else split_values(sys.stdin.buffer)
+    for value in calls:
+        click.echo(_dumps(dispatcher.call(value)))
 
 
 @cli.command("schema")
@@ -212,11 +235,9 @@ def status_command(ctx: click.Context, as_json: bool) -> None:
         sys.exit(1)
 
 
-def _records(ctx: click.Context, order: str) -> list[MemoryRecord]:
-    config = _config(ctx)
-    _require_enabled(config)
+def _records(ctx: click.Context, order: RecordOrder) -> list[MemoryRecord]:
     try:
-        return list(_store(config).list_records(order=order))
+        return list(_enabled_store(ctx).list_records(order=order))
     except errors.TactMemoryError as exc:
         _fail(exc.message)
         raise  # pragma: no cover
@@ -237,31 +258,43 @@ ORDER = click.option(
 )
 
 
+def matches(content: str, grep: str) -> bool:
+    """Whether ``content`` contains every word of ``grep``, in any order, ignoring case."""
+    folded = content.casefold()
+    return all(word in folded for word in grep.casefold().split())
+
+
 @cli.command("list")
 @ORDER
+@click.option("--full", is_flag=True, help="Print each record's whole content, not a one-line preview.")
+@click.option("--grep", metavar="TEXT", help="Only records containing every word of TEXT (any order, any case).")
 @json_option
 @click.pass_context
-def list_command(ctx: click.Context, order: str, as_json: bool) -> None:
+def list_command(ctx: click.Context, order: str, full: bool, grep: str | None, as_json: bool) -> None:
     """List stored records. Reading here changes no telemetry.
 
     \b
     Example:
         tact-memory list --order newest
+        tact-memory list --grep "release tags" --full
     """
-    from .display import one_line
+    from .display import one_line, terminal_safe
     from .text import preview
 
-    records = _records(ctx, order)
+    records = _records(ctx, cast("RecordOrder", order))  # click.Choice checked it
+    if grep is not None:
+        records = [r for r in records if matches(r.content, grep)]
     if as_json:
         click.echo(_dumps([_record_json(r) for r in records]))
         return
     if not records:
-        click.echo("no memories stored")
+        click.echo("no memories stored" if grep is None else "no memory matches")
         return
     click.echo(f"{'ID':>5} {'VER':>4} {'READS':>5} {'SCANS':>5}  {'UPDATED (UTC)':16}  CONTENT")
+    indent = " " * 42
     for r in records:
         flag = "*" if r.probation_until_ms is not None else " "
-        text = preview(one_line(r.content), 64)
+        text = terminal_safe(r.content).replace("\n", "\n" + indent) if full else preview(one_line(r.content), 64)
         click.echo(
             f"{r.key.id:>5} {r.key.version:>4} {r.read_count:>5} {r.scan_count:>5}  {_when(r.updated_at_ms):16} {flag}{text}"
         )
@@ -321,6 +354,219 @@ def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) 
     except errors.TactMemoryError as exc:
         _fail(exc.message)
     click.echo(f"memory {record_id} removed from the database and from retrieval (not proof of physical erasure)")
+
+
+@cli.command("init")
+@click.option("--enable", is_flag=True, help="Write `enabled = true` (by default memory stays off until you enable it).")
+@click.pass_context
+def init_command(ctx: click.Context, enable: bool) -> None:
+    """Write a commented config.toml where tact-memory looks for it (or at --config).
+
+    The file is the one every other command would read: --config, else TACT_CONFIG, else
+    $TACT_HOME/config.toml, else the user config folder. Memory is opt-in, so the file says
+    `enabled = false` unless you pass --enable. An existing file is never overwritten.
+
+    \b
+    Example:
+        tact-memory init
+        tact-memory --config ./tact/config.toml init --enable
+    """
+    from .config import database_path_for, locate_config, write_new_config
+
+    source = locate_config(ctx.obj.get("config_path"))
+    try:
+        path = write_new_config(source.path, enabled=enable)
+    except FileExistsError:
+        _fail(f"{source.path} already exists; it was left unchanged")
+        raise  # pragma: no cover
+    except OSError as exc:
+        _fail(f"cannot write {source.path}: {exc.strerror or exc}")
+        raise  # pragma: no cover
+    click.echo(f"wrote {path} (memory {'enabled' if enable else 'disabled'})")
+    click.echo(f"memory database: {database_path_for(path)} (created on first use)")
+    if not enable:
+        click.echo("to enable memory, set `enabled = true` under `[memory]` in that file")
+
+
+def _read_text(text: str | None) -> str:
+    """TEXT, or all of stdin (UTF-8) when TEXT is missing or ``-``."""
+    if text is not None and text != "-":
+        return text
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError:
+        _fail("invalid_arguments: stdin is not UTF-8 text")
+        raise  # pragma: no cover
+
+
+@cli.command("add")
+@click.argument("text", required=False)
+@json_option
+@click.pass_context
+def add_command(ctx: click.Context, text: str | None, as_json: bool) -> None:
+    """Store TEXT (or stdin) as a new record, as you wrote it.
+
+    The put is checked exactly as a model's is (size, duplicates, bounds, secrets) and a refused
+    put changes nothing. It is your write, like the browser's: no scan is needed, and the record
+    starts without probation, so it is never pruned. Leading and trailing white space is dropped.
+
+    \b
+    Example:
+        tact-memory add "In the commonware repository, release tags are named vX.Y.Z."
+        tact-memory add < conclusion.txt
+    """
+    store = _enabled_store(ctx)
+    try:
+        record = store.put(_read_text(text).strip(), probation=False).memory
+    except errors.TactMemoryError as exc:
+        _refused(exc)
+        raise  # pragma: no cover
+    if as_json:
+        click.echo(_dumps(_record_json(record)))
+    else:
+        click.echo(f"added memory {record.key.id} (version {record.key.version})")
+
+
+def _get_record(store: MemoryStore, record_id: int) -> MemoryRecord:
+    try:
+        record = store.get(record_id)
+    except errors.TactMemoryError as exc:
+        _refused(exc)
+        raise  # pragma: no cover
+    if record is None:
+        _fail(f"not_found: no memory has id {record_id}")
+        raise AssertionError  # pragma: no cover
+    return record
+
+
+def _show_lines(store: MemoryStore, record: MemoryRecord) -> list[str]:
+    from .text import utf8_size
+
+    def last(count: int, ms: int | None) -> str:
+        return f"{count}" if ms is None else f"{count}, last {_when(ms)} UTC"
+
+    if record.probation_until_ms is None:
+        probation = "none (written by a person, or read by an agent): never pruned"
+    else:
+        probation = f"until {_when(record.probation_until_ms)} UTC; pruned after that if unread and space is needed"
+    lines = [
+        f"memory    {record.key.id}, version {record.key.version}, {utf8_size(record.content):,} bytes",
+        f"created   {_when(record.created_at_ms)} UTC",
+        f"updated   {_when(record.updated_at_ms)} UTC",
+        f"scans     {last(record.scan_count, record.last_scanned_at_ms)}",
+        f"reads     {last(record.read_count, record.last_read_at_ms)}",
+        f"probation {probation}",
+    ]
+    kind = store.secret_kind(record)
+    if kind is not None:
+        lines.append(f"hidden    matches a secret pattern ({kind}): agents never see it; delete it")
+    return [*lines, "", record.content]
+
+
+@cli.command("show")
+@click.argument("record_id", metavar="ID", type=click.IntRange(min=1))
+@json_option
+@click.pass_context
+def show_command(ctx: click.Context, record_id: int, as_json: bool) -> None:
+    """Print record ID in full with its telemetry. Changes no telemetry.
+
+    \b
+    Example:
+        tact-memory show 12
+    """
+    store = _enabled_store(ctx)
+    record = _get_record(store, record_id)
+    click.echo(_dumps(_record_json(record)) if as_json else "\n".join(_show_lines(store, record)))
+
+
+@cli.command("edit")
+@click.argument("record_id", metavar="ID", type=click.IntRange(min=1))
+@click.pass_context
+def edit_command(ctx: click.Context, record_id: int) -> None:
+    """Edit record ID in $VISUAL or $EDITOR and store the result as its next version.
+
+    The editor opens the current version in a private temporary file. Saving replaces exactly the
+    version you opened: if the record changed or was deleted meanwhile, nothing is overwritten
+    (version_conflict or not_found, exit 1). Unchanged or empty text stores nothing. The new
+    version is checked like any put; if it is refused, your text stays in the temporary file the
+    message names (unless it was refused as a secret: then the file is deleted). Without VISUAL
+    or EDITOR, the editor is sensible-editor, vim, nano or vi (notepad on Windows).
+
+    \b
+    Example:
+        EDITOR=nano tact-memory edit 12
+    """
+    import tempfile
+
+    store = _enabled_store(ctx)
+    record = _get_record(store, record_id)
+    fd, name = tempfile.mkstemp(prefix=f"tact-memory-{record_id}-", suffix=".txt")  # mode 0600
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(record.content + "\n")
+    keep = False
+    try:
+        try:
+            click.edit(filename=name)
+            edited = Path(name).read_text(encoding="utf-8").strip()
+        except (click.ClickException, UnicodeDecodeError) as exc:
+            reason = exc.format_message() if isinstance(exc, click.ClickException) else "the file is not UTF-8 text"
+            _fail(f"{reason}; memory {record_id} is unchanged")
+            raise  # pragma: no cover
+        if not edited or edited == record.content.strip():
+            what = "empty text" if not edited else "no change"
+            click.echo(f"{what}: memory {record_id} stays at version {record.key.version}")
+            return
+        try:
+            result = store.put(edited, replace=record.key, probation=False)
+        except errors.TactMemoryError as exc:
+            keep = not isinstance(exc, errors.SecretRejected)
+            _refused(exc, f" (memory {record_id} is unchanged; your text is kept in {name})" if keep else "")
+            raise  # pragma: no cover
+        click.echo(f"memory {record_id} is now version {result.memory.key.version}")
+    finally:
+        if not keep:
+            os.unlink(name)
+
+
+@cli.command("import")
+@click.argument("source", metavar="FILE", type=click.File("rb"))
+@click.option("--dry-run", is_flag=True, help="Check every line against a copy of the database; write nothing.")
+@click.pass_context
+def import_command(ctx: click.Context, source: Any, dry_run: bool) -> None:
+    """Add the records of FILE (`-` for stdin): JSON lines, as `export` writes them.
+
+    Each line's `content` is put as your own record (as `add` does), checked exactly like a put:
+    size, duplicates (also against earlier lines), bounds, secrets. Ids, versions and telemetry
+    in the file are ignored; the store gives new ones. Lines are independent: a refused line is
+    skipped and named by its number and error code, the others are added. Exits 1 if any line
+    was skipped. --dry-run makes the same checks against a temporary copy of the database.
+
+    \b
+    Example:
+        tact-memory import --dry-run memories.jsonl
+        tact-memory import memories.jsonl
+    """
+    from .importing import import_lines
+
+    store = _enabled_store(ctx)
+    added = skipped = 0
+    would = "would be " if dry_run else ""
+    try:
+        for outcome in import_lines(store, source, dry_run=dry_run):
+            if outcome.record is not None:
+                added += 1
+                click.echo(f"line {outcome.line}: {would}added" + ("" if dry_run else f" as memory {outcome.record.key.id}"))
+            else:
+                skipped += 1
+                click.echo(f"line {outcome.line}: skipped, {outcome.code}: {outcome.message}")
+    except errors.TactMemoryError as exc:
+        _refused(exc, f" (stopped after {added} added, {skipped} skipped)")
+    if dry_run:
+        click.echo(f"dry run: would add {added}, would skip {skipped}; nothing was written")
+    else:
+        click.echo(f"added {added}, skipped {skipped}")
+    if skipped:
+        sys.exit(1)
 
 
 @cli.command("demo")
@@ -398,7 +644,8 @@ def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
     The server lists one `memory` tool, or with `--tools split` one tool per operation (results
     are what `tact-memory tool` prints), and a `memory_review` prompt with the review checkpoint;
     MCP has no per-turn hook, so the client decides when to show it. With memory disabled, every
-    call returns the `disabled` error. Needs the mcp extra: pip install 'tact-memory[mcp]'.
+    call returns the `disabled` error. Started in a terminal, it says so on stderr; Ctrl-C stops
+    it (exit 0). Needs the mcp extra: pip install 'tact-memory[mcp]'.
 
     \b
     Example:
@@ -410,7 +657,29 @@ def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
     from .dispatch import Role
     from .integrations.mcp import run_stdio
 
-    run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one")
+    previous = signal.signal(signal.SIGINT, _stop_serving)
+    if sys.stdin.isatty():  # a person started it by hand: say what it is waiting for
+        click.echo(
+            "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout); "
+            "press Ctrl-C to stop",
+            err=True,
+        )
+    try:
+        run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop_serving(signum: int, frame: object) -> None:
+    """SIGINT (Ctrl-C) while serving MCP: end the process at once, with exit 0 and no traceback.
+
+    The MCP SDK reads stdin in a worker thread that cancellation cannot interrupt, so unwinding
+    normally would wait for the client's next line (at a terminal, for more Ctrl-Cs and then a
+    traceback). Ending here loses nothing: every acknowledged write is already durable, and a
+    transaction still in flight is rolled back from its journal when the database is next opened.
+    """
+    sys.stderr.flush()
+    os._exit(0)
 
 
 @cli.command("eval")

@@ -35,11 +35,14 @@ __all__ = [
     "Config",
     "ConfigSource",
     "MemorySettings",
+    "config_template",
     "database_path_for",
+    "declares_table",
     "load_config",
     "locate_config",
     "parse_config",
     "read_config",
+    "write_new_config",
 ]
 
 CONFIG_FILE_NAME = "config.toml"
@@ -279,3 +282,53 @@ def parse_config(text: str, *, path: Path) -> Config:
         message = getattr(exc, "msg", None) or _POSITION_RE.sub("", str(exc)).strip()
         raise ConfigError(f"invalid TOML: {message}", path=str(path), line=lineno) from exc
     return _validate(raw, path)
+
+
+_TEMPLATE = """\
+# tact-memory configuration. Unknown tables and keys are errors.
+
+[memory]
+# Memory is opt-in. While `enabled` is false, agents get no memory tool, no memory instructions
+# and no review checkpoint, and no memory file is created. Set it to true to turn memory on; the
+# records are then kept beside this file, in memory/v1.sqlite3, created on first use.
+enabled = {enabled}
+"""
+
+
+def config_template(*, enabled: bool = False) -> str:
+    """The commented ``config.toml`` that ``tact-memory init`` writes."""
+    return _TEMPLATE.format(enabled="true" if enabled else "false")
+
+
+def write_new_config(path: str | os.PathLike[str], *, enabled: bool = False) -> Path:
+    """Write :func:`config_template` to ``path``, never over an existing file.
+
+    A missing folder is created with mode 0700 (it will hold the memory database too).
+
+    Returns:
+        The absolute path written.
+
+    Raises:
+        FileExistsError: something already exists at ``path``; it is left untouched.
+        OSError: the folder or file cannot be created.
+    """
+    target = Path(os.path.abspath(path))
+    if not target.parent.exists():
+        target.parent.mkdir(mode=0o700, parents=True)
+    fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(config_template(enabled=enabled))
+    return target
+
+
+def declares_table(path: str | os.PathLike[str], table: str) -> bool:
+    """Whether the file at ``path`` is readable TOML with a top-level ``table`` (for advice only)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised by the 3.10 type check
+        import tomli as tomllib
+    try:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(raw.get(table), dict)

@@ -627,11 +627,13 @@ class MemoryStore:
             )
         return content
 
-    def put(self, content: str, *, replace: RecordKey | None = None) -> PutResult:
+    def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:
         """Add one conclusion, or replace the record ``replace`` names at that exact version.
 
-        A new or replaced version starts seven days of unread probation. Expired unread probation
-        rows are pruned only when a bound would otherwise refuse the put; a read record is never
+        A new or replaced version starts seven days of unread probation, unless ``probation`` is
+        false: a version a person wrote (the command line's ``add``, ``edit``, ``import``) is not
+        model-authored, so it starts graduated and is never pruned. Expired unread probation rows
+        are pruned only when a bound would otherwise refuse the put; a read record is never
         evicted. A refused put changes nothing.
 
         Raises:
@@ -642,7 +644,7 @@ class MemoryStore:
         if replace is not None:
             _check_key(replace)
         try:
-            result = self._put(content, replace, file_prune=0)
+            result = self._put(content, replace, file_prune=0, probation=probation)
             assert result is not None
             return result
         except errors.DatabaseCapacity as exc:
@@ -653,7 +655,7 @@ class MemoryStore:
         # fits removed the fewest. A try that does not fit changes nothing.
         for count in itertools.count(1):
             try:
-                result = self._put(content, replace, file_prune=count)
+                result = self._put(content, replace, file_prune=count, probation=probation)
             except errors.DatabaseCapacity as exc:
                 full = exc
                 continue
@@ -662,7 +664,9 @@ class MemoryStore:
             return result
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _put(self, content: str, replace: RecordKey | None, *, file_prune: int) -> PutResult | None:
+    def _put(
+        self, content: str, replace: RecordKey | None, *, file_prune: int, probation: bool
+    ) -> PutResult | None:
         """One try at a put; with ``file_prune``, first prune that many expired rows, oldest first.
 
         Returns ``None``, changing nothing, when fewer than ``file_prune`` rows can be pruned.
@@ -700,7 +704,7 @@ class MemoryStore:
                     return None
                 self._prune(conn, [id_ for id_, _ in expired[:file_prune]])
             self._check_capacity(conn, now, grows_rows=replace is None, delta=size - old_size, keep=replace)
-            until = now + self.limits.probation_ms
+            until = now + self.limits.probation_ms if probation else None
             if replace is None:
                 cur = conn.execute(
                     "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms)"

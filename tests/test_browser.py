@@ -300,12 +300,24 @@ async def test_disabled_memory_says_how_to_enable_it_and_opens_nothing(home_conf
     async with app.run_test(size=SIZE) as pilot:
         assert app.view == "disabled"
         body = text(app, "#disabled")
-        assert "Memory is disabled." in body and "~/tact/config.toml" in body
-        assert "    [memory]\n    enabled = true" in body
+        assert "Memory is disabled." in body
+        assert "To enable it, set enabled = true under [memory] in ~/tact/config.toml." in body
         await pilot.press("f", "d", "slash", "enter")
         assert app.order == "most_useful" and len(app.screen_stack) == 1 and app.view == "disabled"
         assert not app.store.opened
     assert not db_of(home_config).parent.exists()
+
+
+@pytest.mark.anyio
+async def test_a_config_file_without_a_memory_table_gets_the_lines_to_add(home_config: Path) -> None:
+    home_config.parent.mkdir(parents=True, exist_ok=True)
+    home_config.write_text("# nothing yet\n", encoding="utf-8")
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE):
+        assert app.view == "disabled"
+        body = text(app, "#disabled")
+        assert "To enable it, add these lines to ~/tact/config.toml:" in body
+        assert "    [memory]\n    enabled = true" in body
 
 
 @pytest.mark.anyio

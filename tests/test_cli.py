@@ -1,8 +1,9 @@
-"""The command line: tool, schema, status, list, export, delete, usage errors."""
+"""The command line: tool, schema, status, list, export, delete, the person's commands, usage errors."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -130,8 +131,11 @@ def test_list_export_and_delete_say_memory_is_disabled_like_the_browser(
     out = CliRunner().invoke(cli, args)
     assert out.exit_code == 1
     assert out.output.count("\n") == 1 and "memory is disabled" in out.output
-    assert "`[memory] enabled = true`" in out.output and str(path) in out.output
-    assert ("does not exist" in out.output) is not config_exists
+    assert str(path) in out.output
+    if config_exists:
+        assert "set `enabled = true` under `[memory]`" in out.output
+    else:
+        assert "run `tact-memory init --enable`" in out.output
     assert (db.read_bytes() if config_exists else db.parent.exists()) == (before if config_exists else False)
 
 
@@ -209,3 +213,239 @@ def test_list_and_delete_show_planted_controls_escaped(config_path: Path) -> Non
     row = listing.splitlines()[1]
     assert row.endswith(" *" + (HOSTILE_SHOWN + " second line")[:64])  # ASCII: 64 bytes
     assert f"  {HOSTILE_SHOWN}\nsecond line\n" in asked and "kept" in asked
+
+
+# -- the person's commands: init, add, show, edit, import, list --full/--grep -------------------------
+
+
+def test_tool_reads_pretty_printed_objects_and_keeps_going_after_bad_input(config_path: Path) -> None:
+    calls = [
+        json.dumps({"operation": "scan", "query": "release tags"}, indent=2),
+        json.dumps({"operation": "put", "content": "Release tags use vX.Y.Z."}, indent=4),
+        '"a string"',
+        '{"operation": "read", "ids": [1]}',
+    ]
+    result = run("--config", str(config_path), "tool", input="\n".join(calls) + "\n")
+    assert result.exit_code == 0
+    outputs = [json.loads(line) for line in result.output.splitlines()]
+    assert [o["operation"] for o in outputs[:2]] == ["scan", "put"] and "memory" in outputs[1]
+    assert outputs[2]["error"]["code"] == "invalid_arguments"
+    assert outputs[3]["memories"][0]["content"] == "Release tags use vX.Y.Z."
+
+
+def test_init_writes_a_commented_disabled_config_and_never_overwrites(tmp_path: Path, snapshot: SnapshotAssertion) -> None:
+    target = tmp_path / "new" / "tact" / "config.toml"
+    first = run("--config", str(target), "init")
+    assert first.exit_code == 0
+    assert first.output.replace(str(tmp_path), "<tmp>") == snapshot(name="output")
+    assert target.read_text(encoding="utf-8") == snapshot(name="config.toml")
+    assert (target.parent.stat().st_mode & 0o777) == 0o700
+    status = json.loads(run("--config", str(target), "status", "--json").output)
+    assert status["enabled"] is False and status["exists"] is False
+    target.write_text("[memory]\nenabled = true\n", encoding="utf-8")
+    again = run("--config", str(target), "init", "--enable")
+    assert again.exit_code == 1 and again.output.count("\n") == 1
+    assert "already exists; it was left unchanged" in again.output
+    assert target.read_text(encoding="utf-8") == "[memory]\nenabled = true\n"
+
+
+def test_init_follows_tact_home_and_enable_turns_memory_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TACT_HOME", str(tmp_path / "home-tact"))
+    result = run("init", "--enable")
+    assert result.exit_code == 0 and f"wrote {tmp_path / 'home-tact' / 'config.toml'} (memory enabled)" in result.output
+    added = run("add", "the linter is ruff")
+    assert added.output == "added memory 1 (version 1)\n"
+    assert (tmp_path / "home-tact" / "memory" / "v1.sqlite3").exists()
+
+
+def test_add_show_and_list_are_the_persons_and_touch_no_telemetry(config_path: Path, snapshot: SnapshotAssertion) -> None:
+    cfg = ("--config", str(config_path))
+    assert run(*cfg, "add", "  In the commonware repository, release tags use vX.Y.Z.\n").output == "added memory 1 (version 1)\n"
+    from_stdin = run(*cfg, "add", input="Line one of a longer note about CI.\nLine two: it runs on every push.\n")
+    assert from_stdin.output == "added memory 2 (version 1)\n"
+    shown = run(*cfg, "show", "2")
+    assert masked(shown.output) == snapshot(name="show")
+    record = json.loads(run(*cfg, "show", "1", "--json").output)
+    assert record["probation_until_ms"] is None and record["read_count"] == 0  # not model-authored
+    assert json.loads(run(*cfg, "show", "1", "--json").output) == record  # show bumps nothing
+    full = run(*cfg, "list", "--full", "--order", "id")
+    assert masked(full.output) == snapshot(name="list --full")
+    grep = run(*cfg, "list", "--grep", "TAGS Release", "--json")
+    assert [r["key"]["id"] for r in json.loads(grep.output)] == [1]
+    assert run(*cfg, "list", "--grep", "tags push").output == "no memory matches\n"
+    missing = run(*cfg, "show", "9")
+    assert missing.exit_code == 1 and "not_found: no memory has id 9" in missing.output
+
+
+def test_a_refused_add_changes_nothing_and_never_echoes_the_secret(config_path: Path) -> None:
+    cfg = ("--config", str(config_path))
+    run(*cfg, "add", "the release branch is main")
+    secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+    refused = run(*cfg, "add", f"push with {secret}")
+    assert refused.exit_code == 1 and "secret_rejected" in refused.output and secret not in refused.output
+    duplicate = run(*cfg, "add", "The release  branch is MAIN")
+    assert duplicate.exit_code == 1 and "duplicate: memory 1 (version 1) already says the same" in duplicate.output
+    empty = run(*cfg, "add", input="  \n")
+    assert empty.exit_code == 1 and "invalid_arguments: content is empty" in empty.output
+    assert len(json.loads(run(*cfg, "list", "--json").output)) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "enabled", "advice"),
+    [
+        (["add", "x"], False, "set `enabled = true` under `[memory]` in"),
+        (["show", "1"], False, "set `enabled = true` under `[memory]` in"),
+        (["edit", "1"], None, "add `[memory]` and `enabled = true` to"),
+        (["import", "-"], None, "add `[memory]` and `enabled = true` to"),
+    ],
+)
+def test_person_commands_on_disabled_memory_say_how_to_enable_it(
+    tmp_path: Path, args: list[str], enabled: bool | None, advice: str
+) -> None:
+    path = tmp_path / "cfg" / "config.toml"
+    if enabled is None:
+        path.parent.mkdir()
+        path.write_text("# empty\n", encoding="utf-8")
+    else:
+        write_config(path.parent, enabled=enabled)
+    result = run("--config", str(path), *args, input="")
+    assert result.exit_code == 1
+    assert result.output == f"tact-memory: memory is disabled; to enable it, {advice} {path}\n"
+    assert not (path.parent / "memory").exists()
+
+
+def test_person_commands_without_a_config_file_suggest_init(tmp_path: Path) -> None:
+    result = run("add", "x")
+    assert result.exit_code == 1 and "run `tact-memory init --enable`" in result.output
+
+
+def editor(tmp_path: Path, body: str) -> str:
+    """An EDITOR command: a Python script that gets the file to edit as ``path``."""
+    script = tmp_path / "editor.py"
+    script.write_text(f"import sys\nfrom pathlib import Path\npath = Path(sys.argv[1])\n{body}\n", encoding="utf-8")
+    return f"{sys.executable} {script}"
+
+
+def test_edit_replaces_the_version_it_opened(config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = ("--config", str(config_path))
+    run(*cfg, "add", "the CI runs on every push")
+    monkeypatch.setenv("EDITOR", editor(tmp_path, "assert oct(path.stat().st_mode & 0o777) == '0o600'\n"
+                                                   "path.write_text(path.read_text().replace('push', 'pull request'))"))  # fmt: skip
+    assert run(*cfg, "edit", "1").output == "memory 1 is now version 2\n"
+    record = json.loads(run(*cfg, "show", "1", "--json").output)
+    assert record["content"] == "the CI runs on every pull request" and record["probation_until_ms"] is None
+    monkeypatch.setenv("EDITOR", editor(tmp_path, "path.write_text(path.read_text() + '\\n\\n')"))
+    assert run(*cfg, "edit", "1").output == "no change: memory 1 stays at version 2\n"
+    monkeypatch.setenv("EDITOR", editor(tmp_path, "path.write_text('')"))
+    assert run(*cfg, "edit", "1").output == "empty text: memory 1 stays at version 2\n"
+    monkeypatch.setenv("EDITOR", editor(tmp_path, "sys.exit(3)"))
+    failed = run(*cfg, "edit", "1")
+    assert failed.exit_code == 1 and "Editing failed; memory 1 is unchanged" in failed.output
+    assert json.loads(run(*cfg, "show", "1", "--json").output)["key"]["version"] == 2
+
+
+def test_edit_never_overwrites_a_concurrent_change(config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = ("--config", str(config_path))
+    run(*cfg, "add", "the CI runs on every push")
+    # While the person edits, another process (an agent) replaces the record.
+    other = [sys.executable, "-m", "tact_memory.cli", "--config", str(config_path), "tool"]
+    calls = '{"operation": "scan", "query": "ci"}\n{"operation": "put", "content": "the CI runs nightly", "replace": {"id": 1, "version": 1}}\n'
+    body = f"import subprocess\nsubprocess.run({other!r}, input={calls!r}, text=True, check=True, capture_output=True)\n"
+    monkeypatch.setenv("EDITOR", editor(tmp_path, body + "path.write_text('the CI runs twice a day')"))
+    result = run(*cfg, "edit", "1")
+    assert result.exit_code == 1
+    assert "version_conflict: memory 1 is at version 2, not 1" in result.output
+    kept = Path(re.findall(r"your text is kept in (\S+)\)", result.output)[0])
+    assert kept.read_text(encoding="utf-8").strip() == "the CI runs twice a day"
+    kept.unlink()
+    assert json.loads(run(*cfg, "show", "1", "--json").output)["content"] == "the CI runs nightly"
+
+
+def test_edit_refused_as_a_secret_deletes_the_temporary_file(config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = ("--config", str(config_path))
+    run(*cfg, "add", "the deploy token lives in the vault")
+    record = tmp_path / "edited-file-name"
+    body = f"Path({str(record)!r}).write_text(str(path))\npath.write_text('token ghp_abcdefghijklmnopqrstuvwxyz0123456789')"
+    monkeypatch.setenv("EDITOR", editor(tmp_path, body))
+    result = run(*cfg, "edit", "1")
+    assert result.exit_code == 1 and "secret_rejected" in result.output and "ghp_" not in result.output
+    assert not Path(record.read_text()).exists()
+    assert json.loads(run(*cfg, "show", "1", "--json").output)["key"]["version"] == 1
+
+
+def test_import_is_the_inverse_of_export(config_path: Path, tmp_path: Path, snapshot: SnapshotAssertion) -> None:
+    run("--config", str(config_path), "tool", input="\n".join(SESSION[1:5]) + "\n")
+    run("--config", str(config_path), "add", "The docs site builds with mdBook.")
+    exported = tmp_path / "memories.jsonl"
+    exported.write_text(run("--config", str(config_path), "export").output, encoding="utf-8")
+    other = write_config(tmp_path / "other")
+    with exported.open("a", encoding="utf-8") as file:
+        file.write('\nnot json\n{"content": "the docs site builds with MDBOOK."}\n{"content": "key AKIAIOSFODNN7EXAMPLE"}\n')
+    dry = run("--config", str(other), "import", "--dry-run", str(exported))
+    assert dry.exit_code == 1 and not (other.parent / "memory").exists()
+    assert dry.output == snapshot(name="dry run")
+    real = run("--config", str(other), "import", str(exported))
+    assert real.exit_code == 1 and real.output == snapshot(name="import")
+    assert "AKIA" not in real.output
+    records = json.loads(run("--config", str(other), "list", "--json", "--order", "id").output)
+    assert [r["content"] for r in records] == [json.loads(line)["content"] for line in exported.read_text().splitlines()[:2]]
+    assert all(r["read_count"] == 0 and r["probation_until_ms"] is None for r in records)
+    clean = run("--config", str(write_config(tmp_path / "third")), "import", "-", input=exported.read_text().split("\n\n")[0])
+    assert clean.exit_code == 0 and clean.output.endswith("added 2, skipped 0\n")
+
+
+def test_shell_completion_script_is_produced() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tact_memory.cli"],
+        env={**os.environ, "_TACT_MEMORY_COMPLETE": "bash_source"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "_tact_memory_completion()" in proc.stdout and "complete -o nosort -F _tact_memory_completion tact-memory" in proc.stdout
+    words = subprocess.run(
+        [sys.executable, "-m", "tact_memory.cli"],
+        env={**os.environ, "_TACT_MEMORY_COMPLETE": "bash_complete", "COMP_WORDS": "tact-memory im", "COMP_CWORD": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert words.stdout.split() == ["plain,import"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_path: Path) -> None:
+    pytest.importorskip("mcp")
+    import pty
+    import select
+    import signal
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.execv(sys.executable, [sys.executable, "-m", "tact_memory.cli", "--config", str(config_path), "mcp"])
+    output = b""
+    deadline = time.monotonic() + 120
+    while b"Ctrl-C" not in output and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.5)[0]:
+            output += os.read(fd, 4096)
+    assert b"Ctrl-C" in output, output
+    time.sleep(0.5)  # let it reach the stdin read
+    os.kill(pid, signal.SIGINT)
+    deadline = time.monotonic() + 30
+    while not (done := os.waitpid(pid, os.WNOHANG))[0] and time.monotonic() < deadline:
+        try:
+            if select.select([fd], [], [], 0.2)[0]:
+                output += os.read(fd, 4096)
+        except OSError:
+            pass
+    if not done[0]:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail(f"still running 30 s after SIGINT: {output!r}")
+    os.close(fd)
+    assert os.waitstatus_to_exitcode(done[1]) == 0
+    text = output.decode().replace("\r\n", "\n")
+    assert text == "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout); press Ctrl-C to stop\n"

@@ -360,6 +360,21 @@ def test_expired_probation_rows_are_pruned_only_when_needed(make_store: MakeStor
     assert {r.key.id for r in store.list_records()} == {graduated.id, new.id}
 
 
+def test_a_person_written_version_starts_graduated_and_is_never_pruned(make_store: MakeStore, clock: FakeClock) -> None:
+    store = make_store(limits=Limits(rows=2))
+    person = store.put("the deploy window is Tuesday", probation=False).memory
+    assert person.probation_until_ms is None and person.read_count == 0
+    model = store.put("the staging host is slow").memory.key
+    edited = store.put("the deploy window is Wednesday", replace=person.key, probation=False).memory
+    assert edited.key.version == 2 and edited.probation_until_ms is None
+    clock.advance(PROBATION_MS)
+    new = store.put("a third fact about caching").memory.key  # prunes the model's unread record only
+    assert {r.key.id for r in store.list_records()} == {person.key.id, new.id}
+    assert model.id not in {r.key.id for r in store.list_records()}
+    with pytest.raises(errors.RecordCapacity):  # the person's record is never evicted
+        store.put("a fourth fact about queues")
+
+
 def test_a_replaced_version_is_on_probation_again_even_if_the_old_one_was_read(
     make_store: MakeStore, clock: FakeClock
 ) -> None:

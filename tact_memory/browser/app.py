@@ -34,7 +34,7 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
 
-from ..config import Config, ConfigSource, read_config
+from ..config import Config, ConfigSource, declares_table, read_config
 from ..display import one_line
 from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
 from ..records import MemoryRecord, RecordOrder
@@ -324,11 +324,16 @@ class MemoryBrowser(App[None]):
     def _disabled_text(self) -> Text:
         path = display_path(self.config.path)
         text = Text.assemble(("Memory is disabled.\n\n", "bold"))
-        if self.config.exists:
-            text.append(f"To enable it, add these lines to {path}:\n\n")
+        if self.config.exists and declares_table(self.config.path, "memory"):
+            text.append("To enable it, set ")
+            text.append("enabled = true", style="bold")
+            text.append(f" under [memory] in {path}.\n\n")
         else:
-            text.append(f"{path} does not exist (defaults are in force). To enable memory, create it with:\n\n")
-        text.append("    [memory]\n    enabled = true\n\n", style="bold")
+            if self.config.exists:
+                text.append(f"To enable it, add these lines to {path}:\n\n")
+            else:
+                text.append(f"{path} does not exist (defaults are in force). To enable memory, create it with:\n\n")
+            text.append("    [memory]\n    enabled = true\n\n", style="bold")
         text.append(
             "This browser shows the records as soon as the file is saved. Running agent sessions keep "
             "the memory setting they started with; new and restored sessions use the new one."
