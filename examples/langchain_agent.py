@@ -8,7 +8,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from tact_memory.integrations.langchain import MemoryMiddleware
+from tact_memory.adapters.langchain import MemoryMiddleware
 
 SCAN = {"operation": "scan", "query": "commonware release tags"}
 PUT = {"operation": "put", "content": "In the `commonware` repository, release tags use vX.Y.Z."}

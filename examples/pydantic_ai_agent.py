@@ -8,7 +8,7 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models.function import FunctionModel
 
-from tact_memory.integrations.pydantic_ai import MemoryCapability, is_checkpoint
+from tact_memory.adapters.pydantic_ai import MemoryCapability, is_checkpoint
 
 NOTE = "In the `commonware` repository, release tags use vX.Y.Z."
 SCRIPT = [  # what the stand-in model answers, one response per request

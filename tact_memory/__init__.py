@@ -10,9 +10,7 @@ when they are first needed.
 
 from __future__ import annotations
 
-from .checkpoint import CHECKPOINT_TEXT
-from .config import Config, MemorySettings, load_config
-from .dispatch import Dispatcher, Role
+from .config.loading import Config, MemorySettings, load_config
 from .errors import (
     CapacityError,
     ConfigError,
@@ -33,14 +31,30 @@ from .errors import (
     VersionConflict,
 )
 from .limits import DEFAULT_LIMITS, Limits
-from .loop import MaxStepsExceeded, arun_agent, run_agent
-from .messages import Message, ModelRequest, ModelResponse, Part, ToolCall, TranscriptEntry
-from .pipeline import MemoryMiddleware, Middleware, Submission
-from .prompt import MEMORY_INSTRUCTIONS
-from .records import Candidate, MemoryBackend, MemoryRecord, PutResult, RecordKey, StoreStatus
-from .runtime import Agent, Runtime, Session, SessionState, SubmissionRejected
-from .store import MemoryStore
-from .tool import MemoryTool
+from .records import (
+    Candidate,
+    MemoryBackend,
+    MemoryRecord,
+    PutResult,
+    RecordKey,
+    StoreStatus,
+)
+from .runtime.loop import MaxStepsExceeded, arun_agent, run_agent
+from .runtime.messages import (
+    Message,
+    ModelRequest,
+    ModelResponse,
+    Part,
+    ToolCall,
+    TranscriptEntry,
+)
+from .runtime.middleware import MemoryMiddleware, Middleware, Submission
+from .runtime.prompt import MEMORY_INSTRUCTIONS
+from .runtime.session import Agent, Runtime, Session, SessionState, SubmissionRejected
+from .screening.checkpoint import CHECKPOINT_TEXT
+from .store.sqlite import MemoryStore
+from .tool.guard import Dispatcher, Role
+from .tool.memory_tool import MemoryTool
 
 __all__ = [
     "CHECKPOINT_TEXT",

@@ -19,7 +19,7 @@ TactMemoryError                      every error the library raises on purpose
     ├── MemoryDisabled               disabled
     └── StoreUnavailable             unavailable: corrupt, newer, unreadable or locked database
 
-Elsewhere, under the same base: SubmissionRejected (tact_memory.runtime, submission_rejected) and
+Elsewhere, under the same base: SubmissionRejected (tact_memory.runtime.session, submission_rejected) and
 EvalError (tact_memory.eval, eval_error), each beside the only code that raises it.
 ```
 

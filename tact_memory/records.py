@@ -5,7 +5,7 @@ input, so they need no validation. Pydantic serialises them as fields of the too
 which keeps one definition of a record for Python callers and for the JSON a model reads.
 
 :class:`MemoryBackend` is the seam between the tool (and the browser and CLI) and storage. The
-SQLite :class:`~tact_memory.store.MemoryStore` implements it; a team store on a database server
+SQLite :class:`~tact_memory.store.sqlite.MemoryStore` implements it; a team store on a database server
 could stand behind the same methods, raising the same :mod:`tact_memory.errors`.
 """
 

@@ -1,9 +1,9 @@
 """Offline test helpers: a scripted model that records what it was shown.
 
-:class:`ScriptedModel` plays a list of steps. A step is a :class:`~tact_memory.messages.ModelResponse`
+:class:`ScriptedModel` plays a list of steps. A step is a :class:`~tact_memory.runtime.messages.ModelResponse`
 or a function of the request that returns one, so a script can react to what the model was given
 (for example, read the id a scan returned). Every request is kept in :attr:`ScriptedModel.requests`
-for assertions and snapshots. Use it with :func:`tact_memory.loop.run_agent` or with your own loop.
+for assertions and snapshots. Use it with :func:`tact_memory.runtime.loop.run_agent` or with your own loop.
 
 Example::
 
@@ -19,8 +19,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .loop import arun_agent, run_agent
-from .messages import ModelRequest, ModelResponse, ToolCall
+from .runtime.loop import arun_agent, run_agent
+from .runtime.messages import ModelRequest, ModelResponse, ToolCall
 
 __all__ = ["ScriptExhausted", "ScriptedModel", "answer", "arun_agent", "call", "run_agent"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tact_memory.store import MemoryStore
+from tact_memory.store.sqlite import MemoryStore
 
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")

@@ -13,7 +13,7 @@ The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names i
 - ``disabled``: memory is off, with the lines that turn it on;
 - ``problem``: the database is corrupt, newer or unreadable, named on screen.
 
-A :class:`~tact_memory.watch.ConfigWatcher` follows ``config.toml`` on its own thread and posts each
+A :class:`~tact_memory.config.watcher.ConfigWatcher` follows ``config.toml`` on its own thread and posts each
 reload to the app as a message, so enabling or disabling memory switches the view without a restart.
 Tests construct the app with ``watch=False`` and drive reloads with :meth:`MemoryBrowser.apply_reload`.
 """
@@ -34,12 +34,12 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
 
-from ..config import Config, ConfigSource, declares_table, read_config
-from ..display import one_line
+from ..config.loading import Config, ConfigSource, declares_table, read_config
+from ..config.watcher import ConfigWatcher, ReloadEvent, reload
 from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
 from ..records import MemoryRecord, RecordOrder
-from ..store import MemoryStore
-from ..watch import ConfigWatcher, ReloadEvent, reload
+from ..screening.display import one_line
+from ..store.sqlite import MemoryStore
 from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
 
 __all__ = ["ORDERS", "MemoryBrowser"]

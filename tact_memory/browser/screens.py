@@ -22,12 +22,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Static
 
-from ..checkpoint import IMITATION_KIND
-from ..display import terminal_safe
 from ..limits import DEFAULT_LIMITS
 from ..records import MemoryRecord
-from ..secrets import KINDS
-from ..text import utf8_size
+from ..retrieval.lexer import utf8_size
+from ..screening.checkpoint import IMITATION_KIND
+from ..screening.credentials import KINDS
+from ..screening.display import terminal_safe
 
 __all__ = ["ConfirmDeleteScreen", "DetailScreen", "display_path", "when"]
 

@@ -20,7 +20,7 @@ adversarial text, with thresholds fixed before the held-out run. This package is
 
 Example::
 
-    from tact_memory.eval import evaluate
+    from . import evaluate
 
     result = evaluate("scripted")
     print(result.verdict.outcome, result.to_json()["paired"]["gain"])

@@ -1,6 +1,6 @@
 """The body of ``tact-memory eval``: progress, output, report and exit code.
 
-Kept here so the command in :mod:`tact_memory.cli` stays a few lines and the eval package is loaded
+Kept here so the command in :mod:`tact_memory.cli.app` stays a few lines and the eval package is loaded
 only when the command runs. Output goes to stdout (JSON or a short text summary); the progress bar
 goes to stderr, and only when stderr is a terminal and ``--json`` is off.
 """

@@ -1,9 +1,9 @@
 """Agent policies: who plays the model in an evaluation run.
 
 A :class:`Policy` has one job: given what it may know about a scenario (a
-:class:`~tact_memory.eval.scenarios.Brief`), return a :data:`~tact_memory.runtime.Model`, the
-callable from one :class:`~tact_memory.messages.ModelRequest` to one
-:class:`~tact_memory.messages.ModelResponse`. The runner calls it through the real runtime and
+:class:`~tact_memory.eval.scenarios.Brief`), return a :data:`~tact_memory.runtime.session.Model`, the
+callable from one :class:`~tact_memory.runtime.messages.ModelRequest` to one
+:class:`~tact_memory.runtime.messages.ModelResponse`. The runner calls it through the real runtime and
 middleware for both arms, so a policy sees exactly what any agent loop would show a model: the
 memory tool and paragraph only when memory is on, the review checkpoint on qualifying messages,
 and memory content only in the results of its own ``scan`` and ``read`` calls.
@@ -25,8 +25,8 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..messages import Message, ModelRequest, ModelResponse, ToolCall
-from ..runtime import Model
+from ..runtime.messages import Message, ModelRequest, ModelResponse, ToolCall
+from ..runtime.session import Model
 from .scenarios import Brief, EvalError
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class PydanticAIPolicy:
     Each request is translated to pydantic-ai messages and tool definitions and sent with
     ``pydantic_ai.direct.model_request`` on an event loop the policy owns (one loop for its whole
     life, so a provider's pooled HTTP connections stay on one loop); the response's text and tool
-    calls come back as a :class:`~tact_memory.messages.ModelResponse`. The runtime, not the model,
+    calls come back as a :class:`~tact_memory.runtime.messages.ModelResponse`. The runtime, not the model,
     runs the tools. Call :meth:`close` (or use ``with``) when done; :func:`evaluate` does.
 
     Args:

@@ -1,8 +1,8 @@
 """Paired runs: every scenario once with memory on and once with memory off.
 
 Both arms go through the real product: a ``config.toml`` with ``[memory] enabled = true`` or
-``false`` in a fresh temporary folder, :class:`~tact_memory.runtime.Runtime` sessions (new,
-restored, forked), :func:`~tact_memory.loop.run_agent`, and the real SQLite store at
+``false`` in a fresh temporary folder, :class:`~tact_memory.runtime.session.Runtime` sessions (new,
+restored, forked), :func:`~tact_memory.runtime.loop.run_agent`, and the real SQLite store at
 ``<config-dir>/memory/v1.sqlite3``. Both arms start from the same state (the scenario's seed
 records, written through the store before the first session), use the same policy, and run the
 same turns. Which arm runs first alternates with the scenario's index, so any order effect is
@@ -31,15 +31,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..config import load_config
-from ..dispatch import Role
-from ..loop import MaxStepsExceeded, run_agent
-from ..messages import Message, ModelRequest, ModelResponse, Part, ToolCall
-from ..pipeline import Middleware, ModelCallNext, ToolCallNext, ToolOutput
-from ..runtime import Agent, Model, Runtime, Session, SessionState
-from ..store import MemoryStore
-from ..text import preview
-from ..tool import TOOL_NAME
+from ..config.loading import load_config
+from ..retrieval.lexer import preview
+from ..runtime.loop import MaxStepsExceeded, run_agent
+from ..runtime.messages import Message, ModelRequest, ModelResponse, Part, ToolCall
+from ..runtime.middleware import Middleware, ModelCallNext, ToolCallNext, ToolOutput
+from ..runtime.session import Agent, Model, Runtime, Session, SessionState
+from ..store.sqlite import MemoryStore
+from ..tool.guard import Role
+from ..tool.memory_tool import TOOL_NAME
 from .metrics import estimate_tokens
 from .policies import Policy
 from .scenarios import Scenario, SessionSpec, Turn

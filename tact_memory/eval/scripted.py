@@ -38,10 +38,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..checkpoint import CHECKPOINT_MARKER
-from ..messages import Message, ModelRequest, ModelResponse, ToolCall
-from ..runtime import Model
-from ..text import document_terms, fold_for_duplicate, preview, query_terms
+from ..retrieval.lexer import document_terms, fold_for_duplicate, preview, query_terms
+from ..runtime.messages import Message, ModelRequest, ModelResponse, ToolCall
+from ..runtime.session import Model
+from ..screening.checkpoint import CHECKPOINT_MARKER
 from ..testing import answer, call
 from .scenarios import Brief, BriefFact
 

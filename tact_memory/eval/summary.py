@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..secrets import find_secret
+from ..screening.credentials import find_secret
 from .metrics import (
     contains_all,
     contains_marker,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ranking import Index
+from ..retrieval.bm25 import Index
 from .metrics import mean, precision_at_k, rate, recall_at_k, reciprocal_rank
 from .scenarios import EvalError
 from .summary import arm_outcomes

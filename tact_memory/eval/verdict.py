@@ -124,7 +124,7 @@ def current_constants() -> dict[str, Any]:
     import inspect
 
     from ..limits import DEFAULT_LIMITS
-    from ..ranking import Index
+    from ..retrieval.bm25 import Index
 
     defaults = {name: p.default for name, p in inspect.signature(Index.__init__).parameters.items() if name != "self"}
     lim = DEFAULT_LIMITS

@@ -18,7 +18,7 @@ import pytest
 
 from tact_memory.limits import DEFAULT_LIMITS, Limits
 from tact_memory.records import MemoryBackend, MemoryRecord
-from tact_memory.store import MemoryStore
+from tact_memory.store.sqlite import MemoryStore
 
 from ..conftest import FakeClock
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from tact_memory.eval.scenarios import Scenario
-from tact_memory.eval.trace import ArmTrace, CallTrace, PairTrace, RecordState, SessionTrace, TaskTrace
+from tact_memory.eval.trace import (
+    ArmTrace,
+    CallTrace,
+    PairTrace,
+    RecordState,
+    SessionTrace,
+    TaskTrace,
+)
 
 PORT = "In the `billing-api` repository, the local Postgres listens on port 5433, not 5432 (user correction)."
 

@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tact_memory.cli import cli
+from tact_memory.cli.app import cli
 from tact_memory.eval import evaluate
 from tact_memory.eval.command import summary_lines
 from tact_memory.eval.evaluation import Evaluation
 from tact_memory.eval.report import render_markdown, write_report
-
 from tact_memory.eval.scenarios import default_scenario_dir
 
 KEYS = {

@@ -11,13 +11,13 @@ import pytest
 from pydantic_ai import messages as pm
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from tact_memory.checkpoint import CHECKPOINT_MARKER, CHECKPOINT_TEXT
 from tact_memory.eval.policies import PydanticAIPolicy, resolve_policy, to_pydantic_ai
 from tact_memory.eval.runner import run_pair
 from tact_memory.eval.scenarios import EvalError
 from tact_memory.eval.scripted import ScriptedPolicy
 from tact_memory.eval.summary import arm_outcomes
-from tact_memory.messages import Message, ModelRequest, Part, ToolCall
+from tact_memory.runtime.messages import Message, ModelRequest, Part, ToolCall
+from tact_memory.screening.checkpoint import CHECKPOINT_MARKER, CHECKPOINT_TEXT
 
 from .helpers import scenario
 
@@ -99,7 +99,7 @@ def test_a_function_model_plays_both_arms_through_the_adapter() -> None:
 
 
 def test_importing_the_library_loads_neither_the_eval_package_nor_matplotlib() -> None:
-    code = "import json, sys, tact_memory, tact_memory.cli; print(json.dumps(sorted(sys.modules)))"
+    code = "import json, sys, tact_memory, tact_memory.cli.app; print(json.dumps(sorted(sys.modules)))"
     loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
     assert not any(name.startswith("tact_memory.eval") for name in loaded)
     assert "matplotlib" not in loaded and "pydantic_ai" not in loaded

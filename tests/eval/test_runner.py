@@ -10,9 +10,9 @@ import pytest
 from tact_memory.eval.runner import _arguments, run_pair, run_pairs
 from tact_memory.eval.scripted import ScriptedPolicy
 from tact_memory.eval.summary import arm_outcomes, metrics
-from tact_memory.messages import ModelRequest
-from tact_memory.pipeline import MemoryMiddleware
-from tact_memory.runtime import Agent
+from tact_memory.runtime.messages import ModelRequest
+from tact_memory.runtime.middleware import MemoryMiddleware
+from tact_memory.runtime.session import Agent
 
 from .helpers import PORT, scenario
 

@@ -8,9 +8,16 @@ from pathlib import Path
 import pytest
 
 from tact_memory.eval.metrics import contains_all, contains_marker
-from tact_memory.eval.scenarios import CATEGORIES, EvalError, Scenario, load_background, load_scenario, load_scenarios
+from tact_memory.eval.scenarios import (
+    CATEGORIES,
+    EvalError,
+    Scenario,
+    default_scenario_dir,
+    load_background,
+    load_scenario,
+    load_scenarios,
+)
 
-from tact_memory.eval.scenarios import default_scenario_dir
 from .helpers import scenario
 
 SCENARIOS = load_scenarios(default_scenario_dir())

@@ -6,15 +6,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tact_memory.checkpoint import CHECKPOINT_TEXT
-from tact_memory.config import load_config
+from tact_memory.config.loading import load_config
 from tact_memory.eval.runner import system_prompt
 from tact_memory.eval.scenarios import Brief, BriefFact
-from tact_memory.eval.scripted import ScriptedPolicy, looks_like_instruction, record_scope
-from tact_memory.loop import run_agent
-from tact_memory.messages import Message, ModelRequest, Part, ToolCall
-from tact_memory.runtime import Runtime
-from tact_memory.store import MemoryStore
+from tact_memory.eval.scripted import (
+    ScriptedPolicy,
+    looks_like_instruction,
+    record_scope,
+)
+from tact_memory.runtime.loop import run_agent
+from tact_memory.runtime.messages import Message, ModelRequest, Part, ToolCall
+from tact_memory.runtime.session import Runtime
+from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
+from tact_memory.store.sqlite import MemoryStore
 
 from ..conftest import write_config
 

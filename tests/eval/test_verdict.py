@@ -9,8 +9,12 @@ from typing import Any
 import pytest
 
 from tact_memory.eval.scenarios import EvalError
-from tact_memory.eval.verdict import current_constants, decide, default_thresholds_path, load_thresholds
-
+from tact_memory.eval.verdict import (
+    current_constants,
+    decide,
+    default_thresholds_path,
+    load_thresholds,
+)
 
 THRESHOLDS = load_thresholds(default_thresholds_path())
 

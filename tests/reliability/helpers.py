@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tact_memory import errors
-from tact_memory.tool import OPERATIONS
+from tact_memory.tool.memory_tool import OPERATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 """The project folder; child processes run with it on ``PYTHONPATH``."""
@@ -82,7 +82,13 @@ def check_result(result: object, *, sent: object = None) -> dict[str, Any]:
     """
     from pydantic import BaseModel
 
-    from tact_memory.tool_models import DeleteOutput, ErrorOutput, PutOutput, ReadOutput, ScanOutput
+    from tact_memory.tool.models import (
+        DeleteOutput,
+        ErrorOutput,
+        PutOutput,
+        ReadOutput,
+        ScanOutput,
+    )
 
     assert isinstance(result, dict), result
     text = json.dumps(result, ensure_ascii=False, allow_nan=False)

@@ -1,6 +1,6 @@
 """Bad configuration: every unusable config.toml is a named error with its path and key or line (I1).
 
-Through :func:`tact_memory.config.load_config` a ``ConfigError`` (code ``invalid_config``) that
+Through :func:`tact_memory.config.loading.load_config` a ``ConfigError`` (code ``invalid_config``) that
 names the file and the key or line; through the CLI, exit status 1 and exactly one line on stderr,
 nothing on stdout, no traceback. Reloading is covered by the watcher's own tests.
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tact_memory.cli import cli
-from tact_memory.config import load_config
+from tact_memory.cli.app import cli
+from tact_memory.config.loading import load_config
 from tact_memory.errors import ConfigError
 
 from .helpers import child_env, cli_command, permission_respecting_preexec

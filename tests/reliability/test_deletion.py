@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from tact_memory import errors
-from tact_memory.dispatch import Dispatcher
 from tact_memory.limits import PROBATION_MS, Limits
 from tact_memory.records import RecordKey
-from tact_memory.store import MemoryStore
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Dispatcher
 
 from ..conftest import FakeClock
 from .helpers import ROOT, folder_bytes, grep_folder, sidecars

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-import tact_memory.store
-from tact_memory.dispatch import Dispatcher
+import tact_memory.store.sqlite
 from tact_memory.limits import Limits
-from tact_memory.store import MemoryStore
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Dispatcher
 
 from ..conftest import write_config
 from .helpers import (
@@ -477,7 +477,7 @@ def test_a_full_disk_at_delete_says_the_disk_is_full(config_dir: Path, db_path: 
 def test_lock_held_past_the_timeout_is_unavailable_busy_never_raw(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another connection holds the write lock past the busy timeout: each operation answers
     ``unavailable``/``busy`` (never SQLite's "database is locked"), and works once it is released."""
-    monkeypatch.setattr(tact_memory.store, "BUSY_TIMEOUT_S", 0.05)
+    monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
     seeded_database(db_path)
     store = MemoryStore(db_path)
     tool = Dispatcher(store)

@@ -11,13 +11,13 @@ import multiprocessing
 import os
 import sqlite3
 import threading
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tact_memory import errors
-from tact_memory.store import MemoryStore
+from tact_memory.store.sqlite import MemoryStore
 
 from .helpers import integrity, raw_rows
 from .workers import first_use_worker

@@ -1,6 +1,6 @@
 """Hostile tool input: whatever arrives, a well-formed result comes back and the bounds hold (I4, I6–I8).
 
-Two fuzzers drive the tool surface (the :class:`~tact_memory.dispatch.Dispatcher`, as an agent loop
+Two fuzzers drive the tool surface (the :class:`~tact_memory.tool.guard.Dispatcher`, as an agent loop
 calls it). The first throws arbitrary values at it: any JSON, lone surrogates, NUL bytes, deep
 nesting, huge numbers, NaN, wrong types in every field, bytes that are not UTF-8. The second is a
 model-based state machine: plausible and hostile calls from a root agent, a child agent and a second
@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from tact_memory.dispatch import Dispatcher, Role
 from tact_memory.limits import PROBATION_MS, Limits
-from tact_memory.store import MemoryStore
-from tact_memory.text import fold_for_duplicate
-from tact_memory.tool import OPERATIONS
+from tact_memory.retrieval.lexer import fold_for_duplicate
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Dispatcher, Role
+from tact_memory.tool.memory_tool import OPERATIONS
 
 from ..conftest import FakeClock
 from .helpers import check_result, child_env, cli_command, raw_rows, sidecars

@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from tact_memory import errors
-from tact_memory.cli import cli
-from tact_memory.dispatch import Dispatcher
-from tact_memory.store import MemoryStore
+from tact_memory.cli.app import cli
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Dispatcher
 
 from .helpers import check_result, folder_bytes, raw_rows
 

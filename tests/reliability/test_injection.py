@@ -20,9 +20,9 @@ else:  # pragma: no cover
 
 import pytest
 
-from tact_memory.checkpoint import CHECKPOINT_MARKER, CHECKPOINT_TEXT
-from tact_memory.dispatch import Dispatcher, Role
-from tact_memory.store import MemoryStore
+from tact_memory.screening.checkpoint import CHECKPOINT_MARKER, CHECKPOINT_TEXT
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Dispatcher, Role
 
 from ..conftest import fixture_path
 from .helpers import RECORD_FIELDS, check_result, raw_rows, run_tool_session

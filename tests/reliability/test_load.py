@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tact_memory.records import RecordKey
-from tact_memory.store import MemoryStore
+from tact_memory.store.sqlite import MemoryStore
 
 from .helpers import integrity, sidecars
 from .workers import SHARED_ID, contend_worker, load_worker

@@ -1,6 +1,6 @@
 """A rejected secret leaves no trace: not in the result, the message, or any database file (I11).
 
-The rejection rules and their fixture set belong to :mod:`tact_memory.secrets` and its own tests;
+The rejection rules and their fixture set belong to :mod:`tact_memory.screening.credentials` and its own tests;
 this file only follows every maintained reject fixture end to end through the CLI tool an agent
 loop would run, and then searches the bytes of the memory folder.
 """
@@ -18,7 +18,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from tact_memory.secrets import KINDS
+from tact_memory.screening.credentials import KINDS
 
 from ..conftest import fixture_path
 from .helpers import check_result, folder_bytes, raw_rows, run_tool_session

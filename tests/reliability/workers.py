@@ -14,9 +14,9 @@ from collections import Counter
 from typing import Any
 
 from tact_memory import errors
-from tact_memory.dispatch import Dispatcher
 from tact_memory.records import RecordKey
-from tact_memory.store import MemoryStore
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Dispatcher
 
 SHARED_ID = 1
 """The record every load worker competes to replace."""

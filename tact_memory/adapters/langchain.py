@@ -1,0 +1,282 @@
+"""Memory for LangChain agents, as one agent middleware (``tact-memory[langchain]``).
+
+``create_agent(model, tools, middleware=[MemoryMiddleware.from_config()])`` gives the agent the
+``memory`` tool, the instruction paragraph and the review checkpoint:
+
+- Tool: the middleware registers a ``memory`` tool (so the model is given its definition) and its
+  ``wrap_tool_call`` hook answers every call of it through a
+  :class:`~tact_memory.tool.guard.Dispatcher` made for the caller's role, so the role check and the
+  result are the library's. The ``ToolMessage`` content is the result's JSON, exactly what
+  ``tact-memory tool`` prints; a refused call has ``status="error"``, and ``artifact`` holds the
+  result as a dict. One dispatcher serves each agent of each thread (``thread_id``), so
+  scan-before-put holds across the turns of a conversation.
+- Instructions: :data:`~tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS` joins the system message of every
+  model request (:func:`~tact_memory.runtime.prompt.assemble_system`), for root and child agents.
+- Checkpoint (rule I5): in ``wrap_model_call``, every human message of the thread except the first
+  gets :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last text block, in the
+  request sent to the model only. The graph state is the app's transcript (what ``invoke`` returns
+  and ``stream`` shows) and also the conversation a checkpointer saves, so it is left as the user
+  typed it. The rule reads only the state, so every model call, including the first after a resume
+  or a fork from a saved checkpoint, sees the checkpoint on the same messages: it is kept in the
+  model-visible history without being stored in the transcript. A human message that arrives
+  while a turn runs (a steer) is past the first message, so it gets the checkpoint too, also in the
+  first turn. Only root agents get it.
+- Role (rule I17, :mod:`tact_memory.runtime.roles`): fixed once per ``invoke`` in ``before_agent`` and
+  kept in the graph state under a private key (not part of the agent's input or output), never
+  read from tool arguments. The middleware marks its agent's model calls and tool calls while they
+  run; an agent invoked inside that mark (from a tool, or from a middleware listed after this one)
+  is a child, even with ``role=Role.ROOT``. An agent invoked where the context cannot show it (a
+  thread, ``run_in_executor``, a fresh ``contextvars.Context``) is a child when its role was not
+  stated and any memory-enabled agent of the process is at work; it is the root only when nothing
+  else is. State ``role=Role.ROOT`` for top-level agents that run beside others, and
+  ``role=Role.CHILD`` for sub-agents whose parent does not use memory.
+
+With memory disabled the middleware registers no tool and changes no request.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import Annotated, Any, cast
+
+from langchain.agents.middleware import (
+    AgentMiddleware,
+    AgentState,
+    ModelRequest,
+    ModelResponse,
+    ToolCallRequest,
+)
+from langchain.agents.middleware.types import PrivateStateAttr
+from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+from typing_extensions import NotRequired
+
+from .. import errors
+from ..config.loading import Config
+from ..records import MemoryBackend
+from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
+from ..runtime.roles import RoleDecision, decide_role, running
+from ..screening.checkpoint import CHECKPOINT_TEXT
+from ..tool.guard import Dispatcher, Role
+from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result, store_limits
+from . import close_store, store_for
+
+__all__ = ["MemoryMiddleware", "with_checkpoints"]
+
+_ROLE_KEY = "tact_memory_role"
+"""The state key that holds the role decided when the agent was invoked."""
+
+
+class MemoryState(AgentState[Any]):
+    """The agent state with the role of the current invocation, private to the middleware."""
+
+    tact_memory_role: NotRequired[Annotated[dict[str, str], PrivateStateAttr]]
+    """``{"role": ..., "reason": ...}`` as :func:`tact_memory.runtime.roles.decide_role` gave it."""
+
+_MAX_DISPATCHERS = 256
+"""How many (thread, agent) dispatchers to keep; an evicted one only forgets its last scan."""
+
+
+def _unbound_tool(**arguments: Any) -> str:
+    refusal = errors.StoreUnavailable("the memory tool runs only through MemoryMiddleware", path="", reason="unbound")
+    result = error_result(None, refusal)
+    return json.dumps(result, ensure_ascii=False)
+
+
+def _memory_tool(store: MemoryBackend) -> BaseTool:
+    from ..tool.models import tool_definition
+
+    definition = tool_definition(store_limits(store))
+    return StructuredTool.from_function(
+        func=_unbound_tool, name=TOOL_NAME, description=definition["description"], args_schema=definition["input_schema"]
+    )
+
+
+def _text_block(text: str) -> dict[str, str]:
+    return {"type": "text", "text": text}
+
+
+def _carries_checkpoint(message: AnyMessage) -> bool:
+    content = message.content
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("text") == CHECKPOINT_TEXT for block in content
+    )
+
+
+def with_checkpoints(messages: Sequence[AnyMessage], thread: Sequence[AnyMessage]) -> list[AnyMessage]:
+    """``messages`` with the checkpoint appended to every human message but the thread's first.
+
+    Args:
+        messages: The messages of a model request.
+        thread: The whole conversation (the agent state's ``messages``), which decides which human
+            message is the first.
+    """
+    first = next((m for m in thread if isinstance(m, HumanMessage)), None)
+    out: list[AnyMessage] = []
+    for message in messages:
+        is_first = first is not None and (message is first or (message.id is not None and message.id == first.id))
+        if isinstance(message, HumanMessage) and not is_first and not _carries_checkpoint(message):
+            content = message.content
+            blocks: list[str | dict[Any, Any]] = [_text_block(content)] if isinstance(content, str) else list(content)
+            message = message.model_copy(update={"content": [*blocks, _text_block(CHECKPOINT_TEXT)]})
+        out.append(message)
+    return out
+
+
+def _with_instructions(system: SystemMessage | None) -> SystemMessage:
+    if system is None:
+        return SystemMessage(MEMORY_INSTRUCTIONS)
+    if isinstance(system.content, str):
+        return system.model_copy(update={"content": assemble_system(system.content, enabled=True)})
+    if any(isinstance(b, dict) and b.get("text") == MEMORY_INSTRUCTIONS for b in system.content):
+        return system
+    return system.model_copy(update={"content": [*system.content, _text_block(MEMORY_INSTRUCTIONS)]})
+
+
+class MemoryMiddleware(AgentMiddleware[MemoryState, Any, Any]):
+    """The memory tool, instructions and review checkpoint for a LangChain agent.
+
+    Args:
+        store: The corpus, or ``None`` when memory is disabled (the middleware then does nothing).
+        role: The agent's role; ``None`` derives it for each run (a child when invoked inside
+            another memory-enabled agent's call or while one is running, else the root). A stated
+            role is lowered to child inside another memory-enabled agent's call, never raised.
+    """
+
+    state_schema = MemoryState
+
+    def __init__(self, store: MemoryBackend | None, *, role: Role | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.role = role
+        self.tools: list[BaseTool] = [_memory_tool(store)] if store is not None else []
+        self._dispatchers: OrderedDict[tuple[Any, ...], Dispatcher] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Config | str | os.PathLike[str] | None = None,
+        *,
+        role: Role | None = None,
+        store: MemoryBackend | None = None,
+    ) -> MemoryMiddleware:
+        """A middleware for the configuration in force (a path to ``config.toml``, or a loaded one).
+
+        Args:
+            config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
+            role: The stated role, or ``None`` to derive it for each run.
+            store: A backend to use instead of the SQLite store beside ``config.toml``.
+        """
+        return cls(store_for(config, store=store), role=role)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether memory is enabled for agents using this middleware."""
+        return self.store is not None
+
+    def close(self) -> None:
+        """Close the store's database connection, if it has one; the next call opens it again."""
+        close_store(self.store)
+
+    def current_role(self, state: Any = None) -> Role:
+        """The role of the invocation whose graph state is ``state`` (see :meth:`before_agent`)."""
+        return self._decision(state).role
+
+    def _decision(self, state: Any) -> RoleDecision:
+        saved = state.get(_ROLE_KEY) if isinstance(state, dict) else None
+        if isinstance(saved, dict):
+            try:
+                return RoleDecision(Role(saved["role"]), saved["reason"])
+            except (KeyError, ValueError):
+                pass
+        return decide_role(self.role)  # no decision in the state: decide now (it can only be lower)
+
+    # -- invocations ------------------------------------------------------------------------------
+
+    def before_agent(self, state: MemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """Decide the role of this invocation, where the caller's context is still visible."""
+        decision = decide_role(self.role)
+        return {_ROLE_KEY: {"role": decision.role.value, "reason": decision.reason}}
+
+    async def abefore_agent(self, state: MemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        return self.before_agent(state, runtime)
+
+    # -- model calls ------------------------------------------------------------------------------
+
+    def _prepare(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
+        if not self.enabled:
+            return request
+        messages = request.messages
+        if self.current_role(request.state) is Role.ROOT:
+            thread = cast("Sequence[AnyMessage]", request.state.get("messages", messages))
+            messages = with_checkpoints(messages, thread)
+        return request.override(system_message=_with_instructions(request.system_message), messages=messages)
+
+    def wrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], ModelResponse[Any]]
+    ) -> ModelResponse[Any]:
+        prepared = self._prepare(request)
+        with self._running("LangChain model call"):
+            return handler(prepared)
+
+    async def awrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]]
+    ) -> ModelResponse[Any]:
+        prepared = self._prepare(request)
+        with self._running("LangChain model call"):
+            return await handler(prepared)
+
+    # -- tool calls -------------------------------------------------------------------------------
+
+    def _dispatcher(self, request: ToolCallRequest) -> Dispatcher:
+        config = request.runtime.config if request.runtime is not None else {}
+        thread = (config.get("configurable") or {}).get("thread_id")
+        decision = self._decision(request.state)
+        key = (thread, decision.role, decision.reason)
+        with self._lock:
+            dispatcher = self._dispatchers.get(key)
+            if dispatcher is None:
+                dispatcher = self._dispatchers[key] = decision.dispatcher(self.store)
+                while len(self._dispatchers) > _MAX_DISPATCHERS:
+                    self._dispatchers.popitem(last=False)
+            self._dispatchers.move_to_end(key)
+        return dispatcher
+
+    @staticmethod
+    def _message(request: ToolCallRequest, result: ToolResult) -> ToolMessage:
+        return ToolMessage(
+            content=json.dumps(result, ensure_ascii=False),
+            tool_call_id=request.tool_call["id"],
+            name=TOOL_NAME,
+            status="error" if "error" in result else "success",
+            artifact=result,
+        )
+
+    def _running(self, label: str) -> AbstractContextManager[None]:
+        return running(label) if self.enabled else nullcontext()
+
+    def wrap_tool_call(
+        self, request: ToolCallRequest, handler: Callable[[ToolCallRequest], ToolMessage | Command[Any]]
+    ) -> ToolMessage | Command[Any]:
+        if self.enabled and request.tool_call["name"] == TOOL_NAME:
+            return self._message(request, self._dispatcher(request).call(request.tool_call["args"]))
+        with self._running("LangChain tool call"):
+            return handler(request)
+
+    async def awrap_tool_call(
+        self,
+        request: ToolCallRequest,
+        handler: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]],
+    ) -> ToolMessage | Command[Any]:
+        if self.enabled and request.tool_call["name"] == TOOL_NAME:
+            return self._message(request, await self._dispatcher(request).acall(request.tool_call["args"]))
+        with self._running("LangChain tool call"):
+            return await handler(request)

@@ -1,0 +1,218 @@
+"""Memory for pydantic-ai agents, as one capability (``tact-memory[pydantic-ai]``).
+
+``Agent(model, capabilities=[MemoryCapability.from_config()])`` gives the agent the ``memory`` tool,
+the instruction paragraph and the review checkpoint. A capability is pydantic-ai's extension point
+for behaviour that contributes tools, instructions and request hooks together; this one is a thin
+layer over the library:
+
+- Tool: a one-tool toolset whose calls go to a :class:`~tact_memory.tool.guard.Dispatcher` made for
+  the run, so the role check and the JSON result are the library's. The run's role is fixed when
+  the run starts (``for_run``) and never read from tool arguments.
+- Instructions: :data:`~tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS`, for root and child agents.
+- Checkpoint (rule I5): before each model request of a root run, every user message of the run
+  that is past the first turn, and every steer (user content delivered during the run through
+  ``AgentRun.enqueue`` or ``RunContext.enqueue``, also in the first turn), gets
+  :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last part. The part is a
+  ``SystemPromptPart`` (pydantic-ai's channel for text the application, not the user, wrote) with
+  ``metadata={"tact_memory": "checkpoint"}``, added to the request in the run's message history.
+  So it stays in ``result.all_messages()`` and a restored conversation shows the model the same
+  text, while the ``UserPromptPart`` the app displays is untouched; :func:`is_checkpoint` finds the
+  part for apps that render system parts. "Past the first turn" means the history the run started
+  with already holds a user prompt, so a conversation restored from saved messages is past it.
+- Role (rule I17, :mod:`tact_memory.runtime.roles`): fixed when the run starts (``for_run``), never read
+  from tool arguments. A run is marked for its whole length (``wrap_run``), and a run that starts
+  inside that mark (from a tool, an output function, an instructions function, or anything they
+  start in the same context) is a child, even with ``role=Role.ROOT``. A run that starts where the
+  context cannot show it (a thread, ``run_in_executor``, a fresh ``contextvars.Context``) is a
+  child when its role was not stated and any memory-enabled agent of the process is at work; it
+  is the root only when nothing else is. State ``role=Role.ROOT`` for top-level agents that run
+  beside others, and ``role=Role.CHILD`` for sub-agents whose parent does not use memory or runs
+  elsewhere (durable execution, another process).
+
+Each run gets its own dispatcher, so scan-before-put holds within a run. With memory disabled the
+capability adds nothing: no tool, no instructions, no checkpoint.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic_ai import AgentRunResult, RunContext
+from pydantic_ai.capabilities import AbstractCapability, WrapRunHandler
+from pydantic_ai.messages import ModelRequest, SystemPromptPart, UserPromptPart
+from pydantic_ai.models import ModelRequestContext
+from pydantic_ai.tools import ToolDefinition
+from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
+from pydantic_core import SchemaValidator, core_schema
+
+from .. import errors
+from ..config.loading import Config
+from ..records import MemoryBackend
+from ..runtime.prompt import MEMORY_INSTRUCTIONS
+from ..runtime.roles import decide_role, running
+from ..screening.checkpoint import CHECKPOINT_TEXT
+from ..tool.guard import Dispatcher, Role
+from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result
+from . import close_store, store_for
+
+__all__ = ["CHECKPOINT_METADATA", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
+
+CHECKPOINT_METADATA = {"tact_memory": "checkpoint"}
+"""The metadata that marks the checkpoint part; pydantic-ai never sends metadata to a model."""
+
+_ANY_ARGUMENTS = SchemaValidator(core_schema.any_schema())
+"""The dispatcher validates calls itself, so that a refused call is a result, not a retry."""
+
+
+def checkpoint_part() -> SystemPromptPart:
+    """A new checkpoint part, marked with :data:`CHECKPOINT_METADATA`."""
+    return SystemPromptPart(CHECKPOINT_TEXT, metadata=dict(CHECKPOINT_METADATA))
+
+
+def is_checkpoint(part: object) -> bool:
+    """Whether a message part is the review checkpoint (leave it out of what you display)."""
+    return isinstance(part, SystemPromptPart) and (part.metadata or {}).get("tact_memory") == "checkpoint"
+
+
+class MemoryToolset(AbstractToolset[Any]):
+    """The ``memory`` tool for one run, calling that run's dispatcher.
+
+    Args:
+        dispatcher: The run's dispatcher, or ``None`` for a capability not yet bound to a run (every
+            call is then refused with ``unavailable``, never run with a guessed role).
+    """
+
+    def __init__(self, dispatcher: Dispatcher | None) -> None:
+        self.dispatcher = dispatcher
+        self._tool_def: ToolDefinition | None = None
+
+    @property
+    def id(self) -> str | None:
+        return "tact-memory"
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        if self._tool_def is None:
+            from ..limits import DEFAULT_LIMITS
+            from ..tool.models import tool_definition
+
+            limits = self.dispatcher.tool.limits if self.dispatcher is not None else DEFAULT_LIMITS
+            definition = tool_definition(limits)
+            self._tool_def = ToolDefinition(
+                name=TOOL_NAME,
+                description=definition["description"],
+                parameters_json_schema=definition["input_schema"],
+            )
+        tool = ToolsetTool(toolset=self, tool_def=self._tool_def, max_retries=1, args_validator=_ANY_ARGUMENTS)
+        return {TOOL_NAME: tool}
+
+    async def call_tool(
+        self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
+    ) -> ToolResult:
+        if self.dispatcher is None:
+            refusal = errors.StoreUnavailable("the memory tool is not bound to an agent run", path="", reason="unbound")
+            return error_result(None, refusal)
+        return await self.dispatcher.acall(tool_args)
+
+
+@dataclass
+class MemoryCapability(AbstractCapability[Any]):
+    """The memory tool, instructions and review checkpoint for a pydantic-ai agent.
+
+    Args:
+        store: The corpus, or ``None`` when memory is disabled (the capability then adds nothing).
+        role: The agent's role; ``None`` derives it for each run (a child when started inside
+            another memory-enabled run or while one is running, else the root). A stated role is
+            lowered to child inside another memory-enabled run, never raised.
+    """
+
+    store: MemoryBackend | None = None
+    """The corpus, or ``None`` when memory is disabled."""
+    role: Role | None = None
+    """The stated role, or ``None`` to derive it for each run; detection may only lower it."""
+    _dispatcher: Dispatcher | None = field(default=None, init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Config | str | os.PathLike[str] | None = None,
+        *,
+        role: Role | None = None,
+        store: MemoryBackend | None = None,
+    ) -> MemoryCapability:
+        """A capability for the configuration in force (``--config``-style path, or a loaded one).
+
+        Args:
+            config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
+            role: The stated role, or ``None`` to derive it for each run.
+            store: A backend to use instead of the SQLite store beside ``config.toml``.
+        """
+        return cls(store_for(config, store=store), role=role)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether memory is enabled for agents using this capability."""
+        return self.store is not None
+
+    def close(self) -> None:
+        """Close the store's database connection, if it has one; the next call opens it again."""
+        close_store(self.store)
+
+    @property
+    def bound_role(self) -> Role | None:
+        """The role of the run this copy is bound to, or ``None`` before a run binds it."""
+        return None if self._dispatcher is None else self._dispatcher.role
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None  # holds a live store; not constructible from an agent spec
+
+    async def for_run(self, ctx: RunContext[Any]) -> MemoryCapability:
+        bound = copy.copy(self)
+        bound._dispatcher = decide_role(self.role).dispatcher(self.store) if self.enabled else None
+        return bound
+
+    async def wrap_run(self, ctx: RunContext[Any], *, handler: WrapRunHandler) -> AgentRunResult[Any]:
+        if not self.enabled:
+            return await handler()
+        # The whole run, not only its tool calls: output and instructions functions start agents too.
+        with running("pydantic-ai run"):
+            return await handler()
+
+    def get_toolset(self) -> AbstractToolset[Any] | None:
+        return MemoryToolset(self._dispatcher) if self.enabled else None
+
+    def get_instructions(self) -> str | None:
+        return MEMORY_INSTRUCTIONS if self.enabled else None
+
+    async def before_model_request(
+        self, ctx: RunContext[Any], request_context: ModelRequestContext
+    ) -> ModelRequestContext:
+        if self.enabled and self.bound_role is Role.ROOT:
+            for message in _needing_checkpoint(ctx):
+                # In place, as pydantic-ai records its own additions: the message is shared by this
+                # request and the run's history, so the model sees the part now and later.
+                message.parts = [*message.parts, checkpoint_part()]
+        return request_context
+
+
+def _has_prompt(message: object) -> bool:
+    return isinstance(message, ModelRequest) and any(isinstance(p, UserPromptPart) for p in message.parts)
+
+
+def _needing_checkpoint(ctx: RunContext[Any]) -> Iterator[ModelRequest]:
+    """This run's user messages and steers that should carry the checkpoint and do not yet."""
+    if ctx.run_id is None:
+        return
+    prompts = [m for m in ctx.messages if isinstance(m, ModelRequest) and _has_prompt(m)]
+    past_first_turn = any(m.run_id != ctx.run_id for m in prompts)
+    ours = [m for m in prompts if m.run_id == ctx.run_id]
+    for index, message in enumerate(ours):
+        opens_run = index == 0 and ctx.prompt is not None
+        if opens_run and not past_first_turn:
+            continue  # the first turn's user message carries no checkpoint; its steers do
+        if not any(is_checkpoint(part) for part in message.parts):
+            yield message

@@ -1,0 +1,7 @@
+"""``python -m tact_memory.cli``: the same as the ``tact-memory`` command."""
+
+from __future__ import annotations
+
+from . import main
+
+main()

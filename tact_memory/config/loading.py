@@ -1,0 +1,334 @@
+"""Finding, reading and validating ``config.toml``.
+
+The selected file decides two things: whether memory is enabled, and where the one corpus lives
+(``<folder of config.toml>/memory/v1.sqlite3``). The search order is ``--config PATH``, then
+``TACT_CONFIG``, then ``$TACT_HOME/config.toml``, then the platform's user configuration folder for
+``tact``. A file named explicitly (the first two) must exist; a file found by the fallbacks may be
+missing, which means every setting has its default and memory is off.
+
+The schema is closed: an unknown table or key, a value of the wrong type or a TOML syntax error is a
+:class:`~tact_memory.errors.ConfigError` that names the file and the key or line. Nothing is coerced:
+``enabled = "yes"`` is an error, not ``True``.
+
+Reading is bounded, because the path may name anything: a FIFO, a device or a socket, a file over
+1 MiB, or brackets nested thousands deep are each a ``ConfigError`` at once, never a hang, a
+``MemoryError`` or a ``RecursionError``. A UTF-8 byte order mark at the start is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "MAX_CONFIG_BYTES",
+    "Config",
+    "ConfigSource",
+    "MemorySettings",
+    "config_template",
+    "database_path_for",
+    "declares_table",
+    "load_config",
+    "locate_config",
+    "parse_config",
+    "read_config",
+    "write_new_config",
+]
+
+CONFIG_FILE_NAME = "config.toml"
+DATABASE_RELATIVE_PATH = Path("memory") / "v1.sqlite3"
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    """The ``[memory]`` table."""
+
+    enabled: bool = False
+    """Whether agents get the memory tool, instructions and checkpoint. Off unless set to ``true``."""
+
+
+@dataclass(frozen=True)
+class ConfigSource:
+    """Where the configuration file was selected from."""
+
+    path: Path
+    """Absolute path of the selected ``config.toml`` (it may not exist for a fallback location)."""
+    origin: str
+    """One of ``"--config"``, ``"TACT_CONFIG"``, ``"TACT_HOME"``, ``"default"``."""
+
+    @property
+    def explicit(self) -> bool:
+        """A file named on the command line or in ``TACT_CONFIG`` must exist."""
+        return self.origin in ("--config", "TACT_CONFIG")
+
+
+@dataclass(frozen=True)
+class Config:
+    """A validated configuration and the file it came from."""
+
+    path: Path
+    """Absolute path of the selected ``config.toml``."""
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    """The memory settings."""
+    exists: bool = True
+    """False when the fallback file was missing and defaults are in force."""
+
+    @property
+    def config_dir(self) -> Path:
+        """The folder of the selected ``config.toml``."""
+        return self.path.parent
+
+    @property
+    def database_path(self) -> Path:
+        """``<config-dir>/memory/v1.sqlite3``; stable across reloads of the same file."""
+        return database_path_for(self.path)
+
+
+def database_path_for(config_path: Path) -> Path:
+    """The corpus path that belongs to a configuration file path."""
+    return Path(os.path.abspath(config_path)).parent / DATABASE_RELATIVE_PATH
+
+
+_SCHEMA: dict[str, dict[str, type]] = {"memory": {"enabled": bool}}
+"""Tables and their keys with the one TOML type each accepts; anything else is an error."""
+
+_TOML_TYPE_NAMES = {bool: "a boolean (true or false)", str: "a string", int: "an integer", dict: "a table"}
+
+
+def _toml_type(value: object) -> str:
+    names = {bool: "boolean", str: "string", int: "integer", float: "float", list: "array", dict: "table"}
+    return names.get(type(value), type(value).__name__)
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _key_name(*parts: str) -> str:
+    """A dotted key as TOML spells it: quoted keys stay quoted, so no key can break the error's line."""
+    return ".".join(part if _BARE_KEY.fullmatch(part) else json.dumps(part) for part in parts)
+
+
+def _validate(raw: dict[str, Any], path: Path) -> Config:
+    tables: dict[str, dict[str, Any]] = {}
+    for table, value in raw.items():
+        if table not in _SCHEMA:
+            raise ConfigError(
+                f"unknown key (known tables: {', '.join(sorted(_SCHEMA))})", path=str(path), key=_key_name(table)
+            )
+        if not isinstance(value, dict):
+            raise ConfigError(f"expected a table, got {_toml_type(value)}", path=str(path), key=_key_name(table))
+        for key, item in value.items():
+            expected = _SCHEMA[table].get(key)
+            if expected is None:
+                known = ", ".join(sorted(_SCHEMA[table]))
+                raise ConfigError(f"unknown key (known keys: {known})", path=str(path), key=_key_name(table, key))
+            if type(item) is not expected:  # exact: TOML has no bool/int overlap to tolerate
+                raise ConfigError(
+                    f"expected {_TOML_TYPE_NAMES[expected]}, got {_toml_type(item)}",
+                    path=str(path),
+                    key=_key_name(table, key),
+                )
+        tables[table] = value
+    memory = tables.get("memory", {})
+    return Config(path=path, memory=MemorySettings(enabled=bool(memory.get("enabled", False))))
+
+
+def locate_config(
+    explicit: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> ConfigSource:
+    """Select the configuration file without reading it.
+
+    Args:
+        explicit: A path given on the command line (``--config``); it wins over everything.
+        environ: The environment to consult; defaults to ``os.environ``.
+    """
+    env = os.environ if environ is None else environ
+    if explicit is not None:
+        return ConfigSource(Path(os.path.abspath(explicit)), "--config")
+    if env.get("TACT_CONFIG"):
+        return ConfigSource(Path(os.path.abspath(env["TACT_CONFIG"])), "TACT_CONFIG")
+    if env.get("TACT_HOME"):
+        return ConfigSource(Path(os.path.abspath(env["TACT_HOME"])) / CONFIG_FILE_NAME, "TACT_HOME")
+    import platformdirs  # only needed for the last fallback
+
+    return ConfigSource(Path(platformdirs.user_config_dir("tact")) / CONFIG_FILE_NAME, "default")
+
+
+def load_config(
+    explicit: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> Config:
+    """Locate, read and validate the configuration.
+
+    Raises:
+        ConfigError: the explicit file is missing, or the file is unreadable or invalid.
+    """
+    return read_config(locate_config(explicit, environ=environ))
+
+
+def read_config(source: ConfigSource) -> Config:
+    """Read and validate the file a :class:`ConfigSource` names.
+
+    Only a regular file of at most :data:`MAX_CONFIG_BYTES` is read. A FIFO, a device or a socket
+    is refused before it is opened for reading, so it can neither block nor stream forever; the
+    file is opened without blocking and checked again through the open descriptor, so swapping
+    one in between the two looks is refused too.
+
+    Raises:
+        ConfigError: the explicit file is missing, or the file is not a regular file, too large,
+            unreadable or invalid.
+    """
+    path = source.path
+    try:
+        data = _read_regular_file(path)
+    except FileNotFoundError:
+        if source.explicit:
+            raise ConfigError(f"configuration file not found (selected by {source.origin})", path=str(path)) from None
+        return Config(path=path, exists=False)
+    except OSError as exc:
+        raise ConfigError(f"cannot be read: {exc.strerror or exc}", path=str(path)) from exc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not valid UTF-8 ({exc.reason})", path=str(path)) from exc
+    return parse_config(text, path=path)
+
+
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest ``config.toml`` that is read, 1 MiB.
+
+The schema holds one boolean, so a real file is a few hundred bytes even with generous comments;
+1 MiB leaves three orders of magnitude for comments and future settings while keeping a parse
+well under a second and its memory small, whatever the file holds."""
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "is a directory, not a configuration file"),
+    (stat.S_ISFIFO, "is a FIFO (named pipe), not a regular file"),
+    (stat.S_ISCHR, "is a character device, not a regular file"),
+    (stat.S_ISBLK, "is a block device, not a regular file"),
+    (stat.S_ISSOCK, "is a socket, not a regular file"),
+)
+
+
+def _check_kind(info: os.stat_result, path: Path) -> None:
+    for test, message in _FILE_KINDS:
+        if test(info.st_mode):
+            raise ConfigError(message, path=str(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise ConfigError("is not a regular file", path=str(path))
+    if info.st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"is {info.st_size:,} bytes; a configuration file holds at most {MAX_CONFIG_BYTES:,}", path=str(path)
+        )
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file within the size cap.
+
+    Raises:
+        ConfigError: not a regular file, or larger than :data:`MAX_CONFIG_BYTES`.
+        OSError: it cannot be looked at or read (``FileNotFoundError`` when it is missing).
+    """
+    _check_kind(os.stat(path), path)
+    # O_NONBLOCK: should a FIFO have replaced the file since the stat, opening it must not wait for
+    # a writer; fstat below then refuses it. Regular files ignore the flag.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as handle:
+        _check_kind(os.fstat(handle.fileno()), path)
+        data = handle.read(MAX_CONFIG_BYTES + 1)  # a file still growing stops at the cap
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"is larger than {MAX_CONFIG_BYTES:,} bytes, the most a configuration file holds", path=str(path))
+    return data
+
+
+_POSITION_RE = re.compile(r"\s*\(at line (\d+), column \d+\)")
+
+
+def parse_config(text: str, *, path: Path) -> Config:
+    """Validate the text of a configuration file.
+
+    Raises:
+        ConfigError: malformed TOML (with its line), an unknown key or a value of the wrong type.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised by the 3.10 type check
+        import tomli as tomllib
+    # A byte order mark is how some Windows editors start UTF-8; TOML does not allow one.
+    text = text.removeprefix("\ufeff")
+    try:
+        raw: dict[str, Any] = tomllib.loads(text)
+    except RecursionError:
+        # Thousands of nested arrays or inline tables exhaust the parser's recursion.
+        raise ConfigError("invalid TOML: arrays or inline tables nested too deeply", path=str(path)) from None
+    except MemoryError:
+        raise ConfigError("invalid TOML: too large to parse", path=str(path)) from None
+    except tomllib.TOMLDecodeError as exc:
+        # 3.14 has .msg and .lineno; earlier versions put "(at line N, column M)" in the text.
+        match = _POSITION_RE.search(str(exc))
+        lineno = getattr(exc, "lineno", None) or (int(match.group(1)) if match else None)
+        if lineno is None and "end of document" in str(exc):
+            lineno = text.rstrip("\n").count("\n") + 1  # the file ended too soon: name its last line
+        message = getattr(exc, "msg", None) or _POSITION_RE.sub("", str(exc)).strip()
+        raise ConfigError(f"invalid TOML: {message}", path=str(path), line=lineno) from exc
+    return _validate(raw, path)
+
+
+_TEMPLATE = """\
+# tact-memory configuration. Unknown tables and keys are errors.
+
+[memory]
+# Memory is opt-in. While `enabled` is false, agents get no memory tool, no memory instructions
+# and no review checkpoint, and no memory file is created. Set it to true to turn memory on; the
+# records are then kept beside this file, in memory/v1.sqlite3, created on first use.
+enabled = {enabled}
+"""
+
+
+def config_template(*, enabled: bool = False) -> str:
+    """The commented ``config.toml`` that ``tact-memory init`` writes."""
+    return _TEMPLATE.format(enabled="true" if enabled else "false")
+
+
+def write_new_config(path: str | os.PathLike[str], *, enabled: bool = False) -> Path:
+    """Write :func:`config_template` to ``path``, never over an existing file.
+
+    A missing folder is created with mode 0700 (it will hold the memory database too).
+
+    Returns:
+        The absolute path written.
+
+    Raises:
+        FileExistsError: something already exists at ``path``; it is left untouched.
+        OSError: the folder or file cannot be created.
+    """
+    target = Path(os.path.abspath(path))
+    if not target.parent.exists():
+        target.parent.mkdir(mode=0o700, parents=True)
+    fd = os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(config_template(enabled=enabled))
+    return target
+
+
+def declares_table(path: str | os.PathLike[str], table: str) -> bool:
+    """Whether the file at ``path`` is readable TOML with a top-level ``table`` (for advice only)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised by the 3.10 type check
+        import tomli as tomllib
+    try:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(raw.get(table), dict)

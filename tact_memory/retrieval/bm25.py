@@ -1,0 +1,195 @@
+"""BM25 ranking of memory records, in process, over an inverted index.
+
+Tact computes lexical ranking itself instead of using an SQLite FTS table, so the data
+model stays one plain table. This module holds the whole ranking side and imports nothing from
+storage: the store hands :meth:`Index.sync` the ``(id, version, content)`` of every live record and
+asks :meth:`Index.search` for hits.
+
+Scoring is Okapi BM25 with ``k1 = 1.2`` and ``b = 0.75`` (the constants SQLite FTS5 documents), and
+``IDF = ln(1 + (N - df + 0.5) / (df + 0.5))``, which stays positive even for a term in every record.
+Query terms are a set, so repeating a word does not weigh it more. A term a record lacks adds
+nothing rather than vetoing the record: a verbose query still finds records that match part of it,
+and records matching more or rarer terms rank higher. Records that share no term score zero and are
+dropped; ties break by id so results are deterministic.
+
+Stop words (see :mod:`tact_memory.retrieval.lexer`) decide candidacy, not weight. A record becomes a
+candidate only by sharing a content term with the query, so a query whose shared terms are all
+stop words abstains; once a record is a candidate, every shared term adds its BM25 gain, stop
+words included, so "read-only replica" ranks a record that says "read-only" above one that only
+says "read".
+
+Cost. Tokenizing is the expensive part, so it is cached per ``(id, version)``: a version is an
+immutable snapshot of a record's content, and a sync re-tokenizes only new or replaced versions.
+Postings map each term to ``{id: term frequency}``, and each record's length normalisation
+``k1 * (1 - b + b * length / average_length)`` is recomputed once per sync (the average moves
+whenever the corpus does), so a search touches only the postings of its own terms.
+
+An :class:`Index` is not thread-safe; its owner serialises sync and search.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .lexer import document_terms, split_query
+
+__all__ = ["Hit", "Index"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked record."""
+
+    id: int
+    """Stable id of the record."""
+    score: float
+    """BM25 score, positive; larger is more relevant."""
+
+
+@dataclass(frozen=True)
+class _Doc:
+    version: int
+    frequencies: Counter[str]
+    length: int
+
+
+class Index:
+    """An in-memory BM25 index over the live records of one corpus.
+
+    Example:
+        >>> index = Index()
+        >>> index.sync([(1, 1, "In `billing-api`, deploys need approval"), (2, 1, "Use ruff")])
+        >>> [hit.id for hit in index.search("how do we deploy billing?", limit=5)]
+        [1]
+    """
+
+    def __init__(
+        self, *, k1: float = 1.2, b: float = 0.75, stop_words: bool = True, fold: bool = True
+    ) -> None:
+        """Create an empty index.
+
+        Args:
+            k1: BM25 term-frequency saturation.
+            b: BM25 length normalisation, from 0 (none) to 1 (full).
+            stop_words: Let common English words of a query add to a record's score only once
+                a content term has matched it (see :mod:`tact_memory.retrieval.lexer`).
+            fold: Fold English inflections in records and queries.
+
+        Raises:
+            ValueError: ``k1`` is negative or ``b`` is outside ``[0, 1]``.
+        """
+        if k1 < 0 or not 0 <= b <= 1:
+            raise ValueError(f"need k1 >= 0 and 0 <= b <= 1, got k1={k1}, b={b}")
+        self._k1 = k1
+        self._b = b
+        self._stop_words = stop_words
+        self._fold = fold
+        self._docs: dict[int, _Doc] = {}
+        self._postings: dict[str, dict[int, int]] = {}
+        self._norms: dict[int, float] = {}
+        self._tokenizations = 0
+
+    def __len__(self) -> int:
+        """Return how many records the index holds."""
+        return len(self._docs)
+
+    @property
+    def tokenizations(self) -> int:
+        """How many record versions this index has tokenized since it was created."""
+        return self._tokenizations
+
+    def sync(self, docs: Iterable[tuple[int, int, str]]) -> None:
+        """Make the index hold exactly ``docs``.
+
+        A record already indexed at the same version is not tokenized again; records missing
+        from ``docs`` are removed.
+
+        Args:
+            docs: ``(id, version, content)`` of every live, visible record.
+
+        Raises:
+            ValueError: The same id appears twice.
+        """
+        seen: set[int] = set()
+        for doc_id, version, content in docs:
+            if doc_id in seen:
+                raise ValueError(f"record id {doc_id} appears twice in one sync")
+            seen.add(doc_id)
+            current = self._docs.get(doc_id)
+            if current is not None and current.version == version:
+                continue
+            if current is not None:
+                self._unpost(doc_id, current)
+            terms = document_terms(content, fold=self._fold)
+            self._tokenizations += 1
+            doc = _Doc(version, Counter(terms), len(terms))
+            self._docs[doc_id] = doc
+            for term, frequency in doc.frequencies.items():
+                self._postings.setdefault(term, {})[doc_id] = frequency
+        for doc_id in [doc_id for doc_id in self._docs if doc_id not in seen]:
+            self._unpost(doc_id, self._docs.pop(doc_id))
+        self._renormalise()
+
+    def search(self, query: str, *, limit: int) -> list[Hit]:
+        """Rank the indexed records against ``query``.
+
+        Args:
+            query: The scan query.
+            limit: Most hits to return.
+
+        Returns:
+            At most ``limit`` hits with a positive score, by score descending, then id ascending;
+            empty when the query has no searchable term or no record shares one.
+
+        Raises:
+            ValueError: ``limit`` is negative.
+        """
+        if limit < 0:
+            raise ValueError(f"limit must not be negative, got {limit}")
+        content, stop = split_query(query, stop_words=self._stop_words, fold=self._fold)
+        scores: dict[int, float] = {}
+        for term in content:
+            self._add(scores, term, new=True)
+        # Stop words only add to records a content term has already made candidates.
+        for term in stop:
+            self._add(scores, term, new=False)
+        best = heapq.nsmallest(
+            limit,
+            ((-score, doc_id) for doc_id, score in scores.items() if score > 0),
+        )
+        return [Hit(doc_id, -negative) for negative, doc_id in best]
+
+    def _add(self, scores: dict[int, float], term: str, *, new: bool) -> None:
+        """Add the BM25 gain of ``term`` to ``scores``, for any record or only those present."""
+        postings = self._postings.get(term)
+        if not postings:
+            return
+        count, frequency_in_corpus = len(self._docs), len(postings)
+        idf = math.log(1 + (count - frequency_in_corpus + 0.5) / (frequency_in_corpus + 0.5))
+        lift = idf * (self._k1 + 1)
+        for doc_id, frequency in postings.items():
+            if new or doc_id in scores:
+                gain = lift * frequency / (frequency + self._norms[doc_id])
+                scores[doc_id] = scores.get(doc_id, 0.0) + gain
+
+    def _unpost(self, doc_id: int, doc: _Doc) -> None:
+        for term in doc.frequencies:
+            postings = self._postings[term]
+            del postings[doc_id]
+            if not postings:
+                del self._postings[term]
+
+    def _renormalise(self) -> None:
+        total = sum(doc.length for doc in self._docs.values())
+        average = total / len(self._docs) if self._docs else 0.0
+        k1, b = self._k1, self._b
+        self._norms = {
+            # A corpus of empty records has no average length; any ratio works since no
+            # record can match, and 1 keeps the formula finite.
+            doc_id: k1 * (1 - b + b * (doc.length / average if average else 1.0))
+            for doc_id, doc in self._docs.items()
+        }

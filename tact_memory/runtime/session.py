@@ -1,0 +1,444 @@
+"""Runtimes, sessions and agents: where memory meets an agent loop.
+
+A :class:`Runtime` is made from a config. It creates sessions (new, restored from a saved state, or
+forked from one) and owns the one lazily opened store. Each :class:`Session` takes a snapshot of
+the memory settings when it is created; :meth:`Runtime.reload` changes what later sessions get and
+never what a running session has (I14).
+
+A session has one root :class:`Agent`; :meth:`Agent.spawn_child` makes child agents, which the
+dispatcher lets scan and read but never put or delete. Every model call and tool call of an agent
+runs through the session's middleware stack, with :class:`~tact_memory.runtime.middleware.MemoryMiddleware`
+innermost.
+
+Submissions: :meth:`Session.submit` accepts a user message and starts a turn; :meth:`Session.steer`
+accepts a steer, which joins the running turn (in flight, delivered before the next model call) or,
+when no turn is running, is promoted into a new turn. A steer is never left unanswered:
+:meth:`Session.end_turn` does not end a turn while a steer waits (one accepted during the model
+call that gave the final answer) and says so, and the loop calls the model again in the same turn. A rejected submission (empty text, or vetoed
+by a middleware raising :class:`SubmissionRejected`) changes nothing. Restored and forked sessions
+continue the turn count, so their next user message is past the first turn.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..config.loading import Config, MemorySettings, load_config
+from ..errors import TactMemoryError
+from ..records import MemoryBackend
+from ..tool.guard import Dispatcher, Role
+from .messages import (
+    Message,
+    ModelRequest,
+    ModelResponse,
+    Part,
+    ToolCall,
+    TranscriptEntry,
+)
+from .middleware import MemoryMiddleware, Middleware, Submission, ToolOutput
+from .roles import decide_role, running
+
+if TYPE_CHECKING:
+    from ..config.reload import ReloadEvent
+    from ..config.watcher import ConfigWatcher
+
+__all__ = [
+    "Agent",
+    "AsyncModel",
+    "Model",
+    "Runtime",
+    "Session",
+    "SessionKind",
+    "SessionState",
+    "SubmissionRejected",
+    "ToolExecutor",
+]
+
+SessionKind = Literal["new", "restored", "forked"]
+Model = Callable[[ModelRequest], ModelResponse]
+"""The loop boundary: one model call, from system text, tools and messages to text and/or tool calls."""
+AsyncModel = Callable[[ModelRequest], Awaitable[ModelResponse]]
+"""The same boundary for async model clients."""
+ToolExecutor = Callable[[ToolCall], ToolOutput]
+"""Runs the application's own tools; the memory tool never reaches it."""
+
+
+class SubmissionRejected(TactMemoryError):
+    """A submission was not accepted; nothing changed."""
+
+    code = "submission_rejected"
+
+
+@dataclass
+class SessionState:
+    """What is saved to restore or fork a session: the model-visible history and the display."""
+
+    system: str = ""
+    """The application's own system prompt (the memory paragraph is reconciled on every request)."""
+    history: list[Message] = field(default_factory=list)
+    """The root agent's model-visible messages, checkpoints included."""
+    transcript: list[TranscriptEntry] = field(default_factory=list)
+    """What a person saw, without control text."""
+    turns: int = 0
+    """How many turns have started."""
+
+    def to_json(self) -> str:
+        """Serialise for storage beside the application's own session data."""
+        return json.dumps(
+            {
+                "system": self.system,
+                "history": [m.to_json() for m in self.history],
+                "transcript": [{"role": e.role, "text": e.text, "kind": e.kind} for e in self.transcript],
+                "turns": self.turns,
+            },
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> SessionState:
+        """Load a state saved by :meth:`to_json`."""
+        data = json.loads(text)
+        return cls(
+            system=data["system"],
+            history=[Message.from_json(m) for m in data["history"]],
+            transcript=[TranscriptEntry(e["role"], e["text"], e.get("kind", "user")) for e in data["transcript"]],
+            turns=int(data["turns"]),
+        )
+
+
+class Agent:
+    """One agent of a session: its role, its model-visible history and its memory dispatcher."""
+
+    def __init__(self, session: Session, *, role: Role, system: str, history: list[Message], name: str) -> None:
+        self.session = session
+        self.role = role
+        self.system = system
+        self.history = history
+        self.name = name
+        self.dispatcher: Dispatcher | None = (
+            decide_role(role).dispatcher(session.store) if session.settings.enabled else None
+        )
+        """The memory tool, authorized for this agent's role (lowered to child when the agent is
+        created inside another memory-enabled agent's work, rule I17); ``None`` when memory is
+        disabled."""
+
+    def spawn_child(self, *, system: str = "", name: str | None = None) -> Agent:
+        """A child agent of this session: it may scan and read memory, never put or delete."""
+        return self.session._new_agent(Role.CHILD, system=system, history=[], name=name)
+
+    # -- requests -------------------------------------------------------------------------------
+
+    def request(self, tools: Sequence[dict[str, Any]] = ()) -> ModelRequest:
+        """The next model request: pending steers delivered, middleware applied."""
+        if self.role is Role.ROOT:
+            self.session._deliver_steers()
+        request = ModelRequest(system=self.system, tools=tuple(tools), messages=tuple(self.history))
+        for middleware in reversed(self.session.middleware):
+            request = middleware.on_request(self, request)
+        return request
+
+    def call_model(self, model: Model, request: ModelRequest) -> ModelResponse:
+        """Call ``model`` through the middleware and record its response in the history."""
+        handler: Callable[[ModelRequest], ModelResponse] = model
+        for middleware in reversed(self.session.middleware):
+            handler = _bind_model(middleware, self, handler)
+        response = handler(request)
+        self.record(response)
+        return response
+
+    async def acall_model(self, model: AsyncModel, request: ModelRequest) -> ModelResponse:
+        """Async :meth:`call_model`."""
+        handler: Callable[[ModelRequest], Awaitable[ModelResponse]] = model
+        for middleware in reversed(self.session.middleware):
+            handler = _abind_model(middleware, self, handler)
+        response = await handler(request)
+        self.record(response)
+        return response
+
+    def record(self, response: ModelResponse) -> None:
+        """Append a model response (text and tool calls) to the history."""
+        if response.text:
+            self.history.append(Message("assistant", "assistant", (Part(response.text),)))
+            if self.role is Role.ROOT and not response.tool_calls:
+                self.session.transcript.append(TranscriptEntry("assistant", response.text, "assistant"))
+        for call in response.tool_calls:
+            self.history.append(Message("assistant", "tool_call", (Part(_call_text(call)),), tool_call=call))
+
+    # -- tools ------------------------------------------------------------------------------------
+
+    def run_tool(self, call: ToolCall, executor: ToolExecutor | None = None) -> ToolOutput:
+        """Run one tool call through the middleware; record and return its result."""
+        handler: Callable[[ToolCall], ToolOutput] = executor or _unknown_tool
+        for middleware in reversed(self.session.middleware):
+            handler = _bind_tool(middleware, self, handler)
+        with self._running():
+            output = handler(call)
+        self._record_result(call, output)
+        return output
+
+    async def arun_tool(
+        self, call: ToolCall, executor: Callable[[ToolCall], Awaitable[ToolOutput]] | None = None
+    ) -> ToolOutput:
+        """Async :meth:`run_tool`; the memory tool's store work runs in a worker thread."""
+
+        async def unknown(c: ToolCall) -> ToolOutput:
+            return _unknown_tool(c)
+
+        handler: Callable[[ToolCall], Awaitable[ToolOutput]] = executor or unknown
+        for middleware in reversed(self.session.middleware):
+            handler = _abind_tool(middleware, self, handler)
+        with self._running():
+            output = await handler(call)
+        self._record_result(call, output)
+        return output
+
+    def _running(self) -> AbstractContextManager[None]:
+        """While a tool of a memory-enabled agent runs, an agent started inside it is a child."""
+        return running(f"runtime tool call of {self.name}") if self.dispatcher is not None else nullcontext()
+
+    def _record_result(self, call: ToolCall, output: ToolOutput) -> None:
+        text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+        self.history.append(Message("tool", "tool_result", (Part(text),), tool_call_id=call.id))
+
+
+def _call_text(call: ToolCall) -> str:
+    args = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments, ensure_ascii=False)
+    return f"{call.name}({args})"
+
+
+def _unknown_tool(call: ToolCall) -> ToolOutput:
+    return {"error": {"code": "unknown_tool", "message": f"no tool named {call.name!r}"}}
+
+
+def _bind_model(mw: Middleware, agent: Agent, nxt: Callable[[ModelRequest], ModelResponse]) -> Callable[[ModelRequest], ModelResponse]:
+    return lambda request: mw.wrap_model_call(agent, request, nxt)
+
+
+def _abind_model(
+    mw: Middleware, agent: Agent, nxt: Callable[[ModelRequest], Awaitable[ModelResponse]]
+) -> Callable[[ModelRequest], Awaitable[ModelResponse]]:
+    return lambda request: mw.awrap_model_call(agent, request, nxt)
+
+
+def _bind_tool(mw: Middleware, agent: Agent, nxt: Callable[[ToolCall], ToolOutput]) -> Callable[[ToolCall], ToolOutput]:
+    return lambda call: mw.wrap_tool_call(agent, call, nxt)
+
+
+def _abind_tool(
+    mw: Middleware, agent: Agent, nxt: Callable[[ToolCall], Awaitable[ToolOutput]]
+) -> Callable[[ToolCall], Awaitable[ToolOutput]]:
+    return lambda call: mw.awrap_tool_call(agent, call, nxt)
+
+
+def _continued(state: SessionState) -> SessionState:
+    """A copy of a saved state to continue from: past its first turn, sharing no lists with it."""
+    return replace(state, turns=max(state.turns, 1), history=list(state.history), transcript=list(state.transcript))
+
+
+class Session:
+    """One conversation: a settings snapshot, a root agent, a turn count and a display transcript."""
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        kind: SessionKind,
+        settings: MemorySettings,
+        state: SessionState,
+        middleware: Sequence[Middleware],
+    ) -> None:
+        self.runtime = runtime
+        self.kind: SessionKind = kind
+        self.settings = settings
+        """The memory settings this session was created with; a reload does not change them."""
+        self.middleware: tuple[Middleware, ...] = (*middleware, MemoryMiddleware())
+        self.turns = state.turns
+        self.transcript = state.transcript
+        self.turn_running = False
+        self._pending_steers: list[Message] = []
+        self._turn_lock = threading.RLock()  # a steer from another thread vs. the end of the turn
+        self._names = itertools.count(1)
+        self.root = self._new_agent(Role.ROOT, system=state.system, history=state.history, name="root")
+
+    @property
+    def store(self) -> MemoryBackend | None:
+        """The corpus when memory is enabled for this session, else ``None``."""
+        return self.runtime.store if self.settings.enabled else None
+
+    def _new_agent(self, role: Role, *, system: str, history: list[Message], name: str | None) -> Agent:
+        return Agent(self, role=role, system=system, history=history, name=name or f"child-{next(self._names)}")
+
+    def state(self) -> SessionState:
+        """A copy of what is needed to restore or fork this session."""
+        return SessionState(
+            system=self.root.system,
+            history=list(self.root.history),
+            transcript=list(self.transcript),
+            turns=self.turns,
+        )
+
+    def _accept(self, text: str, submission: Submission) -> Message:
+        if not isinstance(text, str) or not text.strip():
+            raise SubmissionRejected("an empty submission is not accepted")
+        message = Message("user", submission.kind, (Part(text),))
+        for middleware in self.middleware:
+            message = middleware.on_submission(self.root, message, submission)
+        return message
+
+    def submit(self, text: str) -> Message:
+        """Accept a user message: it starts a new turn. Returns the model-visible message.
+
+        Raises:
+            SubmissionRejected: empty text, or a middleware refused it; nothing changed.
+        """
+        message = self._accept(text, Submission("user", self.turns + 1, in_flight=False))
+        self._start_turn(message, text, "user")
+        return message
+
+    def steer(self, text: str) -> Message:
+        """Accept a steer: into the running turn, or promoted into a new turn when none is running.
+
+        Raises:
+            SubmissionRejected: empty text, or a middleware refused it; nothing changed.
+        """
+        with self._turn_lock:
+            if self.turn_running:
+                message = self._accept(text, Submission("steer", self.turns, in_flight=True))
+                self._pending_steers.append(message)
+                self.transcript.append(TranscriptEntry("user", text, "steer"))
+                return message
+            message = self._accept(text, Submission("steer", self.turns + 1, in_flight=False))
+            self._start_turn(message, text, "steer")
+            return message
+
+    def _start_turn(self, message: Message, text: str, kind: Literal["user", "steer"]) -> None:
+        self._deliver_steers()  # left waiting by a loop that ended its turn anyway: they come first
+        self.turns += 1
+        self.turn_running = True
+        self.root.history.append(message)
+        self.transcript.append(TranscriptEntry("user", text, kind))
+
+    def _deliver_steers(self) -> None:
+        self.root.history.extend(self._pending_steers)
+        self._pending_steers.clear()
+
+    @property
+    def steers_waiting(self) -> bool:
+        """Whether steers were accepted that no model request has been given yet."""
+        return bool(self._pending_steers)
+
+    def end_turn(self) -> bool:
+        """End the running turn after the model's final answer, unless a steer is waiting.
+
+        A steer accepted while the final model call ran has not been answered: the turn then goes
+        on, and the loop calls the model again (the next request delivers the steer with its
+        checkpoint). Once ended, later steers are promoted into new turns.
+
+        Returns:
+            ``True`` when the turn ended; ``False`` when a steer is waiting for a model call.
+        """
+        with self._turn_lock:
+            if self._pending_steers:
+                return False
+            self.turn_running = False
+            return True
+
+    def abandon_turn(self) -> None:
+        """End the running turn after a failure: waiting steers join the history unanswered."""
+        with self._turn_lock:
+            self._deliver_steers()
+            self.turn_running = False
+
+
+class Runtime:
+    """Creates sessions from a config and owns the lazily opened store.
+
+    Args:
+        config: The configuration in force for new sessions.
+        middleware: Application middleware, outermost first; memory's own runs innermost.
+        store: A backend to use instead of the SQLite store at ``config.database_path``.
+    """
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        middleware: Sequence[Middleware] = (),
+        store: MemoryBackend | None = None,
+    ) -> None:
+        self.config = config
+        self.middleware = tuple(middleware)
+        self._store = store
+
+    @classmethod
+    def from_config(cls, path: str | None = None, *, middleware: Sequence[Middleware] = ()) -> Runtime:
+        """A runtime for the selected ``config.toml`` (see :func:`tact_memory.config.loading.load_config`)."""
+        return cls(load_config(path), middleware=middleware)
+
+    @property
+    def store(self) -> MemoryBackend:
+        """The corpus; constructing it opens nothing, its first operation does."""
+        if self._store is None:
+            from ..store.sqlite import MemoryStore
+
+            self._store = MemoryStore(self.config.database_path)
+        return self._store
+
+    def reload(self, config: Config) -> str:
+        """Make ``config`` the one new and restored sessions get; running sessions keep theirs.
+
+        Returns:
+            The one-line notice to show a person (see :class:`tact_memory.config.reload.ReloadEvent`).
+        """
+        from ..config.reload import ReloadEvent
+
+        event = ReloadEvent(config=config, previous=self.config)
+        self.config = config
+        return event.notice
+
+    def watch(self, *, on_notice: Callable[[str], None] | None = None, debounce_ms: int = 200) -> ConfigWatcher:
+        """Follow the config file on a background thread; each valid edit reaches new sessions.
+
+        A broken edit keeps the configuration in force. Running sessions are never changed.
+        Stop the returned watcher (or use it as a context manager) when the runtime is done.
+
+        Args:
+            on_notice: Called with the one-line notice of every reload, on the watcher's thread.
+            debounce_ms: Quiet time after the last change before the file is re-read.
+        """
+        from ..config.loading import ConfigSource
+        from ..config.watcher import ConfigWatcher
+
+        def apply(event: ReloadEvent) -> None:
+            self.config = event.config
+            if on_notice is not None:
+                on_notice(event.notice)
+
+        # "--config": the file was selected once; if it disappears, the last good config stays.
+        source = ConfigSource(self.config.path, "--config")
+        watcher = ConfigWatcher(source, on_reload=apply, initial=self.config, debounce_ms=debounce_ms)
+        watcher.start()
+        return watcher
+
+    def _session(self, kind: SessionKind, state: SessionState) -> Session:
+        return Session(
+            self, kind=kind, settings=self.config.memory, state=state, middleware=self.middleware
+        )
+
+    def new_session(self, *, system: str = "") -> Session:
+        """A fresh session; its first user message carries no checkpoint."""
+        return self._session("new", SessionState(system=system))
+
+    def restore_session(self, state: SessionState) -> Session:
+        """Continue a saved session with the current settings; it starts past its first turn."""
+        return self._session("restored", _continued(state))
+
+    def fork_session(self, state: SessionState) -> Session:
+        """Branch a saved session into a new one that shares its past; it starts past the first turn."""
+        return self._session("forked", _continued(state))

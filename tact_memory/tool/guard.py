@@ -1,0 +1,85 @@
+"""Role authorization for the memory tool: check, then delegate.
+
+Child agents may scan and read; only the root agent may put or delete. The role comes from the
+runtime that created the agent (a :class:`Dispatcher` is made for one agent and one role) and is
+never read from the call's arguments, so a model cannot talk its way into root: a child's put is
+refused here before anything else is looked at, even when the call also carries a made-up
+``"role": "root"`` field.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from typing import Any
+
+from .. import errors
+from ..records import MemoryBackend
+from .memory_tool import (
+    MemoryTool,
+    ToolResult,
+    error_result,
+    load_arguments,
+    peek_operation,
+)
+
+__all__ = ["MUTATING_OPERATIONS", "Dispatcher", "Role"]
+
+MUTATING_OPERATIONS = frozenset({"put", "delete"})
+"""Operations only the root agent may call."""
+
+
+class Role(str, enum.Enum):
+    """Who is calling, as the runtime knows it."""
+
+    ROOT = "root"
+    """The session's coordinating agent: may scan, read, put and delete."""
+    CHILD = "child"
+    """An agent spawned by another agent: may scan and read only."""
+
+
+class Dispatcher:
+    """The memory tool of one agent, guarded by that agent's role.
+
+    Args:
+        store: The corpus, or ``None`` when memory is disabled.
+        role: The caller's role, decided by the runtime.
+        refusal_note: Added to the message of a refused put or delete (why this agent is a child).
+    """
+
+    def __init__(self, store: MemoryBackend | None, *, role: Role = Role.ROOT, refusal_note: str = "") -> None:
+        self.role = Role(role)
+        self.refusal_note = refusal_note
+        self.tool = MemoryTool(store)
+
+    @property
+    def name(self) -> str:
+        """The tool name, ``memory``."""
+        return self.tool.name
+
+    def definition(self) -> dict[str, Any]:
+        """The tool definition to give this agent's model."""
+        return self.tool.definition()
+
+    def call(self, arguments: str | bytes | Mapping[str, Any]) -> ToolResult:
+        """Authorize, then run one call; always returns a result, never raises."""
+        try:
+            data = load_arguments(arguments)
+        except errors.TactMemoryError as exc:
+            return error_result(None, exc)
+        operation = peek_operation(data)
+        if self.role is Role.CHILD and operation in MUTATING_OPERATIONS:
+            return error_result(
+                operation,
+                errors.Forbidden(
+                    f"{operation} is reserved for the root agent; a child agent may only scan and read. "
+                    "Report the conclusion to your parent agent instead." + self.refusal_note
+                ),
+            )
+        return self.tool.call(data)
+
+    async def acall(self, arguments: str | bytes | Mapping[str, Any]) -> ToolResult:
+        """:meth:`call` in a worker thread, so a locked database never blocks the event loop."""
+        import asyncio
+
+        return await asyncio.to_thread(self.call, arguments)

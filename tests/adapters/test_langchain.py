@@ -1,0 +1,170 @@
+"""The LangChain middleware, with a scripted fake chat model across turns of one thread."""
+
+from __future__ import annotations
+
+import json
+import runpy
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatResult
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import Field
+
+from tact_memory.adapters.langchain import MemoryMiddleware
+from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS
+from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Role
+from tact_memory.tool.models import input_schema
+
+from .conftest import REMEMBERED, SEEDED
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+_ids: Iterator[int] = iter(range(1, 10_000))
+
+
+class Scripted(GenericFakeChatModel):
+    """Plays its messages in order; keeps every request and the tools it was bound to."""
+
+    seen: list[list[BaseMessage]] = Field(default_factory=list)
+    bound: list[Any] = Field(default_factory=list)
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Scripted:
+        self.bound = list(tools)
+        return self
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
+        self.seen.append(list(messages))
+        return super()._generate(messages, *args, **kwargs)
+
+
+def scripted(*steps: AIMessage) -> Scripted:
+    return Scripted(messages=iter(steps))
+
+
+def call(name: str, **args: Any) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call_{next(_ids)}"}])
+
+
+def text(message: BaseMessage) -> str:
+    return message.content if isinstance(message.content, str) else json.dumps(message.content)
+
+
+def results(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    return [json.loads(text(m)) for m in messages if isinstance(m, ToolMessage) and m.name == "memory"]
+
+
+THREAD = {"configurable": {"thread_id": "t1"}}
+
+
+def test_two_turns_root_checkpoint_no_injection_and_a_stored_conclusion(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    model = scripted(
+        call("memory", operation="scan", query="zephyr release tags"),
+        AIMessage("Tags use vX.Y.Z."),
+        call("memory", operation="scan", query="zephyr tabs"),
+        call("memory", operation="put", content=REMEMBERED),
+        AIMessage("Noted."),
+    )
+    memory = MemoryMiddleware.from_config(config_path, store=seeded)
+    agent = create_agent(model, system_prompt="Be brief.", middleware=[memory], checkpointer=InMemorySaver())
+    agent.invoke({"messages": [HumanMessage("How are zephyr releases tagged?")]}, THREAD)
+    state = agent.invoke({"messages": [HumanMessage("Use tabs in zephyr, please.")]}, THREAD)
+
+    before_scan, after_scan = model.seen[:2]
+    assert SEEDED not in " ".join(map(text, before_scan)) and SEEDED in " ".join(map(text, after_scan))  # I2
+    assert before_scan[0].type == "system" and text(before_scan[0]) == f"Be brief.\n\n{MEMORY_INSTRUCTIONS}"
+    (bound,) = [t for t in model.bound if t.name == "memory"]
+    assert bound.args_schema == input_schema()
+
+    # The first human message goes as typed; the second ends with the checkpoint, model-side only.
+    assert [m.content for m in before_scan if m.type == "human"] == ["How are zephyr releases tagged?"]
+    humans = [m for m in model.seen[2] if m.type == "human"]
+    assert humans[0].content == "How are zephyr releases tagged?"
+    assert humans[1].content == [
+        {"type": "text", "text": "Use tabs in zephyr, please."},
+        {"type": "text", "text": CHECKPOINT_TEXT},
+    ]
+    assert all(CHECKPOINT_TEXT not in text(m) for m in state["messages"])  # the displayed transcript
+    assert [m.content for m in state["messages"] if m.type == "human"][-1] == "Use tabs in zephyr, please."
+
+    put = results(state["messages"])[-1]
+    assert put["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+def test_a_sub_agent_invoked_from_a_tool_is_a_child_and_cannot_put(config_path: Path, seeded: MemoryStore) -> None:
+    memory = MemoryMiddleware.from_config(config_path, store=seeded)
+    sub_model = scripted(
+        call("memory", operation="scan", query="zephyr"),
+        call("memory", operation="put", content=REMEMBERED),
+        call("memory", operation="delete", id=1, version=1),
+        AIMessage("Reported."),
+    )
+    sub_agent = create_agent(sub_model, middleware=[memory])
+    seen_by_parent: list[dict[str, Any]] = []
+
+    @tool
+    def delegate(task: str) -> str:
+        """Hand a task to a sub-agent."""
+        state = sub_agent.invoke({"messages": [HumanMessage(task)]})
+        seen_by_parent.extend(results(state["messages"]))
+        return "done"
+
+    model = scripted(call("delegate", task="Remember zephyr's tabs."), AIMessage("Done."))
+    create_agent(model, tools=[delegate], middleware=[memory]).invoke({"messages": [HumanMessage("Delegate it.")]})
+    scan, put, delete = seen_by_parent
+    assert scan["candidates"] and put["error"]["code"] == delete["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+    assert not any(CHECKPOINT_TEXT in text(m) for request in sub_model.seen for m in request)
+    assert MEMORY_INSTRUCTIONS in text(sub_model.seen[0][0])
+
+
+@pytest.mark.anyio
+async def test_async_a_steer_in_the_first_turn_gets_the_checkpoint_and_a_fixed_child_cannot_put(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    root_model = scripted(AIMessage("ok"))
+    root = create_agent(root_model, middleware=[MemoryMiddleware.from_config(config_path, store=seeded)])
+    # A human message after the thread's first, in the first turn: a steer.
+    await root.ainvoke({"messages": [HumanMessage("Start on zephyr."), HumanMessage("Actually, use tabs.")]})
+    first, steer = [m for m in root_model.seen[0] if m.type == "human"]
+    assert first.content == "Start on zephyr." and steer.content[-1] == {"type": "text", "text": CHECKPOINT_TEXT}
+
+    child_model = scripted(
+        call("memory", operation="scan", query="x"), call("memory", operation="put", content=REMEMBERED), AIMessage("ok")
+    )
+    child = create_agent(child_model, middleware=[MemoryMiddleware.from_config(config_path, role=Role.CHILD, store=seeded)])
+    state = await child.ainvoke({"messages": [HumanMessage("one"), HumanMessage("two")]})
+    assert results(state["messages"])[-1]["error"]["code"] == "forbidden"
+    assert not any(CHECKPOINT_TEXT in text(m) for request in child_model.seen for m in request)
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+def test_disabled_registers_no_tool_and_changes_no_request(disabled_config_path: Path) -> None:
+    model = scripted(AIMessage("one"), AIMessage("two"))
+    memory = MemoryMiddleware.from_config(disabled_config_path)
+    agent = create_agent(model, system_prompt="Be brief.", middleware=[memory], checkpointer=InMemorySaver())
+    agent.invoke({"messages": [HumanMessage("Hello.")]}, THREAD)
+    agent.invoke({"messages": [HumanMessage("Again.")]}, THREAD)
+    assert not memory.enabled and memory.tools == [] and model.bound == []
+    for request in model.seen:
+        assert text(request[0]) == "Be brief."
+        assert all(isinstance(m.content, str) and CHECKPOINT_TEXT not in m.content for m in request)
+    assert not (disabled_config_path.parent / "memory").exists()
+
+
+def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
+    runpy.run_path(str(EXAMPLES / "langchain_agent.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "transcript: ['How are release tags named in commonware?', 'They are vX.Y.Z; remember that.']" in out
+    assert "stored #1: In the `commonware` repository" in out

@@ -1,0 +1,455 @@
+"""Rule I17 in the adapters: a sub-agent is a child however it was started, and never writes.
+
+Each test starts a memory-enabled sub-agent from inside a memory-enabled root agent by one start
+method (in the context, or where the context cannot follow: an executor, a thread, a fresh
+``contextvars.Context``) and checks that its put is refused with ``forbidden`` and nothing is
+stored. Sub-agents started in the context are given ``role=Role.ROOT`` on purpose: the context
+lowers even a stated role. Those started outside it state nothing, as most applications do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import threading
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain.agents.middleware import ModelRequest as LangChainRequest
+from langchain.agents.middleware import dynamic_prompt
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.tools import tool
+from pydantic_ai import Agent, RunContext
+from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
+from pydantic_ai.models.function import (
+    AgentInfo,
+    DeltaToolCall,
+    DeltaToolCalls,
+    FunctionModel,
+)
+
+from tact_memory.adapters.langchain import MemoryMiddleware
+from tact_memory.adapters.pydantic_ai import MemoryCapability
+from tact_memory.config.loading import load_config
+from tact_memory.runtime import roles
+from tact_memory.runtime.messages import ToolCall
+from tact_memory.runtime.session import Runtime
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.testing import ScriptedModel, run_agent
+from tact_memory.testing import answer as scripted_answer
+from tact_memory.testing import call as scripted_call
+from tact_memory.tool.guard import Role
+
+from .conftest import REMEMBERED, SEEDED
+from .test_langchain import call, results, scripted
+from .test_pydantic_ai import Script, answer, memory, returns
+
+pytestmark = pytest.mark.anyio
+
+Outcome = list[dict[str, Any]]
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_in_flight() -> Iterator[None]:
+    """Every mark is closed once a run ends, so later top-level agents are roots again."""
+    assert not roles.busy()
+    yield
+    assert not roles.busy()
+
+
+def assert_refused(outcome: Outcome, store: MemoryStore) -> None:
+    """The sub-agent scanned, its put was refused with ``forbidden``, and nothing was stored."""
+    scan, put = outcome
+    assert scan["operation"] == "scan" and "error" not in scan
+    assert put["error"]["code"] == "forbidden"
+    assert [r.content for r in store.list_records()] == [SEEDED]
+
+
+# -- pydantic-ai --------------------------------------------------------------------------------
+
+
+def pydantic_sub_agent(config_path: Path, store: MemoryStore, outcome: Outcome, *, role: Role | None) -> Agent[None, str]:
+    """A sub-agent that scans, tries to put, and reports what its tool calls returned."""
+
+    def report(messages: Any) -> ModelResponse:
+        outcome.extend(returns(messages))
+        return answer("reported")
+
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), report)
+    return Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, role=role, store=store)])
+
+
+def run_blocking(agent: Agent[None, str], task: str) -> str:
+    """Run a pydantic-ai agent to the end from synchronous code, on an event loop of its own."""
+    return asyncio.run(agent.run(task)).output
+
+
+def pydantic_root(config_path: Path, store: MemoryStore, **kwargs: Any) -> tuple[Agent[None, Any], Script]:
+    script = Script(ModelResponse(parts=[ToolCallPart("delegate", {"task": "Remember zephyr's tabs."})]), answer("Done."))
+    capability = MemoryCapability.from_config(config_path, store=store)
+    return Agent(script.model, capabilities=[capability], **kwargs), script
+
+
+async def test_pydantic_ai_run_in_executor(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = pydantic_sub_agent(config_path, seeded, outcome, role=None)
+    root, _ = pydantic_root(config_path, seeded)
+
+    @root.tool_plain
+    async def delegate(task: str) -> str:
+        loop = asyncio.get_running_loop()
+        return (await loop.run_in_executor(None, run_blocking, sub, task))
+
+    await root.run("Delegate it.")
+    assert_refused(outcome, seeded)
+
+
+async def test_pydantic_ai_thread_pool(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = pydantic_sub_agent(config_path, seeded, outcome, role=None)
+    root, _ = pydantic_root(config_path, seeded)
+
+    @root.tool_plain
+    def delegate(task: str) -> str:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(run_blocking, sub, task).result()
+
+    await root.run("Delegate it.")
+    assert_refused(outcome, seeded)
+
+
+async def test_pydantic_ai_thread(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = pydantic_sub_agent(config_path, seeded, outcome, role=None)
+    root, _ = pydantic_root(config_path, seeded)
+
+    @root.tool_plain
+    def delegate(task: str) -> str:
+        worker = threading.Thread(target=run_blocking, args=(sub, task))
+        worker.start()
+        worker.join()
+        return "done"
+
+    await root.run("Delegate it.")
+    assert_refused(outcome, seeded)
+
+
+async def test_pydantic_ai_fresh_context(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = pydantic_sub_agent(config_path, seeded, outcome, role=None)
+    root, _ = pydantic_root(config_path, seeded)
+
+    @root.tool_plain
+    def delegate(task: str) -> str:
+        return contextvars.Context().run(run_blocking, sub, task)
+
+    await root.run("Delegate it.")
+    assert_refused(outcome, seeded)
+
+
+async def test_pydantic_ai_tool_with_a_stated_root_role(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = pydantic_sub_agent(config_path, seeded, outcome, role=Role.ROOT)
+    root, _ = pydantic_root(config_path, seeded)
+
+    @root.tool
+    async def delegate(ctx: RunContext[None], task: str) -> str:
+        return (await sub.run(task, usage=ctx.usage)).output
+
+    await root.run("Delegate it.")
+    assert_refused(outcome, seeded)
+    assert "started inside another memory-enabled agent's run" in outcome[1]["error"]["message"]
+
+
+def final_result_model() -> FunctionModel:
+    """A model that at once calls the output function with a task, streamed or not."""
+    arguments = {"task": "Remember zephyr's tabs."}
+
+    def respond(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        return ModelResponse(parts=[ToolCallPart("final_result", arguments)])
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[DeltaToolCalls]:
+        yield {0: DeltaToolCall(name="final_result", json_args=json.dumps(arguments))}
+
+    return FunctionModel(respond, stream_function=stream)
+
+
+def summarising_root(config_path: Path, store: MemoryStore, sub: Agent[None, str]) -> Agent[None, str]:
+    """A root agent whose output function hands its task to ``sub``."""
+
+    async def summarise(task: str) -> str:
+        """Hand the final summary to a sub-agent."""
+        return (await sub.run(task)).output
+
+    capability = MemoryCapability.from_config(config_path, store=store)
+    return Agent(final_result_model(), output_type=summarise, capabilities=[capability])
+
+
+async def test_pydantic_ai_output_function(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    root = summarising_root(config_path, seeded, pydantic_sub_agent(config_path, seeded, outcome, role=Role.ROOT))
+    assert (await root.run("Summarise.")).output == "reported"
+    assert_refused(outcome, seeded)
+
+
+async def test_pydantic_ai_output_function_streamed(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    root = summarising_root(config_path, seeded, pydantic_sub_agent(config_path, seeded, outcome, role=Role.ROOT))
+    async with root.run_stream("Summarise.") as stream:
+        assert await stream.get_output() == "reported"
+    assert_refused(outcome, seeded)
+
+
+async def test_pydantic_ai_instructions_function(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = pydantic_sub_agent(config_path, seeded, outcome, role=Role.ROOT)
+    script = Script(answer("Done."))
+    root = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+
+    @root.instructions
+    async def house_rules() -> str:
+        return (await sub.run("Collect the house rules.")).output
+
+    await root.run("Go.")
+    assert_refused(outcome, seeded)
+
+
+# -- LangChain ----------------------------------------------------------------------------------
+
+
+class LangChainSub:
+    """A LangChain sub-agent that scans and tries to put, collecting what its tool calls returned."""
+
+    def __init__(self, config_path: Path, store: MemoryStore, outcome: Outcome, *, role: Role | None) -> None:
+        model = scripted(
+            call("memory", operation="scan", query="zephyr"),
+            call("memory", operation="put", content=REMEMBERED),
+            AIMessage("ok"),
+        )
+        memory = MemoryMiddleware.from_config(config_path, role=role, store=store)
+        self.agent = create_agent(model, middleware=[memory])
+        self.outcome = outcome
+
+    def invoke_sub(self, task: str) -> str:
+        self.outcome.extend(results(self.agent.invoke({"messages": [HumanMessage(task)]})["messages"]))
+        return "done"
+
+    async def ainvoke_sub(self, task: str) -> str:
+        self.outcome.extend(results((await self.agent.ainvoke({"messages": [HumanMessage(task)]}))["messages"]))
+        return "done"
+
+
+def langchain_sub_agent(config_path: Path, store: MemoryStore, outcome: Outcome, *, role: Role | None) -> LangChainSub:
+    return LangChainSub(config_path, store, outcome, role=role)
+
+
+def run_langchain_root(config_path: Path, store: MemoryStore, delegate: Any) -> None:
+    model = scripted(call("delegate", task="Remember zephyr's tabs."), AIMessage("Done."))
+    memory = MemoryMiddleware.from_config(config_path, store=store)
+    create_agent(model, tools=[delegate], middleware=[memory]).invoke({"messages": [HumanMessage("Delegate it.")]})
+
+
+async def arun_langchain_root(config_path: Path, store: MemoryStore, delegate: Any) -> None:
+    model = scripted(call("delegate", task="Remember zephyr's tabs."), AIMessage("Done."))
+    memory = MemoryMiddleware.from_config(config_path, store=store)
+    await create_agent(model, tools=[delegate], middleware=[memory]).ainvoke({"messages": [HumanMessage("Delegate it.")]})
+
+
+async def test_langchain_run_in_executor(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=None)
+
+    @tool
+    async def delegate(task: str) -> str:
+        """Hand a task to a sub-agent."""
+        return await asyncio.get_running_loop().run_in_executor(None, sub.invoke_sub, task)
+
+    await arun_langchain_root(config_path, seeded, delegate)
+    assert_refused(outcome, seeded)
+
+
+def test_langchain_thread_pool(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=None)
+
+    @tool
+    def delegate(task: str) -> str:
+        """Hand a task to a sub-agent."""
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(sub.invoke_sub, task).result()
+
+    run_langchain_root(config_path, seeded, delegate)
+    assert_refused(outcome, seeded)
+
+
+def test_langchain_thread(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=None)
+
+    @tool
+    def delegate(task: str) -> str:
+        """Hand a task to a sub-agent."""
+        worker = threading.Thread(target=sub.invoke_sub, args=(task,))
+        worker.start()
+        worker.join()
+        return "done"
+
+    run_langchain_root(config_path, seeded, delegate)
+    assert_refused(outcome, seeded)
+
+
+def test_langchain_fresh_context(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=None)
+
+    @tool
+    def delegate(task: str) -> str:
+        """Hand a task to a sub-agent."""
+        return contextvars.Context().run(sub.invoke_sub, task)
+
+    run_langchain_root(config_path, seeded, delegate)
+    assert_refused(outcome, seeded)
+
+
+async def test_langchain_tool_with_a_stated_root_role(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=Role.ROOT)
+
+    @tool
+    async def delegate(task: str) -> str:
+        """Hand a task to a sub-agent."""
+        return await sub.ainvoke_sub(task)
+
+    await arun_langchain_root(config_path, seeded, delegate)
+    assert_refused(outcome, seeded)
+
+
+def test_langchain_prompt_function_after_the_middleware(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=Role.ROOT)
+
+    @dynamic_prompt
+    def house_rules(request: LangChainRequest[Any]) -> str:
+        return sub.invoke_sub("Collect the house rules.") if not outcome else "Be brief."
+
+    memory = MemoryMiddleware.from_config(config_path, store=seeded)
+    agent = create_agent(scripted(AIMessage("Done.")), middleware=[memory, house_rules])  # type: ignore[list-item]
+    agent.invoke({"messages": [HumanMessage("Go.")]})
+    assert_refused(outcome, seeded)
+
+
+# -- across adapters ----------------------------------------------------------------------------
+
+
+async def test_a_langchain_sub_agent_in_a_pydantic_ai_tool_is_a_child(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=Role.ROOT)
+    root, _ = pydantic_root(config_path, seeded)
+
+    @root.tool_plain
+    async def delegate(task: str) -> str:
+        return await sub.ainvoke_sub(task)
+
+    await root.run("Delegate it.")
+    assert_refused(outcome, seeded)
+
+
+def test_a_pydantic_ai_sub_agent_in_a_langchain_tool_is_a_child(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = pydantic_sub_agent(config_path, seeded, outcome, role=Role.ROOT)
+
+    @tool
+    def delegate(task: str) -> str:
+        """Hand a task to a sub-agent."""
+        return run_blocking(sub, task)
+
+    run_langchain_root(config_path, seeded, delegate)
+    assert_refused(outcome, seeded)
+
+
+# -- independent agents side by side --------------------------------------------------------------
+
+
+async def test_beside_a_running_agent_an_unstated_role_is_child_and_a_stated_root_writes(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    unstated: Outcome = []
+    started = threading.Event()
+    release = threading.Event()
+
+    def other_top_level_agents() -> None:
+        started.wait(10)
+        try:
+            run_blocking(pydantic_sub_agent(config_path, seeded, unstated, role=None), "Remember it.")
+            script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("ok"))
+            stated = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, role=Role.ROOT, store=seeded)])
+            run_blocking(stated, "Remember it.")
+        finally:
+            release.set()
+
+    root, _ = pydantic_root(config_path, seeded)
+
+    @root.tool_plain
+    async def delegate(task: str) -> str:
+        started.set()
+        await asyncio.to_thread(release.wait, 10)
+        return "waited"
+
+    worker = threading.Thread(target=other_top_level_agents)
+    worker.start()
+    await root.run("Wait a moment.")
+    worker.join()
+    message = unstated[1]["error"]["message"]
+    assert unstated[1]["error"]["code"] == "forbidden" and "role=Role.ROOT" in message
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+def test_decide_role_only_ever_lowers() -> None:
+    assert roles.decide_role(None) == roles.RoleDecision(Role.ROOT, "alone")
+    assert roles.decide_role(Role.CHILD) == roles.RoleDecision(Role.CHILD, "stated")
+    with roles.running("test"):
+        assert roles.busy() and roles.inside()
+        for stated in (None, Role.ROOT, Role.CHILD):
+            assert roles.decide_role(stated).role is Role.CHILD
+        seen: list[roles.RoleDecision] = []
+        contextvars.Context().run(lambda: seen.extend(roles.decide_role(s) for s in (None, Role.ROOT)))
+        assert seen == [roles.RoleDecision(Role.CHILD, "busy"), roles.RoleDecision(Role.ROOT, "stated")]
+    assert not roles.busy() and not roles.inside()
+    assert json.dumps(roles.decide_role(None).note) == '""'
+
+
+# -- the runtime shares the same marks ------------------------------------------------------------
+
+
+def test_a_pydantic_ai_sub_agent_in_a_runtime_tool_is_a_child(config_path: Path, seeded: MemoryStore) -> None:
+    outcome: Outcome = []
+    sub = pydantic_sub_agent(config_path, seeded, outcome, role=None)
+    session = Runtime(load_config(config_path), store=seeded).new_session()
+    session.submit("Delegate it.")
+
+    def delegate(tool_call: ToolCall) -> str:
+        with ThreadPoolExecutor(max_workers=1) as pool:  # no context crosses into the pool
+            return pool.submit(run_blocking, sub, "Remember zephyr's tabs.").result()
+
+    run_agent(session.root, ScriptedModel([scripted_call("delegate", {}), scripted_answer("Done.")]), executor=delegate)
+    assert_refused(outcome, seeded)
+
+
+async def test_a_runtime_session_made_in_a_pydantic_ai_tool_cannot_write(config_path: Path, seeded: MemoryStore) -> None:
+    seen: list[Role] = []
+    root, _ = pydantic_root(config_path, seeded)
+
+    @root.tool_plain
+    async def delegate(task: str) -> str:
+        session = Runtime(load_config(config_path), store=seeded).new_session()
+        assert session.root.dispatcher is not None
+        seen.append(session.root.dispatcher.role)
+        return "done"
+
+    await root.run("Delegate it.")
+    assert seen == [Role.CHILD]

@@ -1,0 +1,189 @@
+"""The pydantic-ai capability, with FunctionModel standing in for the model."""
+
+from __future__ import annotations
+
+import runpy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic_ai import Agent, ModelMessagesTypeAdapter, RunContext
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    SystemPromptPart,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from tact_memory.adapters.pydantic_ai import MemoryCapability, is_checkpoint
+from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS
+from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Role
+from tact_memory.tool.models import input_schema
+
+from .conftest import REMEMBERED, SEEDED
+
+pytestmark = pytest.mark.anyio
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+Step = ModelResponse | Callable[[list[ModelMessage]], ModelResponse]
+
+
+class Script:
+    """A FunctionModel body: plays responses in order and keeps what the model was shown."""
+
+    def __init__(self, *steps: Step) -> None:
+        self.steps = list(steps)
+        self.seen: list[tuple[list[ModelMessage], AgentInfo]] = []
+
+    def __call__(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        self.seen.append((list(messages), info))
+        step = self.steps.pop(0)
+        return step(messages) if callable(step) else step
+
+    @property
+    def model(self) -> FunctionModel:
+        return FunctionModel(self)
+
+
+def memory(**arguments: Any) -> ModelResponse:
+    return ModelResponse(parts=[ToolCallPart("memory", arguments)])
+
+
+def answer(text: str) -> ModelResponse:
+    return ModelResponse(parts=[TextPart(text)])
+
+
+def returns(messages: list[ModelMessage]) -> list[Any]:
+    return [p.content for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, ToolReturnPart)]
+
+
+def part_texts(messages: list[ModelMessage]) -> list[str]:
+    """Every part's content as text, in order, as the model was shown it."""
+    return [str(getattr(part, "content", "")) for m in messages for part in m.parts]
+
+
+def last_texts(messages: list[ModelMessage]) -> list[str]:
+    """The text parts of the last request, as the model was shown them."""
+    request = messages[-1]
+    assert isinstance(request, ModelRequest)
+    return [str(getattr(part, "content", "")) for part in request.parts]
+
+
+async def test_two_turns_root_checkpoint_no_injection_and_a_stored_conclusion(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    script = Script(
+        memory(operation="scan", query="zephyr release tags"),
+        answer("Tags use vX.Y.Z."),
+        memory(operation="scan", query="zephyr tabs"),
+        memory(operation="put", content=REMEMBERED),
+        answer("Noted."),
+    )
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    first = await agent.run("How are zephyr releases tagged?")
+    second = await agent.run("Use tabs in zephyr, please.", message_history=first.all_messages())
+
+    (before_scan, info), (after_scan, _) = script.seen[:2]
+    assert SEEDED not in repr(before_scan) and SEEDED in repr(after_scan)  # I2
+    assert info.instructions is not None and MEMORY_INSTRUCTIONS in info.instructions
+    (tool,) = [t for t in info.function_tools if t.name == "memory"]
+    assert tool.parameters_json_schema == input_schema()
+
+    # The first turn's user message carries no checkpoint; the second turn's ends with it.
+    assert last_texts(before_scan) == ["How are zephyr releases tagged?"]
+    turn_two, _ = script.seen[2]
+    texts = last_texts(turn_two)
+    assert texts[0] == "Use tabs in zephyr, please." and CHECKPOINT_TEXT in texts[-1] and len(texts) == 2
+    assert sum(CHECKPOINT_TEXT in text for text in part_texts(turn_two)) == 1
+
+    # Kept in the run's history (and through a save and a restore) as a marked system part,
+    # while the user's own part, which an app displays, is unchanged.
+    history = ModelMessagesTypeAdapter.validate_json(ModelMessagesTypeAdapter.dump_json(second.all_messages()))
+    request = second.new_messages()[0]
+    assert isinstance(request, ModelRequest)
+    assert [type(p) for p in request.parts] == [UserPromptPart, SystemPromptPart]
+    assert request.parts[0].content == "Use tabs in zephyr, please." and is_checkpoint(request.parts[-1])
+    assert [sum(map(is_checkpoint, m.parts)) for m in history if isinstance(m, ModelRequest) and m.parts][:1] == [0]
+    assert sum(is_checkpoint(p) for m in history for p in m.parts) == 1
+    assert returns(second.new_messages())[-1]["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+async def test_a_sub_agent_run_from_a_tool_is_a_child_and_cannot_put(config_path: Path, seeded: MemoryStore) -> None:
+    capability = MemoryCapability.from_config(config_path, store=seeded)
+    sub_script = Script(
+        memory(operation="scan", query="zephyr"),
+        memory(operation="put", content=REMEMBERED),
+        memory(operation="delete", id=1, version=1),
+        lambda messages: answer(repr(returns(messages))),
+    )
+    sub_agent = Agent(sub_script.model, capabilities=[capability])
+    root_script = Script(
+        ModelResponse(parts=[ToolCallPart("delegate", {"task": "Remember zephyr's tabs."})]),
+        answer("Done."),
+    )
+    root = Agent(root_script.model, capabilities=[capability])
+
+    @root.tool
+    async def delegate(ctx: RunContext[None], task: str) -> str:
+        return (await sub_agent.run(task, usage=ctx.usage)).output
+
+    await root.run("Delegate it.")
+    scan, put, delete = returns(sub_script.seen[-1][0])
+    assert scan["candidates"] and put["error"]["code"] == delete["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+    assert not any(CHECKPOINT_TEXT in text for messages, _ in sub_script.seen for text in part_texts(messages))
+    assert MEMORY_INSTRUCTIONS in (sub_script.seen[0][1].instructions or "")
+
+
+async def test_a_fixed_child_role_is_refused_even_at_the_top(config_path: Path, seeded: MemoryStore) -> None:
+    script = Script(memory(operation="scan", query="x"), memory(operation="put", content=REMEMBERED), answer("ok"))
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, role=Role.CHILD, store=seeded)])
+    result = await agent.run("Remember it.")
+    assert returns(result.all_messages())[-1]["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_a_steer_in_the_first_turn_gets_the_checkpoint(config_path: Path, seeded: MemoryStore) -> None:
+    script = Script(memory(operation="scan", query="zephyr"), answer("ok"))
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    async with agent.iter("Start on zephyr.") as run:
+        run.enqueue("Actually, use tabs.")
+        async for _ in run:
+            pass
+    assert run.result is not None
+    shown = script.seen[0][0]
+    assert [t for t in last_texts(shown) if "tabs" in t or "zephyr" in t] == ["Start on zephyr.", "Actually, use tabs."]
+    assert CHECKPOINT_TEXT in last_texts(shown)[-1]
+    steer = [m for m in run.result.all_messages() if isinstance(m, ModelRequest) and "tabs" in repr(m)][0]
+    assert is_checkpoint(steer.parts[-1])
+
+
+async def test_disabled_adds_no_tool_no_instructions_no_checkpoint(disabled_config_path: Path) -> None:
+    script = Script(answer("one"), answer("two"))
+    capability = MemoryCapability.from_config(disabled_config_path)
+    agent = Agent(script.model, capabilities=[capability])
+    first = await agent.run("Hello.")
+    await agent.run("Again.", message_history=first.all_messages())
+    assert not capability.enabled
+    for messages, info in script.seen:
+        assert [t.name for t in info.function_tools] == []
+        assert MEMORY_INSTRUCTIONS not in (info.instructions or "")
+        assert not any(CHECKPOINT_TEXT in text for text in part_texts(messages))
+    assert not (disabled_config_path.parent / "memory").exists()
+
+
+def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
+    runpy.run_path(str(EXAMPLES / "pydantic_ai_agent.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "turn 2 ends with the checkpoint: True" in out
+    assert "stored #1: In the `commonware` repository" in out

@@ -1,0 +1,553 @@
+"""The credential screen: the maintained fixture set, a prose corpus, generated shapes, buffer hygiene."""
+
+from __future__ import annotations
+
+import re
+import string
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tact_memory.screening import credentials as secrets
+from tact_memory.screening.credentials import KINDS, find_secret
+
+from ..conftest import fixture_path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class Case:
+    kind: str
+    text: str
+
+
+def load_cases(name: str) -> list[Case]:
+    with fixture_path("secrets", name).open("rb") as file:
+        return [Case(kind=entry["kind"], text=entry["text"]) for entry in tomllib.load(file)["case"]]
+
+
+def load_prose() -> list[str]:
+    text = fixture_path("secrets", "prose.txt").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+REJECT = load_cases("reject.toml")
+KEEP = load_cases("keep.toml")
+PROSE = load_prose()
+
+
+def case_id(case: Case) -> str:
+    return f"{case.kind}:{case.text.strip()[:40]}"
+
+
+# --- the maintained fixture set -----------------------------------------------------------------
+
+
+@pytest.mark.release_gate
+@pytest.mark.parametrize("case", REJECT, ids=case_id)
+def test_reject_fixture_is_rejected_with_its_kind(case: Case) -> None:
+    assert find_secret(case.text) == case.kind
+
+
+@pytest.mark.parametrize("case", KEEP, ids=case_id)
+def test_keep_fixture_is_kept(case: Case) -> None:
+    assert find_secret(case.text) is None
+
+
+def test_fixture_sets_are_large_enough() -> None:
+    assert len(REJECT) >= 150 and len(KEEP) >= 100
+
+
+def test_every_kind_has_a_reject_fixture() -> None:
+    assert {case.kind for case in REJECT} == set(KINDS)
+
+
+def test_reject_fixtures_are_marked_as_synthetic() -> None:
+    unmarked = [case_id(c) for c in REJECT if "fake" not in c.text.lower() and "example" not in c.text.lower()]
+    assert unmarked == []
+
+
+def test_prose_corpus_has_no_false_rejections() -> None:
+    assert len(PROSE) >= 300
+    rejected = [(number, kind) for number, line in enumerate(PROSE, 1) if (kind := find_secret(line))]
+    assert not rejected, f"{len(rejected)} of {len(PROSE)} prose lines rejected (line, kind): {rejected}"
+
+
+def test_prose_stays_kept_when_lines_are_joined_into_records() -> None:
+    # Records hold up to 1 KiB, so several lines together must not form a match across line ends.
+    records: list[str] = []
+    current = ""
+    for line in PROSE:
+        if len((current + "\n" + line).encode()) > 1024:
+            records.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    records.append(current)
+    rejected = [kind for record in records if (kind := find_secret(record))]
+    assert rejected == [], f"{len(rejected)} of {len(records)} joined records rejected: {rejected}"
+
+
+# --- generated shapes ---------------------------------------------------------------------------
+
+ALNUM = string.ascii_letters + string.digits
+URLSAFE = ALNUM + "-_"
+UPPER_DIGITS = string.ascii_uppercase + string.digits
+HEX = "0123456789abcdef"
+PROSE_WORDS = ["the", "deploy", "uses", "key", "for", "staging", "see", "token", "note:", "value", "(", ")"]
+
+
+PLACEHOLDER_START = re.compile(r"(?i)(?:your|my|insert|replace|put|enter)[-_]")
+
+
+def body(alphabet: str, size: int, max_size: int | None = None) -> st.SearchStrategy[str]:
+    # Real tokens are random; a body of one to three repeated characters, or one that starts like
+    # "your-..." or "my_...", is a placeholder and is kept by design (see
+    # test_repeated_character_placeholders_are_kept).
+    return st.text(alphabet, min_size=size, max_size=max_size or size).filter(
+        lambda s: len(set(s)) >= 4 and not PLACEHOLDER_START.match(s)
+    )
+
+
+def shaped(
+    prefixes: list[str], alphabet: str, size: int, max_size: int | None = None
+) -> st.SearchStrategy[Any]:
+    return st.tuples(st.sampled_from(prefixes), body(alphabet, size, max_size), st.just(""))
+
+
+SHAPES: dict[str, st.SearchStrategy[Any]] = {
+    "github_token": shaped(["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], ALNUM, 36, 60),
+    "gitlab_token": shaped(["glpat-", "gldt-", "glrt-"], URLSAFE, 20, 50),
+    "aws_access_key": shaped(["AKIA", "ASIA"], UPPER_DIGITS, 16),
+    "aws_secret_key": st.tuples(
+        st.sampled_from(["aws_secret_access_key = ", "AWS_SECRET_ACCESS_KEY=", '"awsSecretAccessKey": "']),
+        body(ALNUM + "/+", 40),
+        st.just(""),
+    ),
+    "slack_token": shaped(["xoxb-", "xoxp-", "xoxa-", "xoxs-", "xoxr-", "xapp-"], ALNUM + "-", 20, 60),
+    "anthropic_key": shaped(["sk-ant-api03-", "sk-ant-admin01-"], URLSAFE, 40, 100),
+    "openai_key": st.one_of(
+        shaped(["sk-proj-", "sk-svcacct-"], URLSAFE, 40, 120), shaped(["sk-"], ALNUM, 48)
+    ),
+    "google_api_key": shaped(["AIza"], URLSAFE, 35),
+    "google_oauth_token": st.one_of(shaped(["GOCSPX-"], URLSAFE, 28), shaped(["ya29."], URLSAFE, 40, 120)),
+    "stripe_key": shaped(["sk_live_", "rk_live_", "sk_test_", "rk_test_", "whsec_"], ALNUM, 24, 99),
+    "huggingface_token": shaped(["hf_"], ALNUM, 34),
+    "npm_token": shaped(["npm_"], ALNUM, 36),
+    "pypi_token": shaped(["pypi-AgEIcHlwaS5vcmc"], URLSAFE, 60, 160),
+    "sendgrid_key": st.tuples(
+        st.just("SG."), st.tuples(body(URLSAFE, 22), body(URLSAFE, 43)).map(".".join), st.just("")
+    ),
+    "digitalocean_token": shaped(["dop_v1_", "doo_v1_", "dor_v1_"], HEX, 64),
+    "shopify_token": shaped(["shpat_", "shpca_", "shppa_", "shpss_"], HEX, 32),
+    "databricks_token": shaped(["dapi"], HEX, 32),
+    "telegram_bot_token": st.tuples(
+        st.integers(10**8, 10**10 - 1).map(lambda n: f"{n}:AA"), body(URLSAFE, 33), st.just("")
+    ),
+    "vault_token": shaped(["hvs.", "hvb.", "hvr."], URLSAFE, 24, 90),
+    "jwt": st.tuples(
+        st.just("eyJ"),
+        st.tuples(body(URLSAFE, 8, 40), body(URLSAFE, 8, 80), body(URLSAFE, 8, 43)).map(
+            lambda parts: f"{parts[0]}.eyJ{parts[1]}.{parts[2]}"
+        ),
+        st.just(""),
+    ),
+    "slack_webhook": st.tuples(
+        st.just("https://hooks.slack.com/services/T"),
+        st.tuples(body(UPPER_DIGITS, 8, 10), body(UPPER_DIGITS, 8, 10), body(ALNUM, 24)).map(
+            lambda parts: f"{parts[0]}/B{parts[1]}/{parts[2]}"
+        ),
+        st.just(""),
+    ),
+    "azure_connection_string": st.tuples(
+        st.just("DefaultEndpointsProtocol=https;AccountName=fakeacct;AccountKey="),
+        body(ALNUM + "+/", 86),
+        st.just("==;EndpointSuffix=core.windows.net"),
+    ),
+}
+
+
+def shares_a_run(kind: str, secret: str, size: int = 4) -> bool:
+    """Whether ``kind`` or its description contains any ``size``-long substring of ``secret``."""
+    said = kind + " " + KINDS[kind]
+    return any(secret[i : i + size] in said for i in range(len(secret) - size + 1))
+
+
+def coincides_with_a_kind_name(secret: str, size: int = 4) -> bool:
+    constants = " ".join(f"{kind} {text}" for kind, text in KINDS.items())
+    return any(secret[i : i + size] in constants for i in range(len(secret) - size + 1))
+
+
+@pytest.mark.parametrize("kind", sorted(SHAPES))
+@given(data=st.data())
+def test_generated_provider_shape_is_rejected_without_echo(kind: str, data: st.DataObject) -> None:
+    prefix, random_part, suffix = data.draw(SHAPES[kind])
+    before = " ".join(data.draw(st.lists(st.sampled_from(PROSE_WORDS), max_size=4)))
+    after = " ".join(data.draw(st.lists(st.sampled_from(PROSE_WORDS), max_size=4)))
+    found = find_secret(f"{before} {prefix}{random_part}{suffix} {after}")
+    assert found == kind
+    # The result is one of a fixed set of names. Skip the rare body that happens to spell part
+    # of one of those constant names; any other overlap could only be an echo of the value.
+    assume(not coincides_with_a_kind_name(random_part))
+    assert not shares_a_run(found, random_part)
+
+
+def test_every_shape_kind_is_a_known_kind() -> None:
+    assert set(SHAPES) <= set(KINDS)
+
+
+CREDENTIAL_NAMES = [
+    "password", "passwd", "pwd", "secret", "api_key", "apikey", "access_key", "client_secret",
+    "private_key", "auth_token", "access_token", "refresh_token", "secret_key", "encryption_key",
+    "GITHUB_TOKEN", "DB_PASSWORD", "WEBHOOK_SECRET", "SENTRY_AUTH_TOKEN", "REDIS_PASS",
+    "apiKey", "clientSecret", "authToken", "dbPassword", "config.api_key",
+]  # fmt: skip
+NOT_CREDENTIAL_NAMES = [
+    "TOKEN_TTL_SECONDS", "password_min_length", "token_url", "OAUTH_TOKEN_URL", "max_tokens",
+    "tokens", "passwords", "secret_name", "token_count", "keyboard", "monkey", "primary_key",
+    "sort_key", "next_page_token", "publicKeyToken", "bypass", "mytoken", "commit", "image_digest",
+]  # fmt: skip
+FORMS = [
+    "{n}={v}", '{n} = "{v}"', "{n}: {v}", '"{n}": "{v}"', "export {n}={v}", "{n} => '{v}'",
+    "{n}: '{v}'", '{n} := "{v}"', "set {n}={v} before running the job",
+]  # fmt: skip
+
+# Credential-shaped by construction: starts with a letter, ends with a digit, and has no separator
+# that would make it read as an identifier, a path, a reference or a placeholder.
+credential_values = st.builds(
+    lambda first, middle, last: first + middle + last,
+    st.sampled_from(string.ascii_letters),
+    st.text(ALNUM + "!@^&*+?~", min_size=6, max_size=40),
+    st.sampled_from(string.digits),
+).filter(lambda v: len(set(v)) >= 4)
+
+
+@given(name=st.sampled_from(CREDENTIAL_NAMES), form=st.sampled_from(FORMS), value=credential_values)
+def test_value_assigned_to_a_credential_name_is_rejected(name: str, form: str, value: str) -> None:
+    kind = find_secret(form.format(n=name, v=value))
+    assert kind == "credential_assignment"
+    assume(not coincides_with_a_kind_name(value))
+    assert not shares_a_run(kind, value)
+
+
+@given(name=st.sampled_from(NOT_CREDENTIAL_NAMES), form=st.sampled_from(FORMS), value=credential_values)
+def test_same_value_under_an_ordinary_name_is_kept(name: str, form: str, value: str) -> None:
+    assert find_secret(form.format(n=name, v=value)) is None
+
+
+PLACEHOLDERS = [
+    "${API_TOKEN}", "$API_TOKEN", "<your-token>", "<redacted>", "%API_TOKEN%", "{{secrets.API_TOKEN}}",
+    "********", "changeme", "REDACTED", "xxxxxxxxxxxx", "your-api-key-here", "settings.API_TOKEN",
+    "OPENAI_API_KEY_V2", "/run/secrets/api_token", "~/.config/tool/token", "hmac-sha256",
+    "true", "Ed25519PrivateKey", "OAuth2Token", "None", "null", "$(pass show db/prod)", "***", "",
+    "str", "SecretStr", "required",
+]  # fmt: skip
+
+
+@given(
+    name=st.sampled_from(CREDENTIAL_NAMES), form=st.sampled_from(FORMS), value=st.sampled_from(PLACEHOLDERS)
+)
+def test_placeholders_and_references_are_kept(name: str, form: str, value: str) -> None:
+    assert find_secret(form.format(n=name, v=value)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ghp_" + "x" * 36,
+        "AKIA" + "X" * 16,
+        "sk_live_" + "0" * 24,
+        "hf_" + "a" * 34,
+        "password=aaaa1111",
+        "postgres://app:xxxx@db.example.com/app",
+    ],
+)
+def test_repeated_character_placeholders_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# A short password is still a password: names with prefixes, qualifiers and digits, in every case
+# style, with any value that is not a stand-in, however short.
+SHORT_CREDENTIAL_NAMES = [
+    "password", "DATABASE_PASSWORD", "DB_PASSWORD_PROD", "JWT_SECRET_1", "STRIPE_KEY", "apiToken",
+    "CLIENT_SECRET", "dbPasswordProd", "db-password", "SMTP2_PASSWORD", "GITLAB_PAT", "token",
+    "session_secret", "webhookSecretStaging", "_authToken", "_password", "ADMIN_PASSWORD_2",
+    "private_key_passphrase", "keystore_password", "OPENAI_KEY", "SIGNING_KEY",
+]  # fmt: skip
+TIGHT_FORMS = ["{n}={v}", "{n}:{v}", '{n}: "{v}"', "{n} = '{v}'", '"{n}": "{v}"', "{n}: {v}", "{n} := {v}",
+               "{n} => {v},", 'export {n}="{v}"', '{{\\"{n}\\": \\"{v}\\"}}', "{n}={v} ./run.sh", "{n} = {v}  # prod"]
+# Stand-ins the screen keeps by design (see the module docstring): words that mark a missing value,
+# type names (two capitalised words, as in SecretStr), YAML tags (!Ref), and identifiers that name a credential
+# variable (dbPassword).
+STAND_INS = {
+    "none", "null", "nil", "true", "false", "yes", "no", "on", "off", "str", "int", "any", "see", "ask", "env",
+    "tbd", "tba", "todo", "key", "keys", "auth", "same", "char", "text", "creds", "unset", "empty", "blank",
+    "bytes", "bool", "prompt", "stdin", "auto", "ditto", "basic", "digest", "ntlm", "string", "object", "number",
+}  # fmt: skip
+short_values = st.text(ALNUM + "!@^*+?~", min_size=1, max_size=7).filter(
+    lambda v: len(set(v)) >= 3
+    and v.lower() not in STAND_INS
+    and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)
+    and len(re.findall(r"[A-Z][a-z]{2,}", v)) < 2
+    and not re.fullmatch(r"!+[A-Za-z]+", v)
+)
+
+
+@given(name=st.sampled_from(SHORT_CREDENTIAL_NAMES), form=st.sampled_from(TIGHT_FORMS), value=short_values)
+def test_short_value_assigned_to_a_credential_name_is_rejected(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+NAMES_ABOUT_CREDENTIALS = [
+    "password_policy", "token_count", "max_tokens", "TOKENIZER", "PASSWORD_RESET_TOKEN_TTL", "token_type",
+    "API_KEY_HEADER", "SORT_KEY", "CACHE_KEY", "password_hash", "SECRET_NAME", "AWS_ACCESS_KEY_ID",
+    "pad_token", "eos_token", "tokens", "PASSWORD_MIN", "api_key_env", "bypass",
+]  # fmt: skip
+
+
+@given(name=st.sampled_from(NAMES_ABOUT_CREDENTIALS), form=st.sampled_from(TIGHT_FORMS), value=short_values)
+def test_names_about_credentials_are_not_credential_names(name: str, form: str, value: str) -> None:
+    # A name that goes on to say something about a credential holds a count, a length, a type or
+    # a lookup key, never the credential (see _QUALIFIER in the module).
+    assert find_secret(form.format(n=name, v=value)) is None
+
+
+@given(
+    name=st.sampled_from(CREDENTIAL_NAMES),
+    sep=st.sampled_from([": ", " = ", ": ", " => "]),
+    words=st.lists(st.sampled_from(["must", "see", "the", "docs", "rotate", "every", "90", "days", "is", "stored", "in", "1Password"]), min_size=2, max_size=6),
+)
+def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[str]) -> None:
+    # "token: see the docs": a plain word followed by more words is prose, not a value.
+    assume(words[0] not in {"90", "1Password"})
+    assert find_secret(f"{name}{sep}{' '.join(words)}") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Authorization: Basic abc", "authorization_header"),
+        ("Proxy-Authorization: Basic abc", "authorization_header"),
+        ("authorization: Bearer a1", "authorization_header"),
+        ('headers["Authorization"] = "Token abc"', "authorization_header"),
+        ("X-Api-Key: abc1", "authorization_header"),
+        ("Cookie: session=abc", "cookie_header"),
+        ("Set-Cookie: id=a1; Path=/", "cookie_header"),
+        ("mysql -u root -pVALUE app", "command_line_credential"),
+        ("sshpass -p VALUE ssh host", "command_line_credential"),
+        ("docker login -u ci -p VALUE registry", "command_line_credential"),
+        ("redis-cli -a VALUE ping", "command_line_credential"),
+        ("openssl rsa -passin pass:VALUE -in k.pem", "command_line_credential"),
+        ("tool --password abc --host db", "command_line_credential"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----", "private_key"),
+        ("  -----END RSA PRIVATE KEY-----  \n", "private_key"),
+        ('{"auth": "dXNlcjpwYXNz"}', "credential_assignment"),
+    ],
+)
+def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(text: str, kind: str) -> None:
+    assert find_secret(text) == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Authorization: required for every endpoint",
+        "Authorization: Bearer",
+        "Cookie: see the proxy docs",
+        "Set-Cookie: SameSite=Lax; Secure",
+        "mysql -u root -p app_db",
+        "ssh -p 2222 host",
+        "docker run -p 8080:80 nginx",
+        "docker login --password-stdin",
+        "openssl rsa -passin env:KEY_PASS -in k.pem",
+        "tool --password-file /run/secrets/db",
+        "use --token instead of the environment variable",
+        "Keys begin with -----BEGIN OPENSSH PRIVATE KEY----- and must stay out of the repo.",
+        '{"auth": "none"}',
+    ],
+)
+def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# --- text as a reader sees it -------------------------------------------------------------------
+
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\ufe0f", "\U000e0041"]
+SINGLE_LINE_REJECTS = [c for c in REJECT if c.text.isascii() and "\n" not in c.text.strip()]
+
+
+def full_width(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+@given(case=st.sampled_from(SINGLE_LINE_REJECTS), data=st.data())
+def test_invisible_characters_do_not_hide_a_secret(case: Case, data: st.DataObject) -> None:
+    text = case.text.strip()
+    positions = data.draw(st.lists(st.integers(0, len(text)), min_size=1, max_size=6))
+    for position in sorted(positions, reverse=True):
+        text = text[:position] + data.draw(st.sampled_from(INVISIBLE)) + text[position:]
+    assert find_secret(text) == case.kind
+
+
+@pytest.mark.parametrize("case", SINGLE_LINE_REJECTS, ids=case_id)
+def test_full_width_and_no_break_spaces_do_not_hide_a_secret(case: Case) -> None:
+    assert find_secret(full_width(case.text)) == case.kind
+    assert find_secret(case.text.replace(" ", "\u00a0")) == case.kind
+
+
+@given(text=st.text(st.characters(codec="ascii"), max_size=300), data=st.data())
+def test_any_text_reads_the_same_with_invisible_characters(text: str, data: st.DataObject) -> None:
+    positions = data.draw(st.lists(st.integers(0, len(text)), max_size=5))
+    marked = text
+    for position in sorted(positions, reverse=True):
+        marked = marked[:position] + data.draw(st.sampled_from(INVISIBLE)) + marked[position:]
+    assert find_secret(marked) == find_secret(text)
+
+
+def test_keep_fixtures_stay_kept_in_full_width() -> None:
+    refused = [case_id(c) for c in KEEP if c.text.isascii() and find_secret(full_width(c.text)) is not None]
+    assert refused == []
+
+
+# --- random-looking values that are not credentials ---------------------------------------------
+
+commit_hashes = st.text(HEX, min_size=40, max_size=40)
+short_hashes = st.text(HEX, min_size=7, max_size=12)
+uuids = st.uuids().map(str)
+digests = st.text(HEX, min_size=64, max_size=64).map(lambda h: f"sha256:{h}")
+semvers = st.builds(
+    lambda major, minor, patch, pre, build: f"{major}.{minor}.{patch}{pre}{build}",
+    st.integers(0, 99),
+    st.integers(0, 999),
+    st.integers(0, 9999),
+    st.sampled_from(["", "-rc.1", "-alpha", "-beta.3", "-dev0", "-0.3.7", "-x.7.z.92"]),
+    st.sampled_from(["", "+build.5", "+20240601", "+sha.5114f85", "+exp.sha.5114f85"]),
+)
+TEMPLATES = [
+    "In the platform repo, the fix landed in {x} on main.",
+    "commit: {x}",
+    "image_digest = {x}",
+    '{{"version": "{x}", "id": "{x}"}}',
+    "Pinned ghcr.io/example/api@{x} after the rollback.",
+    "The tenant id {x} is the same in staging.",
+    "version={x}",
+    "see https://example.com/releases/{x}/notes",
+    "Upgraded to {x}; the token refresh bug is gone.",
+]
+
+
+@given(
+    value=st.one_of(commit_hashes, short_hashes, uuids, digests, semvers),
+    template=st.sampled_from(TEMPLATES),
+)
+def test_hashes_uuids_digests_and_versions_in_prose_are_kept(value: str, template: str) -> None:
+    assert find_secret(template.format(x=value)) is None
+
+
+# --- buffer hygiene -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["nothing to see", REJECT[0].text, "password=FAKEpassw0rd!", ""])
+def test_screen_zeroes_the_buffer_it_is_given(text: str) -> None:
+    buffer = bytearray(text.encode())
+    expected = find_secret(text)
+    assert secrets._screen_and_zero(buffer) == expected
+    assert buffer == bytearray(len(text.encode()))
+
+
+@given(text=st.text(max_size=1024))
+def test_screen_zeroes_any_buffer(text: str) -> None:
+    buffer = bytearray(text.encode())
+    secrets._screen_and_zero(buffer)
+    assert not any(buffer)
+
+
+def test_screen_zeroes_the_buffer_when_a_rule_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(self: object, buffer: bytearray) -> str | None:
+        raise RuntimeError("rule failed")
+
+    monkeypatch.setattr(secrets._Screen, "first_kind", explode)
+    buffer = bytearray(b"password=FAKEpassw0rd!")
+    with pytest.raises(RuntimeError):
+        secrets._screen_and_zero(buffer)
+    assert not any(buffer)
+
+
+def test_find_secret_screens_only_a_buffer_it_then_zeroes(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[bytearray] = []
+    screen = secrets._screen_and_zero
+
+    def spy(buffer: bytearray) -> str | None:
+        seen.append(buffer)
+        assert bytes(buffer) == "token=FAKEt0ken99 é".encode()
+        return screen(buffer)
+
+    monkeypatch.setattr(secrets, "_screen_and_zero", spy)
+    assert find_secret("token=FAKEt0ken99 é") == "credential_assignment"
+    assert len(seen) == 1 and len(seen[0]) == len("token=FAKEt0ken99 é".encode())
+    assert not any(seen[0])
+
+
+# --- robustness ---------------------------------------------------------------------------------
+
+ADVERSARIAL = [
+    "a" * 1024,
+    "password=" * 113,
+    "a_token=" * 128,
+    "eyJ" * 341,
+    "eyJaaaaaaaa." * 85,
+    "-----BEGIN " * 93,
+    "-----BEGIN PRIVATE KEY-----" + " " * 997,
+    "postgres://" + ":" * 1013,
+    "https://u:" + "p" * 1014,
+    "x-" * 512,
+    "Authorization: " * 68,
+    "machine a login b " * 56,
+    "--password " * 93,
+    "Bearer " * 146,
+    "AKIA" * 256,
+    "ghp_" + "A" * 1020,
+    "0123456789:AA" * 78,
+    "=" * 1024,
+    ":" * 1024,
+    "password: " + "A1" * 507,
+    "token = " + "Ab" * 508,
+    "AbcDef" * 170,
+]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL, ids=lambda t: t[:16])
+def test_adversarial_kilobyte_is_screened(text: str) -> None:
+    # Linear by construction; a regression to catastrophic backtracking would hang this test.
+    assert find_secret(text) in {None, *KINDS}
+
+
+@given(text=st.text(max_size=1024))
+def test_any_text_yields_none_or_a_known_kind(text: str) -> None:
+    assert find_secret(text) in {None, *KINDS}
+
+
+def test_lone_surrogates_are_screened_rather_than_crashing() -> None:
+    token = "ghp_FAKE0EXAMPLE0Token07elszGNU18fmtAHOV"
+    assert find_secret(f"broken \ud800 text then {token}") == "github_token"
+    assert find_secret("just \udfff") is None
+
+
+def test_kinds_read_as_the_object_of_a_sentence() -> None:
+    for kind, description in KINDS.items():
+        assert kind.isidentifier() and kind == kind.lower()
+        assert description.startswith(("a ", "an ")) and not description.endswith(".")
+
+
+def test_kinds_cannot_be_changed() -> None:
+    with pytest.raises(TypeError):
+        KINDS["custom"] = "a custom secret"  # type: ignore[index]

@@ -1,0 +1,334 @@
+"""The memory tool: schema, validation, results, scan-before-put, disabled (I4, I6, I7)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from tact_memory.limits import Limits
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Dispatcher, Role
+from tact_memory.tool.memory_tool import OPERATIONS, MemoryTool
+from tact_memory.tool.models import (
+    input_schema,
+    operation_input_schema,
+    operation_needs,
+    tool_definition,
+)
+
+
+def test_tool_definition_snapshot(snapshot: SnapshotAssertion) -> None:
+    assert tool_definition() == snapshot
+
+
+def test_published_schema_is_one_object_whose_fields_name_their_operation() -> None:
+    schema = input_schema()
+    assert "$ref" not in json.dumps(schema) and "$defs" not in schema
+    assert not {"oneOf", "anyOf", "allOf"} & set(schema)
+    assert schema["type"] == "object" and schema["additionalProperties"] is False
+    assert schema["required"] == ["operation"]
+    assert schema["properties"]["operation"] == {**schema["properties"]["operation"], "type": "string", "enum": list(OPERATIONS)}
+    owners = {name: op for op in OPERATIONS for name in operation_input_schema(op)["properties"]}
+    assert set(schema["properties"]) == {"operation", *owners}
+    for name, owner in owners.items():
+        need = "required" if name in operation_input_schema(owner)["required"] else "optional"
+        assert schema["properties"][name]["description"].startswith(f"`{owner}` ({need}): ")
+    assert schema["properties"]["replace"]["additionalProperties"] is False
+    assert schema["properties"]["replace"]["required"] == ["id", "version"]
+
+
+def test_no_two_operations_share_a_field_name() -> None:
+    names = [name for op in OPERATIONS for name in operation_input_schema(op)["properties"]]
+    assert len(names) == len(set(names))
+
+
+def test_bounds_in_schema_and_validation_come_from_the_store(make_store: Any) -> None:
+    store = make_store(limits=Limits(scan_results=3, rows=4, record_bytes=100, query_bytes=50, preview_bytes=20))
+    tool = MemoryTool(store)
+    properties = tool.definition()["input_schema"]["properties"]
+    assert properties["limit"]["maximum"] == 3 and "1 to 3" in properties["limit"]["description"]
+    assert properties["ids"]["maxItems"] == 4
+    assert "100 UTF-8 bytes" in properties["content"]["description"]
+    assert "50 UTF-8 bytes" in properties["query"]["description"]
+    assert "at most 3 compact candidates" in tool.definition()["description"]
+    assert "20-byte preview" in tool.definition()["description"]
+    assert tool.call({"operation": "scan", "query": "x", "limit": 4})["error"]["code"] == "invalid_arguments"
+    assert tool.call({"operation": "read", "ids": [1, 2, 3, 4, 5]})["error"]["code"] == "invalid_arguments"
+    assert tool.call({"operation": "read", "ids": [1, 2, 3, 4]})["memories"] == []
+    for i in range(5):
+        tool.call({"operation": "scan", "query": "x"})
+        tool.call({"operation": "put", "content": f"release note {i}"})
+    # Without a limit, a scan asks for as many candidates as this store allows.
+    assert len(tool.call({"operation": "scan", "query": "release note"})["candidates"]) == 3
+
+
+def test_read_ids_are_bounded_by_the_row_bound(store: MemoryStore) -> None:
+    assert input_schema()["properties"]["ids"]["maxItems"] == store.limits.rows == 512
+    refused = MemoryTool(store).call({"operation": "read", "ids": list(range(1, 514))})
+    assert refused["error"]["code"] == "invalid_arguments" and "at most 512" in refused["error"]["message"]
+    assert MemoryTool(store).call({"operation": "read", "ids": list(range(1, 513))})["memories"] == []
+
+
+VALID: dict[str, dict[str, Any]] = {
+    "scan": {"query": "release tags", "limit": 2},
+    "read": {"ids": [1]},
+    "put": {"content": "fits", "replace": {"id": 1, "version": 1}},
+    "delete": {"id": 1, "version": 1},
+}
+"""One well-formed call of each operation, with every field it takes."""
+
+JSON_VALUES: dict[str, object] = {
+    "string": "1",
+    "integer": 7,
+    "number": 1.5,
+    "boolean": True,
+    "array": [1],
+    "object": {"id": 1},
+    "null": None,
+}
+
+
+def _malformed() -> list[tuple[str, dict[str, Any], str]]:
+    """Every malformed combination: (operation, call, a fragment the refusal must hold)."""
+    cases: list[tuple[str, dict[str, Any], str]] = []
+    for op in OPERATIONS:
+        schema = operation_input_schema(op)
+        call = {"operation": op, **VALID[op]}
+        for other in OPERATIONS:
+            for name, value in VALID[other].items():
+                if other != op:
+                    cases.append((op, {**call, name: value}, f"'{name}' is a field of {other}, not of {op}"))
+        for name in schema["required"]:
+            cases.append((op, {k: v for k, v in call.items() if k != name}, f"missing field '{name}'"))
+        for name, prop in schema["properties"].items():
+            for kind, value in JSON_VALUES.items():
+                optional_null = kind == "null" and name not in schema["required"]
+                if kind != prop["type"] and not (kind == "integer" and prop["type"] == "number") and not optional_null:
+                    cases.append((op, {**call, name: value}, name))
+        cases.append((op, {**call, "extra": 1}, "unknown field 'extra'"))
+    return cases
+
+
+MALFORMED = _malformed()
+
+
+@pytest.mark.parametrize(("operation", "call", "fragment"), MALFORMED, ids=[json.dumps(c) for _, c, _ in MALFORMED])
+def test_every_malformed_combination_says_what_the_operation_needs(
+    store: MemoryStore, operation: str, call: dict[str, Any], fragment: str
+) -> None:
+    result = MemoryTool(store).call(call)
+    assert result["operation"] == operation
+    assert result["error"]["code"] == "invalid_arguments"
+    message = result["error"]["message"]
+    assert fragment in message
+    assert message.endswith(operation_needs(operation, store.limits))
+    for name in operation_input_schema(operation)["required"]:
+        assert name in operation_needs(operation)
+    assert not store.opened
+
+
+@pytest.mark.parametrize("operation", ["search", "", "SCAN", 5, None, ["scan"]])
+def test_an_unknown_operation_names_every_operation(store: MemoryStore, operation: object) -> None:
+    result = MemoryTool(store).call({"operation": operation, "query": "x"})
+    assert result["operation"] is None and result["error"]["code"] == "invalid_arguments"
+    assert all(op in result["error"]["message"] for op in OPERATIONS)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",  # long and credential-shaped
+        "AKIAIOSFODNN7EXAMPLE",  # short, but a credential
+        "k" * 33,  # only too long
+    ],
+)
+@pytest.mark.parametrize("nested", [False, True])
+def test_an_unknown_field_name_is_not_repeated_when_long_or_secret(store: MemoryStore, name: str, nested: bool) -> None:
+    call: dict[str, Any] = {"operation": "put", "content": "fits", "replace": {"id": 1, "version": 1}}
+    if nested:
+        call["replace"][name] = 1
+    else:
+        call[name] = 1
+    result = MemoryTool(store).call(call)
+    assert result["error"]["code"] == "invalid_arguments"
+    message = result["error"]["message"]
+    assert "an unknown field" in message and name not in message
+    assert not any(name[i : i + 8] in message for i in range(len(name) - 7))
+    assert ("in replace" in message) is nested
+
+
+def test_a_short_plain_unknown_field_is_named(store: MemoryStore) -> None:
+    result = MemoryTool(store).call({"operation": "scan", "query": "x", "colour": "red"})
+    assert "unknown field 'colour'" in result["error"]["message"]
+    nested = MemoryTool(store).call({"operation": "put", "content": "x", "replace": {"id": 1, "version": 1, "force": 1}})
+    assert "unknown field 'replace.force'" in nested["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "fragment"),
+    [
+        ("not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        ('"scan"', "JSON object"),
+        ("{}", "missing field 'operation'"),
+        ('{"operation": "search", "query": "x"}', "unknown operation"),
+        ('{"operation": "scan"}', "missing field 'query'"),
+        ('{"operation": "scan", "query": "x", "extra": 1}', "unknown field 'extra'"),
+        ('{"operation": "scan", "query": "x", "limit": 6}', "limit"),
+        ('{"operation": "scan", "query": "x", "limit": "5"}', "limit"),
+        ('{"operation": "scan", "query": 5}', "query"),
+        ('{"operation": "read", "ids": []}', "ids"),
+        ('{"operation": "read", "ids": ["1"]}', "ids.0"),
+        ('{"operation": "read", "ids": [true]}', "ids.0"),
+        ('{"operation": "read", "ids": [0]}', "ids.0"),
+        ('{"operation": "put", "content": "x", "replace": {"id": 1}}', "replace.version"),
+        ('{"operation": "put", "content": "x", "replace": {"id": 1, "version": 1, "force": true}}', "force"),
+        ('{"operation": "delete", "id": 1}', "version"),
+        ('{"operation": "delete", "id": 1.0, "version": 1}', "id"),
+    ],
+)
+def test_bad_calls_are_invalid_arguments_results(store: MemoryStore, raw: str, fragment: str) -> None:
+    result = MemoryTool(store).call(raw)
+    assert result["error"]["code"] == "invalid_arguments"
+    assert fragment in result["error"]["message"]
+    assert not store.opened  # nothing was touched
+
+
+def test_error_result_names_the_operation_when_known(store: MemoryStore) -> None:
+    assert MemoryTool(store).call({"operation": "read", "ids": []})["operation"] == "read"
+    assert MemoryTool(store).call({"operation": "nope"})["operation"] is None
+
+
+@pytest.mark.release_gate
+def test_put_requires_a_scan_since_the_last_put(store: MemoryStore) -> None:
+    tool, other = MemoryTool(store), MemoryTool(store)
+    put = {"operation": "put", "content": "The api repository pins Python 3.12"}
+    assert tool.call(put)["error"]["code"] == "scan_required"
+    other.call({"operation": "scan", "query": "python"})
+    assert tool.call(put)["error"]["code"] == "scan_required"  # another agent's scan does not count
+    tool.call({"operation": "scan", "query": "python version"})
+    assert tool.call(put)["operation"] == "put"
+    second = {"operation": "put", "content": "The web repository pins Node 22"}
+    assert tool.call(second)["error"]["code"] == "scan_required"
+    tool.call({"operation": "scan", "query": "node"})
+    assert tool.call(second)["memory"]["key"] == {"id": 2, "version": 1}
+
+
+def test_a_refused_put_keeps_the_scan(store: MemoryStore) -> None:
+    tool = MemoryTool(store)
+    tool.call({"operation": "scan", "query": "x"})
+    assert tool.call({"operation": "put", "content": "x" * 2000})["error"]["code"] == "content_too_large"
+    assert tool.call({"operation": "put", "content": "fits"})["operation"] == "put"
+
+
+def run_session(tool: MemoryTool | Dispatcher, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [tool.call(c) for c in calls]
+
+
+def test_results_as_a_model_sees_them(store: MemoryStore, snapshot: SnapshotAssertion) -> None:
+    calls: list[dict[str, Any]] = [
+        {"operation": "scan", "query": "release tags commonware"},
+        {"operation": "put", "content": "In the `commonware` repository, release tags use the form vX.Y.Z."},
+        {"operation": "scan", "query": "how are release tags named in commonware?"},
+        {"operation": "read", "ids": [1, 7]},
+        {"operation": "put", "content": "In the `commonware` repository, release tags use the form vX.Y.Z-rc.N for candidates.", "replace": {"id": 1, "version": 1}},
+        {"operation": "delete", "id": 1, "version": 1},
+        {"operation": "delete", "id": 1, "version": 2},
+        {"operation": "read", "ids": [1]},
+    ]  # fmt: skip
+    assert run_session(MemoryTool(store), calls) == snapshot
+
+
+def test_error_results_carry_their_fields(store: MemoryStore) -> None:
+    tool = MemoryTool(store)
+    tool.call({"operation": "scan", "query": "x"})
+    tool.call({"operation": "put", "content": "The user prefers pytest over unittest"})
+    tool.call({"operation": "scan", "query": "x"})
+    dup = tool.call({"operation": "put", "content": "the user prefers PYTEST over unittest"})
+    assert dup["error"]["code"] == "duplicate" and dup["error"]["key"] == {"id": 1, "version": 1}
+    conflict = tool.call({"operation": "delete", "id": 1, "version": 3})
+    assert conflict["error"] == {
+        "code": "version_conflict",
+        "message": conflict["error"]["message"],
+        "id": 1,
+        "current_version": 1,
+    }
+    assert tool.call({"operation": "delete", "id": 5, "version": 1})["error"]["code"] == "not_found"
+
+
+def test_disabled_memory_answers_every_operation_with_disabled(tmp_path: Path) -> None:
+    tool = MemoryTool(None)
+    for call in (
+        {"operation": "scan", "query": "x"},
+        {"operation": "read", "ids": [1]},
+        {"operation": "put", "content": "x"},
+        {"operation": "delete", "id": 1, "version": 1},
+    ):
+        result = tool.call(call)
+        assert result["error"]["code"] == "disabled"
+        assert "enabled = true" in result["error"]["message"]
+
+
+def test_async_call_runs_in_a_worker_thread(store: MemoryStore) -> None:
+    import threading
+
+    seen: list[str] = []
+    original = store.scan
+
+    def spy(query: str, *, limit: int = 5) -> Any:
+        seen.append(threading.current_thread().name)
+        return original(query, limit=limit)
+
+    store.scan = spy  # type: ignore[method-assign]
+
+    async def main() -> dict[str, Any]:
+        return await Dispatcher(store).acall({"operation": "scan", "query": "anything"})
+
+    assert asyncio.run(main())["abstained"] is True
+    assert seen and seen[0] != threading.main_thread().name
+
+
+# -- role authorization (I6) ---------------------------------------------------------------------
+
+
+@pytest.mark.release_gate
+@pytest.mark.parametrize(
+    "call",
+    [
+        {"operation": "put", "content": "child conclusion about ci"},
+        {"operation": "put", "content": "child conclusion", "role": "root"},
+        {"operation": "put", "content": "x", "replace": {"id": 1, "version": 1}, "agent": "root"},
+        {"operation": "delete", "id": 1, "version": 1},
+        {"operation": "delete", "id": 1, "version": 1, "role": "root", "caller": {"role": "root"}},
+    ],
+)
+def test_child_mutation_is_forbidden_whatever_the_arguments_say(store: MemoryStore, call: dict[str, Any]) -> None:
+    root = Dispatcher(store, role=Role.ROOT)
+    root.call({"operation": "scan", "query": "ci"})
+    root.call({"operation": "put", "content": "root conclusion about ci"})
+    child = Dispatcher(store, role=Role.CHILD)
+    child.call({"operation": "scan", "query": "ci"})
+    result = child.call(call)
+    assert result["operation"] == call["operation"]
+    assert result["error"]["code"] == "forbidden"
+    assert [(r.key.id, r.key.version, r.content) for r in store.list_records()] == [(1, 1, "root conclusion about ci")]
+
+
+def test_child_may_scan_and_read(store: MemoryStore) -> None:
+    root = Dispatcher(store, role=Role.ROOT)
+    root.call({"operation": "scan", "query": "x"})
+    root.call({"operation": "put", "content": "The lint job runs ruff and mypy"})
+    child = Dispatcher(store, role="child")  # type: ignore[arg-type]
+    assert child.call({"operation": "scan", "query": "lint job"})["candidates"][0]["key"] == {"id": 1, "version": 1}
+    assert child.call({"operation": "read", "ids": [1]})["memories"][0]["read_count"] == 1
+
+
+def test_dispatcher_passes_bad_json_through_as_invalid_arguments() -> None:
+    child = Dispatcher(None, role=Role.CHILD)
+    assert child.call("{")["error"]["code"] == "invalid_arguments"
+    assert child.call('{"operation": "put", "content": "x"}')["error"]["code"] == "forbidden"
