@@ -196,6 +196,11 @@ def test_other_files_and_identical_rewrites_are_silent(
     (config_path.parent / "config.toml.bak").write_text("[memory\n", encoding="utf-8")
     write_config(config_path.parent, enabled=True)  # same settings as before
     collector.assert_quiet()
+    # The silence above means something only if the watcher was listening all along.
+    write_config(config_path.parent, enabled=False)
+    event = collector.next()
+    assert event.error is None and event.config.memory.enabled is False and event.memory_changed
+    collector.assert_quiet()
 
 
 def test_a_failing_subscriber_does_not_stop_the_watcher(config_path: Path) -> None:

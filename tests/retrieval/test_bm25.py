@@ -104,12 +104,6 @@ def test_stop_words_and_folding_follow_the_options() -> None:
     assert literal.search("deployed", limit=5) == []
 
 
-def test_hits_are_frozen() -> None:
-    hit = Hit(1, 0.5)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        hit.score = 2.0  # type: ignore[misc]
-
-
 def test_invalid_parameters_are_refused() -> None:
     with pytest.raises(ValueError):
         Index(k1=-1)
