@@ -682,6 +682,27 @@ def _stop_serving(signum: int, frame: object) -> None:
     os._exit(0)
 
 
+@cli.command("hook", context_settings={"ignore_unknown_options": True})
+@click.argument("event", type=click.Choice(["user-prompt-submit", "session-start"]))
+@click.pass_context
+def hook_command(ctx: click.Context, event: str) -> None:
+    """Run a client's prompt hook: the event's JSON on stdin, the checkpoint (if due) on stdout.
+
+    For Claude Code and Codex (`tact-memory setup` installs it). user-prompt-submit prints the
+    review checkpoint as `additionalContext` on every prompt after a session's first, and on the
+    first prompt after a resume; session-start marks resumed sessions. Prints nothing when memory
+    is disabled. Errors exit 1 (never 2, which the clients read as "block this prompt").
+
+    \b
+    Example:
+        echo '{"session_id": "s1", "prompt": "hi"}' | tact-memory hook user-prompt-submit
+    """
+    from ..hooks.prompt_hook import main as hook_main
+
+    config_path = ctx.obj.get("config_path")
+    sys.exit(hook_main([*(["--config", config_path] if config_path else []), event]))
+
+
 @cli.command("eval")
 @json_option
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), metavar="DIR", help="Write report.md and PNG charts into DIR.")
