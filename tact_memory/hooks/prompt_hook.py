@@ -41,8 +41,10 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # not importing typing keeps the cold start small
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["MAX_SESSIONS", "HookError", "main", "session_start", "user_prompt_submit"]
 
@@ -74,7 +76,7 @@ class HookError(Exception):
 # --- configuration -----------------------------------------------------------------------------
 
 
-def config_path(explicit: str | None, environ: dict[str, str] | os._Environ[str] | None = None) -> tuple[Path, bool]:
+def config_path(explicit: str | None, environ: dict[str, str] | os._Environ[str] | None = None) -> tuple[str, bool]:
     """The selected ``config.toml`` and whether it was named explicitly (it must then exist).
 
     The search order of :func:`~tact_memory.config.loading.locate_config`: ``--config``, then
@@ -82,17 +84,17 @@ def config_path(explicit: str | None, environ: dict[str, str] | os._Environ[str]
     """
     env = os.environ if environ is None else environ
     if explicit is not None:
-        return Path(os.path.abspath(explicit)), True
+        return os.path.abspath(explicit), True
     if env.get("TACT_CONFIG"):
-        return Path(os.path.abspath(env["TACT_CONFIG"])), True
+        return os.path.abspath(env["TACT_CONFIG"]), True
     if env.get("TACT_HOME"):
-        return Path(os.path.abspath(env["TACT_HOME"])) / "config.toml", False
+        return os.path.join(os.path.abspath(env["TACT_HOME"]), "config.toml"), False
     import platformdirs
 
-    return Path(platformdirs.user_config_dir("tact")) / "config.toml", False
+    return os.path.join(platformdirs.user_config_dir("tact"), "config.toml"), False
 
 
-def _read_bounded(path: Path, limit: int) -> bytes:
+def _read_bounded(path: str, limit: int) -> bytes:
     """At most ``limit`` bytes of a regular file; a FIFO, device or socket is never opened to read."""
     import stat
 
@@ -108,7 +110,7 @@ def _read_bounded(path: Path, limit: int) -> bytes:
         os.close(fd)
 
 
-def memory_enabled(path: Path, *, explicit: bool) -> bool:
+def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
     """Whether the file says ``[memory] enabled = true`` (a missing fallback file means off).
 
     Raises:
@@ -119,6 +121,7 @@ def memory_enabled(path: Path, *, explicit: bool) -> bool:
         import tomllib
     else:  # pragma: no cover - exercised by the 3.10 type check
         import tomli as tomllib
+    path = os.fspath(path)
     try:
         data = _read_bounded(path, 1 << 20)
     except FileNotFoundError:
@@ -144,7 +147,7 @@ def memory_enabled(path: Path, *, explicit: bool) -> bool:
 class _Lock:
     """An exclusive lock on a file, held across the read-modify-replace of the state."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str) -> None:
         self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
 
     def __enter__(self) -> _Lock:
@@ -167,12 +170,12 @@ class _Lock:
         os.close(self.fd)  # closing releases the lock
 
 
-def state_dir(config: Path) -> Path:
+def state_dir(config: str | os.PathLike[str]) -> str:
     """``<config-dir>/hooks``: where the hook keeps its state."""
-    return config.parent / STATE_DIR
+    return os.path.join(os.path.dirname(os.path.abspath(config)), STATE_DIR)
 
 
-def _load(path: Path) -> dict[str, int]:
+def _load(path: str) -> dict[str, int]:
     try:
         raw = json.loads(_read_bounded(path, 1 << 20))
     except (OSError, ValueError):
@@ -183,12 +186,13 @@ def _load(path: Path) -> dict[str, int]:
     return {k: v for k, v in sessions.items() if isinstance(k, str) and type(v) is int}
 
 
-def _save(path: Path, sessions: dict[str, int]) -> None:
+def _save(path: str, sessions: dict[str, int]) -> None:
     if len(sessions) > MAX_SESSIONS:
         kept = sorted(sessions.items(), key=lambda item: item[1])[-MAX_SESSIONS:]
         sessions = dict(kept)
     text = json.dumps({"version": 1, "sessions": sessions}, separators=(",", ":"))
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    folder, name = os.path.split(path)
+    temp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.write(fd, text.encode("ascii"))
@@ -197,13 +201,13 @@ def _save(path: Path, sessions: dict[str, int]) -> None:
     os.replace(temp, path)
 
 
-def _update(config: Path, session_id: str, *, forget: bool = False) -> bool:
+def _update(config: str | os.PathLike[str], session_id: str, *, forget: bool = False) -> bool:
     """Record ``session_id`` as seen now (or forget it); return whether it had been seen before."""
     folder = state_dir(config)
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with _Lock(folder / LOCK_FILE):
-            path = folder / STATE_FILE
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        with _Lock(os.path.join(folder, LOCK_FILE)):
+            path = os.path.join(folder, STATE_FILE)
             sessions = _load(path)
             seen = sessions.pop(session_id, None) is not None
             if not forget:
@@ -219,7 +223,7 @@ def _has_reply(transcript: object) -> bool:
     if not isinstance(transcript, str) or not transcript:
         return False
     try:
-        head = _read_bounded(Path(os.path.expanduser(transcript)), TRANSCRIPT_PROBE_BYTES)
+        head = _read_bounded(os.path.expanduser(transcript), TRANSCRIPT_PROBE_BYTES)
     except OSError:
         return False
     return any(mark in head for mark in _REPLY_MARKS)
@@ -249,7 +253,8 @@ def checkpoint_text() -> str:
         return CHECKPOINT_TEXT
     import importlib.util
 
-    source = Path(__file__).resolve().parent.parent / "screening" / "checkpoint.py"
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    source = os.path.join(package, "screening", "checkpoint.py")
     spec = importlib.util.spec_from_file_location("_tact_memory_checkpoint", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -259,7 +264,7 @@ def checkpoint_text() -> str:
     return text
 
 
-def user_prompt_submit(data: bytes, config: Path, *, explicit: bool = False) -> str:
+def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit: bool = False) -> str:
     """What the hook prints for one ``UserPromptSubmit`` input: the checkpoint as JSON, or nothing.
 
     Raises:
@@ -275,7 +280,7 @@ def user_prompt_submit(data: bytes, config: Path, *, explicit: bool = False) -> 
     return json.dumps(output, ensure_ascii=False)
 
 
-def session_start(data: bytes, config: Path, *, explicit: bool = False) -> str:
+def session_start(data: bytes, config: str | os.PathLike[str], *, explicit: bool = False) -> str:
     """Handle one ``SessionStart`` input; it prints nothing.
 
     Raises:

@@ -26,6 +26,10 @@ HOOK_FILE = Path(prompt_hook.__file__).resolve()
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def state_dir(config: Path) -> Path:
+    return Path(prompt_hook.state_dir(config))
+
+
 def event(name: str, **changes: object) -> bytes:
     """A fixture of what the client sends, with some fields changed."""
     payload = json.loads(fixture_path("clients", name).read_text(encoding="utf-8"))
@@ -69,7 +73,7 @@ def test_first_second_and_resumed_prompts_snapshot(config_path: Path, snapshot: 
 def test_the_prompt_text_is_never_stored(config_path: Path) -> None:
     prompt(config_path, prompt="my very private prompt")
     prompt(config_path, prompt="my very private prompt")
-    folder = prompt_hook.state_dir(config_path)
+    folder = state_dir(config_path)
     assert all(b"private" not in p.read_bytes() for p in folder.iterdir())
 
 
@@ -100,7 +104,7 @@ def test_disabled_memory_prints_and_writes_nothing(tmp_path: Path) -> None:
     for _ in range(2):
         assert prompt(config) == ""
     prompt_hook.session_start(event("claude-session-start-resume.json"), config)
-    assert not prompt_hook.state_dir(config).exists()
+    assert not state_dir(config).exists()
     missing = tmp_path / "none" / "config.toml"  # a fallback file that does not exist: memory is off
     assert prompt_hook.user_prompt_submit(event("claude-user-prompt-submit.json"), missing) == ""
     assert not missing.parent.exists()
@@ -110,7 +114,7 @@ def test_state_is_private_and_bounded(config_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(prompt_hook, "MAX_SESSIONS", 8)
     for i in range(12):
         prompt(config_path, session_id=f"s{i}")
-    folder = prompt_hook.state_dir(config_path)
+    folder = state_dir(config_path)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     state = folder / prompt_hook.STATE_FILE
     assert stat.S_IMODE(state.stat().st_mode) == 0o600
@@ -132,7 +136,7 @@ def test_bad_input_is_a_named_error_exit_1_and_changes_nothing(config_path: Path
     result = run_file(config_path, "user-prompt-submit", data)
     assert result.returncode == 1 and result.stdout == b""
     assert message in result.stderr.decode()
-    assert not prompt_hook.state_dir(config_path).exists()
+    assert not state_dir(config_path).exists()
 
 
 def test_bad_usage_exits_1_never_2(config_path: Path) -> None:
@@ -166,7 +170,7 @@ def test_config_search_and_enabled_agree_with_load_config(
         monkeypatch.setenv("TACT_HOME", str(tmp_path / "empty"))
     config = load_config(explicit)
     path, is_explicit = prompt_hook.config_path(explicit)
-    assert path == config.path
+    assert Path(path) == config.path
     assert prompt_hook.memory_enabled(path, explicit=is_explicit) == config.memory.enabled
 
 
@@ -199,6 +203,6 @@ def test_concurrent_sessions_keep_every_entry(config_path: Path) -> None:
     with ThreadPoolExecutor(max_workers=6) as pool:
         outputs = list(pool.map(session, range(6)))
     assert all(first == b"" and b"additionalContext" in second for first, second in outputs)
-    state = json.loads((prompt_hook.state_dir(config_path) / prompt_hook.STATE_FILE).read_text())
+    state = json.loads((state_dir(config_path) / prompt_hook.STATE_FILE).read_text())
     assert sorted(state["sessions"]) == [f"c{i}" for i in range(6)]
-    assert not [p for p in prompt_hook.state_dir(config_path).iterdir() if p.name.endswith(".tmp")]
+    assert not [p for p in state_dir(config_path).iterdir() if p.name.endswith(".tmp")]
