@@ -682,6 +682,92 @@ def _stop_serving(signum: int, frame: object) -> None:
     os._exit(0)
 
 
+@cli.command("hook", context_settings={"ignore_unknown_options": True})
+@click.argument("event", type=click.Choice(["user-prompt-submit", "session-start"]))
+@click.pass_context
+def hook_command(ctx: click.Context, event: str) -> None:
+    """Run a client's prompt hook: the event's JSON on stdin, the checkpoint (if due) on stdout.
+
+    For Claude Code and Codex (`tact-memory setup` installs it). user-prompt-submit prints the
+    review checkpoint as `additionalContext` on every prompt after a session's first, and on the
+    first prompt after a resume; session-start marks resumed sessions. Prints nothing when memory
+    is disabled. Errors exit 1 (never 2, which the clients read as "block this prompt").
+
+    \b
+    Example:
+        echo '{"session_id": "s1", "prompt": "hi"}' | tact-memory hook user-prompt-submit
+    """
+    from ..hooks.prompt_hook import main as hook_main
+
+    config_path = ctx.obj.get("config_path")
+    sys.exit(hook_main([*(["--config", config_path] if config_path else []), event]))
+
+
+@cli.command("setup")
+@click.argument("client", type=click.Choice(["claude-code", "claude-desktop", "codex", "cursor", "vscode"]))
+@click.option("--print", "print_only", is_flag=True, help="Print the entries and where they go; write nothing.")
+@click.option(
+    "--tools", type=click.Choice(["one", "split"]), default="one", show_default=True,
+    help="Serve one `memory` tool, or one tool per operation (see `mcp --tools`).",
+)  # fmt: skip
+@click.option(
+    "--reader-agent", is_flag=True,
+    help="claude-code only, with --tools split: also write a `memory-reader` sub-agent that may scan and read, not write.",
+)  # fmt: skip
+@click.option(
+    "--workspace", type=click.Path(file_okay=False, path_type=Path), default=".", show_default=True,
+    help="vscode only: the workspace whose .vscode/mcp.json gets the server.",
+)  # fmt: skip
+@click.pass_context
+def setup_command(ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path) -> None:
+    """Register the MCP server (and the prompt hook, where the client has one) with CLIENT.
+
+    Merges into the client's own file without touching other entries, keeps the old file as
+    <file>.bak, and changes nothing when the entry is already there. The command is the absolute
+    path of this installation, with --config when you chose the configuration explicitly. Claude
+    Code and Codex also get the prompt hook that adds the review checkpoint. Restart the client
+    afterwards.
+
+    \b
+    Example:
+        tact-memory setup claude-code --print
+        tact-memory setup codex
+        tact-memory setup claude-code --tools split --reader-agent
+    """
+    from ..config.loading import locate_config
+    from . import clients
+
+    if reader_agent and (client != "claude-code" or tools != "split"):
+        raise click.UsageError("--reader-agent needs claude-code and --tools split")
+    if client == "codex":
+        _require("setup", "tomlkit")
+    source = locate_config(ctx.obj.get("config_path"))
+    launch = clients.Launch.detect(None if source.origin == "default" else source.path, tools=tools)
+    try:
+        changes = clients.plan(
+            cast("clients.Client", client), launch, home=Path.home(), workspace=workspace.absolute(), reader=reader_agent
+        )
+    except clients.SetupError as exc:
+        _fail(str(exc))
+        raise  # pragma: no cover
+    if print_only:
+        if client == "claude-code":
+            click.echo(f"# or: claude mcp add --scope user {clients.SERVER_NAME} -- {clients._shell([launch.command, *launch.args])}")
+        for change in changes:
+            click.echo(f"# {change.path}\n{change.snippet.rstrip()}")
+        return
+    for change in changes:
+        try:
+            backup = clients.apply(change)
+        except OSError as exc:
+            _fail(f"cannot write {change.path}: {exc.strerror or exc}")
+        if not change.changed:
+            click.echo(f"{change.path}: already up to date")
+        else:
+            click.echo(f"wrote {change.path}" + (f" (previous version kept as {backup})" if backup else ""))
+    click.echo(f"server: {_dumps([launch.command, *launch.args])}; restart {client} to load it")
+
+
 @cli.command("eval")
 @json_option
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), metavar="DIR", help="Write report.md and PNG charts into DIR.")

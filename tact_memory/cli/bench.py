@@ -12,6 +12,8 @@ measured in the same run:
   against one that already holds the standard-library modules the package needs; the second
   difference is the package's own cost. Target: under 50 ms.
 - ``untouched``: a memory-enabled session that never calls the tool creates no file.
+- ``hook``: the prompt hook (:mod:`tact_memory.hooks.prompt_hook`) in a fresh process, against
+  ``python -c pass``; it runs before every prompt in Claude Code and Codex. Target: at most 3x.
 
 Nothing here is asserted by the test suite as a timing: the tests check the report's shape and
 that each figure is computed.
@@ -91,6 +93,8 @@ class BenchReport:
     import_own_ms: float
     untouched: bool
     corpus: dict[str, int]
+    hook_ratio: float = 0.0
+    """Cold process time of the prompt hook (a prompt that gets the checkpoint) / ``python -c pass``."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
@@ -102,13 +106,16 @@ class BenchReport:
             "import_ms": self.import_ms,
             "import_own_ms": self.import_own_ms,
             "untouched_when_unused": self.untouched,
+            "hook_cold_ratio": self.hook_ratio,
             "targets": {
                 "scan_p95_ratio_max": 1.0,
                 "import_ms_max": 50.0,
+                "hook_cold_ratio_max": 3.0,
                 "met": {
                     "scan": self.ratios["scan_p95"] <= 1.0,
                     "import": self.import_own_ms < 50.0,
                     "untouched": self.untouched,
+                    "hook": self.hook_ratio <= 3.0,
                 },
             },
         }
@@ -127,6 +134,7 @@ class BenchReport:
             f"{self.import_own_ms:.1f} ms of it its own (target < 50)"
         )
         lines.append(f"enabled but unused session creates no file: {'yes' if self.untouched else 'NO'}")
+        lines.append(f"prompt hook, cold process: {self.hook_ratio:.2f}x `python -c pass` (target <= 3)")
         return "\n".join(lines)
 
 
@@ -191,6 +199,28 @@ def _import_ms(runs: int = 5) -> tuple[float, float]:
     return round(max(0.0, total - bare) * 1000, 2), round(max(0.0, own - stdlib) * 1000, 2)
 
 
+def _hook_ratio(folder: Path, runs: int) -> float:
+    """Median cold time of the prompt hook run by path (a prompt that gets the checkpoint), over
+    the median of ``python -c pass``."""
+    from ..hooks import prompt_hook
+
+    config = folder / "hook" / "config.toml"
+    config.parent.mkdir()
+    config.write_text("[memory]\nenabled = true\n", encoding="utf-8")
+    command = [sys.executable, prompt_hook.__file__, "--config", str(config), "user-prompt-submit"]
+    data = b'{"session_id": "bench", "hook_event_name": "UserPromptSubmit", "prompt": "hi"}'
+
+    def once(argv: list[str]) -> float:
+        start = time.perf_counter()
+        subprocess.run(argv, input=data, check=True, capture_output=True)
+        return time.perf_counter() - start
+
+    once(command)  # the session's first prompt: later ones get the checkpoint
+    bare = statistics.median(once([sys.executable, "-c", "pass"]) for _ in range(runs))
+    hook = statistics.median(once(command) for _ in range(runs))
+    return round(hook / bare, 2)
+
+
 def _untouched(folder: Path) -> bool:
     from ..config.loading import load_config
     from ..runtime.session import Runtime
@@ -244,6 +274,7 @@ def run_bench(*, queries: int = 300, writes: int = 60, seed: int = 7, import_run
         store.close()
         baseline = {"rank": _percentiles(fts_rank), "scan": _percentiles(fts_scan)}
         untouched = _untouched(folder)
+        hook_ratio = _hook_ratio(folder, import_runs)
     operations = {
         "rank": _percentiles(rank),
         "scan": _percentiles(scan),
@@ -264,6 +295,7 @@ def run_bench(*, queries: int = 300, writes: int = 60, seed: int = 7, import_run
         import_ms=import_ms,
         import_own_ms=import_own_ms,
         untouched=untouched,
+        hook_ratio=hook_ratio,
         corpus={"rows": status.rows, "content_bytes": status.content_bytes, "file_bytes": status.file_bytes},
     )
 

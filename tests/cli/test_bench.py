@@ -31,6 +31,8 @@ def test_report_is_computed_from_measurements() -> None:
     assert data["targets"]["met"]["import"] == (data["import_own_ms"] < 50.0)
     assert data["targets"]["met"]["scan"] == (data["ratios"]["scan_p95"] <= 1.0)
     assert "ratio scan_p95" in report.render()
+    assert data["hook_cold_ratio"] > 0 and data["targets"]["met"]["hook"] == (data["hook_cold_ratio"] <= 3.0)
+    assert "prompt hook, cold process" in report.render()
 
 
 def test_bench_command_help() -> None:

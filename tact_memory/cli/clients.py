@@ -1,0 +1,322 @@
+"""``tact-memory setup``: register the MCP server (and the prompt hook) in a client's own files.
+
+Each client keeps MCP servers in its own file and format:
+
+========================  ===============================================  ======================
+client                    file                                             where the entry goes
+========================  ===============================================  ======================
+``claude-code``           ``~/.claude.json`` (user scope)                  ``mcpServers``
+                          ``~/.claude/settings.json``                      ``hooks``
+``claude-desktop``        ``claude_desktop_config.json`` (per platform)    ``mcpServers``
+``codex``                 ``$CODEX_HOME/config.toml`` (``~/.codex``)       ``[mcp_servers.NAME]``
+                          ``$CODEX_HOME/hooks.json``                       ``hooks``
+``cursor``                ``~/.cursor/mcp.json``                           ``mcpServers``
+``vscode``                ``<workspace>/.vscode/mcp.json``                 ``servers``
+========================  ===============================================  ======================
+
+A plan is a list of :class:`Change` objects: the file's text before and after. Applying one only
+touches our own entries (the server named :data:`SERVER_NAME` and the hooks that run
+:mod:`tact_memory.hooks.prompt_hook`): every other key, server and hook is kept, TOML comments and
+layout included (through tomlkit). A changed file is first copied to ``<file>.bak`` and then
+replaced atomically; a file already up to date is not written, so setup is idempotent. A JSON
+file that cannot be parsed as plain JSON (for example JSONC with comments) is refused with a
+:class:`SetupError` and left unchanged.
+
+The command written is the absolute path of the installed ``tact-memory`` (or ``python -m
+tact_memory.cli`` when there is no script beside the interpreter), with ``--config`` when the
+configuration was selected explicitly, so the client finds the same corpus whatever its
+environment. The hook command runs the hook file by path with the same interpreter, which keeps
+it cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = [
+    "CLIENTS",
+    "READER_AGENT_NAME",
+    "SERVER_NAME",
+    "Change",
+    "Launch",
+    "SetupError",
+    "apply",
+    "claude_desktop_path",
+    "plan",
+]
+
+SERVER_NAME = "tact-memory"
+"""The name the server is registered under in every client."""
+
+READER_AGENT_NAME = "memory-reader"
+"""The Claude Code sub-agent ``--reader-agent`` writes: it may scan and read memory, not write it."""
+
+Client = Literal["claude-code", "claude-desktop", "codex", "cursor", "vscode"]
+CLIENTS: tuple[Client, ...] = ("claude-code", "claude-desktop", "codex", "cursor", "vscode")
+
+HOOK_EVENTS = {"UserPromptSubmit": "user-prompt-submit", "SessionStart": "session-start"}
+"""Client hook events and the ``tact-memory hook`` event that handles each."""
+
+
+class SetupError(Exception):
+    """A client file that cannot be merged safely; nothing was written."""
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How a client starts the server and the hook."""
+
+    command: str
+    """Absolute path of the program that serves MCP."""
+    args: list[str]
+    """Its arguments, ending in ``mcp ...``."""
+    hook: dict[str, str]
+    """Client hook event name → the shell command that handles it."""
+
+    @classmethod
+    def detect(cls, config: Path | None, *, tools: str = "one") -> Launch:
+        """The installed command, pinned to ``config`` when it was selected explicitly."""
+        from ..hooks import prompt_hook
+
+        script = Path(sys.executable).parent / ("tact-memory.exe" if os.name == "nt" else "tact-memory")
+        command, args = (str(script), []) if script.is_file() else (sys.executable, ["-m", "tact_memory.cli"])
+        pinned = ["--config", str(config)] if config is not None else []
+        args = [*args, *pinned, "mcp", *(["--tools", "split"] if tools == "split" else [])]
+        hook_file = str(Path(prompt_hook.__file__).resolve())
+        hook = {name: _shell([sys.executable, hook_file, *pinned, event]) for name, event in HOOK_EVENTS.items()}
+        return cls(command, args, hook)
+
+
+def _shell(argv: list[str]) -> str:
+    return subprocess.list2cmdline(argv) if os.name == "nt" else shlex.join(argv)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One client file, before and after setup."""
+
+    path: Path
+    before: str | None
+    """The current text, or ``None`` when the file does not exist."""
+    after: str
+    snippet: str
+    """Our part of ``after``, as a person would paste it."""
+    mode: int = 0o600
+    """Permissions of a new file (an existing file keeps its own)."""
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SetupError(f"{path}: cannot be read ({exc}); it was left unchanged") from None
+
+
+def _json_object(path: Path, text: str | None) -> dict[str, Any]:
+    if text is None or not text.strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise SetupError(
+            f"{path}: not plain JSON ({exc.args[0]}; comments or trailing commas?); it was left unchanged"
+        ) from None
+    if not isinstance(value, dict):
+        raise SetupError(f"{path}: expected a JSON object at the top; it was left unchanged")
+    return value
+
+
+def _table(path: Path, root: dict[str, Any], key: str) -> dict[str, Any]:
+    value = root.setdefault(key, {})
+    if not isinstance(value, dict):
+        raise SetupError(f"{path}: `{key}` is not an object; it was left unchanged")
+    return value
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def _json_change(path: Path, key: str, entry: dict[str, Any], *, mode: int = 0o600) -> Change:
+    """Set ``key.SERVER_NAME`` in a JSON file; unchanged text when it already holds ``entry``."""
+    before = _read(path)
+    root = _json_object(path, before)
+    servers = _table(path, root, key)
+    snippet = _dump({key: {SERVER_NAME: entry}})
+    if servers.get(SERVER_NAME) == entry and before is not None:
+        return Change(path, before, before, snippet, mode)
+    servers[SERVER_NAME] = entry
+    return Change(path, before, _dump(root), snippet, mode)
+
+
+def _ours(hook: object, event: str) -> bool:
+    command = hook.get("command") if isinstance(hook, dict) else None
+    return isinstance(command, str) and event in command and ("prompt_hook" in command or "tact-memory" in command)
+
+
+def _hooks_change(path: Path, launch: Launch) -> Change:
+    """Add our command hooks to a Claude Code style ``hooks`` object, replacing earlier ones of ours."""
+    before = _read(path)
+    root = _json_object(path, before)
+    hooks = _table(path, root, "hooks")
+    ours: dict[str, Any] = {}
+    for name, event in HOOK_EVENTS.items():
+        groups = hooks.get(name, [])
+        if not isinstance(groups, list):
+            raise SetupError(f"{path}: `hooks.{name}` is not a list; it was left unchanged")
+        kept = []
+        for group in groups:
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                rest = [h for h in group["hooks"] if not _ours(h, event)]
+                if not rest:
+                    continue
+                group = {**group, "hooks": rest}
+            kept.append(group)
+        ours[name] = [{"hooks": [{"type": "command", "command": launch.hook[name]}]}]
+        hooks[name] = kept + ours[name]
+    after = _dump(root)
+    unchanged = before is not None and _json_object(path, before) == root
+    return Change(path, before, before if unchanged and before is not None else after, _dump({"hooks": ours}))
+
+
+def _toml_change(path: Path, launch: Launch) -> Change:
+    """Set ``[mcp_servers.SERVER_NAME]`` in Codex's ``config.toml``, keeping comments and layout."""
+    import tomlkit
+    from tomlkit.exceptions import ParseError
+
+    before = _read(path)
+    try:
+        doc = tomlkit.parse(before or "")
+    except ParseError as exc:
+        raise SetupError(f"{path}: invalid TOML ({exc}); it was left unchanged") from None
+    entry = {"command": launch.command, "args": launch.args}
+    table = tomlkit.table()
+    table.update(entry)
+    snippet_doc = tomlkit.document()
+    snippet_doc["mcp_servers"] = tomlkit.table(is_super_table=True)
+    snippet_doc["mcp_servers"][SERVER_NAME] = table  # type: ignore[index]
+    snippet = tomlkit.dumps(snippet_doc)
+    servers = doc.get("mcp_servers")
+    if servers is None:
+        servers = tomlkit.table(is_super_table=True)
+        doc["mcp_servers"] = servers
+    elif not isinstance(servers, dict):
+        raise SetupError(f"{path}: `mcp_servers` is not a table; it was left unchanged")
+    current = servers.get(SERVER_NAME)
+    if before is not None and current is not None and getattr(current, "unwrap", lambda: current)() == entry:
+        return Change(path, before, before, snippet)
+    table = tomlkit.table()
+    table.update(entry)
+    servers[SERVER_NAME] = table
+    return Change(path, before, tomlkit.dumps(doc), snippet)
+
+
+def _text_change(path: Path, text: str) -> Change:
+    before = _read(path)
+    return Change(path, before, text, text)
+
+
+def claude_desktop_path(home: Path, platform: str = sys.platform, environ: dict[str, str] | None = None) -> Path:
+    """Claude Desktop's ``claude_desktop_config.json`` on this platform."""
+    env = os.environ if environ is None else environ
+    if platform == "darwin":
+        return home / "Library" / "Application Support" / "Claude" / "claude_desktop_config.json"
+    if platform == "win32":
+        return Path(env.get("APPDATA") or home / "AppData" / "Roaming") / "Claude" / "claude_desktop_config.json"
+    return Path(env.get("XDG_CONFIG_HOME") or home / ".config") / "Claude" / "claude_desktop_config.json"
+
+
+def reader_agent() -> str:
+    """A Claude Code sub-agent that may scan and read memory and nothing that writes it."""
+    tools = ", ".join(["Read", "Grep", "Glob", f"mcp__{SERVER_NAME}__memory_scan", f"mcp__{SERVER_NAME}__memory_read"])
+    return (
+        "---\n"
+        f"name: {READER_AGENT_NAME}\n"
+        "description: Looks up what earlier sessions concluded (conventions, corrections, gotchas) "
+        "in tact-memory before work starts. It can scan and read memory but never change it.\n"
+        f"tools: {tools}\n"
+        "---\n"
+        "Scan memory for the task you are given, read the candidates that look relevant, and report "
+        "the conclusions that apply, each with its id and version. You cannot store, replace or "
+        "delete memory: if something should be remembered, say so in your report and the main agent "
+        "decides.\n"
+    )
+
+
+def plan(
+    client: Client,
+    launch: Launch,
+    *,
+    home: Path,
+    workspace: Path,
+    environ: dict[str, str] | None = None,
+    reader: bool = False,
+) -> list[Change]:
+    """The file changes that register the server (and hook, and reader agent) for ``client``.
+
+    Raises:
+        SetupError: a file is not in the format the client writes; nothing was changed.
+    """
+    env = dict(os.environ if environ is None else environ)
+    stdio = {"command": launch.command, "args": launch.args}
+    builders: dict[Client, Callable[[], list[Change]]] = {
+        "claude-code": lambda: [
+            _json_change(home / ".claude.json", "mcpServers", {"type": "stdio", **stdio, "env": {}}),
+            _hooks_change(home / ".claude" / "settings.json", launch),
+            *([_text_change(home / ".claude" / "agents" / f"{READER_AGENT_NAME}.md", reader_agent())] if reader else []),
+        ],
+        "claude-desktop": lambda: [_json_change(claude_desktop_path(home, environ=env), "mcpServers", stdio)],
+        "codex": lambda: [
+            _toml_change(Path(env.get("CODEX_HOME") or home / ".codex") / "config.toml", launch),
+            _hooks_change(Path(env.get("CODEX_HOME") or home / ".codex") / "hooks.json", launch),
+        ],
+        "cursor": lambda: [_json_change(home / ".cursor" / "mcp.json", "mcpServers", stdio)],
+        "vscode": lambda: [
+            _json_change(workspace / ".vscode" / "mcp.json", "servers", {"type": "stdio", **stdio}, mode=0o644)
+        ],
+    }
+    return builders[client]()
+
+
+def apply(change: Change) -> Path | None:
+    """Write one change: back up the old file to ``<file>.bak``, replace atomically. Returns the backup.
+
+    Raises:
+        OSError: the folder or the file cannot be written.
+    """
+    if not change.changed:
+        return None
+    change.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    backup = None
+    mode = change.mode
+    if change.before is not None:
+        backup = change.path.with_name(change.path.name + ".bak")
+        mode = change.path.stat().st_mode & 0o777
+        _write(backup, change.before, mode)
+    _write(change.path, change.after, mode)
+    return backup
+
+
+def _write(path: Path, text: str, mode: int) -> None:
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
+    os.chmod(temp, mode)
+    os.replace(temp, path)

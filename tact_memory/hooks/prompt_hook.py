@@ -1,0 +1,332 @@
+"""``tact-memory hook``: the review checkpoint for clients that run a command on each prompt.
+
+Claude Code and Codex run a command when the user submits a prompt (``UserPromptSubmit``) and when
+a session starts or resumes (``SessionStart``), with one JSON object on stdin. What the command
+prints as ``hookSpecificOutput.additionalContext`` is added for the model only; the prompt the
+user typed is kept as typed. This module is that command:
+
+- ``user-prompt-submit``: prints the checkpoint (:data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT`)
+  exactly when the specification asks for it: not on a session's first prompt, on every later
+  one, and on the first prompt after a resume. A prompt is past the first turn when its session id
+  was seen before (by this hook or by ``session-start`` with ``source`` ``resume`` or
+  ``compact``), or when the session's transcript already holds an assistant reply (a resumed
+  session that got a new id). A prompt sent inside a sub-agent (the input names an ``agent_id``)
+  gets nothing: only the root agent writes memory.
+- ``session-start``: ``resume`` and ``compact`` mark the session as past its first turn; ``clear``
+  forgets it (the next prompt opens a new conversation); ``startup`` changes nothing.
+
+With memory disabled (or the configuration missing), both print nothing and write nothing.
+
+State: ``<config-dir>/hooks/sessions.json`` (folder 0700, file 0600) maps each session id to when
+it was last seen, nothing else: no prompt text, no path. It holds at most :data:`MAX_SESSIONS`
+sessions, the least recently seen evicted first; every update holds an exclusive lock on
+``sessions.lock`` and replaces the file atomically, so concurrent sessions neither lose nor mix
+their entries.
+
+It runs before every prompt, so it is cheap: it imports only the standard library, opens no
+store, and reads the configuration itself (the same search and the same ``[memory] enabled``
+rule as :func:`~tact_memory.config.loading.load_config`; a test holds the two together). Setup
+runs this file by its path (``python .../prompt_hook.py user-prompt-submit``), which skips
+importing the package; ``tact-memory hook user-prompt-submit`` runs the same code.
+
+Errors (input that is not a JSON object with a ``session_id``, an invalid configuration, state
+that cannot be written) print one line on stderr and exit 1, which both clients treat as a
+non-blocking failure: the prompt goes on without the checkpoint. The hook never exits 2, which
+both clients read as "block this prompt".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+TYPE_CHECKING = False  # not importing typing keeps the cold start small
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["MAX_SESSIONS", "HookError", "main", "session_start", "user_prompt_submit"]
+
+MAX_SESSIONS = 256
+"""Sessions remembered at most; the least recently seen is evicted first."""
+
+MAX_INPUT_BYTES = 16 << 20
+"""Largest hook input read from stdin (a prompt may be long; a hook never reads without bound)."""
+
+MAX_SESSION_ID = 256
+"""Longest session id kept (clients send UUIDs)."""
+
+TRANSCRIPT_PROBE_BYTES = 256 << 10
+"""How much of a transcript's start is searched for an assistant reply."""
+
+STATE_DIR = "hooks"
+STATE_FILE = "sessions.json"
+LOCK_FILE = "sessions.lock"
+
+_REPLY_MARKS = (b'"type":"assistant"', b'"type": "assistant"', b'"role":"assistant"', b'"role": "assistant"')
+"""How a JSON-lines transcript marks an assistant message (Claude Code: ``type``, Codex: ``role``).
+Quotes inside a JSON string are escaped, so no prompt text can produce these bytes."""
+
+
+class HookError(Exception):
+    """Input, configuration or state the hook cannot use; the message names which."""
+
+
+# --- configuration -----------------------------------------------------------------------------
+
+
+def config_path(explicit: str | None, environ: dict[str, str] | os._Environ[str] | None = None) -> tuple[str, bool]:
+    """The selected ``config.toml`` and whether it was named explicitly (it must then exist).
+
+    The search order of :func:`~tact_memory.config.loading.locate_config`: ``--config``, then
+    ``TACT_CONFIG``, then ``$TACT_HOME/config.toml``, then the user config folder for ``tact``.
+    """
+    env = os.environ if environ is None else environ
+    if explicit is not None:
+        return os.path.abspath(explicit), True
+    if env.get("TACT_CONFIG"):
+        return os.path.abspath(env["TACT_CONFIG"]), True
+    if env.get("TACT_HOME"):
+        return os.path.join(os.path.abspath(env["TACT_HOME"]), "config.toml"), False
+    import platformdirs
+
+    return os.path.join(platformdirs.user_config_dir("tact"), "config.toml"), False
+
+
+def _read_bounded(path: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of a regular file; a FIFO, device or socket is never opened to read."""
+    import stat
+
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(f"{path} is not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return os.read(fd, limit)
+    finally:
+        os.close(fd)
+
+
+def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
+    """Whether the file says ``[memory] enabled = true`` (a missing fallback file means off).
+
+    Raises:
+        HookError: the explicit file is missing, or the file is unreadable or not valid TOML, or
+            ``enabled`` is not a boolean. (The full schema check is ``tact-memory status``'s job.)
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised by the 3.10 type check
+        import tomli as tomllib
+    path = os.fspath(path)
+    try:
+        data = _read_bounded(path, 1 << 20)
+    except FileNotFoundError:
+        if explicit:
+            raise HookError(f"{path}: configuration file not found") from None
+        return False
+    except OSError as exc:
+        raise HookError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        raw = tomllib.loads(data.decode("utf-8").removeprefix("\ufeff"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise HookError(f"{path}: invalid configuration ({exc}); run `tact-memory status`") from None
+    memory = raw.get("memory", {})
+    enabled = memory.get("enabled", False) if isinstance(memory, dict) else None
+    if not isinstance(enabled, bool):
+        raise HookError(f"{path}: memory.enabled must be true or false; run `tact-memory status`")
+    return enabled
+
+
+# --- state -------------------------------------------------------------------------------------
+
+
+class _Lock:
+    """An exclusive lock on a file, held across the read-modify-replace of the state."""
+
+    def __init__(self, path: str) -> None:
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+
+    def __enter__(self) -> _Lock:
+        if sys.platform == "win32":  # pragma: no cover - Windows only
+            import msvcrt
+
+            while True:
+                try:
+                    msvcrt.locking(self.fd, msvcrt.LK_LOCK, 1)
+                    break
+                except OSError:
+                    continue
+        else:
+            import fcntl
+
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)  # closing releases the lock
+
+
+def state_dir(config: str | os.PathLike[str]) -> str:
+    """``<config-dir>/hooks``: where the hook keeps its state."""
+    return os.path.join(os.path.dirname(os.path.abspath(config)), STATE_DIR)
+
+
+def _load(path: str) -> dict[str, int]:
+    try:
+        raw = json.loads(_read_bounded(path, 1 << 20))
+    except (OSError, ValueError):
+        return {}  # missing or damaged: start again (at worst one prompt misses the checkpoint)
+    sessions = raw.get("sessions") if isinstance(raw, dict) else None
+    if not isinstance(sessions, dict):
+        return {}
+    return {k: v for k, v in sessions.items() if isinstance(k, str) and type(v) is int}
+
+
+def _save(path: str, sessions: dict[str, int]) -> None:
+    if len(sessions) > MAX_SESSIONS:
+        kept = sorted(sessions.items(), key=lambda item: item[1])[-MAX_SESSIONS:]
+        sessions = dict(kept)
+    text = json.dumps({"version": 1, "sessions": sessions}, separators=(",", ":"))
+    folder, name = os.path.split(path)
+    temp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode("ascii"))
+    finally:
+        os.close(fd)
+    os.replace(temp, path)
+
+
+def _update(config: str | os.PathLike[str], session_id: str, *, forget: bool = False) -> bool:
+    """Record ``session_id`` as seen now (or forget it); return whether it had been seen before."""
+    folder = state_dir(config)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        with _Lock(os.path.join(folder, LOCK_FILE)):
+            path = os.path.join(folder, STATE_FILE)
+            sessions = _load(path)
+            seen = sessions.pop(session_id, None) is not None
+            if not forget:
+                sessions[session_id] = time.time_ns() // 1_000_000
+            _save(path, sessions)
+    except OSError as exc:
+        raise HookError(f"cannot keep the hook state in {folder}: {exc.strerror or exc}") from None
+    return seen
+
+
+def _has_reply(transcript: object) -> bool:
+    """Whether the transcript file the client named already holds an assistant message."""
+    if not isinstance(transcript, str) or not transcript:
+        return False
+    try:
+        head = _read_bounded(os.path.expanduser(transcript), TRANSCRIPT_PROBE_BYTES)
+    except OSError:
+        return False
+    return any(mark in head for mark in _REPLY_MARKS)
+
+
+# --- events ------------------------------------------------------------------------------------
+
+
+def _payload(data: bytes) -> dict[str, Any]:
+    try:
+        payload = json.loads(data)
+    except (ValueError, RecursionError):
+        raise HookError("the hook input is not JSON") from None
+    if not isinstance(payload, dict):
+        raise HookError("the hook input is not a JSON object")
+    session_id = payload.get("session_id")
+    if not isinstance(session_id, str) or not session_id or len(session_id) > MAX_SESSION_ID:
+        raise HookError(f"the hook input has no session_id (a string of 1 to {MAX_SESSION_ID} characters)")
+    return payload
+
+
+def checkpoint_text() -> str:
+    """The checkpoint, from the package's one definition (loaded by path when run as a file)."""
+    if __package__:
+        from ..screening.checkpoint import CHECKPOINT_TEXT
+
+        return CHECKPOINT_TEXT
+    import importlib.util
+
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    source = os.path.join(package, "screening", "checkpoint.py")
+    spec = importlib.util.spec_from_file_location("_tact_memory_checkpoint", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    text: str = module.CHECKPOINT_TEXT
+    return text
+
+
+def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit: bool = False) -> str:
+    """What the hook prints for one ``UserPromptSubmit`` input: the checkpoint as JSON, or nothing.
+
+    Raises:
+        HookError: the input or the configuration is unusable; nothing was recorded.
+    """
+    payload = _payload(data)
+    if not memory_enabled(config, explicit=explicit) or payload.get("agent_id"):
+        return ""
+    seen = _update(config, payload["session_id"])
+    if not seen and not _has_reply(payload.get("transcript_path")):
+        return ""
+    output = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": checkpoint_text()}}
+    return json.dumps(output, ensure_ascii=False)
+
+
+def session_start(data: bytes, config: str | os.PathLike[str], *, explicit: bool = False) -> str:
+    """Handle one ``SessionStart`` input; it prints nothing.
+
+    Raises:
+        HookError: the input or the configuration is unusable; nothing was recorded.
+    """
+    payload = _payload(data)
+    if not memory_enabled(config, explicit=explicit):
+        return ""
+    source = payload.get("source")
+    if source in ("resume", "compact"):
+        _update(config, payload["session_id"])
+    elif source == "clear":
+        _update(config, payload["session_id"], forget=True)
+    return ""
+
+
+EVENTS = {"user-prompt-submit": user_prompt_submit, "session-start": session_start}
+
+USAGE = "usage: tact-memory [--config PATH] hook {user-prompt-submit|session-start} < event.json"
+
+
+def main(argv: list[str]) -> int:
+    """Run one event: ``[--config PATH] EVENT``, the client's JSON on stdin. Returns the exit status."""
+    args = list(argv)
+    explicit_path: str | None = None
+    if args and args[0].startswith("--config"):
+        if args[0] == "--config" and len(args) > 1:
+            explicit_path, args = args[1], args[2:]
+        elif args[0].startswith("--config="):
+            explicit_path, args = args[0].split("=", 1)[1], args[1:]
+    if len(args) != 1 or args[0] not in EVENTS:
+        sys.stderr.write(f"tact-memory: {USAGE}\n")
+        return 1  # never 2: the clients read 2 as "block this prompt"
+    config, explicit = config_path(explicit_path)
+    try:
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise HookError(f"the hook input is larger than {MAX_INPUT_BYTES:,} bytes")
+        output = EVENTS[args[0]](data, config, explicit=explicit)
+    except HookError as exc:
+        sys.stderr.write(f"tact-memory hook: {exc}\n")
+        return 1
+    if output:
+        sys.stdout.write(output + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

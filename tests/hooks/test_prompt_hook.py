@@ -1,0 +1,208 @@
+"""The prompt hook: when the checkpoint is added, its private bounded state, and its cost."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from syrupy.assertion import SnapshotAssertion
+
+from tact_memory.cli.app import cli
+from tact_memory.config.loading import load_config
+from tact_memory.hooks import prompt_hook
+from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
+
+from ..conftest import fixture_path, write_config
+
+HOOK_FILE = Path(prompt_hook.__file__).resolve()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def state_dir(config: Path) -> Path:
+    return Path(prompt_hook.state_dir(config))
+
+
+def event(name: str, **changes: object) -> bytes:
+    """A fixture of what the client sends, with some fields changed."""
+    payload = json.loads(fixture_path("clients", name).read_text(encoding="utf-8"))
+    payload.update(changes)
+    return json.dumps(payload).encode()
+
+
+def prompt(config: Path, **changes: object) -> str:
+    return prompt_hook.user_prompt_submit(event("claude-user-prompt-submit.json", **changes), config, explicit=True)
+
+
+def model_sees(output: str, typed: str) -> dict[str, object]:
+    """What reaches the model for one prompt: the text as typed, plus the hook's context if any."""
+    context = json.loads(output)["hookSpecificOutput"]["additionalContext"] if output else None
+    return {"prompt": typed, "additional_context": context}
+
+
+def run_file(config: Path, event_name: str, data: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    command = [sys.executable, *args, str(HOOK_FILE), "--config", str(config), event_name]
+    return subprocess.run(command, input=data, capture_output=True, env=env, timeout=60, check=False)
+
+
+def test_first_second_and_resumed_prompts_snapshot(config_path: Path, snapshot: SnapshotAssertion) -> None:
+    seen = {
+        "first prompt": model_sees(prompt(config_path, prompt="Fix the build"), "Fix the build"),
+        "second prompt": model_sees(prompt(config_path, prompt="No, use tabs"), "No, use tabs"),
+    }
+    # Resumed with the same id: session-start says so before the first prompt of the new process.
+    prompt_hook.session_start(event("claude-session-start-resume.json", session_id="s-resumed"), config_path)
+    seen["resumed, same id"] = model_sees(prompt(config_path, session_id="s-resumed", prompt="Go on"), "Go on")
+    # Resumed under a new id (nothing in the state): the transcript already holds a reply.
+    transcript = str(fixture_path("clients", "claude-transcript-resumed.jsonl"))
+    seen["resumed, new id"] = model_sees(
+        prompt(config_path, session_id="s-new", transcript_path=transcript, prompt="Go on"), "Go on"
+    )
+    assert seen == snapshot
+    assert [v["additional_context"] for v in seen.values()] == [None, CHECKPOINT_TEXT, CHECKPOINT_TEXT, CHECKPOINT_TEXT]
+
+
+def test_the_prompt_text_is_never_stored(config_path: Path) -> None:
+    prompt(config_path, prompt="my very private prompt")
+    prompt(config_path, prompt="my very private prompt")
+    folder = state_dir(config_path)
+    assert all(b"private" not in p.read_bytes() for p in folder.iterdir())
+
+
+def test_codex_input_and_a_sub_agent_prompt(config_path: Path) -> None:
+    codex = event("codex-user-prompt-submit.json")
+    assert prompt_hook.user_prompt_submit(codex, config_path) == ""
+    assert json.loads(prompt_hook.user_prompt_submit(codex, config_path))["hookSpecificOutput"]["additionalContext"] == CHECKPOINT_TEXT
+    # Inside a sub-agent (Codex names agent_id): never the checkpoint, which is for the root agent.
+    child = event("codex-user-prompt-submit.json", agent_id="019d-child", agent_type="explorer")
+    assert prompt_hook.user_prompt_submit(child, config_path) == ""
+
+
+def test_a_first_transcript_with_quoted_words_is_not_a_reply(config_path: Path) -> None:
+    transcript = str(fixture_path("clients", "claude-transcript-first.jsonl"))
+    assert prompt(config_path, session_id="fresh", transcript_path=transcript) == ""
+
+
+def test_clear_starts_a_new_conversation_and_startup_changes_nothing(config_path: Path) -> None:
+    prompt(config_path, session_id="s1")
+    prompt_hook.session_start(event("claude-session-start-resume.json", session_id="s1", source="startup"), config_path)
+    assert prompt(config_path, session_id="s1") != ""
+    prompt_hook.session_start(event("claude-session-start-resume.json", session_id="s1", source="clear"), config_path)
+    assert prompt(config_path, session_id="s1") == ""
+
+
+def test_disabled_memory_prints_and_writes_nothing(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "off", enabled=False)
+    for _ in range(2):
+        assert prompt(config) == ""
+    prompt_hook.session_start(event("claude-session-start-resume.json"), config)
+    assert not state_dir(config).exists()
+    missing = tmp_path / "none" / "config.toml"  # a fallback file that does not exist: memory is off
+    assert prompt_hook.user_prompt_submit(event("claude-user-prompt-submit.json"), missing) == ""
+    assert not missing.parent.exists()
+
+
+def test_state_is_private_and_bounded(config_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prompt_hook, "MAX_SESSIONS", 8)
+    for i in range(12):
+        prompt(config_path, session_id=f"s{i}")
+    folder = state_dir(config_path)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    state = folder / prompt_hook.STATE_FILE
+    assert stat.S_IMODE(state.stat().st_mode) == 0o600
+    sessions = json.loads(state.read_text())["sessions"]
+    assert len(sessions) == 8 and "s0" not in sessions and "s11" in sessions
+    assert prompt(config_path, session_id="s0") == ""  # evicted: seen as new (bounded, not exact)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"not json", "not JSON"),
+        (b"[]", "not a JSON object"),
+        (b'{"prompt": "x"}', "no session_id"),
+        (json.dumps({"session_id": "x" * 300}).encode(), "no session_id"),
+    ],
+)
+def test_bad_input_is_a_named_error_exit_1_and_changes_nothing(config_path: Path, data: bytes, message: str) -> None:
+    result = run_file(config_path, "user-prompt-submit", data)
+    assert result.returncode == 1 and result.stdout == b""
+    assert message in result.stderr.decode()
+    assert not state_dir(config_path).exists()
+
+
+def test_bad_usage_exits_1_never_2(config_path: Path) -> None:
+    result = run_file(config_path, "pre-tool-use", b"{}")
+    assert result.returncode == 1 and b"usage" in result.stderr
+
+
+def test_an_invalid_config_is_an_error_not_a_checkpoint(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[memory]\nenabled = 'yes'\n")
+    result = run_file(config, "user-prompt-submit", event("claude-user-prompt-submit.json"))
+    assert result.returncode == 1 and result.stdout == b"" and b"memory.enabled" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "setup",
+    ["explicit-on", "explicit-off", "tact-config", "tact-home", "home-missing", "default-missing"],
+)
+def test_config_search_and_enabled_agree_with_load_config(
+    setup: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    explicit: str | None = None
+    if setup.startswith("explicit"):
+        explicit = str(write_config(tmp_path / "a", enabled=setup.endswith("on")))
+    elif setup == "tact-config":
+        monkeypatch.setenv("TACT_CONFIG", str(write_config(tmp_path / "b")))
+    elif setup == "tact-home":
+        write_config(tmp_path / "c")
+        monkeypatch.setenv("TACT_HOME", str(tmp_path / "c"))
+    elif setup == "home-missing":
+        monkeypatch.setenv("TACT_HOME", str(tmp_path / "empty"))
+    config = load_config(explicit)
+    path, is_explicit = prompt_hook.config_path(explicit)
+    assert Path(path) == config.path
+    assert prompt_hook.memory_enabled(path, explicit=is_explicit) == config.memory.enabled
+
+
+def test_run_by_path_imports_neither_the_package_nor_a_framework(config_path: Path) -> None:
+    data = event("claude-user-prompt-submit.json")
+    run_file(config_path, "user-prompt-submit", data)
+    result = run_file(config_path, "user-prompt-submit", data, "-X", "importtime")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"] == CHECKPOINT_TEXT
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines() if "|" in line}
+    for heavy in ("tact_memory", "pydantic", "click", "sqlite3", "asyncio", "mcp"):
+        assert not any(name == heavy or name.startswith(heavy + ".") for name in imported), heavy
+
+
+def test_the_cli_route_runs_the_same_hook(config_path: Path) -> None:
+    runner = CliRunner()
+    args = ["--config", str(config_path), "hook", "user-prompt-submit"]
+    first = runner.invoke(cli, args, input=event("claude-user-prompt-submit.json"))
+    second = runner.invoke(cli, args, input=event("claude-user-prompt-submit.json"))
+    assert (first.exit_code, first.output) == (0, "")
+    assert second.exit_code == 0
+    assert json.loads(second.output)["hookSpecificOutput"]["additionalContext"] == CHECKPOINT_TEXT
+
+
+def test_concurrent_sessions_keep_every_entry(config_path: Path) -> None:
+    def session(i: int) -> list[bytes]:
+        data = event("claude-user-prompt-submit.json", session_id=f"c{i}")
+        return [run_file(config_path, "user-prompt-submit", data).stdout for _ in range(2)]
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        outputs = list(pool.map(session, range(6)))
+    assert all(first == b"" and b"additionalContext" in second for first, second in outputs)
+    state = json.loads((state_dir(config_path) / prompt_hook.STATE_FILE).read_text())
+    assert sorted(state["sessions"]) == [f"c{i}" for i in range(6)]
+    assert not [p for p in state_dir(config_path).iterdir() if p.name.endswith(".tmp")]
