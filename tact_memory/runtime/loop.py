@@ -12,15 +12,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from ..errors import MaxStepsExceeded
 from .messages import ModelResponse, ToolCall
 from .middleware import ToolOutput
 from .session import Agent, AsyncModel, Model, ToolExecutor
 
 __all__ = ["MaxStepsExceeded", "arun_agent", "run_agent"]
-
-
-class MaxStepsExceeded(RuntimeError):
-    """The model kept calling tools for more steps than allowed."""
 
 
 def run_agent(
