@@ -3,7 +3,7 @@
 Most applications have their own loop; this one shows the few calls that wire memory into any
 loop, and it is what :mod:`tact_memory.testing` and the demo run. A turn is: accept the user's
 message, then build a request, call the model, run the tool calls it asked for, and repeat until a
-response has no tool calls. Steers accepted while the turn runs are delivered before the next model
+response has no tool calls. Steers accepted while the turn runs are delivered with the next model
 call; one accepted while the final answer was being made gets another model call in the same turn.
 """
 

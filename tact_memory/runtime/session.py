@@ -354,7 +354,7 @@ class Session:
         """End the running turn after the model's final answer, unless a steer is waiting.
 
         A steer accepted while the final model call ran has not been answered: the turn then goes
-        on, and the loop calls the model again (the next request delivers the steer with its
+        on, and the loop calls the model again (the next model call is given the steer with its
         checkpoint). Once ended, later steers are promoted into new turns.
 
         Returns:
