@@ -8,7 +8,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from tact_memory.adapters.langchain import MemoryMiddleware
+from tact_memory.adapters.langchain import MemoryAgentMiddleware
 
 SCAN = {"operation": "scan", "query": "commonware release tags"}
 PUT = {"operation": "put", "content": "In the `commonware` repository, release tags use vX.Y.Z."}
@@ -28,7 +28,7 @@ class ScriptedModel(GenericFakeChatModel):
 
 with tempfile.TemporaryDirectory() as home:
     Path(home, "config.toml").write_text("[memory]\nenabled = true\n")
-    memory = MemoryMiddleware.from_config(Path(home, "config.toml"))
+    memory = MemoryAgentMiddleware.from_config(Path(home, "config.toml"))
     agent = create_agent(ScriptedModel(messages=iter(SCRIPT)), middleware=[memory], checkpointer=InMemorySaver())
     thread = {"configurable": {"thread_id": "demo"}}
     agent.invoke({"messages": [("user", "How are release tags named in commonware?")]}, thread)

@@ -20,6 +20,7 @@ from .errors import (
     Duplicate,
     Forbidden,
     InvalidArguments,
+    MaxStepsExceeded,
     MemoryDisabled,
     MemoryOperationError,
     NotFound,
@@ -39,7 +40,7 @@ from .records import (
     RecordKey,
     StoreStatus,
 )
-from .runtime.loop import MaxStepsExceeded, arun_agent, run_agent
+from .runtime.loop import arun_agent, run_agent
 from .runtime.messages import (
     Message,
     ModelRequest,

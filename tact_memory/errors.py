@@ -3,6 +3,8 @@
 ```
 TactMemoryError                      every error the library raises on purpose
 ├── ConfigError                      invalid_config: a config.toml that cannot be used
+├── MaxStepsExceeded                 max_steps_exceeded: the agent loop got no final answer in time
+│                                    (also a RuntimeError, as in earlier releases)
 └── MemoryOperationError             an operation refused; its code goes into the tool result
     ├── InvalidArguments             invalid_arguments
     ├── Forbidden                    forbidden: a child agent asked to put or delete
@@ -40,6 +42,7 @@ __all__ = [
     "Duplicate",
     "Forbidden",
     "InvalidArguments",
+    "MaxStepsExceeded",
     "MemoryDisabled",
     "MemoryOperationError",
     "NotFound",
@@ -84,6 +87,16 @@ class ConfigError(TactMemoryError):
         self.path = path
         self.key = key
         self.line = line
+
+
+class MaxStepsExceeded(TactMemoryError, RuntimeError):
+    """The model kept calling tools for more steps than the agent loop allows.
+
+    Raised by :func:`tact_memory.runtime.loop.run_agent` and :func:`~tact_memory.runtime.loop.arun_agent`;
+    it stays a :class:`RuntimeError` so that code catching that keeps working.
+    """
+
+    code = "max_steps_exceeded"
 
 
 class MemoryOperationError(TactMemoryError):

@@ -3,7 +3,10 @@
 :class:`ScriptedModel` plays a list of steps. A step is a :class:`~tact_memory.runtime.messages.ModelResponse`
 or a function of the request that returns one, so a script can react to what the model was given
 (for example, read the id a scan returned). Every request is kept in :attr:`ScriptedModel.requests`
-for assertions and snapshots. Use it with :func:`tact_memory.runtime.loop.run_agent` or with your own loop.
+for assertions and snapshots. Use it with :func:`tact_memory.run_agent` or with your own loop.
+
+``run_agent`` and ``arun_agent`` are importable from here too, for tests written that way: they are
+the very functions :mod:`tact_memory.runtime.loop` defines and ``tact_memory`` exports, not copies.
 
 Example::
 
@@ -19,7 +22,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .runtime.loop import arun_agent, run_agent
+from .runtime.loop import arun_agent, run_agent  # re-exported, the one definition
 from .runtime.messages import ModelRequest, ModelResponse, ToolCall
 
 __all__ = ["ScriptExhausted", "ScriptedModel", "answer", "arun_agent", "call", "run_agent"]

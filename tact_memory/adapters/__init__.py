@@ -12,40 +12,18 @@ Every adapter is a translation layer, not a second implementation: tool calls go
 sees), the checkpoint is :data:`tact_memory.screening.checkpoint.CHECKPOINT_TEXT`, and the instructions are
 :data:`tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS`. Each module imports its framework at module level,
 so import the one you use; this package itself imports no framework, and ``import tact_memory``
-loads none. It holds the one rule every adapter shares: which store a configuration gives them.
+loads none. Which store a configuration gives an adapter is the runtime's rule
+(:mod:`tact_memory.runtime.stores`); :func:`store_for` and :func:`close_store` are re-exported
+here for code written against earlier releases.
+
+Adapters import only the public ``tool``, ``runtime`` and ``config`` layers (and the pure
+``records``, ``errors`` and ``limits``), never the store. Every adapter applies the runtime's one
+checkpoint rule (:mod:`tact_memory.runtime.checkpoint_rule`) and its one role record
+(:mod:`tact_memory.runtime.roles`).
 """
 
 from __future__ import annotations
 
-import os
-
-from ..config.loading import Config, load_config
-from ..records import MemoryBackend
+from ..runtime.stores import close_store, store_for
 
 __all__ = ["close_store", "store_for"]
-
-
-def store_for(
-    config: Config | str | os.PathLike[str] | None = None, *, store: MemoryBackend | None = None
-) -> MemoryBackend | None:
-    """The corpus an adapter should use, or ``None`` when memory is disabled.
-
-    Args:
-        config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
-        store: A backend to use instead of the SQLite store beside ``config.toml``.
-    """
-    loaded = config if isinstance(config, Config) else load_config(config)
-    if not loaded.memory.enabled:
-        return None
-    if store is None:
-        from ..store.sqlite import MemoryStore
-
-        store = MemoryStore(loaded.database_path)
-    return store
-
-
-def close_store(store: MemoryBackend | None) -> None:
-    """Close a store's database connection if it has one; its next operation opens it again."""
-    close = getattr(store, "close", None)
-    if callable(close):
-        close()

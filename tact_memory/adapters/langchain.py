@@ -1,6 +1,6 @@
 """Memory for LangChain agents, as one agent middleware (``tact-memory[langchain]``).
 
-``create_agent(model, tools, middleware=[MemoryMiddleware.from_config()])`` gives the agent the
+``create_agent(model, tools, middleware=[MemoryAgentMiddleware.from_config()])`` gives the agent the
 ``memory`` tool, the instruction paragraph and the review checkpoint:
 
 - Tool: the middleware registers a ``memory`` tool (so the model is given its definition) and its
@@ -12,7 +12,8 @@
   scan-before-put holds across the turns of a conversation.
 - Instructions: :data:`~tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS` joins the system message of every
   model request (:func:`~tact_memory.runtime.prompt.assemble_system`), for root and child agents.
-- Checkpoint (rule I5): in ``wrap_model_call``, every human message of the thread except the first
+- Checkpoint (rule I5, as :func:`~tact_memory.runtime.checkpoint_rule.checkpoint_due` decides): in
+  ``wrap_model_call``, every human message of the thread except the first
   gets :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last text block, in the
   request sent to the model only. The graph state is the app's transcript (what ``invoke`` returns
   and ``stream`` shows) and also the conversation a checkpointer saves, so it is left as the user
@@ -32,6 +33,10 @@
   ``role=Role.CHILD`` for sub-agents whose parent does not use memory.
 
 With memory disabled the middleware registers no tool and changes no request.
+
+``MemoryAgentMiddleware`` was called ``MemoryMiddleware`` in earlier releases, the name of the
+runtime's own middleware (:class:`tact_memory.runtime.middleware.MemoryMiddleware`); the old name
+still works here and warns with ``DeprecationWarning``.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -61,14 +67,14 @@ from typing_extensions import NotRequired
 from .. import errors
 from ..config.loading import Config
 from ..records import MemoryBackend
+from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
-from ..screening.checkpoint import CHECKPOINT_TEXT
+from ..runtime.stores import close_store, store_for
 from ..tool.guard import Dispatcher, Role
 from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result, store_limits
-from . import close_store, store_for
 
-__all__ = ["MemoryMiddleware", "with_checkpoints"]
+__all__ = ["MemoryAgentMiddleware", "with_checkpoints"]
 
 _ROLE_KEY = "tact_memory_role"
 """The state key that holds the role decided when the agent was invoked."""
@@ -85,7 +91,7 @@ _MAX_DISPATCHERS = 256
 
 
 def _unbound_tool(**arguments: Any) -> str:
-    refusal = errors.StoreUnavailable("the memory tool runs only through MemoryMiddleware", path="", reason="unbound")
+    refusal = errors.StoreUnavailable("the memory tool runs only through MemoryAgentMiddleware", path="", reason="unbound")
     result = error_result(None, refusal)
     return json.dumps(result, ensure_ascii=False)
 
@@ -122,7 +128,10 @@ def with_checkpoints(messages: Sequence[AnyMessage], thread: Sequence[AnyMessage
     out: list[AnyMessage] = []
     for message in messages:
         is_first = first is not None and (message is first or (message.id is not None and message.id == first.id))
-        if isinstance(message, HumanMessage) and not is_first and not _carries_checkpoint(message):
+        # The state cannot tell a later turn's user message from a steer, and the rule gives both
+        # the checkpoint: every human message after the thread's first counts as a later turn's.
+        due = checkpoint_due("user", earlier_turns=0 if is_first else 1)
+        if isinstance(message, HumanMessage) and due and not _carries_checkpoint(message):
             content = message.content
             blocks: list[str | dict[Any, Any]] = [_text_block(content)] if isinstance(content, str) else list(content)
             message = message.model_copy(update={"content": [*blocks, _text_block(CHECKPOINT_TEXT)]})
@@ -140,7 +149,7 @@ def _with_instructions(system: SystemMessage | None) -> SystemMessage:
     return system.model_copy(update={"content": [*system.content, _text_block(MEMORY_INSTRUCTIONS)]})
 
 
-class MemoryMiddleware(AgentMiddleware[MemoryState, Any, Any]):
+class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any]):
     """The memory tool, instructions and review checkpoint for a LangChain agent.
 
     Args:
@@ -167,7 +176,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryState, Any, Any]):
         *,
         role: Role | None = None,
         store: MemoryBackend | None = None,
-    ) -> MemoryMiddleware:
+    ) -> MemoryAgentMiddleware:
         """A middleware for the configuration in force (a path to ``config.toml``, or a loaded one).
 
         Args:
@@ -176,6 +185,11 @@ class MemoryMiddleware(AgentMiddleware[MemoryState, Any, Any]):
             store: A backend to use instead of the SQLite store beside ``config.toml``.
         """
         return cls(store_for(config, store=store), role=role)
+
+    @property
+    def name(self) -> str:
+        """The graph node prefix: ``MemoryMiddleware``, as in earlier releases, so saved threads resume."""
+        return "MemoryMiddleware"
 
     @property
     def enabled(self) -> bool:
@@ -280,3 +294,15 @@ class MemoryMiddleware(AgentMiddleware[MemoryState, Any, Any]):
             return self._message(request, await self._dispatcher(request).acall(request.tool_call["args"]))
         with self._running("LangChain tool call"):
             return await handler(request)
+
+
+def __getattr__(name: str) -> Any:
+    """The deprecated name ``MemoryMiddleware``: the same class as :class:`MemoryAgentMiddleware`."""
+    if name == "MemoryMiddleware":
+        warnings.warn(
+            "tact_memory.adapters.langchain.MemoryMiddleware is deprecated; use MemoryAgentMiddleware",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return MemoryAgentMiddleware
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -55,8 +55,9 @@ from .. import errors
 from ..config.loading import Config
 from ..limits import Limits
 from ..records import MemoryBackend
+from ..runtime.checkpoint_rule import CHECKPOINT_TEXT
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
-from ..screening.checkpoint import CHECKPOINT_TEXT
+from ..runtime.stores import close_store, store_for
 from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
 from ..tool.memory_tool import (
     OPERATIONS,
@@ -71,7 +72,6 @@ from ..tool.models import (
     operation_needs,
     output_schema,
 )
-from . import close_store, store_for
 
 __all__ = [
     "PROMPT_NAME",

@@ -9,8 +9,9 @@ layer over the library:
   the run, so the role check and the JSON result are the library's. The run's role is fixed when
   the run starts (``for_run``) and never read from tool arguments.
 - Instructions: :data:`~tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS`, for root and child agents.
-- Checkpoint (rule I5): before each model request of a root run, every user message of the run
-  that is past the first turn, and every steer (user content delivered during the run through
+- Checkpoint (rule I5, as :func:`~tact_memory.runtime.checkpoint_rule.checkpoint_due` decides):
+  before each model request of a root run, every user message of the run that is past the first
+  turn, and every steer (user content delivered during the run through
   ``AgentRun.enqueue`` or ``RunContext.enqueue``, also in the first turn), gets
   :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last part. The part is a
   ``SystemPromptPart`` (pydantic-ai's channel for text the application, not the user, wrote) with
@@ -52,12 +53,12 @@ from pydantic_core import SchemaValidator, core_schema
 from .. import errors
 from ..config.loading import Config
 from ..records import MemoryBackend
+from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, SubmissionKind, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.roles import decide_role, running
-from ..screening.checkpoint import CHECKPOINT_TEXT
+from ..runtime.stores import close_store, store_for
 from ..tool.guard import Dispatcher, Role
 from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result
-from . import close_store, store_for
 
 __all__ = ["CHECKPOINT_METADATA", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
 
@@ -204,15 +205,17 @@ def _has_prompt(message: object) -> bool:
 
 
 def _needing_checkpoint(ctx: RunContext[Any]) -> Iterator[ModelRequest]:
-    """This run's user messages and steers that should carry the checkpoint and do not yet."""
+    """This run's user messages and steers that should carry the checkpoint and do not yet.
+
+    A run is one turn: its first prompt is the user message (when the run was given one), every
+    later prompt of the run is a steer, and each earlier run in the history started a turn.
+    """
     if ctx.run_id is None:
         return
     prompts = [m for m in ctx.messages if isinstance(m, ModelRequest) and _has_prompt(m)]
-    past_first_turn = any(m.run_id != ctx.run_id for m in prompts)
+    earlier_turns = len({m.run_id for m in prompts if m.run_id != ctx.run_id})
     ours = [m for m in prompts if m.run_id == ctx.run_id]
     for index, message in enumerate(ours):
-        opens_run = index == 0 and ctx.prompt is not None
-        if opens_run and not past_first_turn:
-            continue  # the first turn's user message carries no checkpoint; its steers do
-        if not any(is_checkpoint(part) for part in message.parts):
+        kind: SubmissionKind = "user" if index == 0 and ctx.prompt is not None else "steer"
+        if checkpoint_due(kind, earlier_turns=earlier_turns) and not any(is_checkpoint(p) for p in message.parts):
             yield message

@@ -3,7 +3,7 @@
 Most applications have their own loop; this one shows the few calls that wire memory into any
 loop, and it is what :mod:`tact_memory.testing` and the demo run. A turn is: accept the user's
 message, then build a request, call the model, run the tool calls it asked for, and repeat until a
-response has no tool calls. Steers accepted while the turn runs are delivered before the next model
+response has no tool calls. Steers accepted while the turn runs are delivered with the next model
 call; one accepted while the final answer was being made gets another model call in the same turn.
 """
 
@@ -12,15 +12,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from ..errors import MaxStepsExceeded
 from .messages import ModelResponse, ToolCall
 from .middleware import ToolOutput
 from .session import Agent, AsyncModel, Model, ToolExecutor
 
 __all__ = ["MaxStepsExceeded", "arun_agent", "run_agent"]
-
-
-class MaxStepsExceeded(RuntimeError):
-    """The model kept calling tools for more steps than allowed."""
 
 
 def run_agent(

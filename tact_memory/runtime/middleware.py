@@ -1,26 +1,44 @@
-"""Middleware: hooks around a submission, a model call and a tool call.
+"""Middleware: hooks around a submission, a model request, a model call and a tool call.
 
-A session runs every model call and tool call of its agents through a stack of middleware, the
-first one outermost. Each hook receives the agent it runs for and either returns its input changed
+A session runs every submission, model request, model call and tool call of its agents through a
+stack of middleware. Each hook receives the agent it runs for and either returns its input changed
 or calls ``call_next`` (the rest of the stack) and may change what comes back, the shape of
 pydantic-ai's wrapper toolsets and LangChain's agent middleware. :class:`Middleware` has
 pass-through defaults, so a subclass overrides only what it needs; sync and async hooks are both
 first-class.
 
+One order, for every hook (:class:`MiddlewareStack` is the only code that runs them): the stack
+is the application's middleware as given to the runtime, outermost first, then
+:class:`MemoryMiddleware`, always innermost, nearest the model and the tools.
+
+- ``on_submission`` and ``on_request`` transform their input outermost first, so memory's runs
+  last: the checkpoint is the message's last part, and memory sees the final request (it
+  reconciles the system prompt and owns the ``memory`` tool name, see below).
+- ``wrap_model_call`` and ``wrap_tool_call`` (and their async forms) are entered outermost first
+  and left innermost first: an application middleware sees a call before memory does and its
+  result after memory did. Memory answers a ``memory`` tool call itself; other calls go on to the
+  application's executor.
+
+The tool name ``memory`` is reserved. When memory is enabled, the request offers memory's own
+definition once, whatever tools the application or its middleware added under that name; when it
+is disabled, no tool of that name is offered (rule I1), so a saved tool list never brings it back.
+
 :class:`MemoryMiddleware` is the memory feature in one place: the turn hook (the review
-checkpoint), the prompt (the tool definition and one paragraph) and the tool hook (the agent's
-role-checked dispatcher). It reads the session's settings snapshot, never the live config, so a
-config reload does not change a running session.
+checkpoint, as :func:`~tact_memory.runtime.checkpoint_rule.checkpoint_due` decides), the prompt
+(the tool definition and one paragraph) and the tool hook (the agent's role-checked dispatcher).
+It reads the session's settings snapshot, never the live config, so a config reload does not
+change a running session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from ..screening.checkpoint import CHECKPOINT_TEXT
 from ..tool.memory_tool import TOOL_NAME
+from .checkpoint_rule import SubmissionKind, checkpoint_due
 from .messages import Message, ModelRequest, ModelResponse, Part, ToolCall
 from .prompt import assemble_system
 
@@ -32,6 +50,7 @@ __all__ = [
     "AsyncToolCallNext",
     "MemoryMiddleware",
     "Middleware",
+    "MiddlewareStack",
     "ModelCallNext",
     "Submission",
     "ToolCallNext",
@@ -50,7 +69,7 @@ AsyncToolCallNext = Callable[[ToolCall], Awaitable[ToolOutput]]
 class Submission:
     """An accepted submission, as the turn hook sees it."""
 
-    kind: Literal["user", "steer"]
+    kind: SubmissionKind
     """A user message, or a steer."""
     turn: int
     """The turn it belongs to, counting from 1 over the whole conversation (restores included)."""
@@ -98,8 +117,11 @@ class MemoryMiddleware(Middleware):
     def on_submission(self, agent: Agent, message: Message, submission: Submission) -> Message:
         if not agent.session.settings.enabled:
             return message
-        if submission.kind == "user" and submission.turn <= 1:
-            return message  # the first turn's user message carries no checkpoint
+        due = checkpoint_due(
+            submission.kind, earlier_turns=submission.turn - 1, continued=agent.session.kind != "new"
+        )
+        if not due:
+            return message
         return replace(message, parts=(*message.parts, Part(CHECKPOINT_TEXT, control=True)))
 
     def on_request(self, agent: Agent, request: ModelRequest) -> ModelRequest:
@@ -118,3 +140,75 @@ class MemoryMiddleware(Middleware):
         if call.name != TOOL_NAME or agent.dispatcher is None:
             return await call_next(call)
         return await agent.dispatcher.acall(call.arguments)
+
+
+class MiddlewareStack:
+    """The session's middleware in its one order: the application's, outermost first, then memory's.
+
+    Every hook of every agent runs through here, so the order is the same for all of them (see the
+    module docstring).
+
+    Args:
+        middleware: The application's middleware, outermost first; :class:`MemoryMiddleware` is
+            added innermost.
+    """
+
+    def __init__(self, middleware: Sequence[Middleware] = ()) -> None:
+        self.layers: tuple[Middleware, ...] = (*middleware, MemoryMiddleware())
+        """Every middleware, outermost first; the last is always a :class:`MemoryMiddleware`."""
+
+    def submission(self, agent: Agent, message: Message, submission: Submission) -> Message:
+        """Pass an accepted submission through ``on_submission``, outermost first."""
+        for layer in self.layers:
+            message = layer.on_submission(agent, message, submission)
+        return message
+
+    def request(self, agent: Agent, request: ModelRequest) -> ModelRequest:
+        """Pass a model request through ``on_request``, outermost first (memory sees the final one)."""
+        for layer in self.layers:
+            request = layer.on_request(agent, request)
+        return request
+
+    def model_call(self, agent: Agent, request: ModelRequest, model: ModelCallNext) -> ModelResponse:
+        """Call ``model`` inside every ``wrap_model_call``, the outermost entered first."""
+        handler = model
+        for layer in reversed(self.layers):
+            handler = _model_step(layer, agent, handler)
+        return handler(request)
+
+    async def amodel_call(self, agent: Agent, request: ModelRequest, model: AsyncModelCallNext) -> ModelResponse:
+        """Async :meth:`model_call`, through every ``awrap_model_call``."""
+        handler = model
+        for layer in reversed(self.layers):
+            handler = _amodel_step(layer, agent, handler)
+        return await handler(request)
+
+    def tool_call(self, agent: Agent, call: ToolCall, executor: ToolCallNext) -> ToolOutput:
+        """Run ``call`` inside every ``wrap_tool_call``, the outermost entered first."""
+        handler = executor
+        for layer in reversed(self.layers):
+            handler = _tool_step(layer, agent, handler)
+        return handler(call)
+
+    async def atool_call(self, agent: Agent, call: ToolCall, executor: AsyncToolCallNext) -> ToolOutput:
+        """Async :meth:`tool_call`, through every ``awrap_tool_call``."""
+        handler = executor
+        for layer in reversed(self.layers):
+            handler = _atool_step(layer, agent, handler)
+        return await handler(call)
+
+
+def _model_step(layer: Middleware, agent: Agent, nxt: ModelCallNext) -> ModelCallNext:
+    return lambda request: layer.wrap_model_call(agent, request, nxt)
+
+
+def _amodel_step(layer: Middleware, agent: Agent, nxt: AsyncModelCallNext) -> AsyncModelCallNext:
+    return lambda request: layer.awrap_model_call(agent, request, nxt)
+
+
+def _tool_step(layer: Middleware, agent: Agent, nxt: ToolCallNext) -> ToolCallNext:
+    return lambda call: layer.wrap_tool_call(agent, call, nxt)
+
+
+def _atool_step(layer: Middleware, agent: Agent, nxt: AsyncToolCallNext) -> AsyncToolCallNext:
+    return lambda call: layer.awrap_tool_call(agent, call, nxt)

@@ -5,13 +5,14 @@ forked from one) and owns the one lazily opened store. Each :class:`Session` tak
 the memory settings when it is created; :meth:`Runtime.reload` changes what later sessions get and
 never what a running session has (I14).
 
-A session has one root :class:`Agent`; :meth:`Agent.spawn_child` makes child agents, which the
-dispatcher lets scan and read but never put or delete. Every model call and tool call of an agent
-runs through the session's middleware stack, with :class:`~tact_memory.runtime.middleware.MemoryMiddleware`
-innermost.
+A session has one root :class:`Agent`; :meth:`Session.spawn_child` (or :meth:`Agent.spawn_child`)
+makes child agents, which the dispatcher lets scan and read but never put or delete. Every
+submission, model request, model call and tool call of an agent runs through the session's
+:class:`~tact_memory.runtime.middleware.MiddlewareStack`, with
+:class:`~tact_memory.runtime.middleware.MemoryMiddleware` innermost for every hook.
 
 Submissions: :meth:`Session.submit` accepts a user message and starts a turn; :meth:`Session.steer`
-accepts a steer, which joins the running turn (in flight, delivered before the next model call) or,
+accepts a steer, which joins the running turn (in flight, delivered with the next model call) or,
 when no turn is running, is promoted into a new turn. A steer is never left unanswered:
 :meth:`Session.end_turn` does not end a turn while a steer waits (one accepted during the model
 call that gave the final answer) and says so, and the loop calls the model again in the same turn. A rejected submission (empty text, or vetoed
@@ -41,8 +42,9 @@ from .messages import (
     ToolCall,
     TranscriptEntry,
 )
-from .middleware import MemoryMiddleware, Middleware, Submission, ToolOutput
+from .middleware import Middleware, MiddlewareStack, Submission, ToolOutput
 from .roles import decide_role, running
+from .stores import config_store
 
 if TYPE_CHECKING:
     from ..config.reload import ReloadEvent
@@ -67,6 +69,10 @@ AsyncModel = Callable[[ModelRequest], Awaitable[ModelResponse]]
 """The same boundary for async model clients."""
 ToolExecutor = Callable[[ToolCall], ToolOutput]
 """Runs the application's own tools; the memory tool never reaches it."""
+
+
+_MAX_OFFERS = 8
+"""How many requests built with waiting steers an agent remembers until one is given to a model."""
 
 
 class SubmissionRejected(TactMemoryError):
@@ -127,39 +133,50 @@ class Agent:
         """The memory tool, authorized for this agent's role (lowered to child when the agent is
         created inside another memory-enabled agent's work, rule I17); ``None`` when memory is
         disabled."""
+        self._offers: dict[int, tuple[ModelRequest, tuple[Message, ...]]] = {}
+        """Requests built with waiting steers, by id, until a model call is given one."""
 
     def spawn_child(self, *, system: str = "", name: str | None = None) -> Agent:
         """A child agent of this session: it may scan and read memory, never put or delete."""
-        return self.session._new_agent(Role.CHILD, system=system, history=[], name=name)
+        return self.session.spawn_child(system=system, name=name)
 
     # -- requests -------------------------------------------------------------------------------
 
     def request(self, tools: Sequence[dict[str, Any]] = ()) -> ModelRequest:
-        """The next model request: pending steers delivered, middleware applied."""
-        if self.role is Role.ROOT:
-            self.session._deliver_steers()
-        request = ModelRequest(system=self.system, tools=tuple(tools), messages=tuple(self.history))
-        for middleware in reversed(self.session.middleware):
-            request = middleware.on_request(self, request)
+        """The next model request: the history, waiting steers (root only), middleware applied.
+
+        Building a request changes nothing: calling this twice gives equal requests, and the
+        history stays as it was. The steers it carries join the history when :meth:`call_model`
+        (or :meth:`acall_model`) is given this request.
+        """
+        steers = self.session.waiting_steers() if self.role is Role.ROOT else ()
+        built = ModelRequest(system=self.system, tools=tuple(tools), messages=(*self.history, *steers))
+        request = self.session.stack.request(self, built)
+        if steers:
+            self._offers[id(request)] = (request, steers)
+            while len(self._offers) > _MAX_OFFERS:
+                del self._offers[next(iter(self._offers))]
         return request
 
     def call_model(self, model: Model, request: ModelRequest) -> ModelResponse:
         """Call ``model`` through the middleware and record its response in the history."""
-        handler: Callable[[ModelRequest], ModelResponse] = model
-        for middleware in reversed(self.session.middleware):
-            handler = _bind_model(middleware, self, handler)
-        response = handler(request)
+        self._deliver(request)
+        response = self.session.stack.model_call(self, request, model)
         self.record(response)
         return response
 
     async def acall_model(self, model: AsyncModel, request: ModelRequest) -> ModelResponse:
         """Async :meth:`call_model`."""
-        handler: Callable[[ModelRequest], Awaitable[ModelResponse]] = model
-        for middleware in reversed(self.session.middleware):
-            handler = _abind_model(middleware, self, handler)
-        response = await handler(request)
+        self._deliver(request)
+        response = await self.session.stack.amodel_call(self, request, model)
         self.record(response)
         return response
+
+    def _deliver(self, request: ModelRequest) -> None:
+        """The steers ``request`` carries are given to a model now: they join the history."""
+        offer = self._offers.pop(id(request), None)
+        if offer is not None and offer[0] is request:
+            self.session.deliver_steers(offer[1])
 
     def record(self, response: ModelResponse) -> None:
         """Append a model response (text and tool calls) to the history."""
@@ -174,11 +191,8 @@ class Agent:
 
     def run_tool(self, call: ToolCall, executor: ToolExecutor | None = None) -> ToolOutput:
         """Run one tool call through the middleware; record and return its result."""
-        handler: Callable[[ToolCall], ToolOutput] = executor or _unknown_tool
-        for middleware in reversed(self.session.middleware):
-            handler = _bind_tool(middleware, self, handler)
         with self._running():
-            output = handler(call)
+            output = self.session.stack.tool_call(self, call, executor or _unknown_tool)
         self._record_result(call, output)
         return output
 
@@ -190,11 +204,8 @@ class Agent:
         async def unknown(c: ToolCall) -> ToolOutput:
             return _unknown_tool(c)
 
-        handler: Callable[[ToolCall], Awaitable[ToolOutput]] = executor or unknown
-        for middleware in reversed(self.session.middleware):
-            handler = _abind_tool(middleware, self, handler)
         with self._running():
-            output = await handler(call)
+            output = await self.session.stack.atool_call(self, call, executor or unknown)
         self._record_result(call, output)
         return output
 
@@ -214,26 +225,6 @@ def _call_text(call: ToolCall) -> str:
 
 def _unknown_tool(call: ToolCall) -> ToolOutput:
     return {"error": {"code": "unknown_tool", "message": f"no tool named {call.name!r}"}}
-
-
-def _bind_model(mw: Middleware, agent: Agent, nxt: Callable[[ModelRequest], ModelResponse]) -> Callable[[ModelRequest], ModelResponse]:
-    return lambda request: mw.wrap_model_call(agent, request, nxt)
-
-
-def _abind_model(
-    mw: Middleware, agent: Agent, nxt: Callable[[ModelRequest], Awaitable[ModelResponse]]
-) -> Callable[[ModelRequest], Awaitable[ModelResponse]]:
-    return lambda request: mw.awrap_model_call(agent, request, nxt)
-
-
-def _bind_tool(mw: Middleware, agent: Agent, nxt: Callable[[ToolCall], ToolOutput]) -> Callable[[ToolCall], ToolOutput]:
-    return lambda call: mw.wrap_tool_call(agent, call, nxt)
-
-
-def _abind_tool(
-    mw: Middleware, agent: Agent, nxt: Callable[[ToolCall], Awaitable[ToolOutput]]
-) -> Callable[[ToolCall], Awaitable[ToolOutput]]:
-    return lambda call: mw.awrap_tool_call(agent, call, nxt)
 
 
 def _continued(state: SessionState) -> SessionState:
@@ -257,7 +248,10 @@ class Session:
         self.kind: SessionKind = kind
         self.settings = settings
         """The memory settings this session was created with; a reload does not change them."""
-        self.middleware: tuple[Middleware, ...] = (*middleware, MemoryMiddleware())
+        self.stack = MiddlewareStack(middleware)
+        """The middleware every hook of every agent runs through, in its one order."""
+        self.middleware: tuple[Middleware, ...] = self.stack.layers
+        """Every middleware, outermost first, memory's last (innermost)."""
         self.turns = state.turns
         self.transcript = state.transcript
         self.turn_running = False
@@ -274,6 +268,15 @@ class Session:
     def _new_agent(self, role: Role, *, system: str, history: list[Message], name: str | None) -> Agent:
         return Agent(self, role=role, system=system, history=history, name=name or f"child-{next(self._names)}")
 
+    def spawn_child(self, *, system: str = "", name: str | None = None) -> Agent:
+        """A new child agent: it may scan and read memory, never put or delete.
+
+        Args:
+            system: The child's own system prompt (the memory paragraph is added when enabled).
+            name: A name for debugging; ``child-N`` when not given.
+        """
+        return self._new_agent(Role.CHILD, system=system, history=[], name=name)
+
     def state(self) -> SessionState:
         """A copy of what is needed to restore or fork this session."""
         return SessionState(
@@ -286,10 +289,7 @@ class Session:
     def _accept(self, text: str, submission: Submission) -> Message:
         if not isinstance(text, str) or not text.strip():
             raise SubmissionRejected("an empty submission is not accepted")
-        message = Message("user", submission.kind, (Part(text),))
-        for middleware in self.middleware:
-            message = middleware.on_submission(self.root, message, submission)
-        return message
+        return self.stack.submission(self.root, Message("user", submission.kind, (Part(text),)), submission)
 
     def submit(self, text: str) -> Message:
         """Accept a user message: it starts a new turn. Returns the model-visible message.
@@ -328,16 +328,33 @@ class Session:
         self.root.history.extend(self._pending_steers)
         self._pending_steers.clear()
 
+    def waiting_steers(self) -> tuple[Message, ...]:
+        """The accepted steers that no model call has been given yet, oldest first."""
+        with self._turn_lock:
+            return tuple(self._pending_steers)
+
+    def deliver_steers(self, steers: Sequence[Message]) -> None:
+        """Move ``steers`` into the root history, as a model call is given them.
+
+        Only steers still waiting move, in the order given; one already delivered (by an earlier
+        call, or by the start or end of a turn) is skipped, so no steer joins the history twice.
+        """
+        with self._turn_lock:
+            for steer in steers:
+                index = next((i for i, waiting in enumerate(self._pending_steers) if waiting is steer), None)
+                if index is not None:
+                    self.root.history.append(self._pending_steers.pop(index))
+
     @property
     def steers_waiting(self) -> bool:
-        """Whether steers were accepted that no model request has been given yet."""
+        """Whether steers were accepted that no model call has been given yet."""
         return bool(self._pending_steers)
 
     def end_turn(self) -> bool:
         """End the running turn after the model's final answer, unless a steer is waiting.
 
         A steer accepted while the final model call ran has not been answered: the turn then goes
-        on, and the loop calls the model again (the next request delivers the steer with its
+        on, and the loop calls the model again (the next model call is given the steer with its
         checkpoint). Once ended, later steers are promoted into new turns.
 
         Returns:
@@ -385,9 +402,7 @@ class Runtime:
     def store(self) -> MemoryBackend:
         """The corpus; constructing it opens nothing, its first operation does."""
         if self._store is None:
-            from ..store.sqlite import MemoryStore
-
-            self._store = MemoryStore(self.config.database_path)
+            self._store = config_store(self.config)
         return self._store
 
     def reload(self, config: Config) -> str:

@@ -17,7 +17,7 @@ from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import Field
 
-from tact_memory.adapters.langchain import MemoryMiddleware
+from tact_memory.adapters.langchain import MemoryAgentMiddleware
 from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
 from tact_memory.store.sqlite import MemoryStore
@@ -75,7 +75,7 @@ def test_two_turns_root_checkpoint_no_injection_and_a_stored_conclusion(
         call("memory", operation="put", content=REMEMBERED),
         AIMessage("Noted."),
     )
-    memory = MemoryMiddleware.from_config(config_path, store=seeded)
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
     agent = create_agent(model, system_prompt="Be brief.", middleware=[memory], checkpointer=InMemorySaver())
     agent.invoke({"messages": [HumanMessage("How are zephyr releases tagged?")]}, THREAD)
     state = agent.invoke({"messages": [HumanMessage("Use tabs in zephyr, please.")]}, THREAD)
@@ -103,7 +103,7 @@ def test_two_turns_root_checkpoint_no_injection_and_a_stored_conclusion(
 
 
 def test_a_sub_agent_invoked_from_a_tool_is_a_child_and_cannot_put(config_path: Path, seeded: MemoryStore) -> None:
-    memory = MemoryMiddleware.from_config(config_path, store=seeded)
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
     sub_model = scripted(
         call("memory", operation="scan", query="zephyr"),
         call("memory", operation="put", content=REMEMBERED),
@@ -134,7 +134,7 @@ async def test_async_a_steer_in_the_first_turn_gets_the_checkpoint_and_a_fixed_c
     config_path: Path, seeded: MemoryStore
 ) -> None:
     root_model = scripted(AIMessage("ok"))
-    root = create_agent(root_model, middleware=[MemoryMiddleware.from_config(config_path, store=seeded)])
+    root = create_agent(root_model, middleware=[MemoryAgentMiddleware.from_config(config_path, store=seeded)])
     # A human message after the thread's first, in the first turn: a steer.
     await root.ainvoke({"messages": [HumanMessage("Start on zephyr."), HumanMessage("Actually, use tabs.")]})
     first, steer = [m for m in root_model.seen[0] if m.type == "human"]
@@ -143,7 +143,7 @@ async def test_async_a_steer_in_the_first_turn_gets_the_checkpoint_and_a_fixed_c
     child_model = scripted(
         call("memory", operation="scan", query="x"), call("memory", operation="put", content=REMEMBERED), AIMessage("ok")
     )
-    child = create_agent(child_model, middleware=[MemoryMiddleware.from_config(config_path, role=Role.CHILD, store=seeded)])
+    child = create_agent(child_model, middleware=[MemoryAgentMiddleware.from_config(config_path, role=Role.CHILD, store=seeded)])
     state = await child.ainvoke({"messages": [HumanMessage("one"), HumanMessage("two")]})
     assert results(state["messages"])[-1]["error"]["code"] == "forbidden"
     assert not any(CHECKPOINT_TEXT in text(m) for request in child_model.seen for m in request)
@@ -152,7 +152,7 @@ async def test_async_a_steer_in_the_first_turn_gets_the_checkpoint_and_a_fixed_c
 
 def test_disabled_registers_no_tool_and_changes_no_request(disabled_config_path: Path) -> None:
     model = scripted(AIMessage("one"), AIMessage("two"))
-    memory = MemoryMiddleware.from_config(disabled_config_path)
+    memory = MemoryAgentMiddleware.from_config(disabled_config_path)
     agent = create_agent(model, system_prompt="Be brief.", middleware=[memory], checkpointer=InMemorySaver())
     agent.invoke({"messages": [HumanMessage("Hello.")]}, THREAD)
     agent.invoke({"messages": [HumanMessage("Again.")]}, THREAD)

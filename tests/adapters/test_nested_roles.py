@@ -33,7 +33,7 @@ from pydantic_ai.models.function import (
     FunctionModel,
 )
 
-from tact_memory.adapters.langchain import MemoryMiddleware
+from tact_memory.adapters.langchain import MemoryAgentMiddleware
 from tact_memory.adapters.pydantic_ai import MemoryCapability
 from tact_memory.config.loading import load_config
 from tact_memory.runtime import roles
@@ -231,7 +231,7 @@ class LangChainSub:
             call("memory", operation="put", content=REMEMBERED),
             AIMessage("ok"),
         )
-        memory = MemoryMiddleware.from_config(config_path, role=role, store=store)
+        memory = MemoryAgentMiddleware.from_config(config_path, role=role, store=store)
         self.agent = create_agent(model, middleware=[memory])
         self.outcome = outcome
 
@@ -250,13 +250,13 @@ def langchain_sub_agent(config_path: Path, store: MemoryStore, outcome: Outcome,
 
 def run_langchain_root(config_path: Path, store: MemoryStore, delegate: Any) -> None:
     model = scripted(call("delegate", task="Remember zephyr's tabs."), AIMessage("Done."))
-    memory = MemoryMiddleware.from_config(config_path, store=store)
+    memory = MemoryAgentMiddleware.from_config(config_path, store=store)
     create_agent(model, tools=[delegate], middleware=[memory]).invoke({"messages": [HumanMessage("Delegate it.")]})
 
 
 async def arun_langchain_root(config_path: Path, store: MemoryStore, delegate: Any) -> None:
     model = scripted(call("delegate", task="Remember zephyr's tabs."), AIMessage("Done."))
-    memory = MemoryMiddleware.from_config(config_path, store=store)
+    memory = MemoryAgentMiddleware.from_config(config_path, store=store)
     await create_agent(model, tools=[delegate], middleware=[memory]).ainvoke({"messages": [HumanMessage("Delegate it.")]})
 
 
@@ -337,7 +337,7 @@ def test_langchain_prompt_function_after_the_middleware(config_path: Path, seede
     def house_rules(request: LangChainRequest[Any]) -> str:
         return sub.invoke_sub("Collect the house rules.") if not outcome else "Be brief."
 
-    memory = MemoryMiddleware.from_config(config_path, store=seeded)
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
     agent = create_agent(scripted(AIMessage("Done.")), middleware=[memory, house_rules])  # type: ignore[list-item]
     agent.invoke({"messages": [HumanMessage("Go.")]})
     assert_refused(outcome, seeded)

@@ -27,7 +27,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 
-from tact_memory.adapters.langchain import MemoryMiddleware
+from tact_memory.adapters.langchain import MemoryAgentMiddleware
 from tact_memory.adapters.mcp import ToolLayout, create_server
 from tact_memory.adapters.pydantic_ai import MemoryCapability
 from tact_memory.cli.app import cli
@@ -111,7 +111,7 @@ async def pydantic_ai_definitions(config_path: Path, store: MemoryStore) -> list
 
 
 def langchain_definitions(config_path: Path, store: MemoryStore) -> list[Definition]:
-    (tool,) = MemoryMiddleware.from_config(config_path, store=store).tools
+    (tool,) = MemoryAgentMiddleware.from_config(config_path, store=store).tools
     function = convert_to_openai_tool(tool)["function"]
     return [("langchain", tool.name, function["parameters"])]
 
