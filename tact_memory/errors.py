@@ -69,6 +69,20 @@ class TactMemoryError(Exception):
         """Extra fields a tool result carries beside ``code`` and ``message``."""
         return {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Subclasses take keyword-only fields, which pickle's default (``cls(*args)``) cannot
+        # pass; an error raised in a worker process or thread pool must still reach its caller
+        # intact instead of breaking the pool.
+        return (_restore, (type(self), self.args, dict(self.__dict__)))
+
+
+def _restore(cls: type[TactMemoryError], args: tuple[Any, ...], state: dict[str, Any]) -> TactMemoryError:
+    """Rebuild a pickled error without calling its ``__init__``."""
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class ConfigError(TactMemoryError):
     """A configuration file that cannot be used: syntax, unknown key, wrong type, missing file."""
