@@ -23,7 +23,7 @@ Scans rank with the same in-process BM25 (:class:`tact_memory.retrieval.bm25.Ind
 visible corpus, so local and team scans of the same records give the same order. The store keeps
 the documents of each visible namespace with the generation they were read at; each operation
 reads the small ``generations`` table in its own transaction and reloads only the namespaces whose
-counter moved, which invalidates the cache across server processes without any notification
+number changed (each change takes a new number from one sequence, so none is ever reused), which invalidates the cache across server processes without any notification
 channel, and re-tokenizes only new versions.
 
 Rows are screened again when served, as in the local store: a row that looks like a secret or
@@ -380,7 +380,9 @@ class PostgresStore:
         conn.execute("SELECT generation FROM generations WHERE namespace = %s FOR UPDATE", (self.namespace,))
 
     def _bump(self, conn: Connection[Any]) -> None:
-        conn.execute("UPDATE generations SET generation = generation + 1 WHERE namespace = %s", (self.namespace,))
+        conn.execute(
+            "UPDATE generations SET generation = nextval('generation_numbers') WHERE namespace = %s", (self.namespace,)
+        )
 
     def _current(self, key: RecordKey, verb: str) -> tuple[int, str]:
         """The own-namespace record ``key`` names, at its version; refusals as the local store makes them."""

@@ -12,8 +12,9 @@ Tables
     shared by every namespace (an id alone names one record, and is never reused), the version,
     content, times and telemetry, the same columns as the local SQLite table.
 ``generations``
-    One row per namespace: a counter every content change in that namespace increments (telemetry
-    does not). Servers compare it with the generation their in-process index was built from, and
+    One row per namespace: a number every content change in that namespace replaces with the next
+    value of one sequence (telemetry does not), so a number is never seen twice, even if the table
+    is emptied. Servers compare it with the generation their in-process index was built from, and
     the row is what a writer locks (``FOR UPDATE``) to serialise the changes of one namespace, so
     version checks, duplicate checks and bounds hold under contention.
 ``tokens``
@@ -47,7 +48,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             probation_until_ms bigint
         )""",
         "CREATE INDEX memories_namespace ON memories (namespace, id)",
-        "CREATE TABLE generations (namespace text PRIMARY KEY, generation bigint NOT NULL DEFAULT 0)",
+        "CREATE SEQUENCE generation_numbers",
+        "CREATE TABLE generations (namespace text PRIMARY KEY,"
+        " generation bigint NOT NULL DEFAULT nextval('generation_numbers'))",
         """CREATE TABLE tokens (
             id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             token_hash text NOT NULL UNIQUE,

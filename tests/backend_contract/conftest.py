@@ -85,8 +85,8 @@ def _postgres(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
                 (content, clock.now, clock.now),
             ).fetchone()
             conn.execute(
-                "INSERT INTO generations (namespace, generation) VALUES ('alice', 1)"
-                " ON CONFLICT (namespace) DO UPDATE SET generation = generations.generation + 1"
+                "INSERT INTO generations (namespace) VALUES ('alice')"
+                " ON CONFLICT (namespace) DO UPDATE SET generation = nextval('generation_numbers')"
             )
         return int(row[0])
 
