@@ -71,12 +71,19 @@ def serve_command(database: str, listen: str, check: bool, max_in_flight: int, t
 
 @click.group("team")
 def team_group() -> None:
-    """Team memory administration."""
+    """Team memory administration: the tokens that let people and agents use a team service.
+
+    \b
+    Example:
+        tact-memory team token create --database "$URL" --namespace alice --role writer --expires 90d
+        tact-memory team token list
+        tact-memory team token revoke 3
+    """
 
 
 @team_group.group("token")
 def token_group() -> None:
-    """Create, list and revoke team memory tokens."""
+    """Create, list and revoke team memory tokens (set TACT_TEAM_DATABASE_URL or pass --database)."""
 
 
 def _connection(database: str) -> Any:

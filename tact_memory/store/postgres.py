@@ -204,6 +204,12 @@ class PostgresStore:
                 self._pool = None
             self._generations = {}
 
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def _params(self, **extra: Any) -> dict[str, Any]:
         return {"all": self.readable is None, "readable": sorted(self.readable or ()), **extra}
 
