@@ -117,3 +117,19 @@ def test_team_and_local_scans_of_the_same_records_give_the_same_order(pg_databas
             team_order = [(team.get(c.key.id).content, c.score) for c in team.scan(query)]  # type: ignore[union-attr]
             local_order = [(local.get(c.key.id).content, c.score) for c in local.scan(query)]  # type: ignore[union-attr]
             assert team_order == local_order
+
+
+def test_a_request_over_the_timeout_is_answered_timeout(pg_database: str, admin: Any) -> None:
+    from psycopg_pool import ConnectionPool
+    from starlette.testclient import TestClient
+
+    from tact_memory.team.app import ServiceLimits, create_app
+    from tact_memory.team.tokens import create_token
+
+    token, _ = create_token(admin, namespace="alice", role="writer", now_ms=0)
+    with ConnectionPool(pg_database, min_size=1, max_size=2, open=True, kwargs={"autocommit": True}) as pool:
+        slow = TestClient(create_app(pool, service=ServiceLimits(timeout_s=1e-6)))
+        answer = slow.get("/v1/session", headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 504 and answer.json()["error"]["code"] == "timeout"
+        fine = TestClient(create_app(pool)).get("/v1/session", headers={"Authorization": f"Bearer {token}"})
+        assert fine.status_code == 200
