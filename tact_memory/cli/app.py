@@ -801,6 +801,12 @@ def eval_command(
     sys.exit(run_command(as_json=as_json, report_dir=report_dir, policy=policy, scenarios=scenarios, thresholds=thresholds, tune=tune))
 
 
+from .team import serve_command, team_group  # noqa: E402  (they use the helpers above)
+
+cli.add_command(serve_command)
+cli.add_command(team_group)
+
+
 def main() -> None:
     """Console entry point."""
     cli(prog_name="tact-memory")

@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from tact_memory.records import MemoryBackend, MemoryRecord
 from tact_memory.store.sqlite import MemoryStore
 
 from ..conftest import FakeClock
+from ..pgcluster import pg_database, pg_server  # noqa: F401  (fixtures)
 
 
 @dataclass
@@ -64,13 +66,52 @@ def _sqlite(tmp_path: Path, clock: FakeClock) -> Harness:
     return Harness("sqlite", clock, make, plant)
 
 
-BACKENDS: dict[str, Callable[[Path, FakeClock], Harness]] = {"sqlite": _sqlite}
+def _postgres(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
+    """The team store on a real PostgreSQL server: one database per module, emptied for each test."""
+    from tact_memory.store.postgres import PostgresStore
+
+    pool = request.getfixturevalue("pg_pool")
+    with pool.connection() as conn:
+        conn.execute("TRUNCATE memories, generations, tokens RESTART IDENTITY")
+
+    def make(limits: Limits) -> MemoryBackend:
+        return PostgresStore(pool, namespace="alice", role="writer", limits=limits, clock=clock)
+
+    def plant(backend: MemoryBackend, content: str) -> int:
+        with pool.connection() as conn, conn.transaction():
+            row = conn.execute(
+                "INSERT INTO memories (namespace, version, content, created_at_ms, updated_at_ms)"
+                " VALUES ('alice', 1, %s, %s, %s) RETURNING id",
+                (content, clock.now, clock.now),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO generations (namespace) VALUES ('alice')"
+                " ON CONFLICT (namespace) DO UPDATE SET generation = nextval('generation_numbers')"
+            )
+        return int(row[0])
+
+    return Harness("postgres", clock, make, plant)
+
+
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest, FakeClock], Harness]] = {
+    "sqlite": lambda request, clock: _sqlite(request.getfixturevalue("tmp_path"), clock),
+    "postgres": _postgres,
+}
 """Every backend the contract runs against."""
 
 
+@pytest.fixture(scope="module")
+def pg_pool(pg_database: str) -> Iterator[Any]:
+    """A connection pool on this module's PostgreSQL database."""
+    from psycopg_pool import ConnectionPool
+
+    with ConnectionPool(pg_database, min_size=1, max_size=4, open=True, kwargs={"autocommit": True}) as pool:
+        yield pool
+
+
 @pytest.fixture(params=sorted(BACKENDS))
-def harness(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Harness]:
-    made = BACKENDS[request.param](tmp_path, FakeClock())
+def harness(request: pytest.FixtureRequest) -> Iterator[Harness]:
+    made = BACKENDS[request.param](request, FakeClock())
     yield made
     for backend in made.made:
         backend.close()

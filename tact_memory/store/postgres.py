@@ -1,0 +1,573 @@
+"""The team store: one shared corpus on PostgreSQL, split into namespaces by author.
+
+Every record belongs to the namespace of the credential that wrote it. A store is opened *as* one
+namespace with one role: it reads every namespace it may read (all of them, or the chosen ones of a
+limited reader; its own always), and a writer changes only its own. Ids come from one identity
+sequence shared by every namespace, so an id alone names one record and is never reused; keys the
+store hands out carry the namespace (``RecordKey(id, version, namespace)``).
+
+Invariants in SQL
+-----------------
+Every change runs in one transaction that first locks its namespace's row in ``generations``
+(``SELECT … FOR UPDATE``). Changes to one namespace therefore take turns across every connection
+and every server process, and, at ``READ COMMITTED``, each statement after the lock sees every
+change committed before it: the version check, the duplicate check (per namespace), the bounds
+(rows and content bytes per namespace, the same :class:`~tact_memory.limits.Limits` as a local
+store) and pruning the fewest expired probation rows all hold exactly, with one winner per
+version. Telemetry (scan and read counts) is updated in its own statements on the returned rows,
+locked in id order, and does not touch the generation.
+
+Ranking
+-------
+Scans rank with the same in-process BM25 (:class:`tact_memory.retrieval.bm25.Index`) over the
+visible corpus, so local and team scans of the same records give the same order. The store keeps
+the documents of each visible namespace with the generation they were read at; each operation
+reads the small ``generations`` table in its own transaction and reloads only the namespaces whose
+number changed (each change takes a new number from one sequence, so none is ever reused), which invalidates the cache across server processes without any notification
+channel, and re-tokenizes only new versions.
+
+Rows are screened again when served, as in the local store: a row that looks like a secret or
+imitates the checkpoint (written before a rule existed, or directly into the table) is hidden from
+scan and read but listed, counted and deletable. Database errors are reported as
+:class:`~tact_memory.errors.StoreUnavailable` with a fixed message: the server's diagnostics, which
+may quote values or the connection string, are never repeated.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import errors
+from ..limits import DEFAULT_LIMITS, Limits
+from ..records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
+from ..screening.checkpoint import IMITATION_KIND, imitates_checkpoint
+
+if TYPE_CHECKING:
+    from psycopg import Connection
+    from psycopg_pool import ConnectionPool
+
+    from ..retrieval.bm25 import Index
+
+__all__ = ["ROLES", "PostgresStore"]
+
+ROLES = ("reader", "writer")
+"""A reader scans and reads; a writer also puts and deletes in its own namespace."""
+
+_MAX_ID = 2**63 - 1
+_COLUMNS = (
+    "id, namespace, version, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,"
+    " read_count, last_read_at_ms, probation_until_ms"
+)
+_ORDER_SQL: dict[str, str] = {
+    "most_useful": "read_count DESC, updated_at_ms DESC, id DESC",
+    "least_useful": "read_count ASC, updated_at_ms ASC, id ASC",
+    "newest": "updated_at_ms DESC, id DESC",
+    "oldest": "updated_at_ms ASC, id ASC",
+    "id": "id ASC",
+}
+_ALLOWED_CONTROLS = frozenset("\t\n\r")
+_VISIBLE = "(%(all)s OR namespace = ANY(%(readable)s))"
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _record(row: Sequence[Any]) -> MemoryRecord:
+    (id_, namespace, version, content, created, updated, scans, scanned, reads, read_at, probation) = row
+    return MemoryRecord(
+        key=RecordKey(int(id_), int(version), str(namespace)),
+        content=str(content),
+        created_at_ms=int(created),
+        updated_at_ms=int(updated),
+        scan_count=int(scans),
+        last_scanned_at_ms=None if scanned is None else int(scanned),
+        read_count=int(reads),
+        last_read_at_ms=None if read_at is None else int(read_at),
+        probation_until_ms=None if probation is None else int(probation),
+    )
+
+
+def _check_key(key: RecordKey) -> None:
+    if not (1 <= key.id <= _MAX_ID and 1 <= key.version <= _MAX_ID):
+        raise errors.InvalidArguments(f"id and version must be integers from 1 to {_MAX_ID}")
+
+
+def validate_content(content: object, limits: Limits) -> str:
+    """Check content the way the local store's put does: text, not blank, no control characters,
+    within the record bound, not imitating the checkpoint, not a credential.
+
+    Raises:
+        InvalidArguments, ContentTooLarge, SecretRejected.
+    """
+    from ..retrieval.lexer import utf8_size
+
+    if not isinstance(content, str):
+        raise errors.InvalidArguments("content must be a string")
+    try:
+        size = utf8_size(content)
+    except ValueError as exc:
+        raise errors.InvalidArguments(f"content is not valid text: {exc}") from exc
+    if not content.strip():
+        raise errors.InvalidArguments("content is empty; store one self-contained conclusion")
+    if any(ord(ch) < 32 and ch not in _ALLOWED_CONTROLS or ord(ch) == 127 for ch in content):
+        raise errors.InvalidArguments("content contains control characters other than tab and newline")
+    if size > limits.record_bytes:
+        raise errors.ContentTooLarge(
+            f"content is {size:,} UTF-8 bytes; one record holds at most {limits.record_bytes:,}. "
+            "Store one atomic conclusion, or split unrelated facts into separate records.",
+            size=size,
+            limit=limits.record_bytes,
+        )
+    if imitates_checkpoint(content):
+        raise errors.InvalidArguments(
+            "content imitates the reserved runtime control marker or the review checkpoint's wording; "
+            "state the conclusion in your own words"
+        )
+    from ..screening.credentials import KINDS, find_secret
+
+    kind = find_secret(content)
+    if kind is not None:
+        raise errors.SecretRejected(
+            f"content looks like it contains {KINDS.get(kind, 'a credential')}; credentials are never "
+            "stored. Store the conclusion without the value (for example, where the value is kept).",
+            kind=kind,
+        )
+    return content
+
+
+def unavailable(reason: str, message: str) -> errors.StoreUnavailable:
+    """A team-database failure, naming no host, user, password or server diagnostic."""
+    return errors.StoreUnavailable(f"team memory database: {message}", path="team", reason=reason)
+
+
+class PostgresStore:
+    """One namespace's view of the team corpus; implements :class:`~tact_memory.records.MemoryBackend`.
+
+    Thread-safe (one lock around the in-process index; connections come from a pool). The schema
+    must exist (:func:`tact_memory.team.migrations.migrate`).
+
+    Args:
+        pool_or_dsn: A ``psycopg_pool.ConnectionPool`` (shared, not closed by this store) or a
+            connection string (the store opens its own small pool, closed by :meth:`close`).
+        namespace: The author namespace this store writes as.
+        role: ``"reader"`` or ``"writer"``.
+        readable_namespaces: The namespaces it may read besides its own; ``None`` for all.
+        limits: The bounds, applied per namespace.
+        clock: Milliseconds since the epoch; tests pass a fake clock.
+    """
+
+    def __init__(
+        self,
+        pool_or_dsn: ConnectionPool[Any] | str,
+        *,
+        namespace: str,
+        role: str = "writer",
+        readable_namespaces: frozenset[str] | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        clock: Callable[[], int] = _now_ms,
+    ) -> None:
+        if role not in ROLES:
+            raise errors.InvalidArguments(f"role must be one of {', '.join(ROLES)}")
+        if not isinstance(namespace, str) or not namespace:
+            raise errors.InvalidArguments("namespace must be a non-empty string")
+        self.namespace = namespace
+        self.role = role
+        self.readable = None if readable_namespaces is None else frozenset(readable_namespaces) | {namespace}
+        self._limits = limits
+        self._clock = clock
+        self._dsn = pool_or_dsn if isinstance(pool_or_dsn, str) else None
+        self._pool: ConnectionPool[Any] | None = None if isinstance(pool_or_dsn, str) else pool_or_dsn
+        self._lock = threading.RLock()
+        self._index_: Index | None = None
+        self._generations: dict[str, int] = {}
+        self._docs: dict[str, dict[int, tuple[int, str]]] = {}
+        self._secret_cache: dict[tuple[int, int], str | None] = {}
+
+    @property
+    def limits(self) -> Limits:
+        """The bounds, per namespace."""
+        return self._limits
+
+    # -- connections ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the store's own pool (a shared pool is left open); the next operation reopens it."""
+        with self._lock:
+            if self._dsn is not None and self._pool is not None:
+                self._pool.close()
+                self._pool = None
+            self._generations = {}
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _params(self, **extra: Any) -> dict[str, Any]:
+        return {"all": self.readable is None, "readable": sorted(self.readable or ()), **extra}
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection[Any]]:
+        """A connection inside one transaction; database errors become ``StoreUnavailable``."""
+        import psycopg
+
+        with self._lock:
+            if self._pool is None:
+                from psycopg_pool import ConnectionPool
+
+                assert self._dsn is not None
+                self._pool = ConnectionPool(
+                    self._dsn, min_size=1, max_size=2, open=True, kwargs={"autocommit": True}
+                )
+            pool = self._pool
+        try:
+            with pool.connection() as conn, conn.transaction():
+                yield conn
+        except errors.TactMemoryError:
+            with self._lock:
+                self._generations = {}  # a rolled-back refresh must not be trusted
+            raise
+        except psycopg.errors.DeadlockDetected as exc:
+            raise unavailable("busy", "another change held the same rows; nothing was changed, try again") from exc
+        except psycopg.OperationalError as exc:
+            raise unavailable("unreachable", "the database could not be reached; nothing was changed") from exc
+        except psycopg.Error as exc:
+            raise unavailable("database_error", "the database refused the operation; nothing was changed") from exc
+        except Exception as exc:  # the pool's own errors (timeouts, closed pool)
+            from psycopg_pool import PoolTimeout
+
+            if isinstance(exc, PoolTimeout):
+                raise unavailable("busy", "no database connection was free in time; try again") from exc
+            raise
+
+    # -- the index -----------------------------------------------------------------------------
+
+    @property
+    def _index(self) -> Index:
+        if self._index_ is None:
+            from ..retrieval.bm25 import Index
+
+            self._index_ = Index()
+        return self._index_
+
+    def _secret_kind(self, id_: int, version: int, content: str) -> str | None:
+        key = (id_, version)
+        if key not in self._secret_cache:
+            from ..screening.credentials import find_secret
+
+            self._secret_cache[key] = IMITATION_KIND if imitates_checkpoint(content) else find_secret(content)
+        return self._secret_cache[key]
+
+    def _refresh(self, conn: Connection[Any]) -> None:
+        """Reload the namespaces whose generation moved since this store last read them."""
+        rows = conn.execute(
+            f"SELECT namespace, generation FROM generations WHERE {_VISIBLE}", self._params()
+        ).fetchall()
+        current = {str(ns): int(gen) for ns, gen in rows}
+        if current == self._generations:
+            return
+        changed = [ns for ns, gen in current.items() if self._generations.get(ns) != gen]
+        for ns in [ns for ns in self._docs if ns not in current]:
+            del self._docs[ns]
+        if changed:
+            for ns in changed:
+                self._docs[ns] = {}
+            for id_, ns, version, content in conn.execute(
+                "SELECT id, namespace, version, content FROM memories WHERE namespace = ANY(%s)", (changed,)
+            ):
+                self._docs[str(ns)][int(id_)] = (int(version), str(content))
+        live = {(i, v) for docs in self._docs.values() for i, (v, _) in docs.items()}
+        self._secret_cache = {k: kind for k, kind in self._secret_cache.items() if k in live}
+        self._index.sync(
+            (i, v, c)
+            for docs in self._docs.values()
+            for i, (v, c) in docs.items()
+            if self._secret_kind(i, v, c) is None
+        )
+        self._generations = current
+
+    def _owner(self, id_: int) -> str | None:
+        for ns, docs in self._docs.items():
+            if id_ in docs:
+                return ns
+        return None
+
+    # -- model-facing operations -------------------------------------------------------------
+
+    def scan(self, query: str, *, limit: int = 5) -> list[Candidate]:
+        """Rank visible records against ``query``; bump scan telemetry of the returned ones only."""
+        from ..retrieval.lexer import preview, utf8_size
+
+        if not isinstance(query, str):
+            raise errors.InvalidArguments("query must be a string")
+        try:
+            size = utf8_size(query)
+        except ValueError as exc:
+            raise errors.InvalidArguments(f"query is not valid text: {exc}") from exc
+        if size > self._limits.query_bytes:
+            raise errors.InvalidArguments(
+                f"query is {size:,} bytes; the limit is {self._limits.query_bytes:,}. Use fewer, more specific words."
+            )
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= self._limits.scan_results:
+            raise errors.InvalidArguments(f"limit must be an integer from 1 to {self._limits.scan_results}")
+        with self._lock, self._transaction() as conn:
+            self._refresh(conn)
+            hits = self._index.search(query, limit=limit)
+            if not hits:
+                return []
+            ids = [hit.id for hit in hits]
+            conn.execute(
+                "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = %s WHERE id IN"
+                " (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE)",
+                (self._clock(), ids),
+            )
+            cards = []
+            for hit in hits:
+                owner = self._owner(hit.id)
+                assert owner is not None
+                version, content = self._docs[owner][hit.id]
+                cards.append(
+                    Candidate(
+                        key=RecordKey(hit.id, version, owner),
+                        score=round(hit.score, 4),
+                        preview=preview(content, self._limits.preview_bytes),
+                    )
+                )
+        return cards
+
+    def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
+        """Full visible records for the ids that exist (first-seen order); bump read telemetry."""
+        wanted = list(dict.fromkeys(ids))
+        for id_ in wanted:
+            if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= _MAX_ID:
+                raise errors.InvalidArguments("ids must be positive integers")
+        if not wanted:
+            raise errors.InvalidArguments("ids must name at least one record")
+        with self._lock, self._transaction() as conn:
+            self._refresh(conn)
+            found = []
+            for id_ in wanted:
+                owner = self._owner(id_)
+                if owner is not None and self._secret_kind(id_, *self._docs[owner][id_]) is None:
+                    found.append(id_)
+            if not found:
+                return []
+            rows = conn.execute(
+                "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = %s, probation_until_ms = NULL"
+                " WHERE id IN (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE)"
+                f" RETURNING {_COLUMNS}",
+                (self._clock(), found),
+            ).fetchall()
+        by_id = {record.key.id: record for record in map(_record, rows)}
+        return [by_id[i] for i in found if i in by_id]
+
+    def _writable(self, key: RecordKey | None) -> None:
+        if self.role != "writer":
+            raise errors.Forbidden(f"a {self.role} credential may scan and read, not change memory")
+        if key is not None:
+            _check_key(key)
+            if key.namespace is not None and key.namespace != self.namespace:
+                raise errors.Forbidden(
+                    f"memory {key.id} belongs to namespace {key.namespace!r}; a writer changes only its own "
+                    f"({self.namespace!r})"
+                )
+
+    def _lock_namespace(self, conn: Connection[Any]) -> None:
+        conn.execute(
+            "INSERT INTO generations (namespace) VALUES (%s) ON CONFLICT (namespace) DO NOTHING", (self.namespace,)
+        )
+        conn.execute("SELECT generation FROM generations WHERE namespace = %s FOR UPDATE", (self.namespace,))
+
+    def _bump(self, conn: Connection[Any]) -> None:
+        conn.execute(
+            "UPDATE generations SET generation = nextval('generation_numbers') WHERE namespace = %s", (self.namespace,)
+        )
+
+    def _current(self, key: RecordKey, verb: str) -> tuple[int, str]:
+        """The own-namespace record ``key`` names, at its version; refusals as the local store makes them."""
+        owner = self._owner(key.id)
+        if owner is None:
+            raise errors.NotFound(f"no memory has id {key.id}; scan again", id=key.id)
+        if owner != self.namespace:
+            raise errors.Forbidden(
+                f"memory {key.id} belongs to namespace {owner!r}; a writer changes only its own ({self.namespace!r})"
+            )
+        version, content = self._docs[owner][key.id]
+        if version != key.version:
+            raise errors.VersionConflict(
+                f"memory {key.id} is at version {version}, not {key.version}; read it again before {verb} it",
+                id=key.id,
+                current_version=version,
+            )
+        return version, content
+
+    def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:
+        """Add a record to this store's namespace, or replace one of its records at that exact version.
+
+        The same checks, in the same order, as the local store; bounds count this namespace only,
+        and only this namespace's expired probation rows are pruned to make room. ``probation``
+        false marks a version a person wrote (it starts graduated).
+
+        Raises:
+            Forbidden, InvalidArguments, ContentTooLarge, SecretRejected, NotFound, VersionConflict,
+            Duplicate, RecordCapacity, ContentCapacity, StoreUnavailable.
+        """
+        self._writable(replace)
+        validate_content(content, self._limits)
+        from ..retrieval.lexer import fold_for_duplicate, utf8_size
+
+        size = utf8_size(content)
+        folded = fold_for_duplicate(content)
+        with self._lock, self._transaction() as conn:
+            self._lock_namespace(conn)
+            self._refresh(conn)
+            now = self._clock()
+            old_size = 0
+            if replace is not None:
+                old_size = utf8_size(self._current(replace, "replacing")[1])
+            for id_, (version, existing) in self._docs.get(self.namespace, {}).items():
+                if id_ != (replace.id if replace else None) and fold_for_duplicate(existing) == folded:
+                    raise errors.Duplicate(
+                        f"memory {id_} (version {version}) already says the same; replace it instead",
+                        id=id_,
+                        version=version,
+                    )
+            self._make_room(conn, now, grows_rows=replace is None, delta=size - old_size, keep=replace)
+            until = now + self._limits.probation_ms if probation else None
+            if replace is None:
+                row = conn.execute(
+                    "INSERT INTO memories (namespace, version, content, created_at_ms, updated_at_ms, probation_until_ms)"
+                    f" VALUES (%s, 1, %s, %s, %s, %s) RETURNING {_COLUMNS}",
+                    (self.namespace, content, now, now, until),
+                ).fetchone()
+            else:
+                row = conn.execute(
+                    "UPDATE memories SET version = version + 1, content = %s, updated_at_ms = %s,"
+                    f" probation_until_ms = %s WHERE id = %s RETURNING {_COLUMNS}",
+                    (content, now, until, replace.id),
+                ).fetchone()
+            assert row is not None
+            self._bump(conn)
+        return PutResult(memory=_record(row), replaced=replace is not None)
+
+    def _make_room(
+        self, conn: Connection[Any], now: int, *, grows_rows: bool, delta: int, keep: RecordKey | None
+    ) -> None:
+        """Prune the fewest expired probation rows of this namespace, oldest first, or refuse."""
+        rows, size = conn.execute(
+            "SELECT count(*), coalesce(sum(octet_length(content)), 0) FROM memories WHERE namespace = %s",
+            (self.namespace,),
+        ).fetchone() or (0, 0)
+        rows_over = int(rows) + 1 - self._limits.rows if grows_rows else 0
+        bytes_over = int(size) + delta - self._limits.content_bytes
+        if rows_over <= 0 and bytes_over <= 0:
+            return
+        expired = conn.execute(
+            "SELECT id, octet_length(content) FROM memories WHERE namespace = %s AND probation_until_ms IS NOT NULL"
+            " AND probation_until_ms <= %s AND id <> %s ORDER BY updated_at_ms ASC, id ASC",
+            (self.namespace, now, keep.id if keep else 0),
+        ).fetchall()
+        chosen: list[int] = []
+        freed = 0
+        for id_, length in expired:
+            if len(chosen) >= rows_over and freed >= bytes_over:
+                break
+            chosen.append(int(id_))
+            freed += int(length)
+        if len(chosen) < rows_over:
+            raise errors.RecordCapacity(
+                f"namespace {self.namespace!r} holds its maximum of {self._limits.rows} records and none is an "
+                "expired, unread probation record; delete or replace a record first",
+                limit=self._limits.rows,
+            )
+        if freed < bytes_over:
+            raise errors.ContentCapacity(
+                f"this would bring the content of namespace {self.namespace!r} to {int(size) - freed + delta:,} "
+                f"bytes, over the {self._limits.content_bytes:,}-byte limit; delete or shorten records first",
+                limit=self._limits.content_bytes,
+            )
+        if chosen:
+            conn.execute("DELETE FROM memories WHERE id = ANY(%s)", (chosen,))
+
+    def delete(self, key: RecordKey) -> None:
+        """Remove a record of this namespace if it is still at ``key.version``; works at every bound.
+
+        Raises:
+            Forbidden, InvalidArguments, NotFound, VersionConflict, StoreUnavailable.
+        """
+        self._writable(key)
+        with self._lock, self._transaction() as conn:
+            self._lock_namespace(conn)
+            self._refresh(conn)
+            self._current(key, "deleting")
+            conn.execute("DELETE FROM memories WHERE id = %s", (key.id,))
+            self._bump(conn)
+
+    # -- people's views (no telemetry) --------------------------------------------------------
+
+    def get(self, id_: int) -> MemoryRecord | None:
+        """One visible record by id, hidden or not, telemetry untouched; ``None`` if there is none."""
+        if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= _MAX_ID:
+            return None
+        with self._transaction() as conn:
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE id = %(id)s AND {_VISIBLE}", self._params(id=id_)
+            ).fetchone()
+        return None if row is None else _record(row)
+
+    def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
+        """Every visible record in ``order``, hidden ones included, telemetry untouched."""
+        if order not in _ORDER_SQL:
+            raise errors.InvalidArguments(f"unknown order {order!r}; use one of {', '.join(_ORDER_SQL)}")
+        return self.page(order=order)
+
+    def page(self, *, order: RecordOrder = "id", after: int = 0, limit: int | None = None) -> list[MemoryRecord]:
+        """Visible records with ids above ``after`` (id order only), at most ``limit`` of them."""
+        where = f"{_VISIBLE} AND id > %(after)s"
+        sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} ORDER BY {_ORDER_SQL[order]}"
+        if limit is not None:
+            sql += " LIMIT %(limit)s"
+        with self._transaction() as conn:
+            rows = conn.execute(sql, self._params(after=after, limit=limit)).fetchall()
+        return [_record(row) for row in rows]
+
+    def export(self) -> Iterator[MemoryRecord]:
+        """Every visible record in id order, telemetry untouched."""
+        return iter(self.page(order="id"))
+
+    def hidden_reason(self, record: MemoryRecord) -> str | None:
+        """The secret kind, or the checkpoint imitation, that withholds ``record`` from models."""
+        with self._lock:
+            return self._secret_kind(record.key.id, record.key.version, record.content)
+
+    def status(self) -> StoreStatus:
+        """Usage of this namespace against each bound; a database failure is a ``problem``, not an error."""
+        from ..retrieval.lexer import utf8_size
+
+        where = Path(f"team:{self.namespace}")
+        try:
+            with self._transaction() as conn:
+                rows = conn.execute(
+                    f"SELECT {_COLUMNS} FROM memories WHERE namespace = %s", (self.namespace,)
+                ).fetchall()
+        except errors.StoreUnavailable as exc:
+            return StoreStatus(path=where, exists=False, problem=exc.reason, detail=exc.message, limits=self._limits)
+        records = [_record(row) for row in rows]
+        now = self._clock()
+        return StoreStatus(
+            path=where,
+            exists=True,
+            rows=len(records),
+            content_bytes=sum(utf8_size(r.content) for r in records),
+            on_probation=sum(1 for r in records if r.probation_until_ms is not None),
+            expired_probation=sum(1 for r in records if r.probation_until_ms is not None and r.probation_until_ms <= now),
+            hidden=sum(1 for r in records if self.hidden_reason(r) is not None),
+            limits=self._limits,
+        )

@@ -1,0 +1,419 @@
+"""The team memory service: versioned JSON routes over :class:`~tact_memory.store.postgres.PostgresStore`.
+
+Routes (protocol version 1; every route needs ``Authorization: Bearer <token>``)
+---------------------------------------------------------------------------------
+=========================  ====================================================================
+``GET  /v1/session``       who the token is: ``namespace``, ``role``, ``readable``, ``protocol``
+``POST /v1/scan``          ``{"query", "limit"?}`` → ``{"candidates": [...]}``
+``POST /v1/read``          ``{"ids": [...]}`` → ``{"memories": [...]}``
+``POST /v1/put``           ``{"content", "replace"?: {"id", "version"}, "probation"?}`` → ``{"memory", "replaced"}``
+``POST /v1/delete``        ``{"id", "version"}`` → ``{"deleted": {"id", "version"}}``
+``POST /v1/sync``          ``{"records": [{"content", "replace"?, "probation"?}, ...]}`` → one result each
+``GET  /v1/list``          ``?order=`` → ``{"records": [...]}`` (hidden ones too, with ``hidden``)
+``GET  /v1/records/{id}``  one record, telemetry untouched
+``GET  /v1/export``        ``?cursor=&limit=`` → ``{"records", "cursor"}``: id-ordered pages
+``GET  /v1/status``        usage of the caller's namespace against each bound
+=========================  ====================================================================
+
+Keys in answers carry the author's namespace. A request may assert who it expects to be with an
+``X-Tact-Namespace`` header; a mismatch is refused as ``namespace_mismatch``. Export pages are keyed
+on ids (which only grow), so a page boundary never skips or repeats a record however the corpus
+changes between pages; the cursor is opaque to clients.
+
+Errors are ``{"error": {"code", "message", ...}}`` with the same codes and details as local memory
+plus ``token_missing``, ``token_invalid``, ``token_expired``, ``token_revoked``,
+``namespace_mismatch``, ``busy`` (too many requests in flight), ``timeout``, ``body_too_large`` and
+``internal``. They never carry content, tokens or database diagnostics. Each request writes one
+access-log line (``tact_memory.team.access``): method, path, status, code, milliseconds, namespace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import errors
+from ..limits import DEFAULT_LIMITS, Limits
+from ..records import Candidate, MemoryRecord, RecordKey
+from ..store.postgres import PostgresStore
+from .tokens import Credential, TokenRefused, authenticate
+
+__all__ = ["PROTOCOL_VERSION", "ServiceLimits", "create_app"]
+
+PROTOCOL_VERSION = 1
+ACCESS_LOG = logging.getLogger("tact_memory.team.access")
+
+_STATUS = {
+    "invalid_arguments": 400,
+    "token_missing": 401,
+    "token_invalid": 401,
+    "token_expired": 401,
+    "token_revoked": 401,
+    "forbidden": 403,
+    "namespace_mismatch": 403,
+    "not_found": 404,
+    "version_conflict": 409,
+    "duplicate": 409,
+    "body_too_large": 413,
+    "content_too_large": 422,
+    "secret_rejected": 422,
+    "record_capacity": 507,
+    "content_capacity": 507,
+    "database_capacity": 507,
+    "busy": 503,
+    "unavailable": 503,
+    "timeout": 504,
+}
+
+
+@dataclass(frozen=True)
+class ServiceLimits:
+    """The service's own bounds, beside the per-namespace memory :class:`~tact_memory.limits.Limits`."""
+
+    max_in_flight: int = 32
+    """Requests handled at once; more are refused at once as ``busy`` (HTTP 503)."""
+    timeout_s: float = 10.0
+    """Longest a request may take before it is answered ``timeout`` (HTTP 504)."""
+    body_bytes: int = 256 * 1024
+    """Largest request body; larger ones are refused as ``body_too_large`` (HTTP 413)."""
+    sync_records: int = 64
+    """Most records one ``sync`` call may push."""
+
+
+class _Refused(Exception):
+    """A refusal the service itself makes (not a memory error)."""
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+def _error(code: str, message: str, details: dict[str, Any] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **(details or {})}}, status_code=_STATUS.get(code, 500))
+
+
+def _key(key: RecordKey) -> dict[str, Any]:
+    return {"id": key.id, "version": key.version, "namespace": key.namespace}
+
+
+def _memory(record: MemoryRecord, hidden: str | None = None, *, with_hidden: bool = False) -> dict[str, Any]:
+    data = asdict(record)
+    data["key"] = _key(record.key)
+    if with_hidden:
+        data["hidden"] = hidden
+    return data
+
+
+def _candidate(card: Candidate) -> dict[str, Any]:
+    return {"key": _key(card.key), "score": card.score, "preview": card.preview}
+
+
+def _object(body: Any, allowed: set[str], required: set[str] = frozenset()) -> dict[str, Any]:  # type: ignore[assignment]
+    if not isinstance(body, dict):
+        raise errors.InvalidArguments("the request body must be a JSON object")
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise errors.InvalidArguments(f"the body has {len(unknown)} unknown field(s); it may hold {', '.join(sorted(allowed))}")
+    missing = sorted(required - set(body))
+    if missing:
+        raise errors.InvalidArguments(f"missing field(s): {', '.join(missing)}")
+    return body
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise errors.InvalidArguments(f"{name} must be an integer")
+    return value
+
+
+def _record_key(value: Any, name: str) -> RecordKey:
+    body = _object(value, {"id", "version", "namespace"}, {"id", "version"})
+    namespace = body.get("namespace")
+    if namespace is not None and not isinstance(namespace, str):
+        raise errors.InvalidArguments(f"{name}.namespace must be a string")
+    return RecordKey(_int(body["id"], f"{name}.id"), _int(body["version"], f"{name}.version"), namespace)
+
+
+def _cursor(after: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps({"after": after}).encode()).decode().rstrip("=")
+
+
+def _after(cursor: str | None) -> int:
+    if not cursor:
+        return 0
+    try:
+        after = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))["after"]
+    except (ValueError, TypeError, KeyError):
+        raise errors.InvalidArguments("the export cursor is not one this service issued") from None
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        raise errors.InvalidArguments("the export cursor is not one this service issued")
+    return after
+
+
+class _Service:
+    """State shared by every request: the pool, one store per credential shape, the in-flight count."""
+
+    def __init__(self, pool: Any, limits: Limits, service: ServiceLimits, clock: Callable[[], int]) -> None:
+        self.pool = pool
+        self.limits = limits
+        self.service = service
+        self.clock = clock
+        self.in_flight = 0
+        self._stores: dict[tuple[str, str, frozenset[str] | None], PostgresStore] = {}
+        self._lock = threading.Lock()
+
+    def store(self, who: Credential) -> PostgresStore:
+        """The store of this credential's shape; kept, so its BM25 index is reused across requests."""
+        shape = (who.namespace, who.role, who.readable)
+        with self._lock:
+            store = self._stores.get(shape)
+            if store is None:
+                if len(self._stores) >= 256:
+                    self._stores.pop(next(iter(self._stores)))
+                store = PostgresStore(
+                    self.pool, namespace=who.namespace, role=who.role, readable_namespaces=who.readable,
+                    limits=self.limits, clock=self.clock,
+                )  # fmt: skip
+                self._stores[shape] = store
+            return store
+
+    def authenticate(self, authorization: str | None) -> Credential:
+        import psycopg
+
+        try:
+            with self.pool.connection() as conn:
+                return authenticate(conn, authorization, now_ms=self.clock())
+        except psycopg.Error as exc:
+            raise errors.StoreUnavailable(
+                "team memory database: the credential could not be checked", path="team", reason="unreachable"
+            ) from exc
+
+
+Operation = Callable[[PostgresStore, Credential, Any, Request], Any]
+
+
+def _session(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    readable = None if who.readable is None else sorted(who.readable | {who.namespace})
+    return {"namespace": who.namespace, "role": who.role, "readable": readable, "protocol": PROTOCOL_VERSION}
+
+
+def _scan(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    call = _object(body, {"query", "limit"}, {"query"})
+    cards = store.scan(call["query"], limit=call.get("limit", store.limits.scan_results))
+    return {"candidates": [_candidate(c) for c in cards]}
+
+
+def _read(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    call = _object(body, {"ids"}, {"ids"})
+    if not isinstance(call["ids"], list) or len(call["ids"]) > 64:
+        raise errors.InvalidArguments("ids must be a list of at most 64 positive integers")
+    return {"memories": [_memory(r) for r in store.read(call["ids"])]}
+
+
+def _put_one(store: PostgresStore, call: Any) -> dict[str, Any]:
+    call = _object(call, {"content", "replace", "probation"}, {"content"})
+    replace = None if call.get("replace") is None else _record_key(call["replace"], "replace")
+    probation = call.get("probation", True)
+    if not isinstance(probation, bool):
+        raise errors.InvalidArguments("probation must be true or false")
+    result = store.put(call["content"], replace=replace, probation=probation)
+    return {"memory": _memory(result.memory), "replaced": result.replaced}
+
+
+def _put(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    return _put_one(store, body)
+
+
+def _sync(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    call = _object(body, {"records"}, {"records"})
+    records = call["records"]
+    most = int(request.app.state.sync_records)
+    if not isinstance(records, list) or len(records) > most:
+        raise errors.InvalidArguments(f"records must be a list of at most {most} items")
+    if store.role != "writer":
+        raise errors.Forbidden(f"a {store.role} credential may scan and read, not change memory")
+    results: list[dict[str, Any]] = []
+    for item in records:
+        try:
+            results.append(_put_one(store, item))
+        except errors.MemoryOperationError as exc:
+            if isinstance(exc, errors.StoreUnavailable):
+                raise
+            results.append({"error": {"code": exc.code, "message": exc.message, **exc.details()}})
+    return {"results": results}
+
+
+def _delete(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    key = _record_key(body, "key")
+    store.delete(key)
+    return {"deleted": {"id": key.id, "version": key.version, "namespace": who.namespace}}
+
+
+def _list(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    order = request.query_params.get("order", "most_useful")
+    records = store.list_records(order=order)  # type: ignore[arg-type]
+    return {"records": [_memory(r, store.hidden_reason(r), with_hidden=True) for r in records]}
+
+
+def _get(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    try:
+        id_ = int(request.path_params["id"])
+    except ValueError:
+        raise errors.InvalidArguments("the id must be a positive integer") from None
+    record = store.get(id_)
+    if record is None:
+        raise errors.NotFound(f"no memory has id {id_}", id=id_)
+    return {"memory": _memory(record, store.hidden_reason(record), with_hidden=True)}
+
+
+def _export(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    after = _after(request.query_params.get("cursor"))
+    try:
+        limit = int(request.query_params.get("limit", "100"))
+    except ValueError:
+        raise errors.InvalidArguments("limit must be an integer from 1 to 500") from None
+    if not 1 <= limit <= 500:
+        raise errors.InvalidArguments("limit must be an integer from 1 to 500")
+    records = store.page(order="id", after=after, limit=limit + 1)
+    more = len(records) > limit
+    records = records[:limit]
+    return {
+        "records": [_memory(r, store.hidden_reason(r), with_hidden=True) for r in records],
+        "cursor": _cursor(records[-1].key.id) if more else None,
+    }
+
+
+def _status(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
+    status = store.status()
+    if status.problem is not None:
+        raise errors.StoreUnavailable(status.detail or "unavailable", path="team", reason=status.problem)
+    return {
+        "namespace": who.namespace,
+        "rows": status.rows,
+        "content_bytes": status.content_bytes,
+        "on_probation": status.on_probation,
+        "expired_probation": status.expired_probation,
+        "hidden": status.hidden,
+        "limits": {"rows": status.limits.rows, "content_bytes": status.limits.content_bytes,
+                   "record_bytes": status.limits.record_bytes},
+    }  # fmt: skip
+
+
+async def _body(request: Request, cap: int) -> Any:
+    if request.method == "GET":
+        return None
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > cap:
+        raise _Refused("body_too_large", f"the request body is over the {cap:,}-byte limit")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > cap:
+            raise _Refused("body_too_large", f"the request body is over the {cap:,}-byte limit")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise errors.InvalidArguments("the request body is not valid JSON") from None
+
+
+def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        started = time.perf_counter()
+        who: Credential | None = None
+        code = "ok"
+        try:
+            if service.in_flight >= service.service.max_in_flight:
+                raise _Refused("busy", "too many requests are in flight; try again shortly")
+            service.in_flight += 1
+            try:
+                body = await _body(request, service.service.body_bytes)
+
+                def work() -> Any:
+                    nonlocal who
+                    who = service.authenticate(request.headers.get("authorization"))
+                    asserted = request.headers.get("x-tact-namespace")
+                    if asserted is not None and asserted != who.namespace:
+                        raise _Refused("namespace_mismatch", "the namespace this request asserts is not the token's")
+                    return operation(service.store(who), who, body, request)
+
+                try:
+                    result = await asyncio.wait_for(run_in_threadpool(work), service.service.timeout_s)
+                except asyncio.TimeoutError:
+                    raise _Refused("timeout", f"the request took longer than {service.service.timeout_s:g} s") from None
+            finally:
+                service.in_flight -= 1
+            response: Response = JSONResponse(result)
+        except _Refused as exc:
+            code = exc.code
+            response = _error(exc.code, exc.message, exc.details)
+        except TokenRefused as exc:
+            code = exc.code
+            response = _error(exc.code, exc.message)
+        except errors.TactMemoryError as exc:
+            code = exc.code
+            response = _error(exc.code, exc.message, exc.details())
+        except Exception as exc:  # never a traceback, a value or a diagnostic to the client
+            code = "internal"
+            ACCESS_LOG.error("internal error (%s) on %s", type(exc).__name__, request.url.path)
+            response = _error("internal", "the service failed to handle this request; nothing is known to have changed")
+        ACCESS_LOG.info(
+            json.dumps(
+                {
+                    "method": request.method,
+                    "path": request.url.path,
+                    "status": response.status_code,
+                    "code": code,
+                    "ms": round((time.perf_counter() - started) * 1000, 1),
+                    "namespace": None if who is None else who.namespace,
+                    "role": None if who is None else who.role,
+                },
+                separators=(",", ":"),
+            )
+        )
+        return response
+
+    return endpoint
+
+
+def create_app(
+    pool: Any,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    service: ServiceLimits = ServiceLimits(),
+    clock: Callable[[], int] | None = None,
+) -> Starlette:
+    """The ASGI application over a ``psycopg_pool.ConnectionPool`` on a migrated database."""
+    state = _Service(pool, limits, service, clock or (lambda: time.time_ns() // 1_000_000))
+    get, post = ["GET"], ["POST"]
+    routes = [
+        Route("/v1/session", _endpoint(state, _session), methods=get),
+        Route("/v1/scan", _endpoint(state, _scan), methods=post),
+        Route("/v1/read", _endpoint(state, _read), methods=post),
+        Route("/v1/put", _endpoint(state, _put), methods=post),
+        Route("/v1/delete", _endpoint(state, _delete), methods=post),
+        Route("/v1/sync", _endpoint(state, _sync), methods=post),
+        Route("/v1/list", _endpoint(state, _list), methods=get),
+        Route("/v1/records/{id:int}", _endpoint(state, _get), methods=get),
+        Route("/v1/export", _endpoint(state, _export), methods=get),
+        Route("/v1/status", _endpoint(state, _status), methods=get),
+    ]
+    app = Starlette(routes=routes)
+    app.state.sync_records = service.sync_records
+    return app

@@ -1,0 +1,120 @@
+"""The PostgreSQL schema of team memory, made by numbered migrations.
+
+``tact_schema`` holds one row, the schema version. Each migration is a list of statements that
+takes the schema from version ``n - 1`` to ``n``; :func:`migrate` runs the missing ones in one
+transaction under an advisory lock, so servers starting together take turns and none sees a
+half-made schema. A database whose version is newer than this release knows is refused untouched.
+
+Tables
+------
+``memories``
+    One row per live record: the author's ``namespace``, an ``id`` from one identity sequence
+    shared by every namespace (an id alone names one record, and is never reused), the version,
+    content, times and telemetry, the same columns as the local SQLite table.
+``generations``
+    One row per namespace: a number every content change in that namespace replaces with the next
+    value of one sequence (telemetry does not), so a number is never seen twice, even if the table
+    is emptied. Servers compare it with the generation their in-process index was built from, and
+    the row is what a writer locks (``FOR UPDATE``) to serialise the changes of one namespace, so
+    version checks, duplicate checks and bounds hold under contention.
+``tokens``
+    Credentials: the SHA-256 of each token (never the token), its namespace and role, the
+    namespaces a reader may read (``NULL`` for all), and creation, expiry and revocation times.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "NewerSchema", "SchemaState", "migrate", "schema_version", "state"]
+
+_LOCK_KEY = 0x7AC7_3E30  # pg_advisory_xact_lock key for migrations
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "CREATE TABLE tact_schema (version integer NOT NULL)",
+        "INSERT INTO tact_schema (version) VALUES (0)",
+        """CREATE TABLE memories (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            namespace text NOT NULL,
+            version bigint NOT NULL CHECK (version >= 1),
+            content text NOT NULL,
+            created_at_ms bigint NOT NULL,
+            updated_at_ms bigint NOT NULL,
+            scan_count bigint NOT NULL DEFAULT 0,
+            last_scanned_at_ms bigint,
+            read_count bigint NOT NULL DEFAULT 0,
+            last_read_at_ms bigint,
+            probation_until_ms bigint
+        )""",
+        "CREATE INDEX memories_namespace ON memories (namespace, id)",
+        "CREATE SEQUENCE generation_numbers",
+        "CREATE TABLE generations (namespace text PRIMARY KEY,"
+        " generation bigint NOT NULL DEFAULT nextval('generation_numbers'))",
+        """CREATE TABLE tokens (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            token_hash text NOT NULL UNIQUE,
+            namespace text NOT NULL,
+            role text NOT NULL CHECK (role IN ('reader', 'writer')),
+            readable text[],
+            created_at_ms bigint NOT NULL,
+            expires_at_ms bigint,
+            revoked_at_ms bigint
+        )""",
+    ),
+)
+"""Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The schema version this release creates and understands."""
+
+SchemaState = str
+"""``current``, ``missing`` (no schema yet), ``older`` (migrations pending) or ``newer``."""
+
+
+class NewerSchema(Exception):
+    """The database holds a schema newer than this release understands."""
+
+    def __init__(self, found: int) -> None:
+        super().__init__(
+            f"the team database has schema version {found}, newer than this tact-memory understands "
+            f"({SCHEMA_VERSION}); it was left untouched. Upgrade tact-memory to use it."
+        )
+        self.found = found
+
+
+def schema_version(conn: Any) -> int:
+    """The schema version of the database ``conn`` is connected to; 0 when there is none yet."""
+    row = conn.execute("SELECT to_regclass('tact_schema') IS NOT NULL").fetchone()
+    if not row[0]:
+        return 0
+    found = conn.execute("SELECT version FROM tact_schema").fetchone()
+    return int(found[0]) if found else 0
+
+
+def state(conn: Any) -> SchemaState:
+    """How the database's schema compares with this release's."""
+    found = schema_version(conn)
+    if found > SCHEMA_VERSION:
+        return "newer"
+    if found == SCHEMA_VERSION:
+        return "current"
+    return "missing" if found == 0 else "older"
+
+
+def migrate(conn: Any) -> int:
+    """Bring the schema up to :data:`SCHEMA_VERSION` in one transaction; return the version found.
+
+    Raises:
+        NewerSchema: the database is newer; nothing was changed.
+    """
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        found = schema_version(conn)
+        if found > SCHEMA_VERSION:
+            raise NewerSchema(found)
+        for number in range(found + 1, SCHEMA_VERSION + 1):
+            for statement in MIGRATIONS[number - 1]:
+                conn.execute(statement)
+            conn.execute("UPDATE tact_schema SET version = %s", (number,))
+    return found

@@ -1,0 +1,125 @@
+"""Run the team memory service (``tact-memory serve``), or check that it could run (``--check``).
+
+Starting migrates the schema (refusing a newer one), opens one connection pool whose connections
+carry a ``statement_timeout`` equal to the request timeout (so a timed-out request's statement is
+cancelled in the database and rolled back, not left to finish unseen), and serves the application
+with uvicorn. Access-log lines go to standard error. Messages about the database never repeat the
+connection string or the server's diagnostics, which can hold a password or a host.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from ..limits import DEFAULT_LIMITS, Limits
+from .app import ACCESS_LOG, ServiceLimits, create_app
+from .migrations import SCHEMA_VERSION, NewerSchema, migrate, schema_version
+
+__all__ = ["CheckResult", "ServeError", "check", "connect", "open_pool", "parse_listen", "prepare", "serve"]
+
+
+class ServeError(Exception):
+    """The service cannot start; the message is safe to print."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What ``serve --check`` found."""
+
+    reachable: bool
+    schema: int | None
+    """The schema version found, when the database was reached."""
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.reachable and self.schema == SCHEMA_VERSION
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8080`` for IPv6) as a pair; ``ValueError`` otherwise."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError("--listen takes HOST:PORT, for example 127.0.0.1:8765")
+    return host.strip("[]"), int(port)
+
+
+def connect(dsn: str) -> Any:
+    """An autocommit connection, or ``ServeError`` with a message that repeats nothing of the URL."""
+    import psycopg
+
+    try:
+        return psycopg.connect(dsn, autocommit=True, connect_timeout=10)
+    except psycopg.Error:
+        raise ServeError("cannot reach the team database (check the URL, the server and the credentials)") from None
+
+
+def check(dsn: str) -> CheckResult:
+    """Reach the database and compare its schema with this release's, changing nothing."""
+    try:
+        conn = connect(dsn)
+    except ServeError as exc:
+        return CheckResult(False, None, str(exc))
+    with conn:
+        found = schema_version(conn)
+    if found == SCHEMA_VERSION:
+        return CheckResult(True, found, f"database reachable; schema version {found} is current")
+    if found > SCHEMA_VERSION:
+        return CheckResult(True, found, str(NewerSchema(found)))
+    return CheckResult(
+        True, found, f"database reachable; schema version {found}, {SCHEMA_VERSION} expected ('serve' migrates it)"
+    )
+
+
+def prepare(dsn: str) -> int:
+    """Migrate the schema to the current version; returns the version found before."""
+    with connect(dsn) as conn:
+        try:
+            return migrate(conn)
+        except NewerSchema as exc:
+            raise ServeError(str(exc)) from None
+
+
+def open_pool(dsn: str, *, size: int, timeout_s: float) -> Any:
+    """A connection pool whose statements time out with the requests they serve."""
+    from psycopg_pool import ConnectionPool
+
+    options = f"-c statement_timeout={int(timeout_s * 1000)}"
+    return ConnectionPool(
+        dsn, min_size=1, max_size=size, open=True, timeout=timeout_s, kwargs={"autocommit": True, "options": options}
+    )
+
+
+def serve(
+    dsn: str,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    service: ServiceLimits = ServiceLimits(),
+    limits: Limits = DEFAULT_LIMITS,
+) -> None:
+    """Migrate, then serve until interrupted."""
+    import uvicorn
+
+    prepare(dsn)
+    if not ACCESS_LOG.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        ACCESS_LOG.addHandler(handler)
+        ACCESS_LOG.setLevel(logging.INFO)
+        ACCESS_LOG.propagate = False
+    pool = open_pool(dsn, size=min(service.max_in_flight, 16), timeout_s=service.timeout_s)
+    try:
+        app = create_app(pool, limits=limits, service=service)
+        config = uvicorn.Config(
+            app, host=host, port=port, access_log=False, log_level="warning", lifespan="off",
+            limit_concurrency=service.max_in_flight * 2, timeout_keep_alive=5,
+        )  # fmt: skip
+        server = uvicorn.Server(config)
+        print(f"tact-memory: team memory on http://{host}:{port}/v1 (protocol 1)", file=sys.stderr, flush=True)
+        server.run()
+    finally:
+        pool.close()

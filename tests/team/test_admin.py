@@ -1,0 +1,135 @@
+"""Operations: token commands, migrations, ``serve --check``, and the team store's namespaces."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tact_memory import errors
+from tact_memory.limits import Limits
+from tact_memory.records import RecordKey
+
+from ..pgcluster import Server
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "tact_memory.cli", *args], capture_output=True, text=True, env={**os.environ, **(env or {})}
+    )
+
+
+def test_token_create_prints_only_the_token_and_list_never_shows_it(pg_database: str, admin: Any) -> None:
+    made = cli("team", "token", "create", "--namespace", "alice", "--role", "writer", "--expires", "90d",
+               env={"TACT_TEAM_DATABASE_URL": pg_database})  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.strip()
+    assert re.fullmatch(r"tmt_[A-Za-z0-9_-]{43}", token) and made.stdout == token + "\n"
+    stored = admin.execute("SELECT token_hash FROM tokens").fetchall()
+    assert all(token not in str(row) for row in stored)
+    listed = cli("team", "token", "list", "--database", pg_database)
+    assert listed.returncode == 0 and "alice" in listed.stdout and token not in listed.stdout + listed.stderr
+    token_id = re.search(r"created token (\d+)", made.stderr).group(1)  # type: ignore[union-attr]
+    assert cli("team", "token", "revoke", "--database", pg_database, token_id).returncode == 0
+    again = cli("team", "token", "revoke", "--database", pg_database, token_id)
+    assert again.returncode == 1 and "no active token" in again.stderr
+    bad = cli("team", "token", "create", "--database", pg_database, "--namespace", "Alice!", "--role", "writer")
+    assert bad.returncode == 2 and "namespace" in bad.stderr
+    writer_limited = cli("team", "token", "create", "--database", pg_database, "--namespace", "a", "--role", "writer", "--read", "b")
+    assert writer_limited.returncode == 2
+
+
+def test_serve_check_reports_reachability_and_schema(pg_server: Server) -> None:
+    import psycopg
+
+    from tact_memory.team.migrations import SCHEMA_VERSION, NewerSchema, migrate
+
+    dsn = pg_server.create_database("check")
+    try:
+        empty = cli("serve", "--check", "--database", dsn)
+        assert empty.returncode == 1 and "schema version 0" in empty.stdout
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            assert migrate(conn) == 0
+            assert migrate(conn) == SCHEMA_VERSION  # idempotent
+        current = cli("serve", "--check", "--database", dsn)
+        assert current.returncode == 0 and "current" in current.stdout
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("UPDATE tact_schema SET version = %s", (SCHEMA_VERSION + 1,))
+            with pytest.raises(NewerSchema):
+                migrate(conn)
+            assert conn.execute("SELECT version FROM tact_schema").fetchone()[0] == SCHEMA_VERSION + 1
+        newer = cli("serve", "--check", "--database", dsn)
+        assert newer.returncode == 1 and "newer" in newer.stdout
+        refused = cli("serve", "--database", dsn, "--listen", "127.0.0.1:1")
+        assert refused.returncode == 1 and "newer" in refused.stderr
+    finally:
+        pg_server.drop_database(dsn)
+
+
+def test_an_unreachable_database_is_named_without_the_url() -> None:
+    url = "postgresql://someone:hunter2-password@127.0.0.1:1/nothing"
+    result = cli("serve", "--check", "--database", url)
+    assert result.returncode == 1 and "cannot reach the team database" in result.stdout
+    assert "hunter2" not in result.stdout + result.stderr
+
+
+def test_writers_change_only_their_namespace_and_bounds_are_per_namespace(pg_database: str, admin: Any) -> None:
+    from tact_memory.store.postgres import PostgresStore
+
+    limits = Limits(rows=1)
+    with PostgresStore(pg_database, namespace="alice", limits=limits) as alice, \
+         PostgresStore(pg_database, namespace="bob", limits=limits) as bob:  # fmt: skip
+        mine = alice.put("Alice's fact about the cron job").memory.key
+        theirs = bob.put("Alice's fact about the cron job").memory.key  # duplicates are per namespace
+        assert (mine.namespace, theirs.namespace) == ("alice", "bob") and mine.id != theirs.id
+        with pytest.raises(errors.Forbidden):
+            alice.delete(theirs)
+        with pytest.raises(errors.Forbidden):
+            alice.put("a new fact", replace=RecordKey(theirs.id, 1))
+        with pytest.raises(errors.RecordCapacity):
+            alice.put("a second fact for alice")
+        assert {c.key.namespace for c in bob.scan("cron job")} == {"alice", "bob"}
+
+
+def test_team_and_local_scans_of_the_same_records_give_the_same_order(pg_database: str, admin: Any, tmp_path: Any) -> None:
+    from tact_memory.store.postgres import PostgresStore
+    from tact_memory.store.sqlite import MemoryStore
+
+    facts = [
+        "The deploy script needs the staging flag", "Deploy with make deploy in the api repository",
+        "The cache expires after ten minutes", "Run the deploy from the release branch only",
+        "Staging deploys need one approval", "The api repository uses poetry",
+    ]  # fmt: skip
+    with PostgresStore(pg_database, namespace="alice") as team, MemoryStore(tmp_path / "m.sqlite3") as local:
+        for fact in facts[:3]:
+            team.put(fact)
+        with PostgresStore(pg_database, namespace="bob") as bob:
+            for fact in facts[3:]:
+                bob.put(fact)
+        for fact in facts:
+            local.put(fact)
+        for query in ("deploy staging", "api repository", "release branch deploy"):
+            team_order = [(team.get(c.key.id).content, c.score) for c in team.scan(query)]  # type: ignore[union-attr]
+            local_order = [(local.get(c.key.id).content, c.score) for c in local.scan(query)]  # type: ignore[union-attr]
+            assert team_order == local_order
+
+
+def test_a_request_over_the_timeout_is_answered_timeout(pg_database: str, admin: Any) -> None:
+    from psycopg_pool import ConnectionPool
+    from starlette.testclient import TestClient
+
+    from tact_memory.team.app import ServiceLimits, create_app
+    from tact_memory.team.tokens import create_token
+
+    token, _ = create_token(admin, namespace="alice", role="writer", now_ms=0)
+    with ConnectionPool(pg_database, min_size=1, max_size=2, open=True, kwargs={"autocommit": True}) as pool:
+        slow = TestClient(create_app(pool, service=ServiceLimits(timeout_s=1e-6)))
+        answer = slow.get("/v1/session", headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 504 and answer.json()["error"]["code"] == "timeout"
+        fine = TestClient(create_app(pool)).get("/v1/session", headers={"Authorization": f"Bearer {token}"})
+        assert fine.status_code == 200
