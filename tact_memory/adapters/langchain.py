@@ -65,7 +65,9 @@ from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
 from ..screening.checkpoint import CHECKPOINT_TEXT
 from ..tool.guard import Dispatcher, Role
-from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result, store_limits
+from ..tool.memory_tool import store_limits
+from ..tool.results import ToolResult, error_result
+from ..tool.schemas import TOOL_NAME, tool_definition
 from . import close_store, store_for
 
 __all__ = ["MemoryMiddleware", "with_checkpoints"]
@@ -91,8 +93,6 @@ def _unbound_tool(**arguments: Any) -> str:
 
 
 def _memory_tool(store: MemoryBackend) -> BaseTool:
-    from ..tool.models import tool_definition
-
     definition = tool_definition(store_limits(store))
     return StructuredTool.from_function(
         func=_unbound_tool, name=TOOL_NAME, description=definition["description"], args_schema=definition["input_schema"]

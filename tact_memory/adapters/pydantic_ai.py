@@ -56,7 +56,8 @@ from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.roles import decide_role, running
 from ..screening.checkpoint import CHECKPOINT_TEXT
 from ..tool.guard import Dispatcher, Role
-from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result
+from ..tool.results import ToolResult, error_result
+from ..tool.schemas import TOOL_NAME, tool_definition
 from . import close_store, store_for
 
 __all__ = ["CHECKPOINT_METADATA", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
@@ -97,7 +98,6 @@ class MemoryToolset(AbstractToolset[Any]):
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
         if self._tool_def is None:
             from ..limits import DEFAULT_LIMITS
-            from ..tool.models import tool_definition
 
             limits = self.dispatcher.tool.limits if self.dispatcher is not None else DEFAULT_LIMITS
             definition = tool_definition(limits)

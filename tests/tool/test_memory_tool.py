@@ -13,13 +13,9 @@ from syrupy.assertion import SnapshotAssertion
 from tact_memory.limits import Limits
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.tool.guard import Dispatcher, Role
-from tact_memory.tool.memory_tool import OPERATIONS, MemoryTool
-from tact_memory.tool.models import (
-    input_schema,
-    operation_input_schema,
-    operation_needs,
-    tool_definition,
-)
+from tact_memory.tool.memory_tool import MemoryTool
+from tact_memory.tool.schemas import input_schema, operation_input_schema, tool_definition
+from tact_memory.tool.wire import OPERATIONS, operation_needs
 
 
 def test_tool_definition_snapshot(snapshot: SnapshotAssertion) -> None:
