@@ -155,6 +155,9 @@ FIELDS: dict[str, tuple[FieldSpec, ...]] = {
 _OWNER = {spec.name: operation for operation, specs in FIELDS.items() for spec in specs}
 """Which operation each field belongs to, to say so when a call sends another operation's field."""
 
+_AN_ID = FieldSpec("id", "positive", True, "A record id.")
+"""One item of ``read.ids``."""
+
 _MAX_FIELD_NAME = 32
 """Longest unknown field name a refusal repeats; a call can name any field, so the echo is short."""
 
@@ -199,10 +202,6 @@ def _load(arguments: object) -> Mapping[Any, Any]:
     return arguments
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 class _Reader:
     """Checks one operation's fields and collects every problem, in field order, then unknown fields."""
 
@@ -212,6 +211,7 @@ class _Reader:
         self.problems: list[str] = []
 
     def fields(self, data: Mapping[Any, Any], specs: tuple[FieldSpec, ...], path: tuple[str, ...]) -> dict[str, Any]:
+        """The values of ``specs`` found in ``data`` (an object at ``path``); problems are collected."""
         values: dict[str, Any] = {}
         for spec in specs:
             where = ".".join((*path, spec.name))
@@ -230,12 +230,12 @@ class _Reader:
         return values
 
     def value(self, spec: FieldSpec, value: object, where: str) -> Any:
+        """``value`` if it fits ``spec`` (a :class:`RecordKey` for a ``key``), else ``None`` and a problem."""
         if spec.shape == "string":
             return value if isinstance(value, str) else self.problem(f"{where} should be a string")
         if spec.shape in ("positive", "limit"):
-            if not _is_int(value):
+            if isinstance(value, bool) or not isinstance(value, int):  # strict: true is not 1
                 return self.problem(f"{where} should be an integer")
-            assert isinstance(value, int)
             if value < 1:
                 return self.problem(f"{where} should be at least 1")
             if spec.shape == "limit" and value > self.limits.scan_results:
@@ -249,14 +249,14 @@ class _Reader:
                 return self.problem(f"{where} should be a list")
             if not value:
                 return self.problem(f"{where} should not be empty")
-            item = FieldSpec(spec.name, "positive", True, "")
-            return tuple(self.value(item, v, f"{where}.{i}") for i, v in enumerate(value))
+            return tuple(self.value(_AN_ID, item, f"{where}.{i}") for i, item in enumerate(value))
         if not isinstance(value, dict):
             return self.problem(f"{where} should be an object")
-        key = self.fields(value, spec.fields, (*where.split("."),))
+        key = self.fields(value, spec.fields, tuple(where.split(".")))
         return RecordKey(key["id"], key["version"]) if {"id", "version"} <= key.keys() else None
 
     def problem(self, text: str) -> None:
+        """Note one problem; returns ``None`` to stand for the refused value."""
         self.problems.append(text)
 
     def unknown(self, path: tuple[str, ...], name: object) -> str:
@@ -275,6 +275,7 @@ class _Reader:
         return f"unknown field {'.'.join((*path, text))!r}"
 
     def refusal(self) -> InvalidCall:
+        """The refusal listing the first problems and ending with what the operation needs."""
         listed = self.problems[:_MAX_PROBLEMS]
         if len(self.problems) > _MAX_PROBLEMS:
             listed.append(f"{len(self.problems) - _MAX_PROBLEMS} more")
