@@ -1,8 +1,9 @@
 """Runtime records the store hands out, and the protocol every memory backend speaks.
 
 These are plain frozen dataclasses: they are produced by the store, never parsed from untrusted
-input, so they need no validation. Pydantic serialises them as fields of the tool's output models,
-which keeps one definition of a record for Python callers and for the JSON a model reads.
+input, so they need no validation. The tool writes them as JSON, and publishes their schema, from
+these declarations (:mod:`tact_memory.tool.results`, :mod:`tact_memory.tool.schemas`), which keeps
+one definition of a record for Python callers and for the JSON a model reads.
 
 :class:`MemoryBackend` is the seam between the tool (and the browser and CLI) and storage. The
 SQLite :class:`~tact_memory.store.sqlite.MemoryStore` implements it; a team store on a database server

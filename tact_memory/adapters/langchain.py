@@ -72,7 +72,9 @@ from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
 from ..runtime.stores import close_store, store_for
 from ..tool.guard import Dispatcher, Role
-from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result, store_limits
+from ..tool.memory_tool import store_limits
+from ..tool.results import ToolResult, error_result
+from ..tool.schemas import TOOL_NAME, tool_definition
 
 __all__ = ["MemoryAgentMiddleware", "with_checkpoints"]
 
@@ -97,8 +99,6 @@ def _unbound_tool(**arguments: Any) -> str:
 
 
 def _memory_tool(store: MemoryBackend) -> BaseTool:
-    from ..tool.models import tool_definition
-
     definition = tool_definition(store_limits(store))
     return StructuredTool.from_function(
         func=_unbound_tool, name=TOOL_NAME, description=definition["description"], args_schema=definition["input_schema"]

@@ -2,7 +2,7 @@
 
 ``tact-memory [--config PATH] mcp [--role root|child] [--tools one|split]`` serves one client over
 stdio. The server is the SDK's low-level :class:`mcp.server.lowlevel.Server`, because the tool's
-schemas are not a function signature: they are the ones :mod:`tact_memory.tool.models` publishes
+schemas are not a function signature: they are the ones :mod:`tact_memory.tool.schemas` publishes
 (a root object, no combinator at the root, no ``$ref``, which every model API accepts).
 
 What a client gets:
@@ -59,19 +59,15 @@ from ..runtime.checkpoint_rule import CHECKPOINT_TEXT
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.stores import close_store, store_for
 from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
-from ..tool.memory_tool import (
-    OPERATIONS,
+from ..tool.results import ToolResult, error_result
+from ..tool.schemas import (
     TOOL_NAME,
-    ToolResult,
-    error_result,
-    tool_description,
-)
-from ..tool.models import (
     input_schema,
     operation_input_schema,
-    operation_needs,
     output_schema,
+    tool_description,
 )
+from ..tool.wire import OPERATIONS, Operation, operation_needs
 
 __all__ = [
     "PROMPT_NAME",
@@ -192,7 +188,7 @@ def _split_tools(limits: Limits, role: Role) -> list[types.Tool]:
     ]
 
 
-def _operation_conflict(operation: str, arguments: dict[str, Any], limits: Limits) -> ToolResult | None:
+def _operation_conflict(operation: Operation, arguments: dict[str, Any], limits: Limits) -> ToolResult | None:
     """The refusal of a split tool's call that names another operation, or ``None``."""
     if arguments.get("operation", operation) == operation:
         return None

@@ -58,7 +58,8 @@ from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.roles import decide_role, running
 from ..runtime.stores import close_store, store_for
 from ..tool.guard import Dispatcher, Role
-from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result
+from ..tool.results import ToolResult, error_result
+from ..tool.schemas import TOOL_NAME, tool_definition
 
 __all__ = ["CHECKPOINT_METADATA", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
 
@@ -98,7 +99,6 @@ class MemoryToolset(AbstractToolset[Any]):
     async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
         if self._tool_def is None:
             from ..limits import DEFAULT_LIMITS
-            from ..tool.models import tool_definition
 
             limits = self.dispatcher.tool.limits if self.dispatcher is not None else DEFAULT_LIMITS
             definition = tool_definition(limits)

@@ -173,7 +173,7 @@ def schema_command() -> None:
     Example:
         tact-memory schema > memory-tool.json
     """
-    from ..tool.models import tool_definition
+    from ..tool.schemas import tool_definition
 
     click.echo(json.dumps(tool_definition(), indent=2, ensure_ascii=False))
 
@@ -244,9 +244,9 @@ def _records(ctx: click.Context, order: RecordOrder) -> list[MemoryRecord]:
 
 
 def _record_json(record: MemoryRecord) -> dict[str, Any]:
-    from ..tool.models import ReadOutput
+    from ..tool.results import record_json
 
-    return ReadOutput(memories=[record]).model_dump(mode="json")["memories"][0]  # type: ignore[no-any-return]
+    return record_json(record)
 
 
 ORDER = click.option(

@@ -179,9 +179,9 @@ def run_demo(directory: str | Path | None = None, *, clock: Callable[[], int] | 
     store = MemoryStore(config.database_path, clock=clock) if clock else MemoryStore(config.database_path)
     runtime = Runtime(config, store=store)
     sessions = [_session_one(runtime), _session_two(runtime)]
-    from ..tool.models import ReadOutput
+    from ..tool.results import record_json
 
-    records = ReadOutput(memories=store.list_records(order="id")).model_dump(mode="json")["memories"]
+    records = [record_json(record) for record in store.list_records(order="id")]
     store.close()
     return DemoRun(sessions=sessions, database=config.database_path, records=records)
 

@@ -39,7 +39,7 @@ from ..runtime.middleware import Middleware, ModelCallNext, ToolCallNext, ToolOu
 from ..runtime.session import Agent, Model, Runtime, Session, SessionState
 from ..store.sqlite import MemoryStore
 from ..tool.guard import Role
-from ..tool.memory_tool import TOOL_NAME
+from ..tool.schemas import TOOL_NAME
 from .metrics import estimate_tokens
 from .policies import Policy
 from .scenarios import Scenario, SessionSpec, Turn

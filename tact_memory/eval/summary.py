@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..screening.credentials import find_secret
+from ..tool.wire import OPERATIONS
 from .metrics import (
     contains_all,
     contains_marker,
@@ -41,9 +42,6 @@ from .scenarios import CATEGORIES, Scenario, Task
 from .trace import ArmTrace, CallTrace, PairTrace, TaskTrace
 
 __all__ = ["TaskOutcome", "arm_outcomes", "categories", "metrics", "paired", "task_outcome"]
-
-OPERATIONS = ("scan", "read", "put", "delete")
-
 
 @dataclass(frozen=True)
 class TaskOutcome:

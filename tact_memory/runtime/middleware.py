@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..screening.checkpoint import CHECKPOINT_TEXT
-from ..tool.memory_tool import TOOL_NAME
+from ..tool.schemas import TOOL_NAME
 from .checkpoint_rule import SubmissionKind, checkpoint_due
 from .messages import Message, ModelRequest, ModelResponse, Part, ToolCall
 from .prompt import assemble_system

@@ -44,7 +44,14 @@ from typing import TYPE_CHECKING, Any
 
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
-from ..records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
+from ..records import (
+    Candidate,
+    MemoryRecord,
+    PutResult,
+    RecordKey,
+    RecordOrder,
+    StoreStatus,
+)
 from ..screening.checkpoint import IMITATION_KIND, imitates_checkpoint
 
 if TYPE_CHECKING:

@@ -3,8 +3,9 @@
 Child agents may scan and read; only the root agent may put or delete. The role comes from the
 runtime that created the agent (a :class:`Dispatcher` is made for one agent and one role) and is
 never read from the call's arguments, so a model cannot talk its way into root: a child's put is
-refused here before anything else is looked at, even when the call also carries a made-up
-``"role": "root"`` field.
+refused here whatever else the call holds, even when it also carries a made-up ``"role": "root"``
+field. The call is decoded once, by the tool's :func:`~tact_memory.tool.wire.decode`, and the
+decoded call is what the tool runs.
 """
 
 from __future__ import annotations
@@ -15,17 +16,13 @@ from typing import Any
 
 from .. import errors
 from ..records import MemoryBackend
-from .memory_tool import (
-    MemoryTool,
-    ToolResult,
-    error_result,
-    load_arguments,
-    peek_operation,
-)
+from .memory_tool import MemoryTool
+from .results import ToolResult, error_result
+from .wire import InvalidCall, Operation
 
 __all__ = ["MUTATING_OPERATIONS", "Dispatcher", "Role"]
 
-MUTATING_OPERATIONS = frozenset({"put", "delete"})
+MUTATING_OPERATIONS: frozenset[Operation] = frozenset({"put", "delete"})
 """Operations only the root agent may call."""
 
 
@@ -62,21 +59,29 @@ class Dispatcher:
         return self.tool.definition()
 
     def call(self, arguments: str | bytes | Mapping[str, Any]) -> ToolResult:
-        """Authorize, then run one call; always returns a result, never raises."""
+        """Decode once, authorize, then run one call; always returns a result, never raises.
+
+        A child's put or delete is refused as ``forbidden`` even when the rest of the call is
+        malformed: the role is checked on the operation the call names before anything else
+        about it is reported.
+        """
         try:
-            data = load_arguments(arguments)
-        except errors.TactMemoryError as exc:
-            return error_result(None, exc)
-        operation = peek_operation(data)
-        if self.role is Role.CHILD and operation in MUTATING_OPERATIONS:
-            return error_result(
-                operation,
-                errors.Forbidden(
-                    f"{operation} is reserved for the root agent; a child agent may only scan and read. "
-                    "Report the conclusion to your parent agent instead." + self.refusal_note
-                ),
-            )
-        return self.tool.call(data)
+            call = self.tool.decode(arguments)
+        except InvalidCall as exc:
+            return self._forbidden(exc.operation) or error_result(exc.operation, exc)
+        return self._forbidden(call.operation) or self.tool.answer(call)
+
+    def _forbidden(self, operation: Operation | None) -> ToolResult | None:
+        """The refusal of ``operation`` for this agent's role, or ``None`` when it may run."""
+        if self.role is Role.ROOT or operation not in MUTATING_OPERATIONS:
+            return None
+        return error_result(
+            operation,
+            errors.Forbidden(
+                f"{operation} is reserved for the root agent; a child agent may only scan and read. "
+                "Report the conclusion to your parent agent instead." + self.refusal_note
+            ),
+        )
 
     async def acall(self, arguments: str | bytes | Mapping[str, Any]) -> ToolResult:
         """:meth:`call` in a worker thread, so a locked database never blocks the event loop."""

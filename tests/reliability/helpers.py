@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import os
 import sqlite3
@@ -13,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tact_memory import errors
-from tact_memory.tool.memory_tool import OPERATIONS
+from tact_memory.tool.schemas import output_schema
+from tact_memory.tool.wire import OPERATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 """The project folder; child processes run with it on ``PYTHONPATH``."""
@@ -74,22 +76,20 @@ def integrity(db_path: Path) -> str:
         conn.close()
 
 
+@functools.cache
+def _validator(operation: str | None) -> Any:
+    """A JSON Schema validator for the published output schema of ``operation`` (or of any result)."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(output_schema(operation))
+
+
 def check_result(result: object, *, sent: object = None) -> dict[str, Any]:
     """Assert that a tool result is a well-formed success or error object and return it.
 
     Well-formed: a dict that serialises to strict UTF-8 JSON (no NaN, no lone surrogate), whose
     shape is one of the documented outputs, and whose error code is one of the named codes.
     """
-    from pydantic import BaseModel
-
-    from tact_memory.tool.models import (
-        DeleteOutput,
-        ErrorOutput,
-        PutOutput,
-        ReadOutput,
-        ScanOutput,
-    )
-
     assert isinstance(result, dict), result
     text = json.dumps(result, ensure_ascii=False, allow_nan=False)
     text.encode("utf-8")  # raises on a lone surrogate
@@ -101,18 +101,19 @@ def check_result(result: object, *, sent: object = None) -> dict[str, Any]:
         assert error["code"] in ERROR_CODES, error
         assert isinstance(error["message"], str) and error["message"]
         assert "database is locked" not in error["message"].lower()
-        ErrorOutput.model_validate(result)
+        _validator(None).validate(result)
         return result
-    models: dict[str, type[BaseModel]] = {"scan": ScanOutput, "read": ReadOutput, "put": PutOutput, "delete": DeleteOutput}
     operation = result.get("operation")
-    assert operation in models, result
-    assert models[operation].model_validate(result).model_dump(mode="json") == result
+    assert operation in OPERATIONS, result
+    _validator(operation).validate(result)
+    assert set(result) == {"operation", *output_schema(operation)["properties"]} - {"error"}, result
     if isinstance(sent, Mapping) and sent.get("operation") in OPERATIONS:
         assert operation == sent["operation"]
     if operation == "scan":
         assert len(result["candidates"]) <= 5
         assert result["abstained"] is (not result["candidates"])
         for card in result["candidates"]:
+            assert set(card) == {"key", "score", "preview"} and set(card["key"]) == {"id", "version"}
             assert len(card["preview"].encode("utf-8")) <= 64
     if operation in ("read", "put"):
         for record in result["memories"] if operation == "read" else [result["memory"]]:

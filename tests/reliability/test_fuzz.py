@@ -28,7 +28,7 @@ from tact_memory.limits import PROBATION_MS, Limits
 from tact_memory.retrieval.lexer import fold_for_duplicate
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.tool.guard import Dispatcher, Role
-from tact_memory.tool.memory_tool import OPERATIONS
+from tact_memory.tool.wire import OPERATIONS
 
 from ..conftest import FakeClock
 from .helpers import check_result, child_env, cli_command, raw_rows, sidecars

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +16,12 @@ from syrupy.assertion import SnapshotAssertion
 from tact_memory.limits import Limits
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.tool.guard import Dispatcher, Role
-from tact_memory.tool.memory_tool import OPERATIONS, MemoryTool
-from tact_memory.tool.models import (
-    input_schema,
-    operation_input_schema,
-    operation_needs,
-    tool_definition,
-)
+from tact_memory.tool.memory_tool import MemoryTool
+from tact_memory.tool import wire
+from tact_memory.tool.schemas import input_schema, operation_input_schema, output_schema, tool_definition
+from tact_memory.tool.wire import OPERATIONS, operation_needs
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_tool_definition_snapshot(snapshot: SnapshotAssertion) -> None:
@@ -332,3 +334,96 @@ def test_dispatcher_passes_bad_json_through_as_invalid_arguments() -> None:
     child = Dispatcher(None, role=Role.CHILD)
     assert child.call("{")["error"]["code"] == "invalid_arguments"
     assert child.call('{"operation": "put", "content": "x"}')["error"]["code"] == "forbidden"
+
+
+def test_a_child_put_is_forbidden_even_when_malformed(store: MemoryStore) -> None:
+    child = Dispatcher(store, role=Role.CHILD, refusal_note=" (a sub-agent)")
+    for call in ({"operation": "put", "content": 5}, {"operation": "delete", "id": "1"}, {"operation": "put", "x": 1}):
+        result = child.call(call)
+        assert result["operation"] == call["operation"] and result["error"]["code"] == "forbidden"
+        assert result["error"]["message"].endswith("Report the conclusion to your parent agent instead. (a sub-agent)")
+    assert child.call({"operation": "scan", "query": 5})["error"]["code"] == "invalid_arguments"
+    assert not store.opened
+
+
+@pytest.mark.parametrize("role", [Role.ROOT, Role.CHILD])
+def test_the_dispatcher_decodes_each_call_once(store: MemoryStore, monkeypatch: pytest.MonkeyPatch, role: Role) -> None:
+    from tact_memory.tool import memory_tool
+
+    decoded: list[object] = []
+
+    def counting(arguments: Any, limits: Limits) -> Any:
+        decoded.append(arguments)
+        return wire.decode(arguments, limits)
+
+    monkeypatch.setattr(memory_tool, "decode", counting)
+    dispatcher = Dispatcher(store, role=role)
+    calls = [
+        '{"operation": "scan", "query": "release"}',
+        {"operation": "put", "content": "Release tags use vX.Y.Z"},
+        {"operation": "read", "ids": [1]},
+        {"operation": "delete", "id": 1, "version": 1},
+        "{",
+    ]
+    for number, call in enumerate(calls, start=1):
+        dispatcher.call(call)
+        assert decoded == calls[:number]
+
+
+def test_results_match_the_published_output_schemas(store: MemoryStore) -> None:
+    from jsonschema import Draft202012Validator
+
+    tool = MemoryTool(store)
+    calls: list[Any] = [
+        {"operation": "put", "content": "x"},
+        {"operation": "scan", "query": "ports"},
+        {"operation": "put", "content": "The cache service listens on port 8080"},
+        {"operation": "scan", "query": "cache port"},
+        {"operation": "put", "content": "The cache service listens on port 9090", "replace": {"id": 1, "version": 1}},
+        {"operation": "read", "ids": [1, 2]},
+        {"operation": "delete", "id": 1, "version": 1},
+        {"operation": "delete", "id": 1, "version": 2},
+        {"operation": "search"},
+        "not json",
+    ]
+    results = [tool.call(call) for call in calls]
+    assert [r.get("error", {}).get("code") for r in results] == [
+        "scan_required", None, None, None, None, None, "version_conflict", None, "invalid_arguments", "invalid_arguments",
+    ]  # fmt: skip
+    for result in results:
+        Draft202012Validator(output_schema()).validate(result)
+        if result["operation"] is not None:
+            Draft202012Validator(output_schema(result["operation"])).validate(result)
+            if "error" not in result:
+                assert list(result) == ["operation", *list(output_schema(result["operation"])["properties"])[1:-1]]
+
+
+def test_the_tool_runs_without_pydantic(tmp_path: Path) -> None:
+    """Decoding, running, answering and publishing the schema never load pydantic (it costs a cold process ~90 ms)."""
+    code = f"""
+import json, sys
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool import Dispatcher, Role
+from tact_memory.tool.schemas import output_schema
+
+store = MemoryStore({str(tmp_path / "memory.db")!r})
+root, child = Dispatcher(store), Dispatcher(store, role=Role.CHILD)
+results = [
+    root.definition(), output_schema(),
+    root.call('{{"operation": "scan", "query": "release tags"}}'),
+    root.call({{"operation": "put", "content": "Release tags use the form vX.Y.Z"}}),
+    child.call({{"operation": "read", "ids": [1]}}),
+    child.call({{"operation": "delete", "id": 1, "version": 1}}),
+    root.call(b'{{"operation": "delete", "id": 1, "version": 1}}'),
+    root.call({{"operation": "read", "ids": ["1"]}}),
+]
+store.close()
+print(json.dumps({{"pydantic": sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "pydantic_core")),
+                  "results": results[2:]}}))
+"""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    found = json.loads(done.stdout)
+    assert found["pydantic"] == []
+    codes = [r.get("error", {}).get("code") for r in found["results"]]
+    assert codes == [None, None, None, "forbidden", None, "invalid_arguments"]

@@ -1,0 +1,44 @@
+"""The memory tool's results: every one, success or refusal, built by :func:`result`.
+
+A result is a JSON object with ``operation`` first, then that operation's fields or, for a refused
+call, ``error`` alone. Records, candidates and keys are written as JSON objects with their fields
+in the order :mod:`tact_memory.records` declares them, here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .. import errors
+from ..records import MemoryRecord
+
+__all__ = ["ToolResult", "error_result", "plain", "record_json", "result"]
+
+ToolResult = dict[str, Any]
+"""The JSON object a model receives as the tool's result."""
+
+
+def plain(value: object) -> Any:
+    """``value`` as JSON data: a record dataclass becomes an object, a list or tuple a list."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return value
+
+
+def record_json(record: MemoryRecord) -> dict[str, Any]:
+    """One complete record as a ``read`` result carries it (also what ``show`` and ``demo`` print)."""
+    data: dict[str, Any] = plain(record)
+    return data
+
+
+def result(operation: str | None, **fields: object) -> ToolResult:
+    """The result of a call of ``operation``: its name, then ``fields`` as JSON data."""
+    return {"operation": operation, **{name: plain(value) for name, value in fields.items()}}
+
+
+def error_result(operation: str | None, exc: errors.TactMemoryError) -> ToolResult:
+    """The result of a refused call: ``operation`` (if the call named a known one) and ``error``."""
+    return result(operation, error={"code": exc.code, "message": exc.message, **exc.details()})

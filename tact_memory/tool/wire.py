@@ -1,0 +1,327 @@
+"""The memory tool's calls as they arrive: their fields, and the one decode that validates them.
+
+A call is JSON text, bytes or an already decoded object. :func:`decode` turns it into one of four
+frozen dataclasses (:data:`Call`) or raises :class:`InvalidCall`, and nothing after it looks at the
+raw arguments again: the role guard, the tool and every face work on the decoded call.
+
+Validation is closed and tagged: a call names its ``operation`` and is checked against that
+operation's fields alone, so fields of another operation, unknown fields, missing fields and wrong
+types are all ``invalid_arguments``. Integers are strict (``"3"``, ``1.0`` and ``true`` are not
+ids). The bounds that depend on the store (most candidates, most ids) come from its
+:class:`~tact_memory.limits.Limits`. A refusal lists at most three problems and ends with what the
+operation needs.
+
+The fields of each operation are declared once, in :data:`FIELDS`; the published schemas
+(:mod:`tact_memory.tool.schemas`) are built from the same table. Nothing here needs pydantic.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Union
+
+from .. import errors
+from ..limits import DEFAULT_LIMITS, Limits
+from ..records import RecordKey
+from ..screening.credentials import find_secret
+
+__all__ = [
+    "FIELDS",
+    "OPERATIONS",
+    "Call",
+    "DeleteCall",
+    "FieldSpec",
+    "InvalidCall",
+    "Operation",
+    "PutCall",
+    "ReadCall",
+    "ScanCall",
+    "decode",
+    "encode_call",
+    "operation_needs",
+]
+
+Operation = Literal["scan", "read", "put", "delete"]
+"""The name of one of the tool's operations."""
+
+
+@dataclass(frozen=True)
+class ScanCall:
+    """Search the memory for candidates."""
+
+    operation: ClassVar[Operation] = "scan"
+    query: str
+    """Words to search for."""
+    limit: int | None = None
+    """How many candidates at most; ``None`` means as many as the store's bound allows."""
+
+
+@dataclass(frozen=True)
+class ReadCall:
+    """Read complete records chosen from a scan."""
+
+    operation: ClassVar[Operation] = "read"
+    ids: tuple[int, ...]
+    """Ids of the records to read, as named; missing ones are left out of the result."""
+
+
+@dataclass(frozen=True)
+class PutCall:
+    """Store one conclusion, or replace a known record."""
+
+    operation: ClassVar[Operation] = "put"
+    content: str
+    """The conclusion to store."""
+    replace: RecordKey | None = None
+    """The record to replace, at the version the agent saw, if any."""
+
+
+@dataclass(frozen=True)
+class DeleteCall:
+    """Remove a known record."""
+
+    operation: ClassVar[Operation] = "delete"
+    key: RecordKey
+    """The record to remove, at the version the agent saw."""
+
+
+Call = Union[ScanCall, ReadCall, PutCall, DeleteCall]
+"""One decoded call of the memory tool."""
+
+OPERATIONS: tuple[Operation, ...] = ("scan", "read", "put", "delete")
+"""The four operations, in the order the tool documents them."""
+
+Shape = Literal["string", "positive", "limit", "ids", "key"]
+"""What a field holds: a string, an integer from 1, a scan limit, a list of ids, or ``{id, version}``."""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of a call, as :func:`decode` checks it and the schema publishes it."""
+
+    name: str
+    """The field's name in the call."""
+    shape: Shape
+    """What it holds; ``limit`` and ``ids`` are bounded by the store's limits."""
+    required: bool
+    """Whether a call must send it (an optional field may also be sent as null)."""
+    description: str
+    """For the model; ``{limits.…}`` is filled in with the bounds of the store."""
+    fields: tuple[FieldSpec, ...] = ()
+    """The fields of a ``key`` object."""
+
+
+FIELDS: dict[str, tuple[FieldSpec, ...]] = {
+    "scan": (
+        FieldSpec(
+            "query",
+            "string",
+            True,
+            "Words to search for (at most {limits.query_bytes:,} UTF-8 bytes): names of repositories, tools, "
+            "errors, topics.",
+        ),
+        FieldSpec("limit", "limit", False, "How many candidates at most (1 to {limits.scan_results}; that many if omitted)."),
+    ),
+    "read": (
+        FieldSpec("ids", "ids", True, "Ids of the records to read (1 to {limits.rows}); missing ones are left out."),
+    ),
+    "put": (
+        FieldSpec(
+            "content",
+            "string",
+            True,
+            "One self-contained conclusion (at most {limits.record_bytes:,} UTF-8 bytes) that names its scope.",
+        ),
+        FieldSpec(
+            "replace",
+            "key",
+            False,
+            "The record to replace, as {{id, version}} from a scan or read; leave out to add a new record.",
+            (
+                FieldSpec("id", "positive", True, "Id of the record to replace."),
+                FieldSpec("version", "positive", True, "The version you saw; a newer one refuses the put."),
+            ),
+        ),
+    ),
+    "delete": (
+        FieldSpec("id", "positive", True, "Id of the record to delete."),
+        FieldSpec("version", "positive", True, "The version you saw; a newer one refuses the delete."),
+    ),
+}
+"""The fields of each operation, in the order they are checked and published."""
+
+_OWNER = {spec.name: operation for operation, specs in FIELDS.items() for spec in specs}
+"""Which operation each field belongs to, to say so when a call sends another operation's field."""
+
+_AN_ID = FieldSpec("id", "positive", True, "A record id.")
+"""One item of ``read.ids``."""
+
+_MAX_FIELD_NAME = 32
+"""Longest unknown field name a refusal repeats; a call can name any field, so the echo is short."""
+
+_MAX_PROBLEMS = 3
+"""How many problems one refusal lists."""
+
+
+class InvalidCall(errors.InvalidArguments):
+    """``invalid_arguments`` for a call, knowing which operation it named (``None`` if no known one).
+
+    Args:
+        message: What was wrong and what to do instead.
+        operation: The known operation the call named, if any.
+    """
+
+    def __init__(self, message: str, *, operation: Operation | None = None) -> None:
+        super().__init__(message)
+        self.operation: Operation | None = operation
+
+
+def operation_needs(operation: str, limits: Limits = DEFAULT_LIMITS) -> str:
+    """One sentence saying which fields ``operation`` needs and takes (it ends every refusal of a call)."""
+    return {
+        "scan": f"scan needs query (a string of at most {limits.query_bytes:,} UTF-8 bytes) and takes "
+        f"limit (an integer from 1 to {limits.scan_results})",
+        "read": f"read needs ids (a list of 1 to {limits.rows} record ids, integers from 1)",
+        "put": f"put needs content (a string of at most {limits.record_bytes:,} UTF-8 bytes) and takes "
+        "replace (an object {id, version} of the record to replace, integers from 1)",
+        "delete": "delete needs id and version (integers from 1) of the record to delete",
+    }[operation]
+
+
+def _load(arguments: object) -> Mapping[Any, Any]:
+    """JSON text or bytes decoded, or the object as given; anything but an object is refused."""
+    if isinstance(arguments, (str, bytes)):
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+            raise InvalidCall(f"arguments are not valid JSON: {exc}") from None
+    if not isinstance(arguments, Mapping):
+        raise InvalidCall("arguments must be a JSON object with an 'operation' field")
+    return arguments
+
+
+class _Reader:
+    """Checks one operation's fields and collects every problem, in field order, then unknown fields."""
+
+    def __init__(self, operation: Operation, limits: Limits) -> None:
+        self.operation = operation
+        self.limits = limits
+        self.problems: list[str] = []
+
+    def fields(self, data: Mapping[Any, Any], specs: tuple[FieldSpec, ...], path: tuple[str, ...]) -> dict[str, Any]:
+        """The values of ``specs`` found in ``data`` (an object at ``path``); problems are collected."""
+        values: dict[str, Any] = {}
+        for spec in specs:
+            where = ".".join((*path, spec.name))
+            if spec.name not in data:
+                if spec.required:
+                    self.problems.append(f"missing field {where!r}")
+                continue
+            value = data[spec.name]
+            if value is None and not spec.required:
+                continue
+            values[spec.name] = self.value(spec, value, where)
+        known = {spec.name for spec in specs} | ({"operation"} if not path else set())
+        for name in data:
+            if name not in known:
+                self.problems.append(self.unknown(path, name))
+        return values
+
+    def value(self, spec: FieldSpec, value: object, where: str) -> Any:
+        """``value`` if it fits ``spec`` (a :class:`RecordKey` for a ``key``), else ``None`` and a problem."""
+        if spec.shape == "string":
+            return value if isinstance(value, str) else self.problem(f"{where} should be a string")
+        if spec.shape in ("positive", "limit"):
+            if isinstance(value, bool) or not isinstance(value, int):  # strict: true is not 1
+                return self.problem(f"{where} should be an integer")
+            if value < 1:
+                return self.problem(f"{where} should be at least 1")
+            if spec.shape == "limit" and value > self.limits.scan_results:
+                return self.problem(f"{where} should be at most {self.limits.scan_results}")
+            return value
+        if spec.shape == "ids":
+            # The length is checked first, so a huge list is refused without looking at each item.
+            if isinstance(value, list) and len(value) > self.limits.rows:
+                return self.problem(f"{where} should hold at most {self.limits.rows} ids")
+            if not isinstance(value, list):
+                return self.problem(f"{where} should be a list")
+            if not value:
+                return self.problem(f"{where} should not be empty")
+            return tuple(self.value(_AN_ID, item, f"{where}.{i}") for i, item in enumerate(value))
+        if not isinstance(value, dict):
+            return self.problem(f"{where} should be an object")
+        key = self.fields(value, spec.fields, tuple(where.split(".")))
+        return RecordKey(key["id"], key["version"]) if {"id", "version"} <= key.keys() else None
+
+    def problem(self, text: str) -> None:
+        """Note one problem; returns ``None`` to stand for the refused value."""
+        self.problems.append(text)
+
+    def unknown(self, path: tuple[str, ...], name: object) -> str:
+        """How a refusal names an unknown field: by name only if short and not credential-like."""
+        text = str(name)
+        unnamed = f"an unknown field{' in ' + '.'.join(path) if path else ''}"
+        if len(text) > _MAX_FIELD_NAME:
+            return f"{unnamed} (its name is too long to repeat)"
+        if find_secret(text) is not None:
+            return f"{unnamed} (its name looks like a credential, so it is not repeated)"
+        if not isinstance(name, str):  # only from a decoded object: JSON names are strings
+            return f"{'.'.join((*path, text))} keys should be strings"
+        owner = _OWNER.get(text) if not path else None
+        if owner is not None and owner != self.operation:
+            return f"{text!r} is a field of {owner}, not of {self.operation}"
+        return f"unknown field {'.'.join((*path, text))!r}"
+
+    def refusal(self) -> InvalidCall:
+        """The refusal listing the first problems and ending with what the operation needs."""
+        listed = self.problems[:_MAX_PROBLEMS]
+        if len(self.problems) > _MAX_PROBLEMS:
+            listed.append(f"{len(self.problems) - _MAX_PROBLEMS} more")
+        needs = operation_needs(self.operation, self.limits)
+        return InvalidCall(f"{'; '.join(listed)}. {needs}", operation=self.operation)
+
+
+def decode(arguments: str | bytes | Mapping[str, Any], limits: Limits = DEFAULT_LIMITS) -> Call:
+    """Decode and validate one call against the fields of the operation it names.
+
+    Args:
+        arguments: The call, as JSON text (or UTF-8 bytes) or a decoded object.
+        limits: The bounds of the store the call is for (most candidates, most ids).
+
+    Raises:
+        InvalidCall: not JSON, not an object, unknown operation or field, a field of another
+            operation, a missing field or a bad value; its ``operation`` is the one the call named,
+            if known, and the message ends with what that operation needs.
+    """
+    data = _load(arguments)
+    if "operation" not in data:
+        raise InvalidCall("missing field 'operation' (one of scan, read, put, delete)")
+    named = data["operation"]
+    operation = next((op for op in OPERATIONS if isinstance(named, str) and named == op), None)
+    if operation is None:
+        raise InvalidCall("unknown operation; use one of scan, read, put, delete")
+    reader = _Reader(operation, limits)
+    values = reader.fields(data, FIELDS[operation], ())
+    if reader.problems:
+        raise reader.refusal()
+    if operation == "scan":
+        return ScanCall(values["query"], values.get("limit"))
+    if operation == "read":
+        return ReadCall(values["ids"])
+    if operation == "put":
+        return PutCall(values["content"], values.get("replace"))
+    return DeleteCall(RecordKey(values["id"], values["version"]))
+
+
+def encode_call(call: Call) -> dict[str, Any]:
+    """The JSON object of a call, as a model would send it (``decode(encode_call(c)) == c``)."""
+    if isinstance(call, ScanCall):
+        return {"operation": call.operation, "query": call.query, **({} if call.limit is None else {"limit": call.limit})}
+    if isinstance(call, ReadCall):
+        return {"operation": call.operation, "ids": list(call.ids)}
+    if isinstance(call, PutCall):
+        replace = {} if call.replace is None else {"replace": {"id": call.replace.id, "version": call.replace.version}}
+        return {"operation": call.operation, "content": call.content, **replace}
+    return {"operation": call.operation, "id": call.key.id, "version": call.key.version}

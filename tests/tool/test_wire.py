@@ -1,0 +1,136 @@
+"""The one decode of a memory tool call: total over JSON, exact about what it refuses, and reversible."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory import errors
+from tact_memory.limits import DEFAULT_LIMITS, Limits
+from tact_memory.records import RecordKey
+from tact_memory.tool.wire import (
+    FIELDS,
+    OPERATIONS,
+    Call,
+    DeleteCall,
+    InvalidCall,
+    PutCall,
+    ReadCall,
+    ScanCall,
+    decode,
+    encode_call,
+    operation_needs,
+)
+
+SMALL = Limits(scan_results=3, rows=4)
+
+NAMES = st.one_of(
+    st.sampled_from(["operation", "query", "limit", "ids", "content", "replace", "id", "version", "role"]),
+    st.text(max_size=40),
+)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 8),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=8),
+    st.sampled_from(list(OPERATIONS)),
+)
+JSON = st.recursive(
+    SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=6), st.dictionaries(NAMES, inner, max_size=5)), max_leaves=16
+)
+CALL_SHAPED = st.builds(
+    lambda operation, fields: {"operation": operation, **fields},
+    st.sampled_from(list(OPERATIONS)),
+    st.dictionaries(NAMES, JSON, max_size=4),
+)
+
+positive = st.integers(1, 2**70)
+keys = st.builds(RecordKey, positive, positive)
+CALLS: st.SearchStrategy[Call] = st.one_of(
+    st.builds(ScanCall, st.text(), st.one_of(st.none(), st.integers(1, DEFAULT_LIMITS.scan_results))),
+    st.builds(ReadCall, st.lists(positive, min_size=1, max_size=DEFAULT_LIMITS.rows).map(tuple)),
+    st.builds(PutCall, st.text(), st.one_of(st.none(), keys)),
+    st.builds(DeleteCall, keys),
+)
+
+
+@given(st.one_of(JSON, CALL_SHAPED), st.sampled_from([DEFAULT_LIMITS, SMALL]))
+def test_any_json_value_decodes_to_a_call_or_invalid_arguments(value: Any, limits: Limits) -> None:
+    for arguments in (value, json.dumps(value), json.dumps(value).encode("utf-8")):
+        try:
+            call = decode(arguments, limits)
+        except InvalidCall as exc:
+            assert exc.code == "invalid_arguments" and exc.message
+            named = value.get("operation") if isinstance(value, dict) else None
+            assert exc.operation == (named if named in OPERATIONS else None)
+            if exc.operation is not None:
+                assert exc.message.endswith(operation_needs(exc.operation, limits))
+        else:
+            assert isinstance(call, (ScanCall, ReadCall, PutCall, DeleteCall))
+            assert call.operation == value["operation"]
+
+
+@given(CALLS)
+def test_a_valid_call_survives_encode_and_decode(call: Call) -> None:
+    assert decode(encode_call(call)) == call
+    assert decode(json.dumps(encode_call(call))) == call
+
+
+@given(st.binary(max_size=40))
+def test_any_bytes_decode_to_a_call_or_invalid_arguments(raw: bytes) -> None:
+    try:
+        decode(raw)
+    except errors.InvalidArguments:
+        pass
+
+
+def test_every_field_in_the_table_belongs_to_one_operation() -> None:
+    assert tuple(FIELDS) == OPERATIONS
+    names = [spec.name for op in OPERATIONS for spec in FIELDS[op]]
+    assert len(names) == len(set(names)) and "operation" not in names
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (b"\xff\xfe{", "arguments are not valid JSON: "),
+        ("[" * 100_000, "arguments are not valid JSON: "),
+        ('{"operation": "read", "ids": [true, 1.0, "2", 0, -1]}', "ids.0 should be an integer; ids.1 should be an integer; ids.2 should be an integer; 2 more. "),
+        ('{"operation": "scan", "query": "x", "limit": false}', "limit should be an integer. "),
+        ('{"operation": "scan", "query": "x", "limit": null}', None),
+        ('{"operation": "put", "content": "x", "replace": null}', None),
+        ('{"operation": "put", "content": null}', "content should be a string. "),
+        ('{"operation": "put", "content": "x", "replace": [1, 1]}', "replace should be an object. "),
+        ('{"operation": "delete", "id": 1, "version": 1, "query": "x", "ids": [1]}', "'query' is a field of scan, not of delete; 'ids' is a field of read, not of delete. "),
+    ],
+)  # fmt: skip
+def test_refusals_name_each_problem(arguments: str | bytes, message: str | None) -> None:
+    if message is None:
+        decode(arguments)
+        return
+    with pytest.raises(InvalidCall) as caught:
+        decode(arguments)
+    assert caught.value.message.startswith(message)
+
+
+def test_bounds_come_from_the_limits_given() -> None:
+    assert decode({"operation": "scan", "query": "x", "limit": 5}) == ScanCall("x", 5)
+    with pytest.raises(InvalidCall, match="limit should be at most 3"):
+        decode({"operation": "scan", "query": "x", "limit": 4}, SMALL)
+    with pytest.raises(InvalidCall, match="ids should hold at most 4 ids"):
+        decode({"operation": "read", "ids": ["x"] * 5}, SMALL)
+    assert decode({"operation": "read", "ids": [4, 4, 1, 2]}, SMALL) == ReadCall((4, 4, 1, 2))
+
+
+def test_a_name_that_is_not_a_string_is_refused() -> None:
+    # Only a decoded object can carry one; JSON names are always strings.
+    with pytest.raises(InvalidCall, match="^query should be a string; 5 keys should be strings; unknown field 'x'"):
+        decode({"operation": "scan", 5: 1, "query": 3, "x": 1})
+    with pytest.raises(InvalidCall, match="^replace.1 keys should be strings"):
+        decode({"operation": "put", "content": "x", "replace": {1: 2, "id": 1, "version": 1}})
