@@ -60,7 +60,8 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
                    ["memory off", off["scenarios_passed"], off["scenario_success"], off["task_success"], off["contradiction_rate"], off["false_retrieval_rate"]]])  # fmt: skip
     out += [f"Gain {number(p['gain'])}; discordant pairs: {number(p['memory_on_only'])} only with memory, "
             f"{number(p['memory_off_only'])} only without; exact McNemar {p_value(p['p_value'])}. "
-            f"Arm order: {p['first_arm']}.", ""]  # fmt: skip
+            f"Arm order: memory on ran first in {number(p['first_arm'].get('on', 0))} pairs, "
+            f"off first in {number(p['first_arm'].get('off', 0))}.", ""]  # fmt: skip
     if charts:
         out += [f"![on versus off]({CHARTS['outcomes']})", ""]
     out += ["## Metrics (memory on, held-out split)", ""]

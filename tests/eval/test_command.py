@@ -87,6 +87,7 @@ def test_the_markdown_uses_the_same_numbers(full: tuple[Evaluation, float]) -> N
     assert "| per_session_mean | 361 |" in text  # a mean of tokens, as a whole number
     assert "| delete | n/a | n/a | 0 |" in text  # no delete ran: nothing measured, not zero
     assert "record_bytes: 1,024" in text and "–" not in text
+    assert "Arm order: memory on ran first in 18 pairs, off first in 18." in text  # words, not a dict
 
 
 def test_every_bar_has_its_value_and_a_missing_one_says_n_a() -> None:
