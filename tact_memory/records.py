@@ -27,6 +27,7 @@ __all__ = [
     "RecordKey",
     "RecordOrder",
     "StoreStatus",
+    "matches",
 ]
 
 RecordOrder = Literal["most_useful", "newest", "oldest", "least_useful", "id"]
@@ -88,6 +89,17 @@ class MemoryRecord:
     """When it was last read."""
     probation_until_ms: int | None
     """Until when the current version is on unread probation; ``None`` once read."""
+
+
+def matches(record: MemoryRecord, query: str) -> bool:
+    """Whether ``record`` passes a person's filter: every word of ``query``, in any order.
+
+    A word passes if the content contains it, ignoring case, or if it is the record's id, written
+    ``12`` or ``#12``. An empty query keeps every record. The browser's filter line and
+    ``tact-memory list --grep`` both use this one rule.
+    """
+    content = record.content.casefold()
+    return all(word in content or word.removeprefix("#") == str(record.key.id) for word in query.casefold().split())
 
 
 @dataclass(frozen=True)

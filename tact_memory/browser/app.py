@@ -37,7 +37,7 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, S
 from ..config.loading import Config, ConfigSource, declares_table, read_config
 from ..config.watcher import ConfigWatcher, ReloadEvent, reload
 from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
-from ..records import MemoryRecord, RecordOrder
+from ..records import MemoryRecord, RecordOrder, matches
 from ..screening.display import one_line
 from ..store.sqlite import MemoryStore
 from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
@@ -55,17 +55,32 @@ ORDER_LABELS: dict[str, str] = {
 }
 
 COLUMNS = ("ID", "VER", "READS", "UPDATED (UTC)", "NOTE", "CONTENT")
-MIN_CONTENT_WIDTH = 20
+COMPACT_COLUMNS = ("ID", "VER", "READS", "UPDATED", "NOTE", "CONTENT")
+"""The headings when the terminal is narrow: the update time shows its date only."""
+ROOMY_CONTENT_WIDTH = 30
+"""Below this many content cells the list switches to :data:`COMPACT_COLUMNS`."""
+MIN_CONTENT_WIDTH = 12
+"""The content column never gets fewer cells; a narrower table scrolls sideways instead."""
 
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def matches(record: MemoryRecord, query: str) -> bool:
-    """Whether every word of ``query`` is in the content (any case) or is the id (``12`` or ``#12``)."""
-    content = record.content.casefold()
-    return all(word in content or word.lstrip("#") == str(record.key.id) for word in query.casefold().split())
+def status_lines(parts: Sequence[Text], width: int) -> Text:
+    """``parts`` joined by two spaces, starting a new line rather than splitting a part."""
+    text = Text()
+    used = 0
+    for part in parts:
+        if used and used + 2 + part.cell_len > width:
+            text.append("\n")
+            used = 0
+        elif used:
+            text.append("  ")
+            used += 2
+        text.append_text(part)
+        used += part.cell_len
+    return text
 
 
 class ConfigReloaded(Message):
@@ -91,14 +106,19 @@ class RecordTable(DataTable[Text]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select_cursor", "Details")]
 
     class Resized(Message):
-        """The table's width changed, so the content column must be cut again."""
+        """The width left for rows changed, so the content column must be cut again."""
 
     _width = -1
 
     def on_resize(self, event: events.Resize) -> None:
-        if event.size.width != self._width:  # height changes do not affect the cut
+        if event.size.width != self._width:  # height alone matters only through the scrollbar, below
             self._width = event.size.width
             self.post_message(self.Resized())
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        # The scrollbar appears or goes when rows or height change (a new record, a notice line
+        # under the list); it takes cells from the content column without resizing the table.
+        self.post_message(self.Resized())
 
 
 class MemoryBrowser(App[None]):
@@ -134,6 +154,9 @@ class MemoryBrowser(App[None]):
     CSS_PATH = "browser.tcss"
     ENABLE_COMMAND_PALETTE = False
     AUTO_FOCUS = None  # focus follows the view: only a visible list takes it
+    # Screen classes for small terminals; browser.tcss tightens the confirmation under them.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "cycle_order", "Order"),
@@ -181,14 +204,12 @@ class MemoryBrowser(App[None]):
             yield Static(id="empty", classes="panel")
             yield Static(id="disabled", classes="panel")
             yield Static(id="problem", classes="panel")
+        yield Static(id="no-match")
         yield FilterInput(placeholder="filter by content or id; enter keeps it, escape clears it", id="filter")
         yield Static(id="message")
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(RecordTable)
-        for label in COLUMNS:
-            table.add_column(label)
         self._load()  # focuses the table if it is showing
         if self._watch:
             self.watcher = ConfigWatcher(
@@ -256,25 +277,26 @@ class MemoryBrowser(App[None]):
         self._fill()
 
     def _fill(self) -> None:
-        """Apply the filter to the fetched records and redraw the table, keeping the cursor's record."""
+        """Apply the filter and rebuild the table, cut to its width.
+
+        The cursor stays on the record it was on; if that record is gone (deleted), it stays at the
+        same row, or on the last row if the list got shorter.
+        """
         table = self.query_one(RecordTable)
-        current = self.highlighted
+        current, place = self.highlighted, table.cursor_row
         self._shown = [r for r in self._records if matches(r, self.filter_text)]
-        rows = [
-            (
-                str(record.key.id),
-                str(record.key.version),
-                str(record.read_count),
-                when(record.updated_at_ms).removesuffix(" UTC"),
-                "hidden" if self.store.secret_kind(record) else "probation" if record.probation_until_ms else "",
-            )
-            for record in self._shown
-        ]
-        width = self._content_width(rows)
-        table.clear()
+        labels, rows = COLUMNS, self._cells(compact=False)
+        widths, content_width = self._widths(labels, rows)
+        if content_width < ROOMY_CONTENT_WIDTH:
+            labels, rows = COMPACT_COLUMNS, self._cells(compact=True)
+            widths, content_width = self._widths(labels, rows)
+        table.clear(columns=True)
+        for label, width in zip(labels, widths):
+            table.add_column(label, width=width)
+        table.add_column(labels[-1], width=content_width)
         for record, cells in zip(self._shown, rows):
             content = Text(one_line(record.content))
-            content.truncate(width, overflow="ellipsis")
+            content.truncate(content_width, overflow="ellipsis")
             table.add_row(
                 *(Text(cell, justify="right") for cell in cells[:3]),
                 *(Text(cell) for cell in cells[3:]),
@@ -284,32 +306,60 @@ class MemoryBrowser(App[None]):
         ids = [r.key.id for r in self._shown]
         if current is not None and current.key.id in ids:
             table.move_cursor(row=ids.index(current.key.id), animate=False)
+        elif current is not None and self._shown:
+            table.move_cursor(row=min(place, len(self._shown) - 1), animate=False)
+        no_match = self.query_one("#no-match", Static)
+        no_match.display = self.view == "records" and not self._shown
+        if no_match.display:
+            no_match.update(Text(f'No record matches the filter "{self.filter_text}". Press escape to clear it.'))
         self._update_status()
         self.refresh_bindings()
 
-    def _content_width(self, rows: Sequence[tuple[str, ...]]) -> int:
-        """Cells left for the content column, so a row never needs a horizontal scrollbar."""
+    def _cells(self, *, compact: bool) -> list[tuple[str, ...]]:
+        """The text of every column but the content, for each shown record."""
+        return [
+            (
+                str(record.key.id),
+                str(record.key.version),
+                str(record.read_count),
+                when(record.updated_at_ms)[: 10 if compact else 16],
+                "hidden" if self.store.secret_kind(record) else "probation" if record.probation_until_ms else "",
+            )
+            for record in self._shown
+        ]
+
+    def _widths(self, labels: Sequence[str], rows: Sequence[tuple[str, ...]]) -> tuple[list[int], int]:
+        """The width of each column but the content, and the cells left for the content."""
         table = self.query_one(RecordTable)
-        widths = [len(label) for label in COLUMNS[:-1]]
+        widths = [len(label) for label in labels[:-1]]
         for cells in rows:
             widths = [max(w, len(cell)) for w, cell in zip(widths, cells)]
-        padding = 2 * table.cell_padding * len(COLUMNS)
-        return max(MIN_CONTENT_WIDTH, table.scrollable_content_region.width - sum(widths) - padding)
+        padding = 2 * table.cell_padding * len(labels)
+        return widths, max(MIN_CONTENT_WIDTH, table.scrollable_content_region.width - sum(widths) - padding)
 
     @on(RecordTable.Resized)
     def _table_resized(self) -> None:
         self._fill()
 
+    def on_resize(self) -> None:
+        try:
+            self._update_status()
+        except NoMatches:  # resized before the widgets exist
+            pass
+
     def _update_status(self) -> None:
-        status = Text()
-        status.append(f"memory {'enabled' if self.config.memory.enabled else 'disabled'}", style="bold")
-        status.append(f"  {display_path(self.config.path)}")
+        """The status line, wrapped between its parts when the terminal is narrow."""
+        parts = [
+            Text(f"memory {'enabled' if self.config.memory.enabled else 'disabled'}", style="bold"),
+            Text(display_path(self.config.path)),
+        ]
         if self.view in ("records", "empty"):
-            status.append(f"  {len(self._records)} record{'s' if len(self._records) != 1 else ''}")
-            status.append(f"  order: {ORDER_LABELS[self.order]}", style="bold")
+            parts.append(Text(f"{len(self._records)} record{'s' if len(self._records) != 1 else ''}"))
+            parts.append(Text(f"order: {ORDER_LABELS[self.order]}", style="bold"))
             if self.filter_text:
-                status.append(f'  filter "{self.filter_text}": {len(self._shown)} shown')
-        self.query_one("#status", Static).update(status)
+                parts.append(Text(f'filter "{self.filter_text}": {len(self._shown)} shown'))
+        status = self.query_one("#status", Static)
+        status.update(status_lines(parts, self.size.width - status.styles.gutter.width))
 
     @property
     def highlighted(self) -> MemoryRecord | None:

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Static
 
@@ -155,16 +155,18 @@ class ConfirmDeleteScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         r = self.record
-        with Vertical(id="confirm"):
-            yield Static(Text(f"Delete memory {r.key.id} (version {r.key.version})?", style="bold"))
+        question = Text()
+        question.append("y", style="bold reverse")
+        question.append(" delete    ")
+        question.append("any other key", style="bold reverse")
+        question.append(" keep it")
+        # The question and the answer keys are docked, so a small terminal scrolls the record and
+        # the note between them and never hides what to press.
+        with VerticalScroll(id="confirm"):
+            yield Static(Text(f"Delete memory {r.key.id} (version {r.key.version})?", style="bold"), id="confirm-title")
+            yield Static(question, id="confirm-keys")
             yield Static(Text(terminal_safe(r.content)), id="confirm-content")
             yield Static(Text(DELETION_NOTE), id="confirm-note")
-            question = Text()
-            question.append("y", style="bold reverse")
-            question.append(" delete    ")
-            question.append("any other key", style="bold reverse")
-            question.append(" keep it")
-            yield Static(question, id="confirm-keys")
         yield Footer()
 
     def action_answer(self, delete: bool) -> None:

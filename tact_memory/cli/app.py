@@ -20,7 +20,7 @@ import click
 
 from .. import errors
 from ..config.loading import Config, load_config
-from ..records import MemoryRecord, RecordOrder, StoreStatus
+from ..records import MemoryRecord, RecordOrder, StoreStatus, matches
 
 if TYPE_CHECKING:
     from ..store.sqlite import MemoryStore
@@ -258,16 +258,14 @@ ORDER = click.option(
 )
 
 
-def matches(content: str, grep: str) -> bool:
-    """Whether ``content`` contains every word of ``grep``, in any order, ignoring case."""
-    folded = content.casefold()
-    return all(word in folded for word in grep.casefold().split())
-
-
 @cli.command("list")
 @ORDER
 @click.option("--full", is_flag=True, help="Print each record's whole content, not a one-line preview.")
-@click.option("--grep", metavar="TEXT", help="Only records containing every word of TEXT (any order, any case).")
+@click.option(
+    "--grep",
+    metavar="TEXT",
+    help="Only records containing every word of TEXT (any order, any case); a word 12 or #12 also matches id 12.",
+)
 @json_option
 @click.pass_context
 def list_command(ctx: click.Context, order: str, full: bool, grep: str | None, as_json: bool) -> None:
@@ -283,7 +281,7 @@ def list_command(ctx: click.Context, order: str, full: bool, grep: str | None, a
 
     records = _records(ctx, cast("RecordOrder", order))  # click.Choice checked it
     if grep is not None:
-        records = [r for r in records if matches(r.content, grep)]
+        records = [r for r in records if matches(r, grep)]
     if as_json:
         click.echo(_dumps([_record_json(r) for r in records]))
         return

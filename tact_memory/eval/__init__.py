@@ -14,7 +14,8 @@ adversarial text, with thresholds fixed before the held-out run. This package is
   :mod:`~tact_memory.eval.summary`: what was recorded, and the pure functions that measure it;
 * :mod:`~tact_memory.eval.verdict`: pre-registered thresholds and the kill criteria;
 * :mod:`~tact_memory.eval.tuning`: constant sweeps on the tuning split only;
-* :mod:`~tact_memory.eval.report`: Markdown and charts (matplotlib, loaded only there).
+* :mod:`~tact_memory.eval.report`: Markdown and charts (matplotlib, loaded only there);
+* :mod:`~tact_memory.eval.formatting`: how every number of that output is written.
 
 ``import tact_memory`` never imports this package; ``tact-memory eval`` loads it on demand.
 

@@ -15,10 +15,15 @@ from typing import Any
 import click
 
 from .evaluation import Evaluation, evaluate
+from .formatting import number, p_value, text_table
 from .policies import Policy, resolve_policy
 from .scenarios import EvalError
 
-__all__ = ["run_command", "summary_lines"]
+__all__ = ["run_command", "summary_lines", "tune_lines"]
+
+SWEEP_COLUMNS = ("k1", "b", "stop_words", "fold", "limit", "scan_recall", "mrr", "scan_precision", "scan_abstention")
+"""The columns of the ``--tune`` table: the constants tried, then the scores they got."""
+SWEEP_ROWS = 12
 
 
 def summary_lines(doc: dict[str, Any]) -> list[str]:
@@ -26,20 +31,18 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
     p, m = doc["paired"], doc["metrics"]
     on, off = p["memory_on"], p["memory_off"]
 
-    def f(value: Any) -> str:
-        return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
-
+    f = number
     lines = [
         f"policy      {doc['policy']}",
         f"scenarios   {doc['splits']['held_out']} held-out (verdict), {doc['splits']['tuning']} tuning",
-        f"memory on   {on['scenarios_passed']}/{p['scenarios']} scenarios, task success {f(on['task_success'])}",
-        f"memory off  {off['scenarios_passed']}/{p['scenarios']} scenarios, task success {f(off['task_success'])}",
-        f"gain        {f(p['gain'])} (McNemar p={f(p['p_value'])})",
+        f"memory on   {f(on['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(on['task_success'])}",
+        f"memory off  {f(off['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(off['task_success'])}",
+        f"gain        {f(p['gain'])} (McNemar {p_value(p['p_value'])})",
         f"retrieval   precision@5 {f(m['scan_precision_at_5'])}, recall@5 {f(m['scan_recall_at_5'])}, "
         f"read precision {f(m['read_precision'])}, MRR {f(m['mrr'])}",
-        f"abstention  {f(m['abstention_accuracy'])} over {m['abstention_cases']} cases",
+        f"abstention  {f(m['abstention_accuracy'])} over {f(m['abstention_cases'])} cases",
         f"context     {f(m['memory_tokens']['per_session_mean'])} tokens a session (mean), "
-        f"{m['memory_tokens']['tokens_without_call']} without a call",
+        f"{f(m['memory_tokens']['tokens_without_call'])} without a call",
         f"verdict     {doc['verdict']}",
     ]
     return lines + [f"  - {reason}" for reason in doc["reasons"]]
@@ -107,11 +110,21 @@ def _tune(policy: str | Policy, scenarios: str | None, thresholds: str | None) -
     chosen = resolve_policy(policy, options=registered.scripted_policy) if isinstance(policy, str) else policy
     pairs = run_pairs(tuning, chosen, background=load_background(folder))
     rows = sweep(retrieval_cases(pairs))
-    click.echo(f"{len(tuning)} tuning scenarios; registered: {registered.constants.model_dump()}")
-    click.echo(f"{'k1':>4} {'b':>5} {'stop':>5} {'fold':>5} {'limit':>5} {'recall':>7} {'mrr':>6} {'prec':>6} {'abst':>6}")
-    for row in rows[:12]:
-        click.echo(
-            f"{row['k1']:>4} {row['b']:>5} {row['stop_words']!s:>5} {row['fold']!s:>5} {row['limit']:>5} "
-            + " ".join(f"{(row[k] if row[k] is not None else float('nan')):>6.3f}" for k in ("scan_recall", "mrr", "scan_precision", "scan_abstention"))
-        )
+    click.echo("\n".join(tune_lines(len(tuning), registered.constants.model_dump(), rows)))
     return 0
+
+
+def tune_lines(scenarios: int, registered: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
+    """The ``--tune`` output: the registered constants, then the best rows of the sweep, as tables."""
+    lines = [f"{number(scenarios)} tuning scenarios", "", "registered constants (thresholds.toml)"]
+    lines += text_table(("constant", "value"), [(name, _constant(value)) for name, value in registered.items()])
+    lines += ["", f"sweep, best {number(min(SWEEP_ROWS, len(rows)))} of {number(len(rows))}"]
+    lines += text_table(SWEEP_COLUMNS, [[row[name] for name in SWEEP_COLUMNS] for row in rows[:SWEEP_ROWS]])
+    return lines
+
+
+def _constant(value: Any) -> Any:
+    """A registered constant for a table cell: lists and sets joined, numbers left to :func:`number`."""
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(str(item) for item in value)
+    return value

@@ -2,19 +2,27 @@
 
 :func:`write_report` writes ``report.md`` and three PNG charts into a folder: retrieval precision and
 recall per category, memory-on versus memory-off success per category, and p50/p95 latency per
-operation. matplotlib is imported here, inside the function, with the non-interactive Agg backend,
-so neither ``import tact_memory`` nor a run without ``--report`` loads it. The Markdown is built by
-:func:`render_markdown`, a pure function of the JSON document, so it can be tested without files.
+operation. Every bar carries its value, and a category with nothing to measure shows ``n/a`` where
+its bar would be, so a missing value never looks like a zero. matplotlib is imported inside
+:func:`bar_chart`, with the non-interactive Agg backend, so neither ``import tact_memory`` nor a run
+without ``--report`` loads it. The Markdown is built by :func:`render_markdown`, a pure function of
+the JSON document, so it can be tested without files. Numbers follow
+:mod:`~tact_memory.eval.formatting`, as in the text summary.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .evaluation import Evaluation
+from .formatting import number, p_value
 
-__all__ = ["render_markdown", "write_report"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["bar_chart", "bar_labels", "render_markdown", "write_report"]
 
 CHARTS = {
     "retrieval": "retrieval_by_category.png",
@@ -23,19 +31,9 @@ CHARTS = {
 }
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.3f}" if abs(value) < 1000 else f"{value:,.0f}"
-    return str(value)
-
-
 def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(_fmt(cell) for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(number(cell) for cell in row) + " |" for row in rows]
     return lines + [""]
 
 
@@ -60,9 +58,10 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
     out += _table(["arm", "scenarios passed", "scenario success", "task success", "contradiction rate", "false retrieval rate"],
                   [["memory on", on["scenarios_passed"], on["scenario_success"], on["task_success"], on["contradiction_rate"], on["false_retrieval_rate"]],
                    ["memory off", off["scenarios_passed"], off["scenario_success"], off["task_success"], off["contradiction_rate"], off["false_retrieval_rate"]]])  # fmt: skip
-    out += [f"Gain {_fmt(p['gain'])}; discordant pairs: {p['memory_on_only']} only with memory, "
-            f"{p['memory_off_only']} only without; exact McNemar p = {_fmt(p['p_value'])}. "
-            f"Arm order: {p['first_arm']}.", ""]  # fmt: skip
+    out += [f"Gain {number(p['gain'])}; discordant pairs: {number(p['memory_on_only'])} only with memory, "
+            f"{number(p['memory_off_only'])} only without; exact McNemar {p_value(p['p_value'])}. "
+            f"Arm order: memory on ran first in {number(p['first_arm'].get('on', 0))} pairs, "
+            f"off first in {number(p['first_arm'].get('off', 0))}.", ""]  # fmt: skip
     if charts:
         out += [f"![on versus off]({CHARTS['outcomes']})", ""]
     out += ["## Metrics (memory on, held-out split)", ""]
@@ -102,7 +101,7 @@ def _dump(value: Any, indent: str = "") -> str:
             lines.append(f"{indent}{key}:")
             lines.append(_dump(item, indent + "  "))
         else:
-            lines.append(f"{indent}{key}: {item}")
+            lines.append(f"{indent}{key}: {number(item)}")
     return "\n".join(lines)
 
 
@@ -116,42 +115,63 @@ def write_report(evaluation: Evaluation, directory: Path) -> list[Path]:
     return [report, *paths]
 
 
-def _charts(doc: dict[str, Any], directory: Path) -> list[Path]:
+def bar_labels(values: Sequence[float | None]) -> list[str]:
+    """The label over each bar: its value, or ``n/a`` where nothing was measured."""
+    return [number(value) for value in values]
+
+
+def bar_chart(title: str, series: dict[str, list[float | None]], labels: list[str], ylabel: str) -> Figure:
+    """Grouped bars, one group per label and one bar per series, each with its value written on it.
+
+    A ``None`` value draws no bar and writes ``n/a`` at the foot of its place.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    fig, ax = plt.subplots(figsize=(max(6.0, len(labels) * 0.9), 4.2))
+    width = 0.8 / max(len(series), 1)
+    top = max((v for values in series.values() for v in values if v is not None), default=0.0) or 1.0
+    for i, (label, values) in enumerate(series.items()):
+        xs = [x + i * width for x in range(len(labels))]
+        bars = ax.bar(xs, [v or 0.0 for v in values], width, label=label)
+        ax.bar_label(bars, labels=bar_labels(values), padding=2, fontsize=7, rotation=90)
+    ax.set_xticks([x + width * (len(series) - 1) / 2 for x in range(len(labels))])
+    ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
+    ax.set_ylim(0, top * 1.45)  # headroom for the value labels and the legend above the bars
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="upper right", ncol=len(series))
+    fig.tight_layout()
+    return fig
+
+
+def _charts(doc: dict[str, Any], directory: Path) -> list[Path]:
+    import matplotlib.pyplot as plt
+
     names = list(doc["categories"])
     cats = doc["categories"]
-    paths = []
+    lat = doc["metrics"]["latency_ms"]
+    ops = list(lat)
 
-    def bars(path: str, title: str, series: dict[str, list[float]], labels: list[str], ylabel: str) -> None:
-        fig, ax = plt.subplots(figsize=(max(6.0, len(labels) * 0.8), 4.0))
-        width = 0.8 / max(len(series), 1)
-        for i, (label, values) in enumerate(series.items()):
-            ax.bar([x + i * width for x in range(len(labels))], values, width, label=label)
-        ax.set_xticks([x + width * (len(series) - 1) / 2 for x in range(len(labels))])
-        ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
-        top = max((v for values in series.values() for v in values), default=0.0)
-        ax.set_ylim(0, (top or 1.0) * 1.3)  # headroom for the legend above the bars
-        ax.set_ylabel(ylabel)
-        ax.set_title(title)
-        ax.legend(fontsize=8, loc="upper right", ncol=len(series))
-        fig.tight_layout()
+    def values(key: str) -> list[float | None]:
+        return [None if cats[n][key] is None else float(cats[n][key]) for n in names]
+
+    def ms(key: str) -> list[float | None]:
+        return [None if lat[o][key] is None else float(lat[o][key]) for o in ops]
+
+    charts = [
+        (CHARTS["retrieval"], "Scan retrieval per category (memory on)",
+         {"precision@5": values("scan_precision_at_5"), "recall@5": values("scan_recall_at_5")}, names, "share"),
+        (CHARTS["outcomes"], "Scenario success, memory on versus off",
+         {"memory on": values("memory_on_success"), "memory off": values("memory_off_success")}, names, "share"),
+        (CHARTS["latency"], "Memory tool latency", {"p50": ms("p50"), "p95": ms("p95")}, ops, "ms"),
+    ]  # fmt: skip
+    paths = []
+    for path, title, series, labels, ylabel in charts:
+        fig = bar_chart(title, series, labels, ylabel)
         fig.savefig(directory / path, dpi=110)
         plt.close(fig)
         paths.append(directory / path)
-
-    def nums(key: str) -> list[float]:
-        return [float(cats[n][key] or 0.0) for n in names]
-
-    bars(CHARTS["retrieval"], "Scan retrieval per category (memory on)",
-         {"precision@5": nums("scan_precision_at_5"), "recall@5": nums("scan_recall_at_5")}, names, "share")  # fmt: skip
-    bars(CHARTS["outcomes"], "Scenario success, memory on versus off",
-         {"memory on": nums("memory_on_success"), "memory off": nums("memory_off_success")}, names, "share")  # fmt: skip
-    ops = list(doc["metrics"]["latency_ms"])
-    lat = doc["metrics"]["latency_ms"]
-    bars(CHARTS["latency"], "Memory tool latency",
-         {"p50": [float(lat[o]["p50"] or 0.0) for o in ops], "p95": [float(lat[o]["p95"] or 0.0) for o in ops]}, ops, "ms")  # fmt: skip
     return paths

@@ -31,6 +31,7 @@ from ..conftest import FakeClock, write_config
 T0 = 1_800_000_000_000  # 2027-01-15 08:00 UTC
 HOUR = 3_600_000
 SIZE = (100, 28)
+SMALL = (60, 15)
 
 CONTENTS = (
     "In the `commonware` repository, release tags use vX.Y.Z and are signed with the release key.",
@@ -64,6 +65,13 @@ def seed(config: Path) -> None:
             clock.advance(HOUR)
         store.read([1])
         store.read([1, 2])
+
+
+def seed_many(config: Path, count: int) -> None:
+    """``count`` long records after the four of :func:`seed`."""
+    with MemoryStore(db_of(config), clock=FakeClock(T0 + 5 * HOUR)) as store:
+        for n in range(count):
+            store.put(f"Extra note {n}: a long line about a build step that does not fit in one row of the list.")
 
 
 def other_store(config: Path) -> MemoryStore:
@@ -161,6 +169,59 @@ async def test_the_filter_matches_content_words_and_ids(home_config: Path) -> No
         assert ids(app) == [3]
         await pilot.press("backspace", "backspace", "4")
         assert ids(app) == [4]
+
+
+@pytest.mark.anyio
+async def test_a_filter_that_matches_nothing_says_so_and_how_to_clear_it(home_config: Path) -> None:
+    seed(home_config)
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.query_one("#no-match").display
+        await pilot.press("slash", *"release nowhere", "enter")
+        assert ids(app) == [] and app.view == "records"
+        assert app.query_one("#no-match").display
+        assert text(app, "#no-match") == 'No record matches the filter "release nowhere". Press escape to clear it.'
+        await pilot.press("escape")
+        assert ids(app) == [1, 2, 4, 3] and not app.query_one("#no-match").display
+
+
+def content_fills_the_row(app: MemoryBrowser) -> bool:
+    """Every column fits the table's width exactly, so the content column takes what is left."""
+    table = app.query_one(RecordTable)
+    used = sum(column.get_render_width(table) for column in table.columns.values())
+    return used == table.scrollable_content_region.width and not table.show_horizontal_scrollbar
+
+
+@pytest.mark.anyio
+async def test_the_content_column_takes_the_remaining_width_after_a_config_switch(home_config: Path) -> None:
+    seed(home_config)
+    seed_many(home_config, 19)  # 23 rows: they fit until the notice line takes two rows
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert content_fills_the_row(app) and not app.query_one(RecordTable).show_vertical_scrollbar
+        write_config(home_config.parent, enabled=False)
+        await pilot.press("r")
+        write_config(home_config.parent, enabled=True)
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.view == "records" and app.query_one(RecordTable).show_vertical_scrollbar
+        assert content_fills_the_row(app)
+        last = str(app.query_one(RecordTable).get_row_at(0)[-1])
+        assert last.endswith("…") and len(last) == list(app.query_one(RecordTable).columns.values())[-1].content_width
+
+
+@pytest.mark.anyio
+async def test_short_content_still_gets_the_whole_row(home_config: Path) -> None:
+    with MemoryStore(db_of(home_config), clock=FakeClock(T0)) as store:
+        store.put("The linter is ruff.")
+    write_config(home_config.parent, enabled=False)
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        write_config(home_config.parent, enabled=True)
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.view == "records" and content_fills_the_row(app)
 
 
 # -- detail ----------------------------------------------------------------------------------------
@@ -276,6 +337,21 @@ async def test_a_record_deleted_elsewhere_during_confirmation(home_config: Path)
         await pilot.pause()
         assert "Not deleted: memory 1 no longer exists" in app.message
         assert ids(app) == [2, 4, 3]
+
+
+@pytest.mark.anyio
+async def test_after_a_delete_the_cursor_stays_on_the_same_row(home_config: Path) -> None:
+    seed(home_config)
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(RecordTable)
+        await pilot.press("down", "d", "y")  # row 1 is record 2
+        await pilot.pause()
+        assert ids(app) == [1, 4, 3] and table.cursor_row == 1 and app.highlighted is not None
+        assert app.highlighted.key.id == 4
+        await pilot.press("down", "d", "y")  # the last row: the cursor moves up to the new last row
+        await pilot.pause()
+        assert ids(app) == [1, 4] and table.cursor_row == 1
 
 
 @pytest.mark.anyio
@@ -503,6 +579,40 @@ def test_importing_the_library_loads_neither_the_browser_nor_the_watcher() -> No
     assert not {"tact_memory.browser", "tact_memory.config.watcher", "textual"} & loaded
 
 
+# -- a small terminal ------------------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_at_60_by_15_the_header_and_the_confirmation_fit(home_config: Path) -> None:
+    seed(home_config)
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        assert text(app, "#status").count("\n") == 0  # one line where there is room
+    app = make_app(home_config)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        status = text(app, "#status")
+        assert "order: most useful (reads)" in status and "~/tact/config.toml" in status
+        assert all(len(line) <= SMALL[0] - 2 for line in status.splitlines())  # wrapped between parts
+        assert content_fills_the_row(app)
+        assert [str(column.label) for column in app.query_one(RecordTable).columns.values()][3] == "UPDATED"
+        await pilot.press("d")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ConfirmDeleteScreen)
+        dialog = screen.query_one("#confirm").region
+        assert dialog.bottom <= SMALL[1] - 1 and dialog.right <= SMALL[0]  # above the footer
+        for part in ("#confirm-title", "#confirm-keys", "#confirm-content"):
+            assert dialog.contains_region(screen.query_one(part).region), part
+    app = make_app(home_config)
+    async with app.run_test(size=(60, 11)) as pilot:  # smaller still: the note scrolls, the keys stay
+        await pilot.press("d")
+        await pilot.pause()
+        dialog = app.screen.query_one("#confirm").region
+        assert dialog.contains_region(app.screen.query_one("#confirm-keys").region)
+        assert dialog.contains_region(app.screen.query_one("#confirm-title").region)
+
+
 # -- snapshots -----------------------------------------------------------------------------------------
 
 
@@ -519,6 +629,21 @@ def test_snapshot_detail(home_config: Path, snap_compare: Callable[..., bool]) -
 def test_snapshot_confirmation(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
     assert snap_compare(make_app(home_config), press=["d"], terminal_size=SIZE)
+
+
+def test_snapshot_list_small(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    assert snap_compare(make_app(home_config), terminal_size=SMALL)
+
+
+def test_snapshot_confirmation_small(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    assert snap_compare(make_app(home_config), press=["d"], terminal_size=SMALL)
+
+
+def test_snapshot_no_match(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    assert snap_compare(make_app(home_config), press=["slash", *"nowhere"], terminal_size=SIZE)
 
 
 def test_snapshot_disabled(home_config: Path, snap_compare: Callable[..., bool]) -> None:
@@ -540,6 +665,7 @@ async def test_planted_controls_are_shown_escaped_everywhere(home_config: Path) 
         conn.execute("UPDATE memories SET content = ? WHERE id = 1", (hostile + "\nnext",))
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()  # the content column is cut to the width once the table is laid out
         cell = str(app.query_one(RecordTable).get_row_at(0)[5])
         assert cell.startswith("red \\x1b[31mALERT") and not {"\x1b", "\r"} & set(cell)
         await pilot.press("enter")

@@ -273,6 +273,8 @@ def test_add_show_and_list_are_the_persons_and_touch_no_telemetry(config_path: P
     grep = run(*cfg, "list", "--grep", "TAGS Release", "--json")
     assert [r["key"]["id"] for r in json.loads(grep.output)] == [1]
     assert run(*cfg, "list", "--grep", "tags push").output == "no memory matches\n"
+    by_id = run(*cfg, "list", "--grep", "#2 push", "--json")  # the browser's filter rule: words or the id
+    assert [r["key"]["id"] for r in json.loads(by_id.output)] == [2]
     missing = run(*cfg, "show", "9")
     assert missing.exit_code == 1 and "not_found: no memory has id 9" in missing.output
 

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from syrupy.assertion import SnapshotAssertion
 
 from tact_memory.cli.app import cli
 from tact_memory.eval import evaluate
 from tact_memory.eval.command import summary_lines
 from tact_memory.eval.evaluation import Evaluation
-from tact_memory.eval.report import render_markdown, write_report
+from tact_memory.eval.report import bar_chart, render_markdown, write_report
 from tact_memory.eval.scenarios import default_scenario_dir
 
 KEYS = {
@@ -72,6 +73,34 @@ def test_summary_and_markdown_render_from_the_json_alone(full: tuple[Evaluation,
     assert "![" not in render_markdown(doc, charts=False)
 
 
+def test_the_text_summary_writes_numbers_one_way(full: tuple[Evaluation, float], snapshot: SnapshotAssertion) -> None:
+    lines = summary_lines(full[0].to_json())
+    assert "\n".join(lines) == snapshot
+    assert any("(McNemar p < 0.001)" in line for line in lines)
+    assert not any(".000 tokens" in line for line in lines)  # a token count is never 361.000
+
+
+def test_the_markdown_uses_the_same_numbers(full: tuple[Evaluation, float]) -> None:
+    doc = full[0].to_json()
+    text = render_markdown(doc, charts=False)
+    assert "exact McNemar p < 0.001." in text and "p = p" not in text
+    assert "| per_session_mean | 361 |" in text  # a mean of tokens, as a whole number
+    assert "| delete | n/a | n/a | 0 |" in text  # no delete ran: nothing measured, not zero
+    assert "record_bytes: 1,024" in text and "–" not in text
+    assert "Arm order: memory on ran first in 18 pairs, off first in 18." in text  # words, not a dict
+
+
+def test_every_bar_has_its_value_and_a_missing_one_says_n_a() -> None:
+    import matplotlib.pyplot as plt
+
+    fig = bar_chart("t", {"on": [0.5, None, 1.0], "off": [0.25, None, 0.0]}, ["a", "b", "c"], "share")
+    try:
+        [ax] = fig.axes
+        assert sorted(t.get_text() for t in ax.texts) == sorted(["0.500", "n/a", "1.000", "0.250", "n/a", "0.000"])
+    finally:
+        plt.close(fig)
+
+
 def small_fixture(tmp_path: Path, ids: list[str]) -> Path:
     folder = tmp_path / "scenarios"
     folder.mkdir()
@@ -125,11 +154,15 @@ def test_a_model_policy_that_cannot_run_is_one_line_before_any_work(
     assert not report.exists()
 
 
-def test_tune_prints_the_sweep_for_the_tuning_split(tmp_path: Path) -> None:
+def test_tune_prints_the_sweep_for_the_tuning_split(tmp_path: Path, snapshot: SnapshotAssertion) -> None:
     folder = small_fixture(tmp_path, ["steer_01", "durable_correction_02"])
     result = run("--tune", "--scenarios", str(folder))
     assert result.exit_code == 0
-    assert "1 tuning scenarios" in result.output and "recall" in result.output
+    assert result.output == snapshot
+    lines = result.output.splitlines()
+    assert lines[0] == "1 tuning scenarios" and "{" not in result.output  # tables, not a dict
+    header = next(i for i, line in enumerate(lines) if line.startswith("   k1"))
+    assert set(lines[header + 1]) == {"-", " "} and len(lines) - header - 2 == 12
 
 
 def test_help_has_an_example() -> None:
