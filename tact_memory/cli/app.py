@@ -21,6 +21,9 @@ import click
 from .. import errors
 from ..config.loading import Config, load_config
 from ..records import MemoryRecord, RecordOrder, StoreStatus, matches
+from .common import fail as _fail
+from .common import require_extra as _require
+from .team import serve_command, team_group
 
 if TYPE_CHECKING:
     from ..store.sqlite import MemoryStore
@@ -28,29 +31,6 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def _fail(message: str) -> None:
-    click.echo(f"tact-memory: {message}", err=True)
-    sys.exit(1)
-
-
-def _require(extra: str, *modules: str) -> None:
-    """Exit 2 with one line naming the extra when a module it installs is missing.
-
-    Checked before any work, so a command never fails half-way (or with a traceback) on an
-    optional dependency. Only top-level module names: finding them imports nothing.
-    """
-    import importlib.util
-
-    for module in modules:
-        if importlib.util.find_spec(module) is None:
-            click.echo(
-                f"tact-memory: this needs the {extra} extra ({module} is not installed): "
-                f"pip install 'tact-memory[{extra}]'",
-                err=True,
-            )
-            sys.exit(2)
 
 
 def _config(ctx: click.Context) -> Config:
@@ -798,8 +778,6 @@ def eval_command(
 
     sys.exit(run_command(as_json=as_json, report_dir=report_dir, policy=policy, scenarios=scenarios, thresholds=thresholds, tune=tune))
 
-
-from .team import serve_command, team_group  # noqa: E402  (they use the helpers above)
 
 cli.add_command(serve_command)
 cli.add_command(team_group)

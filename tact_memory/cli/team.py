@@ -14,7 +14,8 @@ from typing import Any
 
 import click
 
-from .app import _fail, _require
+from .common import fail as _fail
+from .common import require_extra as _require
 
 _TEAM_MODULES = ("psycopg", "psycopg_pool", "starlette", "uvicorn")
 _DATABASE = click.option(
