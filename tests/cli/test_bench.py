@@ -15,6 +15,7 @@ def test_corpus_fills_the_bounds_exactly() -> None:
     assert sum(len(t.encode()) for t in texts) == DEFAULT_LIMITS.content_bytes
 
 
+@pytest.mark.slow
 def test_report_is_computed_from_measurements() -> None:
     report = run_bench(queries=15, writes=3)
     data = report.to_json()

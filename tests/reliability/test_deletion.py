@@ -110,6 +110,7 @@ def test_deletes_through_the_tool_leave_nothing(store: MemoryStore, db_path: Pat
     assert_gone(db_path, "canary00008qv In the web repository, use pnpm 9")
 
 
+@pytest.mark.slow
 def test_random_workload_never_leaves_old_text(make_store: Callable[..., MemoryStore], db_path: Path) -> None:
     """I12 under churn: hundreds of puts, replacements and deletes that split and merge pages;
     after each commit every retired text is absent from every file and every live one present."""

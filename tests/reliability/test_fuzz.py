@@ -228,6 +228,7 @@ def _example_cases(test: Any) -> Any:
     return test
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES_COUNT, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(payload=payloads(), role=st.sampled_from(list(Role)), primed=st.booleans())
 @_example_cases
@@ -471,4 +472,4 @@ ToolMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-test_tool_state_machine = ToolMachine.TestCase
+test_tool_state_machine = pytest.mark.slow(ToolMachine.TestCase)

@@ -83,6 +83,7 @@ def test_mixed_load_loses_no_acknowledged_write(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_contended_replacements_have_exactly_one_winner_per_version(tmp_path: Path) -> None:
     """I7: processes that all saw version v and all replace from it: one wins v+1, the rest are told
     the version that beat them; when all delete, one deletes and the rest find nothing."""

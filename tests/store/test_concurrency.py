@@ -36,6 +36,7 @@ def replacer(path: str, worker: int, attempts: int) -> list[int]:
     return won
 
 
+@pytest.mark.slow
 def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     path = str(tmp_path / "memory" / "v1.sqlite3")
     with MemoryStore(path) as store:
