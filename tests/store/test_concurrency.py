@@ -5,6 +5,8 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
+import pytest
+
 from tact_memory import errors
 from tact_memory.records import RecordKey
 from tact_memory.store.sqlite import MemoryStore
