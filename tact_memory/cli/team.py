@@ -16,7 +16,7 @@ import click
 
 from .app import _fail, _require
 
-_TEAM_MODULES = ("psycopg", "psycopg_pool", "starlette", "uvicorn")
+_TEAM_MODULES = ("psycopg", "psycopg_pool", "starlette", "uvicorn", "mcp")
 _DATABASE = click.option(
     "--database",
     "database",

@@ -115,11 +115,14 @@ def serve(
     try:
         app = create_app(pool, limits=limits, service=service)
         config = uvicorn.Config(
-            app, host=host, port=port, access_log=False, log_level="warning", lifespan="off",
+            app, host=host, port=port, access_log=False, log_level="warning", lifespan="on",
             limit_concurrency=service.max_in_flight * 2, timeout_keep_alive=5,
         )  # fmt: skip
         server = uvicorn.Server(config)
-        print(f"tact-memory: team memory on http://{host}:{port}/v1 (protocol 1)", file=sys.stderr, flush=True)
+        print(
+            f"tact-memory: team memory on http://{host}:{port}/v1 (protocol 1), MCP on http://{host}:{port}/mcp",
+            file=sys.stderr, flush=True,
+        )  # fmt: skip
         server.run()
     finally:
         pool.close()
