@@ -79,13 +79,40 @@ def _as_server_user(argv: list[str]) -> list[str]:
     return ["su", "postgres", "-c", " ".join(argv)]
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[Server]:
-    """The session's PostgreSQL server."""
-    pytest.importorskip("psycopg", reason="the team extra (psycopg) is not installed")
-    if EXISTING_DSN:
-        yield Server(EXISTING_DSN)
-        return
+@dataclass
+class Cluster:
+    """A throwaway PostgreSQL cluster in a temporary folder, listening on a Unix socket only."""
+
+    root: str
+    data: str
+    sockets: str
+    port: int
+    pg_ctl: str
+
+    @property
+    def admin_dsn(self) -> str:
+        return f"host={self.sockets} port={self.port} user=postgres dbname=postgres"
+
+    def _pg_ctl(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(_as_server_user([self.pg_ctl, "-D", self.data, *args]), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+
+    def start(self) -> str | None:
+        """Start the server and wait until it accepts connections; the failure's text, or ``None``."""
+        options = f"-k {self.sockets} -p {self.port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        started = self._pg_ctl("-o", options, "-l", os.path.join(self.root, "server.log"), "-w", "start")
+        return None if started.returncode == 0 else started.stderr.decode(errors="replace")[-300:]
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server (``fast``: disconnect clients, roll back, shut down cleanly)."""
+        self._pg_ctl("-m", mode, "-w", "stop")
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def make_cluster() -> Cluster:
+    """A new started cluster, or a skip that says why there cannot be one."""
     initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
     if initdb is None or pg_ctl is None:
         pytest.skip("no PostgreSQL server binaries (initdb, pg_ctl) and no TACT_TEST_PG_DSN")
@@ -95,25 +122,33 @@ def pg_server() -> Iterator[Server]:
     if os.geteuid() == 0:
         shutil.chown(root, "postgres")
         shutil.chown(sockets, "postgres")
-    port = _free_port()
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "check": False}
     made = subprocess.run(
-        _as_server_user([initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]), **quiet  # type: ignore[call-overload]
-    )
+        _as_server_user([initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False,
+    )  # fmt: skip
     if made.returncode != 0:
         shutil.rmtree(root, ignore_errors=True)
         pytest.skip(f"initdb failed: {made.stderr.decode(errors='replace')[-300:]}")
-    options = f"-k {sockets} -p {port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    log = os.path.join(root, "server.log")
-    started = subprocess.run(_as_server_user([pg_ctl, "-D", data, "-o", options, "-l", log, "-w", "start"]), **quiet)  # type: ignore[call-overload]
-    if started.returncode != 0:
+    cluster = Cluster(root, data, sockets, _free_port(), pg_ctl)
+    failure = cluster.start()
+    if failure is not None:
         shutil.rmtree(root, ignore_errors=True)
-        pytest.skip(f"the PostgreSQL server did not start: {started.stderr.decode(errors='replace')[-300:]}")
+        pytest.skip(f"the PostgreSQL server did not start: {failure}")
+    return cluster
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Server]:
+    """The session's PostgreSQL server."""
+    pytest.importorskip("psycopg", reason="the team extra (psycopg) is not installed")
+    if EXISTING_DSN:
+        yield Server(EXISTING_DSN)
+        return
+    cluster = make_cluster()
     try:
-        yield Server(f"host={sockets} port={port} user=postgres dbname=postgres")
+        yield Server(cluster.admin_dsn)
     finally:
-        subprocess.run(_as_server_user([pg_ctl, "-D", data, "-m", "immediate", "stop"]), **quiet)  # type: ignore[call-overload]
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.remove()
 
 
 @pytest.fixture(scope="module")

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 from importlib import metadata
+from collections.abc import Callable
 from typing import Any, Literal
 
 import anyio
@@ -75,6 +76,7 @@ __all__ = [
     "SPLIT_TOOLS",
     "ToolLayout",
     "call_result",
+    "create_routed_server",
     "create_server",
     "run_stdio",
     "serve_stdio",
@@ -212,10 +214,37 @@ def create_server(
     """
     if tools not in ("one", "split"):
         raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
-    enabled = config.memory.enabled
     dispatcher = Dispatcher(store_for(config, store=store), role=role)
-    limits = dispatcher.tool.limits
-    listed = [_one_tool(limits, role)] if tools == "one" else _split_tools(limits, role)
+    return create_routed_server(
+        lambda ctx: dispatcher, limits=dispatcher.tool.limits, tools=tools, enabled=config.memory.enabled
+    )
+
+
+def create_routed_server(
+    agent: Callable[[ServerRequestContext[Any]], Dispatcher],
+    *,
+    limits: Limits,
+    tools: ToolLayout = "one",
+    enabled: bool = True,
+) -> Server[Any]:
+    """An MCP server whose every request runs through the dispatcher ``agent`` picks for it.
+
+    :func:`create_server` picks one dispatcher for the life of the server; a server of many
+    callers (the team service over HTTP) picks one per caller from the request, so the role, the
+    corpus and scan-before-put are the caller's. The tools listed follow the picked dispatcher's
+    role.
+
+    Args:
+        agent: The dispatcher of the caller behind a request.
+        limits: The bounds the schemas publish (the dispatchers' stores').
+        tools: ``"one"`` for the one ``memory`` tool, ``"split"`` for one tool per operation.
+        enabled: ``False`` when memory is disabled: no instructions and no prompt.
+    """
+    if tools not in ("one", "split"):
+        raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
+    listed = {
+        role: [_one_tool(limits, role)] if tools == "one" else _split_tools(limits, role) for role in Role
+    }
     # Every split tool is callable, listed or not: a child's put reaches the role check and gets
     # the same ``forbidden`` result as through the one tool.
     callable_names = {TOOL_NAME: None} if tools == "one" else {name: op for op, name in SPLIT_TOOLS.items()}
@@ -224,12 +253,13 @@ def create_server(
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=listed)
+        return types.ListToolsResult(tools=listed[agent(ctx).role])
 
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        dispatcher = agent(ctx)
         if params.name not in callable_names:
             # The name is not repeated: a client may send anything there.
-            known = ", ".join(repr(t.name) for t in listed)
+            known = ", ".join(repr(t.name) for t in listed[dispatcher.role])
             raise MCPError(types.INVALID_PARAMS, f"unknown tool; this server has {known}")
         arguments = params.arguments or {}
         operation = callable_names[params.name]

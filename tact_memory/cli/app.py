@@ -589,17 +589,40 @@ def browse_command(ctx: click.Context) -> None:
 @cli.command("bench")
 @json_option
 @click.option("--quick", is_flag=True, help="A smoke run with few samples (seconds, rough figures).")
-def bench_command(as_json: bool, quick: bool) -> None:
+@click.option(
+    "--team", is_flag=True,
+    help="Time scan and put through the team service (64 namespaces x 512 records) beside the local store.",
+)  # fmt: skip
+@click.option(
+    "--database", envvar="TACT_TEAM_DATABASE_URL", metavar="URL",
+    help="With --team: a PostgreSQL URL it may write to (or set TACT_TEAM_DATABASE_URL).",
+)  # fmt: skip
+def bench_command(as_json: bool, quick: bool, team: bool, database: str | None) -> None:
     """Time every operation on a full store, against SQLite FTS5 in the same run.
 
     Uses a temporary folder; your memory is not touched. Targets are ratios against baselines
     measured in the same run (scan p95 no slower than FTS5), plus import time and a check that an
-    enabled but unused session creates no file.
+    enabled but unused session creates no file. With --team, it fills namespaces of its own in
+    the database, starts `serve` on a free local port, and removes what it wrote afterwards.
 
     \b
     Example:
         tact-memory bench --json | jq .ratios
+        tact-memory bench --team --database postgresql://localhost/scratch
     """
+    if team:
+        if not database:
+            click.echo("tact-memory: bench --team needs a PostgreSQL URL: --database URL or TACT_TEAM_DATABASE_URL", err=True)
+            sys.exit(2)
+        _require("team", "psycopg", "psycopg_pool", "starlette", "uvicorn", "mcp", "httpx")
+        from ..team.bench import main as team_bench_main
+        from ..team.server import ServeError
+
+        try:
+            click.echo(team_bench_main(database, as_json, quick=quick))
+        except ServeError as exc:
+            _fail(str(exc))
+        return
     from .bench import main as bench_main
 
     click.echo(bench_main(as_json, quick=quick))

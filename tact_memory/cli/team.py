@@ -17,7 +17,7 @@ import click
 from .common import fail as _fail
 from .common import require_extra as _require
 
-_TEAM_MODULES = ("psycopg", "psycopg_pool", "starlette", "uvicorn")
+_TEAM_MODULES = ("psycopg", "psycopg_pool", "starlette", "uvicorn", "mcp")
 _DATABASE = click.option(
     "--database",
     "database",

@@ -13,6 +13,7 @@ Routes (protocol version 1; every route needs ``Authorization: Bearer <token>``)
 ``GET  /v1/records/{id}``  one record, telemetry untouched
 ``GET  /v1/export``        ``?cursor=&limit=`` → ``{"records", "cursor"}``: id-ordered pages
 ``GET  /v1/status``        usage of the caller's namespace against each bound
+``/mcp``                   the memory tool over MCP (streamable HTTP); see :mod:`.mcp_http`
 =========================  ====================================================================
 
 Keys in answers carry the author's namespace. A request may assert who it expects to be with an
@@ -31,11 +32,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -49,6 +51,7 @@ from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import Candidate, MemoryRecord, RecordKey
 from ..store.postgres import PostgresStore
+from .mcp_http import MCP_PATH, McpEndpoint
 from .tokens import Credential, TokenRefused, authenticate
 
 __all__ = ["PROTOCOL_VERSION", "ServiceLimits", "create_app"]
@@ -333,6 +336,11 @@ async def _body(request: Request, cap: int) -> Any:
         raise errors.InvalidArguments("the request body is not valid JSON") from None
 
 
+def _access(fields: dict[str, Any]) -> None:
+    """One access-log line: what was asked, by whom, and the answer's code; never content or a token."""
+    ACCESS_LOG.info(json.dumps(fields, separators=(",", ":")))
+
+
 def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         started = time.perf_counter()
@@ -373,19 +381,16 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
             code = "internal"
             ACCESS_LOG.error("internal error (%s) on %s", type(exc).__name__, request.url.path)
             response = _error("internal", "the service failed to handle this request; nothing is known to have changed")
-        ACCESS_LOG.info(
-            json.dumps(
-                {
-                    "method": request.method,
-                    "path": request.url.path,
-                    "status": response.status_code,
-                    "code": code,
-                    "ms": round((time.perf_counter() - started) * 1000, 1),
-                    "namespace": None if who is None else who.namespace,
-                    "role": None if who is None else who.role,
-                },
-                separators=(",", ":"),
-            )
+        _access(
+            {
+                "method": request.method,
+                "path": request.url.path,
+                "status": response.status_code,
+                "code": code,
+                "ms": round((time.perf_counter() - started) * 1000, 1),
+                "namespace": None if who is None else who.namespace,
+                "role": None if who is None else who.role,
+            }
         )
         return response
 
@@ -414,6 +419,14 @@ def create_app(
         Route("/v1/export", _endpoint(state, _export), methods=get),
         Route("/v1/status", _endpoint(state, _status), methods=get),
     ]
-    app = Starlette(routes=routes)
+    mcp = McpEndpoint(authenticate=state.authenticate, store=state.store, limits=limits, log=_access)
+    routes.append(Route(MCP_PATH, mcp, methods=["GET", "POST", "DELETE"]))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with mcp.run():
+            yield
+
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.sync_records = service.sync_records
     return app

@@ -84,13 +84,31 @@ def prepare(dsn: str) -> int:
 
 
 def open_pool(dsn: str, *, size: int, timeout_s: float) -> Any:
-    """A connection pool whose statements time out with the requests they serve."""
+    """A connection pool whose statements time out with the requests they serve.
+
+    The pool outlives database restarts: a connection is checked before it is handed out (a
+    connection the restart closed is dropped and replaced, never given to a request), and while
+    the database is down the pool keeps trying to reconnect in the background. A request waits
+    for a connection at most half its own timeout, so it is answered ``unavailable`` during an
+    outage rather than ``timeout``.
+    """
     from psycopg_pool import ConnectionPool
 
     options = f"-c statement_timeout={int(timeout_s * 1000)}"
     return ConnectionPool(
-        dsn, min_size=1, max_size=size, open=True, timeout=timeout_s, kwargs={"autocommit": True, "options": options}
-    )
+        dsn, min_size=1, max_size=size, open=True, timeout=timeout_s / 2, check=ConnectionPool.check_connection,
+        reconnect_timeout=24 * 3600.0, kwargs={"autocommit": True, "options": options, "connect_timeout": 10},
+    )  # fmt: skip
+
+
+class _Withheld(logging.Filter):
+    """Replaces the pool's messages, which quote the server's diagnostics (hosts, sockets, users)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING:
+            return False
+        record.msg, record.args = "team database: a connection failed; the pool keeps retrying (details withheld)", ()
+        return True
 
 
 def serve(
@@ -111,15 +129,21 @@ def serve(
         ACCESS_LOG.addHandler(handler)
         ACCESS_LOG.setLevel(logging.INFO)
         ACCESS_LOG.propagate = False
+    pool_log = logging.getLogger("psycopg.pool")
+    if not pool_log.filters:
+        pool_log.addFilter(_Withheld())
     pool = open_pool(dsn, size=min(service.max_in_flight, 16), timeout_s=service.timeout_s)
     try:
         app = create_app(pool, limits=limits, service=service)
         config = uvicorn.Config(
-            app, host=host, port=port, access_log=False, log_level="warning", lifespan="off",
+            app, host=host, port=port, access_log=False, log_level="warning", lifespan="on",
             limit_concurrency=service.max_in_flight * 2, timeout_keep_alive=5,
         )  # fmt: skip
         server = uvicorn.Server(config)
-        print(f"tact-memory: team memory on http://{host}:{port}/v1 (protocol 1)", file=sys.stderr, flush=True)
+        print(
+            f"tact-memory: team memory on http://{host}:{port}/v1 (protocol 1), MCP on http://{host}:{port}/mcp",
+            file=sys.stderr, flush=True,
+        )  # fmt: skip
         server.run()
     finally:
         pool.close()

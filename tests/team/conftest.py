@@ -34,7 +34,8 @@ class Service:
         headers = dict(kwargs.pop("headers", {}))
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
-        return httpx.request(method, self.url + path, headers=headers, timeout=30, **kwargs)
+        timeout = kwargs.pop("timeout", 30)
+        return httpx.request(method, self.url + path, headers=headers, timeout=timeout, **kwargs)
 
     def log_text(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")

@@ -1,0 +1,172 @@
+"""The memory tool as an MCP endpoint over streamable HTTP, at ``/mcp`` of the team service.
+
+A coding agent joins team memory with the service's URL and a bearer token: Claude Code, Codex and
+Cursor speak MCP over streamable HTTP and send a fixed ``Authorization`` header. Every HTTP request
+to the endpoint is authenticated like a ``/v1`` route (a missing, unknown, expired or revoked token
+is answered 401 with the same error codes, before any MCP handling), and the token decides the
+caller:
+
+- the role: a writer token's caller is the root agent (scan, read, put, delete in its own
+  namespace); a reader token's caller is a child (scan and read; a put or delete is the
+  ``forbidden`` tool result, from the same :class:`~tact_memory.tool.guard.Dispatcher` as local
+  memory, never from the call's arguments);
+- the corpus: the service's store for that credential (its namespace, and what it may read).
+
+The SDK's :class:`~mcp.server.streamable_http_manager.StreamableHTTPSessionManager` runs the
+protocol. An MCP session is bound to the token that opened it (a request for it with another
+token is answered as if it did not exist), and each session has its own tool instance, so
+scan-before-put holds per agent; a client of the sessionless protocol era gets one tool instance
+per token. Tool results are the same JSON as ``tact-memory tool`` prints, keys with namespaces.
+Each request writes one access-log line like the ``/v1`` routes, with ``"path": "/mcp"`` and no
+content.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import Message, Receive, Scope, Send
+
+from .. import errors
+from ..limits import Limits
+from ..store.postgres import PostgresStore
+from ..tool.guard import Dispatcher, Role
+from .tokens import Credential, TokenRefused
+
+__all__ = ["MCP_PATH", "McpEndpoint"]
+
+MCP_PATH = "/mcp"
+"""Where the service answers MCP over streamable HTTP."""
+
+_CREDENTIAL = "tact_memory.credential"
+_READER_NOTE = " This token is a reader token; changing team memory needs a writer token."
+_MOST_AGENTS = 4096
+
+
+class McpEndpoint:
+    """The ASGI application of ``/mcp``: authenticate, then hand the request to the MCP session manager.
+
+    Args:
+        authenticate: The credential of an ``Authorization`` header (blocking; raises
+            :class:`~tact_memory.team.tokens.TokenRefused` or ``StoreUnavailable``).
+        store: The service's store of a credential.
+        limits: The per-namespace bounds the tool's schemas publish.
+        log: Writes one access-log line from its fields.
+    """
+
+    def __init__(
+        self,
+        *,
+        authenticate: Callable[[str | None], Credential],
+        store: Callable[[Credential], PostgresStore],
+        limits: Limits,
+        log: Callable[[dict[str, Any]], None],
+    ) -> None:
+        from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+        from ..adapters.mcp import create_routed_server
+
+        self._authenticate = authenticate
+        self._store = store
+        self._log = log
+        self._agents: OrderedDict[tuple[int, str | None], Dispatcher] = OrderedDict()
+        self._lock = threading.Lock()
+        server = create_routed_server(self._agent, limits=limits)
+        self.manager = StreamableHTTPSessionManager(server, json_response=True)
+        self._running = False
+
+    @contextlib.asynccontextmanager
+    async def run(self) -> AsyncIterator[None]:
+        """Run the session manager for the life of the application (its lifespan)."""
+        async with self.manager.run():
+            self._running = True
+            try:
+                yield
+            finally:
+                self._running = False
+
+    def _agent(self, ctx: Any) -> Dispatcher:
+        """The tool instance of the caller behind an MCP request: one per token and MCP session."""
+        request = ctx.request
+        who: Credential = request.scope[_CREDENTIAL]
+        shape = (who.token_id, request.headers.get("mcp-session-id"))
+        with self._lock:
+            agent = self._agents.get(shape)
+            if agent is None:
+                if len(self._agents) >= _MOST_AGENTS:
+                    self._agents.popitem(last=False)
+                writer = who.role == "writer"
+                agent = Dispatcher(
+                    self._store(who),
+                    role=Role.ROOT if writer else Role.CHILD,
+                    refusal_note="" if writer else _READER_NOTE,
+                )
+                self._agents[shape] = agent
+            else:
+                self._agents.move_to_end(shape)
+            return agent
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = time.perf_counter()
+        who: Credential | None = None
+        status = 500
+        code = "ok"
+
+        async def watched(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            try:
+                who = await run_in_threadpool(self._authenticate, Headers(scope=scope).get("authorization"))
+            except TokenRefused as exc:
+                code = exc.code
+                refusal = JSONResponse(
+                    {"error": {"code": exc.code, "message": exc.message}},
+                    status_code=401,
+                    headers={"WWW-Authenticate": 'Bearer realm="tact-memory"'},
+                )
+                await refusal(scope, receive, watched)
+                return
+            except errors.StoreUnavailable as exc:
+                code = exc.code
+                await JSONResponse({"error": {"code": exc.code, "message": exc.message}}, status_code=503)(
+                    scope, receive, watched
+                )
+                return
+            if not self._running:
+                code = "unavailable"
+                body = {"error": {"code": "unavailable", "message": "the MCP endpoint is not running in this process"}}
+                await JSONResponse(body, status_code=503)(scope, receive, watched)
+                return
+            from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+            from mcp.server.auth.provider import AccessToken
+
+            # The session manager binds each MCP session to this identity: the token's row, never its text.
+            user = AuthenticatedUser(AccessToken(token=f"token-{who.token_id}", client_id=f"token-{who.token_id}", scopes=[who.role]))
+            await self.manager.handle_request({**scope, "user": user, _CREDENTIAL: who}, receive, watched)
+        finally:
+            if code == "ok" and status >= 400:
+                code = f"http_{status}"
+            self._log(
+                {
+                    "method": scope.get("method"),
+                    "path": MCP_PATH,
+                    "status": status,
+                    "code": code,
+                    "ms": round((time.perf_counter() - started) * 1000, 1),
+                    "namespace": None if who is None else who.namespace,
+                    "role": None if who is None else who.role,
+                }
+            )
+
