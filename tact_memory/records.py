@@ -42,29 +42,13 @@ class RecordKey:
     """Stable logical id; never reused, even after the record is deleted."""
     version: int
     """Starts at 1 and grows by one with every replacement."""
-    namespace: str | None = field(default=None, compare=False)
+    namespace: str | None = field(default=None, compare=False, metadata={"omit_when_none": True})
     """The author's namespace on a team store; ``None`` for local stores, whose keys keep their shape.
 
     Ids come from one sequence across namespaces, so an id alone still names one record and
     ``(id, version)`` one version of it: the namespace says who wrote it and who may change it, and
     takes no part in equality, hashing or order. It is serialised only when set.
     """
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        """Pydantic's schema for the dataclass, serialising ``namespace`` only when it is set."""
-        from pydantic_core import core_schema
-
-        schema = handler(source)
-
-        def serialise(key: RecordKey, default: Any) -> Any:
-            data = default(key)
-            if key.namespace is None and isinstance(data, dict):
-                data.pop("namespace", None)
-            return data
-
-        schema["serialization"] = core_schema.wrap_serializer_function_ser_schema(serialise)
-        return schema
 
 
 @dataclass(frozen=True)

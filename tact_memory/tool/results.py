@@ -22,7 +22,11 @@ ToolResult = dict[str, Any]
 def plain(value: object) -> Any:
     """``value`` as JSON data: a record dataclass becomes an object, a list or tuple a list."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not (f.metadata.get("omit_when_none") and getattr(value, f.name) is None)  # a local key's namespace
+        }
     if isinstance(value, (list, tuple)):
         return [plain(item) for item in value]
     return value

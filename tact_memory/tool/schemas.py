@@ -163,14 +163,24 @@ def _type_schema(hint: object) -> dict[str, Any]:
 
 
 def _record_schema(cls: type) -> dict[str, Any]:
-    """The schema of a record dataclass, its fields in declaration order, all required."""
+    """The schema of a record dataclass, its fields in declaration order.
+
+    Every field is required, except one that is left out when it is ``None`` (a key's namespace,
+    which only a team store sets): that one is optional and, when present, never null.
+    """
     hints = typing.get_type_hints(cls)
-    names = [f.name for f in dataclasses.fields(cls)]
+    fields = dataclasses.fields(cls)
+    properties = {}
+    for f in fields:
+        schema = _type_schema(hints[f.name])
+        if f.metadata.get("omit_when_none") and isinstance(schema.get("type"), list):
+            schema = {"type": schema["type"][0]}
+        properties[f.name] = schema
     return {
         "type": "object",
         "description": inspect.cleandoc(cls.__doc__ or ""),
-        "properties": {name: _type_schema(hints[name]) for name in names},
-        "required": names,
+        "properties": properties,
+        "required": [f.name for f in fields if not f.metadata.get("omit_when_none")],
     }
 
 

@@ -19,7 +19,7 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 
 from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS  # noqa: E402
-from tact_memory.tool.models import input_schema, output_schema  # noqa: E402
+from tact_memory.tool.schemas import input_schema, output_schema  # noqa: E402
 
 NOTE = "The billing-api deploys need two approvals from the platform team"
 
