@@ -20,7 +20,6 @@ Tests construct the app with ``watch=False`` and drive reloads with :meth:`Memor
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -34,17 +33,18 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
 
+from ..clock import now_ms
 from ..config.loading import Config, ConfigSource, declares_table, read_config
 from ..config.watcher import ConfigWatcher, ReloadEvent, reload
 from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
-from ..records import MemoryRecord, RecordOrder
+from ..records import BROWSABLE_ORDERS, MemoryRecord, RecordOrder
 from ..screening.display import one_line
 from ..store.sqlite import MemoryStore
 from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
 
 __all__ = ["ORDERS", "MemoryBrowser"]
 
-ORDERS: tuple[RecordOrder, ...] = ("most_useful", "newest", "oldest", "least_useful")
+ORDERS: tuple[RecordOrder, ...] = BROWSABLE_ORDERS
 """The orders ``f`` cycles through, first one the default."""
 
 ORDER_LABELS: dict[str, str] = {
@@ -56,10 +56,6 @@ ORDER_LABELS: dict[str, str] = {
 
 COLUMNS = ("ID", "VER", "READS", "UPDATED (UTC)", "NOTE", "CONTENT")
 MIN_CONTENT_WIDTH = 20
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def matches(record: MemoryRecord, query: str) -> bool:
@@ -151,7 +147,7 @@ class MemoryBrowser(App[None]):
         config: Config | None = None,
         store_factory: Callable[[Path], MemoryStore] = MemoryStore,
         watch: bool = True,
-        clock: Callable[[], int] = _now_ms,
+        clock: Callable[[], int] = now_ms,
         debounce_ms: int = 200,
     ) -> None:
         super().__init__()
