@@ -17,7 +17,10 @@ This module composes the store from one module per concern, each the single home
 - :mod:`.index`: the in-process index, refreshed when the generation moves;
 - :mod:`.hygiene`: the ``VACUUM`` scrub after content leaves the file.
 
-What is left here is the transaction around each operation and the SQL of the operations. A put
+What is left here is the transaction around each operation and the SQL of the operations. (That
+is why this module is longer than the others, about 450 lines: it is the one class that implements
+:class:`~tact_memory.records.MemoryBackend`, ten operations and their transactions, and splitting the
+class across files would put one operation's SQL apart from its transaction.) A put
 that meets ``SQLITE_FULL`` retries, pruning one more expired probation row each time, because only
 SQLite knows whether a freed row makes room in its pages; a scan or read whose telemetry would need
 one more page answers without that telemetry. Nothing is opened or created until the first
