@@ -18,7 +18,7 @@ This module composes the store from one module per concern, each the single home
 - :mod:`.hygiene`: the ``VACUUM`` scrub after content leaves the file.
 
 What is left here is the transaction around each operation and the SQL of the operations. (That
-is why this module is longer than the others, about 450 lines: it is the one class that implements
+is why this module is longer than the others, about 500 lines: it is the one class that implements
 :class:`~tact_memory.records.MemoryBackend`, ten operations and their transactions, and splitting the
 class across files would put one operation's SQL apart from its transaction.) A put
 that meets ``SQLITE_FULL`` retries, pruning one more expired probation row each time, because only
