@@ -12,14 +12,17 @@ could stand behind the same methods, raising the same :mod:`tact_memory.errors`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from types import MappingProxyType
+from typing import Literal, Protocol, runtime_checkable
 
 from .limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
+    "BROWSABLE_ORDERS",
+    "ORDERS",
     "Candidate",
     "MemoryBackend",
     "MemoryRecord",
@@ -28,10 +31,45 @@ __all__ = [
     "RecordOrder",
     "StoreStatus",
     "matches",
+    "order_key",
 ]
 
 RecordOrder = Literal["most_useful", "newest", "oldest", "least_useful", "id"]
-"""Orders a listing can use; the browser cycles through the first four."""
+"""Orders a listing can use; the keys of :data:`ORDERS`."""
+
+ORDERS: Mapping[RecordOrder, tuple[tuple[str, bool], ...]] = MappingProxyType(
+    {
+        "most_useful": (("read_count", True), ("updated_at_ms", True), ("id", True)),
+        "newest": (("updated_at_ms", True), ("id", True)),
+        "oldest": (("updated_at_ms", False), ("id", False)),
+        "least_useful": (("read_count", False), ("updated_at_ms", False), ("id", False)),
+        "id": (("id", False),),
+    }
+)
+"""Every listing order by name, as its sort keys: ``(field, descending)``, most significant first.
+
+This is the one definition of the orders: a store sorts by it (the SQLite store builds its
+``ORDER BY`` from it; its column names are these field names) and the faces offer its names.
+``id`` is the id of :attr:`MemoryRecord.key`; every order ends with it, so no two records tie.
+"""
+
+BROWSABLE_ORDERS: tuple[RecordOrder, ...] = ("most_useful", "newest", "oldest", "least_useful")
+"""The orders a person pages through, the first the default; ``id`` is the order of an export."""
+
+
+def order_key(order: RecordOrder) -> Callable[[MemoryRecord], tuple[int, ...]]:
+    """A ``sorted`` key that puts records in ``order``, for a backend that sorts in Python.
+
+    Raises:
+        KeyError: ``order`` is not one of :data:`ORDERS`.
+    """
+    keys = ORDERS[order]
+
+    def key(record: MemoryRecord) -> tuple[int, ...]:
+        values = (record.key.id if name == "id" else getattr(record, name) for name, _ in keys)
+        return tuple(-value if descending else value for value, (_, descending) in zip(values, keys))
+
+    return key
 
 
 @dataclass(frozen=True, order=True)

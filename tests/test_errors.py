@@ -10,6 +10,7 @@ import pytest
 from tact_memory import errors
 from tact_memory.eval.scenarios import EvalError
 from tact_memory.runtime.session import SubmissionRejected
+from tact_memory.tool.wire import InvalidCall
 
 SAMPLES: list[errors.TactMemoryError] = [
     errors.TactMemoryError("base"),
@@ -17,6 +18,7 @@ SAMPLES: list[errors.TactMemoryError] = [
     errors.MaxStepsExceeded("too many steps"),
     errors.MemoryOperationError("refused"),
     errors.InvalidArguments("query must be a string"),
+    InvalidCall("scan needs query", operation="scan"),
     errors.Forbidden("children may only scan and read"),
     errors.ScanRequired("scan first"),
     errors.NotFound("no memory has id 9", id=9),

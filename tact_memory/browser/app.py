@@ -20,7 +20,6 @@ Tests construct the app with ``watch=False`` and drive reloads with :meth:`Memor
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -34,17 +33,18 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
 
+from ..clock import now_ms
 from ..config.loading import Config, ConfigSource, declares_table, read_config
 from ..config.watcher import ConfigWatcher, ReloadEvent, reload
 from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
-from ..records import MemoryRecord, RecordOrder, matches
+from ..records import BROWSABLE_ORDERS, MemoryRecord, RecordOrder, matches
 from ..screening.display import one_line
 from ..store.sqlite import MemoryStore
 from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
 
 __all__ = ["ORDERS", "MemoryBrowser"]
 
-ORDERS: tuple[RecordOrder, ...] = ("most_useful", "newest", "oldest", "least_useful")
+ORDERS: tuple[RecordOrder, ...] = BROWSABLE_ORDERS
 """The orders ``f`` cycles through, first one the default."""
 
 ORDER_LABELS: dict[str, str] = {
@@ -61,10 +61,6 @@ ROOMY_CONTENT_WIDTH = 30
 """Below this many content cells the list switches to :data:`COMPACT_COLUMNS`."""
 MIN_CONTENT_WIDTH = 12
 """The content column never gets fewer cells; a narrower table scrolls sideways instead."""
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def status_lines(parts: Sequence[Text], width: int) -> Text:
@@ -174,7 +170,7 @@ class MemoryBrowser(App[None]):
         config: Config | None = None,
         store_factory: Callable[[Path], MemoryStore] = MemoryStore,
         watch: bool = True,
-        clock: Callable[[], int] = _now_ms,
+        clock: Callable[[], int] = now_ms,
         debounce_ms: int = 200,
     ) -> None:
         super().__init__()

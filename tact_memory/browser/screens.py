@@ -10,7 +10,6 @@ looks the same on every machine and in snapshots.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import ClassVar
 
@@ -22,6 +21,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Static
 
+from ..clock import format_ms as when
 from ..limits import DEFAULT_LIMITS
 from ..records import MemoryRecord
 from ..retrieval.lexer import utf8_size
@@ -36,13 +36,6 @@ DELETION_NOTE = (
     "of erasure: copies may remain in SQLite free pages or journals, backups and snapshots, agent "
     "transcripts and provider logs."
 )
-
-
-def when(ms: int | None) -> str:
-    """A Unix-millisecond time as ``YYYY-MM-DD HH:MM UTC``, or ``-`` for never."""
-    if ms is None:
-        return "-"
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def display_path(path: Path) -> str:

@@ -12,15 +12,16 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from .. import errors
+from ..clock import format_ms
 from ..config.loading import Config, load_config
-from ..records import MemoryRecord, RecordOrder, StoreStatus, matches
+from ..records import ORDERS, MemoryRecord, RecordOrder, StoreStatus, matches
 from .common import fail as _fail
 from .common import require_extra as _require
 from .team import serve_command, team_group
@@ -83,10 +84,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _when(ms: int | None) -> str:
-    if ms is None:
-        return "-"
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
+_when = partial(format_ms, zone=False)  # the callers add " UTC" where a heading does not say it
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
@@ -231,7 +229,7 @@ def _record_json(record: MemoryRecord) -> dict[str, Any]:
 
 ORDER = click.option(
     "--order",
-    type=click.Choice(["most_useful", "newest", "oldest", "least_useful", "id"]),
+    type=click.Choice(list(ORDERS)),
     default="most_useful",
     show_default=True,
     help="Sort order; usefulness is the deliberate read count.",

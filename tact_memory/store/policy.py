@@ -1,0 +1,261 @@
+"""What a store allows, decided without a database: validation, visibility, probation and capacity.
+
+Every rule here is a pure function of its arguments (no file, no clock, no SQL), so any backend
+applies the same rules and each is property-tested on its own (``tests/store/test_policy.py``):
+
+- **Validation** (:func:`validate_content`, :func:`check_query`, :func:`check_key`,
+  :func:`check_ids`): what put, scan, read and delete refuse before any database work. A refusal
+  is a named error that changes nothing and never quotes a secret.
+- **Visibility** (:func:`hidden_reason`): a stored row is screened again whenever it is served, since
+  it may predate a rule or have been written into the file directly; a hidden row is withheld from
+  scan and read but can still be listed and deleted by a person.
+- **Duplicates** (:func:`duplicate_key`): two contents are the same conclusion when their folded
+  forms are equal.
+- **Probation and capacity** (:func:`probation_deadline`, :func:`plan_put`): a new model-written
+  version is on probation until first read; a put that a bound would refuse first prunes the fewest
+  expired, unread probation rows, oldest first, and is refused (changing nothing) when even pruning
+  all of them would not make room.
+
+Sizes are UTF-8 bytes (:func:`content_size`), the one measure every bound uses. Ranking, text
+folding and secret screening are imported on first use: they compile patterns and tables, and
+``import tact_memory`` stays cheap for sessions that never touch memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from .. import errors
+from ..limits import Limits
+from ..records import RecordKey
+from ..screening.checkpoint import IMITATION_KIND, imitates_checkpoint
+
+__all__ = [
+    "MAX_INTEGER",
+    "Row",
+    "check_ids",
+    "check_key",
+    "check_query",
+    "check_text",
+    "content_size",
+    "duplicate_key",
+    "hidden_reason",
+    "plan_put",
+    "probation_deadline",
+    "prunable",
+    "validate_content",
+]
+
+MAX_INTEGER = 2**63 - 1
+"""The largest id or version a record can have (SQLite's largest integer)."""
+
+_ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+
+class Row(NamedTuple):
+    """What capacity decisions need to know about one live row."""
+
+    id: int
+    """The record id."""
+    size: int
+    """UTF-8 bytes of its current content."""
+    updated_at_ms: int
+    """When its current version was written."""
+    probation_until_ms: int | None
+    """Until when its current version is on unread probation; ``None`` once read (or written by a person)."""
+
+
+# -- validation ------------------------------------------------------------------------------------
+
+
+def content_size(text: str) -> int:
+    """UTF-8 bytes of ``text``; raises ``ValueError`` for a lone surrogate."""
+    from ..retrieval.lexer import utf8_size
+
+    return utf8_size(text)
+
+
+def check_text(value: object, name: str) -> tuple[str, int]:
+    """An argument that must be text, and its UTF-8 size.
+
+    Raises:
+        InvalidArguments: ``value`` is not a string, or not encodable text.
+    """
+    if not isinstance(value, str):
+        raise errors.InvalidArguments(f"{name} must be a string")
+    try:
+        return value, content_size(value)
+    except ValueError as exc:
+        raise errors.InvalidArguments(f"{name} is not valid text: {exc}") from exc
+
+
+def validate_content(content: object, limits: Limits) -> str:
+    """Check content the way put does, before any database work; returns it unchanged.
+
+    Raises:
+        InvalidArguments: not text, empty, control characters, or checkpoint imitation.
+        ContentTooLarge: over ``limits.record_bytes``.
+        SecretRejected: it looks like a credential (the error names the kind, never the value).
+    """
+    content, size = check_text(content, "content")
+    if not content.strip():
+        raise errors.InvalidArguments("content is empty; store one self-contained conclusion")
+    if any(ord(ch) < 32 and ch not in _ALLOWED_CONTROLS or ord(ch) == 127 for ch in content):
+        raise errors.InvalidArguments("content contains control characters other than tab and newline")
+    if size > limits.record_bytes:
+        raise errors.ContentTooLarge(
+            f"content is {size:,} UTF-8 bytes; one record holds at most {limits.record_bytes:,}. "
+            "Store one atomic conclusion, or split unrelated facts into separate records.",
+            size=size,
+            limit=limits.record_bytes,
+        )
+    if imitates_checkpoint(content):
+        raise errors.InvalidArguments(
+            "content imitates the reserved runtime control marker or the review checkpoint's wording; "
+            "state the conclusion in your own words"
+        )
+    from ..screening.credentials import KINDS, find_secret
+
+    kind = find_secret(content)
+    if kind is not None:
+        raise errors.SecretRejected(
+            f"content looks like it contains {KINDS.get(kind, 'a credential')}; credentials are never "
+            "stored. Store the conclusion without the value (for example, where the value is kept).",
+            kind=kind,
+        )
+    return content
+
+
+def check_query(query: object, limit: object, limits: Limits) -> None:
+    """Refuse a scan query that is not text or too long, and a ``limit`` outside ``1..scan_results``."""
+    _, size = check_text(query, "query")
+    if size > limits.query_bytes:
+        raise errors.InvalidArguments(
+            f"query is {size:,} bytes; the limit is {limits.query_bytes:,}. Use fewer, more specific words."
+        )
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= limits.scan_results:
+        raise errors.InvalidArguments(f"limit must be an integer from 1 to {limits.scan_results}")
+
+
+def check_key(key: RecordKey) -> None:
+    """Refuse ids and versions no record can have, before they reach a query or a message."""
+    if not (1 <= key.id <= MAX_INTEGER and 1 <= key.version <= MAX_INTEGER):
+        raise errors.InvalidArguments(f"id and version must be integers from 1 to {MAX_INTEGER}")
+
+
+def check_ids(ids: Iterable[object]) -> list[int]:
+    """The ids a read asks for, duplicates removed, in first-seen order.
+
+    Raises:
+        InvalidArguments: an id is not a positive integer, or there is none.
+    """
+    wanted: list[int] = []
+    for id_ in dict.fromkeys(ids):
+        if isinstance(id_, bool) or not isinstance(id_, int) or id_ < 1:
+            raise errors.InvalidArguments("ids must be positive integers")
+        wanted.append(id_)
+    if not wanted:
+        raise errors.InvalidArguments("ids must name at least one record")
+    return wanted
+
+
+# -- visibility and duplicates ---------------------------------------------------------------------
+
+
+def hidden_reason(content: str) -> str | None:
+    """Why stored ``content`` is withheld from models: a secret kind, or ``IMITATION_KIND``; else ``None``."""
+    if imitates_checkpoint(content):
+        return IMITATION_KIND
+    from ..screening.credentials import find_secret
+
+    return find_secret(content)
+
+
+def duplicate_key(content: str) -> str:
+    """The form two contents share exactly when they say the same thing (case, spacing, inflection folded)."""
+    from ..retrieval.lexer import fold_for_duplicate
+
+    return fold_for_duplicate(content)
+
+
+# -- probation and capacity ------------------------------------------------------------------------
+
+
+def probation_deadline(now_ms: int, limits: Limits, *, probation: bool) -> int | None:
+    """When a version written at ``now_ms`` leaves probation unread: ``None`` for a person's version."""
+    return now_ms + limits.probation_ms if probation else None
+
+
+def prunable(rows: Iterable[Row], now_ms: int, *, keep: int | None = None) -> list[Row]:
+    """The rows a put may prune, in the order it prunes them.
+
+    A row qualifies when its current version went unread through its probation (a deadline at or
+    before ``now_ms``); a read row, a person's row and ``keep`` (the record being replaced) never
+    do. The oldest version goes first: by update time, then id.
+    """
+    expired = [
+        row
+        for row in rows
+        if row.probation_until_ms is not None and row.probation_until_ms <= now_ms and row.id != keep
+    ]
+    return sorted(expired, key=lambda row: (row.updated_at_ms, row.id))
+
+
+def plan_put(
+    rows: Sequence[Row],
+    limits: Limits,
+    *,
+    now_ms: int,
+    size: int,
+    replace: int | None = None,
+    at_least: int = 0,
+) -> list[int] | None:
+    """Which rows to prune so that a put of ``size`` bytes fits the row and content bounds.
+
+    Args:
+        rows: Every live row.
+        limits: The bounds.
+        now_ms: The time of the put, for probation deadlines.
+        size: UTF-8 bytes of the new content.
+        replace: The id being replaced (its size is freed, it adds no row and is never pruned).
+        at_least: Prune at least this many rows even if the bounds do not ask for it (the
+            SQLite store's answer to a full file, where whether a freed row makes room for the new
+            one depends on where the rows sit in their pages).
+
+    Returns:
+        The ids to prune: the shortest oldest-first prefix of :func:`prunable` that is at least
+        ``at_least`` long and makes the put fit; empty when it fits as it is. ``None`` when fewer
+        than ``at_least`` rows can be pruned.
+
+    Raises:
+        RecordCapacity: even pruning every prunable row leaves no free row.
+        ContentCapacity: even pruning every prunable row leaves too few free bytes.
+    """
+    used = sum(row.size for row in rows)
+    old = sum(row.size for row in rows if row.id == replace) if replace is not None else 0
+    rows_over = len(rows) + 1 - limits.rows if replace is None else 0
+    bytes_over = used + size - old - limits.content_bytes
+    candidates = prunable(rows, now_ms, keep=replace)
+    if len(candidates) < at_least:
+        return None
+    chosen: list[int] = []
+    freed = 0
+    for row in candidates:
+        if len(chosen) >= max(rows_over, at_least) and freed >= bytes_over:
+            break
+        chosen.append(row.id)
+        freed += row.size
+    if len(chosen) < rows_over:
+        raise errors.RecordCapacity(
+            f"memory holds its maximum of {limits.rows} records and none is an expired, unread "
+            "probation record; delete or replace a record first",
+            limit=limits.rows,
+        )
+    if freed < bytes_over:
+        raise errors.ContentCapacity(
+            f"this would bring stored content to {used - freed + size - old:,} bytes, over the "
+            f"{limits.content_bytes:,}-byte limit; delete or shorten records first",
+            limit=limits.content_bytes,
+        )
+    return chosen

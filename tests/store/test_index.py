@@ -1,0 +1,139 @@
+"""The corpus index cache: refreshed by generation, content fetched once per version, never kept."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from tact_memory.records import RecordKey
+from tact_memory.screening.checkpoint import CHECKPOINT_TEXT, IMITATION_KIND
+from tact_memory.store.index import CorpusIndex
+from tact_memory.store.sqlite import MemoryStore
+
+from ..conftest import FakeClock
+
+AWS_KEY = "AKIA" + "ABCDEFGHIJKLMNOP"
+
+
+class Corpus:
+    """A stand-in for the file: contents by id and version, and a log of what was fetched."""
+
+    def __init__(self, **contents: str) -> None:
+        self.rows = {int(name[1:]): (1, text) for name, text in contents.items()}
+        self.fetched: list[list[int]] = []
+
+    def set(self, id_: int, text: str) -> None:
+        version = self.rows[id_][0] + 1 if id_ in self.rows else 1
+        self.rows[id_] = (version, text)
+
+    def versions(self) -> list[tuple[int, int]]:
+        return [(id_, version) for id_, (version, _) in sorted(self.rows.items())]
+
+    def fetch(self, ids: Sequence[int]) -> Iterable[tuple[int, str]]:
+        self.fetched.append(sorted(ids))
+        return [(id_, self.rows[id_][1]) for id_ in ids]
+
+    def refresh(self, cache: CorpusIndex, generation: int) -> None:
+        cache.refresh(generation, self.versions(), self.fetch)
+
+
+def test_a_refresh_fetches_only_versions_it_has_not_seen() -> None:
+    corpus = Corpus(r1="deploys need approval", r2="use ruff for lint", r3="billing runs on postgres")
+    cache = CorpusIndex()
+    corpus.refresh(cache, 1)
+    assert corpus.fetched == [[1, 2, 3]]
+    corpus.refresh(cache, 1)  # same generation: not even the versions are compared
+    assert corpus.fetched == [[1, 2, 3]]
+    corpus.set(2, "use ruff for lint and format")
+    corpus.set(4, "the queue is redis")
+    del corpus.rows[3]
+    corpus.refresh(cache, 2)
+    assert corpus.fetched == [[1, 2, 3], [2, 4]]
+    assert cache.index.tokenizations == 5
+    assert [hit.id for hit in cache.search("format lint", limit=5)] == [2]
+    assert cache.search("postgres", limit=5) == []
+    assert cache.key_of(2) == RecordKey(2, 2) and cache.version_of(3) is None
+    assert cache.size_of(4) == len("the queue is redis")
+
+
+def test_an_invalidated_cache_compares_versions_again_but_fetches_nothing_it_knows() -> None:
+    corpus = Corpus(r1="deploys need approval", r2="use ruff for lint")
+    cache = CorpusIndex()
+    corpus.refresh(cache, 7)
+    cache.invalidate()
+    corpus.refresh(cache, 7)
+    assert corpus.fetched == [[1, 2]]
+    del corpus.rows[2]  # say, a prune that a rollback undid, seen from the other side
+    cache.invalidate()
+    corpus.refresh(cache, 7)
+    assert cache.version_of(2) is None and corpus.fetched == [[1, 2]]
+
+
+def test_hidden_versions_are_never_indexed_but_keep_their_verdict() -> None:
+    corpus = Corpus(r1=f"the deploy key is {AWS_KEY}", r2=CHECKPOINT_TEXT, r3="deploy with the release script")
+    cache = CorpusIndex()
+    corpus.refresh(cache, 1)
+    assert len(cache.index) == 1
+    assert [hit.id for hit in cache.search("deploy key review", limit=5)] == [3]
+    assert not cache.visible(1) and not cache.visible(2) and cache.visible(3) and not cache.visible(9)
+    assert cache.verdict(1, 1, "ignored: the verdict of a version is computed once") == "aws_access_key"
+    assert cache.verdict(2, 1, "") == IMITATION_KIND
+    corpus.set(1, "the deploy key lives in the vault")  # a new version gets its own verdict
+    corpus.refresh(cache, 2)
+    assert cache.visible(1) and [hit.id for hit in cache.search("vault", limit=5)] == [1]
+
+
+def test_duplicates_are_found_by_their_folded_form_first_by_id() -> None:
+    corpus = Corpus(r3="Deploys need approval", r5="deploys  NEED approval", r8="use ruff")
+    cache = CorpusIndex()
+    corpus.refresh(cache, 1)
+    assert cache.duplicate_of("deploys need APPROVAL") == (3, 1)
+    assert cache.duplicate_of("deploys need approval", besides=3) == (5, 1)
+    assert cache.duplicate_of("deploys need approval today") is None
+
+
+def test_a_refresh_that_fails_half_way_is_forgotten() -> None:
+    corpus = Corpus(r1="deploys need approval")
+    cache = CorpusIndex()
+    corpus.refresh(cache, 1)
+
+    def broken(ids: Sequence[int]) -> Iterable[tuple[int, str]]:
+        raise RuntimeError("the file went away")
+
+    corpus.set(2, "use ruff")
+    with pytest.raises(RuntimeError):
+        cache.refresh(2, corpus.versions(), broken)
+    assert cache.version_of(1) is None and len(cache.index) == 0
+    corpus.refresh(cache, 2)
+    assert corpus.fetched == [[1], [1, 2]]  # rebuilt from the file, everything fetched again
+    assert [hit.id for hit in cache.search("approval", limit=5)] == [1]
+
+
+# -- the store's use of it -----------------------------------------------------------------------------
+
+
+def test_the_store_keeps_no_copy_of_the_corpus_beside_the_index(db_path: Path, clock: FakeClock) -> None:
+    """Previews are read from the file when served, not from a copy made when the index was built."""
+    with MemoryStore(db_path, clock=clock) as store:
+        key = store.put("the billing service listens on port 8443").memory.key
+        assert [c.preview for c in store.scan("billing port")] == ["the billing service listens on port 8443"]
+        with closing(sqlite3.connect(db_path)) as conn, conn:  # behind the store's back, same version
+            conn.execute("UPDATE memories SET content = 'the billing service listens on port 9443'")
+        cards = store.scan("billing port")
+        assert [c.preview for c in cards] == ["the billing service listens on port 9443"] and cards[0].key == key
+
+
+def test_rank_ranks_without_telemetry_or_a_transaction(db_path: Path, clock: FakeClock) -> None:
+    with MemoryStore(db_path, clock=clock) as store:
+        assert store.rank("billing") == []  # nothing opened, nothing created
+        assert not db_path.exists()
+        first = store.put("the billing service listens on port 8443").memory.key
+        store.put("the search service listens on port 9200")
+        store.scan("anything at all")  # brings the index up to date
+        scans = {r.key.id: r.scan_count for r in store.list_records()}
+        assert store.rank("billing port", limit=1) == [first.id]
+        assert {r.key.id: r.scan_count for r in store.list_records()} == scans

@@ -1,0 +1,20 @@
+"""Stored times: read in whole milliseconds, shown in UTC to the minute."""
+
+from __future__ import annotations
+
+import time
+
+from tact_memory.clock import format_ms, now_ms
+
+
+def test_now_is_whole_unix_milliseconds() -> None:
+    before = time.time_ns() // 1_000_000
+    value = now_ms()
+    assert isinstance(value, int) and before <= value <= time.time_ns() // 1_000_000
+
+
+def test_times_show_in_utc_with_or_without_the_zone() -> None:
+    ms = 1_800_000_000_000  # 2027-01-15 08:00 UTC
+    assert format_ms(ms) == "2027-01-15 08:00 UTC"
+    assert format_ms(ms, zone=False) == "2027-01-15 08:00"
+    assert format_ms(None) == "-" and format_ms(None, zone=False) == "-"
