@@ -49,7 +49,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from agents import Agent, FunctionTool, RunConfig, Runner, RunResult
-from agents.run_config import CallModelData, ModelInputData
+from agents.run import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
 from .. import errors

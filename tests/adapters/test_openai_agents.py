@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from agents import Agent, ModelResponse, RunConfig, SQLiteSession, Usage, set_tracing_disabled
 from agents.models.interface import Model
-from agents.run_config import CallModelData, ModelInputData
+from agents.run import CallModelData, ModelInputData
 from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
 from tact_memory.adapters.openai_agents import MemoryForAgents, is_checkpoint, with_checkpoints
