@@ -6,6 +6,9 @@
   capability that adds the tool, the instructions and the checkpoint.
 - :mod:`tact_memory.adapters.langchain` (``tact-memory[langchain]``): a LangChain agent
   middleware that does the same for ``create_agent``.
+- :mod:`tact_memory.adapters.openai_agents` (``tact-memory[openai-agents]``): the tool as an
+  OpenAI Agents SDK ``FunctionTool``, and a runner that adds the instructions, the checkpoint and
+  the run's role.
 
 Every adapter is a translation layer, not a second implementation: tool calls go through
 :class:`tact_memory.tool.guard.Dispatcher` (which checks the role and returns exactly the JSON a model

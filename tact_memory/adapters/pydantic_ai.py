@@ -61,7 +61,10 @@ from ..tool.guard import Dispatcher, Role
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
 
-__all__ = ["CHECKPOINT_METADATA", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
+__all__ = ["CHECKPOINT_METADATA", "SERIALIZATION_NAME", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
+
+SERIALIZATION_NAME = "TactMemory"
+"""The capability's name in a pydantic-ai agent spec (YAML or JSON)."""
 
 CHECKPOINT_METADATA = {"tact_memory": "checkpoint"}
 """The metadata that marks the checkpoint part; pydantic-ai never sends metadata to a model."""
@@ -169,7 +172,21 @@ class MemoryCapability(AbstractCapability[Any]):
 
     @classmethod
     def get_serialization_name(cls) -> str | None:
-        return None  # holds a live store; not constructible from an agent spec
+        """``TactMemory``: the name an agent spec uses (``Agent.from_spec(..., custom_capability_types=[MemoryCapability])``)."""
+        return SERIALIZATION_NAME
+
+    @classmethod
+    def from_spec(cls, config: str | None = None, role: str | None = None) -> MemoryCapability:  # type: ignore[override]
+        """The capability an agent spec describes: ``TactMemory`` or ``{"TactMemory": {"config": PATH, "role": "child"}}``.
+
+        Args:
+            config: A path to ``config.toml``, or ``None`` for the usual search.
+            role: ``"root"`` or ``"child"``, or ``None`` to derive it for each run.
+
+        Raises:
+            ValueError: ``role`` is not a role.
+        """
+        return cls.from_config(config, role=Role(role) if role is not None else None)
 
     async def for_run(self, ctx: RunContext[Any]) -> MemoryCapability:
         bound = copy.copy(self)

@@ -12,11 +12,12 @@ import pytest
 
 import tact_memory.adapters
 
-FRAMEWORKS = {"mcp", "mcp_types", "pydantic_ai", "pydantic_graph", "langchain", "langchain_core", "langgraph"}
+FRAMEWORKS = {"mcp", "mcp_types", "pydantic_ai", "pydantic_graph", "langchain", "langchain_core", "langgraph", "agents"}
 OWN = {
     "mcp": {"mcp"},
     "pydantic_ai": {"pydantic_ai"},
     "langchain": {"langchain", "langchain_core", "langgraph"},
+    "openai_agents": {"agents"},
 }
 PACKAGE = Path(tact_memory.adapters.__file__).parent
 

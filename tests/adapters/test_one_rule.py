@@ -15,8 +15,10 @@ from pydantic_ai import Agent
 
 import tact_memory
 import tact_memory.adapters.langchain as langchain_adapter
+import tact_memory.adapters.openai_agents as openai_agents_adapter
 import tact_memory.adapters.pydantic_ai as pydantic_ai_adapter
 from tact_memory.adapters.langchain import MemoryAgentMiddleware, with_checkpoints
+from tact_memory.adapters.openai_agents import with_checkpoints as agents_with_checkpoints
 from tact_memory.adapters.pydantic_ai import MemoryCapability, is_checkpoint
 from tact_memory.runtime import checkpoint_rule, roles
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
@@ -47,7 +49,7 @@ def own_imports(path: Path, *, module_level_only: bool = False) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("module", ["__init__", "mcp", "pydantic_ai", "langchain"])
+@pytest.mark.parametrize("module", ["__init__", "mcp", "pydantic_ai", "langchain", "openai_agents"])
 def test_adapters_import_only_the_public_layers(module: str) -> None:
     assert own_imports(PACKAGE / "adapters" / f"{module}.py") <= ADAPTERS_MAY_IMPORT
 
@@ -60,7 +62,7 @@ def test_the_runtime_opens_the_store_only_lazily_and_the_store_never_imports_the
 
 
 def test_adapters_share_the_one_rule_and_the_one_role_record() -> None:
-    for adapter in (langchain_adapter, pydantic_ai_adapter):
+    for adapter in (langchain_adapter, pydantic_ai_adapter, openai_agents_adapter):
         assert adapter.checkpoint_due is checkpoint_rule.checkpoint_due
         assert adapter.decide_role is roles.decide_role and adapter.running is roles.running
 
@@ -84,6 +86,24 @@ def test_langchain_checkpoints_follow_the_specification(script: list[Event]) -> 
     got = [isinstance(m.content, list) and m.content[-1] == {"type": "text", "text": CHECKPOINT_TEXT} for m in sent if isinstance(m, HumanMessage)]
     assert got == spec_says("new", script)
     assert [m.content for m in thread if isinstance(m, HumanMessage)] == [f"{e} {i}" for i, e in enumerate(script) if e != "end"]
+
+
+@given(script=threads())
+def test_openai_agents_checkpoints_follow_the_specification(script: list[Event]) -> None:
+    # The SDK has no steers: each user message is the input of a run, which is a turn.
+    runs: list[Event] = [e for e in script if e != "steer"]
+    items: list[dict[str, Any]] = []
+    for index, event in enumerate(runs):
+        if event == "end":
+            items.append({"type": "function_call_output", "call_id": str(index), "output": "{}"})
+        else:
+            items.append({"role": "user", "content": f"user {index}"})
+            items.append({"role": "assistant", "content": "ok"})
+    sent = agents_with_checkpoints(items)
+    got = [isinstance(i["content"], list) and i["content"][-1]["text"] == CHECKPOINT_TEXT for i in sent if i.get("role") == "user"]
+    turns: list[Event] = [step for e in runs if e == "user" for step in ("user", "end")]  # one run each
+    assert got == spec_says("new", turns)
+    assert [i["content"] for i in items if i.get("role") == "user"] == [f"user {i}" for i, e in enumerate(runs) if e == "user"]
 
 
 def test_the_langchain_adapter_decides_through_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:

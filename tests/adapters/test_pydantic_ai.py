@@ -182,6 +182,17 @@ async def test_disabled_adds_no_tool_no_instructions_no_checkpoint(disabled_conf
     assert not (disabled_config_path.parent / "memory").exists()
 
 
+async def test_an_agent_spec_names_the_capability(config_path: Path, seeded: MemoryStore) -> None:
+    spec = {"model": "test", "capabilities": [{"TactMemory": {"config": str(config_path), "role": "child"}}]}
+    agent = Agent.from_spec(spec, custom_capability_types=[MemoryCapability])
+    (capability,) = [c for c in agent.root_capability.capabilities if isinstance(c, MemoryCapability)]
+    assert capability.enabled and capability.role is Role.CHILD
+    result = await agent.run("Remember it.")  # the test model calls every tool: a scan, as a child
+    assert "memory" in repr(result.all_messages())
+    with pytest.raises(ValueError, match="boss"):
+        Agent.from_spec({"model": "test", "capabilities": [{"TactMemory": {"role": "boss"}}]}, custom_capability_types=[MemoryCapability])
+
+
 def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
     runpy.run_path(str(EXAMPLES / "pydantic_ai_agent.py"), run_name="__main__")
     out = capsys.readouterr().out

@@ -1,0 +1,294 @@
+"""Memory for OpenAI Agents SDK agents (``tact-memory[openai-agents]``).
+
+``memory = MemoryForAgents.from_config()`` gives a ``memory`` tool for your agents
+(``Agent(..., tools=[*memory.tools])``) and a runner: ``await memory.run(agent, input, ...)`` and
+``memory.run_sync(...)`` take what ``Runner.run`` and ``Runner.run_sync`` take. A run started through
+them gets the instruction paragraph, the review checkpoint and a role; the SDK's own ``Runner`` knows
+nothing of memory, so the tool of an agent run without them refuses every call with
+``unavailable`` instead of guessing a role. The SDK's pieces used here:
+
+- Tool: a ``FunctionTool`` with the published JSON schema, not strict (the input is one object whose
+  fields depend on ``operation``, which strict mode cannot say). Its calls go to a
+  :class:`~tact_memory.tool.guard.Dispatcher` made for the run, so the role check and the result,
+  the JSON ``tact-memory tool`` prints, are the library's. One dispatcher serves a run, so
+  scan-before-put holds within it.
+- Instructions and checkpoint: the run's ``RunConfig.call_model_input_filter`` (any filter of your
+  own runs first). Before each model call of an agent that carries the tool, it adds
+  :data:`~tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS` to the instructions (once, with
+  :func:`~tact_memory.runtime.prompt.assemble_system`), and, for the root run's own agents, appends
+  :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` as its own last ``input_text`` part to
+  every user message of the model input except the conversation's first (rule I5, as
+  :func:`~tact_memory.runtime.checkpoint_rule.checkpoint_due` decides; a restored session's history
+  holds its first message, so it is past the first turn). The filter changes only what the model is
+  sent: a ``Session`` stores, and ``result.to_input_list()`` returns, what the user typed, and
+  every later model call, also after a restore, shows the model the same checkpoints. The SDK has
+  no steers (user input delivered while a run is under way), so there is none to mark.
+- Role (rule I17, :mod:`tact_memory.runtime.roles`): decided when :meth:`MemoryForAgents.run`
+  starts, never read from tool arguments, and tied to that run; the run is marked for its whole
+  length. The run's own agents are the one it starts with and those its handoffs reach. Any other
+  agent that calls the tool or the model during the run was started inside it (an agent run as
+  another agent's tool with ``Agent.as_tool``, or by a tool of yours): it gets
+  :func:`~tact_memory.runtime.roles.decide_role` there, inside the mark, so it is a child. It
+  scans and reads, its puts and deletes are ``forbidden``, and it gets no checkpoint. A run
+  started with :meth:`MemoryForAgents.run` inside another is a child too. State
+  ``role=Role.ROOT`` for top-level runs that run beside others in one process, and
+  ``role=Role.CHILD`` for sub-agents whose parent does not use memory.
+
+With memory disabled there is no tool (``tools`` is empty), no instructions and no checkpoint, and
+:meth:`MemoryForAgents.run` is ``Runner.run``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
+from typing import Any
+
+from agents import Agent, FunctionTool, RunConfig, Runner, RunResult
+from agents.run import CallModelData, ModelInputData
+from agents.tool_context import ToolContext
+
+from .. import errors
+from ..config.loading import Config
+from ..records import MemoryBackend
+from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
+from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
+from ..runtime.roles import RoleDecision, decide_role, running
+from ..runtime.stores import close_store, store_for
+from ..tool.guard import Dispatcher, Role
+from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result, store_limits
+
+__all__ = ["MemoryForAgents", "is_checkpoint", "with_checkpoints"]
+
+_CHECKPOINT_PART = {"type": "input_text", "text": CHECKPOINT_TEXT}
+
+
+class _Run:
+    """One run started by :meth:`MemoryForAgents.run`: its role, its dispatcher and its own agents."""
+
+    def __init__(self, owner: MemoryForAgents, decision: RoleDecision, agents: Sequence[object]) -> None:
+        self.owner = owner
+        self.decision = decision
+        self.dispatcher = decision.dispatcher(owner.store)
+        self.agents = list(agents)
+        self.started_inside: dict[int, tuple[object, Dispatcher]] = {}
+
+    def owns(self, agent: object) -> bool:
+        return any(agent is own for own in self.agents)
+
+    def dispatcher_for(self, agent: object) -> Dispatcher:
+        """The run's dispatcher for its own agents; a child's for an agent started inside the run."""
+        if self.owns(agent):
+            return self.dispatcher
+        known = self.started_inside.get(id(agent))
+        if known is None or known[0] is not agent:
+            known = self.started_inside[id(agent)] = (agent, decide_role(self.owner.role).dispatcher(self.owner.store))
+        return known[1]
+
+
+_RUN: ContextVar[_Run | None] = ContextVar("tact_memory_openai_agents_run", default=None)
+"""The memory run the current code belongs to (inherited by the SDK's tasks and nested runs)."""
+
+
+def _own_agents(start: object) -> list[object]:
+    """``start`` and every agent its handoffs reach (``Agent`` entries, and ``handoff(agent)`` ones)."""
+    found: list[object] = []
+    pending = [start]
+    while pending:
+        agent = pending.pop()
+        if agent is None or any(agent is seen for seen in found):
+            continue
+        found.append(agent)
+        for entry in getattr(agent, "handoffs", None) or []:
+            ref = getattr(entry, "_agent_ref", None)  # set by ``handoff(agent)``
+            pending.append(entry if isinstance(entry, Agent) else (ref() if callable(ref) else None))
+    return found
+
+
+def is_checkpoint(part: object) -> bool:
+    """Whether a content part of a model input item is the review checkpoint."""
+    return isinstance(part, Mapping) and part.get("type") == "input_text" and part.get("text") == CHECKPOINT_TEXT
+
+
+def _is_user_message(item: object) -> bool:
+    return isinstance(item, Mapping) and item.get("role") == "user" and item.get("type", "message") == "message"
+
+
+def with_checkpoints(items: Iterable[Any]) -> list[Any]:
+    """Model input items with the checkpoint appended to every user message but the first.
+
+    New items replace the changed ones; the items given, which a session may hold, are not changed.
+
+    Args:
+        items: The model input (``ModelInputData.input``): the conversation so far and this run's items.
+    """
+    out: list[Any] = []
+    seen_first = False
+    for item in items:
+        if _is_user_message(item):
+            # Each user message after the conversation's first started a later turn: the SDK has no steers.
+            due = checkpoint_due("user", earlier_turns=1 if seen_first else 0)
+            seen_first = True
+            content = item.get("content")
+            parts = [{"type": "input_text", "text": content}] if isinstance(content, str) else list(content or [])
+            if due and not any(is_checkpoint(p) for p in parts):
+                item = {**item, "content": [*parts, dict(_CHECKPOINT_PART)]}
+        out.append(item)
+    return out
+
+
+class MemoryForAgents:
+    """The memory tool, instructions, review checkpoint and role for OpenAI Agents SDK runs.
+
+    Args:
+        store: The corpus, or ``None`` when memory is disabled (nothing is then added).
+        role: The role of runs started with :meth:`run`; ``None`` derives it for each run (a child
+            when started inside another memory-enabled run or while one is running, else the root).
+            A stated role is lowered to child inside another memory-enabled run, never raised.
+    """
+
+    def __init__(self, store: MemoryBackend | None, *, role: Role | None = None) -> None:
+        self.store = store
+        self.role = role
+        self.tool: FunctionTool | None = self._make_tool(store) if store is not None else None
+        """The ``memory`` tool, or ``None`` when memory is disabled."""
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Config | str | os.PathLike[str] | None = None,
+        *,
+        role: Role | None = None,
+        store: MemoryBackend | None = None,
+    ) -> MemoryForAgents:
+        """Memory for the configuration in force (a path to ``config.toml``, or a loaded one).
+
+        Args:
+            config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
+            role: The stated role, or ``None`` to derive it for each run.
+            store: A backend to use instead of the SQLite store beside ``config.toml``.
+        """
+        return cls(store_for(config, store=store), role=role)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether memory is enabled."""
+        return self.store is not None
+
+    @property
+    def tools(self) -> list[FunctionTool]:
+        """The tools to give an agent: ``[tool]``, or none when memory is disabled."""
+        return [self.tool] if self.tool is not None else []
+
+    @property
+    def instructions(self) -> str | None:
+        """The paragraph runs add to the instructions of agents that carry the tool; ``None`` when disabled."""
+        return MEMORY_INSTRUCTIONS if self.enabled else None
+
+    def close(self) -> None:
+        """Close the store's database connection, if it has one; the next call opens it again."""
+        close_store(self.store)
+
+    # -- the tool ---------------------------------------------------------------------------------
+
+    def _make_tool(self, store: MemoryBackend) -> FunctionTool:
+        from ..tool.models import tool_definition
+
+        definition = tool_definition(store_limits(store))
+        return FunctionTool(
+            name=TOOL_NAME,
+            description=definition["description"],
+            params_json_schema=definition["input_schema"],
+            on_invoke_tool=self._invoke,
+            strict_json_schema=False,
+        )
+
+    async def _invoke(self, ctx: ToolContext[Any], arguments: str) -> str:
+        run = _RUN.get()
+        result: ToolResult
+        if run is None or run.owner is not self:
+            refusal = errors.StoreUnavailable(
+                "the memory tool runs only in a run started with MemoryForAgents.run", path="", reason="unbound"
+            )
+            result = error_result(None, refusal)
+        else:
+            result = await run.dispatcher_for(getattr(ctx, "agent", None)).acall(arguments)
+        return json.dumps(result, ensure_ascii=False)
+
+    # -- model calls ------------------------------------------------------------------------------
+
+    def _carries_tool(self, agent: object) -> bool:
+        return any(tool is self.tool for tool in getattr(agent, "tools", None) or [])
+
+    def prepare(self, agent: object, model_data: ModelInputData) -> ModelInputData:
+        """What the model is sent instead of ``model_data``: instructions, and the checkpoint for the root.
+
+        Args:
+            agent: The agent about to call the model.
+            model_data: The instructions and input the SDK would send.
+        """
+        if not self.enabled or not self._carries_tool(agent):
+            return model_data
+        items = model_data.input
+        run = _RUN.get()
+        if run is not None and run.owner is self and run.owns(agent) and run.decision.role is Role.ROOT:
+            items = with_checkpoints(items)
+        return ModelInputData(input=items, instructions=assemble_system(model_data.instructions or "", enabled=True))
+
+    def run_config(self, base: RunConfig | None = None) -> RunConfig:
+        """``base`` (or a default ``RunConfig``) whose model input filter adds memory's part after its own."""
+        config = base if base is not None else RunConfig()
+        if not self.enabled:
+            return config
+        inner = config.call_model_input_filter
+
+        async def memory_filter(data: CallModelData[Any]) -> ModelInputData:
+            if inner is not None:
+                updated = inner(data)
+                data = dataclasses.replace(data, model_data=await updated if inspect.isawaitable(updated) else updated)
+            return self.prepare(data.agent, data.model_data)
+
+        return dataclasses.replace(config, call_model_input_filter=memory_filter)
+
+    # -- runs -------------------------------------------------------------------------------------
+
+    def _start(self, starting_agent: object) -> _Run:
+        """Decide a run's role where its caller's context is visible, before the run is marked."""
+        return _Run(self, decide_role(self.role), _own_agents(starting_agent))
+
+    async def run(
+        self, starting_agent: Agent[Any], input: Any, *, run_config: RunConfig | None = None, **kwargs: Any
+    ) -> RunResult:
+        """``Runner.run`` with memory: the same arguments, and the same result.
+
+        Args:
+            starting_agent: The agent the run starts with.
+            input: The run's input (a string or input items).
+            run_config: Your run configuration, if any; memory's filter is added to a copy of it.
+            **kwargs: Anything else ``Runner.run`` takes (``session``, ``context``, ``max_turns``...).
+        """
+        if not self.enabled:
+            return await Runner.run(starting_agent, input, run_config=run_config, **kwargs)
+        token = _RUN.set(self._start(starting_agent))
+        try:
+            with running("openai-agents run"):
+                return await Runner.run(starting_agent, input, run_config=self.run_config(run_config), **kwargs)
+        finally:
+            _RUN.reset(token)
+
+    def run_sync(
+        self, starting_agent: Agent[Any], input: Any, *, run_config: RunConfig | None = None, **kwargs: Any
+    ) -> RunResult:
+        """``Runner.run_sync`` with memory (see :meth:`run`)."""
+        if not self.enabled:
+            return Runner.run_sync(starting_agent, input, run_config=run_config, **kwargs)
+        token = _RUN.set(self._start(starting_agent))
+        try:
+            with running("openai-agents run"):
+                return Runner.run_sync(starting_agent, input, run_config=self.run_config(run_config), **kwargs)
+        finally:
+            _RUN.reset(token)

@@ -1,0 +1,247 @@
+"""The OpenAI Agents SDK adapter, with a scripted ``Model`` standing in for the model (no network)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import runpy
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from agents import Agent, ModelResponse, RunConfig, SQLiteSession, Usage, set_tracing_disabled
+from agents.models.interface import Model
+from agents.run import CallModelData, ModelInputData
+from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+
+from tact_memory.adapters.openai_agents import MemoryForAgents, is_checkpoint, with_checkpoints
+from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS
+from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Role
+from tact_memory.tool.models import input_schema
+
+from .conftest import REMEMBERED, SEEDED
+
+pytestmark = pytest.mark.anyio
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+Step = Callable[[list[Any]], Any] | Any
+
+
+@pytest.fixture(autouse=True)
+def no_trace_export() -> Iterator[None]:
+    """Offline: the SDK would otherwise try to export traces."""
+    set_tracing_disabled(True)
+    yield
+    set_tracing_disabled(False)
+
+
+def memory(**arguments: Any) -> ResponseFunctionToolCall:
+    return call("memory", arguments)
+
+
+_calls = iter(range(1_000_000))
+
+
+def call(name: str, arguments: dict[str, Any]) -> ResponseFunctionToolCall:
+    call_id = f"call-{next(_calls)}"
+    return ResponseFunctionToolCall(id=call_id, call_id=call_id, type="function_call", name=name, arguments=json.dumps(arguments))
+
+
+def answer(text: str) -> ResponseOutputMessage:
+    content = [ResponseOutputText(text=text, type="output_text", annotations=[])]
+    return ResponseOutputMessage(id="msg", type="message", role="assistant", status="completed", content=content)
+
+
+class Script(Model):
+    """A model that plays its steps in order and keeps what it was sent (instructions, input, tools)."""
+
+    def __init__(self, *steps: Step) -> None:
+        self.steps = list(steps)
+        self.seen: list[tuple[str | None, list[Any], list[Any]]] = []
+
+    async def get_response(self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], *args: Any, **kwargs: Any) -> ModelResponse:
+        items = [{"role": "user", "content": input}] if isinstance(input, str) else list(input)
+        self.seen.append((system_instructions, items, list(tools)))
+        step = self.steps.pop(0)
+        output = step(items) if callable(step) else step
+        return ModelResponse(output=[output], usage=Usage(), response_id=None)
+
+    def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        raise NotImplementedError
+
+
+def user_texts(items: list[Any]) -> list[list[str]]:
+    """Each user message's text parts, as the model was sent them."""
+    out = []
+    for item in items:
+        if isinstance(item, dict) and item.get("role") == "user":
+            content = item["content"]
+            out.append([content] if isinstance(content, str) else [part["text"] for part in content])
+    return out
+
+
+def outputs(items: list[Any]) -> list[dict[str, Any]]:
+    return [json.loads(i["output"]) for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"]
+
+
+async def test_two_turns_root_checkpoint_model_side_only_and_a_stored_conclusion(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    script = Script(
+        memory(operation="scan", query="zephyr release tags"),
+        answer("Tags use vX.Y.Z."),
+        memory(operation="scan", query="zephyr tabs"),
+        memory(operation="put", content=REMEMBERED),
+        answer("Noted."),
+    )
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    agent = Agent(name="root", instructions="Be brief.", model=script, tools=mem.tools)
+    session = SQLiteSession("conversation")
+    await mem.run(agent, "How are zephyr releases tagged?", session=session)
+    await mem.run(agent, "Use tabs in zephyr, please.", session=session)
+
+    (instructions, before_scan, tools), (_, after_scan, _) = script.seen[:2]
+    assert SEEDED not in repr(before_scan) and SEEDED in repr(after_scan)  # I2
+    assert instructions == f"Be brief.\n\n{MEMORY_INSTRUCTIONS}"
+    (tool,) = tools
+    assert tool.name == "memory" and tool.params_json_schema == input_schema() and tool.strict_json_schema is False
+
+    # Turn one: no checkpoint. Turn two: its message, and only it, ends with the checkpoint part.
+    assert user_texts(before_scan) == [["How are zephyr releases tagged?"]]
+    for _, items, _ in script.seen[2:]:
+        assert user_texts(items) == [["How are zephyr releases tagged?"], ["Use tabs in zephyr, please.", CHECKPOINT_TEXT]]
+    # The session keeps what the user typed.
+    stored = await session.get_items()
+    assert [m["content"] for m in stored if m.get("role") == "user"] == ["How are zephyr releases tagged?", "Use tabs in zephyr, please."]
+    assert CHECKPOINT_TEXT not in repr(stored)
+    assert outputs(script.seen[-1][1])[-1]["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+async def test_a_restored_conversation_is_past_the_first_turn(config_path: Path, seeded: MemoryStore) -> None:
+    script = Script(answer("ok"))
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    history = [{"role": "user", "content": "Earlier."}, {"role": "assistant", "content": "Reply."}]
+    result = await mem.run(Agent(name="root", model=script, tools=mem.tools), [*history, {"role": "user", "content": "Now."}])
+    assert user_texts(script.seen[0][1]) == [["Earlier."], ["Now.", CHECKPOINT_TEXT]]
+    assert CHECKPOINT_TEXT not in repr(result.to_input_list())
+
+
+async def test_an_agent_run_as_a_tool_is_a_child_and_cannot_put(config_path: Path, seeded: MemoryStore) -> None:
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    sub_script = Script(
+        memory(operation="scan", query="zephyr"),
+        memory(operation="put", content=REMEMBERED),
+        memory(operation="delete", id=1, version=1),
+        lambda items: answer(json.dumps(outputs(items))),
+    )
+    worker = Agent(name="worker", model=sub_script, tools=mem.tools)
+    root_script = Script(
+        memory(operation="scan", query="zephyr"),
+        call("delegate", {"input": "Remember zephyr's tabs."}),
+        memory(operation="put", content=REMEMBERED),
+        answer("Done."),
+    )
+    root = Agent(
+        name="root", model=root_script, tools=[*mem.tools, worker.as_tool(tool_name="delegate", tool_description="Delegate.")]
+    )
+    await mem.run(root, "Delegate it, then remember it yourself.")
+
+    scan, put, delete = outputs(sub_script.seen[-1][1])
+    assert scan["candidates"] and put["error"]["code"] == delete["error"]["code"] == "forbidden"
+    assert "inside another memory-enabled agent's run" in put["error"]["message"]
+    assert not any(CHECKPOINT_TEXT in repr(items) for _, items, _ in sub_script.seen)
+    assert all(MEMORY_INSTRUCTIONS in (instructions or "") for instructions, _, _ in sub_script.seen)
+    # The root, whose own calls run inside its mark, keeps its role.
+    assert outputs(root_script.seen[-1][1])[-1]["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+async def test_a_run_started_inside_a_run_is_a_child_even_when_stated_root(config_path: Path, seeded: MemoryStore) -> None:
+    mem = MemoryForAgents.from_config(config_path, store=seeded, role=Role.ROOT)
+    inner = Script(memory(operation="scan", query="x"), memory(operation="put", content=REMEMBERED), lambda items: answer(json.dumps(outputs(items))))
+    worker = Agent(name="worker", model=inner, tools=mem.tools)
+
+    async def on_delegate(ctx: Any, arguments: str) -> str:
+        return str((await mem.run(worker, "Remember it.")).final_output)
+
+    from agents import FunctionTool
+
+    delegate = FunctionTool(name="delegate", description="Delegate.", params_json_schema={"type": "object", "properties": {}}, on_invoke_tool=on_delegate, strict_json_schema=False)
+    root = Agent(name="root", model=Script(call("delegate", {}), answer("Done.")), tools=[*mem.tools, delegate])
+    await mem.run(root, "Delegate.")
+    assert outputs(inner.seen[-1][1])[-1]["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_a_stated_child_is_refused_at_the_top(config_path: Path, seeded: MemoryStore) -> None:
+    mem = MemoryForAgents.from_config(config_path, store=seeded, role=Role.CHILD)
+    script = Script(memory(operation="scan", query="x"), memory(operation="put", content=REMEMBERED), answer("ok"))
+    await mem.run(Agent(name="a", model=script, tools=mem.tools), "Remember it.")
+    assert outputs(script.seen[-1][1])[-1]["error"]["code"] == "forbidden"
+    assert not any(CHECKPOINT_TEXT in repr(items) for _, items, _ in script.seen)
+
+
+async def test_the_tool_outside_a_memory_run_refuses_every_call(config_path: Path, seeded: MemoryStore) -> None:
+    from agents import Runner
+
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    script = Script(memory(operation="scan", query="zephyr"), answer("ok"))
+    await Runner.run(Agent(name="a", model=script, tools=mem.tools), "Hi.")
+    (refusal,) = outputs(script.seen[-1][1])
+    assert refusal["error"]["code"] == "unavailable" and "MemoryForAgents.run" in refusal["error"]["message"]
+
+
+async def test_a_filter_of_your_own_runs_first(config_path: Path, seeded: MemoryStore) -> None:
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    script = Script(answer("ok"))
+
+    def mine(data: CallModelData[Any]) -> ModelInputData:
+        return ModelInputData(input=data.model_data.input, instructions="Mine.")
+
+    await mem.run(Agent(name="a", model=script, tools=mem.tools), "Hi.", run_config=RunConfig(call_model_input_filter=mine))
+    assert script.seen[0][0] == f"Mine.\n\n{MEMORY_INSTRUCTIONS}"
+
+
+async def test_disabled_adds_no_tool_no_instructions_no_checkpoint(disabled_config_path: Path) -> None:
+    mem = MemoryForAgents.from_config(disabled_config_path)
+    script = Script(answer("one"), answer("two"))
+    agent = Agent(name="a", instructions="Be brief.", model=script, tools=mem.tools)
+    first = await mem.run(agent, "Hello.")
+    await mem.run(agent, [*first.to_input_list(), {"role": "user", "content": "Again."}])
+    assert not mem.enabled and mem.tools == [] and mem.instructions is None
+    for instructions, items, tools in script.seen:
+        assert tools == [] and instructions == "Be brief." and CHECKPOINT_TEXT not in repr(items)
+    assert not (disabled_config_path.parent / "memory").exists()
+
+
+def test_run_sync_has_the_same_behaviour(config_path: Path, seeded: MemoryStore) -> None:
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("ok"))
+    items = [{"role": "user", "content": "One."}, {"role": "assistant", "content": "Two."}, {"role": "user", "content": "Three."}]
+    try:
+        mem.run_sync(Agent(name="a", model=script, tools=mem.tools), items)
+    finally:  # run_sync leaves the thread's default loop open on purpose
+        asyncio.get_event_loop_policy().get_event_loop().close()
+        asyncio.set_event_loop(None)
+    assert user_texts(script.seen[0][1]) == [["One."], ["Three.", CHECKPOINT_TEXT]]
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+def test_with_checkpoints_leaves_the_items_given_unchanged() -> None:
+    items = [{"role": "user", "content": "a"}, {"role": "user", "content": [{"type": "input_text", "text": "b"}]}]
+    sent = with_checkpoints(items)
+    assert items == [{"role": "user", "content": "a"}, {"role": "user", "content": [{"type": "input_text", "text": "b"}]}]
+    assert sent[0] is items[0] and is_checkpoint(sent[1]["content"][-1]) and with_checkpoints(sent) == sent
+
+
+def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
+    runpy.run_path(str(EXAMPLES / "openai_agents.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "turn 2 was sent with the checkpoint: True" in out
+    assert "the session keeps: ['How are release tags named in commonware?', 'They are vX.Y.Z; remember that.']" in out
+    assert "stored #1: In the `commonware` repository" in out
