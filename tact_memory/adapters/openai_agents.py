@@ -60,7 +60,9 @@ from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
 from ..runtime.stores import close_store, store_for
 from ..tool.guard import Dispatcher, Role
-from ..tool.memory_tool import TOOL_NAME, ToolResult, error_result, store_limits
+from ..tool.memory_tool import store_limits
+from ..tool.results import ToolResult, error_result
+from ..tool.schemas import TOOL_NAME, tool_definition
 
 __all__ = ["MemoryForAgents", "is_checkpoint", "with_checkpoints"]
 
@@ -196,8 +198,6 @@ class MemoryForAgents:
     # -- the tool ---------------------------------------------------------------------------------
 
     def _make_tool(self, store: MemoryBackend) -> FunctionTool:
-        from ..tool.models import tool_definition
-
         definition = tool_definition(store_limits(store))
         return FunctionTool(
             name=TOOL_NAME,

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_ci_pins_are_the_lower_bounds_of_the_extras() -> None:
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
-    bounds = dict(re.fullmatch(r"([\w-]+)>=([\d.]+)", req).groups() for reqs in extras.values() for req in reqs if ">=" in req)
+    bounds = dict(re.fullmatch(r"([\w-]+)(?:\[[\w,-]+\])?>=([\d.]+)", req).groups() for reqs in extras.values() for req in reqs if ">=" in req)
     pins = re.findall(r'"([\w-]+)==([\d.]+) (tests/\S+)"', (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
     assert {name for name, _, _ in pins} == {"pydantic-ai-slim", "openai-agents"}
     for name, version, tests in pins:

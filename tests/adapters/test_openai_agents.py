@@ -20,7 +20,7 @@ from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.tool.guard import Role
-from tact_memory.tool.models import input_schema
+from tact_memory.tool.schemas import input_schema
 
 from .conftest import REMEMBERED, SEEDED
 
