@@ -7,6 +7,7 @@ and is never printed back: messages about the database name no host, user or pas
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from datetime import datetime, timezone
@@ -40,17 +41,36 @@ def _when(ms: int | None) -> str:
 @click.option("--max-in-flight", type=click.IntRange(1, 1024), default=32, show_default=True, help="Requests handled at once.")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(0.1, 300), default=10.0, show_default=True, help="Seconds per request.")
 @click.option("--max-body", type=click.IntRange(1024, 16 * 1024 * 1024), default=256 * 1024, show_default=True, help="Largest request body, in bytes.")
-def serve_command(database: str, listen: str, check: bool, max_in_flight: int, timeout_s: float, max_body: int) -> None:
+@click.option("--test-limits", "limits_json", hidden=True, metavar="JSON")
+@click.option("--test-clock-file", "clock_file", hidden=True, metavar="PATH")
+def serve_command(
+    database: str, listen: str, check: bool, max_in_flight: int, timeout_s: float, max_body: int,
+    limits_json: str | None, clock_file: str | None,
+) -> None:  # fmt: skip
     """Serve team memory over HTTP from a PostgreSQL database (migrating its schema first).
 
     \b
     Example:
         tact-memory serve --database postgresql://tact@db/tact --listen 0.0.0.0:8765
         tact-memory serve --check
+
+    Two hidden options exist for the test suite only, and are refused unless the environment
+    sets TACT_TEAM_TEST_HOOKS=1: --test-limits JSON (smaller bounds) and --test-clock-file PATH
+    (the server's time, in Unix milliseconds, read from a file on every use).
     """
     _require("team", *_TEAM_MODULES)
+    from ..limits import DEFAULT_LIMITS
     from ..team import server
     from ..team.app import ServiceLimits
+
+    limits = DEFAULT_LIMITS
+    if limits_json is not None or clock_file is not None:
+        if os.environ.get(server.TEST_HOOKS_ENV) != "1":
+            raise click.UsageError(f"--test-limits and --test-clock-file are for tests: set {server.TEST_HOOKS_ENV}=1")
+        try:
+            limits = DEFAULT_LIMITS if limits_json is None else server.parse_test_limits(limits_json)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--test-limits") from None
 
     if check:
         result = server.check(database)
@@ -64,6 +84,7 @@ def serve_command(database: str, listen: str, check: bool, max_in_flight: int, t
         server.serve(
             database, host=host, port=port,
             service=ServiceLimits(max_in_flight=max_in_flight, timeout_s=timeout_s, body_bytes=max_body),
+            limits=limits, clock=None if clock_file is None else server.file_clock(clock_file),
         )  # fmt: skip
     except server.ServeError as exc:
         _fail(str(exc))
