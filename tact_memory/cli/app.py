@@ -23,7 +23,7 @@ from ..config.loading import Config, load_config
 from ..records import MemoryRecord, RecordOrder, StoreStatus
 
 if TYPE_CHECKING:
-    from ..store.sqlite import MemoryStore
+    from ..records import MemoryBackend
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,13 +76,16 @@ def _require_enabled(config: Config) -> None:
     _fail(f"memory is disabled; to enable it, {how}")
 
 
-def _store(config: Config) -> MemoryStore:
-    from ..store.sqlite import MemoryStore
+def _store(config: Config) -> MemoryBackend:
+    """The store the config gives for the selected workspace: the team store inside a ``[memory.team]`` root."""
+    from ..runtime.stores import config_store
 
-    return MemoryStore(config.database_path)
+    ctx = click.get_current_context(silent=True)
+    workspace = None if ctx is None else ctx.find_root().obj.get("workspace")
+    return config_store(config, workspace=workspace)
 
 
-def _enabled_store(ctx: click.Context) -> MemoryStore:
+def _enabled_store(ctx: click.Context) -> MemoryBackend:
     """The store of the selected config, or exit 1 saying memory is disabled and how to enable it."""
     config = _config(ctx)
     _require_enabled(config)
@@ -116,9 +119,16 @@ def _when(ms: int | None) -> str:
     metavar="PATH",
     help="config.toml to use (default: TACT_CONFIG, then $TACT_HOME/config.toml, then the user config dir).",
 )
+@click.option(
+    "--workspace",
+    "workspace",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="The workspace whose memory to use (default: the current folder); inside a [memory.team] workspace root it is the team store.",
+)
 @click.version_option(package_name="tact-memory", message="%(prog)s %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, config_path: str | None) -> None:
+def cli(ctx: click.Context, config_path: str | None, workspace: str | None) -> None:
     """Opt-in, explicit, bounded memory for coding agents.
 
     Memory is off unless config.toml says `[memory] enabled = true`; the corpus lives in
@@ -130,6 +140,7 @@ def cli(ctx: click.Context, config_path: str | None) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["config_path"] = config_path
+    ctx.obj["workspace"] = workspace
 
 
 @cli.command("tool")
@@ -427,7 +438,7 @@ def add_command(ctx: click.Context, text: str | None, as_json: bool) -> None:
         click.echo(f"added memory {record.key.id} (version {record.key.version})")
 
 
-def _get_record(store: MemoryStore, record_id: int) -> MemoryRecord:
+def _get_record(store: MemoryBackend, record_id: int) -> MemoryRecord:
     try:
         record = store.get(record_id)
     except errors.TactMemoryError as exc:
@@ -439,7 +450,7 @@ def _get_record(store: MemoryStore, record_id: int) -> MemoryRecord:
     return record
 
 
-def _show_lines(store: MemoryStore, record: MemoryRecord) -> list[str]:
+def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
     from ..retrieval.lexer import utf8_size
 
     def last(count: int, ms: int | None) -> str:
@@ -457,7 +468,7 @@ def _show_lines(store: MemoryStore, record: MemoryRecord) -> list[str]:
         f"reads     {last(record.read_count, record.last_read_at_ms)}",
         f"probation {probation}",
     ]
-    kind = store.secret_kind(record)
+    kind = store.hidden_reason(record)
     if kind is not None:
         lines.append(f"hidden    matches a secret pattern ({kind}): agents never see it; delete it")
     return [*lines, "", record.content]
@@ -665,7 +676,7 @@ def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
             err=True,
         )
     try:
-        run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one")
+        run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one", workspace=ctx.obj.get("workspace"))
     finally:
         signal.signal(signal.SIGINT, previous)
 

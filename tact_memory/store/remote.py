@@ -87,6 +87,7 @@ class RemoteStore:
             :attr:`limits` while it cannot be reached).
         timeout: Seconds to wait for the service, per request.
         transport: An ``httpx`` transport, for tests.
+        token_problem: Why there is no token (said by every ``token_missing`` refusal).
     """
 
     def __init__(
@@ -98,6 +99,7 @@ class RemoteStore:
         limits: Limits = DEFAULT_LIMITS,
         timeout: float = 10.0,
         transport: httpx.BaseTransport | None = None,
+        token_problem: str | None = None,
     ) -> None:
         self.endpoint = safe_endpoint(endpoint)
         """Where the service is, safe to show."""
@@ -107,6 +109,7 @@ class RemoteStore:
         """``reader`` or ``writer``, once the service has said."""
         self._base = _base_url(self.endpoint)  # a user, password, query or fragment is never sent
         self._token = token or None
+        self._token_problem = token_problem
         self._assumed_limits = limits
         self._limits: Limits | None = None
         self._timeout = timeout
@@ -150,7 +153,8 @@ class RemoteStore:
         if self._token is None:
             raise self._unavailable(
                 "token_missing",
-                "no token is configured (set the environment variable [memory.team] token_env names, or token_file)",
+                self._token_problem
+                or "no token is configured (set the environment variable [memory.team] token_env names, or token_file)",
             )
         content = None
         if body is not None:
@@ -325,7 +329,7 @@ class RemoteStore:
 
     def status(self) -> StoreStatus:
         """Usage of this client's namespace; an unreachable service is a ``problem``, not an error."""
-        where = Path(f"team:{self.endpoint}")
+        where = Path("team:" + self.endpoint.partition("://")[2])  # a Path would fold the "//"
         try:
             limits = self._session()
             answer = self._call("GET", "status")
