@@ -82,7 +82,10 @@ def _store(config: Config) -> MemoryBackend:
 
     ctx = click.get_current_context(silent=True)
     workspace = None if ctx is None else ctx.find_root().obj.get("workspace")
-    return config_store(config, workspace=workspace)
+    store = config_store(config, workspace=workspace)
+    if ctx is not None:
+        ctx.call_on_close(store.close)  # a team store's connections end with the command
+    return store
 
 
 def _enabled_store(ctx: click.Context) -> MemoryBackend:

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from ..config.loading import Config, TeamSettings, load_config
 from ..records import MemoryBackend
 
-__all__ = ["close_store", "config_store", "read_team_token", "store_for", "uses_team_store"]
+__all__ = ["close_store", "config_store", "read_team_token", "store_for", "team_store", "uses_team_store"]
 
 
 def uses_team_store(config: Config, workspace: str | os.PathLike[str] | None = None) -> bool:
@@ -76,14 +76,19 @@ def _checked(text: str, where: str) -> tuple[str | None, str | None]:
     return token, None
 
 
+def team_store(team: TeamSettings) -> MemoryBackend:
+    """The team service's store as ``team`` configures it (token read now); nothing is opened yet."""
+    from ..store.remote import RemoteStore
+
+    token, problem = read_team_token(team)
+    return RemoteStore(team.endpoint, token, namespace=team.namespace, token_problem=problem)
+
+
 def config_store(config: Config, *, workspace: str | os.PathLike[str] | None = None) -> MemoryBackend:
     """The store of ``config`` for ``workspace`` (default: the current folder), enabled or not; nothing is opened yet."""
     team = config.memory.team
     if team is not None and uses_team_store(config, workspace):
-        from ..store.remote import RemoteStore
-
-        token, problem = read_team_token(team)
-        return RemoteStore(team.endpoint, token, namespace=team.namespace, token_problem=problem)
+        return team_store(team)
     from ..store.sqlite import MemoryStore
 
     return MemoryStore(config.database_path)
