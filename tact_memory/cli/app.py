@@ -619,7 +619,8 @@ def browse_command(ctx: click.Context) -> None:
     from ..config.loading import locate_config
 
     config = _config(ctx)
-    MemoryBrowser(locate_config(ctx.obj.get("config_path")), config=config).run()
+    # inside a [memory.team] workspace root, the browser shows (and deletes from) the team store
+    MemoryBrowser(locate_config(ctx.obj.get("config_path")), config=config, store_factory=lambda _: _store(config)).run()
 
 
 @cli.command("bench")
