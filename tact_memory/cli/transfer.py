@@ -124,15 +124,18 @@ class PullReport:
 
 
 class PullRefused(errors.MemoryOperationError):
-    """Nothing was pulled: one record cannot be stored locally (its error is ``cause``)."""
+    """Nothing was pulled: one record cannot be stored locally (``refusal`` names its error code)."""
 
     code = "pull_refused"
 
-    def __init__(self, message: str, *, cause: errors.TactMemoryError, namespace: str, team_id: int) -> None:
+    def __init__(self, message: str, *, refusal: str, namespace: str, team_id: int) -> None:
         super().__init__(message)
-        self.cause = cause
+        self.refusal = refusal
         self.namespace = namespace
         self.team_id = team_id
+
+    def details(self) -> dict[str, object]:
+        return {"refusal": self.refusal, "namespace": self.namespace, "team_id": self.team_id}
 
 
 def _chosen(team: MemoryBackend, namespaces: Sequence[str] | None) -> list[MemoryRecord]:
@@ -184,7 +187,7 @@ def _write(store: MemoryBackend, records: Iterable[MemoryRecord]) -> list[int]:
                 raise PullRefused(
                     f"nothing was pulled: memory {record.key.id} of namespace {record.key.namespace!r} would be "
                     f"refused locally ({exc.code}: {exc.message})",
-                    cause=exc, namespace=record.key.namespace or "?", team_id=record.key.id,
+                    refusal=exc.code, namespace=record.key.namespace or "?", team_id=record.key.id,
                 ) from exc  # fmt: skip
     except BaseException:
         for done in reversed(written):
