@@ -21,8 +21,9 @@ TactMemoryError                      every error the library raises on purpose
     ├── MemoryDisabled               disabled
     └── StoreUnavailable             unavailable: corrupt, newer, unreadable or locked database
 
-Elsewhere, under the same base: SubmissionRejected (tact_memory.runtime.session, submission_rejected) and
-EvalError (tact_memory.eval, eval_error), each beside the only code that raises it.
+Elsewhere, under the same base: SubmissionRejected (tact_memory.runtime.session, submission_rejected),
+EvalError (tact_memory.eval, eval_error) and PullRefused (tact_memory.cli.transfer, pull_refused), each
+beside the only code that raises it.
 ```
 
 Foreign errors (``sqlite3``, ``pydantic``, ``tomllib``) are caught where they happen and raised again

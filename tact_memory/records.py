@@ -200,8 +200,11 @@ class MemoryBackend(Protocol):
         """Return full visible records for the ids that exist (first-seen order); bump read telemetry."""
         ...
 
-    def put(self, content: str, *, replace: RecordKey | None = None) -> PutResult:
-        """Add a record, or replace the one ``replace`` names if it is still at that version."""
+    def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:
+        """Add a record, or replace the one ``replace`` names if it is still at that version.
+
+        ``probation`` false marks a version a person wrote: it starts graduated, never pruned.
+        """
         ...
 
     def delete(self, key: RecordKey) -> None:

@@ -8,6 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from tact_memory import errors
+from tact_memory.cli.transfer import PullRefused
 from tact_memory.eval.scenarios import EvalError
 from tact_memory.runtime.session import SubmissionRejected
 from tact_memory.tool.wire import InvalidCall
@@ -34,6 +35,7 @@ SAMPLES: list[errors.TactMemoryError] = [
     errors.StoreUnavailable("busy", path="/m/v1.sqlite3", reason="busy"),
     SubmissionRejected("empty"),
     EvalError("bad scenario"),
+    PullRefused("nothing was pulled", refusal="content_capacity", namespace="bob", team_id=4),
 ]
 
 

@@ -292,15 +292,19 @@ def create_routed_server(
     )
 
 
-async def serve_stdio(config: Config, *, role: Role = Role.ROOT, tools: ToolLayout = "one") -> None:
+async def serve_stdio(
+    config: Config, *, role: Role = Role.ROOT, tools: ToolLayout = "one", workspace: str | None = None
+) -> None:
     """Serve one client over stdin and stdout until it disconnects, then close the store.
 
     Args:
         config: The configuration.
         role: The role of the agent behind the client.
         tools: ``"one"`` for the ``memory`` tool, ``"split"`` for one tool per operation.
+        workspace: The client's workspace (default: the current folder); it decides between
+            the team store and the local one.
     """
-    store = store_for(config)
+    store = store_for(config, workspace=workspace)
     server = create_server(config, role=role, store=store, tools=tools)
     try:
         async with stdio_server() as (read_stream, write_stream):
@@ -309,6 +313,8 @@ async def serve_stdio(config: Config, *, role: Role = Role.ROOT, tools: ToolLayo
         close_store(store)
 
 
-def run_stdio(config: Config, *, role: Role = Role.ROOT, tools: ToolLayout = "one") -> None:
+def run_stdio(
+    config: Config, *, role: Role = Role.ROOT, tools: ToolLayout = "one", workspace: str | None = None
+) -> None:
     """Blocking :func:`serve_stdio`, for the command line."""
-    anyio.run(lambda: serve_stdio(config, role=role, tools=tools))
+    anyio.run(lambda: serve_stdio(config, role=role, tools=tools, workspace=workspace))

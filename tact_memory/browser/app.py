@@ -37,7 +37,7 @@ from ..clock import now_ms
 from ..config.loading import Config, ConfigSource, declares_table, read_config
 from ..config.watcher import ConfigWatcher, ReloadEvent, reload
 from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
-from ..records import BROWSABLE_ORDERS, MemoryRecord, RecordOrder, matches
+from ..records import BROWSABLE_ORDERS, MemoryBackend, MemoryRecord, RecordOrder, matches
 from ..screening.display import one_line
 from ..store.sqlite import MemoryStore
 from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
@@ -168,7 +168,7 @@ class MemoryBrowser(App[None]):
         source: ConfigSource,
         *,
         config: Config | None = None,
-        store_factory: Callable[[Path], MemoryStore] = MemoryStore,
+        store_factory: Callable[[Path], MemoryBackend] = MemoryStore,
         watch: bool = True,
         clock: Callable[[], int] = now_ms,
         debounce_ms: int = 200,
@@ -292,6 +292,8 @@ class MemoryBrowser(App[None]):
         table.add_column(labels[-1], width=content_width)
         for record, cells in zip(self._shown, rows):
             content = Text(one_line(record.content))
+            if record.key.namespace is not None:  # a team store: who wrote it comes first
+                content = Text.assemble((record.key.namespace, "bold"), " · ", content)
             content.truncate(content_width, overflow="ellipsis")
             table.add_row(
                 *(Text(cell, justify="right") for cell in cells[:3]),
@@ -319,7 +321,7 @@ class MemoryBrowser(App[None]):
                 str(record.key.version),
                 str(record.read_count),
                 when(record.updated_at_ms)[: 10 if compact else 16],
-                "hidden" if self.store.secret_kind(record) else "probation" if record.probation_until_ms else "",
+                "hidden" if self.store.hidden_reason(record) else "probation" if record.probation_until_ms else "",
             )
             for record in self._shown
         ]
@@ -492,7 +494,7 @@ class MemoryBrowser(App[None]):
             self.push_screen(
                 DetailScreen(
                     record,
-                    secret_kind=self.store.secret_kind(record),
+                    secret_kind=self.store.hidden_reason(record),
                     now_ms=self._clock(),
                     on_delete=self.confirm_delete,
                 )

@@ -20,54 +20,22 @@ import click
 
 from .. import errors
 from ..clock import format_ms
-from ..config.loading import Config, load_config
+from ..config.loading import Config
 from ..records import ORDERS, MemoryRecord, RecordOrder, StoreStatus, matches
+from .common import config_for as _config
+from .common import enabled_store as _enabled_store
 from .common import fail as _fail
+from .common import require_enabled as _require_enabled
 from .common import require_extra as _require
+from .common import store_for_config as _store
 from .team import serve_command, team_group
 
 if TYPE_CHECKING:
-    from ..store.sqlite import MemoryStore
+    from ..records import MemoryBackend
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def _config(ctx: click.Context) -> Config:
-    try:
-        return load_config(ctx.obj.get("config_path"))
-    except errors.ConfigError as exc:
-        _fail(exc.message)
-        raise  # pragma: no cover
-
-
-def _require_enabled(config: Config) -> None:
-    """Stop with exit 1, saying how to enable memory (as the browser shows it), when it is disabled."""
-    if config.memory.enabled:
-        return
-    from ..config.loading import declares_table
-
-    if not config.exists:
-        how = f"run `tact-memory init --enable` (it writes {config.path})"
-    elif declares_table(config.path, "memory"):
-        how = f"set `enabled = true` under `[memory]` in {config.path}"
-    else:
-        how = f"add `[memory]` and `enabled = true` to {config.path}"
-    _fail(f"memory is disabled; to enable it, {how}")
-
-
-def _store(config: Config) -> MemoryStore:
-    from ..store.sqlite import MemoryStore
-
-    return MemoryStore(config.database_path)
-
-
-def _enabled_store(ctx: click.Context) -> MemoryStore:
-    """The store of the selected config, or exit 1 saying memory is disabled and how to enable it."""
-    config = _config(ctx)
-    _require_enabled(config)
-    return _store(config)
 
 
 def _refused(exc: errors.TactMemoryError, suffix: str = "") -> None:
@@ -94,9 +62,16 @@ _when = partial(format_ms, zone=False)  # the callers add " UTC" where a heading
     metavar="PATH",
     help="config.toml to use (default: TACT_CONFIG, then $TACT_HOME/config.toml, then the user config dir).",
 )
+@click.option(
+    "--workspace",
+    "workspace",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="The workspace whose memory to use (default: the current folder); inside a [memory.team] workspace root it is the team store.",
+)
 @click.version_option(package_name="tact-memory", message="%(prog)s %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, config_path: str | None) -> None:
+def cli(ctx: click.Context, config_path: str | None, workspace: str | None) -> None:
     """Opt-in, explicit, bounded memory for coding agents.
 
     Memory is off unless config.toml says `[memory] enabled = true`; the corpus lives in
@@ -108,6 +83,7 @@ def cli(ctx: click.Context, config_path: str | None) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["config_path"] = config_path
+    ctx.obj["workspace"] = workspace
 
 
 @cli.command("tool")
@@ -403,7 +379,7 @@ def add_command(ctx: click.Context, text: str | None, as_json: bool) -> None:
         click.echo(f"added memory {record.key.id} (version {record.key.version})")
 
 
-def _get_record(store: MemoryStore, record_id: int) -> MemoryRecord:
+def _get_record(store: MemoryBackend, record_id: int) -> MemoryRecord:
     try:
         record = store.get(record_id)
     except errors.TactMemoryError as exc:
@@ -415,7 +391,7 @@ def _get_record(store: MemoryStore, record_id: int) -> MemoryRecord:
     return record
 
 
-def _show_lines(store: MemoryStore, record: MemoryRecord) -> list[str]:
+def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
     from ..retrieval.lexer import utf8_size
 
     def last(count: int, ms: int | None) -> str:
@@ -433,7 +409,7 @@ def _show_lines(store: MemoryStore, record: MemoryRecord) -> list[str]:
         f"reads     {last(record.read_count, record.last_read_at_ms)}",
         f"probation {probation}",
     ]
-    kind = store.secret_kind(record)
+    kind = store.hidden_reason(record)
     if kind is not None:
         lines.append(f"hidden    matches a secret pattern ({kind}): agents never see it; delete it")
     return [*lines, "", record.content]
@@ -581,7 +557,8 @@ def browse_command(ctx: click.Context) -> None:
     from ..config.loading import locate_config
 
     config = _config(ctx)
-    MemoryBrowser(locate_config(ctx.obj.get("config_path")), config=config).run()
+    # inside a [memory.team] workspace root, the browser shows (and deletes from) the team store
+    MemoryBrowser(locate_config(ctx.obj.get("config_path")), config=config, store_factory=lambda _: _store(config)).run()
 
 
 @cli.command("bench")
@@ -664,7 +641,7 @@ def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
             err=True,
         )
     try:
-        run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one")
+        run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one", workspace=ctx.obj.get("workspace"))
     finally:
         signal.signal(signal.SIGINT, previous)
 

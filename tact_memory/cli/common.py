@@ -1,13 +1,19 @@
-"""What every command shares: how it fails, and how it asks for an optional extra."""
+"""What every command shares: how it fails, asks for an optional extra, and finds its config and store."""
 
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-__all__ = ["fail", "require_extra"]
+from .. import errors
+from ..config.loading import Config, load_config
+
+if TYPE_CHECKING:
+    from ..records import MemoryBackend
+
+__all__ = ["config_for", "enabled_store", "fail", "require_enabled", "require_extra", "store_for_config"]
 
 
 def fail(message: str) -> NoReturn:
@@ -32,3 +38,46 @@ def require_extra(extra: str, *modules: str) -> None:
                 err=True,
             )
             sys.exit(2)
+
+
+def config_for(ctx: click.Context) -> Config:
+    """The config the command line selected, or exit 1 with its error."""
+    try:
+        return load_config(ctx.obj.get("config_path"))
+    except errors.ConfigError as exc:
+        fail(exc.message)
+        raise  # pragma: no cover
+
+
+def require_enabled(config: Config) -> None:
+    """Stop with exit 1, saying how to enable memory (as the browser shows it), when it is disabled."""
+    if config.memory.enabled:
+        return
+    from ..config.loading import declares_table
+
+    if not config.exists:
+        how = f"run `tact-memory init --enable` (it writes {config.path})"
+    elif declares_table(config.path, "memory"):
+        how = f"set `enabled = true` under `[memory]` in {config.path}"
+    else:
+        how = f"add `[memory]` and `enabled = true` to {config.path}"
+    fail(f"memory is disabled; to enable it, {how}")
+
+
+def store_for_config(config: Config) -> MemoryBackend:
+    """The store the config gives for the selected workspace: the team store inside a ``[memory.team]`` root."""
+    from ..runtime.stores import config_store
+
+    ctx = click.get_current_context(silent=True)
+    workspace = None if ctx is None else ctx.find_root().obj.get("workspace")
+    store = config_store(config, workspace=workspace)
+    if ctx is not None:
+        ctx.call_on_close(store.close)  # a team store's connections end with the command
+    return store
+
+
+def enabled_store(ctx: click.Context) -> MemoryBackend:
+    """The store of the selected config, or exit 1 saying memory is disabled and how to enable it."""
+    config = config_for(ctx)
+    require_enabled(config)
+    return store_for_config(config)

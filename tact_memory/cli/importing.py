@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import errors
-from ..records import MemoryRecord
+from ..records import MemoryBackend, MemoryRecord
 from ..store.sqlite import MemoryStore
 
 __all__ = ["LineOutcome", "import_lines"]
@@ -71,7 +71,7 @@ def _content(raw: str | bytes) -> str:
     return str(value["content"])
 
 
-def _put_lines(store: MemoryStore, lines: Iterable[str | bytes]) -> Iterator[LineOutcome]:
+def _put_lines(store: MemoryBackend, lines: Iterable[str | bytes]) -> Iterator[LineOutcome]:
     line_of_id: dict[int, int] = {}  # ids added by this import, to name a duplicate by its line
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -92,8 +92,10 @@ def _put_lines(store: MemoryStore, lines: Iterable[str | bytes]) -> Iterator[Lin
 
 
 @contextmanager
-def _scratch_copy(store: MemoryStore) -> Iterator[MemoryStore]:
+def _scratch_copy(store: MemoryBackend) -> Iterator[MemoryStore]:
     """A store over a consistent copy of ``store``'s database, deleted on exit."""
+    if not isinstance(store, MemoryStore):
+        raise errors.InvalidArguments("--dry-run checks against a copy of the local database; a team store has none")
     store.list_records(order="id")  # refuses a foreign, newer or corrupt file, untouched
     with tempfile.TemporaryDirectory(prefix="tact-memory-dry-run-") as folder:
         copy = Path(folder) / "memory" / "v1.sqlite3"
@@ -119,7 +121,7 @@ def _scratch_copy(store: MemoryStore) -> Iterator[MemoryStore]:
             scratch.close()
 
 
-def import_lines(store: MemoryStore, lines: Iterable[str | bytes], *, dry_run: bool = False) -> Iterator[LineOutcome]:
+def import_lines(store: MemoryBackend, lines: Iterable[str | bytes], *, dry_run: bool = False) -> Iterator[LineOutcome]:
     """Put the ``content`` of each line, and say what became of it, line by line.
 
     Args:

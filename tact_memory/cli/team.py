@@ -7,6 +7,7 @@ and is never printed back: messages about the database name no host, user or pas
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from datetime import datetime, timezone
@@ -41,17 +42,36 @@ def _when(ms: int | None) -> str:
 @click.option("--max-in-flight", type=click.IntRange(1, 1024), default=32, show_default=True, help="Requests handled at once.")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(0.1, 300), default=10.0, show_default=True, help="Seconds per request.")
 @click.option("--max-body", type=click.IntRange(1024, 16 * 1024 * 1024), default=256 * 1024, show_default=True, help="Largest request body, in bytes.")
-def serve_command(database: str, listen: str, check: bool, max_in_flight: int, timeout_s: float, max_body: int) -> None:
+@click.option("--test-limits", "limits_json", hidden=True, metavar="JSON")
+@click.option("--test-clock-file", "clock_file", hidden=True, metavar="PATH")
+def serve_command(
+    database: str, listen: str, check: bool, max_in_flight: int, timeout_s: float, max_body: int,
+    limits_json: str | None, clock_file: str | None,
+) -> None:  # fmt: skip
     """Serve team memory over HTTP from a PostgreSQL database (migrating its schema first).
 
     \b
     Example:
         tact-memory serve --database postgresql://tact@db/tact --listen 0.0.0.0:8765
         tact-memory serve --check
+
+    Two hidden options exist for the test suite only, and are refused unless the environment
+    sets TACT_TEAM_TEST_HOOKS=1: --test-limits JSON (smaller bounds) and --test-clock-file PATH
+    (the server's time, in Unix milliseconds, read from a file on every use).
     """
     _require("team", *_TEAM_MODULES)
+    from ..limits import DEFAULT_LIMITS
     from ..team import server
     from ..team.app import ServiceLimits
+
+    limits = DEFAULT_LIMITS
+    if limits_json is not None or clock_file is not None:
+        if os.environ.get(server.TEST_HOOKS_ENV) != "1":
+            raise click.UsageError(f"--test-limits and --test-clock-file are for tests: set {server.TEST_HOOKS_ENV}=1")
+        try:
+            limits = DEFAULT_LIMITS if limits_json is None else server.parse_test_limits(limits_json)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--test-limits") from None
 
     if check:
         result = server.check(database)
@@ -65,6 +85,7 @@ def serve_command(database: str, listen: str, check: bool, max_in_flight: int, t
         server.serve(
             database, host=host, port=port,
             service=ServiceLimits(max_in_flight=max_in_flight, timeout_s=timeout_s, body_bytes=max_body),
+            limits=limits, clock=None if clock_file is None else server.file_clock(clock_file),
         )  # fmt: skip
     except server.ServeError as exc:
         _fail(str(exc))
@@ -72,10 +93,15 @@ def serve_command(database: str, listen: str, check: bool, max_in_flight: int, t
 
 @click.group("team")
 def team_group() -> None:
-    """Team memory administration: the tokens that let people and agents use a team service.
+    """Team memory: the tokens that let people and agents use a team service, and explicit transfer.
+
+    push and pull move records between your local memory and the service named by [memory.team]
+    in config.toml; nothing moves without them.
 
     \b
     Example:
+        tact-memory team push --dry-run
+        tact-memory team pull --namespace alice
         tact-memory team token create --database "$URL" --namespace alice --role writer --expires 90d
         tact-memory team token list
         tact-memory team token revoke 3
@@ -160,3 +186,113 @@ def token_revoke(database: str, token_id: int) -> None:
     if not done:
         _fail(f"no active token has id {token_id}")
     click.echo(f"revoked token {token_id}")
+
+
+def _stores(ctx: click.Context) -> tuple[Any, Any]:
+    """The local store and the team store of the selected config, or exit 1 saying what is missing."""
+    _require("team", "httpx")
+    from ..runtime.stores import team_store
+    from ..store.sqlite import MemoryStore
+    from .common import config_for as _config
+    from .common import require_enabled as _require_enabled
+
+    config = _config(ctx)
+    _require_enabled(config)
+    if config.memory.team is None:
+        _fail(f"no team memory is configured: add a [memory.team] table (endpoint, token_env) to {config.path}")
+        raise AssertionError  # pragma: no cover
+    return MemoryStore(config.database_path), team_store(config.memory.team)
+
+
+@team_group.command("push")
+@click.option("--dry-run", is_flag=True, help="Say what would change; change nothing.")
+@click.option("--prune", is_flag=True, help="Also delete records of your namespace that your local memory lacks.")
+@click.pass_context
+def team_push(ctx: click.Context, dry_run: bool, prune: bool) -> None:
+    """Make the team service's copy of your namespace match your local memory.
+
+    Local records your namespace lacks are added (matched by content, ignoring case and white
+    space); records only the service has are kept unless you pass --prune. Uses [memory.team]
+    in config.toml; nothing is ever sent without this command.
+
+    \b
+    Example:
+        tact-memory team push --dry-run
+        tact-memory team push --prune
+    """
+    from .. import errors
+    from .transfer import push
+
+    local, team = _stores(ctx)
+    try:
+        status = team.status()  # asks the service who the token writes as
+        if status.problem is not None:
+            _fail(f"unavailable: {status.detail}")
+        report = push(local, team, str(team.namespace), prune=prune, dry_run=dry_run)
+    except errors.TactMemoryError as exc:
+        _fail(f"{exc.code}: {exc.message}")
+        raise  # pragma: no cover
+    finally:
+        local.close()
+        team.close()
+    would = "would be " if dry_run else ""
+    for local_id, team_id in report.added:
+        click.echo(f"local memory {local_id}: {would}added" + ("" if team_id is None else f" as team memory {team_id}"))
+    for team_id in report.deleted:
+        click.echo(f"team memory {team_id}: {would}deleted (not in local memory)")
+    for local_id, code, message in report.refused:
+        click.echo(f"local memory {local_id}: refused, {code}: {message}")
+    summary = (
+        f"namespace {report.namespace}: {would}added {len(report.added)}, {would}deleted {len(report.deleted)}, "
+        f"unchanged {report.unchanged}, refused {len(report.refused)}"
+    )
+    if report.kept:
+        summary += f"; {len(report.kept)} record(s) only on the service kept (--prune deletes them)"
+    click.echo(summary + ("; dry run, nothing changed" if dry_run else ""))
+    if report.refused:
+        sys.exit(1)
+
+
+@team_group.command("pull")
+@click.option("--all", "all_", is_flag=True, help="Every namespace your token may read.")
+@click.option("--namespace", "namespaces", multiple=True, metavar="NAME", help="A namespace to pull (repeat for more).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record: namespace, team id, local id, outcome.")
+@click.pass_context
+def team_pull(ctx: click.Context, all_: bool, namespaces: tuple[str, ...], as_json: bool) -> None:
+    """Merge team records into your local memory: all of them or none.
+
+    Every record is checked first (bounds, secrets, duplicates) against a copy of your local
+    memory; only if all fit are they written. Records already in local memory (same content) are
+    skipped. The report names who wrote each record (its namespace) and the local id it got.
+
+    \b
+    Example:
+        tact-memory team pull --namespace alice --namespace bob
+        tact-memory team pull --all --json
+    """
+    from .. import errors
+    from .transfer import pull
+
+    if all_ == bool(namespaces):
+        raise click.UsageError("pass --all or at least one --namespace NAME (not both)")
+    local, team = _stores(ctx)
+    try:
+        report = pull(local, team, None if all_ else namespaces)
+    except errors.TactMemoryError as exc:
+        _fail(f"{exc.code}: {exc.message}")
+        raise  # pragma: no cover
+    finally:
+        local.close()
+        team.close()
+    for item in report.items:
+        if as_json:
+            click.echo(json.dumps({"namespace": item.namespace, "team_id": item.team_id, "local_id": item.local_id,
+                                   "outcome": item.outcome}))  # fmt: skip
+        elif item.outcome == "added":
+            click.echo(f"{item.namespace} memory {item.team_id}: added as local memory {item.local_id}")
+        elif item.outcome == "hidden":
+            click.echo(f"{item.namespace} memory {item.team_id}: not pulled (hidden: it looks like a secret)")
+        else:
+            click.echo(f"{item.namespace} memory {item.team_id}: already in local memory")
+    if not as_json:
+        click.echo(f"pulled {len(report.added)} record(s) of {len(report.items)}")

@@ -35,6 +35,7 @@ __all__ = [
     "Config",
     "ConfigSource",
     "MemorySettings",
+    "TeamSettings",
     "config_template",
     "database_path_for",
     "declares_table",
@@ -50,11 +51,43 @@ DATABASE_RELATIVE_PATH = Path("memory") / "v1.sqlite3"
 
 
 @dataclass(frozen=True)
+class TeamSettings:
+    """The ``[memory.team]`` table: a team memory service, and the workspaces that must use it.
+
+    A session whose workspace is inside one of :attr:`workspace_roots` uses the team store only:
+    when the service cannot be reached its operations answer ``unavailable``, and local memory is
+    neither used nor created. Other workspaces keep the local store.
+    """
+
+    endpoint: str
+    """The service's URL (``http`` or ``https``; no user name, password, query or fragment)."""
+    namespace: str | None = None
+    """The namespace the token must write as; the service refuses requests when it does not."""
+    token_env: str | None = None
+    """The environment variable holding the token (it wins over :attr:`token_file` when set)."""
+    token_file: Path | None = None
+    """A file holding the token; it must be readable by its owner only (mode 0600)."""
+    workspace_roots: tuple[Path, ...] = ()
+    """Absolute folders; a workspace inside any of them uses the team store."""
+
+    def covers(self, workspace: str | os.PathLike[str]) -> bool:
+        """Whether ``workspace`` is one of :attr:`workspace_roots` or inside one (symbolic links resolved)."""
+        where = Path(os.path.realpath(workspace))
+        for root in self.workspace_roots:
+            resolved = Path(os.path.realpath(root))
+            if where == resolved or resolved in where.parents:
+                return True
+        return False
+
+
+@dataclass(frozen=True)
 class MemorySettings:
     """The ``[memory]`` table."""
 
     enabled: bool = False
     """Whether agents get the memory tool, instructions and checkpoint. Off unless set to ``true``."""
+    team: TeamSettings | None = None
+    """The ``[memory.team]`` table, when there is one."""
 
 
 @dataclass(frozen=True)
@@ -99,10 +132,17 @@ def database_path_for(config_path: Path) -> Path:
     return Path(os.path.abspath(config_path)).parent / DATABASE_RELATIVE_PATH
 
 
-_SCHEMA: dict[str, dict[str, type]] = {"memory": {"enabled": bool}}
+_SCHEMA: dict[str, dict[str, type]] = {"memory": {"enabled": bool, "team": dict}}
 """Tables and their keys with the one TOML type each accepts; anything else is an error."""
 
-_TOML_TYPE_NAMES = {bool: "a boolean (true or false)", str: "a string", int: "an integer", dict: "a table"}
+_TOML_TYPE_NAMES = {
+    bool: "a boolean (true or false)", str: "a string", int: "an integer", dict: "a table", list: "an array",
+}  # fmt: skip
+_TEAM_SCHEMA: dict[str, type] = {
+    "endpoint": str, "namespace": str, "token_env": str, "token_file": str, "workspace_roots": list,
+}  # fmt: skip
+_NAMESPACE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,62}")  # the service's rule for namespace names
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 
 
 def _toml_type(value: object) -> str:
@@ -140,7 +180,60 @@ def _validate(raw: dict[str, Any], path: Path) -> Config:
                 )
         tables[table] = value
     memory = tables.get("memory", {})
-    return Config(path=path, memory=MemorySettings(enabled=bool(memory.get("enabled", False))))
+    team = None if "team" not in memory else _team(memory["team"], path)
+    return Config(path=path, memory=MemorySettings(enabled=bool(memory.get("enabled", False)), team=team))
+
+
+def _team(table: dict[str, Any], path: Path) -> TeamSettings:
+    """Validate ``[memory.team]``; every refusal names its key and never repeats a token."""
+
+    def fail(key: str, message: str) -> ConfigError:
+        return ConfigError(message, path=str(path), key=_key_name("memory", "team", key))
+
+    for key, item in table.items():
+        expected = _TEAM_SCHEMA.get(key)
+        if expected is None:
+            known = ", ".join(sorted(_TEAM_SCHEMA))
+            raise ConfigError(f"unknown key (known keys: {known})", path=str(path), key=_key_name("memory", "team", key))
+        if type(item) is not expected:
+            raise fail(key, f"expected {_TOML_TYPE_NAMES[expected]}, got {_toml_type(item)}")
+    if "endpoint" not in table:
+        raise fail("endpoint", "missing: the team memory service's URL, such as https://memory.example.com")
+    endpoint = _endpoint(table["endpoint"], fail)
+    namespace = table.get("namespace")
+    if namespace is not None and not _NAMESPACE.fullmatch(namespace):
+        raise fail("namespace", "a namespace is 1 to 63 lower-case letters, digits, '_', '.' or '-', starting with a letter or digit")
+    token_env = table.get("token_env")
+    if token_env is not None and not _ENV_NAME.fullmatch(token_env):
+        raise fail("token_env", "expected the name of an environment variable (letters, digits and '_'), not a token")
+    token_file = table.get("token_file")
+    if token_env is None and token_file is None:
+        raise fail("token_env", "missing: name the environment variable that holds the token (or set token_file)")
+    base = path.parent
+    roots: list[Path] = []
+    for index, root in enumerate(table.get("workspace_roots", [])):
+        if not isinstance(root, str) or not root.strip() or "\x00" in root:
+            raise fail("workspace_roots", f"item {index + 1} must be a folder path (a non-empty string)")
+        roots.append(Path(os.path.abspath(base / os.path.expanduser(root))))
+    file = None if token_file is None else Path(os.path.abspath(base / os.path.expanduser(token_file)))
+    return TeamSettings(endpoint, namespace, token_env, file, tuple(roots))
+
+
+def _endpoint(value: str, fail: Any) -> str:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018  (raises ValueError for a bad port)
+    except ValueError:
+        raise fail("endpoint", "not a valid URL") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise fail("endpoint", "expected an http:// or https:// URL with a host")
+    if parts.username is not None or parts.password is not None:
+        raise fail("endpoint", "must not hold a user name or password; the token goes in token_env or token_file")
+    if parts.query or parts.fragment:
+        raise fail("endpoint", "must not hold a query or fragment")
+    return value.rstrip("/")
 
 
 def locate_config(

@@ -3,7 +3,7 @@
 Routes (protocol version 1; every route needs ``Authorization: Bearer <token>``)
 ---------------------------------------------------------------------------------
 =========================  ====================================================================
-``GET  /v1/session``       who the token is: ``namespace``, ``role``, ``readable``, ``protocol``
+``GET  /v1/session``       who the token is: ``namespace``, ``role``, ``readable``, ``protocol``, ``limits``
 ``POST /v1/scan``          ``{"query", "limit"?}`` → ``{"candidates": [...]}``
 ``POST /v1/read``          ``{"ids": [...]}`` → ``{"memories": [...]}``
 ``POST /v1/put``           ``{"content", "replace"?: {"id", "version"}, "probation"?}`` → ``{"memory", "replaced"}``
@@ -212,7 +212,10 @@ Operation = Callable[[PostgresStore, Credential, Any, Request], Any]
 
 def _session(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
     readable = None if who.readable is None else sorted(who.readable | {who.namespace})
-    return {"namespace": who.namespace, "role": who.role, "readable": readable, "protocol": PROTOCOL_VERSION}
+    return {
+        "namespace": who.namespace, "role": who.role, "readable": readable, "protocol": PROTOCOL_VERSION,
+        "limits": asdict(store.limits),
+    }  # fmt: skip
 
 
 def _scan(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:

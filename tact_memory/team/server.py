@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,22 @@ from ..limits import DEFAULT_LIMITS, Limits
 from .app import ACCESS_LOG, ServiceLimits, create_app
 from .migrations import SCHEMA_VERSION, NewerSchema, migrate, schema_version
 
-__all__ = ["CheckResult", "ServeError", "check", "connect", "open_pool", "parse_listen", "prepare", "serve"]
+__all__ = [
+    "TEST_HOOKS_ENV",
+    "CheckResult",
+    "ServeError",
+    "check",
+    "connect",
+    "file_clock",
+    "open_pool",
+    "parse_listen",
+    "prepare",
+    "serve",
+    "parse_test_limits",
+]
+
+TEST_HOOKS_ENV = "TACT_TEAM_TEST_HOOKS"
+"""Set to ``1`` to let ``serve`` take its test-only options (other bounds, a clock read from a file)."""
 
 
 class ServeError(Exception):
@@ -111,6 +127,37 @@ class _Withheld(logging.Filter):
         return True
 
 
+def parse_test_limits(text: str) -> Limits:
+    """Bounds from a JSON object of :class:`~tact_memory.limits.Limits` fields (test-only ``serve`` option).
+
+    Raises:
+        ValueError: not a JSON object of known fields with positive integer values.
+    """
+    import json
+    from dataclasses import fields, replace
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ValueError("--test-limits takes a JSON object such as {\"rows\": 3}") from None
+    known = {f.name for f in fields(Limits)}
+    if not isinstance(data, dict) or not set(data) <= known:
+        raise ValueError(f"--test-limits takes a JSON object of these fields: {', '.join(sorted(known))}")
+    if not all(type(v) is int and v > 0 for v in data.values()):
+        raise ValueError("--test-limits values are positive integers")
+    return replace(DEFAULT_LIMITS, **data)
+
+
+def file_clock(path: str) -> Callable[[], int]:
+    """A clock (Unix milliseconds) read from a file on every call: tests move the server's time by writing it."""
+
+    def now() -> int:
+        with open(path, encoding="ascii") as handle:
+            return int(handle.read().strip())
+
+    return now
+
+
 def serve(
     dsn: str,
     *,
@@ -118,6 +165,7 @@ def serve(
     port: int = 8765,
     service: ServiceLimits = ServiceLimits(),
     limits: Limits = DEFAULT_LIMITS,
+    clock: Callable[[], int] | None = None,
 ) -> None:
     """Migrate, then serve until interrupted."""
     import uvicorn
@@ -134,7 +182,7 @@ def serve(
         pool_log.addFilter(_Withheld())
     pool = open_pool(dsn, size=min(service.max_in_flight, 16), timeout_s=service.timeout_s)
     try:
-        app = create_app(pool, limits=limits, service=service)
+        app = create_app(pool, limits=limits, service=service, clock=clock)
         config = uvicorn.Config(
             app, host=host, port=port, access_log=False, log_level="warning", lifespan="on",
             limit_concurrency=service.max_in_flight * 2, timeout_keep_alive=5,

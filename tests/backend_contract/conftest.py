@@ -9,9 +9,11 @@ beside the backend, not here.
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -93,9 +95,99 @@ def _postgres(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
     return Harness("postgres", clock, make, plant)
 
 
+class FileClock(FakeClock):
+    """A fake clock that also writes its time to a file, which ``serve --test-clock-file`` reads."""
+
+    def __init__(self, path: Path, start: int) -> None:
+        self.path = path
+        super().__init__(start)
+
+    @property  # type: ignore[override]
+    def now(self) -> int:
+        return self._now
+
+    @now.setter
+    def now(self, value: int) -> None:
+        self._now = value
+        partial = self.path.with_suffix(".partial")
+        partial.write_text(str(value), encoding="ascii")
+        os.replace(partial, self.path)  # the server never reads half a number
+
+
+class ServeProcesses:
+    """``serve`` processes on one module's database: one per distinct :class:`Limits`, started on demand.
+
+    The service owns its bounds and its time, so each set of bounds gets a process started with
+    the test-only ``--test-limits``, and every process reads the time from one clock file.
+    """
+
+    def __init__(self, dsn: str, folder: Path) -> None:
+        self.dsn = dsn
+        self.folder = folder
+        self.clock_file = folder / "clock"
+        self.running: dict[Limits, Any] = {}
+
+    def url(self, limits: Limits) -> str:
+        from ..team.conftest import start_service
+
+        if limits not in self.running:
+            self.running[limits] = start_service(
+                self.dsn, self.folder, "--test-limits", json.dumps(asdict(limits)),
+                "--test-clock-file", str(self.clock_file), env={"TACT_TEAM_TEST_HOOKS": "1"},
+            )  # fmt: skip
+        return str(self.running[limits].url)
+
+    def stop(self) -> None:
+        from ..team.conftest import stop_service
+
+        for service in self.running.values():
+            stop_service(service)
+
+
+@pytest.fixture(scope="module")
+def serve_processes(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcesses]:  # noqa: F811
+    """The module's ``serve`` processes, stopped when the module ends."""
+    processes = ServeProcesses(pg_database, tmp_path_factory.mktemp("serve"))
+    yield processes
+    processes.stop()
+
+
+def _http(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
+    """The HTTP client against real ``serve`` processes on a real PostgreSQL server, as a writer of ``alice``."""
+    pytest.importorskip("httpx", reason="httpx is not installed")
+    from tact_memory.store.remote import RemoteStore
+    from tact_memory.team.tokens import create_token
+
+    pool = request.getfixturevalue("pg_pool")
+    processes: ServeProcesses = request.getfixturevalue("serve_processes")
+    timed = FileClock(processes.clock_file, clock.now)
+    with pool.connection() as conn:
+        conn.execute("TRUNCATE memories, generations")
+        token, _ = create_token(conn, namespace="alice", role="writer", now_ms=0)
+
+    def make(limits: Limits) -> MemoryBackend:
+        return RemoteStore(processes.url(limits), token, namespace="alice")
+
+    def plant(backend: MemoryBackend, content: str) -> int:
+        with pool.connection() as conn, conn.transaction():
+            row = conn.execute(
+                "INSERT INTO memories (namespace, version, content, created_at_ms, updated_at_ms)"
+                " VALUES ('alice', 1, %s, %s, %s) RETURNING id",
+                (content, timed.now, timed.now),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO generations (namespace) VALUES ('alice')"
+                " ON CONFLICT (namespace) DO UPDATE SET generation = nextval('generation_numbers')"
+            )
+        return int(row[0])
+
+    return Harness("http", timed, make, plant)
+
+
 BACKENDS: dict[str, Callable[[pytest.FixtureRequest, FakeClock], Harness]] = {
     "sqlite": lambda request, clock: _sqlite(request.getfixturevalue("tmp_path"), clock),
     "postgres": _postgres,
+    "http": _http,
 }
 """Every backend the contract runs against."""
 

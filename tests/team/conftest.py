@@ -47,8 +47,8 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_service(dsn: str, folder: Path, *extra: str) -> Service:
-    """Start ``tact-memory serve`` on a free port and wait until it answers."""
+def start_service(dsn: str, folder: Path, *extra: str, env: dict[str, str] | None = None) -> Service:
+    """Start ``tact-memory serve`` on a free port (with ``env`` added to the environment) and wait until it answers."""
     import httpx
 
     port = _free_port()
@@ -56,7 +56,7 @@ def start_service(dsn: str, folder: Path, *extra: str) -> Service:
     handle = log.open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "tact_memory.cli", "serve", "--database", dsn, "--listen", f"127.0.0.1:{port}", *extra],
-        stdout=handle, stderr=subprocess.STDOUT, env={**os.environ},
+        stdout=handle, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
     )  # fmt: skip
     handle.close()
     url = f"http://127.0.0.1:{port}"

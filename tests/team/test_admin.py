@@ -133,3 +133,25 @@ def test_a_request_over_the_timeout_is_answered_timeout(pg_database: str, admin:
         assert answer.status_code == 504 and answer.json()["error"]["code"] == "timeout"
         fine = TestClient(create_app(pool)).get("/v1/session", headers={"Authorization": f"Bearer {token}"})
         assert fine.status_code == 200
+
+
+def test_serve_refuses_its_test_options_unless_test_hooks_are_enabled(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from tact_memory.cli.app import cli
+
+    monkeypatch.delenv("TACT_TEAM_TEST_HOOKS", raising=False)
+    for option in (["--test-limits", '{"rows": 3}'], ["--test-clock-file", "/tmp/clock"]):
+        result = CliRunner().invoke(cli, ["serve", "--database", "postgresql://nowhere/x", *option])
+        assert result.exit_code == 2 and "TACT_TEAM_TEST_HOOKS=1" in result.output
+
+
+def test_test_limits_take_known_positive_fields_only() -> None:
+    from tact_memory.limits import DEFAULT_LIMITS
+    from tact_memory.team.server import parse_test_limits
+
+    assert parse_test_limits('{"rows": 3}').rows == 3
+    assert parse_test_limits("{}") == DEFAULT_LIMITS
+    for bad in ("[]", '{"rowz": 3}', '{"rows": 0}', '{"rows": true}', "not json"):
+        with pytest.raises(ValueError):
+            parse_test_limits(bad)

@@ -17,7 +17,16 @@ SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
 def test_session_names_the_credential(service: Service, make_token: Callable[..., str]) -> None:
     answer = service.call("GET", "/v1/session", make_token("alice", "writer"))
     assert answer.status_code == 200
-    assert answer.json() == {"namespace": "alice", "role": "writer", "readable": None, "protocol": 1}
+    from tact_memory.limits import DEFAULT_LIMITS
+
+    assert answer.json() == {
+        "namespace": "alice", "role": "writer", "readable": None, "protocol": 1,
+        "limits": {
+            "record_bytes": 1024, "rows": 512, "content_bytes": 262_144, "file_bytes": 4 * 1024 * 1024,
+            "page_size": 4096, "scan_results": 5, "preview_bytes": 64, "query_bytes": 512,
+            "probation_ms": DEFAULT_LIMITS.probation_ms,
+        },
+    }  # fmt: skip
     limited = service.call("GET", "/v1/session", make_token("carol", "reader", readable=("alice",)))
     assert limited.json()["readable"] == ["alice", "carol"]
 

@@ -1,0 +1,140 @@
+"""The HTTP client's own behaviour: error mapping, transport failures, odd answers, and the token.
+
+The service itself is exercised through the backend contract (``tests/backend_contract``, the
+``http`` harness) and ``tests/team``; here a scripted transport answers, so each failure is exact.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tact_memory import errors
+from tact_memory.records import RecordKey
+
+httpx = pytest.importorskip("httpx", reason="httpx is not installed")
+
+from tact_memory.store.remote import RemoteStore, safe_endpoint  # noqa: E402
+
+TOKEN = "tmt_" + "S3cr3tT0kenValue_abcdefghijklmnopqrstuvwxyz1"
+SESSION = {"namespace": "alice", "role": "writer", "readable": None, "protocol": 1,
+           "limits": {"record_bytes": 100, "rows": 7, "content_bytes": 500, "scan_results": 3}}  # fmt: skip
+
+
+def scripted(answer: Callable[[Any], Any]) -> tuple[RemoteStore, list[Any]]:
+    seen: list[Any] = []
+
+    def handle(request: Any) -> Any:
+        seen.append(request)
+        if request.url.path.endswith("/v1/session"):
+            return httpx.Response(200, json=SESSION)
+        return answer(request)
+
+    return RemoteStore("https://bob:pw@team.example:8443/base/?q=1#f", TOKEN, transport=httpx.MockTransport(handle)), seen
+
+
+def error(status: int, code: str, **fields: Any) -> Callable[[Any], Any]:
+    return lambda request: httpx.Response(status, json={"error": {"code": code, "message": f"refused: {code}", **fields}})
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind", "details"),
+    [
+        (error(400, "invalid_arguments"), errors.InvalidArguments, {}),
+        (error(403, "forbidden"), errors.Forbidden, {}),
+        (error(404, "not_found", id=4), errors.NotFound, {"id": 4}),
+        (error(409, "version_conflict", id=4, current_version=3), errors.VersionConflict, {"id": 4, "current_version": 3}),
+        (error(409, "duplicate", key={"id": 2, "version": 5, "namespace": "alice"}), errors.Duplicate, {"key": {"id": 2, "version": 5}}),
+        (error(422, "content_too_large", bytes=2000, limit=1024), errors.ContentTooLarge, {"bytes": 2000, "limit": 1024}),
+        (error(422, "secret_rejected", kind="github_token"), errors.SecretRejected, {"kind": "github_token"}),
+        (error(507, "record_capacity", limit=7), errors.RecordCapacity, {"limit": 7}),
+        (error(507, "content_capacity", limit=500), errors.ContentCapacity, {"limit": 500}),
+        (error(503, "unavailable", reason="busy"), errors.StoreUnavailable, {"reason": "busy"}),
+        (error(401, "token_expired"), errors.StoreUnavailable, {"reason": "token_expired"}),
+        (error(403, "namespace_mismatch"), errors.StoreUnavailable, {"reason": "namespace_mismatch"}),
+        (error(504, "timeout"), errors.StoreUnavailable, {"reason": "timeout"}),
+        (error(500, "internal"), errors.StoreUnavailable, {"reason": "internal"}),
+        (lambda r: httpx.Response(502, text="<html>bad gateway</html>"), errors.StoreUnavailable, {"reason": "server_error"}),
+        (lambda r: httpx.Response(200, text="not json"), errors.StoreUnavailable, {"reason": "bad_response"}),
+        (lambda r: httpx.Response(200, json={"memory": {"key": {"id": "x"}}, "replaced": False}), errors.StoreUnavailable, {"reason": "bad_response"}),
+        (error(409, "version_conflict"), errors.StoreUnavailable, {"reason": "bad_response"}),  # fields missing
+    ],
+)
+def test_each_service_answer_becomes_the_same_error_with_its_fields(
+    answer: Callable[[Any], Any], kind: type[errors.MemoryOperationError], details: dict[str, Any]
+) -> None:
+    store, _ = scripted(answer)
+    with pytest.raises(kind) as info:
+        store.put("a fact about the build", replace=RecordKey(4, 1, "alice"))
+    assert type(info.value) is kind
+    assert info.value.details() == details
+
+
+def test_transport_failures_are_unavailable_and_name_no_credentials() -> None:
+    def refuse(request: Any) -> Any:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    def slow(request: Any) -> Any:
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    for failure, reason in ((refuse, "unreachable"), (slow, "timeout")):
+        store = RemoteStore("https://bob:pw@team.example:8443/?q=1", TOKEN, transport=httpx.MockTransport(failure))
+        with pytest.raises(errors.StoreUnavailable) as info:
+            store.scan("deploy")
+        assert info.value.reason == reason
+        text = str(info.value) + info.value.path + repr(store) + repr(store.status())
+        assert "team.example:8443" in text
+        for secret in (TOKEN, "bob", "pw", "q=1"):
+            assert secret not in text, secret
+        assert store.status().problem == reason
+
+
+def test_the_endpoint_is_shown_without_user_password_query_or_fragment() -> None:
+    assert safe_endpoint("https://bob:pw@team.example:8443/base/?q=1#f") == "https://team.example:8443/base"
+    assert safe_endpoint("http://[::1]:8765") == "http://[::1]:8765"
+
+
+def test_a_message_from_the_service_that_repeats_the_token_is_redacted() -> None:
+    store, _ = scripted(lambda r: httpx.Response(401, json={"error": {"code": "token_invalid", "message": f"bad {TOKEN}"}}))
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.scan("deploy")
+    assert TOKEN not in str(info.value) and "[token]" in str(info.value)
+
+
+def test_requests_carry_the_token_only_in_the_header_and_the_asserted_namespace() -> None:
+    seen: list[Any] = []
+
+    def handle(request: Any) -> Any:
+        seen.append(request)
+        return httpx.Response(200, json={"candidates": []})
+
+    store = RemoteStore("http://team.example/v1/", TOKEN, namespace="alice", transport=httpx.MockTransport(handle))
+    assert seen == []  # constructing connects to nothing
+    assert store.scan("release tags") == []
+    [request] = seen
+    assert request.url == "http://team.example/v1/scan"
+    assert request.headers["authorization"] == f"Bearer {TOKEN}"
+    assert request.headers["x-tact-namespace"] == "alice"
+    assert json.loads(request.content) == {"query": "release tags", "limit": 5}
+
+
+def test_content_is_screened_here_against_the_service_bounds_before_it_is_sent() -> None:
+    store, seen = scripted(lambda r: pytest.fail("nothing may be sent"))
+    with pytest.raises(errors.SecretRejected):
+        store.put("the deploy key is ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8")
+    with pytest.raises(errors.ContentTooLarge) as info:
+        store.put("x" * 101)
+    assert info.value.details() == {"bytes": 101, "limit": 100}
+    assert [str(r.url) for r in seen] == ["https://team.example:8443/base/v1/session"]
+    assert store.limits.rows == 7 and store.namespace == "alice"
+
+
+def test_without_a_token_every_operation_is_unavailable_and_nothing_is_sent() -> None:
+    store = RemoteStore("http://team.example", None, transport=httpx.MockTransport(lambda r: pytest.fail("sent")))
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.read([1])
+    assert info.value.reason == "token_missing"
+    assert store.status().problem == "token_missing"
