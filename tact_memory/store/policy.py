@@ -152,8 +152,8 @@ def check_ids(ids: Iterable[object]) -> list[int]:
     """
     wanted: list[int] = []
     for id_ in dict.fromkeys(ids):
-        if isinstance(id_, bool) or not isinstance(id_, int) or id_ < 1:
-            raise errors.InvalidArguments("ids must be positive integers")
+        if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= MAX_INTEGER:
+            raise errors.InvalidArguments(f"ids must be integers from 1 to {MAX_INTEGER}")
         wanted.append(id_)
     if not wanted:
         raise errors.InvalidArguments("ids must name at least one record")

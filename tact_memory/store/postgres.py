@@ -36,13 +36,13 @@ may quote values or the connection string, are never repeated.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import errors
+from ..clock import now_ms
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import (
     Candidate,
@@ -52,7 +52,7 @@ from ..records import (
     RecordOrder,
     StoreStatus,
 )
-from ..screening.checkpoint import IMITATION_KIND, imitates_checkpoint
+from .policy import check_ids, check_key, hidden_reason, validate_content
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -77,12 +77,7 @@ _ORDER_SQL: dict[str, str] = {
     "oldest": "updated_at_ms ASC, id ASC",
     "id": "id ASC",
 }
-_ALLOWED_CONTROLS = frozenset("\t\n\r")
 _VISIBLE = "(%(all)s OR namespace = ANY(%(readable)s))"
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _record(row: Sequence[Any]) -> MemoryRecord:
@@ -98,54 +93,6 @@ def _record(row: Sequence[Any]) -> MemoryRecord:
         last_read_at_ms=None if read_at is None else int(read_at),
         probation_until_ms=None if probation is None else int(probation),
     )
-
-
-def _check_key(key: RecordKey) -> None:
-    if not (1 <= key.id <= _MAX_ID and 1 <= key.version <= _MAX_ID):
-        raise errors.InvalidArguments(f"id and version must be integers from 1 to {_MAX_ID}")
-
-
-def validate_content(content: object, limits: Limits) -> str:
-    """Check content the way the local store's put does: text, not blank, no control characters,
-    within the record bound, not imitating the checkpoint, not a credential.
-
-    Raises:
-        InvalidArguments, ContentTooLarge, SecretRejected.
-    """
-    from ..retrieval.lexer import utf8_size
-
-    if not isinstance(content, str):
-        raise errors.InvalidArguments("content must be a string")
-    try:
-        size = utf8_size(content)
-    except ValueError as exc:
-        raise errors.InvalidArguments(f"content is not valid text: {exc}") from exc
-    if not content.strip():
-        raise errors.InvalidArguments("content is empty; store one self-contained conclusion")
-    if any(ord(ch) < 32 and ch not in _ALLOWED_CONTROLS or ord(ch) == 127 for ch in content):
-        raise errors.InvalidArguments("content contains control characters other than tab and newline")
-    if size > limits.record_bytes:
-        raise errors.ContentTooLarge(
-            f"content is {size:,} UTF-8 bytes; one record holds at most {limits.record_bytes:,}. "
-            "Store one atomic conclusion, or split unrelated facts into separate records.",
-            size=size,
-            limit=limits.record_bytes,
-        )
-    if imitates_checkpoint(content):
-        raise errors.InvalidArguments(
-            "content imitates the reserved runtime control marker or the review checkpoint's wording; "
-            "state the conclusion in your own words"
-        )
-    from ..screening.credentials import KINDS, find_secret
-
-    kind = find_secret(content)
-    if kind is not None:
-        raise errors.SecretRejected(
-            f"content looks like it contains {KINDS.get(kind, 'a credential')}; credentials are never "
-            "stored. Store the conclusion without the value (for example, where the value is kept).",
-            kind=kind,
-        )
-    return content
 
 
 def unavailable(reason: str, message: str) -> errors.StoreUnavailable:
@@ -177,7 +124,7 @@ class PostgresStore:
         role: str = "writer",
         readable_namespaces: frozenset[str] | None = None,
         limits: Limits = DEFAULT_LIMITS,
-        clock: Callable[[], int] = _now_ms,
+        clock: Callable[[], int] = now_ms,
     ) -> None:
         if role not in ROLES:
             raise errors.InvalidArguments(f"role must be one of {', '.join(ROLES)}")
@@ -267,9 +214,8 @@ class PostgresStore:
     def _secret_kind(self, id_: int, version: int, content: str) -> str | None:
         key = (id_, version)
         if key not in self._secret_cache:
-            from ..screening.credentials import find_secret
 
-            self._secret_cache[key] = IMITATION_KIND if imitates_checkpoint(content) else find_secret(content)
+            self._secret_cache[key] = hidden_reason(content)
         return self._secret_cache[key]
 
     def _refresh(self, conn: Connection[Any]) -> None:
@@ -351,12 +297,7 @@ class PostgresStore:
 
     def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
         """Full visible records for the ids that exist (first-seen order); bump read telemetry."""
-        wanted = list(dict.fromkeys(ids))
-        for id_ in wanted:
-            if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= _MAX_ID:
-                raise errors.InvalidArguments("ids must be positive integers")
-        if not wanted:
-            raise errors.InvalidArguments("ids must name at least one record")
+        wanted = check_ids(ids)
         with self._lock, self._transaction() as conn:
             self._refresh(conn)
             found = []
@@ -379,7 +320,7 @@ class PostgresStore:
         if self.role != "writer":
             raise errors.Forbidden(f"a {self.role} credential may scan and read, not change memory")
         if key is not None:
-            _check_key(key)
+            check_key(key)
             if key.namespace is not None and key.namespace != self.namespace:
                 raise errors.Forbidden(
                     f"memory {key.id} belongs to namespace {key.namespace!r}; a writer changes only its own "

@@ -34,7 +34,14 @@ from urllib.parse import urlsplit
 
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
-from ..records import Candidate, MemoryRecord, PutResult, RecordKey, RecordOrder, StoreStatus
+from ..records import (
+    Candidate,
+    MemoryRecord,
+    PutResult,
+    RecordKey,
+    RecordOrder,
+    StoreStatus,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -275,7 +282,7 @@ class RemoteStore:
         ``probation`` false marks a version a person wrote (it starts graduated), as on the
         local store.
         """
-        from .postgres import validate_content
+        from .policy import validate_content
 
         validate_content(content, self._session())
         body: dict[str, Any] = {"content": content, "probation": bool(probation)}

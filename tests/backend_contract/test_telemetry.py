@@ -59,7 +59,7 @@ def test_read_deduplicates_in_first_seen_order_and_omits_missing(backend: Memory
     records = backend.read([ids[2], ids[0], ids[2], 999, ids[0], ids[1]])
     assert [r.key.id for r in records] == [ids[2], ids[0], ids[1]]
     assert all(r.read_count == 1 for r in records)
-    for bad in ([0], [-1], [True], ["1"]):
+    for bad in ([0], [-1], [True], ["1"], [2**63]):
         with pytest.raises(errors.InvalidArguments):
             backend.read(bad)  # type: ignore[arg-type]
 
