@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_LIMITS", "PROBATION_MS", "Limits"]
+__all__ = ["DEFAULT_LIMITS", "DEFAULT_RANKING", "PROBATION_MS", "Limits", "Ranking"]
 
 PROBATION_MS = 7 * 24 * 60 * 60 * 1000
 """Seven days of unread probation for a newly model-written version, in milliseconds."""
@@ -46,3 +46,21 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 """The bounds every real store uses."""
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The ranking constants: standard BM25 (the values SQLite FTS5 documents) and the lexer's options."""
+
+    k1: float = 1.2
+    """BM25 term-frequency saturation."""
+    b: float = 0.75
+    """BM25 length normalisation, from 0 (none) to 1 (full)."""
+    stop_words: bool = True
+    """Common English words of a query count only once a content word has matched."""
+    fold: bool = True
+    """Fold English inflections (plural, -ed, -ing) in records and queries."""
+
+
+DEFAULT_RANKING = Ranking()
+"""The ranking every real store uses; the index's defaults and the evaluation read it."""

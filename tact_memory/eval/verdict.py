@@ -121,15 +121,11 @@ def load_thresholds(path: Traversable | None = None) -> Thresholds:
 
 def current_constants() -> dict[str, Any]:
     """The constants the product runs with, in the shape of ``[constants]``."""
-    import inspect
+    from ..limits import DEFAULT_LIMITS, DEFAULT_RANKING
 
-    from ..limits import DEFAULT_LIMITS
-    from ..retrieval.bm25 import Index
-
-    defaults = {name: p.default for name, p in inspect.signature(Index.__init__).parameters.items() if name != "self"}
-    lim = DEFAULT_LIMITS
+    rank, lim = DEFAULT_RANKING, DEFAULT_LIMITS
     return {
-        "k1": defaults["k1"], "b": defaults["b"], "stop_words": defaults["stop_words"], "fold": defaults["fold"],
+        "k1": rank.k1, "b": rank.b, "stop_words": rank.stop_words, "fold": rank.fold,
         "scan_results": lim.scan_results, "preview_bytes": lim.preview_bytes, "record_bytes": lim.record_bytes,
         "rows": lim.rows, "content_bytes": lim.content_bytes, "file_bytes": lim.file_bytes,
         "probation_days": lim.probation_ms / 86_400_000,

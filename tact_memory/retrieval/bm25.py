@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..limits import DEFAULT_RANKING
 from .lexer import document_terms, split_query
 
 __all__ = ["Hit", "Index"]
@@ -68,7 +69,12 @@ class Index:
     """
 
     def __init__(
-        self, *, k1: float = 1.2, b: float = 0.75, stop_words: bool = True, fold: bool = True
+        self,
+        *,
+        k1: float = DEFAULT_RANKING.k1,
+        b: float = DEFAULT_RANKING.b,
+        stop_words: bool = DEFAULT_RANKING.stop_words,
+        fold: bool = DEFAULT_RANKING.fold,
     ) -> None:
         """Create an empty index.
 
