@@ -2,18 +2,35 @@
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from .. import errors
+from ..clock import format_ms
 from ..config.loading import Config, load_config
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
     from ..records import MemoryBackend
 
-__all__ = ["config_for", "enabled_store", "fail", "require_enabled", "require_extra", "store_for_config"]
+__all__ = [
+    "config_for",
+    "dumps",
+    "enabled_store",
+    "fail",
+    "json_option",
+    "refused",
+    "require_enabled",
+    "require_extra",
+    "store_for_config",
+    "when",
+]
 
 
 def fail(message: str) -> NoReturn:
@@ -81,3 +98,20 @@ def enabled_store(ctx: click.Context) -> MemoryBackend:
     config = config_for(ctx)
     require_enabled(config)
     return store_for_config(config)
+
+
+def refused(exc: errors.TactMemoryError, suffix: str = "") -> NoReturn:
+    """Exit 1 with the error's code and message (which never carry a secret value)."""
+    fail(f"{exc.code}: {exc.message}{suffix}")
+
+
+def json_option(func: F) -> F:
+    """``--json``: machine-readable output instead of text."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+when = partial(format_ms, zone=False)  # the callers add " UTC" where a heading does not say it

@@ -1,0 +1,211 @@
+"""Commands for agents and their clients: `tool`, `schema`, `mcp`, `hook` and `setup`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+import click
+
+from .common import config_for as _config
+from .common import fail as _fail
+from .common import require_extra as _require
+from .common import store_for_config as _store
+
+if TYPE_CHECKING:
+    pass
+
+from .common import dumps as _dumps
+
+
+@click.command("tool")
+@click.option(
+    "--role", type=click.Choice(["root", "child"]), default="root", show_default=True,
+    help="The caller's role; a child may only scan and read.",
+)  # fmt: skip
+@click.argument("call", required=False)
+@click.pass_context
+def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
+    """Run memory tool calls and print exactly what a model would see.
+
+    CALL is one JSON object. Without it, JSON objects are read from stdin (one a line, or
+    pretty-printed over several lines) and run through one tool instance, so scan-before-put holds
+    across calls; one JSON result a line. Input that is not a JSON object is answered with an
+    invalid_arguments result, and the stream goes on.
+
+    \b
+    Example:
+        tact-memory tool '{"operation": "scan", "query": "release tags"}'
+        printf '%s\\n' '{"operation":"scan","query":"x"}' '{"operation":"put","content":"y"}' | tact-memory tool
+    """
+    from ..tool.guard import Dispatcher, Role
+    from .json_stream import split_values
+
+    config = _config(ctx)
+    store = _store(config) if config.memory.enabled else None
+    dispatcher = Dispatcher(store, role=Role(role))
+    # stdin is read as bytes: a line that is not UTF-8 becomes an invalid_arguments result, whatever
+    # the locale's decoding, instead of ending the session.
+    calls: Iterable[str | bytes] = [call.strip()] if call is not None else split_values(sys.stdin.buffer)
+    for value in calls:
+        click.echo(_dumps(dispatcher.call(value)))
+
+
+@click.command("schema")
+def schema_command() -> None:
+    """Print the tool definition (name, description, input schema) as JSON.
+
+    \b
+    Example:
+        tact-memory schema > memory-tool.json
+    """
+    from ..tool.schemas import tool_definition
+
+    click.echo(json.dumps(tool_definition(), indent=2, ensure_ascii=False))
+
+
+
+@click.command("mcp")
+@click.option(
+    "--role", type=click.Choice(["root", "child"]), default="root", show_default=True,
+    help="The role of the agent behind the client; a child may only scan and read.",
+)  # fmt: skip
+@click.option(
+    "--tools", type=click.Choice(["one", "split"]), default="one", show_default=True,
+    help="One `memory` tool, or one tool per operation (memory_scan and memory_read read-only, "
+    "memory_put, memory_delete) for clients that ask before running a tool that changes things.",
+)  # fmt: skip
+@click.pass_context
+def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
+    """Serve the memory tool to one MCP client over stdio.
+
+    The server lists one `memory` tool, or with `--tools split` one tool per operation (results
+    are what `tact-memory tool` prints), and a `memory_review` prompt with the review checkpoint;
+    MCP has no per-turn hook, so the client decides when to show it. With memory disabled, every
+    call returns the `disabled` error. Started in a terminal, it says so on stderr; Ctrl-C stops
+    it (exit 0). Needs the mcp extra: pip install 'tact-memory[mcp]'.
+
+    \b
+    Example:
+        tact-memory --config ~/.config/tact/config.toml mcp --role child
+        tact-memory mcp --tools split
+    """
+    _require("mcp", "mcp")
+    config = _config(ctx)
+    from ..adapters.mcp import run_stdio
+    from ..tool.guard import Role
+
+    previous = signal.signal(signal.SIGINT, _stop_serving)
+    if sys.stdin.isatty():  # a person started it by hand: say what it is waiting for
+        click.echo(
+            "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout); "
+            "press Ctrl-C to stop",
+            err=True,
+        )
+    try:
+        run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one", workspace=ctx.obj.get("workspace"))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop_serving(signum: int, frame: object) -> None:
+    """SIGINT (Ctrl-C) while serving MCP: end the process at once, with exit 0 and no traceback.
+
+    The MCP SDK reads stdin in a worker thread that cancellation cannot interrupt, so unwinding
+    normally would wait for the client's next line (at a terminal, for more Ctrl-Cs and then a
+    traceback). Ending here loses nothing: every acknowledged write is already durable, and a
+    transaction still in flight is rolled back from its journal when the database is next opened.
+    """
+    sys.stderr.flush()
+    os._exit(0)
+
+
+@click.command("hook", context_settings={"ignore_unknown_options": True})
+@click.argument("event", type=click.Choice(["user-prompt-submit", "session-start"]))
+@click.pass_context
+def hook_command(ctx: click.Context, event: str) -> None:
+    """Run a client's prompt hook: the event's JSON on stdin, the checkpoint (if due) on stdout.
+
+    For Claude Code and Codex (`tact-memory setup` installs it). user-prompt-submit prints the
+    review checkpoint as `additionalContext` on every prompt after a session's first, and on the
+    first prompt after a resume; session-start marks resumed sessions. Prints nothing when memory
+    is disabled. Errors exit 1 (never 2, which the clients read as "block this prompt").
+
+    \b
+    Example:
+        echo '{"session_id": "s1", "prompt": "hi"}' | tact-memory hook user-prompt-submit
+    """
+    from ..hooks.prompt_hook import main as hook_main
+
+    config_path = ctx.obj.get("config_path")
+    sys.exit(hook_main([*(["--config", config_path] if config_path else []), event]))
+
+
+@click.command("setup")
+@click.argument("client", type=click.Choice(["claude-code", "claude-desktop", "codex", "cursor", "vscode"]))
+@click.option("--print", "print_only", is_flag=True, help="Print the entries and where they go; write nothing.")
+@click.option(
+    "--tools", type=click.Choice(["one", "split"]), default="one", show_default=True,
+    help="Serve one `memory` tool, or one tool per operation (see `mcp --tools`).",
+)  # fmt: skip
+@click.option(
+    "--reader-agent", is_flag=True,
+    help="claude-code only, with --tools split: also write a `memory-reader` sub-agent that may scan and read, not write.",
+)  # fmt: skip
+@click.option(
+    "--workspace", type=click.Path(file_okay=False, path_type=Path), default=".", show_default=True,
+    help="vscode only: the workspace whose .vscode/mcp.json gets the server.",
+)  # fmt: skip
+@click.pass_context
+def setup_command(ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path) -> None:
+    """Register the MCP server (and the prompt hook, where the client has one) with CLIENT.
+
+    Merges into the client's own file without touching other entries, keeps the old file as
+    <file>.bak, and changes nothing when the entry is already there. The command is the absolute
+    path of this installation, with --config when you chose the configuration explicitly. Claude
+    Code and Codex also get the prompt hook that adds the review checkpoint. Restart the client
+    afterwards.
+
+    \b
+    Example:
+        tact-memory setup claude-code --print
+        tact-memory setup codex
+        tact-memory setup claude-code --tools split --reader-agent
+    """
+    from ..config.loading import locate_config
+    from . import clients
+
+    if reader_agent and (client != "claude-code" or tools != "split"):
+        raise click.UsageError("--reader-agent needs claude-code and --tools split")
+    if client == "codex":
+        _require("setup", "tomlkit")
+    source = locate_config(ctx.obj.get("config_path"))
+    launch = clients.Launch.detect(None if source.origin == "default" else source.path, tools=tools)
+    try:
+        changes = clients.plan(
+            cast("clients.Client", client), launch, home=Path.home(), workspace=workspace.absolute(), reader=reader_agent
+        )
+    except clients.SetupError as exc:
+        _fail(str(exc))
+        raise  # pragma: no cover
+    if print_only:
+        if client == "claude-code":
+            click.echo(f"# or: claude mcp add --scope user {clients.SERVER_NAME} -- {clients._shell([launch.command, *launch.args])}")
+        for change in changes:
+            click.echo(f"# {change.path}\n{change.snippet.rstrip()}")
+        return
+    for change in changes:
+        try:
+            backup = clients.apply(change)
+        except OSError as exc:
+            _fail(f"cannot write {change.path}: {exc.strerror or exc}")
+        if not change.changed:
+            click.echo(f"{change.path}: already up to date")
+        else:
+            click.echo(f"wrote {change.path}" + (f" (previous version kept as {backup})" if backup else ""))
+    click.echo(f"server: {_dumps([launch.command, *launch.args])}; restart {client} to load it")

@@ -1,0 +1,135 @@
+"""Commands that run something larger: `demo`, `browse`, `bench` and `eval`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from .common import config_for as _config
+from .common import fail as _fail
+from .common import require_extra as _require
+from .common import store_for_config as _store
+
+if TYPE_CHECKING:
+    pass
+
+from .common import json_option
+
+
+@click.command("demo")
+@json_option
+def demo_command(as_json: bool) -> None:
+    """Run a scripted, offline session pair that shows the whole feature.
+
+    A scripted model uses a real store in a temporary folder (your memory is not touched): a
+    correction and a steer get the review checkpoint, the root agent stores two conclusions, a
+    child agent reads them and is refused a put, and a later session reads them back.
+
+    \b
+    Example:
+        tact-memory demo --json | jq '.sessions[0].model_requests[-1].messages'
+    """
+    from .demo import render_text, run_demo
+
+    run = run_demo()
+    click.echo(json.dumps(run.to_json(), indent=2, ensure_ascii=False) if as_json else render_text(run))
+
+
+@click.command("browse")
+@click.pass_context
+def browse_command(ctx: click.Context) -> None:
+    """Browse, filter and delete records in a terminal UI. Changes no telemetry.
+
+    Needs the browser extra: pip install 'tact-memory[browser]'. The browser follows config.toml:
+    enabling or disabling memory there shows or hides the records without a restart.
+
+    \b
+    Example:
+        tact-memory --config ~/.config/tact/config.toml browse
+    """
+    _require("browser", "textual", "rich")
+    from ..browser import MemoryBrowser
+    from ..config.loading import locate_config
+
+    config = _config(ctx)
+    # inside a [memory.team] workspace root, the browser shows (and deletes from) the team store
+    MemoryBrowser(locate_config(ctx.obj.get("config_path")), config=config, store_factory=lambda _: _store(config)).run()
+
+
+@click.command("bench")
+@json_option
+@click.option("--quick", is_flag=True, help="A smoke run with few samples (seconds, rough figures).")
+@click.option(
+    "--team", is_flag=True,
+    help="Time scan and put through the team service (64 namespaces x 512 records) beside the local store.",
+)  # fmt: skip
+@click.option(
+    "--database", envvar="TACT_TEAM_DATABASE_URL", metavar="URL",
+    help="With --team: a PostgreSQL URL it may write to (or set TACT_TEAM_DATABASE_URL).",
+)  # fmt: skip
+def bench_command(as_json: bool, quick: bool, team: bool, database: str | None) -> None:
+    """Time every operation on a full store, against SQLite FTS5 in the same run.
+
+    Uses a temporary folder; your memory is not touched. Targets are ratios against baselines
+    measured in the same run (scan p95 no slower than FTS5), plus import time and a check that an
+    enabled but unused session creates no file. With --team, it fills namespaces of its own in
+    the database, starts `serve` on a free local port, and removes what it wrote afterwards.
+
+    \b
+    Example:
+        tact-memory bench --json | jq .ratios
+        tact-memory bench --team --database postgresql://localhost/scratch
+    """
+    if team:
+        if not database:
+            click.echo("tact-memory: bench --team needs a PostgreSQL URL: --database URL or TACT_TEAM_DATABASE_URL", err=True)
+            sys.exit(2)
+        _require("team", "psycopg", "psycopg_pool", "starlette", "uvicorn", "mcp", "httpx")
+        from ..team.bench import main as team_bench_main
+        from ..team.server import ServeError
+
+        try:
+            click.echo(team_bench_main(database, as_json, quick=quick))
+        except ServeError as exc:
+            _fail(str(exc))
+        return
+    from .bench import main as bench_main
+
+    click.echo(bench_main(as_json, quick=quick))
+
+
+
+@click.command("eval")
+@json_option
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), metavar="DIR", help="Write report.md and PNG charts into DIR.")
+@click.option(
+    "--policy", default="scripted", show_default=True,
+    help="Who plays the agent: scripted (offline), or pydantic-ai:MODEL such as pydantic-ai:openai:gpt-4.1.",
+)  # fmt: skip
+@click.option("--scenarios", type=click.Path(exists=True, file_okay=False), help="Scenario folder (default: the scenarios shipped with the package).")
+@click.option("--thresholds", type=click.Path(exists=True, dir_okay=False), help="Thresholds file (default: the one shipped with the package).")
+@click.option("--tune", is_flag=True, help="Sweep retrieval constants on the tuning split and print the table; no verdict.")
+def eval_command(
+    as_json: bool, report_dir: str | None, policy: str, scenarios: str | None, thresholds: str | None, tune: bool
+) -> None:
+    """Run every scenario with memory on and off, and judge memory by the kill criteria.
+
+    Each arm uses a temporary config folder (the global --config is not used). Exits 0 when the
+    held-out verdict is pass, 1 when it is fail or inconclusive.
+
+    \b
+    Example:
+        tact-memory eval
+        tact-memory eval --json --report ./eval-report
+        tact-memory eval --policy pydantic-ai:openai:gpt-4.1
+    """
+    if report_dir is not None:
+        _require("eval", "matplotlib")
+    if policy.startswith("pydantic-ai:"):
+        _require("pydantic-ai", "pydantic_ai")
+    from ..eval.command import run_command
+
+    sys.exit(run_command(as_json=as_json, report_dir=report_dir, policy=policy, scenarios=scenarios, thresholds=thresholds, tune=tune))
