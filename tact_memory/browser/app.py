@@ -16,6 +16,9 @@ The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names i
 A :class:`~tact_memory.config.watcher.ConfigWatcher` follows ``config.toml`` on its own thread and posts each
 reload to the app as a message, so enabling or disabling memory switches the view without a restart.
 Tests construct the app with ``watch=False`` and drive reloads with :meth:`MemoryBrowser.apply_reload`.
+
+Why this module is longer than ~300 lines: it is one Textual app: the list, its states and their
+bindings share one state machine; the dialogs live in :mod:`.screens`.
 """
 
 from __future__ import annotations

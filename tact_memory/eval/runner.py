@@ -16,6 +16,9 @@ scenario says the repository shows this turn, and ``delegate`` runs a child agen
 
 The store's clock is simulated: each session runs on its scenario day and every memory call
 advances one second, so probation deadlines mean what they would in use.
+
+Why this module is longer than ~300 lines: a paired run drives sessions, the scripted model and the
+trace in one loop; metrics and the verdict are their own modules.
 """
 
 from __future__ import annotations

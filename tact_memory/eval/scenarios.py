@@ -20,6 +20,9 @@ A marker is a case-insensitive substring; in ``expect`` and ``reject`` a list of
 Validation is strict (unknown keys are errors) and checks the story is consistent: every fact is
 stated somewhere in the conversation, every reference names an existing fact or session, every
 marker occurs in the content it identifies. A file's name is its scenario id.
+
+Why this module is longer than ~300 lines: the scenario schema and its consistency checks are one
+validated model; splitting the models from their checks would let them drift.
 """
 
 from __future__ import annotations

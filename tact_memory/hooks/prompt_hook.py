@@ -33,6 +33,10 @@ Errors (input that is not a JSON object with a ``session_id``, an invalid config
 that cannot be written) print one line on stderr and exit 1, which both clients treat as a
 non-blocking failure: the prompt goes on without the checkpoint. The hook never exits 2, which
 both clients read as "block this prompt".
+
+Why this module is longer than ~300 lines: it runs before every prompt and imports only the standard
+library, so its config lookup, its state file and its locking are all here rather than in the
+package modules it must not import.
 """
 
 from __future__ import annotations

@@ -45,6 +45,10 @@ list of words that merely look inflected (``kubernetes``, ``news``, ``lens``, ``
 cost: keys are not always words (``query`` becomes ``queri``), a few unrelated words meet
 (``settings`` and ``set``, ``match`` and ``matching``), and an off-topic question abstains slightly
 less often.
+
+Why this module is longer than ~300 lines: the tokenizer, the inflection folding and the stop words
+are one lexer whose parts must agree on what a term is; previews and byte sizes are small and sit
+with it.
 """
 
 from __future__ import annotations

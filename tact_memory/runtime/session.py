@@ -18,6 +18,10 @@ when no turn is running, is promoted into a new turn. A steer is never left unan
 call that gave the final answer) and says so, and the loop calls the model again in the same turn. A rejected submission (empty text, or vetoed
 by a middleware raising :class:`SubmissionRejected`) changes nothing. Restored and forked sessions
 continue the turn count, so their next user message is past the first turn.
+
+Why this module is longer than ~300 lines: Runtime, Session and Agent share the session state
+(turns, steers, roles) and are easier to check together; middleware, the loop and the checkpoint
+rule are their own modules.
 """
 
 from __future__ import annotations

@@ -31,6 +31,10 @@ imitates the checkpoint (written before a rule existed, or directly into the tab
 scan and read but listed, counted and deletable. Database errors are reported as
 :class:`~tact_memory.errors.StoreUnavailable` with a fixed message: the server's diagnostics, which
 may quote values or the connection string, are never repeated.
+
+Why this module is longer than ~300 lines: it is one class implementing the whole storage protocol
+in SQL, and each operation's statements sit next to their transaction; policy, ranking and screening
+are imported.
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ What it adds, and what it never does
   endpoint is shown without any user name, password, query or fragment.
 - Nothing happens on construction (rule I13): the first operation connects. The bounds come from
   the service's session answer (``GET /v1/session``), fetched once, when first needed.
+
+Why this module is longer than ~300 lines: it is one class implementing the whole storage protocol
+over HTTP, with the mapping of every error code back to its exception.
 """
 
 from __future__ import annotations

@@ -26,6 +26,9 @@ plus ``token_missing``, ``token_invalid``, ``token_expired``, ``token_revoked``,
 ``namespace_mismatch``, ``busy`` (too many requests in flight), ``timeout``, ``body_too_large`` and
 ``internal``. They never carry content, tokens or database diagnostics. Each request writes one
 access-log line (``tact_memory.team.access``): method, path, status, code, milliseconds, namespace.
+
+Why this module is longer than ~300 lines: the route table, the authentication middleware and the
+request limits are one service definition; storage, tokens and MCP over HTTP are their own modules.
 """
 
 from __future__ import annotations
