@@ -214,12 +214,17 @@ def _results(limits: Limits) -> dict[str, dict[str, dict[str, Any]]]:
 
 
 def _error_codes() -> list[str]:
-    codes: list[str] = []
+    """The codes a tool result can carry: those of :mod:`tact_memory.errors`' operation errors.
+
+    Only classes defined there count, so the schema does not depend on which other modules
+    (with errors of their own, such as the CLI's) happen to be imported.
+    """
+    codes: set[str] = set()
     pending: list[type[errors.MemoryOperationError]] = [errors.MemoryOperationError]
     while pending:
         cls = pending.pop(0)
-        if cls.code != errors.MemoryOperationError.code and cls.code not in codes:
-            codes.append(cls.code)
+        if cls.__module__ == errors.__name__ and cls.code != errors.MemoryOperationError.code:
+            codes.add(cls.code)
         pending.extend(cls.__subclasses__())
     return sorted(codes)
 

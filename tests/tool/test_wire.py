@@ -134,3 +134,19 @@ def test_a_name_that_is_not_a_string_is_refused() -> None:
         decode({"operation": "scan", 5: 1, "query": 3, "x": 1})
     with pytest.raises(InvalidCall, match="^replace.1 keys should be strings"):
         decode({"operation": "put", "content": "x", "replace": {1: 2, "id": 1, "version": 1}})
+
+
+def test_the_published_error_codes_do_not_depend_on_what_else_is_imported() -> None:
+    """A subprocess that imports only the tool publishes the same output schema as one that has
+    loaded every module with errors of its own (the CLI's transfer, the team service)."""
+    import json
+    import subprocess
+    import sys
+
+    probe = "import json, sys; {imports}from tact_memory.tool.schemas import output_schema; print(json.dumps(output_schema()))"
+    bare = subprocess.run([sys.executable, "-c", probe.format(imports="")], capture_output=True, text=True, check=True)
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe.format(imports="import tact_memory.cli.transfer; ")],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(bare.stdout) == json.loads(loaded.stdout)
