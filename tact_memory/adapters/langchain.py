@@ -42,7 +42,6 @@ still works here and warns with ``DeprecationWarning``.
 from __future__ import annotations
 
 import json
-import os
 import threading
 import warnings
 from collections import OrderedDict
@@ -65,12 +64,11 @@ from langgraph.types import Command
 from typing_extensions import NotRequired
 
 from .. import errors
-from ..config.loading import Config
 from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
-from ..runtime.stores import close_store, store_for
+from ..runtime.stores import ConfiguredMemory
 from ..tool.guard import Dispatcher, Role
 from ..tool.memory_tool import store_limits
 from ..tool.results import ToolResult, error_result
@@ -149,7 +147,7 @@ def _with_instructions(system: SystemMessage | None) -> SystemMessage:
     return system.model_copy(update={"content": [*system.content, _text_block(MEMORY_INSTRUCTIONS)]})
 
 
-class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any]):
+class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMemory):
     """The memory tool, instructions and review checkpoint for a LangChain agent.
 
     Args:
@@ -169,36 +167,10 @@ class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any]):
         self._dispatchers: OrderedDict[tuple[Any, ...], Dispatcher] = OrderedDict()
         self._lock = threading.Lock()
 
-    @classmethod
-    def from_config(
-        cls,
-        config: Config | str | os.PathLike[str] | None = None,
-        *,
-        role: Role | None = None,
-        store: MemoryBackend | None = None,
-    ) -> MemoryAgentMiddleware:
-        """A middleware for the configuration in force (a path to ``config.toml``, or a loaded one).
-
-        Args:
-            config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
-            role: The stated role, or ``None`` to derive it for each run.
-            store: A backend to use instead of the SQLite store beside ``config.toml``.
-        """
-        return cls(store_for(config, store=store), role=role)
-
     @property
     def name(self) -> str:
         """The graph node prefix: ``MemoryMiddleware``, as in earlier releases, so saved threads resume."""
         return "MemoryMiddleware"
-
-    @property
-    def enabled(self) -> bool:
-        """Whether memory is enabled for agents using this middleware."""
-        return self.store is not None
-
-    def close(self) -> None:
-        """Close the store's database connection, if it has one; the next call opens it again."""
-        close_store(self.store)
 
     def current_role(self, state: Any = None) -> Role:
         """The role of the invocation whose graph state is ``state`` (see :meth:`before_agent`)."""

@@ -41,8 +41,8 @@ Likewise, the role is the server's: run a second server with ``--role child`` fo
 from __future__ import annotations
 
 import json
-from importlib import metadata
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any, Literal
 
 import anyio

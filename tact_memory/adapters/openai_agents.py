@@ -43,7 +43,6 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
@@ -53,12 +52,11 @@ from agents.run import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
 from .. import errors
-from ..config.loading import Config
 from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
-from ..runtime.stores import close_store, store_for
+from ..runtime.stores import ConfiguredMemory
 from ..tool.guard import Dispatcher, Role
 from ..tool.memory_tool import store_limits
 from ..tool.results import ToolResult, error_result
@@ -143,7 +141,7 @@ def with_checkpoints(items: Iterable[Any]) -> list[Any]:
     return out
 
 
-class MemoryForAgents:
+class MemoryForAgents(ConfiguredMemory):
     """The memory tool, instructions, review checkpoint and role for OpenAI Agents SDK runs.
 
     Args:
@@ -159,28 +157,6 @@ class MemoryForAgents:
         self.tool: FunctionTool | None = self._make_tool(store) if store is not None else None
         """The ``memory`` tool, or ``None`` when memory is disabled."""
 
-    @classmethod
-    def from_config(
-        cls,
-        config: Config | str | os.PathLike[str] | None = None,
-        *,
-        role: Role | None = None,
-        store: MemoryBackend | None = None,
-    ) -> MemoryForAgents:
-        """Memory for the configuration in force (a path to ``config.toml``, or a loaded one).
-
-        Args:
-            config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
-            role: The stated role, or ``None`` to derive it for each run.
-            store: A backend to use instead of the SQLite store beside ``config.toml``.
-        """
-        return cls(store_for(config, store=store), role=role)
-
-    @property
-    def enabled(self) -> bool:
-        """Whether memory is enabled."""
-        return self.store is not None
-
     @property
     def tools(self) -> list[FunctionTool]:
         """The tools to give an agent: ``[tool]``, or none when memory is disabled."""
@@ -190,10 +166,6 @@ class MemoryForAgents:
     def instructions(self) -> str | None:
         """The paragraph runs add to the instructions of agents that carry the tool; ``None`` when disabled."""
         return MEMORY_INSTRUCTIONS if self.enabled else None
-
-    def close(self) -> None:
-        """Close the store's database connection, if it has one; the next call opens it again."""
-        close_store(self.store)
 
     # -- the tool ---------------------------------------------------------------------------------
 

@@ -37,7 +37,6 @@ capability adds nothing: no tool, no instructions, no checkpoint.
 from __future__ import annotations
 
 import copy
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,12 +50,11 @@ from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 from pydantic_core import SchemaValidator, core_schema
 
 from .. import errors
-from ..config.loading import Config
 from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, SubmissionKind, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.roles import decide_role, running
-from ..runtime.stores import close_store, store_for
+from ..runtime.stores import ConfiguredMemory
 from ..tool.guard import Dispatcher, Role
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
@@ -123,7 +121,7 @@ class MemoryToolset(AbstractToolset[Any]):
 
 
 @dataclass
-class MemoryCapability(AbstractCapability[Any]):
+class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
     """The memory tool, instructions and review checkpoint for a pydantic-ai agent.
 
     Args:
@@ -138,32 +136,6 @@ class MemoryCapability(AbstractCapability[Any]):
     role: Role | None = None
     """The stated role, or ``None`` to derive it for each run; detection may only lower it."""
     _dispatcher: Dispatcher | None = field(default=None, init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_config(
-        cls,
-        config: Config | str | os.PathLike[str] | None = None,
-        *,
-        role: Role | None = None,
-        store: MemoryBackend | None = None,
-    ) -> MemoryCapability:
-        """A capability for the configuration in force (``--config``-style path, or a loaded one).
-
-        Args:
-            config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
-            role: The stated role, or ``None`` to derive it for each run.
-            store: A backend to use instead of the SQLite store beside ``config.toml``.
-        """
-        return cls(store_for(config, store=store), role=role)
-
-    @property
-    def enabled(self) -> bool:
-        """Whether memory is enabled for agents using this capability."""
-        return self.store is not None
-
-    def close(self) -> None:
-        """Close the store's database connection, if it has one; the next call opens it again."""
-        close_store(self.store)
 
     @property
     def bound_role(self) -> Role | None:

@@ -21,11 +21,17 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..config.loading import Config, TeamSettings, load_config
 from ..records import MemoryBackend
 
-__all__ = ["close_store", "config_store", "read_team_token", "store_for", "team_store", "uses_team_store"]
+if TYPE_CHECKING:
+    from ..tool.guard import Role
+
+_Adapter = TypeVar("_Adapter", bound="ConfiguredMemory")
+
+__all__ = ["ConfiguredMemory", "close_store", "config_store", "read_team_token", "store_for", "team_store", "uses_team_store"]
 
 
 def uses_team_store(config: Config, workspace: str | os.PathLike[str] | None = None) -> bool:
@@ -118,3 +124,39 @@ def close_store(store: MemoryBackend | None) -> None:
     """Close ``store``'s connections, if there is a store; its next operation opens them again."""
     if store is not None:
         store.close()
+
+
+class ConfiguredMemory:
+    """What every framework adapter has: built from a config, enabled when it has a store, closable.
+
+    A mixin: the adapter's own ``__init__`` takes ``(store, *, role=None)`` and sets ``self.store``.
+    """
+
+    store: MemoryBackend | None
+
+    @classmethod
+    def from_config(
+        cls: type[_Adapter],
+        config: Config | str | os.PathLike[str] | None = None,
+        *,
+        role: Role | None = None,
+        store: MemoryBackend | None = None,
+    ) -> _Adapter:
+        """The adapter for the configuration in force (a path to ``config.toml``, or a loaded one).
+
+        Args:
+            config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
+            role: The stated role, or ``None`` to derive it for each run.
+            store: A backend to use instead of the store the config gives.
+        """
+        made: _Adapter = cast(Any, cls)(store_for(config, store=store), role=role)  # the adapter's own __init__
+        return made
+
+    @property
+    def enabled(self) -> bool:
+        """Whether memory is enabled for the agents this adapter serves."""
+        return self.store is not None
+
+    def close(self) -> None:
+        """Close the store's connections, if it has any; the next call opens them again."""
+        close_store(self.store)
