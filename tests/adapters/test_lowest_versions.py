@@ -1,4 +1,4 @@
-"""CI tests each framework adapter against the lowest release its extra allows."""
+"""CI tests the framework adapters against the lowest releases their extras allow, and the README says which."""
 
 from __future__ import annotations
 
@@ -13,12 +13,42 @@ else:  # pragma: no cover
 
 ROOT = Path(__file__).resolve().parents[2]
 
+ADAPTER_PACKAGES = {"pydantic-ai-slim", "langchain", "langchain-core", "mcp", "openai-agents"}
+
+
+def _release(version: str) -> tuple[int, ...]:
+    parts = tuple(int(p) for p in version.split("."))
+    return parts + (0,) * (3 - len(parts))
+
+
+def _bounds() -> dict[str, list[str]]:
+    """Every ``name>=version`` of the extras: name → the lower bounds it is given (one per extra)."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    bounds: dict[str, list[str]] = {}
+    for requirements in extras.values():
+        for requirement in requirements:
+            match = re.fullmatch(r"([\w-]+)(?:\[[\w,-]+\])?>=([\d.]+)", requirement)
+            if match is not None:
+                bounds.setdefault(match.group(1), []).append(match.group(2))
+    return bounds
+
+
+def _ci_pins() -> dict[str, str]:
+    block = re.search(r"^lowest=\((.*?)^\)", (ROOT / ".ci" / "run").read_text(encoding="utf-8"), flags=re.S | re.M)
+    assert block is not None, ".ci/run has no lowest=( ... ) list"
+    return dict(re.findall(r"([\w-]+)==([\d.]+)", block.group(1)))
+
 
 def test_ci_pins_are_the_lower_bounds_of_the_extras() -> None:
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
-    bounds = dict(re.fullmatch(r"([\w-]+)(?:\[[\w,-]+\])?>=([\d.]+)", req).groups() for reqs in extras.values() for req in reqs if ">=" in req)
-    pins = re.findall(r'"([\w-]+)==([\d.]+) (tests/\S+)"', (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
-    assert {name for name, _, _ in pins} == {"pydantic-ai-slim", "openai-agents"}
-    for name, version, tests in pins:
-        assert version.split(".")[:2] == bounds[name].split(".")[:2] and version.endswith(".0"), name
-        assert (ROOT / tests).is_file()
+    bounds, pins = _bounds(), _ci_pins()
+    assert set(pins) == ADAPTER_PACKAGES
+    for name, version in pins.items():
+        # Every extra that names the package (mcp is in [mcp] and [team]) allows the same lowest release.
+        assert {_release(b) for b in bounds[name]} == {_release(version)}, name
+
+
+def test_the_readme_lists_the_tested_lowest_releases() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Supported releases") :]
+    rows = dict(re.findall(r"^\| `([\w-]+)` \| ([\d.]+) \|", section, flags=re.M))
+    assert rows == _ci_pins()
