@@ -11,7 +11,9 @@ user typed is kept as typed. This module is that command:
   was seen before (by this hook or by ``session-start`` with ``source`` ``resume`` or
   ``compact``), or when the session's transcript already holds an assistant reply (a resumed
   session that got a new id). A prompt sent inside a sub-agent (the input names an ``agent_id``)
-  gets nothing: only the root agent writes memory.
+  gets nothing: only the root agent writes memory. VS Code's agent runs these hooks too (it reads
+  ``~/.claude/settings.json``), but its prompt hook cannot add model context: its input (a
+  ``sessionId`` instead of ``session_id``) gets nothing, with exit 0.
 - ``session-start``: ``resume`` and ``compact`` mark the session as past its first turn; ``clear``
   forgets it (the next prompt opens a new conversation); ``startup`` changes nothing.
 
@@ -236,13 +238,18 @@ def _has_reply(transcript: object) -> bool:
 # --- events ------------------------------------------------------------------------------------
 
 
-def _payload(data: bytes) -> dict[str, Any]:
+def _payload(data: bytes) -> dict[str, Any] | None:
+    """The client's input, or ``None`` for VS Code's (nothing to do there)."""
     try:
         payload = json.loads(data)
     except (ValueError, RecursionError):
         raise HookError("the hook input is not JSON") from None
     if not isinstance(payload, dict):
         raise HookError("the hook input is not a JSON object")
+    if "session_id" not in payload and isinstance(payload.get("sessionId"), str):
+        # VS Code's agent also runs the hooks of ~/.claude/settings.json, with camelCase common
+        # fields, and its UserPromptSubmit output takes no context for the model: no checkpoint.
+        return None
     session_id = payload.get("session_id")
     if not isinstance(session_id, str) or not session_id or len(session_id) > MAX_SESSION_ID:
         raise HookError(f"the hook input has no session_id (a string of 1 to {MAX_SESSION_ID} characters)")
@@ -275,7 +282,7 @@ def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit:
         HookError: the input or the configuration is unusable; nothing was recorded.
     """
     payload = _payload(data)
-    if not memory_enabled(config, explicit=explicit) or payload.get("agent_id"):
+    if payload is None or not memory_enabled(config, explicit=explicit) or payload.get("agent_id"):
         return ""
     seen = _update(config, payload["session_id"])
     if not seen and not _has_reply(payload.get("transcript_path")):
@@ -291,7 +298,7 @@ def session_start(data: bytes, config: str | os.PathLike[str], *, explicit: bool
         HookError: the input or the configuration is unusable; nothing was recorded.
     """
     payload = _payload(data)
-    if not memory_enabled(config, explicit=explicit):
+    if payload is None or not memory_enabled(config, explicit=explicit):
         return ""
     source = payload.get("source")
     if source in ("resume", "compact"):

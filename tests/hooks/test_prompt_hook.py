@@ -86,6 +86,27 @@ def test_codex_input_and_a_sub_agent_prompt(config_path: Path) -> None:
     assert prompt_hook.user_prompt_submit(child, config_path) == ""
 
 
+@pytest.mark.parametrize(
+    ("event_name", "fixture"),
+    [("user-prompt-submit", "vscode-user-prompt-submit.json"), ("session-start", "vscode-session-start.json")],
+)
+def test_vscode_runs_the_claude_hooks_and_gets_nothing_without_a_warning(
+    config_path: Path, event_name: str, fixture: str
+) -> None:
+    """VS Code's agent loads ``~/.claude/settings.json`` hooks by default (``chat.hookFilesLocations``),
+    sends camelCase common fields (``sessionId``, ``hookEventName``), shows a warning for any exit
+    other than 0 and 2, and its ``UserPromptSubmit`` takes "the common output format only" (no
+    model context); the fixtures are the documented common fields plus ``prompt``/``source``.
+    Source: https://code.visualstudio.com/docs/agent-customization/hooks and
+    https://code.visualstudio.com/docs/agents/reference/hooks-reference
+    """
+    data = fixture_path("clients", fixture).read_bytes()
+    for _ in range(2):  # a second prompt of the same session gets nothing either
+        result = run_file(config_path, event_name, data)
+        assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    assert not state_dir(config_path).exists()
+
+
 def test_a_first_transcript_with_quoted_words_is_not_a_reply(config_path: Path) -> None:
     transcript = str(fixture_path("clients", "claude-transcript-first.jsonl"))
     assert prompt(config_path, session_id="fresh", transcript_path=transcript) == ""
