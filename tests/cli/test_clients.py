@@ -36,24 +36,35 @@ def _toml(path: Path) -> Any:
     return tomllib.loads(path.read_text(encoding="utf-8"))
 
 
-# client, {fixture: where it goes under the home}, the server entry read back by the client's rules
+# client, {fixture: where it goes under the home}, the server entry read back by the client's rules.
+# Each fixture has the shape its client documents (the source of each fact is beside its case).
 CASES: dict[str, tuple[dict[str, str], Callable[[Path], dict[str, Any]]]] = {
+    # User scope: top-level "mcpServers" of ~/.claude.json, {"type": "stdio", "command", "args", "env"}
+    # (https://code.claude.com/docs/en/mcp); hooks: "hooks" of ~/.claude/settings.json, event ->
+    # [{"matcher"?, "hooks": [{"type": "command", "command"}]}] (https://code.claude.com/docs/en/hooks).
     "claude-code": (
         {"claude.json": ".claude.json", "claude-settings.json": ".claude/settings.json"},
         lambda home: _json(home / ".claude.json")["mcpServers"]["tact-memory"],
     ),
+    # "mcpServers" of claude_desktop_config.json, {"command", "args", "env"?}; the documented paths are
+    # macOS and Windows only (https://modelcontextprotocol.io/docs/develop/connect-local-servers).
     "claude-desktop": (
         {"claude_desktop_config.json": ".config/Claude/claude_desktop_config.json"},
         lambda home: _json(home / ".config/Claude/claude_desktop_config.json")["mcpServers"]["tact-memory"],
     ),
+    # [mcp_servers.NAME] with command, args, env (https://developers.openai.com/codex/mcp); hooks.json
+    # beside config.toml, the Claude Code shape (https://developers.openai.com/codex/hooks).
     "codex": (
         {"codex-config.toml": ".codex/config.toml", "codex-hooks.json": ".codex/hooks.json"},
         lambda home: _toml(home / ".codex/config.toml")["mcp_servers"]["tact-memory"],
     ),
+    # "mcpServers" of ~/.cursor/mcp.json, {"command", "args", "env"?} (https://cursor.com/docs/context/mcp).
     "cursor": (
         {"cursor-mcp.json": ".cursor/mcp.json"},
         lambda home: _json(home / ".cursor/mcp.json")["mcpServers"]["tact-memory"],
     ),
+    # "servers" (and "inputs") of .vscode/mcp.json, stdio needs "type": "stdio" and "command"
+    # (https://code.visualstudio.com/docs/agents/reference/mcp-configuration).
     "vscode": (
         {"vscode-mcp.json": "work/.vscode/mcp.json"},
         lambda home: _json(home / "work/.vscode/mcp.json")["servers"]["tact-memory"],

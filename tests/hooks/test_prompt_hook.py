@@ -54,6 +54,11 @@ def run_file(config: Path, event_name: str, data: bytes, *args: str) -> subproce
 
 
 def test_first_second_and_resumed_prompts_snapshot(config_path: Path, snapshot: SnapshotAssertion) -> None:
+    """Claude Code's ``UserPromptSubmit`` and ``SessionStart`` inputs as documented (``session_id``,
+    ``transcript_path``, ``source`` one of startup, resume, clear, compact), and its
+    ``hookSpecificOutput.additionalContext`` output, added for the model beside the prompt.
+    Source: https://code.claude.com/docs/en/hooks
+    """
     seen = {
         "first prompt": model_sees(prompt(config_path, prompt="Fix the build"), "Fix the build"),
         "second prompt": model_sees(prompt(config_path, prompt="No, use tabs"), "No, use tabs"),
@@ -78,9 +83,17 @@ def test_the_prompt_text_is_never_stored(config_path: Path) -> None:
 
 
 def test_codex_input_and_a_sub_agent_prompt(config_path: Path) -> None:
+    """The fixture has the fields Codex's ``user-prompt-submit.command.input`` schema requires; the
+    output schema allows no other keys than ``continue``, ``decision``, ``reason``, ``stopReason``,
+    ``suppressOutput``, ``systemMessage`` and ``hookSpecificOutput`` of exactly ``hookEventName``
+    ("UserPromptSubmit") and ``additionalContext``; a sub-agent's input adds ``agent_id``.
+    Source: https://developers.openai.com/codex/hooks and codex-rs/hooks/schema/generated/ in
+    https://github.com/openai/codex
+    """
     codex = event("codex-user-prompt-submit.json")
     assert prompt_hook.user_prompt_submit(codex, config_path) == ""
-    assert json.loads(prompt_hook.user_prompt_submit(codex, config_path))["hookSpecificOutput"]["additionalContext"] == CHECKPOINT_TEXT
+    output = json.loads(prompt_hook.user_prompt_submit(codex, config_path))
+    assert output == {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": CHECKPOINT_TEXT}}
     # Inside a sub-agent (Codex names agent_id): never the checkpoint, which is for the root agent.
     child = event("codex-user-prompt-submit.json", agent_id="019d-child", agent_type="explorer")
     assert prompt_hook.user_prompt_submit(child, config_path) == ""
