@@ -1,7 +1,8 @@
 """The package's layers, checked from the source: who may import whom, and no import cycles.
 
 Every ``import`` and ``from … import`` in the package is read with :mod:`ast`, at module level and
-inside functions (a lazy import is still a dependency), except under ``if TYPE_CHECKING:``. The
+inside functions (a lazy import is still a dependency), except under ``if TYPE_CHECKING:``; the
+package's lazy export table (``_EXPORTS``: name -> module, imported on first use) counts too. The
 rules are the map in the README: pure logic at the bottom, then configuration, storage, the tool,
 the runtime, and the faces and adapters on top; each layer imports only from below it.
 """
@@ -98,6 +99,16 @@ def imports_of(path: Path) -> Iterator[str]:
             yield from walk(child)
 
     yield from walk(tree)
+    yield from (f"{package}.{target}" for target in _lazy_exports(tree))
+
+
+def _lazy_exports(tree: ast.Module) -> Iterator[str]:
+    """The modules named by a module-level ``_EXPORTS = {name: module}`` table (PEP 562 exports)."""
+    for node in tree.body:
+        if not isinstance(node, ast.AnnAssign):
+            continue
+        if isinstance(node.target, ast.Name) and node.target.id == "_EXPORTS" and isinstance(node.value, ast.Dict):
+            yield from (v.value for v in node.value.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
 
 
 def _exists(module: str) -> bool:
@@ -190,3 +201,4 @@ def test_the_checker_sees_lazy_and_relative_imports() -> None:
     assert "tact_memory.store.sqlite" in GRAPH["tact_memory.store"]
     assert any(t.startswith("tact_memory.retrieval") for t in GRAPH["tact_memory.store.sqlite"])
     assert "tact_memory.errors" in GRAPH["tact_memory.store.sqlite"]
+    assert {"tact_memory.store.sqlite", "tact_memory.runtime.session"} <= GRAPH["tact_memory"]

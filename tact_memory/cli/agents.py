@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -43,17 +42,12 @@ def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
         tact-memory tool '{"operation": "scan", "query": "release tags"}'
         printf '%s\\n' '{"operation":"scan","query":"x"}' '{"operation":"put","content":"y"}' | tact-memory tool
     """
-    from ..tool.guard import Dispatcher, Role
-    from .json_stream import split_values
+    from .tool_lines import tool_answers
 
     config = _config(ctx)
     store = _store(config) if config.memory.enabled else None
-    dispatcher = Dispatcher(store, role=Role(role))
-    # stdin is read as bytes: a line that is not UTF-8 becomes an invalid_arguments result, whatever
-    # the locale's decoding, instead of ending the session.
-    calls: Iterable[str | bytes] = [call.strip()] if call is not None else split_values(sys.stdin.buffer)
-    for value in calls:
-        click.echo(_dumps(dispatcher.call(value)))
+    for line in tool_answers(store, role, call, sys.stdin.buffer):
+        click.echo(line)
 
 
 @click.command("schema")

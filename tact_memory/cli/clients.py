@@ -16,7 +16,7 @@ client                    file                                             where
 
 A plan is a list of :class:`Change` objects: the file's text before and after. Applying one only
 touches our own entries (the server named :data:`SERVER_NAME` and the hooks that run
-:mod:`tact_memory.hooks.prompt_hook`): every other key, server and hook is kept, TOML comments and
+:mod:`tact_memory.hooks`): every other key, server and hook is kept, TOML comments and
 layout included (through tomlkit). A changed file is first copied to ``<file>.bak`` and then
 replaced atomically; a file already up to date is not written, so setup is idempotent. A JSON
 file that cannot be parsed as plain JSON (for example JSONC with comments) is refused with a
@@ -25,8 +25,8 @@ file that cannot be parsed as plain JSON (for example JSONC with comments) is re
 The command written is the absolute path of the installed ``tact-memory`` (or ``python -m
 tact_memory.cli`` when there is no script beside the interpreter), with ``--config`` when the
 configuration was selected explicitly, so the client finds the same corpus whatever its
-environment. The hook command runs the hook file by path with the same interpreter, which keeps
-it cheap.
+environment. The hook command runs ``tact_memory/hooks/__main__.py`` by path with the same
+interpreter (:func:`hook_argv`), which keeps it cheap.
 
 Why this module is longer than ~300 lines: five clients' file formats, paths and merge rules are one
 table-driven writer; splitting per client would repeat the merge, backup and idempotence logic.
@@ -46,6 +46,7 @@ from typing import Any, Literal
 
 __all__ = [
     "CLIENTS",
+    "HOOK_MARKS",
     "READER_AGENT_NAME",
     "SERVER_NAME",
     "Change",
@@ -53,6 +54,7 @@ __all__ = [
     "SetupError",
     "apply",
     "claude_desktop_path",
+    "hook_argv",
     "plan",
 ]
 
@@ -67,6 +69,10 @@ CLIENTS: tuple[Client, ...] = ("claude-code", "claude-desktop", "codex", "cursor
 
 HOOK_EVENTS = {"UserPromptSubmit": "user-prompt-submit", "SessionStart": "session-start"}
 """Client hook events and the ``tact-memory hook`` event that handles each."""
+
+
+HOOK_MARKS = ("tact_memory", "prompt_hook", "tact-memory")
+"""A hook command that names its event and one of these is ours (this release's, or an earlier one's)."""
 
 
 class SetupError(Exception):
@@ -87,15 +93,22 @@ class Launch:
     @classmethod
     def detect(cls, config: Path | None, *, tools: str = "one") -> Launch:
         """The installed command, pinned to ``config`` when it was selected explicitly."""
-        from ..hooks import prompt_hook
-
         script = Path(sys.executable).parent / ("tact-memory.exe" if os.name == "nt" else "tact-memory")
         command, args = (str(script), []) if script.is_file() else (sys.executable, ["-m", "tact_memory.cli"])
         pinned = ["--config", str(config)] if config is not None else []
         args = [*args, *pinned, "mcp", *(["--tools", "split"] if tools == "split" else [])]
-        hook_file = str(Path(prompt_hook.__file__).resolve())
-        hook = {name: _shell([sys.executable, hook_file, *pinned, event]) for name, event in HOOK_EVENTS.items()}
+        hook = {name: _shell(hook_argv(config, event)) for name, event in HOOK_EVENTS.items()}
         return cls(command, args, hook)
+
+
+def hook_argv(config: Path | None, event: str) -> list[str]:
+    """The prompt hook's command: this interpreter and ``tact_memory/hooks/__main__.py`` by absolute
+    path (it runs the hook from compiled bytecode, with nothing else of the package), then
+    ``--config`` when the configuration was selected explicitly, and the event."""
+    from .. import hooks
+
+    launcher = str((Path(hooks.__file__).parent / "__main__.py").resolve())
+    return [sys.executable, launcher, *(["--config", str(config)] if config is not None else []), event]
 
 
 def _shell(argv: list[str]) -> str:
@@ -168,7 +181,7 @@ def _json_change(path: Path, key: str, entry: dict[str, Any], *, mode: int = 0o6
 
 def _ours(hook: object, event: str) -> bool:
     command = hook.get("command") if isinstance(hook, dict) else None
-    return isinstance(command, str) and event in command and ("prompt_hook" in command or "tact-memory" in command)
+    return isinstance(command, str) and event in command and any(mark in command for mark in HOOK_MARKS)
 
 
 def _hooks_change(path: Path, launch: Launch) -> Change:

@@ -20,16 +20,22 @@ user typed is kept as typed. This module is that command:
 With memory disabled (or the configuration missing), both print nothing and write nothing.
 
 State: ``<config-dir>/hooks/sessions.json`` (folder 0700, file 0600) maps each session id to when
-it was last seen, nothing else: no prompt text, no path. It holds at most :data:`MAX_SESSIONS`
-sessions, the least recently seen evicted first; every update holds an exclusive lock on
-``sessions.lock`` and replaces the file atomically, so concurrent sessions neither lose nor mix
-their entries.
+it was last seen, and holds the identity of the config file last read as enabled (device, inode,
+size, modification and change times; see :func:`config_identity`), nothing else: no prompt text,
+no path. It holds at most :data:`MAX_SESSIONS` sessions, the least recently seen evicted first;
+every update holds an exclusive lock on ``sessions.lock`` and replaces the file atomically, so
+concurrent sessions neither lose nor mix their entries.
 
 It runs before every prompt, so it is cheap: it imports only the standard library, opens no
 store, and reads the configuration itself (the same search and the same ``[memory] enabled``
-rule as :func:`~tact_memory.config.loading.load_config`; a test holds the two together). Setup
-runs this file by its path (``python .../prompt_hook.py user-prompt-submit``), which skips
-importing the package; ``tact-memory hook user-prompt-submit`` runs the same code.
+rule as :func:`~tact_memory.config.loading.load_config`; a test holds the two together). Parsing
+TOML is most of its cost, so while the config file keeps the identity recorded in the state, it
+is not parsed again; the checkpoint text is read from the source of
+:mod:`tact_memory.screening.checkpoint` without importing that module (:func:`checkpoint_text`).
+Setup runs ``tact_memory/hooks/__main__.py`` by its path, which imports this module from compiled
+bytecode and nothing else of the package; this file also runs by its own path (``python
+.../prompt_hook.py user-prompt-submit``, as earlier setups wrote it), and ``tact-memory hook
+user-prompt-submit`` runs the same code.
 
 Errors (input that is not a JSON object with a ``session_id``, an invalid configuration, state
 that cannot be written) print one line on stderr and exit 1, which both clients treat as a
@@ -45,6 +51,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import time
 
@@ -102,8 +109,6 @@ def config_path(explicit: str | None, environ: dict[str, str] | os._Environ[str]
 
 def _read_bounded(path: str, limit: int) -> bytes:
     """At most ``limit`` bytes of a regular file; a FIFO, device or socket is never opened to read."""
-    import stat
-
     if not stat.S_ISREG(os.stat(path).st_mode):
         raise OSError(f"{path} is not a regular file")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -123,10 +128,6 @@ def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
         HookError: the explicit file is missing, or the file is unreadable or not valid TOML, or
             ``enabled`` is not a boolean. (The full schema check is ``tact-memory status``'s job.)
     """
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised by the 3.10 type check
-        import tomli as tomllib
     path = os.fspath(path)
     try:
         data = _read_bounded(path, 1 << 20)
@@ -136,6 +137,10 @@ def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
         return False
     except OSError as exc:
         raise HookError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    if sys.version_info >= (3, 11):  # imported only for a file that exists: it is the hook's largest import
+        import tomllib
+    else:  # pragma: no cover - exercised by the 3.10 type check
+        import tomli as tomllib
     try:
         raw = tomllib.loads(data.decode("utf-8").removeprefix("\ufeff"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
@@ -145,6 +150,37 @@ def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
     if not isinstance(enabled, bool):
         raise HookError(f"{path}: memory.enabled must be true or false; run `tact-memory status`")
     return enabled
+
+
+MEMO_QUIET_NS = 2_000_000_000
+"""How long a config file must have been left unchanged before its verdict is remembered (2 s)."""
+
+
+def config_identity(path: str | os.PathLike[str]) -> list[int] | None:
+    """What identifies this version of the config file: device, inode, size, modification and
+    change times (ns); None when it cannot be read with :func:`os.stat`, is not a regular file, or
+    changed in the last :data:`MEMO_QUIET_NS` (another write within the same clock tick could then
+    change its content without changing its times)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < MEMO_QUIET_NS:
+        return None
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _enabled(config: str | os.PathLike[str], *, explicit: bool) -> tuple[bool, list[int] | None]:
+    """:func:`memory_enabled`, remembered: whether memory is on, and the identity to remember it by.
+
+    Parsing TOML is the largest part of the hook's cost, so a prompt whose state file says this
+    very version of the file (:func:`config_identity`) was read as enabled skips it. Only an
+    enabled verdict is ever remembered: a disabled configuration writes nothing.
+    """
+    identity = config_identity(config)
+    if identity is not None and _load_state(os.path.join(state_dir(config), STATE_FILE))[1] == identity:
+        return True, identity
+    return memory_enabled(config, explicit=explicit), identity
 
 
 # --- state -------------------------------------------------------------------------------------
@@ -181,22 +217,31 @@ def state_dir(config: str | os.PathLike[str]) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(config)), STATE_DIR)
 
 
-def _load(path: str) -> dict[str, int]:
+def _load_state(path: str) -> tuple[dict[str, int], list[int] | None]:
+    """The sessions and the remembered config identity of a state file (empty when missing or damaged)."""
     try:
         raw = json.loads(_read_bounded(path, 1 << 20))
-    except (OSError, ValueError):
-        return {}  # missing or damaged: start again (at worst one prompt misses the checkpoint)
-    sessions = raw.get("sessions") if isinstance(raw, dict) else None
+    except (OSError, ValueError, RecursionError):
+        return {}, None  # missing or damaged: start again (at worst one prompt misses the checkpoint)
+    if not isinstance(raw, dict):
+        return {}, None
+    sessions = raw.get("sessions")
+    identity = raw.get("config")
+    if not (isinstance(identity, list) and len(identity) == 5 and all(type(n) is int for n in identity)):
+        identity = None
     if not isinstance(sessions, dict):
-        return {}
-    return {k: v for k, v in sessions.items() if isinstance(k, str) and type(v) is int}
+        return {}, identity
+    return {k: v for k, v in sessions.items() if isinstance(k, str) and type(v) is int}, identity
 
 
-def _save(path: str, sessions: dict[str, int]) -> None:
+def _save(path: str, sessions: dict[str, int], identity: list[int] | None) -> None:
     if len(sessions) > MAX_SESSIONS:
         kept = sorted(sessions.items(), key=lambda item: item[1])[-MAX_SESSIONS:]
         sessions = dict(kept)
-    text = json.dumps({"version": 1, "sessions": sessions}, separators=(",", ":"))
+    state: dict[str, object] = {"version": 1, "sessions": sessions}
+    if identity is not None:
+        state["config"] = identity
+    text = json.dumps(state, separators=(",", ":"))
     folder, name = os.path.split(path)
     temp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -207,18 +252,21 @@ def _save(path: str, sessions: dict[str, int]) -> None:
     os.replace(temp, path)
 
 
-def _update(config: str | os.PathLike[str], session_id: str, *, forget: bool = False) -> bool:
-    """Record ``session_id`` as seen now (or forget it); return whether it had been seen before."""
+def _update(
+    config: str | os.PathLike[str], session_id: str, *, forget: bool = False, identity: list[int] | None = None
+) -> bool:
+    """Record ``session_id`` as seen now (or forget it), and ``identity`` as that of the enabled
+    config (see :func:`_enabled`); return whether the session had been seen before."""
     folder = state_dir(config)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         with _Lock(os.path.join(folder, LOCK_FILE)):
             path = os.path.join(folder, STATE_FILE)
-            sessions = _load(path)
+            sessions = _load_state(path)[0]
             seen = sessions.pop(session_id, None) is not None
             if not forget:
                 sessions[session_id] = time.time_ns() // 1_000_000
-            _save(path, sessions)
+            _save(path, sessions, identity)
     except OSError as exc:
         raise HookError(f"cannot keep the hook state in {folder}: {exc.strerror or exc}") from None
     return seen
@@ -257,22 +305,27 @@ def _payload(data: bytes) -> dict[str, Any] | None:
 
 
 def checkpoint_text() -> str:
-    """The checkpoint, from the package's one definition (loaded by path when run as a file)."""
-    if __package__:
-        from ..screening.checkpoint import CHECKPOINT_TEXT
+    """The checkpoint, from the package's one definition, without importing its module.
 
-        return CHECKPOINT_TEXT
-    import importlib.util
+    :mod:`tact_memory.screening.checkpoint` imports :mod:`dataclasses` (and with it
+    :mod:`inspect`), which would make this hook noticeably slower on every prompt; only its two
+    constant assignments, ``CHECKPOINT_MARKER`` and ``CHECKPOINT_TEXT``, are read from its source
+    and evaluated, with no builtins (a test holds the result equal to the module's constant).
+    """
+    import _ast  # the node classes of ast, without importing ast (and its contextlib and enum)
 
     package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     source = os.path.join(package, "screening", "checkpoint.py")
-    spec = importlib.util.spec_from_file_location("_tact_memory_checkpoint", source)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    text: str = module.CHECKPOINT_TEXT
-    return text
+    with open(source, encoding="utf-8") as file:
+        tree = compile(file.read(), source, "exec", flags=_ast.PyCF_ONLY_AST, dont_inherit=True)
+    names: dict[str, str] = {}
+    for node in tree.body if isinstance(tree, _ast.Module) else []:
+        if isinstance(node, _ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], _ast.Name):
+            name = node.targets[0].id
+            if name in ("CHECKPOINT_MARKER", "CHECKPOINT_TEXT"):
+                code = compile(_ast.Expression(node.value), source, "eval", dont_inherit=True)
+                names[name] = eval(code, {"__builtins__": {}}, dict(names))  # noqa: S307 - the package's own constant
+    return names["CHECKPOINT_TEXT"]
 
 
 def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit: bool = False) -> str:
@@ -282,9 +335,12 @@ def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit:
         HookError: the input or the configuration is unusable; nothing was recorded.
     """
     payload = _payload(data)
-    if payload is None or not memory_enabled(config, explicit=explicit) or payload.get("agent_id"):
+    if payload is None:
         return ""
-    seen = _update(config, payload["session_id"])
+    enabled, identity = _enabled(config, explicit=explicit)
+    if not enabled or payload.get("agent_id"):
+        return ""
+    seen = _update(config, payload["session_id"], identity=identity)
     if not seen and not _has_reply(payload.get("transcript_path")):
         return ""
     output = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": checkpoint_text()}}
@@ -298,13 +354,16 @@ def session_start(data: bytes, config: str | os.PathLike[str], *, explicit: bool
         HookError: the input or the configuration is unusable; nothing was recorded.
     """
     payload = _payload(data)
-    if payload is None or not memory_enabled(config, explicit=explicit):
+    if payload is None:
+        return ""
+    enabled, identity = _enabled(config, explicit=explicit)
+    if not enabled:
         return ""
     source = payload.get("source")
     if source in ("resume", "compact"):
-        _update(config, payload["session_id"])
+        _update(config, payload["session_id"], identity=identity)
     elif source == "clear":
-        _update(config, payload["session_id"], forget=True)
+        _update(config, payload["session_id"], forget=True, identity=identity)
     return ""
 
 

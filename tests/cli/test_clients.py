@@ -28,6 +28,10 @@ else:  # pragma: no cover
 ROOT = Path(__file__).resolve().parents[2]
 
 
+LAUNCHER = str(Path("tact_memory", "hooks", "__main__.py"))
+"""What setup's hook command runs (by absolute path)."""
+
+
 def _json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -158,14 +162,26 @@ def test_setup_installs_the_prompt_hook_beside_the_server(client: str, home: Pat
     setup(config_path, home, client)  # no second copy of our hook
     hooks_file = home / (".claude/settings.json" if client == "claude-code" else ".codex/hooks.json")
     hooks = _json(hooks_file)["hooks"]
-    ours = [h["command"] for g in hooks["UserPromptSubmit"] for h in g["hooks"] if "prompt_hook" in h["command"]]
+    ours = [h["command"] for g in hooks["UserPromptSubmit"] for h in g["hooks"] if LAUNCHER in h["command"]]
     assert len(ours) == 1 and ours[0].endswith("user-prompt-submit")
-    assert sum("prompt_hook" in h["command"] for g in hooks["SessionStart"] for h in g["hooks"]) == 1
+    assert sum(LAUNCHER in h["command"] for g in hooks["SessionStart"] for h in g["hooks"]) == 1
     import subprocess
 
     data = fixture_path("clients", "claude-user-prompt-submit.json").read_bytes()
     outputs = [subprocess.run(ours[0], shell=True, input=data, capture_output=True, check=True).stdout for _ in range(2)]
     assert outputs[0] == b"" and b"additionalContext" in outputs[1]
+
+
+def test_setup_replaces_the_hook_an_earlier_release_wrote(home: Path, config_path: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    earlier = {"type": "command", "command": "/usr/bin/python3 /old/tact_memory/hooks/prompt_hook.py user-prompt-submit"}
+    theirs = {"type": "command", "command": "echo user-prompt-submit"}
+    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [earlier, theirs]}]}}), encoding="utf-8")
+    setup(config_path, home, "claude-code")
+    commands = [h["command"] for g in _json(settings)["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    assert len(commands) == 2 and commands[0] == theirs["command"]
+    assert LAUNCHER in commands[1] and commands[1].startswith(sys.executable)
 
 
 def test_reader_agent_gets_only_scan_and_read(home: Path, config_path: Path) -> None:

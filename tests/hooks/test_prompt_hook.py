@@ -8,6 +8,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -240,3 +241,81 @@ def test_concurrent_sessions_keep_every_entry(config_path: Path) -> None:
     state = json.loads((state_dir(config_path) / prompt_hook.STATE_FILE).read_text())
     assert sorted(state["sessions"]) == [f"c{i}" for i in range(6)]
     assert not [p for p in state_dir(config_path).iterdir() if p.name.endswith(".tmp")]
+
+
+LAUNCHER = HOOK_FILE.parent / "__main__.py"
+
+
+def test_checkpoint_text_is_the_screening_constant_without_importing_it() -> None:
+    code = "import sys; from tact_memory.hooks.prompt_hook import checkpoint_text as c; print(repr(c())); print(sorted(sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    text, modules = done.stdout.splitlines()
+    assert eval(text) == CHECKPOINT_TEXT  # noqa: S307 - the repr printed just above
+    for heavy in ("dataclasses", "inspect", "ast", "tact_memory.screening"):
+        assert repr(heavy) not in modules, heavy
+
+
+def test_the_setup_launcher_runs_the_hook_of_its_own_package(config_path: Path, tmp_path: Path) -> None:
+    decoy = tmp_path / "decoy" / "tact_memory"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy package was imported')\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(decoy.parent)}
+    command = [sys.executable, str(LAUNCHER), "--config", str(config_path), "user-prompt-submit"]
+    data = event("claude-user-prompt-submit.json")
+    outputs = [subprocess.run(command, input=data, capture_output=True, env=env, cwd=tmp_path, check=False) for _ in range(2)]
+    assert [(o.returncode, o.stderr) for o in outputs] == [(0, b""), (0, b"")]
+    assert outputs[0].stdout == b""
+    assert json.loads(outputs[1].stdout)["hookSpecificOutput"]["additionalContext"] == CHECKPOINT_TEXT
+    usage = subprocess.run([*command[:2], "pre-tool-use"], input=b"{}", capture_output=True, env=env, check=False)
+    assert usage.returncode == 1 and b"usage" in usage.stderr
+
+
+def test_python_m_tact_memory_hooks_runs_the_same_hook(config_path: Path) -> None:
+    command = [sys.executable, "-m", "tact_memory.hooks", "--config", str(config_path), "user-prompt-submit"]
+    outputs = [subprocess.run(command, input=event("claude-user-prompt-submit.json"), capture_output=True, cwd=ROOT, check=True) for _ in range(2)]
+    assert outputs[0].stdout == b"" and json.loads(outputs[1].stdout)["hookSpecificOutput"]["additionalContext"] == CHECKPOINT_TEXT
+
+
+def test_a_config_changed_just_now_is_not_remembered(config_path: Path) -> None:
+    write_config(config_path.parent)
+    assert prompt_hook.config_identity(config_path) is None
+    prompt(config_path)
+    assert "config" not in json.loads((state_dir(config_path) / prompt_hook.STATE_FILE).read_text())
+
+
+def test_an_unchanged_enabled_config_is_not_parsed_again(config_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prompt_hook, "MEMO_QUIET_NS", 0)
+    assert prompt(config_path, session_id="s1") == ""
+    state = json.loads((state_dir(config_path) / prompt_hook.STATE_FILE).read_text())
+    assert state["config"] == prompt_hook.config_identity(config_path)
+
+    def no_parse(*args: object, **kwargs: object) -> bool:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(prompt_hook, "memory_enabled", no_parse)
+    assert json.loads(prompt(config_path, session_id="s1"))["hookSpecificOutput"]["additionalContext"] == CHECKPOINT_TEXT
+
+
+def test_a_changed_config_is_read_again(config_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prompt_hook, "MEMO_QUIET_NS", 0)
+    prompt(config_path, session_id="s1")
+    write_config(config_path.parent, enabled=False)
+    before = (state_dir(config_path) / prompt_hook.STATE_FILE).read_bytes()
+    assert prompt(config_path, session_id="s1") == ""
+    assert (state_dir(config_path) / prompt_hook.STATE_FILE).read_bytes() == before  # disabled: nothing written
+    config_path.unlink()
+    with pytest.raises(prompt_hook.HookError, match="not found"):
+        prompt(config_path, session_id="s1")
+
+
+def test_a_cold_prompt_with_an_unchanged_config_imports_no_toml_parser(config_path: Path) -> None:
+    data = event("claude-user-prompt-submit.json")
+    time.sleep(prompt_hook.MEMO_QUIET_NS / 1e9 + 0.1)
+    run_file(config_path, "user-prompt-submit", data)  # reads the config, remembers it
+    command = [sys.executable, "-X", "importtime", str(LAUNCHER), "--config", str(config_path), "user-prompt-submit"]
+    done = subprocess.run(command, input=data, capture_output=True, check=True)
+    assert json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] == CHECKPOINT_TEXT
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.decode().splitlines() if "|" in line}
+    assert "tact_memory.hooks.prompt_hook" in imported
+    for heavy in ("tomllib", "tomli", "dataclasses", "typing", "click", "pydantic", "sqlite3", "tact_memory.store", "tact_memory.config"):
+        assert not any(name == heavy or name.startswith(heavy + ".") for name in imported), heavy

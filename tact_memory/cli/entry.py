@@ -1,0 +1,175 @@
+"""The ``tact-memory`` console entry point: ``tool`` and ``hook`` run without loading click.
+
+Clients start ``tact-memory tool`` and ``tact-memory hook`` as new processes, often on every call or
+prompt, so those two commands are recognised here, in their plain forms, before the click
+application (and every other command's module) is imported:
+
+- ``[--config PATH] [--workspace DIR] tool [--role root|child] [CALL]``;
+- ``[--config PATH] [--workspace DIR] hook user-prompt-submit|session-start``.
+
+Anything else (help, ``--version``, another command, an unknown or repeated option, an option value
+that starts with ``-``, a workspace that click would refuse, standard streams with no usable
+encoding) goes to :data:`tact_memory.cli.app.cli`, which is the reference: a command line handled
+here prints, writes and exits exactly as the click application does with it (tests hold the two
+together), including ``tact-memory: MESSAGE`` and exit 1 for an unusable configuration, and
+``Aborted!`` with exit 1 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False  # typing is not imported: this module runs before every tool call
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["main", "plain_command"]
+
+GLOBAL_OPTIONS = ("--config", "--workspace")
+ROLES = ("root", "child")
+HOOK_EVENTS = ("user-prompt-submit", "session-start")
+
+
+def _value(args: list[str], names: Sequence[str]) -> tuple[str, str] | None:
+    """Pop ``NAME VALUE`` or ``NAME=VALUE`` off ``args`` when it is one of ``names``; None otherwise.
+
+    A value that is empty or starts with ``-`` is not taken (click reads those differently).
+    """
+    head = args[0]
+    name, equals, value = head.partition("=")
+    if name not in names:
+        return None
+    if not equals:
+        if len(args) < 2:
+            return None
+        value = args[1]
+        del args[1]
+    if not value or value.startswith("-"):
+        return None
+    del args[0]
+    return name, value
+
+
+def _workspace_ok(path: str) -> bool:
+    """Whether click's ``Path(file_okay=False)`` accepts ``path`` (missing, or a readable non-file)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return True
+    return not stat.S_ISREG(mode) and os.access(path, os.R_OK)
+
+
+def plain_command(argv: Sequence[str]) -> tuple[str, dict[str, str | None]] | None:
+    """``("tool" | "hook", options)`` for a command line this module runs itself, else None.
+
+    The options are ``config`` and ``workspace`` (None when not given) and, for ``tool``, ``role``
+    and ``call``; for ``hook``, ``event``.
+    """
+    args = list(argv)
+    options: dict[str, str | None] = {"config": None, "workspace": None}
+    while args and args[0].startswith("--"):
+        taken = _value(args, GLOBAL_OPTIONS)
+        if taken is None or options[taken[0][2:]] is not None:
+            return None
+        options[taken[0][2:]] = taken[1]
+    if not args or args[0] not in ("tool", "hook"):
+        return None
+    command, rest = args[0], args[1:]
+    workspace = options["workspace"]
+    if workspace is not None and not _workspace_ok(workspace):
+        return None
+    if command == "hook":
+        if len(rest) != 1 or rest[0] not in HOOK_EVENTS:
+            return None
+        return command, {**options, "event": rest[0]}
+    options.update(role=None, call=None)
+    while rest:
+        if rest[0].startswith("-"):
+            taken = _value(rest, ("--role",))
+            if taken is None or taken[1] not in ROLES or options["role"] is not None:
+                return None
+            options["role"] = taken[1]
+        elif options["call"] is None:
+            options["call"] = rest.pop(0)
+        else:
+            return None
+    return command, options
+
+
+def _streams_usable() -> bool:
+    """Whether click would write to stdout and stderr as they are (each has a non-ASCII encoding)."""
+    import codecs
+
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        try:
+            if not encoding or codecs.lookup(encoding).name == "ascii":
+                return False
+        except LookupError:
+            return False
+    return True
+
+
+def _echo(text: str, *, err: bool = False) -> None:
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + "\n")
+    stream.flush()
+
+
+def _run_tool(options: dict[str, str | None]) -> None:
+    from ..config.loading import load_config
+    from ..errors import ConfigError
+
+    try:
+        config = load_config(options["config"])
+    except ConfigError as exc:
+        _echo(f"tact-memory: {exc.message}", err=True)
+        sys.exit(1)
+    store = None
+    if config.memory.enabled:
+        from ..runtime.stores import config_store
+
+        store = config_store(config, workspace=options["workspace"])
+    try:
+        from .tool_lines import tool_answers
+
+        for line in tool_answers(store, options["role"] or "root", options["call"], sys.stdin.buffer):
+            _echo(line)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _run_plain(command: str, options: dict[str, str | None]) -> None:
+    """Run a command :func:`plain_command` recognised, with click's handling of Ctrl-C and a closed pipe."""
+    try:
+        if command == "hook":
+            from ..hooks.prompt_hook import main as hook_main
+
+            config = options["config"]
+            sys.exit(hook_main([*(["--config", config] if config else []), options["event"] or ""]))
+        _run_tool(options)
+    except (EOFError, KeyboardInterrupt):
+        _echo("", err=True)
+        _echo("Aborted!", err=True)
+        sys.exit(1)
+    except BrokenPipeError:
+        # The reader went away: say nothing more, and keep the interpreter's last flush quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console entry point: ``tool`` and ``hook`` directly, everything else through click."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    plain = plain_command(args) if args and _streams_usable() else None
+    if plain is not None:
+        _run_plain(*plain)
+        return
+    from .app import cli
+
+    cli(None if argv is None else args, prog_name="tact-memory")

@@ -1,0 +1,176 @@
+"""The console entry point: ``tool`` and ``hook`` without click, and exactly what click would do."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.cli.app import cli
+from tact_memory.cli.entry import plain_command
+
+from ..conftest import write_config
+
+A_FILE = Path(__file__).resolve()
+"""A workspace click refuses (a file, not a folder)."""
+CALL = '{"operation": "scan", "query": "release tags"}'
+HEAVY = ("click", "pydantic", "tact_memory.cli.app", "tact_memory.runtime.session", "platformdirs")
+
+TOKENS = [
+    "--config", "--config=c.toml", "c.toml", "--workspace", "--workspace=ws", "ws", f"--workspace={A_FILE}",
+    "tool", "hook", "status", "--role", "--role=child", "--role=admin", "root", "child", "admin", CALL, "",
+    "-", "--", "-h", "--help", "--version", "--rol", "-x", "user-prompt-submit", "session-start",
+]  # fmt: skip
+
+
+def click_reading(argv: list[str]) -> dict[str, str | None] | None:
+    """What the click application reads from ``argv``: the options of ``tool`` or ``hook``, or None
+    when it would not run one of them (usage error, help, version, another command)."""
+    try:
+        group = cli.make_context("tact-memory", list(argv))
+        name, command, rest = cli.resolve_command(group, [*group._protected_args, *group.args])
+        if name not in ("tool", "hook") or command is None:
+            return None
+        sub = command.make_context(name, rest, parent=group)
+    except (click.exceptions.Exit, click.ClickException):
+        return None
+    reading = {"command": name, "config": group.params["config_path"], "workspace": group.params["workspace"]}
+    return {**reading, **sub.params}
+
+
+@given(st.lists(st.sampled_from(TOKENS), max_size=6))
+def test_a_command_line_run_without_click_is_read_as_click_reads_it(argv: list[str]) -> None:
+    plain = plain_command(argv)
+    if plain is None:
+        return  # click runs it
+    command, options = plain
+    expected = click_reading(argv)
+    assert expected is not None, argv
+    seen: dict[str, str | None] = {"command": command, **options}
+    if command == "tool":
+        seen["role"] = seen["role"] or "root"
+    assert seen == expected
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tool", CALL],
+        ["--config", "c.toml", "tool", "--role", "child", CALL],
+        ["--config=c.toml", "--workspace", "ws", "tool", CALL, "--role=root"],
+        ["tool"],
+        ["--config", "c.toml", "hook", "user-prompt-submit"],
+    ],
+)
+def test_the_usual_command_lines_skip_click(argv: list[str]) -> None:
+    assert plain_command(argv) is not None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["tool", "--help"], ["tool", "-h"], ["--version"], ["status"], ["tool", "--role", "admin", CALL],
+     ["tool", CALL, CALL], ["--config", "--workspace", "tool"], ["--config", "a", "--config", "b", "tool"],
+     ["hook", "pre-tool-use"], ["hook", "user-prompt-submit", "extra"], ["--workspace", str(A_FILE), "tool"]],
+)  # fmt: skip
+def test_help_errors_and_other_commands_go_to_click(argv: list[str]) -> None:
+    assert plain_command(argv) is None
+
+
+def _run(entry: str, args: list[str], *, cwd: Path, data: str = "", extra: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """Run the command line through the console entry point (``fast``) or the click app (``click``)."""
+    code = {
+        "fast": "import sys; from tact_memory.cli import main; sys.argv[0] = 'tact-memory'; main()",
+        "click": "import sys; from tact_memory.cli.app import main; sys.argv[0] = 'tact-memory'; main()",
+    }[entry]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    return subprocess.run(
+        [sys.executable, *extra, "-c", code, *args], input=data, capture_output=True, text=True, cwd=cwd, env=env, check=False
+    )
+
+
+CASES = {
+    "scan": (["tool", CALL], ""),
+    "child put": (["tool", "--role=child", '{"operation": "put", "content": "x"}'], ""),
+    "stdin session": (["tool"], '{"operation": "scan", "query": "x"}\nnot json\n{"operation": "put", "content": "In repo a, use b."}\n'),
+    "help": (["tool", "--help"], ""),
+    "bad role": (["tool", "--role", "admin", CALL], ""),
+    "hook": (["hook", "user-prompt-submit"], '{"session_id": "s1"}'),
+    "hook bad input": (["hook", "user-prompt-submit"], "[]"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_process_prints_and_exits_as_click_does(case: str, enabled: bool, tmp_path: Path) -> None:
+    args, data = CASES[case]
+    outputs = []
+    for entry in ("fast", "click"):
+        config = write_config(tmp_path / entry, enabled=enabled)
+        done = _run(entry, ["--config", str(config), *args], cwd=tmp_path, data=data)
+        stdout = re.sub(r'_ms": \d+', '_ms": 0', done.stdout)  # wall-clock times
+        outputs.append((done.returncode, stdout, done.stderr.replace(str(tmp_path / entry), "<dir>")))
+    assert outputs[0] == outputs[1]
+
+
+def test_a_missing_or_invalid_config_fails_as_click_does(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[memory]\nenabled = 3\n", encoding="utf-8")
+    for config in (tmp_path / "missing.toml", bad):
+        fast, slow = (_run(entry, ["--config", str(config), "tool", CALL], cwd=tmp_path) for entry in ("fast", "click"))
+        assert (fast.returncode, fast.stdout, fast.stderr) == (slow.returncode, slow.stdout, slow.stderr)
+        assert fast.returncode == 1 and fast.stderr.startswith("tact-memory: ")
+
+
+def _imported(stderr: str) -> set[str]:
+    return {line.rsplit("|", 1)[-1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_a_cold_tool_scan_imports_no_click_pydantic_or_session(config_path: Path, tmp_path: Path) -> None:
+    put = '{"operation": "put", "content": "In the `commonware` repository, release tags use vX.Y.Z."}'
+    _run("fast", ["--config", str(config_path), "tool"], cwd=tmp_path, data=f"{CALL}\n{put}\n")
+    done = _run("fast", ["--config", str(config_path), "tool", CALL], cwd=tmp_path, extra=("-X", "importtime"))
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["candidates"][0]["key"]["id"] == 1
+    imported = _imported(done.stderr)
+    assert "tact_memory.store.sqlite" in imported  # the check reads what was imported
+    for heavy in HEAVY:
+        assert not any(name == heavy or name.startswith(heavy + ".") for name in imported), heavy
+
+
+def test_the_hook_through_the_cli_imports_no_click_store_or_sqlite(config_path: Path, tmp_path: Path) -> None:
+    data = '{"session_id": "s1"}'
+    _run("fast", ["--config", str(config_path), "hook", "user-prompt-submit"], cwd=tmp_path, data=data)
+    done = _run("fast", ["--config", str(config_path), "hook", "user-prompt-submit"], cwd=tmp_path, data=data, extra=("-X", "importtime"))
+    assert done.returncode == 0 and "additionalContext" in done.stdout
+    imported = _imported(done.stderr)
+    assert "tact_memory.hooks.prompt_hook" in imported
+    for heavy in (*HEAVY, "sqlite3", "tact_memory.store", "tact_memory.config", "dataclasses"):
+        assert not any(name == heavy or name.startswith(heavy + ".") for name in imported), heavy
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+@pytest.mark.parametrize("entry", ["fast", "click"])
+def test_ctrl_c_while_reading_calls_says_aborted_and_exits_1(entry: str, config_path: Path, tmp_path: Path) -> None:
+    code = {
+        "fast": "import sys; from tact_memory.cli import main; main()",
+        "click": "import sys; from tact_memory.cli.app import main; main()",
+    }[entry]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    args = [sys.executable, "-c", code, "--config", str(config_path), "tool"]
+    with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        proc.stdin.write(CALL + "\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["operation"] == "scan"  # answered: now waiting for the next call
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 1
+        assert proc.stderr.read() == "\nAborted!\n"
