@@ -21,10 +21,13 @@ Ranking
 -------
 Scans rank with the same in-process BM25 (:class:`tact_memory.retrieval.bm25.Index`) over the
 visible corpus, so local and team scans of the same records give the same order. The store keeps
-the documents of each visible namespace with the generation they were read at; each operation
-reads the small ``generations`` table in its own transaction and reloads only the namespaces whose
-number changed (each change takes a new number from one sequence, so none is ever reused), which invalidates the cache across server processes without any notification
-channel, and re-tokenizes only new versions.
+the documents of each visible namespace with the generation they were read at, and reloads only
+the namespaces whose number changed (each change takes a new number from one sequence, so none is
+ever reused), re-tokenizing only new versions. The current numbers come from the change listener
+of the server process when it has one (``known_generations``, fed by PostgreSQL notifications:
+:mod:`tact_memory.team.watch`), so a scan reads no table to learn of other processes' writes;
+otherwise, or while the listener is down, each operation reads the small ``generations`` table in
+its own transaction. A read of an id the cache does not know, and a change, always ask the table.
 
 A change costs the namespace lock (one statement, which also tells whether the cached namespace
 is current; it is reread only when another store changed it) and one statement that writes the
@@ -124,6 +127,9 @@ class PostgresStore:
         readable_namespaces: The namespaces it may read besides its own; ``None`` for all.
         limits: The bounds, applied per namespace.
         clock: Milliseconds since the epoch; tests pass a fake clock.
+        known_generations: Every namespace's latest generation as a listener on change
+            notifications knows it (:meth:`tact_memory.team.watch.GenerationWatch.generations`),
+            or ``None`` while it does not; without it, each operation reads the table.
     """
 
     def __init__(
@@ -135,6 +141,7 @@ class PostgresStore:
         readable_namespaces: frozenset[str] | None = None,
         limits: Limits = DEFAULT_LIMITS,
         clock: Callable[[], int] = now_ms,
+        known_generations: Callable[[], dict[str, int] | None] | None = None,
     ) -> None:
         if role not in ROLES:
             raise errors.InvalidArguments(f"role must be one of {', '.join(ROLES)}")
@@ -145,6 +152,7 @@ class PostgresStore:
         self.readable = None if readable_namespaces is None else frozenset(readable_namespaces) | {namespace}
         self._limits = limits
         self._clock = clock
+        self._known_generations = known_generations
         self._dsn = pool_or_dsn if isinstance(pool_or_dsn, str) else None
         self._pool: ConnectionPool[Any] | None = None if isinstance(pool_or_dsn, str) else pool_or_dsn
         self._lock = threading.RLock()
@@ -284,12 +292,20 @@ class PostgresStore:
                 [i for i in old if i not in now],
             )
 
-    def _refresh(self, conn: Connection[Any]) -> None:
-        """Reload the namespaces whose generation moved since this store last read them."""
-        rows = conn.execute(
-            f"SELECT namespace, generation FROM generations WHERE {_VISIBLE}", self._params()
-        ).fetchall()
-        current = {str(ns): int(gen) for ns, gen in rows}
+    def _refresh(self, conn: Connection[Any], *, exact: bool = False) -> None:
+        """Reload the namespaces whose generation moved since this store last read them.
+
+        The generations come from the change listener when it is listening (no query), from the
+        table otherwise, or when ``exact`` asks for the table's word.
+        """
+        known = None if exact or self._known_generations is None else self._known_generations()
+        if known is not None:
+            current = {ns: gen for ns, gen in known.items() if self.readable is None or ns in self.readable}
+        else:
+            rows = conn.execute(
+                f"SELECT namespace, generation FROM generations WHERE {_VISIBLE}", self._params()
+            ).fetchall()
+            current = {str(ns): int(gen) for ns, gen in rows}
         if current == self._generations:
             return
         for ns in [ns for ns in self._docs if ns not in current]:
@@ -352,6 +368,8 @@ class PostgresStore:
         wanted = check_ids(ids)
         with self._lock, self._transaction() as conn:
             self._refresh(conn)
+            if any(self._owner(id_) is None for id_ in wanted):
+                self._refresh(conn, exact=True)  # an id from elsewhere may be newer than the last notification
             found = []
             for id_ in wanted:
                 owner = self._owner(id_)
@@ -407,7 +425,7 @@ class PostgresStore:
     def _own(self, conn: Connection[Any], key: RecordKey, verb: str) -> tuple[int, str]:
         """:meth:`_current` under the namespace lock; other namespaces are reread only to name a refusal."""
         if key.id not in self._docs[self.namespace]:
-            self._refresh(conn)
+            self._refresh(conn, exact=True)
         return self._current(key, verb)
 
     def _current(self, key: RecordKey, verb: str) -> tuple[int, str]:

@@ -58,6 +58,7 @@ from .gate import Gate
 from .gate import Refused as _Refused
 from .mcp_http import MCP_PATH, McpEndpoint
 from .tokens import Credential, TokenRefused, authenticate
+from .watch import GenerationWatch
 
 __all__ = ["PROTOCOL_VERSION", "ServiceLimits", "create_app"]
 
@@ -166,8 +167,11 @@ def _after(cursor: str | None) -> int:
 class _Service:
     """State shared by every request: the pool, one store per credential shape, the in-flight count."""
 
-    def __init__(self, pool: Any, limits: Limits, service: ServiceLimits, clock: Callable[[], int]) -> None:
+    def __init__(
+        self, pool: Any, limits: Limits, service: ServiceLimits, clock: Callable[[], int], watch: GenerationWatch | None
+    ) -> None:
         self.pool = pool
+        self.watch = watch
         self.limits = limits
         self.service = service
         self.clock = clock
@@ -186,6 +190,7 @@ class _Service:
                 store = PostgresStore(
                     self.pool, namespace=who.namespace, role=who.role, readable_namespaces=who.readable,
                     limits=self.limits, clock=self.clock,
+                    known_generations=None if self.watch is None else self.watch.generations,
                 )  # fmt: skip
                 self._stores[shape] = store
             return store
@@ -384,9 +389,14 @@ def create_app(
     limits: Limits = DEFAULT_LIMITS,
     service: ServiceLimits = ServiceLimits(),
     clock: Callable[[], int] | None = None,
+    watch: GenerationWatch | None = None,
 ) -> Starlette:
-    """The ASGI application over a ``psycopg_pool.ConnectionPool`` on a migrated database."""
-    state = _Service(pool, limits, service, clock or (lambda: time.time_ns() // 1_000_000))
+    """The ASGI application over a ``psycopg_pool.ConnectionPool`` on a migrated database.
+
+    With ``watch`` (started and stopped by the caller), the stores learn of other processes'
+    changes from its notifications instead of reading the generations in every request.
+    """
+    state = _Service(pool, limits, service, clock or (lambda: time.time_ns() // 1_000_000), watch)
     get, post = ["GET"], ["POST"]
     routes = [
         Route("/v1/session", _endpoint(state, _session), methods=get),
