@@ -97,6 +97,7 @@ class Index:
         self._docs: dict[int, _Doc] = {}
         self._postings: dict[str, dict[int, int]] = {}
         self._norms: dict[int, float] = {}
+        self._stale_norms = False
         self._tokenizations = 0
 
     def __len__(self) -> int:
@@ -125,20 +126,41 @@ class Index:
             if doc_id in seen:
                 raise ValueError(f"record id {doc_id} appears twice in one sync")
             seen.add(doc_id)
-            current = self._docs.get(doc_id)
-            if current is not None and current.version == version:
-                continue
-            if current is not None:
-                self._unpost(doc_id, current)
-            terms = document_terms(content, fold=self._fold)
-            self._tokenizations += 1
-            doc = _Doc(version, Counter(terms), len(terms))
-            self._docs[doc_id] = doc
-            for term, frequency in doc.frequencies.items():
-                self._postings.setdefault(term, {})[doc_id] = frequency
+            self._put(doc_id, version, content)
         for doc_id in [doc_id for doc_id in self._docs if doc_id not in seen]:
             self._unpost(doc_id, self._docs.pop(doc_id))
         self._renormalise()
+
+    def apply(self, upserts: Iterable[tuple[int, int, str]] = (), removals: Iterable[int] = ()) -> None:
+        """Change only the given records: index ``upserts`` (``(id, version, content)``), drop ``removals``.
+
+        The work is proportional to the records changed, not to the corpus: what :meth:`sync`
+        would do for a corpus known to differ only in these records. Length normalisation is
+        brought up to date at the next :meth:`search`, so scores are exactly those of a full sync.
+        Removing an id the index does not hold does nothing.
+        """
+        for doc_id in removals:
+            doc = self._docs.pop(doc_id, None)
+            if doc is not None:
+                self._unpost(doc_id, doc)
+                self._stale_norms = True
+        for doc_id, version, content in upserts:
+            self._stale_norms = self._put(doc_id, version, content) or self._stale_norms
+
+    def _put(self, doc_id: int, version: int, content: str) -> bool:
+        """Index one record unless it is already indexed at ``version``; whether anything changed."""
+        current = self._docs.get(doc_id)
+        if current is not None and current.version == version:
+            return False
+        if current is not None:
+            self._unpost(doc_id, current)
+        terms = document_terms(content, fold=self._fold)
+        self._tokenizations += 1
+        doc = _Doc(version, Counter(terms), len(terms))
+        self._docs[doc_id] = doc
+        for term, frequency in doc.frequencies.items():
+            self._postings.setdefault(term, {})[doc_id] = frequency
+        return True
 
     def search(self, query: str, *, limit: int) -> list[Hit]:
         """Rank the indexed records against ``query``.
@@ -156,6 +178,8 @@ class Index:
         """
         if limit < 0:
             raise ValueError(f"limit must not be negative, got {limit}")
+        if self._stale_norms:
+            self._renormalise()
         content, stop = split_query(query, stop_words=self._stop_words, fold=self._fold)
         scores: dict[int, float] = {}
         for term in content:
@@ -190,6 +214,7 @@ class Index:
                 del self._postings[term]
 
     def _renormalise(self) -> None:
+        self._stale_norms = False
         total = sum(doc.length for doc in self._docs.values())
         average = total / len(self._docs) if self._docs else 0.0
         k1, b = self._k1, self._b

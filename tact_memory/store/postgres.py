@@ -21,10 +21,19 @@ Ranking
 -------
 Scans rank with the same in-process BM25 (:class:`tact_memory.retrieval.bm25.Index`) over the
 visible corpus, so local and team scans of the same records give the same order. The store keeps
-the documents of each visible namespace with the generation they were read at; each operation
-reads the small ``generations`` table in its own transaction and reloads only the namespaces whose
-number changed (each change takes a new number from one sequence, so none is ever reused), which invalidates the cache across server processes without any notification
-channel, and re-tokenizes only new versions.
+the documents of each visible namespace with the generation they were read at, and reloads only
+the namespaces whose number changed (each change takes a new number from one sequence, so none is
+ever reused), re-tokenizing only new versions. The current numbers come from the change listener
+of the server process when it has one (``known_generations``, fed by PostgreSQL notifications:
+:mod:`tact_memory.team.watch`), so a scan reads no table to learn of other processes' writes;
+otherwise, or while the listener is down, each operation reads the small ``generations`` table in
+its own transaction. A read of an id the cache does not know, and a change, always ask the table.
+
+A change costs the namespace lock (one statement, which also tells whether the cached namespace
+is current; it is reread only when another store changed it) and one statement that writes the
+record and moves the generation. Duplicates and bounds are checked against the cached namespace,
+exact under the lock; after the commit the cache and the index take that one change
+(:meth:`~tact_memory.retrieval.bm25.Index.apply`), never the whole corpus.
 
 Rows are screened again when served, as in the local store: a row that looks like a secret or
 imitates the checkpoint (written before a rule existed, or directly into the table) is hidden from
@@ -118,6 +127,9 @@ class PostgresStore:
         readable_namespaces: The namespaces it may read besides its own; ``None`` for all.
         limits: The bounds, applied per namespace.
         clock: Milliseconds since the epoch; tests pass a fake clock.
+        known_generations: Every namespace's latest generation as a listener on change
+            notifications knows it (:meth:`tact_memory.team.watch.GenerationWatch.generations`),
+            or ``None`` while it does not; without it, each operation reads the table.
     """
 
     def __init__(
@@ -129,6 +141,7 @@ class PostgresStore:
         readable_namespaces: frozenset[str] | None = None,
         limits: Limits = DEFAULT_LIMITS,
         clock: Callable[[], int] = now_ms,
+        known_generations: Callable[[], dict[str, int] | None] | None = None,
     ) -> None:
         if role not in ROLES:
             raise errors.InvalidArguments(f"role must be one of {', '.join(ROLES)}")
@@ -139,13 +152,16 @@ class PostgresStore:
         self.readable = None if readable_namespaces is None else frozenset(readable_namespaces) | {namespace}
         self._limits = limits
         self._clock = clock
+        self._known_generations = known_generations
         self._dsn = pool_or_dsn if isinstance(pool_or_dsn, str) else None
         self._pool: ConnectionPool[Any] | None = None if isinstance(pool_or_dsn, str) else pool_or_dsn
         self._lock = threading.RLock()
         self._index_: Index | None = None
         self._generations: dict[str, int] = {}
         self._docs: dict[str, dict[int, tuple[int, str]]] = {}
+        self._bytes: dict[str, int] = {}
         self._secret_cache: dict[tuple[int, int], str | None] = {}
+        self._folds: dict[tuple[int, int], str] = {}
 
     @property
     def limits(self) -> Limits:
@@ -189,9 +205,7 @@ class PostgresStore:
             with pool.connection() as conn, conn.transaction():
                 yield conn
         except errors.TactMemoryError:
-            with self._lock:
-                self._generations = {}  # a rolled-back refresh must not be trusted
-            raise
+            raise  # the caches changed only with what was read whole, or after a commit
         except psycopg.errors.DeadlockDetected as exc:
             raise unavailable("busy", "another change held the same rows; nothing was changed, try again") from exc
         except psycopg.OperationalError as exc:
@@ -218,36 +232,86 @@ class PostgresStore:
     def _secret_kind(self, id_: int, version: int, content: str) -> str | None:
         key = (id_, version)
         if key not in self._secret_cache:
-
             self._secret_cache[key] = hidden_reason(content)
         return self._secret_cache[key]
 
-    def _refresh(self, conn: Connection[Any]) -> None:
-        """Reload the namespaces whose generation moved since this store last read them."""
-        rows = conn.execute(
-            f"SELECT namespace, generation FROM generations WHERE {_VISIBLE}", self._params()
-        ).fetchall()
-        current = {str(ns): int(gen) for ns, gen in rows}
+    def _fold(self, id_: int, version: int, content: str) -> str:
+        """The duplicate-check form of a record of this namespace, folded once per version."""
+        from ..retrieval.lexer import fold_for_duplicate
+
+        key = (id_, version)
+        if key not in self._folds:
+            self._folds[key] = fold_for_duplicate(content)
+        return self._folds[key]
+
+    def _change(self, ns: str, upserts: Sequence[tuple[int, int, str]], removals: Sequence[int]) -> None:
+        """Bring the cached documents of ``ns`` and the index to a change of those records only."""
+        from ..retrieval.lexer import utf8_size
+
+        docs = self._docs.setdefault(ns, {})
+        size = self._bytes.get(ns, 0)
+        shown: list[tuple[int, int, str]] = []
+        unindexed = list(removals)
+        for id_ in removals:
+            old = docs.pop(id_, None)
+            if old is not None:
+                size -= utf8_size(old[1])
+                self._forget(id_, old[0])
+        for id_, version, content in upserts:
+            old = docs.get(id_)
+            if old is not None:
+                size -= utf8_size(old[1])
+                self._forget(id_, old[0])
+            docs[id_] = (version, content)
+            size += utf8_size(content)
+            if self._secret_kind(id_, version, content) is None:
+                shown.append((id_, version, content))
+            else:
+                unindexed.append(id_)
+        self._bytes[ns] = size
+        self._index.apply(shown, unindexed)
+
+    def _forget(self, id_: int, version: int) -> None:
+        self._secret_cache.pop((id_, version), None)
+        self._folds.pop((id_, version), None)
+
+    def _load(self, conn: Connection[Any], namespaces: Sequence[str]) -> None:
+        """Reread ``namespaces`` whole, then apply only what differs from the cache to the index."""
+        if not namespaces:
+            return
+        fresh: dict[str, dict[int, tuple[int, str]]] = {ns: {} for ns in namespaces}
+        for id_, ns, version, content in conn.execute(
+            "SELECT id, namespace, version, content FROM memories WHERE namespace = ANY(%s)", (list(namespaces),)
+        ):
+            fresh[str(ns)][int(id_)] = (int(version), str(content))
+        for ns, now in fresh.items():
+            old = self._docs.get(ns, {})
+            self._change(
+                ns,
+                [(i, v, c) for i, (v, c) in now.items() if i not in old or old[i][0] != v],
+                [i for i in old if i not in now],
+            )
+
+    def _refresh(self, conn: Connection[Any], *, exact: bool = False) -> None:
+        """Reload the namespaces whose generation moved since this store last read them.
+
+        The generations come from the change listener when it is listening (no query), from the
+        table otherwise, or when ``exact`` asks for the table's word.
+        """
+        known = None if exact or self._known_generations is None else self._known_generations()
+        if known is not None:
+            current = {ns: gen for ns, gen in known.items() if self.readable is None or ns in self.readable}
+        else:
+            rows = conn.execute(
+                f"SELECT namespace, generation FROM generations WHERE {_VISIBLE}", self._params()
+            ).fetchall()
+            current = {str(ns): int(gen) for ns, gen in rows}
         if current == self._generations:
             return
-        changed = [ns for ns, gen in current.items() if self._generations.get(ns) != gen]
         for ns in [ns for ns in self._docs if ns not in current]:
-            del self._docs[ns]
-        if changed:
-            for ns in changed:
-                self._docs[ns] = {}
-            for id_, ns, version, content in conn.execute(
-                "SELECT id, namespace, version, content FROM memories WHERE namespace = ANY(%s)", (changed,)
-            ):
-                self._docs[str(ns)][int(id_)] = (int(version), str(content))
-        live = {(i, v) for docs in self._docs.values() for i, (v, _) in docs.items()}
-        self._secret_cache = {k: kind for k, kind in self._secret_cache.items() if k in live}
-        self._index.sync(
-            (i, v, c)
-            for docs in self._docs.values()
-            for i, (v, c) in docs.items()
-            if self._secret_kind(i, v, c) is None
-        )
+            self._change(ns, [], list(self._docs[ns]))
+            del self._docs[ns], self._bytes[ns]
+        self._load(conn, [ns for ns, gen in current.items() if self._generations.get(ns) != gen])
         self._generations = current
 
     def _owner(self, id_: int) -> str | None:
@@ -304,6 +368,8 @@ class PostgresStore:
         wanted = check_ids(ids)
         with self._lock, self._transaction() as conn:
             self._refresh(conn)
+            if any(self._owner(id_) is None for id_ in wanted):
+                self._refresh(conn, exact=True)  # an id from elsewhere may be newer than the last notification
             found = []
             for id_ in wanted:
                 owner = self._owner(id_)
@@ -332,15 +398,35 @@ class PostgresStore:
                 )
 
     def _lock_namespace(self, conn: Connection[Any]) -> None:
-        conn.execute(
-            "INSERT INTO generations (namespace) VALUES (%s) ON CONFLICT (namespace) DO NOTHING", (self.namespace,)
-        )
-        conn.execute("SELECT generation FROM generations WHERE namespace = %s FOR UPDATE", (self.namespace,))
+        """Lock this namespace's generation row, then make the cache of the namespace current.
 
-    def _bump(self, conn: Connection[Any]) -> None:
-        conn.execute(
-            "UPDATE generations SET generation = nextval('generation_numbers') WHERE namespace = %s", (self.namespace,)
-        )
+        Under the lock no other change to the namespace can commit, so the cache read here is
+        the namespace exactly until this transaction ends. One round trip when the namespace
+        exists and the cache is current.
+        """
+        lock = "SELECT generation FROM generations WHERE namespace = %s FOR UPDATE"
+        row = conn.execute(lock, (self.namespace,)).fetchone()
+        if row is None:
+            conn.execute(
+                "INSERT INTO generations (namespace) VALUES (%s) ON CONFLICT (namespace) DO NOTHING", (self.namespace,)
+            )
+            row = conn.execute(lock, (self.namespace,)).fetchone()
+            assert row is not None
+        if self._generations.get(self.namespace) != int(row[0]) or self.namespace not in self._docs:
+            self._load(conn, [self.namespace])
+            self._generations[self.namespace] = int(row[0])
+
+    _BUMP = (
+        "bumped AS (UPDATE generations SET generation = nextval('generation_numbers') WHERE namespace = %s"
+        " RETURNING generation)"
+    )
+    """A common table expression that moves this namespace's generation in the statement of the change."""
+
+    def _own(self, conn: Connection[Any], key: RecordKey, verb: str) -> tuple[int, str]:
+        """:meth:`_current` under the namespace lock; other namespaces are reread only to name a refusal."""
+        if key.id not in self._docs[self.namespace]:
+            self._refresh(conn, exact=True)
+        return self._current(key, verb)
 
     def _current(self, key: RecordKey, verb: str) -> tuple[int, str]:
         """The own-namespace record ``key`` names, at its version; refusals as the local store makes them."""
@@ -377,50 +463,56 @@ class PostgresStore:
 
         size = utf8_size(content)
         folded = fold_for_duplicate(content)
-        with self._lock, self._transaction() as conn:
-            self._lock_namespace(conn)
-            self._refresh(conn)
-            now = self._clock()
-            old_size = 0
-            if replace is not None:
-                old_size = utf8_size(self._current(replace, "replacing")[1])
-            for id_, (version, existing) in self._docs.get(self.namespace, {}).items():
-                if id_ != (replace.id if replace else None) and fold_for_duplicate(existing) == folded:
-                    raise errors.Duplicate(
-                        f"memory {id_} (version {version}) already says the same; replace it instead",
-                        id=id_,
-                        version=version,
-                    )
-            self._make_room(conn, now, grows_rows=replace is None, delta=size - old_size, keep=replace)
-            until = now + self._limits.probation_ms if probation else None
-            if replace is None:
-                row = conn.execute(
-                    "INSERT INTO memories (namespace, version, content, created_at_ms, updated_at_ms, probation_until_ms)"
-                    f" VALUES (%s, 1, %s, %s, %s, %s) RETURNING {_COLUMNS}",
-                    (self.namespace, content, now, now, until),
-                ).fetchone()
-            else:
-                row = conn.execute(
-                    "UPDATE memories SET version = version + 1, content = %s, updated_at_ms = %s,"
-                    f" probation_until_ms = %s WHERE id = %s RETURNING {_COLUMNS}",
-                    (content, now, until, replace.id),
-                ).fetchone()
-            assert row is not None
-            self._bump(conn)
-        return PutResult(memory=_record(row), replaced=replace is not None)
+        with self._lock:
+            with self._transaction() as conn:
+                self._lock_namespace(conn)
+                now = self._clock()
+                old_size = 0
+                if replace is not None:
+                    old_size = utf8_size(self._own(conn, replace, "replacing")[1])
+                for id_, (version, existing) in self._docs[self.namespace].items():
+                    if id_ != (replace.id if replace else None) and self._fold(id_, version, existing) == folded:
+                        raise errors.Duplicate(
+                            f"memory {id_} (version {version}) already says the same; replace it instead",
+                            id=id_,
+                            version=version,
+                        )
+                pruned = self._make_room(conn, now, grows_rows=replace is None, delta=size - old_size, keep=replace)
+                until = now + self._limits.probation_ms if probation else None
+                if replace is None:
+                    row = conn.execute(
+                        "WITH written AS (INSERT INTO memories (namespace, version, content, created_at_ms,"
+                        f" updated_at_ms, probation_until_ms) VALUES (%s, 1, %s, %s, %s, %s) RETURNING {_COLUMNS}),"
+                        f" {self._BUMP} SELECT written.*, bumped.generation FROM written, bumped",
+                        (self.namespace, content, now, now, until, self.namespace),
+                    ).fetchone()
+                else:
+                    row = conn.execute(
+                        "WITH written AS (UPDATE memories SET version = version + 1, content = %s, updated_at_ms = %s,"
+                        f" probation_until_ms = %s WHERE id = %s RETURNING {_COLUMNS}),"
+                        f" {self._BUMP} SELECT written.*, bumped.generation FROM written, bumped",
+                        (content, now, until, replace.id, self.namespace),
+                    ).fetchone()
+                assert row is not None
+            # Committed: the namespace is now exactly the cache plus this change, at the new generation.
+            record = _record(row[:-1])
+            self._change(self.namespace, [(record.key.id, record.key.version, record.content)], pruned)
+            self._generations[self.namespace] = int(row[-1])
+        return PutResult(memory=record, replaced=replace is not None)
 
     def _make_room(
         self, conn: Connection[Any], now: int, *, grows_rows: bool, delta: int, keep: RecordKey | None
-    ) -> None:
-        """Prune the fewest expired probation rows of this namespace, oldest first, or refuse."""
-        rows, size = conn.execute(
-            "SELECT count(*), coalesce(sum(octet_length(content)), 0) FROM memories WHERE namespace = %s",
-            (self.namespace,),
-        ).fetchone() or (0, 0)
-        rows_over = int(rows) + 1 - self._limits.rows if grows_rows else 0
-        bytes_over = int(size) + delta - self._limits.content_bytes
+    ) -> list[int]:
+        """Prune the fewest expired probation rows of this namespace, oldest first, or refuse; the ids pruned.
+
+        The usage is the cache's, current under the namespace lock; the database is asked only
+        when a bound would be crossed.
+        """
+        rows, size = len(self._docs[self.namespace]), self._bytes[self.namespace]
+        rows_over = rows + 1 - self._limits.rows if grows_rows else 0
+        bytes_over = size + delta - self._limits.content_bytes
         if rows_over <= 0 and bytes_over <= 0:
-            return
+            return []
         expired = conn.execute(
             "SELECT id, octet_length(content) FROM memories WHERE namespace = %s AND probation_until_ms IS NOT NULL"
             " AND probation_until_ms <= %s AND id <> %s ORDER BY updated_at_ms ASC, id ASC",
@@ -441,12 +533,13 @@ class PostgresStore:
             )
         if freed < bytes_over:
             raise errors.ContentCapacity(
-                f"this would bring the content of namespace {self.namespace!r} to {int(size) - freed + delta:,} "
+                f"this would bring the content of namespace {self.namespace!r} to {size - freed + delta:,} "
                 f"bytes, over the {self._limits.content_bytes:,}-byte limit; delete or shorten records first",
                 limit=self._limits.content_bytes,
             )
         if chosen:
             conn.execute("DELETE FROM memories WHERE id = ANY(%s)", (chosen,))
+        return chosen
 
     def delete(self, key: RecordKey) -> None:
         """Remove a record of this namespace if it is still at ``key.version``; works at every bound.
@@ -455,12 +548,17 @@ class PostgresStore:
             Forbidden, InvalidArguments, NotFound, VersionConflict, StoreUnavailable.
         """
         self._writable(key)
-        with self._lock, self._transaction() as conn:
-            self._lock_namespace(conn)
-            self._refresh(conn)
-            self._current(key, "deleting")
-            conn.execute("DELETE FROM memories WHERE id = %s", (key.id,))
-            self._bump(conn)
+        with self._lock:
+            with self._transaction() as conn:
+                self._lock_namespace(conn)
+                self._own(conn, key, "deleting")
+                row = conn.execute(
+                    f"WITH gone AS (DELETE FROM memories WHERE id = %s), {self._BUMP} SELECT generation FROM bumped",
+                    (key.id, self.namespace),
+                ).fetchone()
+                assert row is not None
+            self._change(self.namespace, [], [key.id])
+            self._generations[self.namespace] = int(row[0])
 
     # -- people's views (no telemetry) --------------------------------------------------------
 

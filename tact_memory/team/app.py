@@ -13,7 +13,7 @@ Routes (protocol version 1; every route needs ``Authorization: Bearer <token>``)
 ``GET  /v1/records/{id}``  one record, telemetry untouched
 ``GET  /v1/export``        ``?cursor=&limit=`` → ``{"records", "cursor"}``: id-ordered pages
 ``GET  /v1/status``        usage of the caller's namespace against each bound
-``/mcp``                   the memory tool over MCP (streamable HTTP); see :mod:`.mcp_http`
+``/mcp``                   the memory tool over MCP (streamable HTTP; ``?tools=split``); see :mod:`.mcp_http`
 =========================  ====================================================================
 
 Keys in answers carry the author's namespace. A request may assert who it expects to be with an
@@ -24,7 +24,8 @@ changes between pages; the cursor is opaque to clients.
 Errors are ``{"error": {"code", "message", ...}}`` with the same codes and details as local memory
 plus ``token_missing``, ``token_invalid``, ``token_expired``, ``token_revoked``,
 ``namespace_mismatch``, ``busy`` (too many requests in flight), ``timeout``, ``body_too_large`` and
-``internal``. They never carry content, tokens or database diagnostics. Each request writes one
+``internal``; ``busy``, ``timeout`` and ``body_too_large`` hold for ``/mcp`` too (one
+:class:`~.gate.Gate`). They never carry content, tokens or database diagnostics. Each request writes one
 access-log line (``tact_memory.team.access``): method, path, status, code, milliseconds, namespace.
 
 Why this module is longer than ~300 lines: the route table, the authentication middleware and the
@@ -33,7 +34,6 @@ request limits are one service definition; storage, tokens and MCP over HTTP are
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import json
@@ -54,8 +54,11 @@ from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import Candidate, MemoryRecord, RecordKey
 from ..store.postgres import PostgresStore
+from .gate import Gate
+from .gate import Refused as _Refused
 from .mcp_http import MCP_PATH, McpEndpoint
 from .tokens import Credential, TokenRefused, authenticate
+from .watch import GenerationWatch
 
 __all__ = ["PROTOCOL_VERSION", "ServiceLimits", "create_app"]
 
@@ -97,16 +100,6 @@ class ServiceLimits:
     """Largest request body; larger ones are refused as ``body_too_large`` (HTTP 413)."""
     sync_records: int = 64
     """Most records one ``sync`` call may push."""
-
-
-class _Refused(Exception):
-    """A refusal the service itself makes (not a memory error)."""
-
-    def __init__(self, code: str, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details
 
 
 def _error(code: str, message: str, details: dict[str, Any] | None = None) -> JSONResponse:
@@ -174,12 +167,15 @@ def _after(cursor: str | None) -> int:
 class _Service:
     """State shared by every request: the pool, one store per credential shape, the in-flight count."""
 
-    def __init__(self, pool: Any, limits: Limits, service: ServiceLimits, clock: Callable[[], int]) -> None:
+    def __init__(
+        self, pool: Any, limits: Limits, service: ServiceLimits, clock: Callable[[], int], watch: GenerationWatch | None
+    ) -> None:
         self.pool = pool
+        self.watch = watch
         self.limits = limits
         self.service = service
         self.clock = clock
-        self.in_flight = 0
+        self.gate = Gate(max_in_flight=service.max_in_flight, timeout_s=service.timeout_s, body_bytes=service.body_bytes)
         self._stores: dict[tuple[str, str, frozenset[str] | None], PostgresStore] = {}
         self._lock = threading.Lock()
 
@@ -194,6 +190,7 @@ class _Service:
                 store = PostgresStore(
                     self.pool, namespace=who.namespace, role=who.role, readable_namespaces=who.readable,
                     limits=self.limits, clock=self.clock,
+                    known_generations=None if self.watch is None else self.watch.generations,
                 )  # fmt: skip
                 self._stores[shape] = store
             return store
@@ -323,21 +320,12 @@ def _status(store: PostgresStore, who: Credential, body: Any, request: Request) 
     }  # fmt: skip
 
 
-async def _body(request: Request, cap: int) -> Any:
+async def _body(request: Request, gate: Gate) -> Any:
     if request.method == "GET":
         return None
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > cap:
-        raise _Refused("body_too_large", f"the request body is over the {cap:,}-byte limit")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > cap:
-            raise _Refused("body_too_large", f"the request body is over the {cap:,}-byte limit")
-        chunks.append(chunk)
+    raw = await gate.body(request.receive, request.headers.get("content-length"))
     try:
-        return json.loads(b"".join(chunks) or b"null")
+        return json.loads(raw or b"null")
     except (ValueError, UnicodeDecodeError):
         raise errors.InvalidArguments("the request body is not valid JSON") from None
 
@@ -353,11 +341,8 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
         who: Credential | None = None
         code = "ok"
         try:
-            if service.in_flight >= service.service.max_in_flight:
-                raise _Refused("busy", "too many requests are in flight; try again shortly")
-            service.in_flight += 1
-            try:
-                body = await _body(request, service.service.body_bytes)
+            with service.gate.slot():
+                body = await _body(request, service.gate)
 
                 def work() -> Any:
                     nonlocal who
@@ -367,12 +352,7 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
                         raise _Refused("namespace_mismatch", "the namespace this request asserts is not the token's")
                     return operation(service.store(who), who, body, request)
 
-                try:
-                    result = await asyncio.wait_for(run_in_threadpool(work), service.service.timeout_s)
-                except asyncio.TimeoutError:
-                    raise _Refused("timeout", f"the request took longer than {service.service.timeout_s:g} s") from None
-            finally:
-                service.in_flight -= 1
+                result = await service.gate.timed(run_in_threadpool(work))
             response: Response = JSONResponse(result)
         except _Refused as exc:
             code = exc.code
@@ -409,9 +389,14 @@ def create_app(
     limits: Limits = DEFAULT_LIMITS,
     service: ServiceLimits = ServiceLimits(),
     clock: Callable[[], int] | None = None,
+    watch: GenerationWatch | None = None,
 ) -> Starlette:
-    """The ASGI application over a ``psycopg_pool.ConnectionPool`` on a migrated database."""
-    state = _Service(pool, limits, service, clock or (lambda: time.time_ns() // 1_000_000))
+    """The ASGI application over a ``psycopg_pool.ConnectionPool`` on a migrated database.
+
+    With ``watch`` (started and stopped by the caller), the stores learn of other processes'
+    changes from its notifications instead of reading the generations in every request.
+    """
+    state = _Service(pool, limits, service, clock or (lambda: time.time_ns() // 1_000_000), watch)
     get, post = ["GET"], ["POST"]
     routes = [
         Route("/v1/session", _endpoint(state, _session), methods=get),
@@ -425,7 +410,7 @@ def create_app(
         Route("/v1/export", _endpoint(state, _export), methods=get),
         Route("/v1/status", _endpoint(state, _status), methods=get),
     ]
-    mcp = McpEndpoint(authenticate=state.authenticate, store=state.store, limits=limits, log=_access)
+    mcp = McpEndpoint(authenticate=state.authenticate, store=state.store, limits=limits, log=_access, gate=state.gate)
     routes.append(Route(MCP_PATH, mcp, methods=["GET", "POST", "DELETE"]))
 
     @contextlib.asynccontextmanager

@@ -141,7 +141,9 @@ def _service(dsn: str) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "TACT_TEAM_DATABASE_URL": dsn}  # not on the command line, where ps shows it
     process = subprocess.Popen(
-        [sys.executable, "-m", "tact_memory.cli", "serve", "--listen", f"127.0.0.1:{port}"],
+        # The first scan builds the index of every namespace, which a loaded machine may take longer
+        # than the default request timeout to do; it is not what is timed.
+        [sys.executable, "-m", "tact_memory.cli", "serve", "--listen", f"127.0.0.1:{port}", "--timeout", "120"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

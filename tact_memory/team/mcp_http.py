@@ -19,6 +19,13 @@ scan-before-put holds per agent; a client of the sessionless protocol era gets o
 per token. Tool results are the same JSON as ``tact-memory tool`` prints, keys with namespaces.
 Each request writes one access-log line like the ``/v1`` routes, with ``"path": "/mcp"`` and no
 content.
+
+``/mcp?tools=split`` offers one tool per operation (``memory_scan``, ``memory_read``,
+``memory_put``, ``memory_delete``; a reader token is offered the first two, and a call to the
+others by name is the ``forbidden`` result). Each layout has its own session manager; a session
+lives in the layout it was opened with. Every request takes a slot of the service's
+:class:`~.gate.Gate` (in flight, body cap, timeout) before it is authenticated, like the JSON
+routes. GET, which would open an event stream the service never writes to, is answered 405.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
@@ -39,7 +46,11 @@ from .. import errors
 from ..limits import Limits
 from ..store.postgres import PostgresStore
 from ..tool.guard import Dispatcher, Role
+from .gate import Gate, Refused, replay
 from .tokens import Credential, TokenRefused
+
+if TYPE_CHECKING:
+    from ..adapters.mcp import ToolLayout
 
 __all__ = ["MCP_PATH", "McpEndpoint"]
 
@@ -49,6 +60,8 @@ MCP_PATH = "/mcp"
 _CREDENTIAL = "tact_memory.credential"
 _READER_NOTE = " This token is a reader token; changing team memory needs a writer token."
 _MOST_AGENTS = 4096
+TOOL_LAYOUTS: tuple[ToolLayout, ...] = ("one", "split")
+"""The layouts ``/mcp?tools=`` may ask for: the one ``memory`` tool, or one tool per operation."""
 
 
 class McpEndpoint:
@@ -69,6 +82,7 @@ class McpEndpoint:
         store: Callable[[Credential], PostgresStore],
         limits: Limits,
         log: Callable[[dict[str, Any]], None],
+        gate: Gate,
     ) -> None:
         from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
@@ -77,16 +91,21 @@ class McpEndpoint:
         self._authenticate = authenticate
         self._store = store
         self._log = log
+        self._gate = gate
         self._agents: OrderedDict[tuple[int, str | None], Dispatcher] = OrderedDict()
         self._lock = threading.Lock()
-        server = create_routed_server(self._agent, limits=limits)
-        self.manager = StreamableHTTPSessionManager(server, json_response=True)
+        self.managers = {
+            layout: StreamableHTTPSessionManager(create_routed_server(self._agent, limits=limits, tools=layout), json_response=True)
+            for layout in TOOL_LAYOUTS
+        }  # fmt: skip
         self._running = False
 
     @contextlib.asynccontextmanager
     async def run(self) -> AsyncIterator[None]:
-        """Run the session manager for the life of the application (its lifespan)."""
-        async with self.manager.run():
+        """Run the session managers for the life of the application (its lifespan)."""
+        async with contextlib.AsyncExitStack() as stack:
+            for manager in self.managers.values():
+                await stack.enter_async_context(manager.run())
             self._running = True
             try:
                 yield
@@ -126,35 +145,52 @@ class McpEndpoint:
                 status = int(message["status"])
             await send(message)
 
-        try:
+        async def refuse(code_: str, message: str, status_: int, **headers: str) -> None:
+            nonlocal code
+            code = code_
+            await JSONResponse({"error": {"code": code_, "message": message}}, status_code=status_, headers=headers)(
+                scope, receive, watched
+            )
+
+        async def answer(body: bytes, layout: ToolLayout) -> None:
+            nonlocal who
             try:
                 who = await run_in_threadpool(self._authenticate, Headers(scope=scope).get("authorization"))
             except TokenRefused as exc:
-                code = exc.code
-                refusal = JSONResponse(
-                    {"error": {"code": exc.code, "message": exc.message}},
-                    status_code=401,
-                    headers={"WWW-Authenticate": 'Bearer realm="tact-memory"'},
-                )
-                await refusal(scope, receive, watched)
+                await refuse(exc.code, exc.message, 401, **{"WWW-Authenticate": 'Bearer realm="tact-memory"'})
                 return
             except errors.StoreUnavailable as exc:
-                code = exc.code
-                await JSONResponse({"error": {"code": exc.code, "message": exc.message}}, status_code=503)(
-                    scope, receive, watched
-                )
+                await refuse(exc.code, exc.message, 503)
                 return
             if not self._running:
-                code = "unavailable"
-                body = {"error": {"code": "unavailable", "message": "the MCP endpoint is not running in this process"}}
-                await JSONResponse(body, status_code=503)(scope, receive, watched)
+                await refuse("unavailable", "the MCP endpoint is not running in this process", 503)
                 return
             from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
             from mcp.server.auth.provider import AccessToken
 
             # The session manager binds each MCP session to this identity: the token's row, never its text.
             user = AuthenticatedUser(AccessToken(token=f"token-{who.token_id}", client_id=f"token-{who.token_id}", scopes=[who.role]))
-            await self.manager.handle_request({**scope, "user": user, _CREDENTIAL: who}, receive, watched)
+            inner = {**scope, "user": user, _CREDENTIAL: who}
+            await self.managers[layout].handle_request(inner, replay(body, receive), watched)
+
+        try:
+            try:
+                if scope.get("method") == "GET":
+                    # The service never starts a message of its own, so it offers no event stream to wait on
+                    # (the streamable-HTTP answer for that is 405): every request here is bounded.
+                    raise Refused("method_not_allowed", "this endpoint takes POST and DELETE; it sends no event stream")
+                layout = _layout(scope)
+                with self._gate.slot():
+                    body = await self._gate.body(receive, Headers(scope=scope).get("content-length"))
+                    await self._gate.timed(answer(body, layout))
+            except Refused as exc:
+                if status != 500 and exc.code == "timeout":
+                    code = exc.code  # the answer had begun; the connection is all that can be cut
+                else:
+                    extra = {"Allow": "POST, DELETE"} if exc.code == "method_not_allowed" else {}
+                    await refuse(exc.code, exc.message, exc.status, **extra)
+            except errors.InvalidArguments as exc:
+                await refuse(exc.code, exc.message, 400)
         finally:
             if code == "ok" and status >= 400:
                 code = f"http_{status}"
@@ -170,3 +206,12 @@ class McpEndpoint:
                 }
             )
 
+
+def _layout(scope: Scope) -> ToolLayout:
+    """The tool layout a request asks for with ``?tools=one|split`` (``one`` when it does not)."""
+    from urllib.parse import parse_qs
+
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True).get("tools", ["one"])
+    if len(asked) != 1 or asked[0] not in TOOL_LAYOUTS:
+        raise errors.InvalidArguments("the tools query parameter takes 'one' or 'split'")
+    return "split" if asked[0] == "split" else "one"

@@ -17,6 +17,8 @@ Tables
     is emptied. Servers compare it with the generation their in-process index was built from, and
     the row is what a writer locks (``FOR UPDATE``) to serialise the changes of one namespace, so
     version checks, duplicate checks and bounds hold under contention.
+    Since version 2, every change of a row notifies channel ``tact_memory_generations`` at commit
+    (a trigger), which keeps :mod:`tact_memory.team.watch` current.
 ``tokens``
     Credentials: the SHA-256 of each token (never the token), its namespace and role, the
     namespaces a reader may read (``NULL`` for all), and creation, expiry and revocation times.
@@ -61,6 +63,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             expires_at_ms bigint,
             revoked_at_ms bigint
         )""",
+    ),
+    (
+        # Every change of a generation notifies at commit, whichever release or tool made it
+        # (tact_memory.team.watch); a TRUNCATE notifies once, for the whole table.
+        """CREATE FUNCTION tact_generation_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'TRUNCATE' THEN
+                PERFORM pg_notify('tact_memory_generations', '*');
+            ELSIF TG_OP = 'DELETE' THEN
+                PERFORM pg_notify('tact_memory_generations',
+                    json_build_object('namespace', OLD.namespace, 'generation', NULL)::text);
+            ELSE
+                PERFORM pg_notify('tact_memory_generations',
+                    json_build_object('namespace', NEW.namespace, 'generation', NEW.generation)::text);
+            END IF;
+            RETURN NULL;
+        END $$""",
+        "CREATE TRIGGER generations_notify AFTER INSERT OR UPDATE OR DELETE ON generations"
+        " FOR EACH ROW EXECUTE FUNCTION tact_generation_notify()",
+        "CREATE TRIGGER generations_truncate_notify AFTER TRUNCATE ON generations"
+        " FOR EACH STATEMENT EXECUTE FUNCTION tact_generation_notify()",
     ),
 )
 """Migration ``n`` (1-based) is ``MIGRATIONS[n - 1]``."""

@@ -2,7 +2,8 @@
 
 Starting migrates the schema (refusing a newer one), opens one connection pool whose connections
 carry a ``statement_timeout`` equal to the request timeout (so a timed-out request's statement is
-cancelled in the database and rolled back, not left to finish unseen), and serves the application
+cancelled in the database and rolled back, not left to finish unseen), starts the
+:class:`~.watch.GenerationWatch` that keeps the stores' caches current, and serves the application
 with uvicorn. Access-log lines go to standard error. Messages about the database never repeat the
 connection string or the server's diagnostics, which can hold a password or a host.
 """
@@ -18,6 +19,7 @@ from typing import Any
 from ..limits import DEFAULT_LIMITS, Limits
 from .app import ACCESS_LOG, ServiceLimits, create_app
 from .migrations import SCHEMA_VERSION, NewerSchema, migrate, schema_version
+from .watch import GenerationWatch
 
 __all__ = [
     "TEST_HOOKS_ENV",
@@ -181,8 +183,10 @@ def serve(
     if not pool_log.filters:
         pool_log.addFilter(_Withheld())
     pool = open_pool(dsn, size=min(service.max_in_flight, 16), timeout_s=service.timeout_s)
+    watch = GenerationWatch(dsn)
+    watch.start()
     try:
-        app = create_app(pool, limits=limits, service=service, clock=clock)
+        app = create_app(pool, limits=limits, service=service, clock=clock, watch=watch)
         config = uvicorn.Config(
             app, host=host, port=port, access_log=False, log_level="warning", lifespan="on",
             limit_concurrency=service.max_in_flight * 2, timeout_keep_alive=5,
@@ -194,4 +198,5 @@ def serve(
         )  # fmt: skip
         server.run()
     finally:
+        watch.stop()
         pool.close()

@@ -207,6 +207,34 @@ def test_incremental_sync_ranks_like_a_fresh_index(
         assert [hit.score for hit in got] == pytest.approx([hit.score for hit in expected])
 
 
+@given(corpus_histories(), st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))
+def test_applying_only_the_changes_ranks_like_a_full_sync(
+    history: list[list[tuple[int, int, str]]], query: list[str]
+) -> None:
+    applied = Index()
+    before: dict[int, tuple[int, str]] = {}
+    for state in history:
+        after = {i: (v, c) for i, v, c in state}
+        changed = [(i, v, c) for i, (v, c) in after.items() if before.get(i, (None,))[0] != v]
+        applied.apply(changed, [i for i in before if i not in after])
+        before = after
+        fresh = Index()
+        fresh.sync(state)
+        expected = fresh.search(" ".join(query), limit=5)
+        got = applied.search(" ".join(query), limit=5)
+        assert [(hit.id, hit.score) for hit in got] == [(hit.id, hit.score) for hit in expected]  # exactly
+        assert len(applied) == len(state)
+
+
+def test_apply_tokenizes_only_what_changed_and_ignores_unknown_removals() -> None:
+    index = Index()
+    index.sync([(1, 1, "deploy billing"), (2, 1, "cache lint")])
+    index.apply([(2, 1, "cache lint"), (3, 1, "kafka deploy")], [9])
+    assert index.tokenizations == 3 and len(index) == 3
+    index.apply(removals=[1])
+    assert [hit.id for hit in index.search("deploy", limit=5)] == [3]
+
+
 def test_a_full_corpus_searches_without_touching_records() -> None:
     index = Index()
     record = "In `repo-{0}`, deploys use make deploy-{0} and cache key {0}. " * 6

@@ -204,3 +204,67 @@ def test_mcp_requests_are_logged_without_content_or_tokens(service: Service, mak
     assert lines and all(set(line) == {"method", "path", "status", "code", "ms", "namespace", "role"} for line in lines)
     assert any(line["namespace"] == "alice" and line["role"] == "writer" for line in lines)
     assert "quokka" not in log and "zanzibar" not in log and alice not in log
+
+
+@contextlib.asynccontextmanager
+async def connect_split(service: Service, token: str, **kwargs: Any) -> AsyncIterator[Client]:
+    """An MCP client of ``/mcp?tools=split``: the URL is all a client's configuration has to change."""
+    headers = {"Authorization": f"Bearer {token}"}
+    async with create_mcp_http_client(headers=headers) as http:
+        async with Client(streamable_http_client(service.url + "/mcp?tools=split", http_client=http), **kwargs) as client:
+            yield client
+
+
+async def call_split(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(name, arguments)
+    data: dict[str, Any] = json.loads(result.content[0].text)  # type: ignore[union-attr]
+    assert result.structured_content == data
+    return data
+
+
+@pytest.mark.parametrize("mode", ["legacy", None])
+def test_split_tools_over_http_follow_the_token(
+    services: list[Service], make_token: Callable[..., str], admin: Any, mode: str | None
+) -> None:
+    writer, reader = make_token("alice"), make_token("carol", "reader")
+    options = {} if mode is None else {"mode": mode}
+
+    async def session() -> None:
+        async with connect_split(services[0], writer, **options) as client:
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert names == ["memory_scan", "memory_read", "memory_put", "memory_delete"]
+            assert (await call_split(client, "memory_scan", {"query": "billing"}))["abstained"] is True
+            put = await call_split(client, "memory_put", {"content": NOTE})
+            assert put["memory"]["key"]["namespace"] == "alice"
+        before = corpus(admin)
+        async with connect_split(services[1], reader, **options) as client:
+            tools = (await client.list_tools()).tools
+            assert [t.name for t in tools] == ["memory_scan", "memory_read"]
+            assert all(t.annotations is not None and t.annotations.read_only_hint for t in tools)
+            [card] = (await call_split(client, "memory_scan", {"query": "billing approvals"}))["candidates"]
+            [memory] = (await call_split(client, "memory_read", {"ids": [card["key"]["id"]]}))["memories"]
+            assert memory["content"] == NOTE
+            # Calling the unlisted tools by name is refused by the token's role, not by a prompt.
+            refused = await call_split(client, "memory_put", {"content": "carol was here"})
+            assert refused["error"]["code"] == "forbidden" and "reader token" in refused["error"]["message"]
+            key = {k: card["key"][k] for k in ("id", "version")}
+            assert (await call_split(client, "memory_delete", key))["error"]["code"] == "forbidden"
+        after = corpus(admin)
+        assert len(after) == len(before) and "carol was here" not in repr(after)
+
+    run(session)
+
+
+@pytest.mark.parametrize("query", ["?tools=three", "?tools=one&tools=split", "?tools="])
+def test_an_unknown_tool_layout_is_refused_by_name(service: Service, make_token: Callable[..., str], query: str) -> None:
+    import httpx
+
+    alice = make_token("alice")
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }  # fmt: skip
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {alice}"}
+    answer = httpx.post(service.url + "/mcp" + query, json=initialize, headers=headers, timeout=30)
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_arguments"
+    assert "mcp-session-id" not in answer.headers

@@ -1,0 +1,122 @@
+"""The service's bounds hold for every route, ``/mcp`` included: real concurrent requests, real ``serve``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from .conftest import Service, start_service, stop_service
+
+INITIALIZE = {
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+}  # fmt: skip
+MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
+
+
+def mcp_initialize(service: Service, token: str, timeout: float = 30) -> Any:
+    return service.call("POST", "/mcp", token, json=INITIALIZE, headers=MCP_HEADERS, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def capped(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A ``serve`` process that handles two requests at once and answers within three seconds."""
+    folder = tmp_path_factory.mktemp("capped")
+    service = start_service(pg_database, folder, "--max-in-flight", "2", "--timeout", "3", "--max-body", "8192")
+    yield service
+    stop_service(service)
+
+
+def blocked_on_tokens(dsn: str) -> Any:
+    """A transaction holding the tokens table, so every request waits at authentication (inside its slot)."""
+    import psycopg
+
+    conn = psycopg.connect(dsn)
+    conn.execute("LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE")
+    return conn
+
+
+def wait_for_waiters(admin: Any, count: int) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        waiting = admin.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        ).fetchone()[0]
+        if waiting >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{count} requests never reached the database")
+
+
+@pytest.mark.parametrize("held_by", ["mcp", "json"])
+def test_mcp_and_json_requests_share_the_in_flight_cap(
+    capped: Service, pg_database: str, admin: Any, make_token: Callable[..., str], held_by: str
+) -> None:
+    token = make_token("alice")
+    hold: Callable[[], Any] = (
+        (lambda: mcp_initialize(capped, token)) if held_by == "mcp" else (lambda: capped.call("GET", "/v1/session", token))
+    )
+    blocker = blocked_on_tokens(pg_database)
+    with ThreadPoolExecutor(2) as pool:
+        try:
+            held: list[Future[Any]] = [pool.submit(hold) for _ in range(2)]
+            wait_for_waiters(admin, 2)
+            # Both slots are taken: the third request, of either kind, is refused at once by name.
+            started = time.monotonic()
+            json_answer = capped.call("GET", "/v1/session", token, timeout=2)
+            mcp_answer = mcp_initialize(capped, token, timeout=2)
+            assert time.monotonic() - started < 2
+            for answer in (json_answer, mcp_answer):
+                assert answer.status_code == 503 and answer.json()["error"]["code"] == "busy"
+                assert "mcp-session-id" not in answer.headers
+        finally:
+            blocker.rollback()
+            blocker.close()
+        assert [f.result().status_code for f in held] == [200, 200]
+    # With the slots free again, both kinds are served.
+    assert capped.call("GET", "/v1/session", token).status_code == 200
+    assert mcp_initialize(capped, token).status_code == 200
+    log = capped.log_text()
+    assert '"path":"/mcp","status":503,"code":"busy"' in log
+
+
+def test_an_mcp_request_over_the_timeout_is_answered_timeout(
+    capped: Service, pg_database: str, make_token: Callable[..., str]
+) -> None:
+    token = make_token("alice")
+    blocker = blocked_on_tokens(pg_database)
+    try:
+        started = time.monotonic()
+        answer = mcp_initialize(capped, token, timeout=20)
+        elapsed = time.monotonic() - started
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert answer.status_code == 504 and answer.json()["error"]["code"] == "timeout"
+    assert 2.5 < elapsed < 6
+    assert mcp_initialize(capped, token).status_code == 200  # the slot was given back
+
+
+def test_an_mcp_body_over_the_cap_is_refused_before_any_handling(capped: Service, make_token: Callable[..., str]) -> None:
+    token = make_token("alice")
+    big = {**INITIALIZE, "params": {**INITIALIZE["params"], "padding": "x" * 9000}}  # type: ignore[dict-item]
+    answer = capped.call("POST", "/mcp", token, json=big, headers=MCP_HEADERS)
+    assert answer.status_code == 413 and answer.json()["error"]["code"] == "body_too_large"
+    assert "mcp-session-id" not in answer.headers
+    # Sent in chunks without a declared length, it is cut off the same way.
+    chunks = (b'{"padding": "' + b"x" * 1024 for _ in range(9))
+    streamed = capped.call("POST", "/mcp", token, content=chunks, headers=MCP_HEADERS)
+    assert streamed.status_code == 413 and streamed.json()["error"]["code"] == "body_too_large"
+
+
+def test_mcp_offers_no_event_stream_to_hold_open(capped: Service, make_token: Callable[..., str]) -> None:
+    token = make_token("alice")
+    answer = capped.call("GET", "/mcp", token, headers={"Accept": "text/event-stream"}, timeout=5)
+    assert answer.status_code == 405 and answer.json()["error"]["code"] == "method_not_allowed"
+    assert answer.headers["allow"] == "POST, DELETE"
+
+
