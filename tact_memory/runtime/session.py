@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -383,7 +384,11 @@ class Runtime:
     Args:
         config: The configuration in force for new sessions.
         middleware: Application middleware, outermost first; memory's own runs innermost.
-        store: A backend to use instead of the SQLite store at ``config.database_path``.
+        store: A backend to use instead of the store the config gives.
+        workspace: The folder the sessions work in (default: the current folder when the store is
+            made), as ``tact-memory --workspace DIR``: inside a ``[memory.team]`` workspace root
+            the store is the team service's, and only it (an outage answers ``unavailable``);
+            elsewhere it is the local SQLite store at ``config.database_path``.
     """
 
     def __init__(
@@ -392,21 +397,31 @@ class Runtime:
         *,
         middleware: Sequence[Middleware] = (),
         store: MemoryBackend | None = None,
+        workspace: str | os.PathLike[str] | None = None,
     ) -> None:
         self.config = config
         self.middleware = tuple(middleware)
+        self.workspace = workspace
+        """The workspace folder given, or ``None`` for the current folder."""
         self._store = store
 
     @classmethod
-    def from_config(cls, path: str | None = None, *, middleware: Sequence[Middleware] = ()) -> Runtime:
-        """A runtime for the selected ``config.toml`` (see :func:`tact_memory.config.loading.load_config`)."""
-        return cls(load_config(path), middleware=middleware)
+    def from_config(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        middleware: Sequence[Middleware] = (),
+        workspace: str | os.PathLike[str] | None = None,
+    ) -> Runtime:
+        """A runtime for the selected ``config.toml`` (see :func:`tact_memory.config.loading.load_config`)
+        and ``workspace`` (default: the current folder)."""
+        return cls(load_config(path), middleware=middleware, workspace=workspace)
 
     @property
     def store(self) -> MemoryBackend:
-        """The corpus; constructing it opens nothing, its first operation does."""
+        """The corpus of the workspace; constructing it opens nothing, its first operation does."""
         if self._store is None:
-            self._store = config_store(self.config)
+            self._store = config_store(self.config, workspace=self.workspace)
         return self._store
 
     def reload(self, config: Config) -> str:
