@@ -263,12 +263,13 @@ class Session:
         self._pending_steers: list[Message] = []
         self._turn_lock = threading.RLock()  # a steer from another thread vs. the end of the turn
         self._names = itertools.count(1)
+        self._store = runtime.store if settings.enabled else None  # constructing a store opens nothing
         self.root = self._new_agent(Role.ROOT, system=state.system, history=state.history, name="root")
 
     @property
     def store(self) -> MemoryBackend | None:
-        """The corpus when memory is enabled for this session, else ``None``."""
-        return self.runtime.store if self.settings.enabled else None
+        """The corpus when memory is enabled for this session, else ``None``; a reload does not change it."""
+        return self._store
 
     def _new_agent(self, role: Role, *, system: str, history: list[Message], name: str | None) -> Agent:
         return Agent(self, role=role, system=system, history=history, name=name or f"child-{next(self._names)}")
@@ -404,6 +405,7 @@ class Runtime:
         self.workspace = workspace
         """The workspace folder given, or ``None`` for the current folder."""
         self._store = store
+        self._store_given = store is not None
 
     @classmethod
     def from_config(
@@ -433,8 +435,17 @@ class Runtime:
         from ..config.reload import ReloadEvent
 
         event = ReloadEvent(config=config, previous=self.config)
-        self.config = config
+        self._apply(config)
         return event.notice
+
+    def _apply(self, config: Config) -> None:
+        """Make ``config`` the one in force; when its ``[memory.team]`` differs, later sessions get the store it gives.
+
+        The store of the old configuration is not closed: running sessions keep using it.
+        """
+        if not self._store_given and config.memory.team != self.config.memory.team:
+            self._store = None
+        self.config = config
 
     def watch(self, *, on_notice: Callable[[str], None] | None = None, debounce_ms: int = 200) -> ConfigWatcher:
         """Follow the config file on a background thread; each valid edit reaches new sessions.
@@ -450,7 +461,7 @@ class Runtime:
         from ..config.watcher import ConfigWatcher
 
         def apply(event: ReloadEvent) -> None:
-            self.config = event.config
+            self._apply(event.config)
             if on_notice is not None:
                 on_notice(event.notice)
 

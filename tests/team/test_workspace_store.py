@@ -95,3 +95,28 @@ def test_an_outage_of_the_service_is_unavailable_never_local_memory(
     for outage in (scanned, put):
         assert outage["error"]["code"] == "unavailable" and outage["error"]["reason"] == "unreachable"
     assert not config.database_path.parent.exists()  # nothing fell back to local memory
+
+
+def test_a_reload_gives_new_sessions_the_store_of_the_new_file_and_running_ones_keep_theirs(
+    tmp_path: Path, service: Service, make_token: Callable[..., str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TACT_TEST_TEAM_TOKEN", make_token("bob"))
+    service.call("POST", "/v1/put", make_token("alice"), json={"content": ALICES})
+    path = team_config(tmp_path, service.url)
+    runtime = Runtime(load_config(path), workspace=tmp_path / "work")
+    running = runtime.new_session()
+    assert isinstance(running.store, RemoteStore)
+
+    notice = runtime.reload(load_config(write_config(path.parent)))  # [memory.team] removed
+    assert notice.startswith("[memory.team] removed from config.toml")
+    later = runtime.new_session()
+    assert isinstance(later.store, MemoryStore)
+    assert running.root.dispatcher is not None
+    [card] = running.root.dispatcher.call({"operation": "scan", "query": "billing-api approvals"})["candidates"]
+    assert card["key"]["namespace"] == "alice"  # the running session still uses the team store
+    assert scan(runtime, "billing-api approvals")["abstained"] is True  # a new one, local memory
+
+    runtime.reload(load_config(team_config(tmp_path, service.url)))  # and back
+    assert isinstance(runtime.new_session().store, RemoteStore)
+    for store in {id(s): s for s in (running.store, later.store, runtime.store)}.values():
+        store.close()
