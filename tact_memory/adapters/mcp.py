@@ -41,6 +41,7 @@ Likewise, the role is the server's: run a second server with ``--role child`` fo
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from importlib import metadata
 from typing import Any, Literal
@@ -201,20 +202,27 @@ def _operation_conflict(operation: Operation, arguments: dict[str, Any], limits:
 
 
 def create_server(
-    config: Config, *, role: Role = Role.ROOT, store: MemoryBackend | None = None, tools: ToolLayout = "one"
+    config: Config,
+    *,
+    role: Role = Role.ROOT,
+    store: MemoryBackend | None = None,
+    tools: ToolLayout = "one",
+    workspace: str | os.PathLike[str] | None = None,
 ) -> Server[Any]:
     """An MCP server for one client (one agent) of the corpus that ``config`` selects.
 
     Args:
         config: The configuration; ``config.memory.enabled`` decides whether calls reach the store.
         role: The role of the agent behind the client; a child may only scan and read.
-        store: A backend to use instead of the SQLite store at ``config.database_path``.
+        store: A backend to use instead of the store the config gives.
         tools: ``"one"`` for the one ``memory`` tool, ``"split"`` for one tool per operation
             (:data:`SPLIT_TOOLS`; a child is offered only the read-only two).
+        workspace: The client's workspace (default: the current folder); it decides between
+            the team store and the local one when ``store`` is not given.
     """
     if tools not in ("one", "split"):
         raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
-    dispatcher = Dispatcher(store_for(config, store=store), role=role)
+    dispatcher = Dispatcher(store_for(config, store=store, workspace=workspace), role=role)
     return create_routed_server(
         lambda ctx: dispatcher, limits=dispatcher.tool.limits, tools=tools, enabled=config.memory.enabled
     )

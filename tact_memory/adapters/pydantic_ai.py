@@ -148,17 +148,20 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
         return SERIALIZATION_NAME
 
     @classmethod
-    def from_spec(cls, config: str | None = None, role: str | None = None) -> MemoryCapability:  # type: ignore[override]
+    def from_spec(  # type: ignore[override]
+        cls, config: str | None = None, role: str | None = None, workspace: str | None = None
+    ) -> MemoryCapability:
         """The capability an agent spec describes: ``TactMemory`` or ``{"TactMemory": {"config": PATH, "role": "child"}}``.
 
         Args:
             config: A path to ``config.toml``, or ``None`` for the usual search.
             role: ``"root"`` or ``"child"``, or ``None`` to derive it for each run.
+            workspace: The agent's workspace folder, or ``None`` for the current folder.
 
         Raises:
             ValueError: ``role`` is not a role.
         """
-        return cls.from_config(config, role=Role(role) if role is not None else None)
+        return cls.from_config(config, role=Role(role) if role is not None else None, workspace=workspace)
 
     async def for_run(self, ctx: RunContext[Any]) -> MemoryCapability:
         bound = copy.copy(self)

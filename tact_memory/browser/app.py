@@ -15,6 +15,10 @@ The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names i
 
 A :class:`~tact_memory.config.watcher.ConfigWatcher` follows ``config.toml`` on its own thread and posts each
 reload to the app as a message, so enabling or disabling memory switches the view without a restart.
+The store follows the file too: when ``[memory.team]`` is added, removed or changed so that the
+browser's workspace enters or leaves a workspace root (or the service changes), the browser closes
+the store it had and shows the one the file now gives, the team store or local memory, at once. A
+team store's list has a ``NAMESPACE`` column: who wrote each record.
 Tests construct the app with ``watch=False`` and drive reloads with :meth:`MemoryBrowser.apply_reload`.
 
 Why this module is longer than ~300 lines: it is one Textual app: the list, its states and their
@@ -23,6 +27,7 @@ bindings share one state machine; the dialogs live in :mod:`.screens`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -37,11 +42,12 @@ from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
 
 from ..clock import now_ms
-from ..config.loading import Config, ConfigSource, declares_table, read_config
+from ..config.loading import Config, ConfigSource, TeamSettings, declares_table, read_config
 from ..config.watcher import ConfigWatcher, ReloadEvent, reload
 from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
 from ..records import BROWSABLE_ORDERS, MemoryBackend, MemoryRecord, RecordOrder, matches
 from ..screening.display import one_line
+from ..store.remote import RemoteStore
 from ..store.sqlite import MemoryStore
 from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
 
@@ -60,6 +66,8 @@ ORDER_LABELS: dict[str, str] = {
 COLUMNS = ("ID", "VER", "READS", "UPDATED (UTC)", "NOTE", "CONTENT")
 COMPACT_COLUMNS = ("ID", "VER", "READS", "UPDATED", "NOTE", "CONTENT")
 """The headings when the terminal is narrow: the update time shows its date only."""
+NAMESPACE_COLUMN = "NAMESPACE"
+"""The heading before the content on a team store's list: the author of each record."""
 ROOMY_CONTENT_WIDTH = 30
 """Below this many content cells the list switches to :data:`COMPACT_COLUMNS`."""
 MIN_CONTENT_WIDTH = 12
@@ -142,7 +150,12 @@ class MemoryBrowser(App[None]):
     Args:
         source: The selected ``config.toml``.
         config: The configuration read from it; read now when omitted.
-        store_factory: Builds the store for the database path (tests pass a fake clock).
+        store_factory: Builds the local store for the database path (tests pass a fake clock).
+        team_store_factory: Builds the team store for ``[memory.team]`` (``tact-memory browse``
+            passes one that reads the token); without it a team store answers ``unavailable``,
+            saying so. Local memory is never shown in its place.
+        workspace: The folder whose store to show (default: the current folder); inside a
+            ``[memory.team]`` workspace root it is the team store.
         watch: Follow ``config.toml`` for changes on a background thread.
         clock: Milliseconds since the epoch, used only to say whether probation has expired.
         debounce_ms: Quiet time after an edit before the watcher re-reads the file.
@@ -172,6 +185,8 @@ class MemoryBrowser(App[None]):
         *,
         config: Config | None = None,
         store_factory: Callable[[Path], MemoryBackend] = MemoryStore,
+        team_store_factory: Callable[[TeamSettings], MemoryBackend] | None = None,
+        workspace: str | os.PathLike[str] | None = None,
         watch: bool = True,
         clock: Callable[[], int] = now_ms,
         debounce_ms: int = 200,
@@ -179,8 +194,13 @@ class MemoryBrowser(App[None]):
         super().__init__()
         self.source = source
         self.config = read_config(source) if config is None else config
-        # The database path depends only on the selected file, so one store serves every reload.
-        self.store = store_factory(self.config.database_path)
+        self._store_factory = store_factory
+        self._team_store_factory = team_store_factory
+        self.workspace = workspace
+        """The workspace folder given, or ``None`` for the current folder."""
+        self.team = self._team_of(self.config)
+        """The ``[memory.team]`` settings whose store is shown, or ``None`` for local memory."""
+        self.store = self._new_store()
         self.watcher: ConfigWatcher | None = None
         self._watch = watch
         self._debounce_ms = debounce_ms
@@ -220,6 +240,34 @@ class MemoryBrowser(App[None]):
         if self.watcher is not None:
             self.watcher.stop()
         self.store.close()
+
+    # -- which store ----------------------------------------------------------------------------
+
+    def _team_of(self, config: Config) -> TeamSettings | None:
+        """The team settings when ``config`` gives the workspace the team store, else ``None``."""
+        team = config.memory.team
+        where = os.getcwd() if self.workspace is None else self.workspace
+        return team if team is not None and team.covers(where) else None
+
+    def _new_store(self) -> MemoryBackend:
+        """The store for :attr:`team` (the team store) or for the database path (local memory)."""
+        if self.team is None:
+            # The database path depends only on the selected file, so one local store serves every reload.
+            return self._store_factory(self.config.database_path)
+        if self._team_store_factory is not None:
+            return self._team_store_factory(self.team)
+        return RemoteStore(
+            self.team.endpoint, None, namespace=self.team.namespace,
+            token_problem="no token: this browser was started without a way to read the team token",
+        )  # fmt: skip
+
+    def _follow_store(self) -> None:
+        """Switch to the store the configuration now gives, closing the old one, if it changed."""
+        team = self._team_of(self.config)
+        if team != self.team:
+            self.store.close()
+            self.team = team
+            self.store = self._new_store()
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -284,10 +332,11 @@ class MemoryBrowser(App[None]):
         table = self.query_one(RecordTable)
         current, place = self.highlighted, table.cursor_row
         self._shown = [r for r in self._records if matches(r, self.filter_text)]
-        labels, rows = COLUMNS, self._cells(compact=False)
+        team = any(record.key.namespace is not None for record in self._records)  # a team store's list
+        labels, rows = self._labels(COLUMNS, team), self._cells(compact=False, team=team)
         widths, content_width = self._widths(labels, rows)
         if content_width < ROOMY_CONTENT_WIDTH:
-            labels, rows = COMPACT_COLUMNS, self._cells(compact=True)
+            labels, rows = self._labels(COMPACT_COLUMNS, team), self._cells(compact=True, team=team)
             widths, content_width = self._widths(labels, rows)
         table.clear(columns=True)
         for label, width in zip(labels, widths):
@@ -295,8 +344,6 @@ class MemoryBrowser(App[None]):
         table.add_column(labels[-1], width=content_width)
         for record, cells in zip(self._shown, rows):
             content = Text(one_line(record.content))
-            if record.key.namespace is not None:  # a team store: who wrote it comes first
-                content = Text.assemble((record.key.namespace, "bold"), " · ", content)
             content.truncate(content_width, overflow="ellipsis")
             table.add_row(
                 *(Text(cell, justify="right") for cell in cells[:3]),
@@ -316,7 +363,12 @@ class MemoryBrowser(App[None]):
         self._update_status()
         self.refresh_bindings()
 
-    def _cells(self, *, compact: bool) -> list[tuple[str, ...]]:
+    @staticmethod
+    def _labels(labels: tuple[str, ...], team: bool) -> tuple[str, ...]:
+        """The headings, with the namespace column before the content on a team store's list."""
+        return (*labels[:-1], NAMESPACE_COLUMN, labels[-1]) if team else labels
+
+    def _cells(self, *, compact: bool, team: bool = False) -> list[tuple[str, ...]]:
         """The text of every column but the content, for each shown record."""
         return [
             (
@@ -325,6 +377,7 @@ class MemoryBrowser(App[None]):
                 str(record.read_count),
                 when(record.updated_at_ms)[: 10 if compact else 16],
                 "hidden" if self.store.hidden_reason(record) else "probation" if record.probation_until_ms else "",
+                *((one_line(record.key.namespace or ""),) if team else ()),
             )
             for record in self._shown
         ]
@@ -354,6 +407,8 @@ class MemoryBrowser(App[None]):
             Text(f"memory {'enabled' if self.config.memory.enabled else 'disabled'}", style="bold"),
             Text(display_path(self.config.path)),
         ]
+        if self.team is not None and self.config.memory.enabled:
+            parts.append(Text(f"team store {self.team.endpoint}", style="bold"))
         if self.view in ("records", "empty"):
             parts.append(Text(f"{len(self._records)} record{'s' if len(self._records) != 1 else ''}"))
             parts.append(Text(f"order: {ORDER_LABELS[self.order]}", style="bold"))
@@ -392,6 +447,10 @@ class MemoryBrowser(App[None]):
         return text
 
     def _empty_text(self) -> Text:
+        if self.team is not None:
+            return Text.assemble(
+                ("No memories stored.\n\n", "bold"), f"The team service {self.team.endpoint} holds no record you may read."
+            )
         path = display_path(self.config.database_path)
         if not self.config.database_path.exists():
             text = Text.assemble(("No memories yet.\n\n", "bold"))
@@ -403,7 +462,8 @@ class MemoryBrowser(App[None]):
         return Text.assemble(("No memories stored.\n\n", "bold"), f"The database {path} holds no records.")
 
     def _problem_text(self, reason: str, message: str) -> Text:
-        text = Text.assemble((f"The memory database cannot be used ({reason}).\n\n", "bold"))
+        what = "Team memory" if self.team is not None else "The memory database"
+        text = Text.assemble((f"{what} cannot be used ({reason}).\n\n", "bold"))
         text.append(f"{message}\n\n")
         text.append("The browser changed nothing. `tact-memory status` shows the same diagnosis.")
         return text
@@ -425,6 +485,7 @@ class MemoryBrowser(App[None]):
         sessions do not. A failed reload keeps the configuration in force and shows the error.
         """
         self.config = event.config
+        self._follow_store()
         if event.error is not None or event.config != event.previous or self._config_error:
             self.say(event.notice)
         self._config_error = event.error is not None

@@ -11,7 +11,6 @@ import click
 from .common import config_for as _config
 from .common import fail as _fail
 from .common import require_extra as _require
-from .common import store_for_config as _store
 
 if TYPE_CHECKING:
     pass
@@ -44,7 +43,8 @@ def browse_command(ctx: click.Context) -> None:
     """Browse, filter and delete records in a terminal UI. Changes no telemetry.
 
     Needs the browser extra: pip install 'tact-memory[browser]'. The browser follows config.toml:
-    enabling or disabling memory there shows or hides the records without a restart.
+    enabling or disabling memory there shows or hides the records without a restart, and adding,
+    changing or removing [memory.team] switches between the team store and local memory.
 
     \b
     Example:
@@ -54,9 +54,15 @@ def browse_command(ctx: click.Context) -> None:
     from ..browser import MemoryBrowser
     from ..config.loading import locate_config
 
+    from ..runtime.stores import team_store
+
     config = _config(ctx)
-    # inside a [memory.team] workspace root, the browser shows (and deletes from) the team store
-    MemoryBrowser(locate_config(ctx.obj.get("config_path")), config=config, store_factory=lambda _: _store(config)).run()
+    # inside a [memory.team] workspace root, the browser shows (and deletes from) the team store,
+    # and it switches between that and local memory whenever config.toml says so
+    MemoryBrowser(
+        locate_config(ctx.obj.get("config_path")), config=config, team_store_factory=team_store,
+        workspace=ctx.obj.get("workspace"),
+    ).run()  # fmt: skip
 
 
 @click.command("bench")

@@ -261,9 +261,10 @@ def team_push(ctx: click.Context, dry_run: bool, prune: bool) -> None:
 def team_pull(ctx: click.Context, all_: bool, namespaces: tuple[str, ...], as_json: bool) -> None:
     """Merge team records into your local memory: all of them or none.
 
-    Every record is checked first (bounds, secrets, duplicates) against a copy of your local
-    memory; only if all fit are they written. Records already in local memory (same content) are
-    skipped. The report names who wrote each record (its namespace) and the local id it got.
+    Every record is checked first (bounds, secrets, duplicates), then all are written in one
+    transaction: a refusal or an interrupted pull leaves local memory as it was. Records already
+    in local memory (same content) are skipped. The report names who wrote each record (its
+    namespace) and the local id it got.
 
     \b
     Example:

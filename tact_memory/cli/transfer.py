@@ -12,24 +12,29 @@ Push
     a bound) is reported and the others go on.
 
 Pull
-    Merges records of the chosen namespaces into local memory, all or nothing: every record is
-    first put into a scratch copy of the local database, which checks screening, duplicates and
-    every bound (the capacity check); only if all fit are they written for real. Should a real
-    write still be refused (another program changed local memory in between), the records this
-    pull added are deleted again. Pulled records are written as a person's records (graduated,
-    like ``import``). Local memory has no author column, and adding one would change the
-    database schema that other releases check exactly; so the author stays visible in the pull's
-    report, which names, for every record, the namespace and id it came from and the local id it
-    got. Records the service lists as hidden (they look like secrets) are never pulled.
+    Merges records of the chosen namespaces into local memory, all or nothing, in one SQLite
+    transaction (:meth:`~tact_memory.store.sqlite.MemoryStore.put_many`): every record is
+    checked first (screening, duplicates, and every bound for the whole pull), then all are
+    written and committed together. A refusal changes nothing, and a pull interrupted at any
+    point (even a killed process) leaves nothing of itself in local memory. Pulled records are
+    written as a person's records (graduated, like ``import``). Local memory has no author
+    column, and adding one would change the database schema that other releases check exactly;
+    so the author stays visible in the pull's report, which names, for every record, the
+    namespace and id it came from and the local id it got. Records the service lists as hidden
+    (they look like secrets) are never pulled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .. import errors
 from ..records import MemoryBackend, MemoryRecord
+
+if TYPE_CHECKING:
+    from ..store.sqlite import MemoryStore
 
 __all__ = ["PullItem", "PullRefused", "PullReport", "PushReport", "pull", "push"]
 
@@ -124,11 +129,15 @@ class PullReport:
 
 
 class PullRefused(errors.MemoryOperationError):
-    """Nothing was pulled: one record cannot be stored locally (``refusal`` names its error code)."""
+    """Nothing was pulled: local memory refused a record, or the whole pull (``refusal`` names the error code).
+
+    ``namespace`` and ``team_id`` name the record refused, or are ``None`` when the pull as a
+    whole was (a bound that the records together would pass).
+    """
 
     code = "pull_refused"
 
-    def __init__(self, message: str, *, refusal: str, namespace: str, team_id: int) -> None:
+    def __init__(self, message: str, *, refusal: str, namespace: str | None = None, team_id: int | None = None) -> None:
         super().__init__(message)
         self.refusal = refusal
         self.namespace = namespace
@@ -143,15 +152,13 @@ def _chosen(team: MemoryBackend, namespaces: Sequence[str] | None) -> list[Memor
     return [r for r in team.export() if wanted is None or r.key.namespace in wanted]
 
 
-def pull(local: MemoryBackend, team: MemoryBackend, namespaces: Sequence[str] | None) -> PullReport:
-    """Merge the records of ``namespaces`` (``None``: every readable one) into ``local``, all or nothing.
+def pull(local: MemoryStore, team: MemoryBackend, namespaces: Sequence[str] | None) -> PullReport:
+    """Merge the records of ``namespaces`` (``None``: every readable one) into ``local``, in one transaction.
 
     Raises:
-        PullRefused: a record would be refused (a bound, a secret); nothing was written.
+        PullRefused: a record, or the pull as a whole, would be refused (a bound, a secret); nothing was written.
         StoreUnavailable: either store cannot be used; nothing was written.
     """
-    from .importing import _scratch_copy
-
     records = _chosen(team, namespaces)
     seen = {_fold(r.content) for r in local.export()}
     report = PullReport()
@@ -166,34 +173,24 @@ def pull(local: MemoryBackend, team: MemoryBackend, namespaces: Sequence[str] | 
         else:
             seen.add(folded)
             todo.append(record)
-    with _scratch_copy(local) as scratch:  # the capacity check: every record, against a copy
-        _write(scratch, todo)
-    added = _write(local, todo)  # should this fail, _write has removed what it added
-    for record, local_id in zip(todo, added):
-        report.items.append(PullItem(record.key.namespace or "?", record.key.id, local_id, "added"))
-    return report
-
-
-def _write(store: MemoryBackend, records: Iterable[MemoryRecord]) -> list[int]:
-    """Put every record, or none: on a refusal, delete the ones this call added and raise."""
-    written: list[MemoryRecord] = []
+    for record in todo:  # a record local memory refuses on its own is named
+        try:
+            local.validate_content(record.content)
+        except errors.TactMemoryError as exc:
+            raise PullRefused(
+                f"nothing was pulled: memory {record.key.id} of namespace {record.key.namespace!r} would be "
+                f"refused locally ({exc.code}: {exc.message})",
+                refusal=exc.code, namespace=record.key.namespace or "?", team_id=record.key.id,
+            ) from exc  # fmt: skip
     try:
-        for record in records:
-            try:
-                written.append(store.put(record.content, probation=False).memory)
-            except errors.StoreUnavailable:
-                raise
-            except errors.TactMemoryError as exc:
-                raise PullRefused(
-                    f"nothing was pulled: memory {record.key.id} of namespace {record.key.namespace!r} would be "
-                    f"refused locally ({exc.code}: {exc.message})",
-                    refusal=exc.code, namespace=record.key.namespace or "?", team_id=record.key.id,
-                ) from exc  # fmt: skip
-    except BaseException:
-        for done in reversed(written):
-            try:
-                store.delete(done.key)
-            except errors.TactMemoryError:
-                pass
+        written = local.put_many([record.content for record in todo], probation=False)
+    except errors.StoreUnavailable:
         raise
-    return [r.key.id for r in written]
+    except errors.TactMemoryError as exc:
+        raise PullRefused(
+            f"nothing was pulled: local memory cannot take the {len(todo)} new record(s) ({exc.code}: {exc.message})",
+            refusal=exc.code,
+        ) from exc
+    for record, result in zip(todo, written):
+        report.items.append(PullItem(record.key.namespace or "?", record.key.id, result.memory.key.id, "added"))
+    return report

@@ -49,6 +49,13 @@ class ReloadEvent:
                 f"(memory {_state(self.config)})."
             )
         where = f"in {name}" if self.config.exists else f"({name} is missing: defaults in force)"
+        before, after = self.previous.memory, self.config.memory
+        if self.memory_changed and before.enabled == after.enabled and before.team != after.team:
+            change = "added to" if before.team is None else "removed from" if after.team is None else "changed in"
+            return (
+                f"[memory.team] {change} {name}: the browser switches to the store it gives its workspace now "
+                f"(the team store inside a workspace root, local memory elsewhere); {_SESSIONS}"
+            )
         if self.memory_changed:
             shows = "shows" if self.config.memory.enabled else "hides"
             return f"memory {_state(self.config)} {where}: the browser {shows} it now; {_SESSIONS}"

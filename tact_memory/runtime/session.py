@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -262,12 +263,13 @@ class Session:
         self._pending_steers: list[Message] = []
         self._turn_lock = threading.RLock()  # a steer from another thread vs. the end of the turn
         self._names = itertools.count(1)
+        self._store = runtime.store if settings.enabled else None  # constructing a store opens nothing
         self.root = self._new_agent(Role.ROOT, system=state.system, history=state.history, name="root")
 
     @property
     def store(self) -> MemoryBackend | None:
-        """The corpus when memory is enabled for this session, else ``None``."""
-        return self.runtime.store if self.settings.enabled else None
+        """The corpus when memory is enabled for this session, else ``None``; a reload does not change it."""
+        return self._store
 
     def _new_agent(self, role: Role, *, system: str, history: list[Message], name: str | None) -> Agent:
         return Agent(self, role=role, system=system, history=history, name=name or f"child-{next(self._names)}")
@@ -383,7 +385,11 @@ class Runtime:
     Args:
         config: The configuration in force for new sessions.
         middleware: Application middleware, outermost first; memory's own runs innermost.
-        store: A backend to use instead of the SQLite store at ``config.database_path``.
+        store: A backend to use instead of the store the config gives.
+        workspace: The folder the sessions work in (default: the current folder when the store is
+            made), as ``tact-memory --workspace DIR``: inside a ``[memory.team]`` workspace root
+            the store is the team service's, and only it (an outage answers ``unavailable``);
+            elsewhere it is the local SQLite store at ``config.database_path``.
     """
 
     def __init__(
@@ -392,21 +398,32 @@ class Runtime:
         *,
         middleware: Sequence[Middleware] = (),
         store: MemoryBackend | None = None,
+        workspace: str | os.PathLike[str] | None = None,
     ) -> None:
         self.config = config
         self.middleware = tuple(middleware)
+        self.workspace = workspace
+        """The workspace folder given, or ``None`` for the current folder."""
         self._store = store
+        self._store_given = store is not None
 
     @classmethod
-    def from_config(cls, path: str | None = None, *, middleware: Sequence[Middleware] = ()) -> Runtime:
-        """A runtime for the selected ``config.toml`` (see :func:`tact_memory.config.loading.load_config`)."""
-        return cls(load_config(path), middleware=middleware)
+    def from_config(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        middleware: Sequence[Middleware] = (),
+        workspace: str | os.PathLike[str] | None = None,
+    ) -> Runtime:
+        """A runtime for the selected ``config.toml`` (see :func:`tact_memory.config.loading.load_config`)
+        and ``workspace`` (default: the current folder)."""
+        return cls(load_config(path), middleware=middleware, workspace=workspace)
 
     @property
     def store(self) -> MemoryBackend:
-        """The corpus; constructing it opens nothing, its first operation does."""
+        """The corpus of the workspace; constructing it opens nothing, its first operation does."""
         if self._store is None:
-            self._store = config_store(self.config)
+            self._store = config_store(self.config, workspace=self.workspace)
         return self._store
 
     def reload(self, config: Config) -> str:
@@ -418,8 +435,17 @@ class Runtime:
         from ..config.reload import ReloadEvent
 
         event = ReloadEvent(config=config, previous=self.config)
-        self.config = config
+        self._apply(config)
         return event.notice
+
+    def _apply(self, config: Config) -> None:
+        """Make ``config`` the one in force; when its ``[memory.team]`` differs, later sessions get the store it gives.
+
+        The store of the old configuration is not closed: running sessions keep using it.
+        """
+        if not self._store_given and config.memory.team != self.config.memory.team:
+            self._store = None
+        self.config = config
 
     def watch(self, *, on_notice: Callable[[str], None] | None = None, debounce_ms: int = 200) -> ConfigWatcher:
         """Follow the config file on a background thread; each valid edit reaches new sessions.
@@ -435,7 +461,7 @@ class Runtime:
         from ..config.watcher import ConfigWatcher
 
         def apply(event: ReloadEvent) -> None:
-            self.config = event.config
+            self._apply(event.config)
             if on_notice is not None:
                 on_notice(event.notice)
 

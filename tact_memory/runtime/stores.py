@@ -141,6 +141,7 @@ class ConfiguredMemory:
         *,
         role: Role | None = None,
         store: MemoryBackend | None = None,
+        workspace: str | os.PathLike[str] | None = None,
     ) -> _Adapter:
         """The adapter for the configuration in force (a path to ``config.toml``, or a loaded one).
 
@@ -148,8 +149,11 @@ class ConfiguredMemory:
             config: A loaded config, a path to ``config.toml``, or ``None`` for the usual search.
             role: The stated role, or ``None`` to derive it for each run.
             store: A backend to use instead of the store the config gives.
+            workspace: The folder the agents work in (default: the current folder); inside a
+                ``[memory.team]`` workspace root the adapter uses the team store, and only it.
         """
-        made: _Adapter = cast(Any, cls)(store_for(config, store=store), role=role)  # the adapter's own __init__
+        chosen = store_for(config, store=store, workspace=workspace)
+        made: _Adapter = cast(Any, cls)(chosen, role=role)  # the adapter's own __init__
         return made
 
     @property

@@ -495,3 +495,98 @@ class MemoryStore:
             hidden=sum(1 for r in records if self.secret_kind(r) is not None),
             limits=self.limits,
         )
+
+    # -- several new records at once ------------------------------------------------------------
+
+    def put_many(
+        self,
+        contents: Sequence[str],
+        *,
+        probation: bool = False,
+        on_put: Callable[[PutResult], None] | None = None,
+    ) -> list[PutResult]:
+        """Add every one of ``contents`` as a new record in one transaction, or none of them.
+
+        Each content is checked as :meth:`put` checks it: validation and screening before any
+        database work, then duplicates against the corpus and against the contents before it. The
+        bounds are then planned for the whole batch (pruning expired unread probation rows, oldest
+        first, as a put does) before a single row is written, and the rows are written and
+        committed together: a refusal, an error or a killed process leaves the file as it was.
+        Records start graduated, as a person's records do, unless ``probation``. Used by
+        ``team pull``, whose report keeps each record's author beside the result it got here.
+
+        Args:
+            contents: The new records' contents; the results and ids come in this order.
+            probation: Start each record on unread probation, as a model's put does.
+            on_put: Called with each result once its row is written, inside the transaction (the
+                rows commit only after the last call).
+
+        Raises:
+            InvalidArguments: a content is invalid, or says the same as an earlier one of ``contents``.
+            ContentTooLarge, SecretRejected, Duplicate, RecordCapacity, ContentCapacity,
+            DatabaseCapacity, StoreUnavailable: as :meth:`put`, for the first content refused.
+        """
+        texts = [self.validate_content(content) for content in contents]
+        seen: dict[str, int] = {}
+        for position, content in enumerate(texts):
+            earlier = seen.setdefault(policy.duplicate_key(content), position)
+            if earlier != position:
+                raise errors.InvalidArguments(
+                    f"content {position + 1} says the same as content {earlier + 1}; nothing was written"
+                )
+        if not texts:
+            return []
+        # SQLITE_FULL: as in put, each try is its own transaction that prunes one more expired
+        # probation row than the last, until the batch fits or nothing is left to prune.
+        full: errors.DatabaseCapacity | None = None
+        for at_least in itertools.count():
+            results: list[PutResult] = []
+            try:
+                with self._transaction("mutation") as conn:
+                    self._refresh(conn)
+                    now = self._clock()
+                    until = policy.probation_deadline(now, self.limits, probation=probation)
+                    planned = self._capacity_rows(conn)
+                    prune: list[int] = []
+                    for position, content in enumerate(texts):
+                        same = self._corpus.duplicate_of(content)
+                        if same is not None:
+                            raise errors.Duplicate(
+                                f"memory {same[0]} (version {same[1]}) already says the same as content "
+                                f"{position + 1}; nothing was written",
+                                id=same[0],
+                                version=same[1],
+                            )
+                        size = policy.content_size(content)
+                        chosen = policy.plan_put(
+                            planned, self.limits, now_ms=now, size=size, at_least=at_least if position == 0 else 0
+                        )
+                        if chosen is None:  # fewer than `at_least` expired rows: nothing left to prune
+                            assert full is not None
+                            raise full
+                        prune += chosen
+                        planned = [row for row in planned if row.id not in chosen]
+                        planned.append(policy.Row(-1 - position, size, now, until))  # not yet written
+                    if prune:
+                        conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(prune),))
+                        self._scrubber.mark()
+                    for content in texts:
+                        cur = conn.execute(
+                            "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms)"
+                            " VALUES (1, ?, ?, ?, ?)",
+                            (content, now, now, until),
+                        )
+                        row = conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (cur.lastrowid,))
+                        results.append(PutResult(memory=rows.record(row.fetchone(), self.path), replaced=False))
+                        if on_put is not None:
+                            on_put(results[-1])
+                    self._bump_generation(conn)
+            except errors.DatabaseCapacity as exc:
+                if exc is full:
+                    raise
+                full = exc
+                continue
+            if self._scrubber.owed:
+                self._scrub()
+            return results
+        raise AssertionError("unreachable")  # pragma: no cover

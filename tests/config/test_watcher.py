@@ -101,6 +101,28 @@ def test_the_notice_states_the_browser_and_session_split(tmp_path: Path, before:
     assert event.notice == notice
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "change"),
+    [(None, "http://a.example", "added to"), ("http://a.example", None, "removed from"),
+     ("http://a.example", "http://b.example", "changed in")],
+)  # fmt: skip
+def test_a_memory_team_edit_says_the_browser_switches_store(tmp_path: Path, before: str | None, after: str | None, change: str) -> None:
+    from tact_memory.config.loading import TeamSettings
+
+    path = tmp_path / "config.toml"
+
+    def config(endpoint: str | None) -> Config:
+        team = None if endpoint is None else TeamSettings(endpoint=endpoint, token_env="TOKEN", workspace_roots=(tmp_path,))
+        return Config(path=path, memory=MemorySettings(enabled=True, team=team))
+
+    event = ReloadEvent(config=config(after), previous=config(before))
+    assert event.notice == (
+        f"[memory.team] {change} config.toml: the browser switches to the store it gives its workspace now (the team "
+        "store inside a workspace root, local memory elsewhere); running agent sessions keep their current memory "
+        "setting; new and restored sessions get the new one."
+    )
+
+
 # -- the real watcher ----------------------------------------------------------------------------
 
 

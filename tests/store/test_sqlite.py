@@ -414,3 +414,112 @@ def test_index_is_reused_between_scans_and_refreshed_after_another_process_write
     assert mine._index.tokenizations == tokenized + 1  # only the new record was tokenized
     other.delete(RecordKey(11, 1))
     assert mine.scan("zanzibar") == []
+
+
+# -- several records in one transaction ------------------------------------------------------------
+
+
+def test_put_many_writes_every_record_in_order_as_a_persons(store: MemoryStore) -> None:
+    store.put("the cache is Redis")
+    results = store.put_many(["CI runs on Buildkite", "releases are cut on Fridays"])
+    assert [r.memory.key for r in results] == [RecordKey(2, 1), RecordKey(3, 1)]
+    assert all(not r.replaced and r.memory.probation_until_ms is None for r in results)
+    assert [r.content for r in store.list_records(order="id")] == [
+        "the cache is Redis", "CI runs on Buildkite", "releases are cut on Fridays",
+    ]  # fmt: skip
+    assert store.put_many([]) == []
+    assert store.put_many(["a model's fact"], probation=True)[0].memory.probation_until_ms is not None
+    assert store.scan("Buildkite")[0].key == RecordKey(2, 1)  # the index saw the batch
+
+
+@pytest.mark.parametrize(
+    ("batch", "error"),
+    [
+        (["a new fact about queues", "the cache is REDIS"], errors.Duplicate),  # one already stored
+        (["a new fact about queues", "A new  fact about QUEUES"], errors.InvalidArguments),  # twice in the batch
+        (["a new fact about queues", "password=hunter2hunter2"], errors.SecretRejected),
+        (["a new fact about queues", "x" * 1025], errors.ContentTooLarge),
+        (["one", "two", "three"], errors.RecordCapacity),  # 2 + 3 > 4 rows
+        (["a" * 300, "b" * 300], errors.ContentCapacity),  # the pair is over, each alone is not
+    ],
+)
+def test_put_many_refuses_the_whole_batch_and_leaves_the_file_untouched(
+    make_store: MakeStore, db_path: Path, batch: list[str], error: type[errors.TactMemoryError]
+) -> None:
+    store = make_store(limits=Limits(rows=4, content_bytes=600))
+    store.put("the cache is Redis", probation=False)
+    store.put("CI runs on Buildkite", probation=False)
+    before = snapshot_files(db_path)
+    with pytest.raises(error):
+        store.put_many(batch)
+    assert snapshot_files(db_path) == before
+    store.put_many(batch[:1])  # and the store goes on
+
+
+def test_put_many_prunes_expired_probation_rows_as_a_put_would(make_store: MakeStore, clock: FakeClock) -> None:
+    store = make_store(limits=Limits(rows=4))
+    unread = [store.put(f"unread fact {i} about subsystem{i}").memory.key.id for i in range(3)]
+    store.put("a person's fact", probation=False)
+    clock.advance(PROBATION_MS)
+    store.put_many(["first new fact", "second new fact"])  # two rows short: the two oldest go
+    assert [r.key.id for r in store.list_records(order="id")] == [unread[2], 4, 5, 6]
+
+
+def test_put_many_at_the_file_bound_is_database_capacity_and_changes_nothing(make_store: MakeStore, db_path: Path) -> None:
+    store = make_store(limits=Limits(file_bytes=8 * 4096, content_bytes=10**6, rows=10**4))
+    store.put("the cache is Redis", probation=False)
+    batch = [f"{i} " + "filler text that takes room " * 30 for i in range(200)]
+    before = snapshot_files(db_path)
+    with pytest.raises(errors.DatabaseCapacity):
+        store.put_many(batch)
+    assert snapshot_files(db_path) == before
+    assert len(store.put_many(batch[:3])) == 3
+
+
+_KILLED_BATCH = """
+import os, sys, time
+from tact_memory.store.sqlite import MemoryStore
+
+written = []
+def stop_after_three(result):
+    written.append(result)
+    if len(written) == 3:
+        print("three written", flush=True)
+        time.sleep(60)
+
+MemoryStore(sys.argv[1]).put_many([f"pulled fact {i} about service{i}" for i in range(6)], on_put=stop_after_three)
+print("committed", flush=True)
+"""
+
+
+def test_a_process_killed_inside_put_many_leaves_nothing_of_it(db_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    with MemoryStore(db_path) as store:
+        store.put("the cache is Redis", probation=False)
+        before = store.list_records(order="id")
+    worker = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_BATCH, str(db_path)], stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )  # fmt: skip
+    try:
+        assert worker.stdout is not None and worker.stdout.readline() == "three written\n"
+        peek = sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True)
+        try:  # three rows are inserted, none committed: another reader sees the one row of before
+            assert peek.execute("SELECT count(*) FROM memories").fetchone() == (1,)
+        finally:
+            peek.close()
+    finally:
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(30)
+        assert worker.stdout is not None
+        worker.stdout.close()
+    assert worker.returncode == -signal.SIGKILL
+    assert db_path.with_name(db_path.name + "-journal").exists()  # the hot journal of the open transaction
+    with MemoryStore(db_path) as store:
+        assert store.list_records(order="id") == before
+        assert store.put("a fact after the crash").memory.key.id >= 2
+    assert not db_path.with_name(db_path.name + "-journal").exists()

@@ -111,10 +111,73 @@ def test_pull_is_all_or_nothing_when_local_memory_cannot_hold_everything(
         for i in range(255):
             local.put(f"{i:04d} " + "x" * 1019, probation=False)  # 1,024 bytes each: 1,024 bytes of room left
         before = list(local.export())
-        refused = run(config, alice, "team", "pull", "--namespace", "bob")
-        assert refused.exit_code == 1
-        assert "content_capacity" in refused.output and "nothing was pulled" in refused.output
+    database = config.parent / "memory" / "v1.sqlite3"
+    file_before = database.read_bytes()
+    refused = run(config, alice, "team", "pull", "--namespace", "bob")
+    assert refused.exit_code == 1
+    assert "content_capacity" in refused.output and "nothing was pulled" in refused.output
+    assert "cannot take the 2 new record(s)" in refused.output  # the pull as a whole did not fit
+    assert database.read_bytes() == file_before
+    with MemoryStore(database) as local:
         assert list(local.export()) == before
+
+
+# `tact-memory team pull`, as installed, except that the batch write stops after its second row
+# (inside the transaction) and says so, so that the test can kill the process there.
+_PULL_STOPPED_INSIDE = """
+import sys, time
+from tact_memory.store.sqlite import MemoryStore
+
+put_many = MemoryStore.put_many
+def stopping(self, contents, **options):
+    written = []
+    def after(result):
+        written.append(result)
+        if len(written) == 2:
+            print("two rows written", flush=True)
+            time.sleep(60)
+    return put_many(self, contents, **options, on_put=after)
+MemoryStore.put_many = stopping
+
+from tact_memory.cli.app import cli
+cli(sys.argv[1:], prog_name="tact-memory")
+"""
+
+
+def test_a_pull_killed_inside_its_transaction_leaves_nothing_of_itself(
+    tmp_path: Path, service: Service, make_token: Callable[..., str]
+) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    alice, bob = make_token("alice"), make_token("bob")
+    for i in range(4):
+        service.call("POST", "/v1/put", bob, json={"content": f"Bob's fact {i} about service{i}"})
+    config = configured(tmp_path, service.url)
+    database = config.parent / "memory" / "v1.sqlite3"
+    with MemoryStore(database) as local:
+        local.put("a local fact about the cache", probation=False)
+        before = list(local.export())
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root), "TACT_TEST_TEAM_TOKEN": alice}
+    puller = subprocess.Popen(
+        [sys.executable, "-c", _PULL_STOPPED_INSIDE, "--config", str(config), "team", "pull", "--namespace", "bob"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    )  # fmt: skip
+    try:
+        assert puller.stdout is not None and puller.stdout.readline() == "two rows written\n"
+    finally:
+        puller.send_signal(signal.SIGKILL)
+        puller.wait(30)
+        assert puller.stdout is not None
+        puller.stdout.close()
+    assert puller.returncode == -signal.SIGKILL
+    with MemoryStore(database) as local:
+        assert list(local.export()) == before  # rolled back from the journal on this first open
+    whole = run(config, alice, "team", "pull", "--namespace", "bob")  # and the next pull is whole
+    assert whole.exit_code == 0 and "pulled 4 record(s) of 4" in whole.output
 
 
 def _closed_port() -> int:

@@ -1,12 +1,13 @@
-"""The README's team walkthrough, run as written: tokens and serve from the shell, Alice's put with
-curl, and Bob's agent (the MCP SDK's client, where the README has Claude Code) finding it over HTTP."""
+"""The README's team walkthrough, run as written: tokens and serve from the shell, Alice's record
+added with the command line under her config, Bob's scan through the command line under his, and
+Bob's agent (the MCP SDK's client, where the README has Claude Code) finding it over HTTP."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
-import shutil
 import signal
 import socket
 import subprocess
@@ -15,20 +16,26 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 URL_IN_README = "postgresql://postgres:tact@localhost:5432/postgres"
 PORT_IN_README = "8765"
+ALICES = "The billing-api deploys need two approvals from the platform team"
 
 
 def walkthrough() -> list[str]:
-    block = re.search(r"<!-- walkthrough: team -->\n```console\n(.*?)```", README, flags=re.S)
-    assert block is not None, "the README has no team walkthrough"
-    lines = block.group(1).strip().splitlines()
-    assert all(line.startswith("$ ") for line in lines)
-    return [line[2:] for line in lines]
+    """The commands of every block marked ``walkthrough: team``, in order; a heredoc's ``> `` lines join their command."""
+    blocks = re.findall(r"<!-- walkthrough: team -->\n```console\n(.*?)```", README, flags=re.S)
+    assert len(blocks) == 3, "the README's team walkthrough is three blocks: the server, Alice, Bob"
+    steps: list[str] = []
+    for line in "".join(blocks).strip().splitlines():
+        if line.startswith("> "):
+            steps[-1] += "\n" + line[2:]
+        else:
+            assert line.startswith("$ "), line
+            steps.append(line[2:])
+    return steps
 
 
 def test_the_walkthrough_covers_nothing_to_two_users() -> None:
@@ -38,6 +45,15 @@ def test_the_walkthrough_covers_nothing_to_two_users() -> None:
     assert steps[2] == f"export TACT_TEAM_DATABASE_URL={URL_IN_README}"
     assert sum("team token create" in s and "--role writer" in s for s in steps) == 2
     assert any(s.startswith("tact-memory serve") for s in steps)
+    assert not any("curl" in s for s in steps)  # every user step goes through tact-memory
+    configs = [s for s in steps if s.startswith("cat >>")]
+    assert len(configs) == 2 and steps.count("tact-memory init --enable") == 2
+    for config, name in zip(configs, ("alice", "bob")):
+        assert "[memory.team]" in config and f'namespace = "{name}"' in config
+        assert 'token_env = "TACT_TEAM_TOKEN"' in config and f'endpoint = "http://127.0.0.1:{PORT_IN_README}"' in config
+    assert f'tact-memory add "{ALICES}"' in steps
+    scan = [s for s in steps if s.startswith("tact-memory tool")]
+    assert len(scan) == 1 and json.loads(shlex.split(scan[0])[2])["operation"] == "scan"
     claude = shlex.split(steps[-1])
     assert claude[:4] == ["claude", "mcp", "add", "--transport"] and claude[4] == "http"
     assert claude[6] == f"http://127.0.0.1:{PORT_IN_README}/mcp"
@@ -51,14 +67,14 @@ def _free_port() -> int:
 
 
 def test_the_walkthrough_runs_and_bob_finds_alices_record(pg_database: str, tmp_path: Path) -> None:
-    if shutil.which("curl") is None:
-        pytest.skip("the walkthrough uses curl")
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
     port = str(_free_port())
+    home = tmp_path / "home"  # `~` of the README's commands
     bin_dir = tmp_path / "bin"  # `tact-memory` as the installed command would be
+    home.mkdir()
     bin_dir.mkdir()
     (bin_dir / "tact-memory").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m tact_memory.cli "$@"\n')
     (bin_dir / "tact-memory").chmod(0o755)
@@ -72,21 +88,27 @@ def test_the_walkthrough_runs_and_bob_finds_alices_record(pg_database: str, tmp_
             script += [
                 f"{step} > serve.log 2>&1 &",
                 "echo SERVE_PID=$!",
-                f"until curl -s -o /dev/null http://127.0.0.1:{port}/v1/session; do sleep 0.2; done",
+                f"until (exec 3<>/dev/tcp/127.0.0.1/{port}) 2>/dev/null; do sleep 0.2; done",
             ]
-        elif step.startswith("curl"):
-            script.append(f"echo PUT=$({step})")
+        elif step.startswith("tact-memory add"):
+            script.append(f"echo ADD=$({step})")
+        elif step.startswith("tact-memory tool"):
+            script.append(f"echo SCAN=$({step})")
         else:
             script.append(step)
     script += ["echo ALICE=$ALICE", "echo BOB=$BOB"]
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
-    env.pop("TACT_TEAM_DATABASE_URL", None)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TACT_", "XDG_"))}
+    env.update(HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}", PYTHONPATH=str(ROOT))
     ran = subprocess.run(["bash", "-c", "\n".join(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     values = dict(line.split("=", 1) for line in ran.stdout.splitlines() if "=" in line)
     try:
         assert ran.returncode == 0, ran.stderr[-2000:]
         assert values["ALICE"].startswith("tmt_") and values["BOB"].startswith("tmt_")
-        assert '"namespace":"alice"' in values["PUT"]
+        assert values["ADD"].startswith("added memory ")
+        [card] = json.loads(values["SCAN"])["candidates"]  # Bob's scan, through the command line
+        assert card["key"]["namespace"] == "alice" and card["preview"].startswith("The billing-api deploys")
+        for person in ("tact-alice", "tact-bob"):  # the team store only: no local memory was created
+            assert sorted(os.listdir(home / person)) == ["config.toml"]
 
         async def bobs_agent() -> dict[str, Any]:
             headers = {"Authorization": f"Bearer {values['BOB']}"}
@@ -100,7 +122,7 @@ def test_the_walkthrough_runs_and_bob_finds_alices_record(pg_database: str, tmp_
 
         memory = anyio.run(bobs_agent)
         assert memory["key"]["namespace"] == "alice"
-        assert memory["content"] == "The billing-api deploys need two approvals from the platform team"
+        assert memory["content"] == ALICES
     finally:
         if "SERVE_PID" in values:
             os.kill(int(values["SERVE_PID"]), signal.SIGTERM)
