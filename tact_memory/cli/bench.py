@@ -15,7 +15,10 @@ measured in the same run:
   the same disk plus the index update (the first scan after another process's write minus a warm
   one). Target: at most 1.0x. ``fdatasync`` and ``fsync`` calls per operation are counted with
   ``strace -f -c`` when it is available (:mod:`.bench_probes`).
-- scans per second with 1, 2, 4 and 8 processes, each with its own store on the same file.
+- scans per second with 1, 2, 4 and 8 processes, each with its own store on the same file, and
+  with 1 and 4 processes for the design that holds the write lock through the whole scan (the
+  FTS5 baseline at ``DELETE``/``EXTRA``, as the store itself scanned before it moved to WAL).
+  Target: 4 processes at least 3x the lock-holding design's 4.
 - ``import``: the self times of the package's modules under ``python -X importtime``
   (:mod:`.bench_import`). Target: under 30 ms.
 - ``tool``: a cold ``tact-memory tool`` scan at capacity against ``python -c pass`` (target: 6x);
@@ -113,6 +116,8 @@ class BenchReport:
     """``after_other_write`` and ``after_own_write``: the first scan after a write, by percentiles."""
     processes: dict[str, dict[str, float]]
     """Scans per second by number of processes."""
+    locked_processes: dict[str, dict[str, float]]
+    """Scans per second by number of processes of the lock-holding design (FTS5, DELETE/EXTRA)."""
     sync_calls: dict[str, int] | None
     """``fdatasync`` + ``fsync`` calls per operation under ``strace``; None when not measured."""
     fdatasync_ms: float
@@ -144,6 +149,8 @@ class BenchReport:
             "import_own_ms": self.import_own_ms,
             "tool_cold_ratio": self.tool_ratio,
             "hook_cold_ratio": self.hook_ratio,
+            "scans_per_s_4": self.processes.get("4", {}).get("scans_per_s"),
+            "locked_scans_per_s_4": self.locked_processes.get("4", {}).get("scans_per_s"),
         }
 
     def verdicts(self) -> list[Verdict]:
@@ -162,6 +169,7 @@ class BenchReport:
             "fts5_baseline": self.baseline,
             "first_scan": self.first_scan,
             "processes": self.processes,
+            "lock_holding_processes": self.locked_processes,
             "sync_calls_per_operation": self.sync_calls,
             "fdatasync_ms": self.fdatasync_ms,
             "import_ms": self.import_ms,
@@ -190,6 +198,11 @@ class BenchReport:
         lines.append("")
         for count, figures in self.processes.items():
             lines.append(f"{count} process(es): {figures['scans_per_s']:.0f} scans/s ({figures['busy']:.0f} busy)")
+        for count, figures in self.locked_processes.items():
+            lines.append(
+                f"{count} process(es), lock held through the scan (FTS5, DELETE/EXTRA): "
+                f"{figures['scans_per_s']:.0f} scans/s ({figures['busy']:.0f} busy)"
+            )
         if self.sync_calls is None:
             lines.append("fdatasync+fsync calls per operation: not measured (no usable strace)")
         else:
@@ -401,6 +414,11 @@ def run_bench(
         store.close()
         step("processes")
         processes = {str(n): scans_per_second(path, asked, n, process_seconds) for n in process_counts}
+        locked = {
+            str(n): scans_per_second(folder / "fts.sqlite3", asked, n, process_seconds, engine="fts5")
+            for n in (1, 4)
+            if n in process_counts
+        }
         step("fsync")
         syncs = sync_calls(path, {"fts5-wal": folder / "fts-wal.sqlite3", "fts5-extra": folder / "fts.sqlite3"}, folder)
         baseline = {"rank": _percentiles(fts_rank), "scan": _percentiles(fts_scan), "scan_wal": _percentiles(wal_scan)}
@@ -423,6 +441,7 @@ def run_bench(
         baseline=baseline,
         first_scan=first,
         processes=processes,
+        locked_processes=locked,
         sync_calls=syncs,
         fdatasync_ms=sync_ms,
         import_ms=imported.total_ms,

@@ -7,7 +7,10 @@
   does the same set-up without the operation (Linux; None where ``strace`` is missing or fails).
   Neither child closes its connection, so a WAL checkpoint at close is not counted.
 - :func:`scans_per_second`: total scans per second of 1, 2, 4 or 8 processes, each with its own
-  :class:`~tact_memory.store.sqlite.MemoryStore` on the same file.
+  :class:`~tact_memory.store.sqlite.MemoryStore` on the same file, or (``engine="fts5"``) its own
+  connection to an FTS5 baseline file scanning the way :meth:`~tact_memory.cli.bench.Fts5Baseline.scan`
+  does: the whole scan inside ``BEGIN IMMEDIATE`` at ``DELETE``/``EXTRA``, the lock-holding design
+  the store's throughput is compared with.
 - :class:`OtherWriter`: a second process that writes on request, to time the first scan after
   another process changed the corpus.
 - :func:`cold_ratio`: a command's cold time over ``python -c pass``.
@@ -139,34 +142,45 @@ def _context() -> multiprocessing.context.SpawnContext:
     return multiprocessing.get_context("spawn")
 
 
-def _scanner(path: str, queries: Sequence[str], barrier: Any, seconds: float, results: Any) -> None:
+def _scanner(path: str, engine: str, queries: Sequence[str], barrier: Any, seconds: float, results: Any) -> None:
     """One process: warm its own store, wait for the others, scan for ``seconds``; report counts."""
+    import sqlite3
+
     from .. import errors
     from ..store.sqlite import MemoryStore
+    from .bench import Fts5Baseline
 
-    store = MemoryStore(path)
-    store.scan(queries[0])
+    scan: Any
+    if engine == "fts5":
+        baseline = Fts5Baseline(path, wal=False)
+        scan, close = baseline.scan, baseline.conn.close
+    else:
+        store = MemoryStore(path)
+        scan, close = store.scan, store.close
+    scan(queries[0])
     barrier.wait()
     done = failed = 0
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         try:
-            store.scan(queries[done % len(queries)])
+            scan(queries[done % len(queries)])
             done += 1
-        except errors.StoreUnavailable:
+        except (errors.StoreUnavailable, sqlite3.OperationalError):  # the lock stayed busy
             failed += 1
-    store.close()
+    close()
     results.put((done, failed))
 
 
-def scans_per_second(path: Path, queries: Sequence[str], processes: int, seconds: float) -> dict[str, float]:
+def scans_per_second(
+    path: Path, queries: Sequence[str], processes: int, seconds: float, *, engine: str = "store"
+) -> dict[str, float]:
     """``{"scans_per_s", "busy"}``: total scans per second of ``processes`` processes on one file
-    (busy: scans that gave up waiting for the lock)."""
+    (busy: scans that gave up waiting for the lock). ``engine``: ``"store"`` or ``"fts5"``."""
     ctx = _context()
     barrier = ctx.Barrier(processes + 1)
     results = ctx.Queue()
     workers = [
-        ctx.Process(target=_scanner, args=(str(path), list(queries), barrier, seconds, results)) for _ in range(processes)
+        ctx.Process(target=_scanner, args=(str(path), engine, list(queries), barrier, seconds, results)) for _ in range(processes)
     ]
     for worker in workers:
         worker.start()

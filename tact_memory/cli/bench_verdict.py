@@ -23,22 +23,30 @@ class Verdict:
     value: float | None
     bound: float
     unit: str
+    at_least: bool = False
+    """The bound is a floor (throughput) rather than a ceiling (time)."""
 
     @property
     def met(self) -> bool | None:
         """True or False; None when the figure was not measured."""
-        return None if self.value is None else self.value <= self.bound
+        if self.value is None:
+            return None
+        return self.value >= self.bound if self.at_least else self.value <= self.bound
 
     def line(self) -> str:
         """``target <name>: <value> (bound) met|missed|not measured``."""
         if self.value is None:
             return f"target {self.name:<18} not measured  ({self.what}; bound {self.bound:g}{self.unit})"
         state = "met" if self.met else "MISSED"
-        return f"target {self.name:<18} {self.value:.2f}{self.unit} <= {self.bound:g}{self.unit}  {state}  ({self.what})"
+        sign = ">=" if self.at_least else "<="
+        return f"target {self.name:<18} {self.value:.2f}{self.unit} {sign} {self.bound:g}{self.unit}  {state}  ({self.what})"
 
     def to_json(self) -> dict[str, object]:
         """The ``--json`` form."""
-        return {"name": self.name, "what": self.what, "value": self.value, "bound": self.bound, "unit": self.unit, "met": self.met}
+        return {
+            "name": self.name, "what": self.what, "value": self.value, "bound": self.bound, "unit": self.unit,
+            "at_least": self.at_least, "met": self.met,
+        }  # fmt: skip
 
 
 def _ratio(figures: Mapping[str, float | None], top: str, bottom: str) -> float | None:
@@ -53,8 +61,8 @@ def verdicts(figures: Mapping[str, float | None]) -> list[Verdict]:
 
     Keys read: ``scan_p50_ms``, ``rank_p50_ms``, ``fts5_wal_scan_p50_ms``, ``own_write_scan_p50_ms``,
     ``put_p95_ms``, ``replace_p95_ms``, ``delete_p95_ms``, ``fdatasync_ms``, ``index_update_ms``,
-    ``import_own_ms``, ``tool_cold_ratio``, ``hook_cold_ratio``. A missing or None key is "not
-    measured".
+    ``import_own_ms``, ``tool_cold_ratio``, ``hook_cold_ratio``, ``scans_per_s_4``,
+    ``locked_scans_per_s_4``. A missing or None key is "not measured".
     """
     out = [
         Verdict("scan/rank", "scan p50 at capacity over the ranking alone", _ratio(figures, "scan_p50_ms", "rank_p50_ms"), 1.2, "x"),
@@ -73,6 +81,16 @@ def verdicts(figures: Mapping[str, float | None]) -> list[Verdict]:
             "x",
         ),
     ]
+    out.append(
+        Verdict(
+            "4-process scans/s",
+            "scans/s of 4 processes over the lock-holding design (FTS5 scanning inside BEGIN IMMEDIATE at DELETE/EXTRA)",
+            _ratio(figures, "scans_per_s_4", "locked_scans_per_s_4"),
+            3.0,
+            "x",
+            at_least=True,
+        )
+    )
     sync, index = figures.get("fdatasync_ms"), figures.get("index_update_ms")
     budget = None if sync is None or sync <= 0 else 3 * sync + (index or 0.0)
     for op in ("put", "replace", "delete"):

@@ -31,6 +31,8 @@ GOOD: dict[str, float | None] = {
     "import_own_ms": 20.0,
     "tool_cold_ratio": 5.0,
     "hook_cold_ratio": 2.0,
+    "scans_per_s_4": 900.0,
+    "locked_scans_per_s_4": 250.0,
 }
 
 
@@ -46,6 +48,15 @@ def test_verdict_is_computed_from_the_figures() -> None:
     # 1.2 / 0.9 > 1.2 (scan/rank), 1.2 / 1.1 > 1 (FTS5 WAL); own write 1.05 / 1.2 stays met.
     assert missed == {"scan/rank", "scan/fts5-wal", "import (own)"}
     assert {v.name for v in verdicts({**GOOD, "put_p95_ms": 3.6}) if v.met is False} == {"put p95"}
+
+
+def test_throughput_target_is_a_floor() -> None:
+    """4 processes must scan at least 3x as often as the lock-holding design; below that is missed."""
+    found = {v.name: v for v in verdicts(GOOD)}["4-process scans/s"]
+    assert found.value == 3.6 and found.met is True and ">= 3x" in found.line()
+    slow = {v.name: v for v in verdicts({**GOOD, "scans_per_s_4": 740.0})}["4-process scans/s"]
+    assert slow.met is False and "MISSED" in slow.line()
+    assert {v.name: v for v in verdicts({**GOOD, "locked_scans_per_s_4": None})}["4-process scans/s"].met is None
 
 
 def test_unmeasured_figure_is_neither_met_nor_missed() -> None:
@@ -97,7 +108,8 @@ def _report(**figures: float) -> BenchReport:
         operations=ops,
         baseline={"rank": dict(p), "scan": dict(p), "scan_wal": dict(p)},
         first_scan={"after_other_write": dict(p), "after_own_write": dict(p)},
-        processes={"1": {"scans_per_s": 100.0, "busy": 0.0}},
+        processes={"1": {"scans_per_s": 100.0, "busy": 0.0}, "4": {"scans_per_s": 400.0, "busy": 0.0}},
+        locked_processes={"4": {"scans_per_s": 100.0, "busy": 0.0}},
         sync_calls=None,
         fdatasync_ms=1.0,
         import_ms=10.0,
@@ -134,6 +146,7 @@ def test_report_is_computed_from_measurements() -> None:
         assert 0 < figures["p50_ms"] <= figures["p95_ms"]
     assert data["operations"]["put"]["n"] == 3 and data["operations"]["scan"]["n"] == 15
     assert set(data["processes"]) == {"1", "2"} and all(p["scans_per_s"] > 0 for p in data["processes"].values())
+    assert set(data["lock_holding_processes"]) == {"1"} and data["lock_holding_processes"]["1"]["scans_per_s"] > 0
     assert data["untouched_when_unused"] is True
     assert data["import_ms"] >= data["import_own_ms"] > 0 and data["fdatasync_ms"] > 0
     assert data["hook_cold_ratio"] > 0 and data["tool_cold_ratio"] > 0
