@@ -49,6 +49,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Literal
 
 from ..limits import Limits
@@ -63,16 +64,36 @@ from .schema import (
 )
 from .sqlite_errors import unavailable
 
-__all__ = ["TRANSACTIONS", "TransactionKind", "open_database"]
+__all__ = ["TRANSACTIONS", "Transaction", "TransactionKind", "open_database", "use_wal"]
 
-TransactionKind = Literal["mutation", "telemetry"]
-"""A content change (put, replace, delete, prune), or a scan's or read's telemetry update."""
+TransactionKind = Literal["mutation", "telemetry", "view"]
+"""A content change (put, replace, delete, prune), a scan's or read's telemetry update, or the
+read-only part of a scan or read (refresh, ranking, fetching contents)."""
 
-TRANSACTIONS: dict[TransactionKind, str] = {
-    "mutation": "BEGIN IMMEDIATE",
-    "telemetry": "BEGIN IMMEDIATE",
+
+@dataclass(frozen=True)
+class Transaction:
+    """How one kind of transaction begins and how far its commit waits for the disk."""
+
+    begin: str
+    """The ``BEGIN`` statement: ``IMMEDIATE`` takes the write lock up front, plain ``BEGIN`` only reads."""
+    synchronous: str | None
+    """The ``PRAGMA synchronous`` level set before it begins; ``None`` for a transaction that writes nothing."""
+
+
+TRANSACTIONS: dict[TransactionKind, Transaction] = {
+    "mutation": Transaction("BEGIN IMMEDIATE", "FULL"),
+    "telemetry": Transaction("BEGIN IMMEDIATE", "NORMAL"),
+    "view": Transaction("BEGIN", None),
 }
-"""How each kind of transaction begins; the one place that decides its locking."""
+"""Each kind's begin statement and sync level: the one place that decides locking and durability."""
+
+WAL_AUTOCHECKPOINT_PAGES = 64
+"""A commit that leaves at least this many pages in the WAL copies them into the file (256 KiB at
+4 KiB pages), so the WAL stays small beside the file's own bound."""
+
+JOURNAL_SIZE_LIMIT_BYTES = 256 * 1024
+"""A checkpointed WAL larger than this is truncated back to it when it is next reset."""
 
 
 def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: float) -> sqlite3.Connection | None:
@@ -113,16 +134,34 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
             conn.close()  # an empty file: nothing to read, and reading must not write
             return None
         conn.execute("PRAGMA secure_delete = ON")
-        conn.execute("PRAGMA synchronous = EXTRA")
-        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-        if str(mode).lower() != "delete":
-            conn.execute("PRAGMA journal_mode = DELETE")
         conn.execute(f"PRAGMA max_page_count = {int(limits.max_pages)}")
         conn.execute("PRAGMA temp_store = MEMORY")  # VACUUM's scratch copy stays out of /tmp
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
+        conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT_BYTES}")
+        if create:
+            use_wal(conn)
     except BaseException:
         conn.close()  # rolls back an open transaction: a refused file is left as it was
         raise
     return conn
+
+
+def use_wal(conn: sqlite3.Connection) -> None:
+    """Put the file in WAL mode (it stays so for every connection), unless it is already.
+
+    Switching needs the write lock and no other connection in the file, so it waits up to the busy
+    timeout like any write. A rollback journal left by a killed process is rolled back first (every
+    read does that), so no unfinished transaction is carried into the WAL. A reader never switches:
+    a file in the old mode is read as it is, and switched by the first write.
+
+    Raises:
+        sqlite3.OperationalError: the mode could not be changed (busy, read-only); the caller translates it.
+    """
+    mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+    if mode != "wal":
+        mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+        if mode != "wal":  # SQLite answers the mode it kept when it cannot switch
+            raise sqlite3.OperationalError("attempt to write a readonly database: the journal mode stayed " + mode)
 
 
 def _inspect(conn: sqlite3.Connection, path: Path, *, create: bool) -> bool:

@@ -154,7 +154,7 @@ def test_a_symlinked_memory_folder_is_refused_and_nothing_is_created_through_it(
     assert list(target.iterdir()) == []
 
 
-@pytest.mark.parametrize("suffix", ["-journal", "-wal"])
+@pytest.mark.parametrize("suffix", ["-journal", "-wal", "-shm"])
 def test_a_symlinked_sidecar_is_refused(config_path: Path, db_path: Path, tmp_path: Path, suffix: str) -> None:
     seeded(db_path)
     decoy = tmp_path / "decoy"
@@ -169,6 +169,7 @@ def hot_journal(db: Path) -> bytes:
     probe = db.with_name("probe.sqlite3")
     probe.write_bytes(db.read_bytes())
     conn = sqlite3.connect(probe, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = DELETE")  # the store's file is in WAL mode; a journal needs DELETE
     conn.execute("PRAGMA cache_size = 1")  # spill to the file, so the journal is hot on disk
     conn.execute("BEGIN IMMEDIATE")
     conn.execute("UPDATE memories SET content = content || ' rewritten by the journal owner'")
