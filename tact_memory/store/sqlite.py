@@ -58,7 +58,7 @@ from .files import SIDECARS
 from .hygiene import Scrubber
 from .index import CorpusIndex
 from .schema import SCHEMA_VERSION
-from .sqlite_errors import is_full, translate, translating, unavailable
+from .sqlite_errors import SQLITE_READONLY_DBMOVED, UNAVAILABLE, is_full, translate, translating, unavailable
 
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Index
@@ -100,6 +100,7 @@ class MemoryStore:
         self._clock = clock
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file the connection opened
         self._corpus = CorpusIndex()
         self._scrubber = Scrubber()
 
@@ -118,6 +119,7 @@ class MemoryStore:
                     self._scrubber.scrub(self._conn)  # a scrub a busy reader left owed
                 self._conn.close()
                 self._conn = None
+                self._identity = None
                 self._corpus.invalidate()
 
     def __enter__(self) -> MemoryStore:
@@ -139,9 +141,33 @@ class MemoryStore:
     def _connection(self, *, create: bool = True) -> sqlite3.Connection | None:
         """The open connection, opening (and with ``create``, creating) the database first."""
         if self._conn is None:
+            if _size(f"{self.path}-wal") > 0:
+                # Frames left in the WAL: another process is writing, or one ended without its
+                # closing checkpoint, perhaps killed between a removal and its scrub. Scrub after
+                # this store's first write, in case that debt is still unpaid.
+                self._scrubber.mark()
             with self._translating():
                 self._conn = open_database(self.path, self.limits, create=create, busy_timeout_s=BUSY_TIMEOUT_S)
+                if self._conn is not None:
+                    st = os.stat(self.path)
+                    self._identity = (st.st_dev, st.st_ino)
         return self._conn
+
+    def _check_not_moved(self) -> None:
+        """Refuse to go on with a file that was moved or deleted since the connection opened it.
+
+        In WAL mode SQLite would keep writing to the unlinked file and its unlinked WAL (it notices
+        a moved file only when it creates a rollback journal), so an acknowledged write would land
+        nowhere anyone can find. One ``stat`` per transaction closes that gap.
+        """
+        try:
+            st = os.stat(self.path)
+            moved = (st.st_dev, st.st_ino) != self._identity
+        except OSError:
+            moved = True
+        if moved:
+            self.close()
+            raise unavailable(self.path, *UNAVAILABLE[SQLITE_READONLY_DBMOVED])
 
     @contextmanager
     def _transaction(self, kind: TransactionKind) -> Iterator[sqlite3.Connection]:
@@ -155,6 +181,7 @@ class MemoryStore:
         with self._lock:
             conn = self._connection()
             assert conn is not None
+            self._check_not_moved()
             try:
                 with self._translating():
                     if spec.synchronous is not None:

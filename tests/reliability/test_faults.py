@@ -37,6 +37,7 @@ from .helpers import (
     folder_bytes,
     integrity,
     permission_respecting_preexec,
+    raw_folder_bytes,
     raw_rows,
     sidecars,
 )
@@ -179,16 +180,32 @@ def strace_problem() -> str | None:
     return None if probe.returncode == 0 else "ptrace is not permitted here"
 
 
-COMMIT_STEPS = [("fdatasync", k) for k in (1, 5, 6, 7, 8)] + [("unlink", 2)] + [("pwrite64", k) for k in (2, 14, 19, 24)]
-"""Kill points: the n-th sync, journal unlink (the commit point) or page write of the writer."""
+COMMIT_STEPS = [
+    ("pwrite64", 10),  # the first WAL header, written by the first put
+    ("fdatasync", 2),  # the folder sync after the WAL file was created
+    ("pwrite64", 14),  # a page frame of the first put's commit
+    ("fdatasync", 3),  # the WAL sync that makes the first put durable (the commit point)
+    ("pwrite64", 26),  # a page frame of the VACUUM after a replacement
+    ("fdatasync", 5),  # the WAL sync of that VACUUM's commit
+    ("fdatasync", 6),  # the checkpoint's sync of the WAL before it copies pages
+    ("pwrite64", 38),  # the checkpoint's write of a page into the main file
+    ("ftruncate", 2),  # the checkpoint shrinking the main file after VACUUM
+    ("fdatasync", 7),  # the checkpoint's sync of the main file
+    ("ftruncate", 3),  # the WAL truncated to zero bytes after the checkpoint
+    ("pwrite64", 45),  # the WAL header rewritten by the next write after the truncation
+    ("fdatasync", 8),  # the sync of that new header
+]
+"""Kill points: the n-th call of the syscall in the writer, from its first open (the numbers follow
+the stream of seed 1 from five seeded records: its -shm setup takes the first nine page writes and
+one ftruncate, then put, replace + scrub, put, ...; ``strace -f -y`` shows which file each hits)."""
 
 
 @pytest.mark.parametrize(("syscall", "when"), COMMIT_STEPS)
 def test_kill_at_each_step_of_a_commit_rolls_back_cleanly(tmp_path: Path, syscall: str, when: int) -> None:
-    """Durability inside a commit: strace kills the writer on entry to a chosen page write, sync or
-    journal unlink, so a transaction is always cut in the middle (the write's own, or the VACUUM
-    that follows a delete or replacement). Acknowledged writes stay, the write in flight is wholly
-    there or wholly absent, and the file is intact."""
+    """Durability inside a commit: strace kills the writer on entry to a chosen WAL write, sync,
+    checkpoint write or truncation, so a transaction or the scrub after it is always cut in the
+    middle. Acknowledged writes stay, the write in flight is wholly there or wholly absent, the file
+    is intact, and no retired text survives a scrub that completed."""
     why_not = strace_problem()
     if why_not:
         pytest.skip(why_not)
@@ -205,15 +222,19 @@ def test_kill_at_each_step_of_a_commit_rolls_back_cleanly(tmp_path: Path, syscal
     )  # fmt: skip
     lines = proc.stdout.splitlines()
     assert lines and json.loads(lines[-1])[0] == "intent", proc.stderr  # killed inside a call
+    retired = [json.loads(line)[4] for line in lines if json.loads(line)[0] == "ack"]
     _, in_flight = replay(model, lines)
-    # The kill lands inside a transaction (a journal is left behind) or, for the folder sync that
-    # synchronous = EXTRA adds after the commit point, just after it: either way settle() below
-    # requires the write in flight to be wholly there or wholly absent.
+    # The kill lands before the commit point (the WAL sync), after it (the write is there, its ack
+    # was not printed), or in the scrub after a committed removal: settle() below requires the
+    # write in flight to be wholly there or wholly absent either way.
     with MemoryStore(db) as store:
         stored = {r.key.id: (r.key.version, r.content) for r in store.list_records(order="id")}
     settle(model, in_flight, stored)
     assert integrity(db) == "ok"
     after_kill_is_writable(db, model, "written after the kill")
+    live = {content for _, content in model.values()}
+    data = b"".join(raw_folder_bytes(db).values())
+    assert [t for t in retired if t and t not in live and t.encode() in data] == []  # the next store's first write scrubbed
 
 
 # -- unusable files ---------------------------------------------------------------------------------
