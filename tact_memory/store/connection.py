@@ -9,8 +9,10 @@ else, an extra trigger, view, table or index or a changed column, is refused unt
 ``unexpected_schema``. Connections also run with ``trusted_schema = OFF``, ``cell_size_check = ON``
 and, where the running Python exposes it (3.12+), SQLite's defensive mode. Before SQLite sees the
 path, the folder, the file and its sidecars are checked (:mod:`.files`): symbolic links and anything
-another user owns (above all a hot journal, which SQLite would copy into the file) are refused, and
-group and other permission bits are cleared.
+another user owns (above all a hot journal or a WAL, whose pages SQLite would read as part of the
+file) are refused, and group and other permission bits are cleared. A WAL of our own is read as
+part of the file before the schema is compared, so a trigger that a planted WAL adds is refused like
+one in the file itself.
 
 First open
 ----------
@@ -23,20 +25,35 @@ written to, and so is a file that is not a SQLite database.
 
 Durability and locking
 ----------------------
-Every transaction is one of the :data:`TRANSACTIONS` kinds. Mutations and telemetry updates both
-run inside ``BEGIN IMMEDIATE``, which takes the write lock up front, so the checks a mutation makes
-(version, duplicates, bounds) cannot be invalidated before it commits. Other processes wait up to
-the busy timeout before the store reports the database as ``unavailable``/``busy``.
+Every transaction is one of the :data:`TRANSACTIONS` kinds, which fixes its ``BEGIN`` and its
+``PRAGMA synchronous`` level (SQLite lets the level change between transactions on one connection,
+never inside one). The file is in WAL mode: a commit appends the changed pages to the ``-wal`` file
+and a checkpoint later copies them into the database.
 
-The journal mode is ``DELETE`` with ``synchronous = EXTRA``. A commit is acknowledged only after
-the rollback journal and the database have been synced and the journal's deletion (the commit
-point) has been synced in its folder too, so an acknowledged put or delete survives a killed
-process and, as far as the disk honours fsync, a power loss; an interrupted transaction is rolled
-back from the journal on the next open. (``FULL`` would leave the folder unsynced, so a power cut
-just after a commit could bring the journal back and undo the last acknowledged write.) ``DELETE``
-rather than ``WAL`` is deliberate: a WAL file keeps copies of changed pages, including deleted
-content, until a checkpoint, while the rollback journal is removed at every commit. Writes are rare
-and small, so WAL's concurrency buys nothing here.
+- ``mutation`` (put, replace, delete, prune): ``BEGIN IMMEDIATE``, so its checks (version,
+  duplicates, bounds) cannot go stale before it commits, and ``synchronous = FULL``: the WAL is
+  synced before the commit returns, which also syncs every earlier frame, and the unix VFS syncs
+  the folder the first time it syncs a WAL it created. An acknowledged mutation survives a killed
+  process, an operating-system crash and, as far as the disk honours its flushes, a power loss.
+- ``telemetry`` (a scan's or read's counts): ``BEGIN IMMEDIATE`` and ``synchronous = NORMAL``:
+  one atomic transaction that does not wait for the disk. It survives a killed process; a crash of
+  the system or a power loss can undo the latest ones (whole, never half) until the next mutation
+  or checkpoint syncs the WAL.
+- ``view`` (a scan's or read's refresh, ranking and fetching): a plain ``BEGIN`` that only reads.
+  WAL readers take no lock a writer waits for, so ranking never holds the write lock.
+
+A transaction cut off half way leaves frames without a commit mark, which every reader ignores; a
+checkpoint cut off half way is redone from the WAL. Writers wait for each other up to the busy
+timeout before the store reports the database as ``unavailable``/``busy``; nothing upgrades a read
+transaction to a write, so ``SQLITE_BUSY_SNAPSHOT`` cannot occur.
+
+A new file is created in rollback mode and switched to WAL by its first writer (:func:`use_wal`);
+so is a file an older version left in ``DELETE`` mode, after any hot journal is rolled back. A
+reader never switches it. The WAL is bounded: ``wal_autocheckpoint`` copies it into the file once
+it holds :data:`WAL_AUTOCHECKPOINT_PAGES` pages, and ``journal_size_limit`` cuts an emptied WAL back
+to :data:`JOURNAL_SIZE_LIMIT_BYTES`; after a removal the scrub truncates it to nothing
+(:mod:`.hygiene`). While a connection is open, ``-wal`` and ``-shm`` sit beside the file (readers
+need them as well); the last connection to close checkpoints and removes them.
 
 ``secure_delete`` is on (see :mod:`.hygiene` for what it does not cover), ``max_page_count`` caps
 the main file at :attr:`~tact_memory.limits.Limits.file_bytes` (growth past it fails with

@@ -15,7 +15,7 @@ This module composes the store from one module per concern, each the single home
 - :mod:`.sqlite_errors`: SQLite's errors to ours, by result code, in one place;
 - :mod:`.rows`: cells checked for their type as they are read (``malformed_row``);
 - :mod:`.index`: the in-process index, refreshed when the generation moves;
-- :mod:`.hygiene`: the ``VACUUM`` scrub after content leaves the file.
+- :mod:`.hygiene`: the scrub (``VACUUM`` and a truncating WAL checkpoint) after content leaves the file.
 
 What is left here is the transaction around each operation and the SQL of the operations. (That
 is why this module is longer than the others, about 500 lines: it is the one class that implements

@@ -346,7 +346,9 @@ def test_folder_removed_while_open_gives_a_named_error_then_recovers(db_path: Pa
 READ_ONLY_CASES = {
     # case: (open the database before the mode changes?, expected code of scan, read, put, delete)
     "folder_without_file": (False, ["unavailable", "unavailable", "scan_required", "not_found"]),
-    "folder_with_file": (True, ["unavailable"] * 4),
+    # WAL mode: a session that opened the file before the folder became read-only keeps its -wal
+    # and -shm open, and writing into existing files needs no folder permission, so it goes on.
+    "folder_with_file": (True, [None] * 4),
     "file": (False, ["unavailable", "unavailable", "scan_required", "unavailable"]),
 }
 
@@ -376,15 +378,26 @@ def test_read_only_places_give_named_errors_and_recover(config_dir: Path, db_pat
             results = four_calls(session)
             assert [r.get("error", {}).get("code") for r in results] == expected, results
             for result in results:
-                if result["error"]["code"] == "unavailable":
+                if result.get("error", {}).get("code") == "unavailable":
                     assert result["error"]["reason"] in {"permission_denied", "read_only"}, result
-            assert folder_bytes(db_path) == before
+            if case != "folder_with_file":
+                assert without_new_wal_index(before, folder_bytes(db_path)) == before
             target.chmod(mode)
             put_ok(session, "the search service listens on port 9200")
             assert session.close() == ""
     finally:
         target.chmod(mode)
     assert integrity(db_path) == "ok"
+
+
+def without_new_wal_index(before: dict[str, bytes], after: dict[str, bytes]) -> dict[str, bytes]:
+    """``after`` less the -shm and the empty -wal that a WAL reader creates beside the file while
+    its connection is open (they are removed when the last connection closes)."""
+    return {
+        name: data
+        for name, data in after.items()
+        if name in before or not (name.endswith("-shm") or (name.endswith("-wal") and data == b""))
+    }
 
 
 # -- full file, full disk --------------------------------------------------------------------------
@@ -442,7 +455,7 @@ def test_disk_that_refuses_writes_gives_a_named_error(config_dir: Path, db_path:
     disk): ``unavailable``/``io_error``, the main file unchanged, acknowledged records kept, and
     delete and fitting puts still work in the same session."""
     seeded_database(db_path, 12)
-    limit = db_path.stat().st_size
+    limit = max(db_path.stat().st_size, 64 * 1024)  # room for the 32 KiB -shm; the WAL reaches it first
 
     def cap_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
@@ -452,12 +465,13 @@ def test_disk_that_refuses_writes_gives_a_named_error(config_dir: Path, db_path:
     with ToolSession(config_dir / "config.toml", preexec_fn=cap_file_size) as session:
         for i in range(60):
             session.call({"operation": "scan", "query": "nothing matches zzqx"})
-            before = folder_bytes(db_path)
             call = {"operation": "put", "content": f"large record {i} " + "grows the file " * 60}
             result = session.call(call)
             if "error" in result:
                 refused = result
-                assert folder_bytes(db_path) == before
+                # The refused commit's frames are ignored, and a checkpoint the limit cut short is
+                # redone from the WAL; what counts is the rows, checked below, and the integrity.
+                assert integrity(db_path) == "ok"
                 break
             acknowledged[result["memory"]["key"]["id"]] = (1, result["memory"]["content"])
         assert refused is not None, "the file-size limit was never reached"
@@ -472,8 +486,8 @@ def test_disk_that_refuses_writes_gives_a_named_error(config_dir: Path, db_path:
 
 
 def test_a_full_disk_at_delete_says_the_disk_is_full(config_dir: Path, db_path: Path) -> None:
-    """strace makes every page write of ``tact-memory delete`` fail with ENOSPC, as on a full
-    disk: one line that says so (not the file-bound advice to delete records), exit 1, the file
+    """strace makes every page write of ``tact-memory delete`` after the eight that size the new
+    ``-shm`` index fail with ENOSPC, as on a full disk: one line that says so (not the file-bound advice to delete records), exit 1, the file
     unchanged and no journal left behind."""
     why_not = strace_problem()
     if why_not:
@@ -481,7 +495,7 @@ def test_a_full_disk_at_delete_says_the_disk_is_full(config_dir: Path, db_path: 
     write_config(config_dir)
     seeded_database(db_path)
     before = folder_bytes(db_path)
-    strace = [str(shutil.which("strace")), "-f", "-qq", "-o", os.devnull, "-e", "trace=pwrite64", "-e", "inject=pwrite64:error=ENOSPC"]
+    strace = [str(shutil.which("strace")), "-f", "-qq", "-o", os.devnull, "-e", "trace=pwrite64", "-e", "inject=pwrite64:error=ENOSPC:when=9+"]
     proc = subprocess.run(
         [*strace, sys.executable, "-m", "tact_memory.cli", "--config", str(config_dir / "config.toml"), "delete", "1", "--version", "1", "--yes"],
         capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=120, check=False,
@@ -509,7 +523,8 @@ def test_lock_held_past_the_timeout_is_unavailable_busy_never_raw(db_path: Path,
         before = folder_bytes(db_path)
         for result in four_calls(tool):
             assert result["error"]["code"] == "unavailable" and result["error"]["reason"] == "busy", result
-        assert store.status().problem == "busy"
+        assert store.status().problem is None  # WAL: reading takes no lock the writer holds
+        assert len(store.list_records()) == 3
         assert {k: v for k, v in folder_bytes(db_path).items() if not k.endswith("-journal")} == before
     finally:
         holder.execute("ROLLBACK")
