@@ -188,9 +188,9 @@ class MemoryStore:
                         use_wal(conn)
                         conn.execute(f"PRAGMA synchronous = {spec.synchronous}")
                     conn.execute(spec.begin)
-            except errors.StoreUnavailable as error:
-                if error.reason != "busy":
-                    self.close()
+            except errors.StoreUnavailable as refused:
+                if refused.reason != "busy":
+                    self.close()  # read-only or moved: the next call opens the path afresh
                 raise
             try:
                 yield conn
