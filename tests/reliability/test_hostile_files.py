@@ -282,3 +282,42 @@ def test_healthy_rows_stay_readable_beside_a_refused_one(db_path: Path) -> None:
         assert [r.key.id for r in store.read([1])] == [1]
     assert raw_rows(db_path)[2][1] == "service number 1 listens on port 8001"
 
+
+
+def crafted_wal(db: Path, *statements: str) -> bytes:
+    """A valid WAL for ``db`` whose committed frames run ``statements`` (made on a copy)."""
+    probe = db.with_name("probe.sqlite3")
+    probe.write_bytes(db.read_bytes())
+    conn = sqlite3.connect(probe, isolation_level=None)
+    try:
+        conn.execute("PRAGMA wal_autocheckpoint = 0")  # keep the frames in the WAL
+        for sql in statements:
+            conn.execute(sql)
+        return Path(f"{probe}-wal").read_bytes()
+    finally:
+        conn.close()
+        for leftover in (probe, Path(f"{probe}-wal"), Path(f"{probe}-shm")):
+            leftover.unlink(missing_ok=True)
+
+
+def test_a_planted_wal_that_adds_a_trigger_is_refused(config_path: Path, db_path: Path) -> None:
+    """SQLite reads a WAL beside the file as part of it, so a WAL of our own user that commits a
+    trigger changes the schema SQLite sees. The exact-schema check reads through the WAL and
+    refuses it: the trigger never runs, no record is rewritten."""
+    seeded(db_path)
+    wal = crafted_wal(db_path, *HOSTILE_SCHEMAS["trigger rewriting a record on scan"])
+    assert wal and CHECKPOINT_LOOKALIKE.encode() in wal
+    Path(f"{db_path}-wal").write_bytes(wal)
+    os.chmod(f"{db_path}-wal", 0o600)
+    store = MemoryStore(db_path)
+    for call in CALLS:
+        result = check_result(Dispatcher(store).call(call), sent=call)
+        assert result["error"]["code"] in ("unavailable", "scan_required"), result
+        if result["error"]["code"] == "unavailable":
+            assert result["error"]["reason"] == "unexpected_schema", result
+    assert store.status().problem == "unexpected_schema"
+    store.close()
+    with sqlite3.connect(db_path) as conn:  # as a person inspecting it would see it
+        contents = [row[0] for row in conn.execute("SELECT content FROM memories")]
+    conn.close()
+    assert CHECKPOINT_LOOKALIKE not in contents and len(contents) == 3
