@@ -47,9 +47,9 @@ checkpoint cut off half way is redone from the WAL. Writers wait for each other 
 timeout before the store reports the database as ``unavailable``/``busy``; nothing upgrades a read
 transaction to a write, so ``SQLITE_BUSY_SNAPSHOT`` cannot occur.
 
-A new file is created in rollback mode and switched to WAL by its first writer (:func:`use_wal`);
-so is a file an older version left in ``DELETE`` mode, after any hot journal is rolled back. A
-reader never switches it. The WAL is bounded: ``wal_autocheckpoint`` copies it into the file once
+A new file is in WAL mode from its first page. A file an older version left in ``DELETE`` mode is
+switched by the first connection that may write (:func:`use_wal`), after any hot journal is rolled
+back; that takes the write lock like any write. A reader never switches it. The WAL is bounded: ``wal_autocheckpoint`` copies it into the file once
 it holds :data:`WAL_AUTOCHECKPOINT_PAGES` pages, and ``journal_size_limit`` cuts an emptied WAL back
 to :data:`JOURNAL_SIZE_LIMIT_BYTES`; after a removal the scrub truncates it to nothing
 (:mod:`.hygiene`). While a connection is open, ``-wal`` and ``-shm`` sit beside the file (readers
@@ -63,8 +63,10 @@ in ``/tmp``. The folder is kept at mode 0700 and the file at 0600, set before SQ
 
 from __future__ import annotations
 
+import itertools
 import os
 import sqlite3
+import time
 from pathlib import Path
 from dataclasses import dataclass
 from typing import Literal
@@ -79,7 +81,7 @@ from .schema import (
     expected_schema,
     schema_of,
 )
-from .sqlite_errors import unavailable
+from .sqlite_errors import SQLITE_BUSY, SQLITE_LOCKED, error_code, unavailable
 
 __all__ = ["TRANSACTIONS", "Transaction", "TransactionKind", "open_database", "use_wal"]
 
@@ -142,6 +144,8 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
             # Takes effect only before the first page is written, so before the transaction; if
             # another process wrote the file meanwhile, its page size wins.
             conn.execute(f"PRAGMA page_size = {int(limits.page_size)}")
+            # And WAL from the first page on, so a file is never written in rollback mode.
+            use_wal(conn, busy_timeout_s=busy_timeout_s)
         # One transaction from the first read to the last migration: another process creating
         # the same file is seen either not at all or finished, never half done.
         conn.execute("BEGIN IMMEDIATE" if create else "BEGIN")
@@ -156,29 +160,41 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
         conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
         conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT_BYTES}")
         if create:
-            use_wal(conn)
+            use_wal(conn, busy_timeout_s=busy_timeout_s)
     except BaseException:
         conn.close()  # rolls back an open transaction: a refused file is left as it was
         raise
     return conn
 
 
-def use_wal(conn: sqlite3.Connection) -> None:
+def use_wal(conn: sqlite3.Connection, *, busy_timeout_s: float) -> None:
     """Put the file in WAL mode (it stays so for every connection), unless it is already.
 
-    Switching needs the write lock and no other connection in the file, so it waits up to the busy
-    timeout like any write. A rollback journal left by a killed process is rolled back first (every
-    read does that), so no unfinished transaction is carried into the WAL. A reader never switches:
-    a file in the old mode is read as it is, and switched by the first write.
+    Switching needs an exclusive lock. SQLite answers ``SQLITE_BUSY`` at once, without its busy
+    handler, when another connection holds a shared lock (it would deadlock waiting), so the switch
+    is retried here until ``busy_timeout_s`` has passed. A rollback journal left by a killed process
+    is rolled back first (every read does that), so no unfinished transaction is carried into the
+    WAL. A reader never switches: a file in the old mode is read as it is, and switched by the
+    first connection that may write.
 
     Raises:
-        sqlite3.OperationalError: the mode could not be changed (busy, read-only); the caller translates it.
+        sqlite3.OperationalError: the mode could not be changed (busy past the timeout, read-only);
+            the caller translates it.
     """
-    mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
-    if mode != "wal":
-        mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+    if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + busy_timeout_s
+    for attempt in itertools.count():
+        try:
+            mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+        except sqlite3.OperationalError as exc:
+            if error_code(exc) not in (SQLITE_BUSY, SQLITE_LOCKED) or time.monotonic() >= deadline:
+                raise
+            time.sleep(min(0.001 * 2**attempt, 0.05))
+            continue
         if mode != "wal":  # SQLite answers the mode it kept when it cannot switch
-            raise sqlite3.OperationalError("attempt to write a readonly database: the journal mode stayed " + mode)
+            raise sqlite3.OperationalError(f"attempt to write a readonly database: the journal mode stayed {mode}")
+        return
 
 
 def _inspect(conn: sqlite3.Connection, path: Path, *, create: bool) -> bool:

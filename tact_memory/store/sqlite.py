@@ -185,7 +185,7 @@ class MemoryStore:
             try:
                 with self._translating():
                     if spec.synchronous is not None:
-                        use_wal(conn)
+                        use_wal(conn, busy_timeout_s=BUSY_TIMEOUT_S)
                         conn.execute(f"PRAGMA synchronous = {spec.synchronous}")
                     conn.execute(spec.begin)
             except errors.StoreUnavailable as refused:

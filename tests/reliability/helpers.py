@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tact_memory import errors
+from tact_memory.limits import Limits
 from tact_memory.tool.schemas import output_schema
 from tact_memory.tool.wire import OPERATIONS
 
@@ -70,6 +71,21 @@ def wal_is_empty(db_path: Path) -> bool:
     """No rollback journal, and the WAL, if there is one, holds no frame (truncated to 0 bytes)."""
     wal = Path(f"{db_path}-wal")
     return not Path(f"{db_path}-journal").exists() and (not wal.exists() or wal.stat().st_size == 0)
+
+
+def sidecars_within_bounds(db_path: Path, limits: Limits) -> bool:
+    """No rollback journal; a WAL no larger than one file's worth of pages plus the pages an
+    automatic checkpoint lets pile up; a ``-shm`` index of at most 64 KiB."""
+    from tact_memory.store.connection import WAL_AUTOCHECKPOINT_PAGES
+
+    wal = Path(f"{db_path}-wal")
+    shm = Path(f"{db_path}-shm")
+    frames = limits.max_pages + WAL_AUTOCHECKPOINT_PAGES
+    return (
+        not Path(f"{db_path}-journal").exists()
+        and (not wal.exists() or wal.stat().st_size <= 32 + frames * (limits.page_size + 24))
+        and (not shm.exists() or shm.stat().st_size <= 64 * 1024)
+    )
 
 
 def grep_folder(db_path: Path, needle: str) -> list[str]:
