@@ -16,8 +16,9 @@ one in the file itself.
 
 First open
 ----------
-Opening reads ``user_version`` and the schema and, for a new file, runs the migrations, all inside
-one transaction (``BEGIN IMMEDIATE`` when the file may be created, a read transaction otherwise).
+Opening reads ``user_version`` and the schema in a read transaction, so opening a current file
+never waits for a writer. A new file (or one that needs migrating, when the caller may write) is
+then read again and migrated inside one ``BEGIN IMMEDIATE`` transaction.
 Processes that meet a missing file at the same moment each create it with ``O_EXCL`` or find it,
 then take turns on the write lock: the first migrates, the others see the finished schema. None of
 them can see the schema half made. A file with a newer ``user_version`` is refused without being
@@ -146,11 +147,16 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
             conn.execute(f"PRAGMA page_size = {int(limits.page_size)}")
             # And WAL from the first page on, so a file is never written in rollback mode.
             use_wal(conn, busy_timeout_s=busy_timeout_s)
-        # One transaction from the first read to the last migration: another process creating
-        # the same file is seen either not at all or finished, never half done.
-        conn.execute("BEGIN IMMEDIATE" if create else "BEGIN")
-        ready = _inspect(conn, path, create=create)
+        # A read transaction checks the file; one that needs migrating is checked again and
+        # migrated in one write transaction from that read to the last migration: another
+        # process creating the same file is seen either not at all or finished, never half done.
+        conn.execute("BEGIN")
+        ready = _inspect(conn, path, create=False)
         conn.execute("COMMIT")
+        if not ready and create:
+            conn.execute("BEGIN IMMEDIATE")
+            ready = _inspect(conn, path, create=True)
+            conn.execute("COMMIT")
         if not ready:
             conn.close()  # an empty file: nothing to read, and reading must not write
             return None
