@@ -12,7 +12,8 @@ path, the folder, the file and its sidecars are checked (:mod:`.files`): symboli
 another user owns (above all a hot journal or a WAL, whose pages SQLite would read as part of the
 file) are refused, and group and other permission bits are cleared. A WAL of our own is read as
 part of the file before the schema is compared, so a trigger that a planted WAL adds is refused like
-one in the file itself.
+one in the file itself; that first comparison runs on a read-only connection, so the refusal does
+not checkpoint the WAL into the file (:func:`_inspect_read_only`).
 
 First open
 ----------
@@ -50,9 +51,10 @@ transaction to a write, so ``SQLITE_BUSY_SNAPSHOT`` cannot occur.
 
 A new file is in WAL mode from its first page. A file an older version left in ``DELETE`` mode is
 switched by the first connection that may write (:func:`use_wal`), after any hot journal is rolled
-back; that takes the write lock like any write. A reader never switches it. The WAL is bounded: ``wal_autocheckpoint`` copies it into the file once
-it holds :data:`WAL_AUTOCHECKPOINT_PAGES` pages, and ``journal_size_limit`` cuts an emptied WAL back
-to :data:`JOURNAL_SIZE_LIMIT_BYTES`; after a removal the scrub truncates it to nothing
+back; that needs an exclusive lock, retried up to the busy timeout. A reader never switches it.
+The WAL is bounded: ``wal_autocheckpoint`` copies it into the file once it holds
+:data:`WAL_AUTOCHECKPOINT_PAGES` pages, and ``journal_size_limit`` cuts an emptied WAL back to
+:data:`JOURNAL_SIZE_LIMIT_BYTES`; after a removal the scrub truncates it to nothing
 (:mod:`.hygiene`). While a connection is open, ``-wal`` and ``-shm`` sit beside the file (readers
 need them as well); the last connection to close checkpoints and removes them.
 
@@ -68,8 +70,9 @@ import itertools
 import os
 import sqlite3
 import time
-from pathlib import Path
+import urllib.parse
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from ..limits import Limits
@@ -132,15 +135,10 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
     except dbfiles.UnsafeFile as exc:
         raise unavailable(path, exc.reason, exc.message) from None
     new_file = create and os.lstat(path).st_size == 0
-    conn = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
+    if _size(f"{path}-wal") > 0:
+        _inspect_read_only(path, busy_timeout_s)
+    conn = _connect(path, busy_timeout_s)
     try:
-        conn.text_factory = decode
-        conn.execute("PRAGMA trusted_schema = OFF")  # schema objects may not call unsafe functions
-        conn.execute("PRAGMA cell_size_check = ON")  # a malformed page is an error, not a crash
-        setconfig = getattr(conn, "setconfig", None)  # Python 3.12+
-        defensive = getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE", None)
-        if setconfig is not None and defensive is not None:
-            setconfig(defensive, True)
         if new_file:
             # Takes effect only before the first page is written, so before the transaction; if
             # another process wrote the file meanwhile, its page size wins.
@@ -171,6 +169,52 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
         conn.close()  # rolls back an open transaction: a refused file is left as it was
         raise
     return conn
+
+
+def _size(path: str) -> int:
+    try:
+        return os.lstat(path).st_size
+    except OSError:
+        return 0
+
+
+def _connect(path: Path, busy_timeout_s: float, *, read_only: bool = False) -> sqlite3.Connection:
+    """A connection that distrusts the schema; ``read_only`` opens it with ``mode=ro``."""
+    target = f"file:{urllib.parse.quote(os.fspath(path))}?mode=ro" if read_only else os.fspath(path)
+    conn = sqlite3.connect(target, uri=read_only, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
+    try:
+        conn.text_factory = decode
+        conn.execute("PRAGMA trusted_schema = OFF")  # schema objects may not call unsafe functions
+        conn.execute("PRAGMA cell_size_check = ON")  # a malformed page is an error, not a crash
+        setconfig = getattr(conn, "setconfig", None)  # Python 3.12+
+        defensive = getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE", None)
+        if setconfig is not None and defensive is not None:
+            setconfig(defensive, True)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _inspect_read_only(path: Path, busy_timeout_s: float) -> None:
+    """Check the file as its WAL makes it, through a connection that cannot write.
+
+    SQLite reads the frames of a ``-wal`` file as part of the database, and the last connection to
+    close a file copies them into it. A refused file must be left as it was, WAL included, so when
+    a WAL with frames is there before opening (another process is writing, one was killed, or
+    someone planted it), the schema is first compared through a ``mode=ro`` connection, whose
+    closing cannot checkpoint. (It may create the ``-shm`` index, which holds no data.)
+
+    Raises:
+        StoreUnavailable: a newer, foreign or altered schema.
+    """
+    conn = _connect(path, busy_timeout_s, read_only=True)
+    try:
+        conn.execute("BEGIN")
+        _inspect(conn, path, create=False)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
 
 
 def use_wal(conn: sqlite3.Connection, *, busy_timeout_s: float) -> None:

@@ -303,12 +303,15 @@ def crafted_wal(db: Path, *statements: str) -> bytes:
 def test_a_planted_wal_that_adds_a_trigger_is_refused(config_path: Path, db_path: Path) -> None:
     """SQLite reads a WAL beside the file as part of it, so a WAL of our own user that commits a
     trigger changes the schema SQLite sees. The exact-schema check reads through the WAL and
-    refuses it: the trigger never runs, no record is rewritten."""
+    refuses it on a read-only connection: the trigger never runs, and neither the file nor the WAL
+    is changed (a refusing read-write connection would checkpoint the WAL into the file as it
+    closed)."""
     seeded(db_path)
     wal = crafted_wal(db_path, *HOSTILE_SCHEMAS["trigger rewriting a record on scan"])
     assert wal and CHECKPOINT_LOOKALIKE.encode() in wal
     Path(f"{db_path}-wal").write_bytes(wal)
     os.chmod(f"{db_path}-wal", 0o600)
+    before = db_path.read_bytes()
     store = MemoryStore(db_path)
     for call in CALLS:
         result = check_result(Dispatcher(store).call(call), sent=call)
@@ -317,6 +320,9 @@ def test_a_planted_wal_that_adds_a_trigger_is_refused(config_path: Path, db_path
             assert result["error"]["reason"] == "unexpected_schema", result
     assert store.status().problem == "unexpected_schema"
     store.close()
+    # Refused untouched: the file as it was, the WAL not copied into it (an -shm index may appear).
+    assert db_path.read_bytes() == before and Path(f"{db_path}-wal").read_bytes() == wal
+    Path(f"{db_path}-wal").unlink()  # what a person would do
     with sqlite3.connect(db_path) as conn:  # as a person inspecting it would see it
         contents = [row[0] for row in conn.execute("SELECT content FROM memories")]
     conn.close()
