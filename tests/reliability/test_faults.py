@@ -129,7 +129,7 @@ def test_sigkill_mid_stream_loses_no_acknowledged_write(tmp_path: Path) -> None:
     db = tmp_path / "memory" / "v1.sqlite3"
     rng = random.Random(20240611)
     model: dict[int, tuple[int, str]] = {}
-    acknowledged = hot_journals = in_flight_landed = 0
+    acknowledged = wal_left = in_flight_landed = 0
     for round_ in range(KILL_ROUNDS):
         lines: list[str] = []
         with subprocess.Popen(
@@ -146,23 +146,25 @@ def test_sigkill_mid_stream_loses_no_acknowledged_write(tmp_path: Path) -> None:
             proc.send_signal(signal.SIGKILL)
             lines += proc.stdout.read().splitlines()  # through the same buffer readline filled
             assert proc.wait(timeout=60) == -signal.SIGKILL, proc.stderr.read()
-        hot_journals += Path(f"{db}-journal").exists()  # looked at before anything reopens the file
+        assert not Path(f"{db}-journal").exists()  # WAL mode: a killed writer leaves no rollback journal
+        wal = Path(f"{db}-wal")
+        wal_left += wal.exists() and wal.stat().st_size > 0  # looked at before anything reopens the file
         count, in_flight = replay(model, lines)
         acknowledged += count
-        with MemoryStore(db) as store:  # the first open rolls back a hot journal
+        with MemoryStore(db) as store:  # the first open reads the WAL's committed frames
             stored = {r.key.id: (r.key.version, r.content) for r in store.list_records(order="id")}
         assert integrity(db) == "ok"
         in_flight_landed += settle(model, in_flight, stored)
         after_kill_is_writable(db, model, f"written after kill {round_}")
     print(
         f"\nkill: {KILL_ROUNDS} SIGKILLs at random points, {acknowledged} acknowledged writes all kept, "
-        f"{hot_journals} left a journal, {in_flight_landed} in-flight writes had committed"
+        f"{wal_left} left a WAL with frames, {in_flight_landed} in-flight writes had committed"
     )
 
 
 def after_kill_is_writable(db: Path, model: dict[int, tuple[int, str]], content: str) -> None:
-    """The reopened file takes a new write, and that commit leaves no sidecar behind (a journal
-    left by a kill before its header was complete is ignored by readers and removed here)."""
+    """The reopened file takes a new write, and closing the store leaves no sidecar behind (the
+    WAL and -shm a killed writer left are checkpointed and removed by the last connection)."""
     with MemoryStore(db) as store:
         key = store.put(content).memory.key
     model[key.id] = (key.version, content)
