@@ -193,6 +193,22 @@ def test_a_hot_journal_another_user_owns_is_refused_before_sqlite_reads_it(confi
 
 
 @as_root
+@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+def test_a_wal_or_shm_another_user_owns_is_refused_before_sqlite_reads_it(
+    config_path: Path, db_path: Path, suffix: str
+) -> None:
+    """Another user's WAL would be read as part of the file (and its -shm tells SQLite which frames
+    count), so either is refused before SQLite opens anything, and left as it is."""
+    seeded(db_path)
+    side = Path(f"{db_path}{suffix}")
+    side.write_bytes(crafted_wal(db_path, "UPDATE memories SET content = 'rewritten by another user'"))
+    os.chown(side, OTHER_UID, OTHER_UID)
+    before = folder_bytes(db_path)
+    assert_refused(db_path, config_path, "foreign_owner", before=before, needle=f"uid {OTHER_UID}")
+    assert side.stat().st_uid == OTHER_UID
+
+
+@as_root
 @pytest.mark.parametrize("which", ["folder", "file"])
 def test_a_folder_or_file_another_user_owns_is_refused_and_left_as_it_is(
     config_path: Path, db_path: Path, which: str
