@@ -34,6 +34,7 @@ from .helpers import (
     ToolSession,
     check_result,
     child_env,
+    cli_command,
     folder_bytes,
     integrity,
     permission_respecting_preexec,
@@ -351,6 +352,8 @@ READ_ONLY_CASES = {
     # WAL mode: a session that opened the file before the folder became read-only keeps its -wal
     # and -shm open, and writing into existing files needs no folder permission, so it goes on.
     "folder_with_file": (True, [None] * 4),
+    # Nobody had it open: SQLite cannot create the -wal and -shm a WAL file needs, even to read.
+    "folder_with_closed_file": (False, ["unavailable", "unavailable", "scan_required", "unavailable"]),
     "file": (False, ["unavailable", "unavailable", "scan_required", "unavailable"]),
 }
 
@@ -384,6 +387,13 @@ def test_read_only_places_give_named_errors_and_recover(config_dir: Path, db_pat
                     assert result["error"]["reason"] in {"permission_denied", "read_only"}, result
             if case != "folder_with_file":
                 assert without_new_wal_index(before, folder_bytes(db_path)) == before
+            if case == "folder_with_closed_file":  # reading by hand is refused by name too
+                listed = subprocess.run(
+                    cli_command(config_dir / "config.toml", "list"), capture_output=True, text=True,
+                    env=child_env(), preexec_fn=preexec, timeout=120, check=False,
+                )  # fmt: skip
+                assert listed.returncode == 1 and listed.stderr.count("\n") == 1, listed
+                assert "read-only" in listed.stderr, listed.stderr
             target.chmod(mode)
             put_ok(session, "the search service listens on port 9200")
             assert session.close() == ""
