@@ -262,8 +262,9 @@ class MemoryStore:
     def scan(self, query: str, *, limit: int = 5) -> list[Candidate]:
         """Return at most ``limit`` candidate cards for ``query``, best first.
 
-        Only the returned records get their scan count and time bumped; an abstaining scan (no
-        searchable term, or no record sharing one) changes nothing.
+        Only the returned records get their scan count and time bumped, and only while they are
+        still at the version ranked (one replaced or deleted meanwhile by another process gets
+        none); an abstaining scan (no searchable term, or no record sharing one) changes nothing.
 
         Raises:
             InvalidArguments: the query is not text, is over 512 bytes, or ``limit`` is not 1..5.
@@ -307,7 +308,9 @@ class MemoryStore:
     def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
         """Full records for ``ids`` (duplicates removed, first-seen order, missing ids omitted).
 
-        Every returned record gets its read count and time bumped and leaves probation.
+        Every returned record gets its read count and time bumped and leaves probation, unless
+        another process replaced or deleted it between the read and that update: then it is
+        returned as it was read, without telemetry.
         """
         wanted = policy.check_ids(ids)
         # As in scan: the records are read from a snapshot, then the telemetry is one short write
