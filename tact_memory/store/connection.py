@@ -38,7 +38,8 @@ and a checkpoint later copies them into the database.
   the folder the first time it syncs a WAL it created. An acknowledged mutation survives a killed
   process, an operating-system crash and, as far as the disk honours its flushes, a power loss.
 - ``telemetry`` (a scan's or read's counts): ``BEGIN IMMEDIATE`` and ``synchronous = NORMAL``:
-  one atomic transaction that does not wait for the disk. It survives a killed process; a crash of
+  one atomic transaction that does not wait for the disk (SQLite still syncs a new WAL header,
+  so the first write into an emptied WAL costs one sync). It survives a killed process; a crash of
   the system or a power loss can undo the latest ones (whole, never half) until the next mutation
   or checkpoint syncs the WAL.
 - ``view`` (a scan's or read's refresh, ranking and fetching): a plain ``BEGIN`` that only reads.
