@@ -9,13 +9,17 @@ else, an extra trigger, view, table or index or a changed column, is refused unt
 ``unexpected_schema``. Connections also run with ``trusted_schema = OFF``, ``cell_size_check = ON``
 and, where the running Python exposes it (3.12+), SQLite's defensive mode. Before SQLite sees the
 path, the folder, the file and its sidecars are checked (:mod:`.files`): symbolic links and anything
-another user owns (above all a hot journal, which SQLite would copy into the file) are refused, and
-group and other permission bits are cleared.
+another user owns (above all a hot journal or a WAL, whose pages SQLite would read as part of the
+file) are refused, and group and other permission bits are cleared. A WAL of our own is read as
+part of the file before the schema is compared, so a trigger that a planted WAL adds is refused like
+one in the file itself; that first comparison runs on a read-only connection, so the refusal does
+not checkpoint the WAL into the file (:func:`_inspect_read_only`).
 
 First open
 ----------
-Opening reads ``user_version`` and the schema and, for a new file, runs the migrations, all inside
-one transaction (``BEGIN IMMEDIATE`` when the file may be created, a read transaction otherwise).
+Opening reads ``user_version`` and the schema in a read transaction, so opening a current file
+never waits for a writer. A new file (or one that needs migrating, when the caller may write) is
+then read again and migrated inside one ``BEGIN IMMEDIATE`` transaction.
 Processes that meet a missing file at the same moment each create it with ``O_EXCL`` or find it,
 then take turns on the write lock: the first migrates, the others see the finished schema. None of
 them can see the schema half made. A file with a newer ``user_version`` is refused without being
@@ -23,20 +27,37 @@ written to, and so is a file that is not a SQLite database.
 
 Durability and locking
 ----------------------
-Every transaction is one of the :data:`TRANSACTIONS` kinds. Mutations and telemetry updates both
-run inside ``BEGIN IMMEDIATE``, which takes the write lock up front, so the checks a mutation makes
-(version, duplicates, bounds) cannot be invalidated before it commits. Other processes wait up to
-the busy timeout before the store reports the database as ``unavailable``/``busy``.
+Every transaction is one of the :data:`TRANSACTIONS` kinds, which fixes its ``BEGIN`` and its
+``PRAGMA synchronous`` level (SQLite lets the level change between transactions on one connection,
+never inside one). The file is in WAL mode: a commit appends the changed pages to the ``-wal`` file
+and a checkpoint later copies them into the database.
 
-The journal mode is ``DELETE`` with ``synchronous = EXTRA``. A commit is acknowledged only after
-the rollback journal and the database have been synced and the journal's deletion (the commit
-point) has been synced in its folder too, so an acknowledged put or delete survives a killed
-process and, as far as the disk honours fsync, a power loss; an interrupted transaction is rolled
-back from the journal on the next open. (``FULL`` would leave the folder unsynced, so a power cut
-just after a commit could bring the journal back and undo the last acknowledged write.) ``DELETE``
-rather than ``WAL`` is deliberate: a WAL file keeps copies of changed pages, including deleted
-content, until a checkpoint, while the rollback journal is removed at every commit. Writes are rare
-and small, so WAL's concurrency buys nothing here.
+- ``mutation`` (put, replace, delete, prune): ``BEGIN IMMEDIATE``, so its checks (version,
+  duplicates, bounds) cannot go stale before it commits, and ``synchronous = FULL``: the WAL is
+  synced before the commit returns, which also syncs every earlier frame, and the unix VFS syncs
+  the folder the first time it syncs a WAL it created. An acknowledged mutation survives a killed
+  process, an operating-system crash and, as far as the disk honours its flushes, a power loss.
+- ``telemetry`` (a scan's or read's counts): ``BEGIN IMMEDIATE`` and ``synchronous = NORMAL``:
+  one atomic transaction that does not wait for the disk (SQLite still syncs a new WAL header,
+  so the first write into an emptied WAL costs one sync). It survives a killed process; a crash of
+  the system or a power loss can undo the latest ones (whole, never half) until the next mutation
+  or checkpoint syncs the WAL.
+- ``view`` (a scan's or read's refresh, ranking and fetching): a plain ``BEGIN`` that only reads.
+  WAL readers take no lock a writer waits for, so ranking never holds the write lock.
+
+A transaction cut off half way leaves frames without a commit mark, which every reader ignores; a
+checkpoint cut off half way is redone from the WAL. Writers wait for each other up to the busy
+timeout before the store reports the database as ``unavailable``/``busy``; nothing upgrades a read
+transaction to a write, so ``SQLITE_BUSY_SNAPSHOT`` cannot occur.
+
+A new file is in WAL mode from its first page. A file an older version left in ``DELETE`` mode is
+switched by the first connection that may write (:func:`use_wal`), after any hot journal is rolled
+back; that needs an exclusive lock, retried up to the busy timeout. A reader never switches it.
+The WAL is bounded: ``wal_autocheckpoint`` copies it into the file once it holds
+:data:`WAL_AUTOCHECKPOINT_PAGES` pages, and ``journal_size_limit`` cuts an emptied WAL back to
+:data:`JOURNAL_SIZE_LIMIT_BYTES`; after a removal the scrub truncates it to nothing
+(:mod:`.hygiene`). While a connection is open, ``-wal`` and ``-shm`` sit beside the file (readers
+need them as well); the last connection to close checkpoints and removes them.
 
 ``secure_delete`` is on (see :mod:`.hygiene` for what it does not cover), ``max_page_count`` caps
 the main file at :attr:`~tact_memory.limits.Limits.file_bytes` (growth past it fails with
@@ -46,8 +67,12 @@ in ``/tmp``. The folder is kept at mode 0700 and the file at 0600, set before SQ
 
 from __future__ import annotations
 
+import itertools
 import os
 import sqlite3
+import time
+import urllib.parse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -61,18 +86,38 @@ from .schema import (
     expected_schema,
     schema_of,
 )
-from .sqlite_errors import unavailable
+from .sqlite_errors import SQLITE_BUSY, SQLITE_LOCKED, error_code, unavailable
 
-__all__ = ["TRANSACTIONS", "TransactionKind", "open_database"]
+__all__ = ["TRANSACTIONS", "Transaction", "TransactionKind", "open_database", "use_wal"]
 
-TransactionKind = Literal["mutation", "telemetry"]
-"""A content change (put, replace, delete, prune), or a scan's or read's telemetry update."""
+TransactionKind = Literal["mutation", "telemetry", "view"]
+"""A content change (put, replace, delete, prune), a scan's or read's telemetry update, or the
+read-only part of a scan or read (refresh, ranking, fetching contents)."""
 
-TRANSACTIONS: dict[TransactionKind, str] = {
-    "mutation": "BEGIN IMMEDIATE",
-    "telemetry": "BEGIN IMMEDIATE",
+
+@dataclass(frozen=True)
+class Transaction:
+    """How one kind of transaction begins and how far its commit waits for the disk."""
+
+    begin: str
+    """The ``BEGIN`` statement: ``IMMEDIATE`` takes the write lock up front, plain ``BEGIN`` only reads."""
+    synchronous: str | None
+    """The ``PRAGMA synchronous`` level set before it begins; ``None`` for a transaction that writes nothing."""
+
+
+TRANSACTIONS: dict[TransactionKind, Transaction] = {
+    "mutation": Transaction("BEGIN IMMEDIATE", "FULL"),
+    "telemetry": Transaction("BEGIN IMMEDIATE", "NORMAL"),
+    "view": Transaction("BEGIN", None),
 }
-"""How each kind of transaction begins; the one place that decides its locking."""
+"""Each kind's begin statement and sync level: the one place that decides locking and durability."""
+
+WAL_AUTOCHECKPOINT_PAGES = 64
+"""A commit that leaves at least this many pages in the WAL copies them into the file (256 KiB at
+4 KiB pages), so the WAL stays small beside the file's own bound."""
+
+JOURNAL_SIZE_LIMIT_BYTES = 256 * 1024
+"""A checkpointed WAL larger than this is truncated back to it when it is next reset."""
 
 
 def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: float) -> sqlite3.Connection | None:
@@ -91,7 +136,53 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
     except dbfiles.UnsafeFile as exc:
         raise unavailable(path, exc.reason, exc.message) from None
     new_file = create and os.lstat(path).st_size == 0
-    conn = sqlite3.connect(path, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
+    if _size(f"{path}-wal") > 0:
+        _inspect_read_only(path, busy_timeout_s)
+    conn = _connect(path, busy_timeout_s)
+    try:
+        if new_file:
+            # Takes effect only before the first page is written, so before the transaction; if
+            # another process wrote the file meanwhile, its page size wins.
+            conn.execute(f"PRAGMA page_size = {int(limits.page_size)}")
+            # And WAL from the first page on, so a file is never written in rollback mode.
+            use_wal(conn, busy_timeout_s=busy_timeout_s)
+        # A read transaction checks the file; one that needs migrating is checked again and
+        # migrated in one write transaction from that read to the last migration: another
+        # process creating the same file is seen either not at all or finished, never half done.
+        conn.execute("BEGIN")
+        ready = _inspect(conn, path, create=False)
+        conn.execute("COMMIT")
+        if not ready and create:
+            conn.execute("BEGIN IMMEDIATE")
+            ready = _inspect(conn, path, create=True)
+            conn.execute("COMMIT")
+        if not ready:
+            conn.close()  # an empty file: nothing to read, and reading must not write
+            return None
+        conn.execute("PRAGMA secure_delete = ON")
+        conn.execute(f"PRAGMA max_page_count = {int(limits.max_pages)}")
+        conn.execute("PRAGMA temp_store = MEMORY")  # VACUUM's scratch copy stays out of /tmp
+        conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
+        conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT_BYTES}")
+        if create:
+            use_wal(conn, busy_timeout_s=busy_timeout_s)
+    except BaseException:
+        conn.close()  # rolls back an open transaction: a refused file is left as it was
+        raise
+    return conn
+
+
+def _size(path: str) -> int:
+    try:
+        return os.lstat(path).st_size
+    except OSError:
+        return 0
+
+
+def _connect(path: Path, busy_timeout_s: float, *, read_only: bool = False) -> sqlite3.Connection:
+    """A connection that distrusts the schema; ``read_only`` opens it with ``mode=ro``."""
+    target = f"file:{urllib.parse.quote(os.fspath(path))}?mode=ro" if read_only else os.fspath(path)
+    conn = sqlite3.connect(target, uri=read_only, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
     try:
         conn.text_factory = decode
         conn.execute("PRAGMA trusted_schema = OFF")  # schema objects may not call unsafe functions
@@ -100,29 +191,61 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
         defensive = getattr(sqlite3, "SQLITE_DBCONFIG_DEFENSIVE", None)
         if setconfig is not None and defensive is not None:
             setconfig(defensive, True)
-        if new_file:
-            # Takes effect only before the first page is written, so before the transaction; if
-            # another process wrote the file meanwhile, its page size wins.
-            conn.execute(f"PRAGMA page_size = {int(limits.page_size)}")
-        # One transaction from the first read to the last migration: another process creating
-        # the same file is seen either not at all or finished, never half done.
-        conn.execute("BEGIN IMMEDIATE" if create else "BEGIN")
-        ready = _inspect(conn, path, create=create)
-        conn.execute("COMMIT")
-        if not ready:
-            conn.close()  # an empty file: nothing to read, and reading must not write
-            return None
-        conn.execute("PRAGMA secure_delete = ON")
-        conn.execute("PRAGMA synchronous = EXTRA")
-        mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-        if str(mode).lower() != "delete":
-            conn.execute("PRAGMA journal_mode = DELETE")
-        conn.execute(f"PRAGMA max_page_count = {int(limits.max_pages)}")
-        conn.execute("PRAGMA temp_store = MEMORY")  # VACUUM's scratch copy stays out of /tmp
     except BaseException:
-        conn.close()  # rolls back an open transaction: a refused file is left as it was
+        conn.close()
         raise
     return conn
+
+
+def _inspect_read_only(path: Path, busy_timeout_s: float) -> None:
+    """Check the file as its WAL makes it, through a connection that cannot write.
+
+    SQLite reads the frames of a ``-wal`` file as part of the database, and the last connection to
+    close a file copies them into it. A refused file must be left as it was, WAL included, so when
+    a WAL with frames is there before opening (another process is writing, one was killed, or
+    someone planted it), the schema is first compared through a ``mode=ro`` connection, whose
+    closing cannot checkpoint. (It may create the ``-shm`` index, which holds no data.)
+
+    Raises:
+        StoreUnavailable: a newer, foreign or altered schema.
+    """
+    conn = _connect(path, busy_timeout_s, read_only=True)
+    try:
+        conn.execute("BEGIN")
+        _inspect(conn, path, create=False)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+def use_wal(conn: sqlite3.Connection, *, busy_timeout_s: float) -> None:
+    """Put the file in WAL mode (it stays so for every connection), unless it is already.
+
+    Switching needs an exclusive lock. SQLite answers ``SQLITE_BUSY`` at once, without its busy
+    handler, when another connection holds a shared lock (it would deadlock waiting), so the switch
+    is retried here until ``busy_timeout_s`` has passed. A rollback journal left by a killed process
+    is rolled back first (every read does that), so no unfinished transaction is carried into the
+    WAL. A reader never switches: a file in the old mode is read as it is, and switched by the
+    first connection that may write.
+
+    Raises:
+        sqlite3.OperationalError: the mode could not be changed (busy past the timeout, read-only);
+            the caller translates it.
+    """
+    if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + busy_timeout_s
+    for attempt in itertools.count():
+        try:
+            mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
+        except sqlite3.OperationalError as exc:
+            if error_code(exc) not in (SQLITE_BUSY, SQLITE_LOCKED) or time.monotonic() >= deadline:
+                raise
+            time.sleep(min(0.001 * 2**attempt, 0.05))
+            continue
+        if mode != "wal":  # SQLite answers the mode it kept when it cannot switch
+            raise sqlite3.OperationalError(f"attempt to write a readonly database: the journal mode stayed {mode}")
+        return
 
 
 def _inspect(conn: sqlite3.Connection, path: Path, *, create: bool) -> bool:

@@ -9,7 +9,10 @@ The database and everything beside it are data that only their owner may shape. 
   work and copies its pages into the database on the next read, so whoever can drop a journal into
   the folder could rewrite the file, schema included. Such a folder or file is refused untouched.
 - The folder is kept at mode 0700 and the file at 0600: group and other bits are cleared on every
-  open (owner bits are left alone, so a read-only file stays read-only).
+  open (owner bits are left alone, so a read-only file stays read-only). A ``-wal`` or ``-shm``
+  file gets the file's owner read and write bits: SQLite creates them with the file's mode of that
+  moment, so a WAL made while the file was read-only would otherwise keep refusing writes after
+  the file is writable again.
 
 Nothing here is created unless the caller asks for it; a missing folder or file is reported, not
 made, by read-only callers.
@@ -66,9 +69,12 @@ def _symlink_check(path: Path, st: os.stat_result, what: str) -> None:
         )
 
 
-def _tighten(path: Path, st: os.stat_result, *, directory: bool) -> None:
-    """Clear group and other bits, through a descriptor that cannot follow a swapped-in link."""
-    if not st.st_mode & _PRIVATE or not hasattr(os, "fchmod"):  # no POSIX modes (Windows)
+def _tighten(path: Path, st: os.stat_result, *, directory: bool, owner_bits: int | None = None) -> None:
+    """Clear group and other bits, through a descriptor that cannot follow a swapped-in link;
+    with ``owner_bits``, also set the owner's read and write bits to those."""
+    mode = stat.S_IMODE(st.st_mode)
+    wanted = mode & ~_PRIVATE if owner_bits is None else (mode & ~_PRIVATE & ~0o600) | owner_bits
+    if wanted == mode or not hasattr(os, "fchmod"):  # no POSIX modes (Windows)
         return
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_DIRECTORY", 0) if directory else getattr(os, "O_NONBLOCK", 0)
@@ -77,7 +83,7 @@ def _tighten(path: Path, st: os.stat_result, *, directory: bool) -> None:
         now = os.fstat(fd)
         if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
             raise UnsafeFile("symlinked_path", f"{path.name} was replaced while it was being checked; it was left untouched")
-        os.fchmod(fd, stat.S_IMODE(now.st_mode) & ~_PRIVATE)
+        os.fchmod(fd, wanted)
     finally:
         os.close(fd)
 
@@ -129,6 +135,7 @@ def prepare(path: Path, *, create: bool) -> bool:
         raise UnsafeFile("not_a_file", "the path exists but is not a regular file")
     _owner_check(path, st, "the database file")
     _tighten(path, st, directory=False)
+    file_bits = stat.S_IMODE(st.st_mode) & 0o600
 
     for suffix in SIDECARS:
         side = Path(f"{path}{suffix}")
@@ -137,4 +144,9 @@ def prepare(path: Path, *, create: bool) -> bool:
             continue
         _symlink_check(side, st, "the sidecar")
         _owner_check(side, st, "the sidecar")
+        if not stat.S_ISREG(st.st_mode):
+            raise UnsafeFile("not_a_file", f"the sidecar {side.name} exists but is not a regular file")
+        # SQLite gives a new -wal or -shm the file's mode of that moment; once a read-only file is
+        # made writable again, its WAL must follow, or every write would still fail as read-only.
+        _tighten(side, st, directory=False, owner_bits=file_bits)
     return True

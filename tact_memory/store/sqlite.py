@@ -15,7 +15,7 @@ This module composes the store from one module per concern, each the single home
 - :mod:`.sqlite_errors`: SQLite's errors to ours, by result code, in one place;
 - :mod:`.rows`: cells checked for their type as they are read (``malformed_row``);
 - :mod:`.index`: the in-process index, refreshed when the generation moves;
-- :mod:`.hygiene`: the ``VACUUM`` scrub after content leaves the file.
+- :mod:`.hygiene`: the scrub (``VACUUM`` and a truncating WAL checkpoint) after content leaves the file.
 
 What is left here is the transaction around each operation and the SQL of the operations. (That
 is why this module is longer than the others, about 500 lines: it is the one class that implements
@@ -53,12 +53,12 @@ from ..records import (
     StoreStatus,
 )
 from . import policy, rows
-from .connection import TRANSACTIONS, TransactionKind, open_database
+from .connection import TRANSACTIONS, TransactionKind, open_database, use_wal
 from .files import SIDECARS
 from .hygiene import Scrubber
 from .index import CorpusIndex
 from .schema import SCHEMA_VERSION
-from .sqlite_errors import is_full, translate, translating, unavailable
+from .sqlite_errors import SQLITE_READONLY_DBMOVED, UNAVAILABLE, is_full, translate, translating, unavailable
 
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Index
@@ -67,6 +67,9 @@ __all__ = ["BUSY_TIMEOUT_S", "SCHEMA_VERSION", "MemoryStore"]
 
 BUSY_TIMEOUT_S = 5.0
 """How long an operation waits for another process's write lock before answering ``busy``."""
+
+_AT_VERSION = "(id, version) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))"
+"""Rows still at the version a view saw: ``?`` is a JSON list of ``[id, version]`` pairs."""
 
 _ORDER_SQL = {name: ", ".join(f"{f} {'DESC' if desc else 'ASC'}" for f, desc in keys) for name, keys in ORDERS.items()}
 
@@ -97,6 +100,7 @@ class MemoryStore:
         self._clock = clock
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file the connection opened
         self._corpus = CorpusIndex()
         self._scrubber = Scrubber()
 
@@ -111,8 +115,11 @@ class MemoryStore:
         """Close the connection; the next operation opens it again."""
         with self._lock:
             if self._conn is not None:
+                if self._scrubber.owed and not self._conn.in_transaction:
+                    self._scrubber.scrub(self._conn)  # a scrub a busy reader left owed
                 self._conn.close()
                 self._conn = None
+                self._identity = None
                 self._corpus.invalidate()
 
     def __enter__(self) -> MemoryStore:
@@ -134,18 +141,57 @@ class MemoryStore:
     def _connection(self, *, create: bool = True) -> sqlite3.Connection | None:
         """The open connection, opening (and with ``create``, creating) the database first."""
         if self._conn is None:
+            if _size(f"{self.path}-wal") > 0:
+                # Frames left in the WAL: another process is writing, or one ended without its
+                # closing checkpoint, perhaps killed between a removal and its scrub. Scrub after
+                # this store's first write, in case that debt is still unpaid.
+                self._scrubber.mark()
             with self._translating():
                 self._conn = open_database(self.path, self.limits, create=create, busy_timeout_s=BUSY_TIMEOUT_S)
+                if self._conn is not None:
+                    st = os.stat(self.path)
+                    self._identity = (st.st_dev, st.st_ino)
         return self._conn
+
+    def _check_not_moved(self) -> None:
+        """Refuse to go on with a file that was moved or deleted since the connection opened it.
+
+        In WAL mode SQLite would keep writing to the unlinked file and its unlinked WAL (it notices
+        a moved file only when it creates a rollback journal), so an acknowledged write would land
+        nowhere anyone can find. One ``stat`` per transaction closes that gap.
+        """
+        try:
+            st = os.stat(self.path)
+            moved = (st.st_dev, st.st_ino) != self._identity
+        except OSError:
+            moved = True
+        if moved:
+            self.close()
+            raise unavailable(self.path, *UNAVAILABLE[SQLITE_READONLY_DBMOVED])
 
     @contextmanager
     def _transaction(self, kind: TransactionKind) -> Iterator[sqlite3.Connection]:
-        """One transaction of ``kind``; any error rolls everything back and is translated."""
+        """One transaction of ``kind``; any error rolls everything back and is translated.
+
+        A write (mutation or telemetry) first makes sure the file is in WAL mode and sets its
+        kind's sync level (:data:`.connection.TRANSACTIONS`). After it commits, a scrub that is
+        owed (:mod:`.hygiene`) is paid.
+        """
+        spec = TRANSACTIONS[kind]
         with self._lock:
             conn = self._connection()
             assert conn is not None
-            with self._translating():
-                conn.execute(TRANSACTIONS[kind])
+            self._check_not_moved()
+            try:
+                with self._translating():
+                    if spec.synchronous is not None:
+                        use_wal(conn, busy_timeout_s=BUSY_TIMEOUT_S)
+                        conn.execute(f"PRAGMA synchronous = {spec.synchronous}")
+                    conn.execute(spec.begin)
+            except errors.StoreUnavailable as refused:
+                if refused.reason != "busy":
+                    self.close()  # read-only or moved: the next call opens the path afresh
+                raise
             try:
                 yield conn
                 if conn.in_transaction:  # SQLite may have rolled back a telemetry-only transaction
@@ -162,6 +208,8 @@ class MemoryStore:
                     # call opens the path afresh, so the loop recovers once it is fixed.
                     self.close()
                 raise error from exc
+            if spec.synchronous is not None and self._scrubber.owed:
+                self._scrubber.scrub(conn)
 
     def _refresh(self, conn: sqlite3.Connection) -> None:
         """Bring the index up to date if any process changed the corpus since it was built."""
@@ -214,36 +262,39 @@ class MemoryStore:
     def scan(self, query: str, *, limit: int = 5) -> list[Candidate]:
         """Return at most ``limit`` candidate cards for ``query``, best first.
 
-        Only the returned records get their scan count and time bumped; an abstaining scan (no
-        searchable term, or no record sharing one) changes nothing.
+        Only the returned records get their scan count and time bumped, and only while they are
+        still at the version ranked (one replaced or deleted meanwhile by another process gets
+        none); an abstaining scan (no searchable term, or no record sharing one) changes nothing.
 
         Raises:
             InvalidArguments: the query is not text, is over 512 bytes, or ``limit`` is not 1..5.
         """
         policy.check_query(query, limit, self.limits)
-        with self._transaction("telemetry") as conn:
+        from ..retrieval.lexer import preview
+
+        # Ranking reads a snapshot without the write lock; the telemetry that follows is its own
+        # short write, and counts only the candidates still at the version that was ranked.
+        with self._transaction("view") as conn:
             self._refresh(conn)
             hits = self._corpus.search(query, limit=limit)
             if not hits:
                 return []
-            ids = [hit.id for hit in hits]
-            contents = dict(self._contents(conn, ids))
-            marks = ", ".join("?" * len(ids))  # at most five ids: plain parameters are cheapest
+            contents = dict(self._contents(conn, [hit.id for hit in hits]))
+            cards = [
+                Candidate(
+                    key=self._corpus.key_of(hit.id),
+                    score=round(hit.score, 4),
+                    preview=preview(contents[hit.id], self.limits.preview_bytes),
+                )
+                for hit in hits
+            ]
+        with self._transaction("telemetry") as conn:
             self._record_telemetry(
                 conn,
-                f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE id IN ({marks})",
-                (self._clock(), *ids),
+                f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE {_AT_VERSION}",
+                (self._clock(), json.dumps([[c.key.id, c.key.version] for c in cards])),
             )
-        from ..retrieval.lexer import preview
-
-        return [
-            Candidate(
-                key=self._corpus.key_of(hit.id),
-                score=round(hit.score, 4),
-                preview=preview(contents[hit.id], self.limits.preview_bytes),
-            )
-            for hit in hits
-        ]
+        return cards
 
     def rank(self, query: str, *, limit: int = 5) -> list[int]:
         """Ids of the best visible records for ``query``: ranking alone, for benchmarks.
@@ -257,27 +308,40 @@ class MemoryStore:
     def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
         """Full records for ``ids`` (duplicates removed, first-seen order, missing ids omitted).
 
-        Every returned record gets its read count and time bumped and leaves probation.
+        Every returned record gets its read count and time bumped and leaves probation, unless
+        another process replaced or deleted it between the read and that update: then it is
+        returned as it was read, without telemetry.
         """
         wanted = policy.check_ids(ids)
-        with self._transaction("telemetry") as conn:
+        # As in scan: the records are read from a snapshot, then the telemetry is one short write
+        # for the records still at the version read, which are returned as that write left them.
+        # A record replaced or deleted in between is returned as it was read, without telemetry.
+        with self._transaction("view") as conn:
             self._refresh(conn)
             found = [i for i in wanted if self._corpus.visible(i)]
             if not found:
                 return []
-            selected = (
-                f"SELECT {rows.COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
-                (json.dumps(found),),
-            )
-            for row in conn.execute(*selected).fetchall():
-                rows.record(row, self.path)  # a malformed row is refused before telemetry could mask it
+            by_id = {
+                record.key.id: record
+                for record in (
+                    rows.record(row, self.path)  # a malformed row is refused before telemetry could mask it
+                    for row in conn.execute(
+                        f"SELECT {rows.COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+                        (json.dumps(found),),
+                    )
+                )
+            }
+        seen = json.dumps([[i, by_id[i].key.version] for i in found if i in by_id])
+        with self._transaction("telemetry") as conn:
             self._record_telemetry(
                 conn,
                 "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = ?,"
-                " probation_until_ms = NULL WHERE id IN (SELECT value FROM json_each(?))",
-                (self._clock(), json.dumps(found)),
+                f" probation_until_ms = NULL WHERE {_AT_VERSION}",
+                (self._clock(), seen),
             )
-            by_id = {record.key.id: record for record in (rows.record(row, self.path) for row in conn.execute(*selected))}
+            for row in conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE {_AT_VERSION}", (seen,)):
+                record = rows.record(row, self.path)
+                by_id[record.key.id] = record
         return [by_id[i] for i in found if i in by_id]
 
     def validate_content(self, content: object) -> str:
@@ -369,10 +433,10 @@ class MemoryStore:
                     (content, now, until, replace.id),
                 )
                 new_id = replace.id
+            if replace is not None:
+                self._scrubber.mark()
             self._bump_generation(conn)
             record = rows.record(conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (new_id,)).fetchone(), self.path)
-        if replace is not None or self._scrubber.owed:
-            self._scrub()
         return PutResult(memory=record, replaced=replace is not None)
 
     def _capacity_rows(self, conn: sqlite3.Connection) -> list[policy.Row]:
@@ -387,10 +451,6 @@ class MemoryStore:
             )
             for id_, updated, until in found
         ]
-
-    def _scrub(self) -> None:
-        with self._lock:
-            self._scrubber.scrub(self._conn)
 
     def delete(self, key: RecordKey) -> None:
         """Remove the record from the database and from retrieval, if it is still at ``key.version``.
@@ -417,6 +477,7 @@ class MemoryStore:
                         current_version=version,
                     )
                 conn.execute("DELETE FROM memories WHERE id = ?", (key.id,))
+                self._scrubber.mark()
                 self._bump_generation(conn)
         except errors.DatabaseCapacity as exc:
             # A delete never grows the database, so SQLITE_FULL here means the disk itself is full
@@ -427,7 +488,6 @@ class MemoryStore:
                 "the disk is full, so the delete could not be written and nothing changed; free some disk "
                 "space and try again",
             ) from exc
-        self._scrub()
 
     # -- the people's views (no telemetry) ------------------------------------------------------
 
@@ -468,11 +528,17 @@ class MemoryStore:
             return self._corpus.verdict(record.key.id, record.key.version, record.content)
 
     def status(self) -> StoreStatus:
-        """Usage against each bound and any degraded state, never creating or changing a file."""
+        """Usage against each bound and any degraded state, never creating or changing a file.
+
+        A store that was not open is closed again afterwards, so the ``-wal`` and ``-shm`` files
+        SQLite needs while it reads are gone when this returns (if no other connection has the file
+        open); an open store stays open.
+        """
         sidecars = sum(_size(f"{self.path}{suffix}") for suffix in SIDECARS)
         if self._absent():
             return StoreStatus(path=self.path, exists=False, limits=self.limits, sidecar_bytes=sidecars)
         file_bytes = _size(str(self.path))
+        opened_here = not self.opened
         try:
             records = self.list_records(order="id")
         except errors.StoreUnavailable as exc:
@@ -480,6 +546,11 @@ class MemoryStore:
                 path=self.path, exists=True, file_bytes=file_bytes, sidecar_bytes=sidecars,
                 problem=exc.reason, detail=exc.message, limits=self.limits,
             )  # fmt: skip
+        finally:
+            if opened_here:
+                # A WAL reader needs the -wal and -shm files; closing the connection this look
+                # opened removes them again (unless another connection still has the file open).
+                self.close()
         now = self._clock()
         return StoreStatus(
             path=self.path,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tact_memory import errors
+from tact_memory.limits import Limits
 from tact_memory.tool.schemas import output_schema
 from tact_memory.tool.wire import OPERATIONS
 
@@ -41,11 +42,24 @@ RECORD_FIELDS = frozenset(
 )  # fmt: skip
 
 
-def folder_bytes(db_path: Path) -> dict[str, bytes]:
-    """Every file in the memory folder, byte for byte (sidecars included)."""
+SHM_CONTENT = b"<the -shm index>"
+"""What :func:`folder_bytes` shows for a ``-shm`` file instead of its bytes."""
+
+
+def raw_folder_bytes(db_path: Path) -> dict[str, bytes]:
+    """Every file in the memory folder, byte for byte, sidecars included."""
     if not db_path.parent.exists():
         return {}
     return {p.name: p.read_bytes() for p in sorted(db_path.parent.iterdir()) if p.is_file()}
+
+
+def folder_bytes(db_path: Path) -> dict[str, bytes]:
+    """Every file in the memory folder, byte for byte, except that a ``-shm`` file's bytes are
+    replaced by :data:`SHM_CONTENT`: it is SQLite's shared-memory index of the WAL (locks, read
+    marks, page numbers), which any reader updates, and never holds a row (the deletion tests
+    search its raw bytes too). Its presence still counts."""
+    found = raw_folder_bytes(db_path)
+    return {name: SHM_CONTENT if name.endswith("-shm") else data for name, data in found.items()}
 
 
 def sidecars(db_path: Path) -> list[str]:
@@ -53,10 +67,31 @@ def sidecars(db_path: Path) -> list[str]:
     return [f"{db_path.name}{s}" for s in SIDECAR_SUFFIXES if Path(f"{db_path}{s}").exists()]
 
 
+def wal_is_empty(db_path: Path) -> bool:
+    """No rollback journal, and the WAL, if there is one, holds no frame (truncated to 0 bytes)."""
+    wal = Path(f"{db_path}-wal")
+    return not Path(f"{db_path}-journal").exists() and (not wal.exists() or wal.stat().st_size == 0)
+
+
+def sidecars_within_bounds(db_path: Path, limits: Limits) -> bool:
+    """No rollback journal; a WAL no larger than one file's worth of pages plus the pages an
+    automatic checkpoint lets pile up; a ``-shm`` index of at most 64 KiB."""
+    from tact_memory.store.connection import WAL_AUTOCHECKPOINT_PAGES
+
+    wal = Path(f"{db_path}-wal")
+    shm = Path(f"{db_path}-shm")
+    frames = limits.max_pages + WAL_AUTOCHECKPOINT_PAGES
+    return (
+        not Path(f"{db_path}-journal").exists()
+        and (not wal.exists() or wal.stat().st_size <= 32 + frames * (limits.page_size + 24))
+        and (not shm.exists() or shm.stat().st_size <= 64 * 1024)
+    )
+
+
 def grep_folder(db_path: Path, needle: str) -> list[str]:
     """Names of files in the memory folder whose raw bytes contain ``needle`` (UTF-8)."""
     raw = needle.encode("utf-8")
-    return [name for name, data in folder_bytes(db_path).items() if raw in data]
+    return [name for name, data in raw_folder_bytes(db_path).items() if raw in data]
 
 
 def raw_rows(db_path: Path) -> dict[int, tuple[int, str]]:

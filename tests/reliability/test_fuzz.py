@@ -31,7 +31,7 @@ from tact_memory.tool.guard import Dispatcher, Role
 from tact_memory.tool.wire import OPERATIONS
 
 from ..conftest import FakeClock
-from .helpers import check_result, child_env, cli_command, raw_rows, sidecars
+from .helpers import check_result, child_env, cli_command, raw_rows, sidecars_within_bounds
 
 SMALL = Limits(rows=6, content_bytes=2_000, file_bytes=6 * 4096)
 """Bounds small enough that a few hundred calls reach every one of them."""
@@ -58,7 +58,7 @@ class Ledger:
         assert len(rows) <= min(limits.rows, 512)
         assert sum(len(c.encode("utf-8")) for _, c in rows.values()) <= min(limits.content_bytes, 262_144)
         assert db.stat().st_size <= min(limits.file_bytes, 4 * 1024 * 1024)
-        assert sidecars(db) == []
+        assert sidecars_within_bounds(db, limits)
         highest = max(self.versions, default=0)
         for id_, (version, _) in rows.items():
             assert id_ not in self.gone, f"id {id_} was reused"

@@ -154,7 +154,7 @@ def test_a_symlinked_memory_folder_is_refused_and_nothing_is_created_through_it(
     assert list(target.iterdir()) == []
 
 
-@pytest.mark.parametrize("suffix", ["-journal", "-wal"])
+@pytest.mark.parametrize("suffix", ["-journal", "-wal", "-shm"])
 def test_a_symlinked_sidecar_is_refused(config_path: Path, db_path: Path, tmp_path: Path, suffix: str) -> None:
     seeded(db_path)
     decoy = tmp_path / "decoy"
@@ -169,6 +169,7 @@ def hot_journal(db: Path) -> bytes:
     probe = db.with_name("probe.sqlite3")
     probe.write_bytes(db.read_bytes())
     conn = sqlite3.connect(probe, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = DELETE")  # the store's file is in WAL mode; a journal needs DELETE
     conn.execute("PRAGMA cache_size = 1")  # spill to the file, so the journal is hot on disk
     conn.execute("BEGIN IMMEDIATE")
     conn.execute("UPDATE memories SET content = content || ' rewritten by the journal owner'")
@@ -189,6 +190,22 @@ def test_a_hot_journal_another_user_owns_is_refused_before_sqlite_reads_it(confi
     before = folder_bytes(db_path)
     assert_refused(db_path, config_path, "foreign_owner", before=before, needle=f"uid {OTHER_UID}")
     assert journal.stat().st_uid == OTHER_UID
+
+
+@as_root
+@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+def test_a_wal_or_shm_another_user_owns_is_refused_before_sqlite_reads_it(
+    config_path: Path, db_path: Path, suffix: str
+) -> None:
+    """Another user's WAL would be read as part of the file (and its -shm tells SQLite which frames
+    count), so either is refused before SQLite opens anything, and left as it is."""
+    seeded(db_path)
+    side = Path(f"{db_path}{suffix}")
+    side.write_bytes(crafted_wal(db_path, "UPDATE memories SET content = 'rewritten by another user'"))
+    os.chown(side, OTHER_UID, OTHER_UID)
+    before = folder_bytes(db_path)
+    assert_refused(db_path, config_path, "foreign_owner", before=before, needle=f"uid {OTHER_UID}")
+    assert side.stat().st_uid == OTHER_UID
 
 
 @as_root
@@ -281,3 +298,48 @@ def test_healthy_rows_stay_readable_beside_a_refused_one(db_path: Path) -> None:
         assert [r.key.id for r in store.read([1])] == [1]
     assert raw_rows(db_path)[2][1] == "service number 1 listens on port 8001"
 
+
+
+def crafted_wal(db: Path, *statements: str) -> bytes:
+    """A valid WAL for ``db`` whose committed frames run ``statements`` (made on a copy)."""
+    probe = db.with_name("probe.sqlite3")
+    probe.write_bytes(db.read_bytes())
+    conn = sqlite3.connect(probe, isolation_level=None)
+    try:
+        conn.execute("PRAGMA wal_autocheckpoint = 0")  # keep the frames in the WAL
+        for sql in statements:
+            conn.execute(sql)
+        return Path(f"{probe}-wal").read_bytes()
+    finally:
+        conn.close()
+        for leftover in (probe, Path(f"{probe}-wal"), Path(f"{probe}-shm")):
+            leftover.unlink(missing_ok=True)
+
+
+def test_a_planted_wal_that_adds_a_trigger_is_refused(config_path: Path, db_path: Path) -> None:
+    """SQLite reads a WAL beside the file as part of it, so a WAL of our own user that commits a
+    trigger changes the schema SQLite sees. The exact-schema check reads through the WAL and
+    refuses it on a read-only connection: the trigger never runs, and neither the file nor the WAL
+    is changed (a refusing read-write connection would checkpoint the WAL into the file as it
+    closed)."""
+    seeded(db_path)
+    wal = crafted_wal(db_path, *HOSTILE_SCHEMAS["trigger rewriting a record on scan"])
+    assert wal and CHECKPOINT_LOOKALIKE.encode() in wal
+    Path(f"{db_path}-wal").write_bytes(wal)
+    os.chmod(f"{db_path}-wal", 0o600)
+    before = db_path.read_bytes()
+    store = MemoryStore(db_path)
+    for call in CALLS:
+        result = check_result(Dispatcher(store).call(call), sent=call)
+        assert result["error"]["code"] in ("unavailable", "scan_required"), result
+        if result["error"]["code"] == "unavailable":
+            assert result["error"]["reason"] == "unexpected_schema", result
+    assert store.status().problem == "unexpected_schema"
+    store.close()
+    # Refused untouched: the file as it was, the WAL not copied into it (an -shm index may appear).
+    assert db_path.read_bytes() == before and Path(f"{db_path}-wal").read_bytes() == wal
+    Path(f"{db_path}-wal").unlink()  # what a person would do
+    with sqlite3.connect(db_path) as conn:  # as a person inspecting it would see it
+        contents = [row[0] for row in conn.execute("SELECT content FROM memories")]
+    conn.close()
+    assert CHECKPOINT_LOOKALIKE not in contents and len(contents) == 3

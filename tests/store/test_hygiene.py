@@ -1,10 +1,13 @@
-"""Deletion hygiene: the VACUUM scrub, and the debt it leaves when it cannot run."""
+"""Deletion hygiene: the scrub (VACUUM, then a truncating checkpoint), and the debt it leaves when it cannot finish."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+import tact_memory.store.sqlite
 from tact_memory.store.hygiene import Scrubber
 from tact_memory.store.sqlite import MemoryStore
 
@@ -52,3 +55,28 @@ def test_a_put_pays_a_scrub_that_a_prune_or_a_failed_scrub_left_owed(db_path: Pa
         store._scrubber.mark()  # as a prune inside a put, or a scrub that met a busy lock, leaves it
         store.put("the search service listens on port 9200")
         assert not store._scrubber.owed
+
+
+def test_a_reader_that_keeps_the_wal_in_use_leaves_the_scrub_owed_until_the_next_write(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checkpoint cannot empty a WAL that another connection is still reading: the delete
+    stands, the old text may stay in the -wal file, and the store's next write (here a scan's
+    telemetry) pays the scrub, after which no file holds the text."""
+    monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
+    store = MemoryStore(db_path)
+    store.put("the ledger service listens on port 7000")
+    gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+    reader = sqlite3.connect(db_path, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM memories").fetchone()  # holds its snapshot of the WAL
+    store.delete(gone)
+    assert store._scrubber.owed
+    assert SECRET_PHRASE.encode() in Path(f"{db_path}-wal").read_bytes()  # frames the reader may still need
+    reader.execute("COMMIT")
+    reader.close()
+    assert [c.key.id for c in store.scan("ledger service")] == [1]
+    assert not store._scrubber.owed
+    assert Path(f"{db_path}-wal").stat().st_size == 0
+    assert all(SECRET_PHRASE.encode() not in p.read_bytes() for p in db_path.parent.iterdir())
+    store.close()

@@ -1,0 +1,144 @@
+"""WAL mode: what readers leave behind, a file in the old mode, ranking without the write lock."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import tact_memory.store.sqlite
+from tact_memory import errors
+from tact_memory.records import RecordKey
+from tact_memory.store.sqlite import MemoryStore
+
+SIDECARS = ("-wal", "-shm")
+
+
+def seeded(db: Path, count: int = 3) -> None:
+    with MemoryStore(db) as store:
+        for i in range(count):
+            store.put(f"service number {i} listens on port {8000 + i}")
+
+
+def present(db: Path) -> list[str]:
+    return [s for s in (*SIDECARS, "-journal") if Path(f"{db}{s}").exists()]
+
+
+def journal_mode(db: Path) -> str:
+    """The mode in the file header, read without SQLite (bytes 18 and 19 are 2 in WAL mode)."""
+    header = db.read_bytes()[:20]
+    return "wal" if header[18:20] == b"\x02\x02" else "rollback"
+
+
+def test_readers_leave_no_file_behind_once_closed(db_path: Path) -> None:
+    """A WAL reader needs -wal and -shm while it has the file open; closing removes them, and the
+    file itself is byte for byte as it was. ``status`` closes what it opened by itself."""
+    seeded(db_path)
+    before = db_path.read_bytes()
+    assert present(db_path) == []
+    assert MemoryStore(db_path).status().rows == 3
+    assert present(db_path) == []
+    store = MemoryStore(db_path)
+    assert [r.key.id for r in store.list_records(order="id")] == [1, 2, 3]
+    assert store.get(2) is not None
+    assert present(db_path) == ["-wal", "-shm"]  # while open: SQLite's WAL and its index
+    assert Path(f"{db_path}-wal").stat().st_size == 0  # reading wrote no frame
+    store.close()
+    assert present(db_path) == []
+    assert db_path.read_bytes() == before
+
+
+def old_mode_file(db: Path) -> None:
+    """A file as the rollback-journal version of the store left it."""
+    seeded(db)
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+    assert journal_mode(db) == "rollback"
+
+
+def test_a_file_in_the_old_mode_is_read_as_it_is_and_switched_by_the_first_write(db_path: Path) -> None:
+    old_mode_file(db_path)
+    before = db_path.read_bytes()
+    with MemoryStore(db_path) as store:
+        assert len(store.list_records()) == 3
+        assert store.status().rows == 3
+    assert db_path.read_bytes() == before and present(db_path) == []  # a reader switches nothing
+    with MemoryStore(db_path) as store:
+        store.put("the queue service listens on port 5672")
+        assert journal_mode(db_path) == "wal"
+        assert [r.key.id for r in store.list_records(order="id")] == [1, 2, 3, 4]
+    assert present(db_path) == []
+
+
+def test_a_hot_journal_of_the_old_mode_is_rolled_back_before_the_switch(db_path: Path) -> None:
+    """A writer of the old version killed mid-transaction left a hot journal: the switch to WAL
+    first rolls it back, so the half-done write never reaches the WAL."""
+    old_mode_file(db_path)
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    conn.execute("PRAGMA cache_size = 1")  # spill to the file, so the journal is hot on disk
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("UPDATE memories SET content = 'half written'")
+    conn.execute("INSERT INTO memories (version, content, created_at_ms, updated_at_ms) VALUES (1, ?, 0, 0)", ("x" * 9000,))
+    journal = Path(f"{db_path}-journal").read_bytes()
+    image = db_path.read_bytes()  # the file as the killed writer left it
+    conn.execute("ROLLBACK")
+    conn.close()
+    db_path.write_bytes(image)
+    Path(f"{db_path}-journal").write_bytes(journal)
+    with MemoryStore(db_path) as store:
+        store.put("the queue service listens on port 5672")
+        contents = [r.content for r in store.list_records(order="id")]
+    assert "half written" not in contents and len(contents) == 4
+    assert journal_mode(db_path) == "wal" and present(db_path) == []
+    check = sqlite3.connect(db_path)
+    assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    check.close()
+
+
+def test_ranking_does_not_hold_the_write_lock(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While one store ranks, another replaces a candidate: the replacement is not kept waiting
+    (the ranking runs in a read transaction), and the telemetry that follows counts only records
+    still at the version ranked, so the new version starts with no scan."""
+    monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.2)
+    seeded(db_path)
+    store = MemoryStore(db_path)
+    other = MemoryStore(db_path)
+    real_search = store._corpus.search
+    replaced: list[RecordKey] = []
+
+    def search_while_another_writes(query: str, *, limit: int) -> list:  # type: ignore[type-arg]
+        hits = real_search(query, limit=limit)
+        if not replaced:
+            replaced.append(other.put("service number 0 moved to port 9000", replace=RecordKey(1, 1)).memory.key)
+        return hits
+
+    monkeypatch.setattr(store._corpus, "search", search_while_another_writes)
+    cards = store.scan("service number port")
+    assert replaced == [RecordKey(1, 2)]
+    assert RecordKey(1, 1) in [c.key for c in cards]  # ranked from the snapshot it read
+    by_id = {r.key.id: r for r in other.list_records(order="id")}
+    assert by_id[1].key.version == 2 and by_id[1].scan_count == 0  # no telemetry for a version not ranked
+    assert by_id[2].scan_count == 1 and by_id[3].scan_count == 1
+    store.close()
+    other.close()
+
+
+def test_a_scan_answers_while_another_process_holds_the_write_lock(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An abstaining scan writes nothing, so a held write lock does not make it wait or fail;
+    one with candidates needs the lock for its telemetry and answers ``busy``."""
+    monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
+    seeded(db_path)
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with MemoryStore(db_path) as store:
+            assert store.scan("nothing matches zzqx") == []
+            assert store.get(1) is not None
+            with pytest.raises(errors.StoreUnavailable) as info:
+                store.scan("service port")
+            assert info.value.reason == "busy"
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
