@@ -2,8 +2,9 @@
 
 Tact computes lexical ranking itself instead of using an SQLite FTS table, so the data
 model stays one plain table. This module holds the whole ranking side and imports nothing from
-storage: the store hands :meth:`Index.sync` the ``(id, version, content)`` of every live record and
-asks :meth:`Index.search` for hits.
+storage: the store adds and removes one record at a time (:meth:`Index.add`, :meth:`Index.remove`),
+or hands :meth:`Index.sync` the ``(id, version, content)`` of every live record, and asks
+:meth:`Index.search` for hits.
 
 Scoring is Okapi BM25 with ``k1 = 1.2`` and ``b = 0.75`` (the constants SQLite FTS5 documents), and
 ``IDF = ln(1 + (N - df + 0.5) / (df + 0.5))``, which stays positive even for a term in every record.
@@ -20,9 +21,14 @@ says "read".
 
 Cost. Tokenizing is the expensive part, so it is cached per ``(id, version)``: a version is an
 immutable snapshot of a record's content, and a sync re-tokenizes only new or replaced versions.
-Postings map each term to ``{id: term frequency}``, and each record's length normalisation
-``k1 * (1 - b + b * length / average_length)`` is recomputed once per sync (the average moves
-whenever the corpus does), so a search touches only the postings of its own terms.
+A caller that already has a version's term counts (the store keeps them in the file) hands them to
+:meth:`Index.add` instead of the text. Postings map each term to ``{id: term frequency}``; the index
+keeps each record's length and the corpus's total length, and a search computes a record's length
+normalisation ``k1 * (1 - b + b * length / average_length)`` when it scores it. So adding or
+removing a record touches only that record's own terms (the average moves with every change, and
+nothing precomputed from it has to follow), and a search touches only the postings of its terms.
+An index grown one change at a time ranks exactly like one built from scratch on the same records:
+every score is computed from the same integers in the same order.
 
 An :class:`Index` is not thread-safe; its owner serialises sync and search.
 """
@@ -32,13 +38,13 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..limits import DEFAULT_RANKING
 from .lexer import document_terms, split_query
 
-__all__ = ["Hit", "Index"]
+__all__ = ["Hit", "Index", "count_terms"]
 
 
 @dataclass(frozen=True)
@@ -54,8 +60,13 @@ class Hit:
 @dataclass(frozen=True)
 class _Doc:
     version: int
-    frequencies: Counter[str]
+    frequencies: Mapping[str, int]
     length: int
+
+
+def count_terms(content: str, *, fold: bool = DEFAULT_RANKING.fold) -> Counter[str]:
+    """How often each search term occurs in ``content``: what the index keeps of a record."""
+    return Counter(document_terms(content, fold=fold))
 
 
 class Index:
@@ -96,12 +107,22 @@ class Index:
         self._fold = fold
         self._docs: dict[int, _Doc] = {}
         self._postings: dict[str, dict[int, int]] = {}
-        self._norms: dict[int, float] = {}
+        self._total_length = 0
         self._tokenizations = 0
 
     def __len__(self) -> int:
         """Return how many records the index holds."""
         return len(self._docs)
+
+    @property
+    def fold(self) -> bool:
+        """Whether records and queries are folded (term counts handed to :meth:`add` must agree)."""
+        return self._fold
+
+    def version_of(self, doc_id: int) -> int | None:
+        """The version of ``doc_id`` the index holds, or ``None``."""
+        doc = self._docs.get(doc_id)
+        return None if doc is None else doc.version
 
     @property
     def tokenizations(self) -> int:
@@ -125,20 +146,43 @@ class Index:
             if doc_id in seen:
                 raise ValueError(f"record id {doc_id} appears twice in one sync")
             seen.add(doc_id)
-            current = self._docs.get(doc_id)
-            if current is not None and current.version == version:
-                continue
-            if current is not None:
-                self._unpost(doc_id, current)
-            terms = document_terms(content, fold=self._fold)
-            self._tokenizations += 1
-            doc = _Doc(version, Counter(terms), len(terms))
-            self._docs[doc_id] = doc
-            for term, frequency in doc.frequencies.items():
-                self._postings.setdefault(term, {})[doc_id] = frequency
+            if self.version_of(doc_id) != version:
+                self.add(doc_id, version, content)
         for doc_id in [doc_id for doc_id in self._docs if doc_id not in seen]:
-            self._unpost(doc_id, self._docs.pop(doc_id))
-        self._renormalise()
+            self.remove(doc_id)
+
+    def add(self, doc_id: int, version: int, content: str | Mapping[str, int]) -> None:
+        """Index one record at ``version``, in place of any version of it the index holds.
+
+        Args:
+            doc_id: The record id.
+            version: Its version.
+            content: Its text, or its term counts as :func:`count_terms` makes them (with this
+                index's ``fold``); counts that are not positive integers are ignored.
+        """
+        if isinstance(content, str):
+            frequencies: Mapping[str, int] = count_terms(content, fold=self._fold)
+            self._tokenizations += 1
+        else:
+            frequencies = {term: n for term, n in content.items() if type(n) is int and n > 0}
+        self.remove(doc_id)
+        doc = _Doc(version, frequencies, sum(frequencies.values()))
+        self._docs[doc_id] = doc
+        self._total_length += doc.length
+        for term, frequency in frequencies.items():
+            self._postings.setdefault(term, {})[doc_id] = frequency
+
+    def remove(self, doc_id: int) -> None:
+        """Remove one record from the index, if it is there."""
+        doc = self._docs.pop(doc_id, None)
+        if doc is None:
+            return
+        self._total_length -= doc.length
+        for term in doc.frequencies:
+            postings = self._postings[term]
+            del postings[doc_id]
+            if not postings:
+                del self._postings[term]
 
     def search(self, query: str, *, limit: int) -> list[Hit]:
         """Rank the indexed records against ``query``.
@@ -174,28 +218,16 @@ class Index:
         postings = self._postings.get(term)
         if not postings:
             return
-        count, frequency_in_corpus = len(self._docs), len(postings)
+        docs = self._docs
+        count, frequency_in_corpus = len(docs), len(postings)
         idf = math.log(1 + (count - frequency_in_corpus + 0.5) / (frequency_in_corpus + 0.5))
         lift = idf * (self._k1 + 1)
+        k1, b = self._k1, self._b
+        # A corpus of empty records has no average length; any ratio works since no record can
+        # match, and 1 keeps the formula finite.
+        average = self._total_length / count
         for doc_id, frequency in postings.items():
             if new or doc_id in scores:
-                gain = lift * frequency / (frequency + self._norms[doc_id])
+                norm = k1 * (1 - b + b * (docs[doc_id].length / average if average else 1.0))
+                gain = lift * frequency / (frequency + norm)
                 scores[doc_id] = scores.get(doc_id, 0.0) + gain
-
-    def _unpost(self, doc_id: int, doc: _Doc) -> None:
-        for term in doc.frequencies:
-            postings = self._postings[term]
-            del postings[doc_id]
-            if not postings:
-                del self._postings[term]
-
-    def _renormalise(self) -> None:
-        total = sum(doc.length for doc in self._docs.values())
-        average = total / len(self._docs) if self._docs else 0.0
-        k1, b = self._k1, self._b
-        self._norms = {
-            # A corpus of empty records has no average length; any ratio works since no
-            # record can match, and 1 keeps the formula finite.
-            doc_id: k1 * (1 - b + b * (doc.length / average if average else 1.0))
-            for doc_id, doc in self._docs.items()
-        }
