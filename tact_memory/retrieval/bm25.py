@@ -22,11 +22,13 @@ says "read".
 Cost. Tokenizing is the expensive part, so it is cached per ``(id, version)``: a version is an
 immutable snapshot of a record's content, and a sync re-tokenizes only new or replaced versions.
 A caller that already has a version's term counts (the store keeps them in the file) hands them to
-:meth:`Index.add` instead of the text. Postings map each term to ``{id: term frequency}``; the index
-keeps each record's length and the corpus's total length, and a search computes a record's length
-normalisation ``k1 * (1 - b + b * length / average_length)`` when it scores it. So adding or
-removing a record touches only that record's own terms (the average moves with every change, and
-nothing precomputed from it has to follow), and a search touches only the postings of its terms.
+:meth:`Index.add` instead of the text. Postings map a term to ``{id: term frequency}``; they are
+made for a term the first time a search asks for it and then kept up to date, so an index loaded
+from stored counts costs no more than holding them. The index keeps each record's length and the
+corpus's total length, and a search computes a record's length normalisation
+``k1 * (1 - b + b * length / average_length)`` when it scores it. So adding or removing a record
+touches only that record's own terms (the average moves with every change, and nothing precomputed
+from it has to follow), and a search touches only the postings of its terms.
 An index grown one change at a time ranks exactly like one built from scratch on the same records:
 every score is computed from the same integers in the same order.
 
@@ -44,7 +46,7 @@ from dataclasses import dataclass
 from ..limits import DEFAULT_RANKING
 from .lexer import document_terms, split_query
 
-__all__ = ["Hit", "Index", "count_terms"]
+__all__ = ["Hit", "Index", "Words", "count_terms"]
 
 
 @dataclass(frozen=True)
@@ -57,11 +59,35 @@ class Hit:
     """BM25 score, positive; larger is more relevant."""
 
 
-@dataclass(frozen=True)
+class Words(str):
+    """A record's terms as one string, each term once per occurrence, separated by single spaces.
+
+    The form the store keeps them in. :meth:`Index.add` takes it without counting: a record's
+    length is its number of words, and a term's frequency is counted in the string (in C) only
+    when a search first asks for that term.
+    """
+
+    __slots__ = ()
+
+
 class _Doc:
-    version: int
-    frequencies: Mapping[str, int]
-    length: int
+    """One indexed version: its term counts, or its words (spaced so counting never overlaps)."""
+
+    __slots__ = ("counts", "length", "spaced", "version")
+
+    def __init__(self, version: int, counts: Mapping[str, int] | None, words: str = "") -> None:
+        self.version = version
+        self.counts = counts
+        self.spaced = "" if counts is not None or not words else f" {words.replace(' ', '  ')} "
+        self.length = sum(counts.values()) if counts is not None else (words.count(" ") + 1 if words else 0)
+
+    def frequency(self, term: str) -> int:
+        if self.counts is not None:
+            return self.counts.get(term, 0)
+        return self.spaced.count(f" {term} ")
+
+    def has(self, term: str) -> bool:
+        return term in self.counts if self.counts is not None else f" {term} " in self.spaced
 
 
 def count_terms(content: str, *, fold: bool = DEFAULT_RANKING.fold) -> Counter[str]:
@@ -151,26 +177,31 @@ class Index:
         for doc_id in [doc_id for doc_id in self._docs if doc_id not in seen]:
             self.remove(doc_id)
 
-    def add(self, doc_id: int, version: int, content: str | Mapping[str, int]) -> None:
+    def add(self, doc_id: int, version: int, content: str | Words | Mapping[str, int]) -> None:
         """Index one record at ``version``, in place of any version of it the index holds.
 
         Args:
             doc_id: The record id.
             version: Its version.
-            content: Its text, or its term counts as :func:`count_terms` makes them (with this
-                index's ``fold``); counts that are not positive integers are ignored.
+            content: Its text; or its terms as :func:`count_terms` makes them (with this index's
+                ``fold``), as :class:`Words` or as counts: a :class:`~collections.Counter` is taken
+                as it is (the caller vouches that its counts are positive); of another mapping,
+                counts that are not positive integers are ignored.
         """
-        if isinstance(content, str):
-            frequencies: Mapping[str, int] = count_terms(content, fold=self._fold)
+        if isinstance(content, Words):
+            doc = _Doc(version, None, content)
+        elif isinstance(content, str):
+            doc = _Doc(version, count_terms(content, fold=self._fold))
             self._tokenizations += 1
+        elif isinstance(content, Counter):
+            doc = _Doc(version, content)
         else:
-            frequencies = {term: n for term, n in content.items() if type(n) is int and n > 0}
+            doc = _Doc(version, {term: n for term, n in content.items() if type(n) is int and n > 0})
         self.remove(doc_id)
-        doc = _Doc(version, frequencies, sum(frequencies.values()))
         self._docs[doc_id] = doc
         self._total_length += doc.length
-        for term, frequency in frequencies.items():
-            self._postings.setdefault(term, {})[doc_id] = frequency
+        for term in self._made(doc):
+            self._postings[term][doc_id] = doc.frequency(term)
 
     def remove(self, doc_id: int) -> None:
         """Remove one record from the index, if it is there."""
@@ -178,11 +209,28 @@ class Index:
         if doc is None:
             return
         self._total_length -= doc.length
-        for term in doc.frequencies:
+        for term in self._made(doc):
             postings = self._postings[term]
             del postings[doc_id]
             if not postings:
                 del self._postings[term]
+
+    def _made(self, doc: _Doc) -> list[str]:
+        """The terms of one record whose postings have been made."""
+        made = self._postings
+        if doc.counts is not None and len(doc.counts) < len(made):
+            return [term for term in doc.counts if term in made]
+        return [term for term in made if doc.has(term)]
+
+    def _postings_of(self, term: str) -> dict[int, int]:
+        """``{id: frequency}`` of ``term``, made from the records' counts on first use (kept when not empty)."""
+        postings = self._postings.get(term)
+        if postings is None:
+            found = ((doc_id, doc.frequency(term)) for doc_id, doc in self._docs.items())
+            postings = {doc_id: frequency for doc_id, frequency in found if frequency}
+            if postings:
+                self._postings[term] = postings
+        return postings
 
     def search(self, query: str, *, limit: int) -> list[Hit]:
         """Rank the indexed records against ``query``.
@@ -215,7 +263,7 @@ class Index:
 
     def _add(self, scores: dict[int, float], term: str, *, new: bool) -> None:
         """Add the BM25 gain of ``term`` to ``scores``, for any record or only those present."""
-        postings = self._postings.get(term)
+        postings = self._postings_of(term)
         if not postings:
             return
         docs = self._docs

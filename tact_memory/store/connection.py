@@ -155,6 +155,6 @@ def _inspect(conn: sqlite3.Connection, path: Path, *, create: bool) -> bool:
         )
     if version < SCHEMA_VERSION:
         if not create:
-            return version > 0  # an older file is read as it is; the first write migrates it
+            return bool(version > 0)  # an older file is read as it is; the first write migrates it
         apply_migrations(conn, version)
     return True

@@ -28,10 +28,13 @@ import json
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import DEFAULT_RANKING
 from .policy import duplicate_key, hidden_reason
+
+if TYPE_CHECKING:
+    from ..retrieval.bm25 import Words
 
 __all__ = ["Derived", "decode", "derive", "digest", "encode", "rules"]
 
@@ -49,8 +52,8 @@ class Derived(NamedTuple):
     """Why it is hidden from models (a secret kind or the checkpoint imitation), or ``None``."""
     duplicate: bytes
     """A 128-bit digest of its duplicate key."""
-    terms: Counter[str]
-    """Its BM25 term counts."""
+    terms: Counter[str] | Words
+    """Its BM25 terms: counts, or as read from the file, the words (see :class:`~tact_memory.retrieval.bm25.Words`)."""
 
 
 @lru_cache(maxsize=1)
@@ -91,9 +94,10 @@ def derive(content: str) -> Derived:
 
 def encode(version: int, derived: Derived) -> str | None:
     """The stored form of ``derived`` for ``version``; ``None`` if a term could not be kept (never, for our lexer)."""
-    if any(not term or term != "".join(term.split()) for term in derived.terms):
+    if not isinstance(derived.terms, str) and any(not t or t != "".join(t.split()) for t in derived.terms):
         return None
-    words = " ".join(derived.terms.elements())
+    terms = derived.terms
+    words = terms if isinstance(terms, str) else " ".join(terms.elements())
     return json.dumps([rules(), version, derived.hidden, derived.duplicate.hex(), words], ensure_ascii=False)
 
 
@@ -118,4 +122,6 @@ def decode(stored: object, version: int) -> Derived | None:
         return None
     if len(raw) != 16:
         return None
-    return Derived(hidden, raw, Counter(words.split()))
+    from ..retrieval.bm25 import Words
+
+    return Derived(hidden, raw, Words(words))

@@ -7,7 +7,7 @@ import shutil
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -406,7 +406,12 @@ def test_index_is_reused_between_scans_and_refreshed_after_another_process_write
     fill(mine, 10)
     fetched: list[list[int]] = []
     derivable = mine._derivable
-    mine._derivable = lambda conn, ids: fetched.append(list(ids)) or derivable(conn, ids)  # type: ignore[method-assign]
+
+    def logged(conn: sqlite3.Connection, ids: Sequence[int]) -> list[tuple[int, str, object]]:
+        fetched.append(list(ids))
+        return derivable(conn, ids)
+
+    mine._derivable = logged  # type: ignore[method-assign]
     mine.scan("subsystem3")
     for _ in range(5):
         mine.scan("subsystem4 repository")
