@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tact_memory import errors
+from tact_memory.limits import PROBATION_MS, Limits
 from tact_memory.records import RecordKey
 from tact_memory.retrieval.bm25 import Index
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
@@ -229,3 +230,17 @@ def test_a_version_1_file_is_read_untouched_then_migrated_by_the_first_write(db_
         assert store.read([2]) == []
     with MemoryStore(db_path, clock=clock) as cold:
         assert [c.preview for c in cold.scan("ruff")] == ["use ruff for lint"] and cold._corpus.derivations == 0
+
+
+def test_rows_an_own_put_prunes_leave_the_index_with_the_commit(db_path: Path, clock: FakeClock) -> None:
+    with MemoryStore(db_path, clock=clock, limits=Limits(rows=3)) as store:
+        for i in range(3):
+            store.put(f"the release{i} queue drains on friday")
+        store.scan("queue")
+        clock.advance(PROBATION_MS + 1)
+        fetched = counting(store)
+        store.put("the billing queue is redis")  # prunes the oldest expired probation row
+        assert store._corpus.version_of(1) is None
+        assert ranking(store, "queue friday redis") == scratch_ranking(db_path, "queue friday redis")
+        store.scan("queue")
+        assert fetched == []
