@@ -163,7 +163,8 @@ class CorpusIndex:
 
         Args:
             read: The generation the mutation's transaction read (:attr:`generation` after its refresh).
-            written: ``(id, version, content, derived)`` of the row the mutation inserted or replaced.
+            written: ``(id, version, content, derived)`` of the row the mutation inserted or
+                replaced; its verdict must have been computed from ``content`` in this process.
             removed: Ids the mutation deleted (a delete, or the rows a put pruned).
         """
         if read is None or self._generation != read:
@@ -176,6 +177,8 @@ class CorpusIndex:
                 id_, version, content, derived = written
                 self._take(id_, version, content, derived)
                 self._unsaved.pop(id_, None)  # the mutation wrote its derived column itself
+                # The mutation screened this very content before writing it.
+                self._served[id_, version] = (_content_digest(content), derived.hidden)
         except BaseException:
             self._forget()
             raise
