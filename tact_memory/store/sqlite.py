@@ -184,7 +184,7 @@ class MemoryStore:
             )
 
         def versions() -> Iterator[tuple[int, int]]:
-            for id_, version in conn.execute("SELECT id, version FROM memories ORDER BY id"):
+            for id_, version in conn.execute("SELECT id, version FROM memories"):
                 yield id_, rows.integer(self.path, id_, "version", version, minimum=1)
 
         self._corpus.refresh(row[0], versions(), lambda ids: self._derivable(conn, ids))
