@@ -2,8 +2,9 @@
 
 Tact computes lexical ranking itself instead of using an SQLite FTS table, so the data
 model stays one plain table. This module holds the whole ranking side and imports nothing from
-storage: the store hands :meth:`Index.sync` the ``(id, version, content)`` of every live record and
-asks :meth:`Index.search` for hits.
+storage: the store adds and removes one record at a time (:meth:`Index.add`, :meth:`Index.remove`),
+or hands :meth:`Index.sync` the ``(id, version, content)`` of every live record, and asks
+:meth:`Index.search` for hits.
 
 Scoring is Okapi BM25 with ``k1 = 1.2`` and ``b = 0.75`` (the constants SQLite FTS5 documents), and
 ``IDF = ln(1 + (N - df + 0.5) / (df + 0.5))``, which stays positive even for a term in every record.
@@ -20,9 +21,16 @@ says "read".
 
 Cost. Tokenizing is the expensive part, so it is cached per ``(id, version)``: a version is an
 immutable snapshot of a record's content, and a sync re-tokenizes only new or replaced versions.
-Postings map each term to ``{id: term frequency}``, and each record's length normalisation
-``k1 * (1 - b + b * length / average_length)`` is recomputed once per sync (the average moves
-whenever the corpus does), so a search touches only the postings of its own terms.
+A caller that already has a version's term counts (the store keeps them in the file) hands them to
+:meth:`Index.add` instead of the text. Postings map a term to ``{id: term frequency}``; they are
+made for a term the first time a search asks for it and then kept up to date, so an index loaded
+from stored counts costs no more than holding them. The index keeps each record's length and the
+corpus's total length, and a search computes a record's length normalisation
+``k1 * (1 - b + b * length / average_length)`` when it scores it. So adding or removing a record
+touches only that record's own terms (the average moves with every change, and nothing precomputed
+from it has to follow), and a search touches only the postings of its terms.
+An index grown one change at a time ranks exactly like one built from scratch on the same records:
+every score is computed from the same integers in the same order.
 
 An :class:`Index` is not thread-safe; its owner serialises sync and search.
 """
@@ -32,13 +40,13 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..limits import DEFAULT_RANKING
 from .lexer import document_terms, split_query
 
-__all__ = ["Hit", "Index"]
+__all__ = ["Hit", "Index", "Words", "count_terms"]
 
 
 @dataclass(frozen=True)
@@ -51,11 +59,40 @@ class Hit:
     """BM25 score, positive; larger is more relevant."""
 
 
-@dataclass(frozen=True)
+class Words(str):
+    """A record's terms as one string, each term once per occurrence, separated by single spaces.
+
+    The form the store keeps them in. :meth:`Index.add` takes it without counting: a record's
+    length is its number of words, and a term's frequency is counted in the string (in C) only
+    when a search first asks for that term.
+    """
+
+    __slots__ = ()
+
+
 class _Doc:
-    version: int
-    frequencies: Counter[str]
-    length: int
+    """One indexed version: its term counts, or its words (spaced so counting never overlaps)."""
+
+    __slots__ = ("counts", "length", "spaced", "version")
+
+    def __init__(self, version: int, counts: Mapping[str, int] | None, words: str = "") -> None:
+        self.version = version
+        self.counts = counts
+        self.spaced = "" if counts is not None or not words else f" {words.replace(' ', '  ')} "
+        self.length = sum(counts.values()) if counts is not None else (words.count(" ") + 1 if words else 0)
+
+    def frequency(self, term: str) -> int:
+        if self.counts is not None:
+            return self.counts.get(term, 0)
+        return self.spaced.count(f" {term} ")
+
+    def has(self, term: str) -> bool:
+        return term in self.counts if self.counts is not None else f" {term} " in self.spaced
+
+
+def count_terms(content: str, *, fold: bool = DEFAULT_RANKING.fold) -> Counter[str]:
+    """How often each search term occurs in ``content``: what the index keeps of a record."""
+    return Counter(document_terms(content, fold=fold))
 
 
 class Index:
@@ -96,13 +133,22 @@ class Index:
         self._fold = fold
         self._docs: dict[int, _Doc] = {}
         self._postings: dict[str, dict[int, int]] = {}
-        self._norms: dict[int, float] = {}
-        self._stale_norms = False
+        self._total_length = 0
         self._tokenizations = 0
 
     def __len__(self) -> int:
         """Return how many records the index holds."""
         return len(self._docs)
+
+    @property
+    def fold(self) -> bool:
+        """Whether records and queries are folded (term counts handed to :meth:`add` must agree)."""
+        return self._fold
+
+    def version_of(self, doc_id: int) -> int | None:
+        """The version of ``doc_id`` the index holds, or ``None``."""
+        doc = self._docs.get(doc_id)
+        return None if doc is None else doc.version
 
     @property
     def tokenizations(self) -> int:
@@ -126,41 +172,78 @@ class Index:
             if doc_id in seen:
                 raise ValueError(f"record id {doc_id} appears twice in one sync")
             seen.add(doc_id)
-            self._put(doc_id, version, content)
+            if self.version_of(doc_id) != version:
+                self.add(doc_id, version, content)
         for doc_id in [doc_id for doc_id in self._docs if doc_id not in seen]:
-            self._unpost(doc_id, self._docs.pop(doc_id))
-        self._renormalise()
+            self.remove(doc_id)
+
+    def add(self, doc_id: int, version: int, content: str | Words | Mapping[str, int]) -> None:
+        """Index one record at ``version``, in place of any version of it the index holds.
+
+        Args:
+            doc_id: The record id.
+            version: Its version.
+            content: Its text; or its terms as :func:`count_terms` makes them (with this index's
+                ``fold``), as :class:`Words` or as counts: a :class:`~collections.Counter` is taken
+                as it is (the caller vouches that its counts are positive); of another mapping,
+                counts that are not positive integers are ignored.
+        """
+        if isinstance(content, Words):
+            doc = _Doc(version, None, content)
+        elif isinstance(content, str):
+            doc = _Doc(version, count_terms(content, fold=self._fold))
+            self._tokenizations += 1
+        elif isinstance(content, Counter):
+            doc = _Doc(version, content)
+        else:
+            doc = _Doc(version, {term: n for term, n in content.items() if type(n) is int and n > 0})
+        self.remove(doc_id)
+        self._docs[doc_id] = doc
+        self._total_length += doc.length
+        for term in self._made(doc):
+            self._postings[term][doc_id] = doc.frequency(term)
 
     def apply(self, upserts: Iterable[tuple[int, int, str]] = (), removals: Iterable[int] = ()) -> None:
-        """Change only the given records: index ``upserts`` (``(id, version, content)``), drop ``removals``.
+        """Change only the given records: index ``upserts`` (``(id, version, content)``) not already
+        held at that version, and drop ``removals`` (an id the index does not hold is ignored).
 
-        The work is proportional to the records changed, not to the corpus: what :meth:`sync`
-        would do for a corpus known to differ only in these records. Length normalisation is
-        brought up to date at the next :meth:`search`, so scores are exactly those of a full sync.
-        Removing an id the index does not hold does nothing.
+        What :meth:`sync` would do for a corpus known to differ only in these records, at a cost
+        proportional to them.
         """
         for doc_id in removals:
-            doc = self._docs.pop(doc_id, None)
-            if doc is not None:
-                self._unpost(doc_id, doc)
-                self._stale_norms = True
+            self.remove(doc_id)
         for doc_id, version, content in upserts:
-            self._stale_norms = self._put(doc_id, version, content) or self._stale_norms
+            if self.version_of(doc_id) != version:
+                self.add(doc_id, version, content)
 
-    def _put(self, doc_id: int, version: int, content: str) -> bool:
-        """Index one record unless it is already indexed at ``version``; whether anything changed."""
-        current = self._docs.get(doc_id)
-        if current is not None and current.version == version:
-            return False
-        if current is not None:
-            self._unpost(doc_id, current)
-        terms = document_terms(content, fold=self._fold)
-        self._tokenizations += 1
-        doc = _Doc(version, Counter(terms), len(terms))
-        self._docs[doc_id] = doc
-        for term, frequency in doc.frequencies.items():
-            self._postings.setdefault(term, {})[doc_id] = frequency
-        return True
+    def remove(self, doc_id: int) -> None:
+        """Remove one record from the index, if it is there."""
+        doc = self._docs.pop(doc_id, None)
+        if doc is None:
+            return
+        self._total_length -= doc.length
+        for term in self._made(doc):
+            postings = self._postings[term]
+            del postings[doc_id]
+            if not postings:
+                del self._postings[term]
+
+    def _made(self, doc: _Doc) -> list[str]:
+        """The terms of one record whose postings have been made."""
+        made = self._postings
+        if doc.counts is not None and len(doc.counts) < len(made):
+            return [term for term in doc.counts if term in made]
+        return [term for term in made if doc.has(term)]
+
+    def _postings_of(self, term: str) -> dict[int, int]:
+        """``{id: frequency}`` of ``term``, made from the records' counts on first use (kept when not empty)."""
+        postings = self._postings.get(term)
+        if postings is None:
+            found = ((doc_id, doc.frequency(term)) for doc_id, doc in self._docs.items())
+            postings = {doc_id: frequency for doc_id, frequency in found if frequency}
+            if postings:
+                self._postings[term] = postings
+        return postings
 
     def search(self, query: str, *, limit: int) -> list[Hit]:
         """Rank the indexed records against ``query``.
@@ -178,8 +261,6 @@ class Index:
         """
         if limit < 0:
             raise ValueError(f"limit must not be negative, got {limit}")
-        if self._stale_norms:
-            self._renormalise()
         content, stop = split_query(query, stop_words=self._stop_words, fold=self._fold)
         scores: dict[int, float] = {}
         for term in content:
@@ -195,32 +276,19 @@ class Index:
 
     def _add(self, scores: dict[int, float], term: str, *, new: bool) -> None:
         """Add the BM25 gain of ``term`` to ``scores``, for any record or only those present."""
-        postings = self._postings.get(term)
+        postings = self._postings_of(term)
         if not postings:
             return
-        count, frequency_in_corpus = len(self._docs), len(postings)
+        docs = self._docs
+        count, frequency_in_corpus = len(docs), len(postings)
         idf = math.log(1 + (count - frequency_in_corpus + 0.5) / (frequency_in_corpus + 0.5))
         lift = idf * (self._k1 + 1)
+        k1, b = self._k1, self._b
+        # A corpus of empty records has no average length; any ratio works since no record can
+        # match, and 1 keeps the formula finite.
+        average = self._total_length / count
         for doc_id, frequency in postings.items():
             if new or doc_id in scores:
-                gain = lift * frequency / (frequency + self._norms[doc_id])
+                norm = k1 * (1 - b + b * (docs[doc_id].length / average if average else 1.0))
+                gain = lift * frequency / (frequency + norm)
                 scores[doc_id] = scores.get(doc_id, 0.0) + gain
-
-    def _unpost(self, doc_id: int, doc: _Doc) -> None:
-        for term in doc.frequencies:
-            postings = self._postings[term]
-            del postings[doc_id]
-            if not postings:
-                del self._postings[term]
-
-    def _renormalise(self) -> None:
-        self._stale_norms = False
-        total = sum(doc.length for doc in self._docs.values())
-        average = total / len(self._docs) if self._docs else 0.0
-        k1, b = self._k1, self._b
-        self._norms = {
-            # A corpus of empty records has no average length; any ratio works since no
-            # record can match, and 1 keeps the formula finite.
-            doc_id: k1 * (1 - b + b * (doc.length / average if average else 1.0))
-            for doc_id, doc in self._docs.items()
-        }

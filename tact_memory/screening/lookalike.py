@@ -26,8 +26,9 @@ Design:
 So a skeleton is a string of letter and digit prototypes and the two bracket marks. It is coarser
 than the standard's own skeleton (case, marks, spacing and punctuation are gone), which suits a
 detector of imitations: it errs towards "reads the same". The confusable data is loaded on the
-first call (some 50 to 100 ms), never at import; after that, a 1 KiB record folds in tens of
-microseconds, and ASCII text takes a bytes shortcut.
+first call on text that is not ASCII (some 50 to 100 ms), never at import; after that, a 1 KiB
+record folds in tens of microseconds. ASCII text takes a bytes shortcut from a table kept in this
+module (checked against the data by a test), so it never needs the data.
 """
 
 from __future__ import annotations
@@ -205,13 +206,50 @@ class _Folding(dict[int, str]):
 
 _folding: _Folding | None = None
 
+ASCII_DROPPED = bytes([*range(0x20), *b" !\"#$&'*+,-./:;=?@\\^_`~", 0x7F])
+"""The ASCII characters whose skeleton is empty, as the confusable data decides them."""
+ASCII_SKELETONS = {
+    **{chr(c): chr(c).lower() for c in range(ord("A"), ord("Z") + 1)},
+    **{"%": "oo", "0": "o", "1": "l", "I": "l", "i": "l", "|": "l", "M": "rn", "m": "rn"},
+    **{"<": OPEN, "[": OPEN, "{": OPEN, ">": CLOSE, "]": CLOSE, "}": CLOSE},
+}
+"""The other ASCII characters whose skeleton is not themselves, as the confusable data decides them.
+
+Kept here so that ASCII text, most records, folds without loading that data (tens of
+milliseconds in a process that screens a few records); ``tests/screening/test_checkpoint.py``
+checks both against what :class:`_Folding` derives from the data.
+"""
+
+
+def _ascii_table() -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """A ``bytes.translate`` table for :data:`ASCII_SKELETONS`, and the expansions applied after it."""
+    table, expansions = bytearray(range(256)), []
+    for ch, skeleton in ASCII_SKELETONS.items():
+        if len(skeleton) == 1:
+            table[ord(ch)] = ord(skeleton)
+        else:  # several letters: a placeholder (the character's own small form), replaced afterwards
+            placeholder = ch.lower()
+            table[ord(ch)] = ord(placeholder)
+            if (placeholder.encode(), skeleton.encode()) not in expansions:
+                expansions.append((placeholder.encode(), skeleton.encode()))
+    return bytes(table), expansions
+
+
+_ASCII_TABLE, _ASCII_EXPANSIONS = _ascii_table()
+
 
 def fold(text: str) -> str:
     """The look-alike skeleton of ``text``: letters and digits by class, brackets as ``(`` / ``)``.
 
-    The first call loads the confusable data; later calls are one normalisation and one
-    ``str.translate`` over the text.
+    ASCII text folds by :data:`ASCII_SKELETONS`. Other text loads the confusable data on its first
+    call; later calls are one normalisation and one ``str.translate`` over the text.
     """
+    text = unicodedata.normalize("NFD", text)
+    if text.isascii():
+        data = text.encode("ascii").translate(_ASCII_TABLE, ASCII_DROPPED)
+        for placeholder, expansion in _ASCII_EXPANSIONS:
+            data = data.replace(placeholder, expansion)
+        return data.decode("ascii")
     global _folding
     if _folding is None:
         _folding = _Folding()

@@ -251,7 +251,8 @@ def use_wal(conn: sqlite3.Connection, *, busy_timeout_s: float) -> None:
 def _inspect(conn: sqlite3.Connection, path: Path, *, create: bool) -> bool:
     """Refuse a newer, foreign or altered file; migrate an empty one when ``create``.
 
-    Runs inside the opening transaction. Returns whether the file holds our current schema.
+    Runs inside the opening transaction. Returns whether the file holds a schema to read (ours,
+    or without ``create`` an older one, which readers read as it is).
     """
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
@@ -277,6 +278,6 @@ def _inspect(conn: sqlite3.Connection, path: Path, *, create: bool) -> bool:
         )
     if version < SCHEMA_VERSION:
         if not create:
-            return False
+            return bool(version > 0)  # an older file is read as it is; the first write migrates it
         apply_migrations(conn, version)
     return True

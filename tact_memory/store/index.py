@@ -4,7 +4,11 @@ The store ranks in process (:mod:`tact_memory.retrieval.bm25`), so each process 
 the corpus and must notice when any process changed it. The file's ``meta.generation`` grows with
 every content change (put, replace, delete, prune) and not with telemetry; :class:`CorpusIndex`
 remembers the generation it was built from, so scans reuse it until the corpus changes, and a
-refresh reads only ids and versions and fetches the content of the versions it has not seen.
+refresh reads only ids and versions and fetches the rows whose version it has not seen. The
+process's own changes never need a refresh: a mutation holds the write lock from its refresh to its
+commit, so it knows the generation it commits (the one it read, plus one) and exactly what changed,
+and :meth:`CorpusIndex.committed` applies that to the cache after the commit (and only then: a
+rolled-back transaction leaves the cache at the generation it read).
 
 That works because a version is immutable: ids come from ``AUTOINCREMENT`` and are never reused, and
 every replacement raises the version, so ``(id, version)`` names one content for good. Per version
@@ -15,6 +19,12 @@ the cache keeps what the store decides from content, and nothing of the content 
   finds a duplicate without folding the corpus again,
 - its visibility verdict (:func:`~tact_memory.store.policy.hidden_reason`); hidden versions are
   left out of the BM25 index, so a scan can never rank them.
+
+Verdicts, digests and term counts come from the row's ``derived`` column when it is current
+(:mod:`.derived`), so a cold process neither screens nor tokenizes the corpus; the versions it had
+to derive itself are handed back (:meth:`CorpusIndex.unsaved`) for the store to keep. A stored
+verdict only decides what is ranked: what is served is screened again from the served content
+(:meth:`CorpusIndex.served_verdict`).
 
 The only copy of the corpus in memory is the BM25 index's own term counts; previews and records are
 read from the file when they are served. A refresh that fails half way forgets everything, so the
@@ -27,29 +37,23 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..records import RecordKey
-from .policy import content_size, duplicate_key, hidden_reason
+from . import derived as stored
+from .policy import content_size, hidden_reason
 
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Hit, Index
 
-__all__ = ["CorpusIndex"]
+__all__ = ["CorpusIndex", "Fetch"]
 
-Fetch = Callable[[Sequence[int]], Iterable[tuple[int, str]]]
-"""Reads ``(id, content)`` of the given ids from the store, in the caller's transaction."""
+Fetch = Callable[[Sequence[int]], Iterable[tuple[int, str, object]]]
+"""Reads ``(id, content, derived)`` of the given ids from the store, in the caller's transaction."""
 
 
 class _Version(NamedTuple):
     version: int
     size: int
     duplicate: bytes
-
-
-def _digest(content: str) -> bytes:
-    from hashlib import (
-        blake2b,  # on first refresh only: keeps `import tact_memory` light
-    )
-
-    return blake2b(duplicate_key(content).encode("utf-8"), digest_size=16).digest()
+    hidden: str | None
 
 
 class CorpusIndex:
@@ -59,14 +63,18 @@ class CorpusIndex:
         self._index: Index | None = None
         self._generation: int | None = None
         self._rows: dict[int, _Version] = {}
-        # (id, version) -> hidden reason or None; a version's content never changes, so this is exact.
-        self._verdicts: dict[tuple[int, int], str | None] = {}
+        # Versions this process derived itself and the file does not hold yet: id -> (version, stored form).
+        self._unsaved: dict[int, tuple[int, str]] = {}
+        # (id, version) -> (digest of the content screened, verdict): verdicts this process computed.
+        self._served: dict[tuple[int, int], tuple[bytes, str | None]] = {}
+        self.derivations = 0
+        """How many versions this cache screened and tokenized itself (the rest came from the file)."""
 
     def _forget(self) -> None:
         self._index = None
         self._generation = None
         self._rows = {}
-        self._verdicts = {}
+        self._unsaved = {}
 
     @property
     def index(self) -> Index:
@@ -77,12 +85,13 @@ class CorpusIndex:
             self._index = Index()
         return self._index
 
-    def invalidate(self) -> None:
-        """Forget the generation, so the next refresh compares every id and version with the file.
+    @property
+    def generation(self) -> int | None:
+        """The generation the cache is at, or ``None`` when it must compare versions with the file."""
+        return self._generation
 
-        Called when a transaction rolls back: the file's generation went back with it and a later
-        commit could reach the same number with a different corpus.
-        """
+    def invalidate(self) -> None:
+        """Forget the generation, so the next refresh compares every id and version with the file."""
         self._generation = None
 
     def refresh(self, generation: int, versions: Iterable[tuple[int, int]], fetch: Fetch) -> None:
@@ -91,44 +100,120 @@ class CorpusIndex:
         Args:
             generation: The file's ``meta.generation``, read in the caller's transaction.
             versions: ``(id, version)`` of every live row (only read when the generation moved).
-            fetch: Reads the content of the rows whose version the cache has not seen.
+            fetch: Reads the rows whose version the cache has not seen.
         """
         if generation == self._generation:
             return
         try:
-            self._rebuild(dict(versions), fetch)
+            self._catch_up(dict(versions), fetch)
         except BaseException:
             self._forget()  # a half-applied refresh is never trusted
             raise
         self._generation = generation
 
-    def _rebuild(self, versions: dict[int, int], fetch: Fetch) -> None:
+    def _catch_up(self, versions: dict[int, int], fetch: Fetch) -> None:
+        for id_ in [id_ for id_ in self._rows if id_ not in versions]:
+            self._drop(id_)
         new = [id_ for id_, version in versions.items() if self.version_of(id_) != version]
-        contents = dict(fetch(new)) if new else {}
-        rows: dict[int, _Version] = {}
-        for id_, version in versions.items():
-            if id_ in contents:
-                content = contents[id_]
-                rows[id_] = _Version(version, content_size(content), _digest(content))
-                self.verdict(id_, version, content)
-            else:
-                rows[id_] = self._rows[id_]
-        self._rows = rows
-        live = {(id_, row.version) for id_, row in rows.items()}
-        self._verdicts = {key: kind for key, kind in self._verdicts.items() if key in live}
-        # A version the index already holds is not tokenized again, so its content is not needed.
-        self.index.sync(
-            (id_, row.version, contents.get(id_, ""))
-            for id_, row in rows.items()
-            if self._verdicts[id_, row.version] is None
-        )
+        if not new:
+            return
+        for id_, content, derived in fetch(new):
+            self._take(id_, versions[id_], content, stored.decode(derived, versions[id_]))
+        if any(self.version_of(id_) != versions[id_] for id_ in new):
+            raise RuntimeError("a row listed in this transaction could not be fetched")
+
+    def _take(self, id_: int, version: int, content: str, derived: stored.Derived | None) -> None:
+        """Hold ``version`` of row ``id_``, deriving what the file did not hold for it."""
+        if derived is None:
+            derived = stored.derive(content)
+            self.derivations += 1
+            self._served[id_, version] = (_content_digest(content), derived.hidden)
+            text = stored.encode(version, derived)
+            if text is not None:
+                self._unsaved[id_] = (version, text)
+        else:
+            self._unsaved.pop(id_, None)
+        old = self._rows.get(id_)
+        if old is not None and old.version != version:
+            self._served.pop((id_, old.version), None)
+        self._rows[id_] = _Version(version, content_size(content), derived.duplicate, derived.hidden)
+        if derived.hidden is None:
+            self.index.add(id_, version, derived.terms)
+        else:
+            self.index.remove(id_)
+
+    def _drop(self, id_: int) -> None:
+        row = self._rows.pop(id_, None)
+        self._unsaved.pop(id_, None)
+        self.index.remove(id_)
+        if row is not None:
+            self._served.pop((id_, row.version), None)
+
+    def committed(
+        self,
+        read: int | None,
+        *,
+        written: tuple[int, int, str, stored.Derived] | None = None,
+        removed: Iterable[int] = (),
+    ) -> None:
+        """Apply this process's own committed change, made under the write lock at generation ``read``.
+
+        The file is now at ``read + 1``. Unless the cache was at ``read`` (it refreshed in that
+        transaction), it is only told to compare versions again.
+
+        Args:
+            read: The generation the mutation's transaction read (:attr:`generation` after its refresh).
+            written: ``(id, version, content, derived)`` of the row the mutation inserted or
+                replaced; its verdict must have been computed from ``content`` in this process.
+            removed: Ids the mutation deleted (a delete, or the rows a put pruned).
+        """
+        if read is None or self._generation != read:
+            self._generation = None
+            return
+        try:
+            for id_ in removed:
+                self._drop(id_)
+            if written is not None:
+                id_, version, content, derived = written
+                self._take(id_, version, content, derived)
+                self._unsaved.pop(id_, None)  # the mutation wrote its derived column itself
+                # The mutation screened this very content before writing it.
+                self._served[id_, version] = (_content_digest(content), derived.hidden)
+        except BaseException:
+            self._forget()
+            raise
+        self._generation = read + 1
+
+    def unsaved(self) -> list[tuple[int, int, str]]:
+        """``(id, version, derived)`` of versions this process derived that the file does not hold."""
+        return [(id_, version, text) for id_, (version, text) in self._unsaved.items()]
+
+    def saved(self) -> None:
+        """The store wrote :meth:`unsaved` (or gave up on it for now)."""
+        self._unsaved = {}
+
+    def served_verdict(self, id_: int, version: int, content: str) -> str | None:
+        """Why this content is hidden from models, or ``None``, screened from ``content`` itself.
+
+        Computed by this process from exactly this content (remembered by a digest of the content,
+        never taken from the file); a row whose content turns out hidden leaves the BM25 index.
+        """
+        key = (id_, version)
+        fingerprint = _content_digest(content)
+        known = self._served.get(key)
+        if known is not None and known[0] == fingerprint:
+            return known[1]
+        verdict = hidden_reason(content)
+        self._served[key] = (fingerprint, verdict)
+        row = self._rows.get(id_)
+        if verdict is not None and row is not None and row.version == version:
+            self._rows[id_] = row._replace(hidden=verdict)
+            self.index.remove(id_)
+        return verdict
 
     def verdict(self, id_: int, version: int, content: str) -> str | None:
-        """Why this version is hidden from models, or ``None``; computed once per version."""
-        key = (id_, version)
-        if key not in self._verdicts:
-            self._verdicts[key] = hidden_reason(content)
-        return self._verdicts[key]
+        """Why this version is hidden from models, or ``None`` (see :meth:`served_verdict`)."""
+        return self.served_verdict(id_, version, content)
 
     def version_of(self, id_: int) -> int | None:
         """The current version of a live row, or ``None`` when there is no such row."""
@@ -144,17 +229,17 @@ class CorpusIndex:
         return self._rows[id_].size
 
     def visible(self, id_: int) -> bool:
-        """Whether ``id_`` is a live row that models may see."""
+        """Whether ``id_`` is a live row that models may see, by the verdict the cache holds."""
         row = self._rows.get(id_)
-        return row is not None and self._verdicts.get((id_, row.version)) is None
+        return row is not None and row.hidden is None
 
     def duplicate_of(self, content: str, *, besides: int | None = None) -> tuple[int, int] | None:
         """``(id, version)`` of the first live row, by id, saying the same as ``content``, if any.
 
         ``besides`` (the record being replaced) does not count.
         """
-        digest = _digest(content)
-        for id_, row in self._rows.items():
+        digest = stored.digest(content)
+        for id_, row in sorted(self._rows.items()):
             if row.duplicate == digest and id_ != besides:
                 return id_, row.version
         return None
@@ -162,3 +247,9 @@ class CorpusIndex:
     def search(self, query: str, *, limit: int) -> list[Hit]:
         """The best visible rows for ``query`` (see :meth:`~tact_memory.retrieval.bm25.Index.search`)."""
         return self.index.search(query, limit=limit)
+
+
+def _content_digest(content: str) -> bytes:
+    from hashlib import blake2b
+
+    return blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -13,7 +13,8 @@ schema holds (a trigger fires on our own statements) and the file is data, never
 The corpus is one ordinary table (no FTS virtual table, no embedding index), so it can be read with
 the ``sqlite3`` shell. ``meta.generation`` grows with every content change (put, replace, delete,
 prune) and not with telemetry, which lets an in-process index tell when another process changed
-the corpus.
+the corpus. Each row's ``derived`` column (migration 2) caches what the store derived from its
+current version's content, so a new process neither screens nor tokenizes the corpus again.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "describe_difference",
     "expected_schema",
     "m001_create_memories",
+    "m002_add_derived",
     "migrate",
     "schema_of",
 ]
@@ -60,7 +62,18 @@ def m001_create_memories(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO meta (key, value) VALUES ('generation', 0)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (m001_create_memories,)
+def m002_add_derived(conn: sqlite3.Connection) -> None:
+    """What each row's current version was screened and tokenized to (see :mod:`.derived`).
+
+    Existing rows start without it; the store derives and stores it on the next write. The index on
+    ``version`` holds every row's id too, so listing ids and versions (what an in-process index
+    compares after another process wrote) reads a few index pages instead of every row's.
+    """
+    conn.execute("ALTER TABLE memories ADD COLUMN derived TEXT")
+    conn.execute("CREATE INDEX memories_version ON memories (version)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (m001_create_memories, m002_add_derived)
 """Every migration, in order; the position (from 1) is the ``user_version`` it brings a file to."""
 SCHEMA_VERSION = len(MIGRATIONS)
 """The ``user_version`` of a database this version of tact-memory fully understands."""

@@ -14,7 +14,8 @@ This module composes the store from one module per concern, each the single home
   the kinds of transaction; :mod:`.schema` and :mod:`.files` under it;
 - :mod:`.sqlite_errors`: SQLite's errors to ours, by result code, in one place;
 - :mod:`.rows`: cells checked for their type as they are read (``malformed_row``);
-- :mod:`.index`: the in-process index, refreshed when the generation moves;
+- :mod:`.index`: the in-process index, refreshed when another process moved the generation and
+  updated in place after this process's own commits; :mod:`.derived` for what rows keep of it;
 - :mod:`.hygiene`: the scrub (``VACUUM`` and a truncating WAL checkpoint) after content leaves the file.
 
 What is left here is the transaction around each operation and the SQL of the operations. (That
@@ -52,6 +53,7 @@ from ..records import (
     RecordOrder,
     StoreStatus,
 )
+from . import derived as stored
 from . import policy, rows
 from .connection import TRANSACTIONS, TransactionKind, open_database, use_wal
 from .files import SIDECARS
@@ -61,7 +63,7 @@ from .schema import SCHEMA_VERSION
 from .sqlite_errors import SQLITE_READONLY_DBMOVED, UNAVAILABLE, is_full, translate, translating, unavailable
 
 if TYPE_CHECKING:
-    from ..retrieval.bm25 import Index
+    from ..retrieval.bm25 import Hit, Index
 
 __all__ = ["BUSY_TIMEOUT_S", "SCHEMA_VERSION", "MemoryStore"]
 
@@ -101,6 +103,7 @@ class MemoryStore:
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file the connection opened
+        self._older_schema = False
         self._corpus = CorpusIndex()
         self._scrubber = Scrubber()
 
@@ -140,6 +143,8 @@ class MemoryStore:
 
     def _connection(self, *, create: bool = True) -> sqlite3.Connection | None:
         """The open connection, opening (and with ``create``, creating) the database first."""
+        if self._conn is not None and create and self._older_schema:
+            self.close()  # opened for reading an older file: a writer migrates it first
         if self._conn is None:
             if _size(f"{self.path}-wal") > 0:
                 # Frames left in the WAL: another process is writing, or one ended without its
@@ -151,6 +156,10 @@ class MemoryStore:
                 if self._conn is not None:
                     st = os.stat(self.path)
                     self._identity = (st.st_dev, st.st_ino)
+                self._older_schema = (
+                    self._conn is not None
+                    and self._conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION
+                )
         return self._conn
 
     def _check_not_moved(self) -> None:
@@ -211,8 +220,13 @@ class MemoryStore:
             if spec.synchronous is not None and self._scrubber.owed:
                 self._scrubber.scrub(conn)
 
-    def _refresh(self, conn: sqlite3.Connection) -> None:
-        """Bring the index up to date if any process changed the corpus since it was built."""
+    def _refresh(self, conn: sqlite3.Connection, *, writing: bool = True) -> None:
+        """Bring the index up to date if any process changed the corpus since it was built.
+
+        In a write transaction (``writing``) what was derived for rows that lacked it is kept in the
+        file too; a read-only view leaves that to the write that follows it (a write from a read
+        transaction could find its snapshot stale).
+        """
         row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
         if row is None or type(row[0]) is not int:
             raise unavailable(
@@ -223,10 +237,20 @@ class MemoryStore:
             )
 
         def versions() -> Iterator[tuple[int, int]]:
-            for id_, version in conn.execute("SELECT id, version FROM memories ORDER BY id"):
+            for id_, version in conn.execute("SELECT id, version FROM memories"):
                 yield id_, rows.integer(self.path, id_, "version", version, minimum=1)
 
-        self._corpus.refresh(row[0], versions(), lambda ids: self._contents(conn, ids))
+        self._corpus.refresh(row[0], versions(), lambda ids: self._derivable(conn, ids))
+        if writing:
+            self._save_derived(conn)
+
+    def _derivable(self, conn: sqlite3.Connection, ids: Sequence[int]) -> list[tuple[int, str, object]]:
+        """``(id, content, derived)`` of these rows, each content checked to be text."""
+        found = conn.execute(
+            "SELECT id, content, derived FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(ids)),),
+        )
+        return [(id_, rows.text(self.path, id_, "content", content), derived) for id_, content, derived in found]
 
     def _contents(self, conn: sqlite3.Connection, ids: Sequence[int]) -> list[tuple[int, str]]:
         """``(id, content)`` of these rows, each checked to be text."""
@@ -234,6 +258,36 @@ class MemoryStore:
             "SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),)
         )
         return [(id_, rows.text(self.path, id_, "content", content)) for id_, content in found]
+
+    def _save_derived(self, conn: sqlite3.Connection) -> None:
+        """Keep in the file what this process derived for rows that lacked it (under the write lock).
+
+        Only an optimisation for the next cold process, so it is skipped near the file bound and
+        when the file may not grow; it never writes to a row whose version moved.
+        """
+        unsaved = self._corpus.unsaved()
+        if not unsaved or not conn.in_transaction:
+            return
+        self._corpus.saved()
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        if pages + 16 + len(unsaved) // 4 >= self.limits.max_pages:
+            return
+        conn.execute("SAVEPOINT derived")
+        try:
+            conn.executemany(
+                "UPDATE memories SET derived = ? WHERE id = ? AND version = ?",
+                [(text, id_, version) for id_, version, text in unsaved],
+            )
+        except sqlite3.OperationalError as exc:
+            if not is_full(exc) or not conn.in_transaction:
+                raise
+            conn.execute("ROLLBACK TO derived")
+        conn.execute("RELEASE derived")
+
+    def _generation(self, conn: sqlite3.Connection) -> int | None:
+        """``meta.generation`` as this transaction reads it, or ``None`` when it is not an integer."""
+        row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return row[0] if row is not None and type(row[0]) is int else None
 
     @staticmethod
     def _record_telemetry(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
@@ -275,11 +329,10 @@ class MemoryStore:
         # Ranking reads a snapshot without the write lock; the telemetry that follows is its own
         # short write, and counts only the candidates still at the version that was ranked.
         with self._transaction("view") as conn:
-            self._refresh(conn)
-            hits = self._corpus.search(query, limit=limit)
+            self._refresh(conn, writing=False)
+            hits, contents = self._served_hits(conn, query, limit)
             if not hits:
                 return []
-            contents = dict(self._contents(conn, [hit.id for hit in hits]))
             cards = [
                 Candidate(
                     key=self._corpus.key_of(hit.id),
@@ -289,12 +342,30 @@ class MemoryStore:
                 for hit in hits
             ]
         with self._transaction("telemetry") as conn:
+            self._save_derived(conn)
             self._record_telemetry(
                 conn,
                 f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE {_AT_VERSION}",
                 (self._clock(), json.dumps([[c.key.id, c.key.version] for c in cards])),
             )
         return cards
+
+    def _served_hits(self, conn: sqlite3.Connection, query: str, limit: int) -> tuple[list[Hit], dict[int, str]]:
+        """The best hits whose content, screened again as it is served, is visible; and their contents.
+
+        The index ranks by the verdicts it holds, some read from the file; a served card is screened
+        from its own content, and a hit that turns out hidden leaves the index before ranking again.
+        """
+        while True:
+            hits = self._corpus.search(query, limit=limit)
+            contents = dict(self._contents(conn, [hit.id for hit in hits])) if hits else {}
+            hidden = [
+                hit.id
+                for hit in hits
+                if self._corpus.served_verdict(hit.id, self._corpus.key_of(hit.id).version, contents[hit.id]) is not None
+            ]
+            if not hidden:
+                return hits, contents
 
     def rank(self, query: str, *, limit: int = 5) -> list[int]:
         """Ids of the best visible records for ``query``: ranking alone, for benchmarks.
@@ -317,22 +388,25 @@ class MemoryStore:
         # for the records still at the version read, which are returned as that write left them.
         # A record replaced or deleted in between is returned as it was read, without telemetry.
         with self._transaction("view") as conn:
-            self._refresh(conn)
+            self._refresh(conn, writing=False)
             found = [i for i in wanted if self._corpus.visible(i)]
             if not found:
                 return []
-            by_id = {
-                record.key.id: record
-                for record in (
-                    rows.record(row, self.path)  # a malformed row is refused before telemetry could mask it
-                    for row in conn.execute(
-                        f"SELECT {rows.COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
-                        (json.dumps(found),),
-                    )
-                )
-            }
-        seen = json.dumps([[i, by_id[i].key.version] for i in found if i in by_id])
+            selected = (
+                f"SELECT {rows.COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+                (json.dumps(found),),
+            )
+            served = [rows.record(row, self.path) for row in conn.execute(*selected).fetchall()]
+            # a malformed row is refused before telemetry could mask it; each served record is
+            # screened again from its own content, whatever the index held
+            shown = {r.key.id for r in served if self._corpus.served_verdict(r.key.id, r.key.version, r.content) is None}
+            found = [i for i in found if i in shown]
+            if not found:
+                return []
+            by_id = {r.key.id: r for r in served if r.key.id in shown}
+        seen = json.dumps([[i, by_id[i].key.version] for i in found])
         with self._transaction("telemetry") as conn:
+            self._save_derived(conn)
             self._record_telemetry(
                 conn,
                 "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = ?,"
@@ -390,6 +464,7 @@ class MemoryStore:
         nothing) when fewer than that can be pruned."""
         with self._transaction("mutation") as conn:
             self._refresh(conn)
+            read = self._corpus.generation
             now = self._clock()
             if replace is not None:
                 current = self._corpus.version_of(replace.id)
@@ -419,24 +494,31 @@ class MemoryStore:
                 conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(prune),))
                 self._scrubber.mark()
             until = policy.probation_deadline(now, self.limits, probation=probation)
+            # Validated content is visible; its digest and terms go in the same row as the content.
+            from ..retrieval.bm25 import count_terms
+
+            derived = stored.Derived(None, stored.digest(content), count_terms(content, fold=self._index.fold))
+            version = 1 if replace is None else replace.version + 1
             if replace is None:
                 cur = conn.execute(
-                    "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms)"
-                    " VALUES (1, ?, ?, ?, ?)",
-                    (content, now, now, until),
+                    "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms, derived)"
+                    " VALUES (1, ?, ?, ?, ?, ?)",
+                    (content, now, now, until, stored.encode(version, derived)),
                 )
                 new_id = int(cur.lastrowid or 0)
             else:
                 conn.execute(
                     "UPDATE memories SET version = version + 1, content = ?, updated_at_ms = ?,"
-                    " probation_until_ms = ? WHERE id = ?",
-                    (content, now, until, replace.id),
+                    " probation_until_ms = ?, derived = ? WHERE id = ?",
+                    (content, now, until, stored.encode(version, derived), replace.id),
                 )
                 new_id = replace.id
             if replace is not None:
                 self._scrubber.mark()
             self._bump_generation(conn)
             record = rows.record(conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (new_id,)).fetchone(), self.path)
+        # Committed under the write lock taken before `read`: the file is at `read + 1`, by exactly this.
+        self._corpus.committed(read, written=(new_id, record.key.version, content, derived), removed=prune)
         return PutResult(memory=record, replaced=replace is not None)
 
     def _capacity_rows(self, conn: sqlite3.Connection) -> list[policy.Row]:
@@ -466,6 +548,7 @@ class MemoryStore:
             raise errors.NotFound(f"no memory has id {key.id}", id=key.id)  # and nothing is created
         try:
             with self._transaction("mutation") as conn:
+                read = self._generation(conn)
                 row = conn.execute("SELECT version FROM memories WHERE id = ?", (key.id,)).fetchone()
                 if row is None:
                     raise errors.NotFound(f"no memory has id {key.id}", id=key.id)
@@ -479,6 +562,7 @@ class MemoryStore:
                 conn.execute("DELETE FROM memories WHERE id = ?", (key.id,))
                 self._scrubber.mark()
                 self._bump_generation(conn)
+            self._corpus.committed(read, removed=[key.id])
         except errors.DatabaseCapacity as exc:
             # A delete never grows the database, so SQLITE_FULL here means the disk itself is full
             # (the rollback journal could not be written).
@@ -525,7 +609,7 @@ class MemoryStore:
         """Why a stored record is hidden from models: the secret pattern it matches, or
         ``IMITATION_KIND`` when it imitates the review checkpoint; ``None`` if it is not hidden."""
         with self._lock:
-            return self._corpus.verdict(record.key.id, record.key.version, record.content)
+            return self._corpus.served_verdict(record.key.id, record.key.version, record.content)
 
     def status(self) -> StoreStatus:
         """Usage against each bound and any degraded state, never creating or changing a file.
@@ -657,7 +741,5 @@ class MemoryStore:
                     raise
                 full = exc
                 continue
-            if self._scrubber.owed:
-                self._scrub()
-            return results
+            return results  # a scrub the pruning owes was paid when the transaction committed
         raise AssertionError("unreachable")  # pragma: no cover

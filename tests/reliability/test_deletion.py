@@ -17,6 +17,7 @@ import pytest
 from tact_memory import errors
 from tact_memory.limits import PROBATION_MS, Limits
 from tact_memory.records import RecordKey
+from tact_memory.retrieval.bm25 import count_terms
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.tool.guard import Dispatcher
 
@@ -37,10 +38,18 @@ def record_text(n: int, rng: random.Random) -> str:
     return f"{canary(n)} the build of service{n} needs {filler}"[:1024]
 
 
+def stored_terms(text: str) -> str:
+    """The text's search terms as its row keeps them (the ``derived`` column): derived from the
+    content, so they must leave the file with it."""
+    return " ".join(count_terms(text).elements())
+
+
 def assert_gone(db: Path, text: str) -> None:
-    """Neither the text nor its unique marker is in any file of the folder, and the WAL holds no frame."""
+    """Neither the text, its unique marker nor its stored terms are in any file of the folder, and
+    the WAL holds no frame."""
     assert grep_folder(db, canary_of(text)) == []
     assert grep_folder(db, text) == []
+    assert grep_folder(db, stored_terms(text)) == []
     assert wal_is_empty(db)
 
 
@@ -55,6 +64,7 @@ def test_deleted_text_is_not_in_any_file(store: MemoryStore, db_path: Path) -> N
     store.read([gone.id])
     store.scan("billing service")  # telemetry writes touch the same page
     assert grep_folder(db_path, "canary00002qv") != []  # the search does find live text (file or WAL)
+    assert grep_folder(db_path, stored_terms("canary00002qv goes: the billing service listens on port 8443")) != []
     store.delete(gone)
     assert_gone(db_path, "canary00002qv goes: the billing service listens on port 8443")
     assert grep_folder(db_path, "canary00001qv") == ["v1.sqlite3"]  # checkpointed into the file

@@ -95,7 +95,7 @@ HOSTILE_SCHEMAS: dict[str, list[str]] = {
         "CREATE TABLE memories (id INTEGER PRIMARY KEY AUTOINCREMENT, version INTEGER NOT NULL CHECK (version >= 1),"
         " content BLOB NOT NULL, created_at_ms INTEGER NOT NULL, updated_at_ms INTEGER NOT NULL,"
         " scan_count INTEGER NOT NULL DEFAULT 0, last_scanned_at_ms INTEGER, read_count INTEGER NOT NULL DEFAULT 0,"
-        " last_read_at_ms INTEGER, probation_until_ms INTEGER)",
+        " last_read_at_ms INTEGER, probation_until_ms INTEGER, derived TEXT)",
         "INSERT INTO memories SELECT * FROM copy",
         "DROP TABLE copy",
     ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -237,3 +238,21 @@ def test_loading_the_confusable_data_is_deferred() -> None:
     code = "import json, sys, tact_memory.store.sqlite, tact_memory.screening.checkpoint; print(json.dumps(sorted(sys.modules)))"
     loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
     assert "confusable_homoglyphs" not in loaded and "tact_memory.screening.lookalike" not in loaded
+
+
+def test_the_kept_ascii_skeletons_are_what_the_confusable_data_says() -> None:
+    derived = lookalike._Folding()
+    for cp in range(128):
+        ch = chr(cp)
+        expected = "" if cp in lookalike.ASCII_DROPPED else lookalike.ASCII_SKELETONS.get(ch, ch)
+        assert derived[cp] == expected, repr(ch)
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_text_folds_alike_with_and_without_the_data(text: str) -> None:
+    assert lookalike.fold(text) == _folding().fold(text)
+
+
+@functools.cache
+def _folding() -> lookalike._Folding:
+    return lookalike._Folding()

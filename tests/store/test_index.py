@@ -33,9 +33,9 @@ class Corpus:
     def versions(self) -> list[tuple[int, int]]:
         return [(id_, version) for id_, (version, _) in sorted(self.rows.items())]
 
-    def fetch(self, ids: Sequence[int]) -> Iterable[tuple[int, str]]:
+    def fetch(self, ids: Sequence[int]) -> Iterable[tuple[int, str, object]]:
         self.fetched.append(sorted(ids))
-        return [(id_, self.rows[id_][1]) for id_ in ids]
+        return [(id_, self.rows[id_][1], None) for id_ in ids]
 
     def refresh(self, cache: CorpusIndex, generation: int) -> None:
         cache.refresh(generation, self.versions(), self.fetch)
@@ -53,7 +53,7 @@ def test_a_refresh_fetches_only_versions_it_has_not_seen() -> None:
     del corpus.rows[3]
     corpus.refresh(cache, 2)
     assert corpus.fetched == [[1, 2, 3], [2, 4]]
-    assert cache.index.tokenizations == 5
+    assert cache.derivations == 5
     assert [hit.id for hit in cache.search("format lint", limit=5)] == [2]
     assert cache.search("postgres", limit=5) == []
     assert cache.key_of(2) == RecordKey(2, 2) and cache.version_of(3) is None
@@ -80,8 +80,10 @@ def test_hidden_versions_are_never_indexed_but_keep_their_verdict() -> None:
     assert len(cache.index) == 1
     assert [hit.id for hit in cache.search("deploy key review", limit=5)] == [3]
     assert not cache.visible(1) and not cache.visible(2) and cache.visible(3) and not cache.visible(9)
-    assert cache.verdict(1, 1, "ignored: the verdict of a version is computed once") == "aws_access_key"
-    assert cache.verdict(2, 1, "") == IMITATION_KIND
+    assert cache.verdict(1, 1, f"the deploy key is {AWS_KEY}") == "aws_access_key"
+    assert cache.verdict(2, 1, CHECKPOINT_TEXT) == IMITATION_KIND
+    # a verdict served is screened from the content served, not remembered by version
+    assert cache.verdict(2, 1, "the same version, edited in the file") is None
     corpus.set(1, "the deploy key lives in the vault")  # a new version gets its own verdict
     corpus.refresh(cache, 2)
     assert cache.visible(1) and [hit.id for hit in cache.search("vault", limit=5)] == [1]
@@ -101,7 +103,7 @@ def test_a_refresh_that_fails_half_way_is_forgotten() -> None:
     cache = CorpusIndex()
     corpus.refresh(cache, 1)
 
-    def broken(ids: Sequence[int]) -> Iterable[tuple[int, str]]:
+    def broken(ids: Sequence[int]) -> Iterable[tuple[int, str, object]]:
         raise RuntimeError("the file went away")
 
     corpus.set(2, "use ruff")

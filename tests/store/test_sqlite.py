@@ -7,7 +7,7 @@ import shutil
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -82,7 +82,7 @@ def test_newer_schema_is_refused_untouched(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
     with sqlite3.connect(db_path) as conn:
         conn.execute("CREATE TABLE memories (id INTEGER PRIMARY KEY)")
-        conn.execute("PRAGMA user_version = 2")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     before = snapshot_files(db_path)
     store = MemoryStore(db_path)
     for call in (lambda: store.scan("x"), lambda: store.put("some fact"), lambda: store.read([1])):
@@ -412,14 +412,21 @@ def test_one_corpus_for_every_workspace(config_path: Path, tmp_path: Path, monke
 def test_index_is_reused_between_scans_and_refreshed_after_another_process_writes(make_store: MakeStore) -> None:
     mine, other = make_store(), make_store()
     fill(mine, 10)
+    fetched: list[list[int]] = []
+    derivable = mine._derivable
+
+    def logged(conn: sqlite3.Connection, ids: Sequence[int]) -> list[tuple[int, str, object]]:
+        fetched.append(list(ids))
+        return derivable(conn, ids)
+
+    mine._derivable = logged  # type: ignore[method-assign]
     mine.scan("subsystem3")
-    tokenized = mine._index.tokenizations
     for _ in range(5):
         mine.scan("subsystem4 repository")
-    assert mine._index.tokenizations == tokenized  # no re-tokenization while nothing changed
+    assert fetched == [] and mine._corpus.derivations == 0  # its own puts left nothing to refresh
     other.put("a brand new fact about zanzibar")
     assert [c.preview for c in mine.scan("zanzibar")] == ["a brand new fact about zanzibar"]
-    assert mine._index.tokenizations == tokenized + 1  # only the new record was tokenized
+    assert fetched == [[11]] and mine._corpus.derivations == 0  # only the new row, derived by its writer
     other.delete(RecordKey(11, 1))
     assert mine.scan("zanzibar") == []
 

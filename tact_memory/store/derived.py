@@ -1,0 +1,127 @@
+"""What the store derives from one version's content, and how the file keeps it between processes.
+
+Screening a record (:func:`~tact_memory.store.policy.hidden_reason`) and tokenizing it for BM25
+are the costly parts of building the in-process index, so a process that starts cold over a full
+corpus would spend most of its time on them. Each row therefore carries, in its ``derived`` column,
+what was derived from its current version: the visibility verdict, a digest of its duplicate key and
+its term counts, as one JSON array::
+
+    [rules, version, verdict or null, duplicate digest (hex), "term term term ..."]
+
+Rules for trusting it, since the file is data anyone with local access can edit:
+
+- It is an optimisation only. A value is used when it names the rules this code screens and
+  tokenizes with (:func:`rules`, a digest of their source) and the row's current version; anything
+  else (an older rule set, another version, a malformed value) is derived again from the content.
+  So a new rule set screens every row once more, and a row matching a newer rule becomes hidden.
+- A stored verdict decides only what is ranked. Whatever is served to a model (the cards of a scan,
+  the records of a read) is screened again from the content being served
+  (:meth:`~tact_memory.store.index.CorpusIndex.served_verdict`), so an edited verdict cannot let a
+  secret or a checkpoint imitation through; at worst it hides a record or changes a ranking.
+- The terms are derived from the content and live in the same row, so they are written, replaced
+  and deleted in the same statement as the content (deletion hygiene treats them alike).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..limits import DEFAULT_RANKING
+from .policy import duplicate_key, hidden_reason
+
+if TYPE_CHECKING:
+    from ..retrieval.bm25 import Words
+
+__all__ = ["Derived", "decode", "derive", "digest", "encode", "rules"]
+
+_FORMAT = 1
+"""The layout of the stored array; part of :func:`rules`."""
+
+_SOURCES = ("screening/credentials.py", "screening/checkpoint.py", "screening/lookalike.py", "retrieval/lexer.py")
+"""The modules whose rules decide a verdict, a duplicate key or a term (relative to the package)."""
+
+
+class Derived(NamedTuple):
+    """What the store keeps of one version's content."""
+
+    hidden: str | None
+    """Why it is hidden from models (a secret kind or the checkpoint imitation), or ``None``."""
+    duplicate: bytes
+    """A 128-bit digest of its duplicate key."""
+    terms: Counter[str] | Words
+    """Its BM25 terms: counts, or as read from the file, the words (see :class:`~tact_memory.retrieval.bm25.Words`)."""
+
+
+@lru_cache(maxsize=1)
+def rules() -> str:
+    """A digest of the screening, folding and tokenizing rules this code applies.
+
+    Taken over the source of the modules that hold them, the stored format and the ranking's
+    ``fold`` setting, so any change to a rule changes it. Without the sources (a frozen
+    installation) it is unique to the process, and nothing stored is ever reused.
+    """
+    from hashlib import blake2b
+
+    h = blake2b(f"{_FORMAT} {DEFAULT_RANKING.fold}".encode(), digest_size=12)
+    package = Path(__file__).resolve().parent.parent
+    try:
+        for name in _SOURCES:
+            h.update((package / name).read_bytes())
+    except OSError:
+        import secrets
+
+        h.update(secrets.token_bytes(16))
+    return h.hexdigest()
+
+
+def digest(content: str) -> bytes:
+    """The 128-bit digest of ``content``'s duplicate key."""
+    from hashlib import blake2b
+
+    return blake2b(duplicate_key(content).encode("utf-8"), digest_size=16).digest()
+
+
+def derive(content: str) -> Derived:
+    """Screen and tokenize one version's content (the costly part)."""
+    from ..retrieval.bm25 import count_terms
+
+    return Derived(hidden_reason(content), digest(content), count_terms(content, fold=DEFAULT_RANKING.fold))
+
+
+def encode(version: int, derived: Derived) -> str | None:
+    """The stored form of ``derived`` for ``version``; ``None`` if a term could not be kept (never, for our lexer)."""
+    if not isinstance(derived.terms, str) and any(not t or t != "".join(t.split()) for t in derived.terms):
+        return None
+    terms = derived.terms
+    words = terms if isinstance(terms, str) else " ".join(terms.elements())
+    return json.dumps([rules(), version, derived.hidden, derived.duplicate.hex(), words], ensure_ascii=False)
+
+
+def decode(stored: object, version: int) -> Derived | None:
+    """What ``stored`` says of ``version``, or ``None`` unless it is well formed and current."""
+    if not isinstance(stored, str):
+        return None
+    try:
+        value = json.loads(stored)
+    except ValueError:
+        return None
+    if not isinstance(value, list) or len(value) != 5:
+        return None
+    stamp, for_version, hidden, duplicate, words = value
+    if stamp != rules() or type(for_version) is not int or for_version != version:
+        return None
+    if not (hidden is None or isinstance(hidden, str)) or not isinstance(duplicate, str) or not isinstance(words, str):
+        return None
+    try:
+        raw = bytes.fromhex(duplicate)
+    except ValueError:
+        return None
+    if len(raw) != 16:
+        return None
+    from ..retrieval.bm25 import Words
+
+    return Derived(hidden, raw, Words(words))
