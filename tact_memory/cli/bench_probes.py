@@ -64,7 +64,7 @@ def parse_strace_summary(text: str) -> int:
 # would charge the one operation with syncs that a long-running process spreads over many.
 _CHILD = """
 import os, sys
-from tact_memory.cli.bench import Fts5Baseline
+from tact_memory.cli.bench_fts5 import Fts5Baseline
 from tact_memory.store.sqlite import MemoryStore
 path, op = sys.argv[1], sys.argv[2]
 if op.startswith("fts5"):
@@ -148,7 +148,7 @@ def _scanner(path: str, engine: str, queries: Sequence[str], barrier: Any, secon
 
     from .. import errors
     from ..store.sqlite import MemoryStore
-    from .bench import Fts5Baseline
+    from .bench_fts5 import Fts5Baseline
 
     scan: Any
     if engine == "fts5":

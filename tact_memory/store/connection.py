@@ -151,8 +151,9 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
         # process creating the same file is seen either not at all or finished, never half done.
         conn.execute("BEGIN")
         ready = _inspect(conn, path, create=False)
+        older = conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION
         conn.execute("COMMIT")
-        if not ready and create:
+        if create and (not ready or older):  # readers read an older file as it is
             conn.execute("BEGIN IMMEDIATE")
             ready = _inspect(conn, path, create=True)
             conn.execute("COMMIT")
