@@ -208,6 +208,8 @@ class PostgresStore:
             raise  # the caches changed only with what was read whole, or after a commit
         except psycopg.errors.DeadlockDetected as exc:
             raise unavailable("busy", "another change held the same rows; nothing was changed, try again") from exc
+        except psycopg.errors.QueryCanceled as exc:
+            raise unavailable("timeout", "the database cancelled the statement at its timeout; nothing was changed") from exc
         except psycopg.OperationalError as exc:
             raise unavailable("unreachable", "the database could not be reached; nothing was changed") from exc
         except psycopg.Error as exc:

@@ -201,6 +201,8 @@ class _Service:
         try:
             with self.pool.connection() as conn:
                 return authenticate(conn, authorization, now_ms=self.clock())
+        except psycopg.errors.QueryCanceled:
+            raise self.gate.expired() from None
         except psycopg.Error as exc:
             raise errors.StoreUnavailable(
                 "team memory database: the credential could not be checked", path="team", reason="unreachable"
@@ -360,6 +362,16 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
         except TokenRefused as exc:
             code = exc.code
             response = _error(exc.code, exc.message)
+        except errors.StoreUnavailable as exc:
+            # The database cancels a statement at the request timeout too; whichever clock ran out
+            # first, the answer is the same ``timeout``.
+            refused = service.gate.expired() if exc.reason == "timeout" else None
+            code = exc.code if refused is None else refused.code
+            response = (
+                _error(exc.code, exc.message, exc.details())
+                if refused is None
+                else _error(refused.code, refused.message, refused.details)
+            )
         except errors.TactMemoryError as exc:
             code = exc.code
             response = _error(exc.code, exc.message, exc.details())

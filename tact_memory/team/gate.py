@@ -91,12 +91,16 @@ class Gate:
                 break
         return b"".join(chunks)
 
+    def expired(self) -> Refused:
+        """The ``timeout`` refusal, given by the gate's clock or by the database's statement timeout."""
+        return Refused("timeout", f"the request took longer than {self.timeout_s:g} s")
+
     async def timed(self, work: Awaitable[T]) -> T:
         """``work``'s result, or ``timeout`` once the request timeout has passed."""
         try:
             return await asyncio.wait_for(work, self.timeout_s)
         except asyncio.TimeoutError:
-            raise Refused("timeout", f"the request took longer than {self.timeout_s:g} s") from None
+            raise self.expired() from None
 
 
 def replay(body: bytes, receive: Receive) -> Receive:

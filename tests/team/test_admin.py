@@ -135,6 +135,42 @@ def test_a_request_over_the_timeout_is_answered_timeout(pg_database: str, admin:
         assert fine.status_code == 200
 
 
+def test_a_statement_the_database_cancels_is_answered_timeout_too(pg_database: str, admin: Any) -> None:
+    """The database's statement timeout and the gate's clock run out together; either way it is ``timeout``."""
+    import psycopg
+    from psycopg_pool import ConnectionPool
+    from starlette.testclient import TestClient
+
+    from tact_memory.team.app import ServiceLimits, create_app
+    from tact_memory.team.tokens import create_token
+
+    token, _ = create_token(admin, namespace="alice", role="writer", now_ms=0)
+    auth = {"Authorization": f"Bearer {token}"}
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }  # fmt: skip
+    # Statements are cancelled after 0.3 s; the gate would wait 30 s.
+    kwargs = {"autocommit": True, "options": "-c statement_timeout=300"}
+    with ConnectionPool(pg_database, min_size=1, max_size=2, open=True, kwargs=kwargs) as pool:
+        with TestClient(create_app(pool, service=ServiceLimits(timeout_s=30))) as client:
+            for lock in ("tokens", "memories"):
+                blocker = psycopg.connect(pg_database)
+                try:
+                    blocker.execute(f"LOCK TABLE {lock} IN ACCESS EXCLUSIVE MODE")
+                    answers = [client.post("/v1/put", headers=auth, json={"content": "the deploy runs on fridays"})]
+                    if lock == "tokens":
+                        answers.append(
+                            client.post("/mcp", headers={**auth, "Accept": "application/json, text/event-stream"}, json=initialize)
+                        )
+                finally:
+                    blocker.rollback()
+                    blocker.close()
+                for answer in answers:
+                    assert answer.status_code == 504 and answer.json()["error"]["code"] == "timeout", (lock, answer.text)
+            assert client.get("/v1/list", headers=auth).json()["records"] == []  # the cancelled put changed nothing
+
+
 def test_serve_refuses_its_test_options_unless_test_hooks_are_enabled(monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
