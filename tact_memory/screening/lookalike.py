@@ -36,7 +36,6 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Iterable
-from importlib import resources
 
 __all__ = ["CLOSE", "OPEN", "fold", "is_default_ignorable", "letters_only"]
 
@@ -99,6 +98,8 @@ def _prototypes() -> dict[str, str]:
     choice gives the same classes. The package's data file is read directly: its modules would
     also load script tables that are not needed here.
     """
+    from importlib import resources  # with its own imports, only when the data is needed
+
     table = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_bytes())
     linked: dict[str, set[str]] = {}
     for key, entries in table.items():

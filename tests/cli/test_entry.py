@@ -142,7 +142,8 @@ def test_a_cold_tool_scan_imports_no_click_pydantic_or_session(config_path: Path
     assert json.loads(done.stdout)["candidates"][0]["key"]["id"] == 1
     imported = _imported(done.stderr)
     assert "tact_memory.store.sqlite" in imported  # the check reads what was imported
-    for heavy in HEAVY:
+    # ASCII records are folded by the module's own table: the confusable data is never opened.
+    for heavy in (*HEAVY, "importlib.resources"):
         assert not any(name == heavy or name.startswith(heavy + ".") for name in imported), heavy
 
 
