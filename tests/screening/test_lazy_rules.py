@@ -1,0 +1,107 @@
+"""Rules are compiled only once content holds their literal lead; that never changes a verdict.
+
+The lead is read from each pattern's text without compiling it. These tests hold it against what
+does not depend on that reading: the regex engine's own literal prefix for every rule, strings the
+engine itself matches, and a screen that compiles and runs every rule on every text.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening import credentials as secrets
+from tact_memory.screening.credentials import find_secret, literal_lead
+
+from .test_credentials import KEEP, PROSE, REJECT
+
+if sys.version_info >= (3, 11):
+    from re import _compiler as sre_compile
+    from re import _parser as sre_parse
+else:  # pragma: no cover - the same modules under their older names
+    import sre_compile
+    import sre_parse
+
+
+def engine_prefix(source: bytes) -> bytes:
+    """The literal prefix the regex engine itself finds (the one it uses to skip ahead)."""
+    parsed = sre_parse.parse(source, 0)
+    prefix, _, _ = sre_compile._get_literal_prefix(parsed, parsed.state.flags)
+    return bytes(prefix)
+
+
+def eager_kind(text: str) -> str | None:
+    """The verdict with every rule compiled and run, whatever the text holds."""
+    buffer = bytearray(secrets._as_read(text), "utf-8", "surrogatepass")
+    screen = secrets._Screen()
+    for kind, source, check in secrets._RULES:
+        for match in re.compile(source).finditer(buffer):
+            if check(screen, buffer, match):
+                return kind
+    return None
+
+
+@pytest.mark.parametrize("number", range(len(secrets._RULES)))
+def test_each_rules_lead_is_a_prefix_the_engine_requires(number: int) -> None:
+    _, source, _ = secrets._RULES[number]
+    assert engine_prefix(source).startswith(secrets._LEADS[number])
+
+
+def test_most_rules_have_a_lead() -> None:
+    # The saving comes from rules a text cannot reach; a reading that gave up everywhere would be sound and useless.
+    assert sum(1 for lead in secrets._LEADS if lead) >= len(secrets._LEADS) * 3 // 4
+
+
+# Pieces of patterns: literals, escapes, classes, groups, look-arounds, quantifiers and alternatives.
+PIECES = [
+    b"a", b"b", b"k", b"-", b"_", b"\\.", b"\\-", b"\\|", b"\\[", b"\\d", b"\\w", b"[ab]", b"[]a]", b"[^|]",
+    b"[|]", b"(?:a|b)", b"(a)", b"(?=a)", b"(?<!b)", b"(?i:k)", b".", b"|", b"*", b"+", b"?", b"{2}", b"{1,3}",
+]  # fmt: skip
+
+
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=8))
+def test_a_lead_is_always_sound_and_every_match_starts_with_it(pieces: list[bytes]) -> None:
+    source = b"".join(pieces)
+    try:
+        pattern = re.compile(source)
+    except re.error:
+        return  # not a pattern (a quantifier with nothing to repeat, ...)
+    lead = literal_lead(source)
+    assert engine_prefix(source).startswith(lead)
+    for haystack in (b"ab-k_.|[ab", b"kk-a.b|", b"_-.|[]ba", lead + b"a" + lead):
+        for match in pattern.finditer(haystack):
+            assert haystack.startswith(lead, match.start())
+
+
+@pytest.mark.release_gate
+@pytest.mark.parametrize("text", [case.text for case in REJECT + KEEP] + PROSE[:200])
+def test_fixtures_get_the_same_verdict_as_a_screen_that_runs_every_rule(text: str) -> None:
+    assert find_secret(text) == eager_kind(text)
+
+
+TEXTS = st.lists(
+    st.sampled_from([case.text for case in REJECT + KEEP] + PROSE[:50])
+    | st.text(alphabet="abkAK-_=:.|/ \n\"'0123456789", max_size=40),
+    min_size=1,
+    max_size=3,
+).map(" ".join)
+
+
+@given(TEXTS)
+def test_joined_and_random_texts_get_the_same_verdict_as_a_screen_that_runs_every_rule(text: str) -> None:
+    assert find_secret(text) == eager_kind(text)
+
+
+def test_a_fresh_screen_of_ordinary_text_compiles_only_the_rules_it_reaches() -> None:
+    screen = secrets._Screen()
+    buffer = bytearray(b"The deploy of billing-api runs from the release branch on Fridays.")
+    assert screen.first_kind(buffer) is None
+    compiled = {number for number, pattern in enumerate(screen.rules) if pattern is not None}
+    reached = {number for number, lead in enumerate(secrets._LEADS) if lead in buffer}
+    assert compiled == reached
+    assert len(compiled) < len(secrets._RULES) // 2
+    assert "value" not in vars(screen)  # no check ran, so no check's pattern was compiled
