@@ -330,3 +330,29 @@ def test_a_query_of_stop_words_abstains(
     index.sync([*corpus, (len(corpus) + 1, 1, " ".join(sorted(STOP_WORDS)))])
     query = " ".join(case(word) for word, case in words) + "?"
     assert index.search(query, limit=5) == []
+
+
+@given(
+    st.lists(st.lists(st.sampled_from(["ant", "bee", "cat", "dog", "eel"]), max_size=6), max_size=12),
+    st.lists(st.sampled_from(["ant", "bee", "cat", "dog", "eel", "fox"]), min_size=1, max_size=3),
+    st.integers(min_value=0, max_value=7),
+)
+def test_search_is_textbook_bm25_best_first_ties_by_id(records: list[list[str]], query: list[str], limit: int) -> None:
+    """Against BM25 computed from its definition: every record scored, all sorted, the first ``limit`` kept."""
+    index = Index(fold=False, stop_words=False)
+    index.sync([(i, 1, " ".join(words)) for i, words in enumerate(records, start=1)])
+    k1, b = 1.2, 0.75
+    average = sum(map(len, records)) / len(records) if records else 0
+    expected: dict[int, float] = {}
+    for term in dict.fromkeys(query):
+        having = [i for i, words in enumerate(records, start=1) if term in words]
+        idf = math.log(1 + (len(records) - len(having) + 0.5) / (len(having) + 0.5))
+        for i in having:
+            tf = records[i - 1].count(term)
+            norm = k1 * (1 - b + b * len(records[i - 1]) / average)
+            expected[i] = expected.get(i, 0.0) + idf * tf * (k1 + 1) / (tf + norm)
+    # Rounded, so scores equal in exact arithmetic tie whatever order the sums were taken in.
+    ranked = sorted(expected.items(), key=lambda item: (-round(item[1], 9), item[0]))[:limit]
+    got = index.search(" ".join(query), limit=limit)
+    assert [hit.id for hit in got] == [i for i, _ in ranked]
+    assert [hit.score for hit in got] == pytest.approx([score for _, score in ranked], rel=1e-12)
