@@ -9,7 +9,11 @@ The database and everything beside it are data that only their owner may shape. 
   work and copies its pages into the database on the next read, so whoever can drop a journal into
   the folder could rewrite the file, schema included. Such a folder or file is refused untouched.
 - The folder is kept at mode 0700 and the file at 0600: group and other bits are cleared on every
-  open (owner bits are left alone, so a read-only file stays read-only). A ``-wal`` or ``-shm``
+  open (owner bits are left alone, so a read-only file stays read-only). The folder is tightened
+  when tact-memory made it or it is a ``memory`` folder (``<config-dir>/memory/``, the layout
+  tact-memory makes); a folder of another name that already existed belongs to whoever chose it
+  (a home folder, or a shared one like ``/tmp``) and keeps its mode. The file's own checks hold
+  there too. A ``-wal`` or ``-shm``
   file gets the file's owner read and write bits: SQLite creates them with the file's mode of that
   moment, so a WAL made while the file was read-only would otherwise keep refusing writes after
   the file is writable again.
@@ -28,6 +32,9 @@ __all__ = ["SIDECARS", "UnsafeFile", "prepare"]
 
 SIDECARS = ("-journal", "-wal", "-shm")
 """Files SQLite keeps beside a database."""
+
+MEMORY_FOLDER = "memory"
+"""The name of the folder tact-memory keeps its database in, inside a config directory."""
 
 _PRIVATE = 0o077  # group and other bits
 
@@ -113,6 +120,7 @@ def prepare(path: Path, *, create: bool) -> bool:
     """
     folder = path.parent
     st = _lstat(folder)
+    made = st is None
     if st is None:
         if not create:
             return False
@@ -122,7 +130,8 @@ def prepare(path: Path, *, create: bool) -> bool:
     if not stat.S_ISDIR(st.st_mode):
         raise UnsafeFile("not_a_folder", f"the memory folder {folder.name} exists but is not a folder")
     _owner_check(folder, st, "the memory folder")
-    _tighten(folder, st, directory=True)
+    if made or folder.name == MEMORY_FOLDER:
+        _tighten(folder, st, directory=True)
 
     st = _lstat(path)
     if st is None:

@@ -343,3 +343,23 @@ def test_a_planted_wal_that_adds_a_trigger_is_refused(config_path: Path, db_path
         contents = [row[0] for row in conn.execute("SELECT content FROM memories")]
     conn.close()
     assert CHECKPOINT_LOOKALIKE not in contents and len(contents) == 3
+
+
+@pytest.mark.parametrize("mode", [0o1777, 0o755])
+def test_a_folder_of_the_callers_choosing_keeps_its_mode(tmp_path: Path, mode: int) -> None:
+    """A store file put straight into an existing folder (a shared one like /tmp, a home folder) leaves
+    the folder's mode alone; the file itself is still private."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, mode)
+    with MemoryStore(shared / "notes.sqlite3") as store:
+        store.put("the queue service listens on port 5672")
+        assert [c.key.id for c in store.scan("queue port")] == [1]
+    assert stat.S_IMODE(shared.stat().st_mode) == mode
+    assert stat.S_IMODE((shared / "notes.sqlite3").stat().st_mode) == 0o600
+
+
+def test_a_folder_it_makes_is_private_whatever_its_name(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "made" / "notes.sqlite3") as store:
+        store.put("the queue service listens on port 5672")
+    assert stat.S_IMODE((tmp_path / "made").stat().st_mode) == 0o700
