@@ -228,6 +228,10 @@ class CorpusIndex:
         """UTF-8 bytes of a live row's current content."""
         return self._rows[id_].size
 
+    def totals(self) -> tuple[int, int]:
+        """Live rows and the UTF-8 bytes of their content."""
+        return len(self._rows), sum(row.size for row in self._rows.values())
+
     def visible(self, id_: int) -> bool:
         """Whether ``id_`` is a live row that models may see, by the verdict the cache holds."""
         row = self._rows.get(id_)
@@ -239,10 +243,11 @@ class CorpusIndex:
         ``besides`` (the record being replaced) does not count.
         """
         digest = stored.digest(content)
-        for id_, row in sorted(self._rows.items()):
-            if row.duplicate == digest and id_ != besides:
-                return id_, row.version
-        return None
+        same = [id_ for id_, row in self._rows.items() if row.duplicate == digest and id_ != besides]
+        if not same:
+            return None
+        first = min(same)
+        return first, self._rows[first].version
 
     def search(self, query: str, *, limit: int) -> list[Hit]:
         """The best visible rows for ``query`` (see :meth:`~tact_memory.retrieval.bm25.Index.search`)."""

@@ -40,6 +40,7 @@ __all__ = [
     "check_text",
     "content_size",
     "duplicate_key",
+    "fits_as_is",
     "hidden_reason",
     "plan_put",
     "probation_deadline",
@@ -200,6 +201,24 @@ def prunable(rows: Iterable[Row], now_ms: int, *, keep: int | None = None) -> li
         if row.probation_until_ms is not None and row.probation_until_ms <= now_ms and row.id != keep
     ]
     return sorted(expired, key=lambda row: (row.updated_at_ms, row.id))
+
+
+def fits_as_is(count: int, used: int, limits: Limits, *, size: int, replaced_size: int | None = None) -> bool:
+    """Whether a put of ``size`` bytes fits the row and content bounds without pruning anything.
+
+    What :func:`plan_put` would answer with an empty list (and ``at_least`` 0), from two totals
+    instead of every row: a put that fits needs no row's age or probation.
+
+    Args:
+        count: Live rows.
+        used: UTF-8 bytes of their content.
+        limits: The bounds.
+        size: UTF-8 bytes of the new content.
+        replaced_size: The size of the row being replaced (it frees its bytes and adds no row),
+            or ``None`` for a new record.
+    """
+    rows_over = count + 1 - limits.rows if replaced_size is None else 0
+    return rows_over <= 0 and used + size - (replaced_size or 0) <= limits.content_bytes
 
 
 def plan_put(

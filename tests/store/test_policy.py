@@ -164,6 +164,32 @@ def test_a_put_prunes_a_minimal_oldest_first_prefix_and_fits_iff_any_choice_fits
         assert not fits(rows, set(chosen[:-1]), limits, size=size, replace=replace)
 
 
+@settings(max_examples=300)
+@given(
+    rows=rows_strategy,
+    spare_rows=st.integers(0, 1),
+    spare_bytes=st.integers(0, 15),
+    now=st.integers(0, 10),
+    size=st.integers(1, 30),
+    replacing=st.booleans(),
+    pick=st.integers(0, 7),
+)
+def test_fits_as_is_says_exactly_when_the_plan_prunes_nothing(
+    rows: list[Row], spare_rows: int, spare_bytes: int, now: int, size: int, replacing: bool, pick: int
+) -> None:
+    """The store's shortcut from two totals agrees with the whole plan over every row."""
+    limits = Limits(rows=max(1, len(rows) + spare_rows), content_bytes=sum(r.size for r in rows) + spare_bytes)
+    replaced = rows[pick % len(rows)] if replacing and rows else None
+    shortcut = policy.fits_as_is(
+        len(rows), sum(r.size for r in rows), limits, size=size, replaced_size=None if replaced is None else replaced.size
+    )
+    try:
+        planned = plan_put(rows, limits, now_ms=now, size=size, replace=None if replaced is None else replaced.id)
+    except (errors.RecordCapacity, errors.ContentCapacity):
+        planned = None
+    assert shortcut == (planned == [])
+
+
 def test_a_put_that_fits_prunes_nothing_and_a_replacement_frees_its_own_bytes() -> None:
     rows = [Row(1, 60, 0, 0), Row(2, 30, 1, None)]
     assert plan_put(rows, LIMITS, now_ms=5, size=10) == []
