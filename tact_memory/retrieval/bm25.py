@@ -264,6 +264,8 @@ class Index:
         """
         if limit < 0:
             raise ValueError(f"limit must not be negative, got {limit}")
+        if limit == 0:
+            return []
         content, stop = split_query(query, stop_words=self._stop_words, fold=self._fold)
         scores: dict[int, float] = {}
         for term in content:
@@ -271,8 +273,6 @@ class Index:
         # Stop words only add to records a content term has already made candidates.
         for term in stop:
             self._add(scores, term, new=False)
-        if limit == 0:
-            return []
         # Only a score at least the limit-th largest can be among the best; the few such records
         # are then ordered by score and id. (Two sorts in C cost less than a heap fed in Python.)
         floor = sorted(scores.values(), reverse=True)[limit - 1] if len(scores) > limit else 0.0

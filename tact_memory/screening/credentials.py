@@ -72,6 +72,7 @@ import functools
 import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import AnyStr
 
 __all__ = ["KINDS", "find_secret", "literal_lead"]
 
@@ -286,6 +287,11 @@ def _cased(word: bytes, rest: bytes, gap: bytes) -> tuple[bytes, bytes]:
     return title, _lead(word.upper(), rest, gap)
 
 
+def _compiled(source: AnyStr) -> functools.cached_property[re.Pattern[AnyStr]]:
+    """An attribute holding ``source`` compiled, compiled the first time it is read."""
+    return functools.cached_property(lambda _screen: re.compile(source))
+
+
 class _Screen:
     """The compiled rules and the shape checks that use them."""
 
@@ -294,78 +300,24 @@ class _Screen:
         """Each rule compiled, once it has first had to run (its literal lead was in some content)."""
 
     # The shape checks' own patterns, each compiled on its first use.
-
-    @functools.cached_property
-    def ignorable(self) -> re.Pattern[str]:
-        return re.compile(_IGNORABLE)
-
-    @functools.cached_property
-    def value(self) -> re.Pattern[bytes]:
-        return re.compile(_VALUE)
-
-    @functools.cached_property
-    def clause_end(self) -> re.Pattern[bytes]:
-        return re.compile(_CLAUSE_END)
-
-    @functools.cached_property
-    def next_flag(self) -> re.Pattern[bytes]:
-        return re.compile(_NEXT_FLAG)
-
-    @functools.cached_property
-    def placeholder(self) -> re.Pattern[bytes]:
-        return re.compile(_PLACEHOLDER)
-
-    @functools.cached_property
-    def reference(self) -> re.Pattern[bytes]:
-        return re.compile(_REFERENCE)
-
-    @functools.cached_property
-    def texture(self) -> re.Pattern[bytes]:
-        return re.compile(_TEXTURE)
-
-    @functools.cached_property
-    def header_texture(self) -> re.Pattern[bytes]:
-        return re.compile(_HEADER_TEXTURE)
-
-    @functools.cached_property
-    def type_name(self) -> re.Pattern[bytes]:
-        return re.compile(_TYPE_NAME)
-
-    @functools.cached_property
-    def word(self) -> re.Pattern[bytes]:
-        return re.compile(_WORD)
-
-    @functools.cached_property
-    def credential_name(self) -> re.Pattern[bytes]:
-        return re.compile(_CREDENTIAL_NAME)
-
-    @functools.cached_property
-    def weak_name(self) -> re.Pattern[bytes]:
-        return re.compile(_WEAK_NAME)
-
-    @functools.cached_property
-    def not_credential_name(self) -> re.Pattern[bytes]:
-        return re.compile(_NOT_CREDENTIAL_NAME)
-
-    @functools.cached_property
-    def name_before(self) -> re.Pattern[bytes]:
-        return re.compile(_NAME_BEFORE)
-
-    @functools.cached_property
-    def key_header_name(self) -> re.Pattern[bytes]:
-        return re.compile(_KEY_HEADER)
-
-    @functools.cached_property
-    def cookie_pair(self) -> re.Pattern[bytes]:
-        return re.compile(_COOKIE_PAIR)
-
-    @functools.cached_property
-    def cookie_attribute(self) -> re.Pattern[bytes]:
-        return re.compile(_COOKIE_ATTRIBUTE)
-
-    @functools.cached_property
-    def password_tool(self) -> re.Pattern[bytes]:
-        return re.compile(_PASSWORD_TOOL)
+    ignorable = _compiled(_IGNORABLE)
+    value = _compiled(_VALUE)
+    clause_end = _compiled(_CLAUSE_END)
+    next_flag = _compiled(_NEXT_FLAG)
+    placeholder = _compiled(_PLACEHOLDER)
+    reference = _compiled(_REFERENCE)
+    texture = _compiled(_TEXTURE)
+    header_texture = _compiled(_HEADER_TEXTURE)
+    type_name = _compiled(_TYPE_NAME)
+    word = _compiled(_WORD)
+    credential_name = _compiled(_CREDENTIAL_NAME)
+    weak_name = _compiled(_WEAK_NAME)
+    not_credential_name = _compiled(_NOT_CREDENTIAL_NAME)
+    name_before = _compiled(_NAME_BEFORE)
+    key_header_name = _compiled(_KEY_HEADER)
+    cookie_pair = _compiled(_COOKIE_PAIR)
+    cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
+    password_tool = _compiled(_PASSWORD_TOOL)
 
     def first_kind(self, buffer: bytearray) -> str | None:
         """The kind of the first rule, in priority order, with a match that passes its check.

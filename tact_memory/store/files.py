@@ -13,10 +13,9 @@ The database and everything beside it are data that only their owner may shape. 
   when tact-memory made it or it is a ``memory`` folder (``<config-dir>/memory/``, the layout
   tact-memory makes); a folder of another name that already existed belongs to whoever chose it
   (a home folder, or a shared one like ``/tmp``) and keeps its mode. The file's own checks hold
-  there too. A ``-wal`` or ``-shm``
-  file gets the file's owner read and write bits: SQLite creates them with the file's mode of that
-  moment, so a WAL made while the file was read-only would otherwise keep refusing writes after
-  the file is writable again.
+  there too. A ``-wal`` or ``-shm`` file gets the file's owner read and write bits: SQLite creates
+  them with the file's mode of that moment, so a WAL made while the file was read-only would
+  otherwise keep refusing writes after the file is writable again.
 
 Nothing here is created unless the caller asks for it; a missing folder or file is reported, not
 made, by read-only callers.

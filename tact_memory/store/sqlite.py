@@ -487,16 +487,14 @@ class MemoryStore:
             size = policy.content_size(content)
             count, used = self._corpus.totals()
             replaced_size = None if replace is None else self._corpus.size_of(replace.id)
-            if at_least == 0 and policy.fits_as_is(count, used, self.limits, size=size, replaced_size=replaced_size):
-                prune: list[int] = []  # the usual case: no row's age or probation is needed
-            else:
-                planned = policy.plan_put(
-                    self._capacity_rows(conn), self.limits, now_ms=now, size=size,
-                    replace=replace.id if replace else None, at_least=at_least,
-                )  # fmt: skip
-                if planned is None:
-                    return None
-                prune = planned
+            # The usual case fits as it is, and needs no row's age or probation to say so.
+            fits = at_least == 0 and policy.fits_as_is(count, used, self.limits, size=size, replaced_size=replaced_size)
+            prune = [] if fits else policy.plan_put(
+                self._capacity_rows(conn), self.limits, now_ms=now, size=size,
+                replace=replace.id if replace else None, at_least=at_least,
+            )  # fmt: skip
+            if prune is None:
+                return None
             if prune:
                 conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(prune),))
                 self._scrubber.mark()

@@ -352,7 +352,14 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
                     asserted = request.headers.get("x-tact-namespace")
                     if asserted is not None and asserted != who.namespace:
                         raise _Refused("namespace_mismatch", "the namespace this request asserts is not the token's")
-                    return operation(service.store(who), who, body, request)
+                    try:
+                        return operation(service.store(who), who, body, request)
+                    except errors.StoreUnavailable as exc:
+                        if exc.reason == "timeout":
+                            # The database cancels a statement at the request timeout too; whichever
+                            # clock ran out first, the answer is the same ``timeout``.
+                            raise service.gate.expired() from None
+                        raise
 
                 result = await service.gate.timed(run_in_threadpool(work))
             response: Response = JSONResponse(result)
@@ -362,16 +369,6 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
         except TokenRefused as exc:
             code = exc.code
             response = _error(exc.code, exc.message)
-        except errors.StoreUnavailable as exc:
-            # The database cancels a statement at the request timeout too; whichever clock ran out
-            # first, the answer is the same ``timeout``.
-            refused = service.gate.expired() if exc.reason == "timeout" else None
-            code = exc.code if refused is None else refused.code
-            response = (
-                _error(exc.code, exc.message, exc.details())
-                if refused is None
-                else _error(refused.code, refused.message, refused.details)
-            )
         except errors.TactMemoryError as exc:
             code = exc.code
             response = _error(exc.code, exc.message, exc.details())

@@ -142,19 +142,26 @@ def test_a_put_prunes_a_minimal_oldest_first_prefix_and_fits_iff_any_choice_fits
     candidates = [row.id for row in prunable(rows, now, keep=replace)]
     # Pruning every candidate is the most room any choice can make.
     possible = fits(rows, set(candidates), limits, size=size, replace=replace)
+    # The store's shortcut from two totals: true exactly when the whole plan prunes nothing.
+    as_is = policy.fits_as_is(
+        len(rows), sum(r.size for r in rows), limits, size=size,
+        replaced_size=None if replace is None else next(r.size for r in rows if r.id == replace),
+    )  # fmt: skip
     try:
         chosen = plan_put(rows, limits, now_ms=now, size=size, replace=replace, at_least=at_least)
     except errors.RecordCapacity:
-        assert not possible
+        assert not possible and not as_is
         assert len(rows) - len(candidates) + 1 > limits.rows
         return
     except errors.ContentCapacity as exc:
-        assert not possible
+        assert not possible and not as_is
         assert f"over the {limits.content_bytes:,}-byte limit" in str(exc)
         return
     if chosen is None:
         assert len(candidates) < at_least
         return
+    if at_least == 0:
+        assert as_is == (chosen == [])
     assert possible
     assert chosen == candidates[: len(chosen)]  # an oldest-first prefix, never a read or graduated row
     assert replace not in chosen
@@ -162,32 +169,6 @@ def test_a_put_prunes_a_minimal_oldest_first_prefix_and_fits_iff_any_choice_fits
     assert len(chosen) >= at_least
     if len(chosen) > at_least:  # one fewer would not have fit
         assert not fits(rows, set(chosen[:-1]), limits, size=size, replace=replace)
-
-
-@settings(max_examples=300)
-@given(
-    rows=rows_strategy,
-    spare_rows=st.integers(0, 1),
-    spare_bytes=st.integers(0, 15),
-    now=st.integers(0, 10),
-    size=st.integers(1, 30),
-    replacing=st.booleans(),
-    pick=st.integers(0, 7),
-)
-def test_fits_as_is_says_exactly_when_the_plan_prunes_nothing(
-    rows: list[Row], spare_rows: int, spare_bytes: int, now: int, size: int, replacing: bool, pick: int
-) -> None:
-    """The store's shortcut from two totals agrees with the whole plan over every row."""
-    limits = Limits(rows=max(1, len(rows) + spare_rows), content_bytes=sum(r.size for r in rows) + spare_bytes)
-    replaced = rows[pick % len(rows)] if replacing and rows else None
-    shortcut = policy.fits_as_is(
-        len(rows), sum(r.size for r in rows), limits, size=size, replaced_size=None if replaced is None else replaced.size
-    )
-    try:
-        planned = plan_put(rows, limits, now_ms=now, size=size, replace=None if replaced is None else replaced.id)
-    except (errors.RecordCapacity, errors.ContentCapacity):
-        planned = None
-    assert shortcut == (planned == [])
 
 
 def test_a_put_that_fits_prunes_nothing_and_a_replacement_frees_its_own_bytes() -> None:
