@@ -1,29 +1,35 @@
 """Deletion hygiene: after content leaves the file, no copy of it stays in any file of the folder.
 
-``secure_delete`` is on, so SQLite overwrites a deleted row in place. It does not clear an older
-copy of a row that SQLite left in the unused middle of a page it rebuilt earlier (a split or a
-merge), and once that row is deleted or replaced, the copy would be the last one. In WAL mode there
-are more copies: every frame of the WAL is a whole page as some transaction left it, so a deleted
-row's text stays in the ``-wal`` file until a checkpoint has copied the pages back and the WAL is
-emptied. (The ``-shm`` file holds only SQLite's index of the WAL: page numbers and checksums, never
-a row.)
+``secure_delete`` is on, so SQLite zeroes a deleted cell and every page it frees. That is not
+all: an older copy of a row that SQLite left in the unallocated middle of a page it rebuilt earlier
+(a split or a merge) is not cleared, and once that row is deleted or replaced the copy would be the
+last one (:mod:`.residue`). In WAL mode there are more copies: every frame of the WAL is a whole
+page as some transaction left it, so a deleted row's text stays in the ``-wal`` file until a
+checkpoint has copied the pages back and the WAL is emptied. (The ``-shm`` file holds only SQLite's
+index of the WAL: page numbers and checksums, never a row.)
 
-So after a delete, a replacement or a prune the store scrubs, in two steps:
+So after a delete, a replacement or a prune the store scrubs, in three steps:
 
-1. ``VACUUM`` rewrites the file from its live rows (its scratch copy stays in memory,
-   ``temp_store = MEMORY``). ``secure_delete`` plus a checkpoint without it is not enough: the
-   churn test (``tests/reliability/test_deletion.py``) finds old text within a few hundred
-   operations. At 511 records near the 256 KiB content bound, ``VACUUM`` and the checkpoint below
-   take about 6 ms together (median of ten on the test machine), plus the syncs of the checkpoint.
-2. ``PRAGMA wal_checkpoint(TRUNCATE)`` copies every frame, the rewritten pages included, into the
-   file, syncs it, and truncates the WAL to zero bytes, so no frame with old text is left.
+1. ``PRAGMA wal_checkpoint(FULL)`` copies every frame into the file and syncs it.
+2. The file is checked for the removed text (:meth:`Scrubber.scrub`): under the write lock, with no
+   frame left outside the file, its bytes are read, and every span no live row owns (page gaps,
+   free blocks, free pages) is searched for any four consecutive bytes of the removed rows' stored
+   text (content and derived terms). Only when one is found, or the file holds something the
+   reader cannot account for, is it rewritten from its live rows with ``VACUUM`` (its scratch copy
+   stays in memory, ``temp_store = MEMORY``). In a churn of puts, replacements and deletes that is
+   about one removal in a few hundred; at capacity the check costs well under a millisecond, where
+   ``VACUUM`` and its checkpoint cost 7 to 12.
+3. ``PRAGMA wal_checkpoint(TRUNCATE)`` copies what is left (the rewritten pages, if any), syncs
+   the file and truncates the WAL to zero bytes, so no frame with old text is left.
 
 The scrub runs after the removal has committed, outside its transaction (``VACUUM`` cannot run
 inside one). It is best effort: if it cannot finish (the write lock is busy; another process's read
-transaction still uses the WAL, so the checkpoint cannot empty it past the busy timeout; the disk
-is full) the removal still stands, and :class:`Scrubber` remembers that a scrub is owed. The next
-write of this store (a put, a delete, or a scan's or read's telemetry) or its ``close`` pays it.
-Until then the old text can remain in the ``-wal`` file or in unused space of the main file.
+transaction still uses the WAL, so a checkpoint cannot complete past the busy timeout; the disk is
+full) the removal still stands, and :class:`Scrubber` remembers what is owed. The next write of
+this store (a put, a delete, or a scan's or read's telemetry) or its ``close`` pays it. Until then
+the old text can remain in the ``-wal`` file or in unused space of the main file. The WAL keeps its
+frames until the last step, so a process killed in the middle leaves a WAL the next one to open the
+file sees, and that one does the full scrub (it cannot know what was removed).
 
 That is removal from retrieval plus best-effort hygiene, not proof of erasure: the filesystem, SSD
 wear levelling, snapshots and backups may keep old bytes.
@@ -32,12 +38,22 @@ wear levelling, snapshots and backups may keep old bytes.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterable
+
+from . import residue
 
 __all__ = ["Scrubber"]
 
+Image = Callable[[], "bytes | None"]
+"""Reads the database file as it is on disk (:func:`.residue.held_image`); ``None`` if it cannot."""
+
+
+class _Unfinished(Exception):
+    """A checkpoint could not copy or empty the whole WAL (a reader or writer kept it in use)."""
+
 
 class Scrubber:
-    """Whether content has left the file since it was last scrubbed, and the scrub itself.
+    """What content has left the file since it was last scrubbed, and the scrub itself.
 
     Not thread-safe on its own; the store calls it under its lock.
     """
@@ -46,25 +62,66 @@ class Scrubber:
         self.owed = False
         """Content left the file (a delete, replacement or prune, or a scrub that could not finish)
         and has not been scrubbed yet."""
+        self._removed: set[str] | None = set()
+        """The stored text of what left, or ``None`` when it is not known (the full scrub)."""
+        self.rewrites = 0
+        """How many scrubs of this store rewrote the file with ``VACUUM``."""
 
-    def mark(self) -> None:
-        """Record that content leaves the file in a transaction that has not committed yet."""
+    def mark(self, removed: Iterable[str] | None = None) -> None:
+        """Record that content leaves the file in a transaction that has not committed yet.
+
+        Args:
+            removed: The stored text of every column of the rows that leave (content and derived),
+                or ``None`` when what left is not known (frames another process left in the WAL):
+                then the next scrub rewrites the file.
+        """
         self.owed = True
+        if removed is None:
+            self._removed = None
+        elif self._removed is not None:
+            self._removed.update(removed)
 
-    def scrub(self, conn: sqlite3.Connection | None) -> None:
-        """Rewrite the file from its live rows and empty the WAL; if that cannot finish, owe it.
+    def scrub(self, conn: sqlite3.Connection | None, image: Image | None = None) -> None:
+        """Copy the WAL into the file, rewrite the file if removed text may be left in it, and
+        empty the WAL; if that cannot finish, owe what is left.
 
         Args:
             conn: The store's connection, outside any transaction; ``None`` (closed) skips the
                 scrub, and the next open file gets it with its next removal.
+            image: Reads the file's bytes for the check; without it the file is rewritten.
         """
-        self.owed = False
+        removed, self._removed, self.owed = self._removed, set(), False
         if conn is None:
             return
         try:
-            conn.execute("VACUUM")
-            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-        except sqlite3.Error:
-            self.owed = True
-            return
-        self.owed = bool(busy)  # a reader kept the WAL in use: its frames are not all copied yet
+            if removed is None or (removed and not self._checked(conn, image, removed)):
+                conn.execute("VACUUM")
+                self.rewrites += 1
+            removed = set()  # the file is clean: only emptying the WAL can still be owed
+            if conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
+                raise _Unfinished
+        except (sqlite3.Error, _Unfinished):
+            self.mark(removed)
+
+    @staticmethod
+    def _checked(conn: sqlite3.Connection, image: Image | None, removed: set[str]) -> bool:
+        """Whether the file, with every frame copied in, holds none of the removed text outside
+        live rows; ``False`` also when that cannot be told (then the caller rewrites the file)."""
+        if image is None:
+            return False
+        # Frames committed by anyone before `before` are copied by the checkpoint. Under the write
+        # lock no frame can be added; if no other connection committed since `before`, nothing
+        # is left for a checkpoint to copy, so the file cannot change while it is read.
+        before = conn.execute("PRAGMA data_version").fetchone()[0]
+        busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+        if busy or frames != copied:
+            raise _Unfinished
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            data = image() if conn.execute("PRAGMA data_version").fetchone()[0] == before else None
+        finally:
+            conn.execute("ROLLBACK")
+        if data is None:
+            return False
+        spans = residue.loose_spans(data)
+        return spans is not None and not residue.holds_any(data, spans, removed)

@@ -54,7 +54,7 @@ from ..records import (
     StoreStatus,
 )
 from . import derived as stored
-from . import policy, rows
+from . import policy, residue, rows
 from .connection import TRANSACTIONS, TransactionKind, open_database, use_wal
 from .files import SIDECARS
 from .hygiene import Scrubber
@@ -119,7 +119,7 @@ class MemoryStore:
         with self._lock:
             if self._conn is not None:
                 if self._scrubber.owed and not self._conn.in_transaction:
-                    self._scrubber.scrub(self._conn)  # a scrub a busy reader left owed
+                    self._scrubber.scrub(self._conn, self._image)  # a scrub a busy reader left owed
                 self._conn.close()
                 self._conn = None
                 self._identity = None
@@ -218,7 +218,18 @@ class MemoryStore:
                     self.close()
                 raise error from exc
             if spec.synchronous is not None and self._scrubber.owed:
-                self._scrubber.scrub(conn)
+                self._scrubber.scrub(conn, self._image)
+
+    def _image(self) -> bytes | None:
+        """The database file's bytes, read through the connection's own descriptor (see :mod:`.residue`)."""
+        return None if self._identity is None else residue.held_image(self._identity)
+
+    def _retire(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+        """Tell the scrubber what leaves the file with these rows, before they are removed or replaced."""
+        found = conn.execute(
+            "SELECT content, derived FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),)
+        )
+        self._scrubber.mark(text for row in found for text in row if isinstance(text, str))
 
     def _refresh(self, conn: sqlite3.Connection, *, writing: bool = True) -> None:
         """Bring the index up to date if any process changed the corpus since it was built.
@@ -496,8 +507,10 @@ class MemoryStore:
             if prune is None:
                 return None
             if prune:
+                self._retire(conn, prune)
                 conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(prune),))
-                self._scrubber.mark()
+            if replace is not None:
+                self._retire(conn, [replace.id])
             until = policy.probation_deadline(now, self.limits, probation=probation)
             # Validated content is visible; its digest and terms go in the same row as the content.
             from ..retrieval.bm25 import count_terms
@@ -518,8 +531,6 @@ class MemoryStore:
                     (content, now, until, stored.encode(version, derived), replace.id),
                 )
                 new_id = replace.id
-            if replace is not None:
-                self._scrubber.mark()
             self._bump_generation(conn)
             record = rows.record(conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (new_id,)).fetchone(), self.path)
         # Committed under the write lock taken before `read`: the file is at `read + 1`, by exactly this.
@@ -564,8 +575,8 @@ class MemoryStore:
                         id=key.id,
                         current_version=version,
                     )
+                self._retire(conn, [key.id])
                 conn.execute("DELETE FROM memories WHERE id = ?", (key.id,))
-                self._scrubber.mark()
                 self._bump_generation(conn)
             self._corpus.committed(read, removed=[key.id])
         except errors.DatabaseCapacity as exc:
@@ -728,8 +739,8 @@ class MemoryStore:
                         planned = [row for row in planned if row.id not in chosen]
                         planned.append(policy.Row(-1 - position, size, now, until))  # not yet written
                     if prune:
+                        self._retire(conn, prune)
                         conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(prune),))
-                        self._scrubber.mark()
                     for content in texts:
                         cur = conn.execute(
                             "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms)"

@@ -37,6 +37,7 @@ def test_a_scrub_that_cannot_run_is_owed_to_the_next_removal(tmp_path: Path) -> 
     conn.execute("CREATE TABLE t (x)")
     conn.execute("BEGIN")  # VACUUM cannot run inside a transaction
     scrubber = Scrubber()
+    scrubber.mark()  # what left is not known: the scrub must rewrite the file
     scrubber.scrub(conn)
     assert scrubber.owed
     conn.execute("ROLLBACK")

@@ -1,0 +1,200 @@
+"""The bytes of a SQLite file that no live row owns, and whether removed text is among them.
+
+After a removal the store must leave no copy of the removed text in the file. ``secure_delete``
+zeroes a deleted cell and every freed page, but SQLite does not clear all the space it stops using:
+when it rebuilds a page (a split or a merge) or grows the cell pointer array, an older copy of a
+cell can stay in the unallocated middle of the page, and the four-byte headers of absorbed free
+blocks and the slots of removed cell pointers stay behind too. The last two are only offsets and
+sizes; the first is text.
+
+This module reads a database image as the file format defines it
+(https://www.sqlite.org/fileformat2.html) and returns the *loose* spans: the unallocated region of
+every b-tree page, the bodies of its free blocks, its reserved tail, the unused part of each
+freelist trunk page and every freelist leaf page. What is not loose is a page or file header, a
+cell pointer, a live cell, or a fragment of at most three bytes the format cannot locate. A scrub
+then asks whether any four consecutive bytes of a loose span also occur in the removed text
+(:func:`grams`, :func:`holds_any`); only then does the file need rewriting.
+
+Anything the reader does not fully understand (another text encoding, auto-vacuum pointer-map
+pages, an overflow page, a header that does not add up) makes :func:`loose_spans` return ``None``,
+and the caller rewrites the file, as it would for a hit. So the check errs towards the full scrub.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Iterable
+
+__all__ = ["GRAM", "grams", "held_image", "holds_any", "loose_spans"]
+
+GRAM = 4
+"""How many consecutive bytes of removed text count as a copy of it. Shorter runs are not checked
+(a fragment the format cannot locate is at most three bytes)."""
+
+_MAGIC = b"SQLite format 3\x00"
+_HEADER_BYTES = {2: 12, 5: 12, 10: 8, 13: 8}
+"""B-tree page type (index interior, table interior, index leaf, table leaf) to its header size."""
+_PAGE_HEADER = struct.Struct(">BHHH")
+"""A b-tree page header's type, first free block, cell count and cell content start."""
+_FREE_BLOCK = struct.Struct(">HH")
+"""A free block's next free block and size."""
+_RUNS = re.compile(rb"[^\x00]{%d,}" % GRAM)
+"""A run of non-zero bytes long enough to hold a gram (stored text never contains NUL)."""
+_FEW_WINDOWS = 64
+"""Up to this many windows of loose bytes are searched for in the texts directly; more are
+looked up in the set of the texts' grams."""
+
+
+def _u16(data: bytes, at: int) -> int:
+    return (data[at] << 8) | data[at + 1]
+
+
+def _u32(data: bytes, at: int) -> int:
+    return int.from_bytes(data[at : at + 4], "big")
+
+
+def loose_spans(image: bytes) -> list[tuple[int, int]] | None:
+    """``(start, end)`` byte offsets of every loose span of a database image, or ``None`` when
+    the image holds anything this reader cannot account for."""
+    if len(image) < 100 or image[:16] != _MAGIC or image[56:60] != b"\x00\x00\x00\x01":
+        return None  # not a database, or text stored as UTF-16
+    page_size = _u16(image, 16)
+    page_size = 65536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1) or len(image) % page_size:
+        return None
+    usable = page_size - image[20]
+    pages = len(image) // page_size
+    if _u32(image, 52) or usable < 480 or pages >= 1 << 24:
+        return None  # auto-vacuum pointer maps, a reserved tail the format forbids, or a page number
+        # wide enough to make an overflow page's first byte look like a b-tree page type
+    spans: list[tuple[int, int]] = []
+    counted = _u32(image, 28)
+    if counted and _u32(image, 24) == _u32(image, 92):
+        if counted > pages:
+            return None
+        spans.append((counted * page_size, pages * page_size))  # pages past the end SQLite uses
+        pages = counted
+    free = _freelist(image, page_size, usable, pages, spans)
+    if free is None:
+        return None
+    for number in range(1, pages + 1):
+        if number not in free and not _btree_page(image, number, page_size, usable, spans):
+            return None
+    return spans
+
+
+def _freelist(image: bytes, page_size: int, usable: int, pages: int, spans: list[tuple[int, int]]) -> set[int] | None:
+    """The freelist's pages, adding their unused bytes to ``spans``; ``None`` if the chain is malformed."""
+    free: set[int] = set()
+    trunk = _u32(image, 32)
+    while trunk:
+        if not 1 < trunk <= pages or trunk in free:
+            return None
+        base = (trunk - 1) * page_size
+        following, count = _u32(image, base), _u32(image, base + 4)
+        if count > usable // 4 - 2:
+            return None
+        free.add(trunk)
+        spans.append((base + 8 + 4 * count, base + page_size))
+        for at in range(base + 8, base + 8 + 4 * count, 4):
+            leaf = _u32(image, at)
+            if not 1 < leaf <= pages or leaf in free:
+                return None
+            free.add(leaf)
+            spans.append(((leaf - 1) * page_size, leaf * page_size))
+        trunk = following
+    return free if len(free) == _u32(image, 36) else None
+
+
+def _btree_page(image: bytes, number: int, page_size: int, usable: int, spans: list[tuple[int, int]]) -> bool:
+    """Add a b-tree page's loose spans; ``False`` if it is not a well-formed b-tree page."""
+    base = (number - 1) * page_size
+    at = base + (100 if number == 1 else 0)
+    kind, block, cells, content = _PAGE_HEADER.unpack_from(image, at)
+    header = _HEADER_BYTES.get(kind)
+    if header is None:
+        return False  # an overflow page, or no page this reader knows
+    content = content or 65536
+    pointers_end = at + header + 2 * cells - base
+    if not pointers_end <= content <= usable:
+        return False
+    spans.append((base + pointers_end, base + content))
+    last = 0
+    while block:
+        if block <= last or block < content or block + 4 > usable:
+            return False  # free blocks are kept in ascending order inside the content area
+        following, size = _FREE_BLOCK.unpack_from(image, base + block)
+        if size < 4 or block + size > usable:
+            return False
+        spans.append((base + block + 4, base + block + size))
+        last, block = block, following
+    if usable < page_size:
+        spans.append((base + usable, base + page_size))
+    return True
+
+
+def grams(texts: Iterable[str]) -> frozenset[bytes]:
+    """Every :data:`GRAM`-byte run of the texts' UTF-8, as SQLite stores them."""
+    found: set[bytes] = set()
+    for text in texts:
+        data = text.encode("utf-8")
+        found.update(data[i : i + GRAM] for i in range(len(data) - GRAM + 1))
+    return frozenset(found)
+
+
+def holds_any(image: bytes, spans: Iterable[tuple[int, int]], texts: Iterable[str]) -> bool:
+    """Whether any loose span holds :data:`GRAM` consecutive bytes of one of the ``texts``."""
+    runs = [
+        run.group()
+        for start, end in spans
+        if image.count(0, start, end) != end - start  # most of it is zero, as secure_delete left it
+        for run in _RUNS.finditer(image, start, end)
+    ]
+    if not runs:
+        return False
+    windows = sum(len(run) - GRAM + 1 for run in runs)
+    if windows <= _FEW_WINDOWS:  # a few stale pointers or free-block headers: look each one up
+        stored = b"\x00".join(text.encode("utf-8") for text in texts)
+        return any(run[i : i + GRAM] in stored for run in runs for i in range(len(run) - GRAM + 1))
+    wanted = grams(texts)
+    return any(run[i : i + GRAM] in wanted for run in runs for i in range(len(run) - GRAM + 1))
+
+
+def held_image(identity: tuple[int, int]) -> bytes | None:
+    """The whole file with this ``(device, inode)``, read through a descriptor this process
+    already holds on it (SQLite's own), or ``None`` when there is none or it cannot be read.
+
+    Never through a descriptor of its own: closing *any* descriptor of a file drops every POSIX
+    lock the process holds on that file, SQLite's included, and another process could then take
+    the database for unused and remove its WAL. Reading with ``pread`` leaves the descriptor's
+    offset, and SQLite's use of it, alone. Where the process cannot list its descriptors
+    (``/dev/fd``), there is no image and the caller does the full scrub.
+    """
+    import os
+    import stat
+
+    try:
+        names = os.listdir("/dev/fd")
+    except OSError:
+        return None
+    for name in names:
+        try:
+            fd = int(name)
+            st = os.fstat(fd)
+        except (ValueError, OSError):
+            continue  # the listing's own descriptor, closed by now
+        if (st.st_dev, st.st_ino) != identity or not stat.S_ISREG(st.st_mode):
+            continue
+        chunks, at = [], 0
+        try:
+            while at < st.st_size:
+                chunk = os.pread(fd, st.st_size - at, at)
+                if not chunk:
+                    return None  # shorter than it was a moment ago: let the full scrub decide
+                chunks.append(chunk)
+                at += len(chunk)
+        except OSError:
+            return None
+        return b"".join(chunks)
+    return None
