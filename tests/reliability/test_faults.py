@@ -183,38 +183,109 @@ def strace_problem() -> str | None:
     return None if probe.returncode == 0 else "ptrace is not permitted here"
 
 
-COMMIT_STEPS = [
-    ("pwrite64", 10),  # the first WAL header, written by the first put
-    ("fdatasync", 2),  # the folder sync after the WAL file was created
-    ("pwrite64", 14),  # a page frame of the first put's commit
-    ("fdatasync", 3),  # the WAL sync that makes the first put durable (the commit point)
-    ("pwrite64", 26),  # a page frame of the VACUUM after a replacement
-    ("fdatasync", 5),  # the WAL sync of that VACUUM's commit
-    ("fdatasync", 6),  # the checkpoint's sync of the WAL before it copies pages
-    ("pwrite64", 38),  # the checkpoint's write of a page into the main file
-    ("ftruncate", 2),  # the checkpoint shrinking the main file after VACUUM
-    ("fdatasync", 7),  # the checkpoint's sync of the main file
-    ("ftruncate", 3),  # the WAL truncated to zero bytes after the checkpoint
-    ("pwrite64", 45),  # the WAL header rewritten by the next write after the truncation
-    ("fdatasync", 8),  # the sync of that new header
+def left_frames(db: Path) -> None:
+    """Leave committed frames in the WAL, as a writer killed before its closing checkpoint does;
+    the next store to open the file cannot know what they removed, so its first write is followed
+    by the full scrub (``VACUUM``)."""
+    code = (
+        "import os, sys; from tact_memory.store.sqlite import MemoryStore; "
+        "MemoryStore(sys.argv[1]).put('a write whose process never closed its store'); os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", code, str(db)], env=child_env(), cwd=ROOT, check=True, timeout=60)
+    assert Path(f"{db}-wal").stat().st_size > 0
+
+
+Call = tuple[str, str, str]
+"""One traced call: the syscall, the file it hit and its remaining arguments (``strace -y``)."""
+
+
+TRACED = "pwrite64,pread64,fdatasync,ftruncate"
+"""The syscalls an uninjected trace records, to find a kill point among them."""
+
+
+def traced_calls(db: Path) -> list[Call]:
+    """The :data:`TRACED` syscalls the stream writer makes, in order, from an uninjected run on a copy of ``db``'s folder."""
+    copy = db.parent.parent / "dry"
+    shutil.copytree(db.parent, copy / db.parent.name)
+    out = copy / "trace"
+    try:
+        subprocess.run(
+            [str(shutil.which("strace")), "-f", "-y", "-qq", "-o", str(out), "-e", f"trace={TRACED}",
+             sys.executable, "-m", "tests.reliability.workers", "stream", str(copy / db.parent.name / db.name), "s", "1"],
+            capture_output=True, env=child_env(), cwd=ROOT, timeout=8, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pass  # the stream writes until stopped; a few seconds trace far more steps than needed
+    calls = []
+    for line in out.read_text(encoding="utf-8", errors="replace").splitlines():
+        name, _, rest = line.split(None, 1)[-1].partition("(")
+        fd_path, _, args = rest.partition(">")
+        calls.append((name, fd_path.partition("<")[2], args))
+    shutil.rmtree(copy)
+    return calls
+
+
+def nth(calls: list[Call], index: int) -> int:
+    """The 1-based count of ``calls[index]`` among the calls of its syscall, as ``strace -e inject=...:when=`` counts."""
+    return sum(1 for c in calls[: index + 1] if c[0] == calls[index][0])
+
+
+def the_scrub_check_read(calls: list[Call]) -> int:
+    """The scrub's read of the whole main file for its check (after its FULL checkpoint)."""
+    return next(i for i, (name, path, args) in enumerate(calls) if name == "pread64" and path.endswith(".sqlite3") and not args.rstrip().endswith((", 100, 0) = 100", ", 4096, 0) = 4096")) and ", 0) = " in args)
+
+
+def a_vacuum_frame(calls: list[Call]) -> int:
+    """A page frame ``VACUUM`` writes: in a file another writer left frames in, the first WAL write
+    after the first put's commit (its WAL sync)."""
+    commit = next(i for i, (name, path, _) in enumerate(calls) if name == "fdatasync" and path.endswith("-wal"))
+    return next(i for i, (name, path, _) in enumerate(calls) if i > commit and name == "pwrite64" and path.endswith("-wal"))
+
+
+COMMIT_STEPS: list[tuple[str, int | Callable[[list[Call]], int], bool]] = [
+    ("pwrite64", 9, False),  # the first WAL header, written by the first put
+    ("fdatasync", 2, False),  # the folder sync after the WAL file was created
+    ("pwrite64", 14, False),  # a page frame of the first put's commit
+    ("fdatasync", 3, False),  # the WAL sync that makes the first put durable (the commit point)
+    ("pwrite64", 19, False),  # a page frame of the replacement that follows
+    ("fdatasync", 4, False),  # the WAL sync of the replacement's commit
+    ("fdatasync", 5, False),  # the scrub's FULL checkpoint: its sync of the WAL before it copies pages
+    ("pwrite64", 25, False),  # the checkpoint's write of a page into the main file
+    ("ftruncate", 2, False),  # the checkpoint setting the main file's length
+    ("fdatasync", 6, False),  # the checkpoint's sync of the main file
+    ("pread64", the_scrub_check_read, False),  # the scrub reading the file to search it for the old text
+    ("ftruncate", 3, False),  # the WAL truncated to zero bytes after the check
+    ("pwrite64", 28, False),  # the WAL header rewritten by the next write after the truncation
+    ("fdatasync", 7, False),  # the sync of that new header
+    ("pwrite64", a_vacuum_frame, True),  # a frame of the full scrub (VACUUM) owed for another writer's frames
 ]
 """Kill points: the n-th call of the syscall in the writer, from its first open (the numbers follow
-the stream of seed 1 from five seeded records: its -shm setup takes the first nine page writes and
-one ftruncate, then put, replace + scrub, put, ...; ``strace -f -y`` shows which file each hits)."""
+the stream of seed 1 from five seeded records: its -shm setup takes the first eight page writes and
+one ftruncate, then put, replace + scrub, put, ...; ``strace -f -y`` shows which file each hits).
+A function finds its call in an uninjected trace of the same run instead, where a count would
+depend on what the interpreter reads while it starts. The flag leaves WAL frames of another writer
+first (:func:`left_frames`)."""
 
 
-@pytest.mark.parametrize(("syscall", "when"), COMMIT_STEPS)
-def test_kill_at_each_step_of_a_commit_rolls_back_cleanly(tmp_path: Path, syscall: str, when: int) -> None:
+@pytest.mark.parametrize(("syscall", "when", "frames_left"), COMMIT_STEPS)
+def test_kill_at_each_step_of_a_commit_rolls_back_cleanly(
+    tmp_path: Path, syscall: str, when: int | Callable[[list[Call]], int], frames_left: bool
+) -> None:
     """Durability inside a commit: strace kills the writer on entry to a chosen WAL write, sync,
-    checkpoint write or truncation, so a transaction or the scrub after it is always cut in the
-    middle. Acknowledged writes stay, the write in flight is wholly there or wholly absent, the file
-    is intact, and no retired text survives a scrub that completed."""
+    checkpoint write, check read or truncation, so a transaction or the scrub after it is always cut
+    in the middle. Acknowledged writes stay, the write in flight is wholly there or wholly absent,
+    the file is intact, and no retired text survives a scrub that completed."""
     why_not = strace_problem()
     if why_not:
         pytest.skip(why_not)
     db = tmp_path / "memory" / "v1.sqlite3"
     seeded_database(db, 5)
+    if frames_left:
+        left_frames(db)
     model = raw_rows(db)
+    if callable(when):
+        calls = traced_calls(db)
+        when = nth(calls, when(calls))
     strace = [
         str(shutil.which("strace")), "-f", "-qq", "-o", os.devnull,
         "-e", f"trace={syscall}", "-e", f"inject={syscall}:signal=SIGKILL:when={when}",
