@@ -63,6 +63,8 @@ class CorpusIndex:
         self._index: Index | None = None
         self._generation: int | None = None
         self._rows: dict[int, _Version] = {}
+        self._used = 0  # the UTF-8 bytes of every live row's content, kept with _rows
+        self._by_duplicate: dict[bytes, set[int]] = {}  # duplicate digest -> live ids, kept with _rows
         # Versions this process derived itself and the file does not hold yet: id -> (version, stored form).
         self._unsaved: dict[int, tuple[int, str]] = {}
         # (id, version) -> (digest of the content screened, verdict): verdicts this process computed.
@@ -74,6 +76,8 @@ class CorpusIndex:
         self._index = None
         self._generation = None
         self._rows = {}
+        self._used = 0
+        self._by_duplicate = {}
         self._unsaved = {}
 
     @property
@@ -134,19 +138,33 @@ class CorpusIndex:
         else:
             self._unsaved.pop(id_, None)
         old = self._rows.get(id_)
-        if old is not None and old.version != version:
-            self._served.pop((id_, old.version), None)
-        self._rows[id_] = _Version(version, content_size(content), derived.duplicate, derived.hidden)
+        if old is not None:
+            self._untrack(id_, old)
+            if old.version != version:
+                self._served.pop((id_, old.version), None)
+        row = self._rows[id_] = _Version(version, content_size(content), derived.duplicate, derived.hidden)
+        self._used += row.size
+        self._by_duplicate.setdefault(row.duplicate, set()).add(id_)
         if derived.hidden is None:
             self.index.add(id_, version, derived.terms)
         else:
             self.index.remove(id_)
+
+    def _untrack(self, id_: int, row: _Version) -> None:
+        """Take ``row``'s size and duplicate digest out of the running totals."""
+        self._used -= row.size
+        same = self._by_duplicate.get(row.duplicate)
+        if same is not None:
+            same.discard(id_)
+            if not same:
+                del self._by_duplicate[row.duplicate]
 
     def _drop(self, id_: int) -> None:
         row = self._rows.pop(id_, None)
         self._unsaved.pop(id_, None)
         self.index.remove(id_)
         if row is not None:
+            self._untrack(id_, row)
             self._served.pop((id_, row.version), None)
 
     def committed(
@@ -230,7 +248,7 @@ class CorpusIndex:
 
     def totals(self) -> tuple[int, int]:
         """Live rows and the UTF-8 bytes of their content."""
-        return len(self._rows), sum(row.size for row in self._rows.values())
+        return len(self._rows), self._used
 
     def visible(self, id_: int) -> bool:
         """Whether ``id_`` is a live row that models may see, by the verdict the cache holds."""
@@ -242,8 +260,7 @@ class CorpusIndex:
 
         ``besides`` (the record being replaced) does not count.
         """
-        digest = stored.digest(content)
-        same = [id_ for id_, row in self._rows.items() if row.duplicate == digest and id_ != besides]
+        same = [id_ for id_ in self._by_duplicate.get(stored.digest(content), ()) if id_ != besides]
         if not same:
             return None
         first = min(same)

@@ -23,6 +23,7 @@ folding and secret screening are imported on first use: they compile patterns an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -52,6 +53,8 @@ MAX_INTEGER = 2**63 - 1
 """The largest id or version a record can have (SQLite's largest integer)."""
 
 _ALLOWED_CONTROLS = frozenset("\t\n\r")
+_CONTROLS = re.compile("[%s]" % "".join(re.escape(chr(c)) for c in [*range(32), 127] if chr(c) not in _ALLOWED_CONTROLS))
+"""Any control character a record may not hold."""
 
 
 class Row(NamedTuple):
@@ -102,7 +105,7 @@ def validate_content(content: object, limits: Limits) -> str:
     content, size = check_text(content, "content")
     if not content.strip():
         raise errors.InvalidArguments("content is empty; store one self-contained conclusion")
-    if any(ord(ch) < 32 and ch not in _ALLOWED_CONTROLS or ord(ch) == 127 for ch in content):
+    if _CONTROLS.search(content):
         raise errors.InvalidArguments("content contains control characters other than tab and newline")
     if size > limits.record_bytes:
         raise errors.ContentTooLarge(

@@ -8,9 +8,13 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tact_memory.records import RecordKey
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT, IMITATION_KIND
+from tact_memory.store import derived as stored
+from tact_memory.store import policy
 from tact_memory.store.index import CorpusIndex
 from tact_memory.store.sqlite import MemoryStore
 
@@ -139,3 +143,53 @@ def test_rank_ranks_without_telemetry_or_a_transaction(db_path: Path, clock: Fak
         scans = {r.key.id: r.scan_count for r in store.list_records()}
         assert store.rank("billing port", limit=1) == [first.id]
         assert {r.key.id: r.scan_count for r in store.list_records()} == scans
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["set", "drop", "commit", "commit-remove", "invalidate"]),
+            st.integers(1, 6),
+            st.sampled_from(["deploys need approval", "Deploys NEED approval", "use ruff", "billing runs on postgres", "é" * 5]),
+        ),
+        max_size=30,
+    )
+)
+def test_running_totals_and_duplicates_agree_with_the_rows_however_they_changed(
+    steps: list[tuple[str, int, str]],
+) -> None:
+    """The content total and the duplicate lookup are kept as rows come and go (by refresh, by the
+    process's own commits, after an invalidation); they must equal what the live rows say."""
+    corpus = Corpus()
+    cache = CorpusIndex()
+    generation = 0
+    corpus.refresh(cache, generation)
+    for action, id_, text in steps:
+        if action == "invalidate":
+            cache.invalidate()
+        elif action in ("set", "drop"):  # another process's write, seen by the next refresh
+            if action == "set":
+                corpus.set(id_, text)
+            else:
+                corpus.rows.pop(id_, None)
+            generation += 1
+        elif action == "commit":  # this process's own put or replacement
+            corpus.refresh(cache, generation)
+            corpus.set(id_, text)
+            version = corpus.rows[id_][0]
+            cache.committed(generation, written=(id_, version, text, stored.derive(text)))
+            generation += 1
+        elif id_ in corpus.rows:  # this process's own delete
+            corpus.refresh(cache, generation)
+            del corpus.rows[id_]
+            cache.committed(generation, removed=[id_])
+            generation += 1
+        corpus.refresh(cache, generation)
+        live = {i: t for i, (_, t) in corpus.rows.items()}
+        assert cache.totals() == (len(live), sum(len(t.encode()) for t in live.values()))
+        for probe in {text, "Deploys need approval", "use ruff"}:
+            for besides in (None, id_):
+                same = sorted(i for i, t in live.items() if policy.duplicate_key(t) == policy.duplicate_key(probe) and i != besides)
+                expected = (same[0], corpus.rows[same[0]][0]) if same else None
+                assert cache.duplicate_of(probe, besides=besides) == expected

@@ -50,6 +50,18 @@ def test_validate_content_refuses_with_a_named_error(content: object, error: typ
     assert AWS_KEY not in str(info.value)
 
 
+@pytest.mark.parametrize("code", [*range(0x00, 0x100), 0x2028, 0xFEFF, 0x10FFFF])
+def test_the_control_characters_refused_are_exactly_c0_but_tab_newline_return_and_delete(code: int) -> None:
+    char = chr(code)
+    refused = (code < 32 and char not in "\t\n\r") or code == 127
+    try:
+        policy.validate_content(f"a{char}b", LIMITS)
+    except errors.InvalidArguments as exc:
+        assert refused and "control characters" in str(exc)
+    else:
+        assert not refused
+
+
 def test_validate_content_accepts_tabs_newlines_and_exactly_the_byte_limit() -> None:
     text = "a\tb\r\nc" + "é" * 17  # 6 + 34 = 40 bytes
     assert policy.content_size(text) == 40
