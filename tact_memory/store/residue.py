@@ -143,12 +143,22 @@ def grams(texts: Iterable[str]) -> frozenset[bytes]:
     return frozenset(found)
 
 
+_ZEROS = bytes(65536)
+
+
+def _zero(image: bytes, start: int, end: int) -> bool:
+    """Whether ``image[start:end]`` is all zero bytes (a compare with zeros is the quick test)."""
+    if end - start <= len(_ZEROS):
+        return image[start:end] == _ZEROS[: end - start]
+    return image.count(0, start, end) == end - start
+
+
 def holds_any(image: bytes, spans: Iterable[tuple[int, int]], texts: Iterable[str]) -> bool:
     """Whether any loose span holds :data:`GRAM` consecutive bytes of one of the ``texts``."""
     runs = [
         run.group()
         for start, end in spans
-        if image.count(0, start, end) != end - start  # most of it is zero, as secure_delete left it
+        if not _zero(image, start, end)  # most of it is, as secure_delete left it
         for run in _RUNS.finditer(image, start, end)
     ]
     if not runs:
@@ -174,27 +184,37 @@ def held_image(identity: tuple[int, int]) -> bytes | None:
     import os
     import stat
 
-    try:
-        names = os.listdir("/dev/fd")
-    except OSError:
-        return None
-    for name in names:
+    def matches(fd: int) -> bool:
         try:
-            fd = int(name)
             st = os.fstat(fd)
-        except (ValueError, OSError):
-            continue  # the listing's own descriptor, closed by now
-        if (st.st_dev, st.st_ino) != identity or not stat.S_ISREG(st.st_mode):
-            continue
-        chunks, at = [], 0
+        except OSError:
+            return False  # the listing's own descriptor, closed by now
+        return (st.st_dev, st.st_ino) == identity and stat.S_ISREG(st.st_mode)
+
+    fd = _HELD.get(identity)
+    if fd is None or not matches(fd):
         try:
-            while at < st.st_size:
-                chunk = os.pread(fd, st.st_size - at, at)
-                if not chunk:
-                    return None  # shorter than it was a moment ago: let the full scrub decide
-                chunks.append(chunk)
-                at += len(chunk)
+            names = os.listdir("/dev/fd")
         except OSError:
             return None
-        return b"".join(chunks)
-    return None
+        fd = next((int(name) for name in names if name.isdigit() and matches(int(name))), None)
+        if fd is None:
+            _HELD.pop(identity, None)
+            return None
+        _HELD[identity] = fd
+    chunks, at = [], 0
+    try:
+        size = os.fstat(fd).st_size
+        while at < size:
+            chunk = os.pread(fd, size - at, at)
+            if not chunk:
+                return None  # shorter than it was a moment ago: let the full scrub decide
+            chunks.append(chunk)
+            at += len(chunk)
+    except OSError:
+        return None
+    return b"".join(chunks)
+
+
+_HELD: dict[tuple[int, int], int] = {}
+"""The descriptor :func:`held_image` last found for a file; checked against the file before each use."""
