@@ -73,6 +73,9 @@ BUSY_TIMEOUT_S = 5.0
 _AT_VERSION = "(id, version) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))"
 """Rows still at the version a view saw: ``?`` is a JSON list of ``[id, version]`` pairs."""
 
+_KEY_IS = "id = ? AND version = ?"
+"""One row still at the version a view saw (one statement per row: cheaper than a JSON list here)."""
+
 _ORDER_SQL = {name: ", ".join(f"{f} {'DESC' if desc else 'ASC'}" for f, desc in keys) for name, keys in ORDERS.items()}
 
 
@@ -104,6 +107,7 @@ class MemoryStore:
         self._conn: sqlite3.Connection | None = None
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file the connection opened
         self._older_schema = False
+        self._synchronous: str | None = None  # the level set on this connection, once it is in WAL mode
         self._corpus = CorpusIndex()
         self._scrubber = Scrubber()
 
@@ -122,6 +126,7 @@ class MemoryStore:
                     self._scrubber.scrub(self._conn, self._image)  # a scrub a busy reader left owed
                 self._conn.close()
                 self._conn = None
+                self._synchronous = None
                 self._identity = None
                 self._corpus.invalidate()
 
@@ -193,9 +198,13 @@ class MemoryStore:
             self._check_not_moved()
             try:
                 with self._translating():
-                    if spec.synchronous is not None:
-                        use_wal(conn, busy_timeout_s=BUSY_TIMEOUT_S)
+                    if spec.synchronous is not None and spec.synchronous != self._synchronous:
+                        # Once in WAL mode a file stays so while this connection is open (leaving
+                        # it needs an exclusive lock), and the level stays as last set here.
+                        if self._synchronous is None:
+                            use_wal(conn, busy_timeout_s=BUSY_TIMEOUT_S)
                         conn.execute(f"PRAGMA synchronous = {spec.synchronous}")
+                        self._synchronous = spec.synchronous
                     conn.execute(spec.begin)
             except errors.StoreUnavailable as refused:
                 if refused.reason != "busy":
@@ -301,15 +310,17 @@ class MemoryStore:
         return row[0] if row is not None and type(row[0]) is int else None
 
     @staticmethod
-    def _record_telemetry(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> None:
-        """Run a telemetry update; at the file bound, skip it rather than fail the scan or read.
+    def _record_telemetry(conn: sqlite3.Connection, sql: str, params: Sequence[tuple[object, ...]]) -> None:
+        """Run a telemetry update once per row; at the file bound, skip the rest rather than fail
+        the scan or read.
 
         A first scan time turns a NULL into an integer, so a row grows; on a full page that needs a
-        page the file may not add (``SQLITE_FULL``). SQLite undoes just that statement, or (when it
-        kept no statement journal) the transaction, which held nothing but this call's telemetry.
+        page the file may not add (``SQLITE_FULL``). SQLite undoes just that row's statement, or
+        (when it kept no statement journal) the transaction, which held nothing but this call's
+        telemetry; rows updated before it keep theirs.
         """
         try:
-            conn.execute(sql, params)
+            conn.executemany(sql, params)
         except sqlite3.OperationalError as exc:
             if not is_full(exc):
                 raise
@@ -356,8 +367,8 @@ class MemoryStore:
             self._save_derived(conn)
             self._record_telemetry(
                 conn,
-                f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE {_AT_VERSION}",
-                (self._clock(), json.dumps([[c.key.id, c.key.version] for c in cards])),
+                f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE {_KEY_IS}",
+                [(now, c.key.id, c.key.version) for now in [self._clock()] for c in cards],
             )
         return cards
 
@@ -421,8 +432,8 @@ class MemoryStore:
             self._record_telemetry(
                 conn,
                 "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = ?,"
-                f" probation_until_ms = NULL WHERE {_AT_VERSION}",
-                (self._clock(), seen),
+                f" probation_until_ms = NULL WHERE {_KEY_IS}",
+                [(now, i, by_id[i].key.version) for now in [self._clock()] for i in found],
             )
             for row in conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE {_AT_VERSION}", (seen,)):
                 record = rows.record(row, self.path)
