@@ -212,7 +212,7 @@ def traced_calls(db: Path) -> list[Call]:
         subprocess.run(
             [str(shutil.which("strace")), "-f", "-y", "-qq", "-o", str(out), "-e", f"trace={TRACED}",
              sys.executable, "-m", "tests.reliability.workers", "stream", str(copy / db.parent.name / db.name), "s", "1"],
-            capture_output=True, env=child_env(), cwd=ROOT, timeout=8, check=False,
+            capture_output=True, env=child_env(), cwd=ROOT, timeout=4, check=False,
         )  # fmt: skip
     except subprocess.TimeoutExpired:
         pass  # the stream writes until stopped; a few seconds trace far more steps than needed
