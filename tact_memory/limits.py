@@ -7,9 +7,51 @@ a few operations, while production code always uses :data:`DEFAULT_LIMITS`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
+
+TYPE_CHECKING = False  # typing is not imported at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["DEFAULT_LIMITS", "DEFAULT_RANKING", "PROBATION_MS", "Limits", "Ranking"]
+
+
+class FrozenValue:
+    """Base of the package's internal immutable values: a frozen dataclass's behaviour, built cheaply.
+
+    Each ``@dataclass`` compiles its methods when its module is imported (about a millisecond a
+    class), which every ``tact-memory tool`` process pays before it does anything. Internal value
+    types therefore subclass this instead: they list their fields, in order, in ``__slots__``, and
+    set them in ``__init__`` with ``object.__setattr__``. Equality, hashing, ``repr`` and copying
+    then work from those fields as a frozen dataclass's do, and assigning an attribute raises
+    :class:`dataclasses.FrozenInstanceError`. The public record types stay dataclasses.
+    """
+
+    __slots__: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{self.__class__.__qualname__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[FrozenValue], tuple[Any, ...]]:
+        return self.__class__, self._values()
 
 PROBATION_MS = 7 * 24 * 60 * 60 * 1000
 """Seven days of unread probation for a newly model-written version, in milliseconds."""

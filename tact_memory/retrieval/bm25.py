@@ -40,22 +40,25 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-
-from ..limits import DEFAULT_RANKING
+from ..limits import DEFAULT_RANKING, FrozenValue
 from .lexer import document_terms, split_query
 
 __all__ = ["Hit", "Index", "Words", "count_terms"]
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(FrozenValue):
     """One ranked record."""
+
+    __slots__ = ("id", "score")
 
     id: int
     """Stable id of the record."""
     score: float
     """BM25 score, positive; larger is more relevant."""
+
+    def __init__(self, id: int, score: float) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "score", score)
 
 
 class Words(str):

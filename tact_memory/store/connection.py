@@ -72,11 +72,10 @@ import os
 import sqlite3
 import time
 import urllib.parse
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..limits import Limits
+from ..limits import FrozenValue, Limits
 from . import files as dbfiles
 from .rows import decode
 from .schema import (
@@ -95,14 +94,19 @@ TransactionKind = Literal["mutation", "telemetry", "view"]
 read-only part of a scan or read (refresh, ranking, fetching contents)."""
 
 
-@dataclass(frozen=True)
-class Transaction:
+class Transaction(FrozenValue):
     """How one kind of transaction begins and how far its commit waits for the disk."""
+
+    __slots__ = ("begin", "synchronous")
 
     begin: str
     """The ``BEGIN`` statement: ``IMMEDIATE`` takes the write lock up front, plain ``BEGIN`` only reads."""
     synchronous: str | None
     """The ``PRAGMA synchronous`` level set before it begins; ``None`` for a transaction that writes nothing."""
+
+    def __init__(self, begin: str, synchronous: str | None) -> None:
+        object.__setattr__(self, "begin", begin)
+        object.__setattr__(self, "synchronous", synchronous)
 
 
 TRANSACTIONS: dict[TransactionKind, Transaction] = {

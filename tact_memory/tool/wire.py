@@ -1,7 +1,7 @@
 """The memory tool's calls as they arrive: their fields, and the one decode that validates them.
 
 A call is JSON text, bytes or an already decoded object. :func:`decode` turns it into one of four
-frozen dataclasses (:data:`Call`) or raises :class:`InvalidCall`, and nothing after it looks at the
+frozen values (:data:`Call`) or raises :class:`InvalidCall`, and nothing after it looks at the
 raw arguments again: the role guard, the tool and every face work on the decoded call.
 
 Validation is closed and tagged: a call names its ``operation`` and is checked against that
@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Union
 
 from .. import errors
-from ..limits import DEFAULT_LIMITS, Limits
+from ..limits import DEFAULT_LIMITS, FrozenValue, Limits
 from ..records import RecordKey
 from ..screening.credentials import find_secret
 
@@ -50,44 +49,62 @@ Operation = Literal["scan", "read", "put", "delete"]
 """The name of one of the tool's operations."""
 
 
-@dataclass(frozen=True)
-class ScanCall:
+class ScanCall(FrozenValue):
     """Search the memory for candidates."""
+
+    __slots__ = ("query", "limit")
 
     operation: ClassVar[Operation] = "scan"
     query: str
     """Words to search for."""
-    limit: int | None = None
+    limit: int | None
     """How many candidates at most; ``None`` means as many as the store's bound allows."""
 
+    def __init__(self, query: str, limit: int | None = None) -> None:
+        object.__setattr__(self, "query", query)
+        object.__setattr__(self, "limit", limit)
 
-@dataclass(frozen=True)
-class ReadCall:
+
+class ReadCall(FrozenValue):
     """Read complete records chosen from a scan."""
+
+    __slots__ = ("ids",)
 
     operation: ClassVar[Operation] = "read"
     ids: tuple[int, ...]
     """Ids of the records to read, as named; missing ones are left out of the result."""
 
+    def __init__(self, ids: tuple[int, ...]) -> None:
+        object.__setattr__(self, "ids", ids)
 
-@dataclass(frozen=True)
-class PutCall:
+
+class PutCall(FrozenValue):
     """Store one conclusion, or replace a known record."""
+
+    __slots__ = ("content", "replace")
 
     operation: ClassVar[Operation] = "put"
     content: str
     """The conclusion to store."""
-    replace: RecordKey | None = None
+    replace: RecordKey | None
     """The record to replace, at the version the agent saw, if any."""
 
+    def __init__(self, content: str, replace: RecordKey | None = None) -> None:
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "replace", replace)
 
-@dataclass(frozen=True)
-class DeleteCall:
+
+class DeleteCall(FrozenValue):
     """Remove a known record."""
+
+    __slots__ = ("key",)
 
     operation: ClassVar[Operation] = "delete"
     key: RecordKey
     """The record to remove, at the version the agent saw."""
+
+    def __init__(self, key: RecordKey) -> None:
+        object.__setattr__(self, "key", key)
 
 
 Call = Union[ScanCall, ReadCall, PutCall, DeleteCall]
@@ -100,9 +117,10 @@ Shape = Literal["string", "positive", "limit", "ids", "key"]
 """What a field holds: a string, an integer from 1, a scan limit, a list of ids, or ``{id, version}``."""
 
 
-@dataclass(frozen=True)
-class FieldSpec:
+class FieldSpec(FrozenValue):
     """One field of a call, as :func:`decode` checks it and the schema publishes it."""
+
+    __slots__ = ("name", "shape", "required", "description", "fields")
 
     name: str
     """The field's name in the call."""
@@ -112,8 +130,17 @@ class FieldSpec:
     """Whether a call must send it (an optional field may also be sent as null)."""
     description: str
     """For the model; ``{limits.…}`` is filled in with the bounds of the store."""
-    fields: tuple[FieldSpec, ...] = ()
+    fields: tuple[FieldSpec, ...]
     """The fields of a ``key`` object."""
+
+    def __init__(
+        self, name: str, shape: Shape, required: bool, description: str, fields: tuple[FieldSpec, ...] = ()
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "required", required)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "fields", fields)
 
 
 FIELDS: dict[str, tuple[FieldSpec, ...]] = {
