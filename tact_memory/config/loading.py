@@ -349,6 +349,37 @@ def _read_regular_file(path: Path) -> bytes:
 
 _POSITION_RE = re.compile(r"\s*\(at line (\d+), column \d+\)")
 
+_PLAIN_LINE = re.compile(r"[ \t]*(?:(\[)[ \t]*memory[ \t]*\]|enabled[ \t]*=[ \t]*(true|false))?[ \t]*(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?")
+"""A line of the usual file: blank, a comment, the ``[memory]`` header or ``enabled = true|false``."""
+
+
+def _plain_toml(text: str) -> dict[str, Any] | None:
+    """What TOML reads from ``text`` when it is the usual file, or ``None`` when it is anything else.
+
+    The usual file (what ``tact-memory init`` writes, with any comments) holds only blank lines,
+    comments, one ``[memory]`` header and at most one ``enabled = true|false`` below it. Every
+    ``tact-memory tool`` process reads it, and the TOML parser's import costs several times this
+    check; any other text (including every malformed one) goes to the parser, which is the reference.
+    """
+    if "\r" in text:
+        return None
+    raw: dict[str, Any] = {}
+    memory: dict[str, Any] | None = None
+    for line in text.split("\n"):
+        plain = _PLAIN_LINE.fullmatch(line)
+        if plain is None:
+            return None
+        header, enabled = plain.groups()
+        if header:
+            if memory is not None:
+                return None
+            memory = raw["memory"] = {}
+        elif enabled:
+            if memory is None or "enabled" in memory:
+                return None
+            memory["enabled"] = enabled == "true"
+    return raw
+
 
 def parse_config(text: str, *, path: Path) -> Config:
     """Validate the text of a configuration file.
@@ -356,12 +387,15 @@ def parse_config(text: str, *, path: Path) -> Config:
     Raises:
         ConfigError: malformed TOML (with its line), an unknown key or a value of the wrong type.
     """
+    # A byte order mark is how some Windows editors start UTF-8; TOML does not allow one.
+    text = text.removeprefix("\ufeff")
+    plain = _plain_toml(text)
+    if plain is not None:
+        return _validate(plain, path)
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised by the 3.10 type check
         import tomli as tomllib
-    # A byte order mark is how some Windows editors start UTF-8; TOML does not allow one.
-    text = text.removeprefix("\ufeff")
     try:
         raw: dict[str, Any] = tomllib.loads(text)
     except RecursionError:

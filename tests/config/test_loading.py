@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tact_memory.config.loading import (
     MAX_CONFIG_BYTES,
@@ -204,3 +207,34 @@ def test_a_fifo_swapped_in_after_the_check_is_refused_without_waiting(
 
     monkeypatch.setattr(os, "stat", stat_then_swap)
     assert "FIFO" in str(refused_within(5, path))
+
+
+_LINES = [
+    "", "  ", "\t", "# a comment", "#\tok é", "# \x7f", "# \x01", "[memory]", " [ memory ]\t# c", "[memory.team]",
+    "[other]", "enabled = true", "enabled=false", "  enabled = true # on", "enabled = True", "enabled = 1",
+    'enabled = "yes"', "enabled", "memory.enabled = true", "[[memory]]", "\r", "x = 1", "enabled = true enabled",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_LINES), max_size=6), st.sampled_from(["\n", "\r\n"]))
+def test_plain_file_reads_as_toml_reads_it(lines: list[str], newline: str) -> None:
+    """The usual file skips the TOML parser; whenever it does, it reads what the parser reads."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    from tact_memory.config.loading import _plain_toml
+
+    text = newline.join(lines)
+    plain = _plain_toml(text)
+    if plain is None:
+        return
+    assert plain == tomllib.loads(text)
+    assert parse_config(text, path=Path("/c.toml")) == Config(path=Path("/c.toml"), memory=_settings(plain))
+
+
+def _settings(raw: dict[str, Any]) -> Any:
+    from tact_memory.config.loading import MemorySettings
+
+    return MemorySettings(enabled=raw.get("memory", {}).get("enabled", False))
