@@ -25,15 +25,22 @@ Rules for trusting it, since the file is data anyone with local access can edit:
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import DEFAULT_RANKING
 from .policy import duplicate_key, hidden_reason
 
+try:  # the same BLAKE2b, without loading OpenSSL (hashlib's import) into every tool process
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter built without it
+    from hashlib import blake2b
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..retrieval.bm25 import Words
 
 __all__ = ["Derived", "decode", "derive", "digest", "encode", "rules"]
@@ -64,13 +71,12 @@ def rules() -> str:
     ``fold`` setting, so any change to a rule changes it. Without the sources (a frozen
     installation) it is unique to the process, and nothing stored is ever reused.
     """
-    from hashlib import blake2b
-
     h = blake2b(f"{_FORMAT} {DEFAULT_RANKING.fold}".encode(), digest_size=12)
-    package = Path(__file__).resolve().parent.parent
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     try:
         for name in _SOURCES:
-            h.update((package / name).read_bytes())
+            with open(os.path.join(package, *name.split("/")), "rb") as source:
+                h.update(source.read())
     except OSError:
         import secrets
 
@@ -80,8 +86,6 @@ def rules() -> str:
 
 def digest(content: str) -> bytes:
     """The 128-bit digest of ``content``'s duplicate key."""
-    from hashlib import blake2b
-
     return blake2b(duplicate_key(content).encode("utf-8"), digest_size=16).digest()
 
 
@@ -106,10 +110,10 @@ def decode(stored: object, version: int) -> Derived | None:
     if not isinstance(stored, str):
         return None
     try:
-        value = json.loads(stored)
+        value = _loads(stored)
     except ValueError:
         return None
-    if not isinstance(value, list) or len(value) != 5:
+    if type(value) is not list or len(value) != 5:
         return None
     stamp, for_version, hidden, duplicate, words = value
     if stamp != rules() or type(for_version) is not int or for_version != version:
@@ -122,6 +126,29 @@ def decode(stored: object, version: int) -> Derived | None:
         return None
     if len(raw) != 16:
         return None
+    return Derived(hidden, raw, _words()(words))
+
+
+def _loads(text: str) -> object:
+    """``json.loads(text)``, without its per-call overhead for a value with nothing around it.
+
+    A cold process decodes every row's value, so this is on the path of each first scan.
+    """
+    try:
+        value, end = _scan(text, 0)
+    except (StopIteration, ValueError):
+        pass
+    else:
+        if end == len(text):
+            return value
+    return json.loads(text)  # the reference: surrounding whitespace, or the error to raise
+
+
+_scan: Callable[[str, int], tuple[object, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=1)
+def _words() -> type[Words]:
     from ..retrieval.bm25 import Words
 
-    return Derived(hidden, raw, Words(words))
+    return Words

@@ -40,6 +40,11 @@ from ..records import RecordKey
 from . import derived as stored
 from .policy import content_size, hidden_reason
 
+try:  # the same BLAKE2b as hashlib's, without loading OpenSSL
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter built without it
+    from hashlib import blake2b
+
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Hit, Index
 
@@ -272,6 +277,4 @@ class CorpusIndex:
 
 
 def _content_digest(content: str) -> bytes:
-    from hashlib import blake2b
-
     return blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()
