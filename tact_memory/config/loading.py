@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..limits import FrozenValue
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -53,8 +54,7 @@ CONFIG_FILE_NAME = "config.toml"
 DATABASE_RELATIVE_PATH = Path("memory") / "v1.sqlite3"
 
 
-@dataclass(frozen=True)
-class TeamSettings:
+class TeamSettings(FrozenValue):
     """The ``[memory.team]`` table: a team memory service, and the workspaces that must use it.
 
     A session whose workspace is inside one of :attr:`workspace_roots` uses the team store only:
@@ -62,16 +62,32 @@ class TeamSettings:
     neither used nor created. Other workspaces keep the local store.
     """
 
+    __slots__ = ("endpoint", "namespace", "token_env", "token_file", "workspace_roots")
+
     endpoint: str
     """The service's URL (``http`` or ``https``; no user name, password, query or fragment)."""
-    namespace: str | None = None
+    namespace: str | None
     """The namespace the token must write as; the service refuses requests when it does not."""
-    token_env: str | None = None
+    token_env: str | None
     """The environment variable holding the token (it wins over :attr:`token_file` when set)."""
-    token_file: Path | None = None
+    token_file: Path | None
     """A file holding the token; it must be readable by its owner only (mode 0600)."""
-    workspace_roots: tuple[Path, ...] = ()
+    workspace_roots: tuple[Path, ...]
     """Absolute folders; a workspace inside any of them uses the team store."""
+
+    def __init__(
+        self,
+        endpoint: str,
+        namespace: str | None = None,
+        token_env: str | None = None,
+        token_file: Path | None = None,
+        workspace_roots: tuple[Path, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "endpoint", endpoint)
+        object.__setattr__(self, "namespace", namespace)
+        object.__setattr__(self, "token_env", token_env)
+        object.__setattr__(self, "token_file", token_file)
+        object.__setattr__(self, "workspace_roots", workspace_roots)
 
     def covers(self, workspace: str | os.PathLike[str]) -> bool:
         """Whether ``workspace`` is one of :attr:`workspace_roots` or inside one (symbolic links resolved)."""
@@ -93,14 +109,19 @@ class MemorySettings:
     """The ``[memory.team]`` table, when there is one."""
 
 
-@dataclass(frozen=True)
-class ConfigSource:
+class ConfigSource(FrozenValue):
     """Where the configuration file was selected from."""
+
+    __slots__ = ("path", "origin")
 
     path: Path
     """Absolute path of the selected ``config.toml`` (it may not exist for a fallback location)."""
     origin: str
     """One of ``"--config"``, ``"TACT_CONFIG"``, ``"TACT_HOME"``, ``"default"``."""
+
+    def __init__(self, path: Path, origin: str) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "origin", origin)
 
     @property
     def explicit(self) -> bool:
@@ -144,8 +165,8 @@ _TOML_TYPE_NAMES = {
 _TEAM_SCHEMA: dict[str, type] = {
     "endpoint": str, "namespace": str, "token_env": str, "token_file": str, "workspace_roots": list,
 }  # fmt: skip
-_NAMESPACE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,62}")  # the service's rule for namespace names
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+_NAMESPACE = r"[a-z0-9][a-z0-9_.-]{0,62}"  # the service's rule for namespace names
+_ENV_NAME = r"[A-Za-z_][A-Za-z0-9_]{0,127}"
 
 
 def _toml_type(value: object) -> str:
@@ -153,12 +174,12 @@ def _toml_type(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BARE_KEY = r"[A-Za-z0-9_-]+"
 
 
 def _key_name(*parts: str) -> str:
     """A dotted key as TOML spells it: quoted keys stay quoted, so no key can break the error's line."""
-    return ".".join(part if _BARE_KEY.fullmatch(part) else json.dumps(part) for part in parts)
+    return ".".join(part if re.fullmatch(_BARE_KEY, part) else json.dumps(part) for part in parts)
 
 
 def _validate(raw: dict[str, Any], path: Path) -> Config:
@@ -204,10 +225,10 @@ def _team(table: dict[str, Any], path: Path) -> TeamSettings:
         raise fail("endpoint", "missing: the team memory service's URL, such as https://memory.example.com")
     endpoint = _endpoint(table["endpoint"], fail)
     namespace = table.get("namespace")
-    if namespace is not None and not _NAMESPACE.fullmatch(namespace):
+    if namespace is not None and not re.fullmatch(_NAMESPACE, namespace):
         raise fail("namespace", "a namespace is 1 to 63 lower-case letters, digits, '_', '.' or '-', starting with a letter or digit")
     token_env = table.get("token_env")
-    if token_env is not None and not _ENV_NAME.fullmatch(token_env):
+    if token_env is not None and not re.fullmatch(_ENV_NAME, token_env):
         raise fail("token_env", "expected the name of an environment variable (letters, digits and '_'), not a token")
     token_file = table.get("token_file")
     if token_env is None and token_file is None:
@@ -347,7 +368,7 @@ def _read_regular_file(path: Path) -> bytes:
     return data
 
 
-_POSITION_RE = re.compile(r"\s*\(at line (\d+), column \d+\)")
+_POSITION_RE = r"\s*\(at line (\d+), column \d+\)"
 
 _PLAIN_LINE = re.compile(r"[ \t]*(?:(\[)[ \t]*memory[ \t]*\]|enabled[ \t]*=[ \t]*(true|false))?[ \t]*(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?")
 """A line of the usual file: blank, a comment, the ``[memory]`` header or ``enabled = true|false``."""
@@ -405,11 +426,11 @@ def parse_config(text: str, *, path: Path) -> Config:
         raise ConfigError("invalid TOML: too large to parse", path=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         # 3.14 has .msg and .lineno; earlier versions put "(at line N, column M)" in the text.
-        match = _POSITION_RE.search(str(exc))
+        match = re.search(_POSITION_RE, str(exc))
         lineno = getattr(exc, "lineno", None) or (int(match.group(1)) if match else None)
         if lineno is None and "end of document" in str(exc):
             lineno = text.rstrip("\n").count("\n") + 1  # the file ended too soon: name its last line
-        message = getattr(exc, "msg", None) or _POSITION_RE.sub("", str(exc)).strip()
+        message = getattr(exc, "msg", None) or re.sub(_POSITION_RE, "", str(exc)).strip()
         raise ConfigError(f"invalid TOML: {message}", path=str(path), line=lineno) from exc
     return _validate(raw, path)
 
