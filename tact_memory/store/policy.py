@@ -75,9 +75,12 @@ class Row(NamedTuple):
 
 def content_size(text: str) -> int:
     """UTF-8 bytes of ``text``; raises ``ValueError`` for a lone surrogate."""
-    from ..retrieval.lexer import utf8_size
+    try:
+        return len(text.encode("utf-8"))  # once per row of a cold refresh: no call through the lexer
+    except UnicodeEncodeError:
+        from ..retrieval.lexer import utf8_size
 
-    return utf8_size(text)
+        return utf8_size(text)  # raises the lexer's ValueError
 
 
 def check_text(value: object, name: str) -> tuple[str, int]:
