@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import tact_memory.store.sqlite
+from tact_memory.store import residue
 from tact_memory.store.hygiene import Scrubber
 from tact_memory.store.sqlite import MemoryStore
 
 from ..conftest import FakeClock
+from ..reliability.helpers import grep_folder, integrity, raw_folder_bytes, wal_is_empty
 
 SECRET_PHRASE = "zanzibar-orchid-quartz"
 
@@ -80,4 +85,223 @@ def test_a_reader_that_keeps_the_wal_in_use_leaves_the_scrub_owed_until_the_next
     assert not store._scrubber.owed
     assert Path(f"{db_path}-wal").stat().st_size == 0
     assert all(SECRET_PHRASE.encode() not in p.read_bytes() for p in db_path.parent.iterdir())
+    store.close()
+
+
+# -- the targeted scrub: rewrite only when removed text may be left in the file --------------------
+
+
+def _stored(db: Path, id_: int) -> tuple[str, str]:
+    """A row's content and derived column, straight from the file (no connection stays open)."""
+    conn = sqlite3.connect(db)
+    try:
+        content, derived = conn.execute("SELECT content, derived FROM memories WHERE id = ?", (id_,)).fetchone()
+    finally:
+        conn.close()
+    return str(content), str(derived)
+
+
+def _plant(db: Path, beside: bytes, copy: bytes) -> int:
+    """With no connection open, write ``copy`` into the middle of the unallocated gap of the page
+    that holds ``beside`` (a live row's content), as a page rebuild can leave an older cell there.
+    Returns the offset written."""
+    assert not Path(f"{db}-wal").exists()
+    image = db.read_bytes()
+    spans = residue.loose_spans(image)
+    assert spans is not None
+    page_size = int.from_bytes(image[16:18], "big")
+    page = image.index(beside) // page_size
+    gaps = [(s, e) for s, e in spans if s // page_size == page and e - s >= len(copy) + 16]
+    assert gaps, "no room on the row's page"
+    start, end = max(gaps, key=lambda span: span[1] - span[0])
+    assert image[start:end] == bytes(end - start)  # secure_delete left it zero
+    at = start + (end - start - len(copy)) // 2
+    db.write_bytes(image[:at] + copy + image[at + len(copy) :])
+    assert integrity(db) == "ok"  # a gap's bytes are no part of any row: the file is still sound
+    spans_after = residue.loose_spans(db.read_bytes())
+    assert spans_after is not None and residue.holds_any(db.read_bytes(), spans_after, [copy.decode()])
+    return at
+
+
+def test_a_removal_that_left_nothing_behind_is_scrubbed_without_a_rewrite(db_path: Path, clock: FakeClock) -> None:
+    """secure_delete zeroed the deleted cell and no older copy sits in loose space: the check finds
+    nothing, so no VACUUM, and the text is still in no file once the WAL is emptied."""
+    with MemoryStore(db_path, clock=clock) as store:
+        for n in range(30):
+            store.put(f"note {n}: the {n}th service keeps its config in repo{n}")
+        gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+        assert grep_folder(db_path, SECRET_PHRASE) != []
+        store.delete(gone)
+        assert not store._scrubber.owed
+        assert store._scrubber.rewrites == 0
+        assert grep_folder(db_path, SECRET_PHRASE) == []
+        assert wal_is_empty(db_path)
+        assert b"note 7: the 7th service" in raw_folder_bytes(db_path)["v1.sqlite3"]
+
+
+def test_a_stale_copy_of_a_removed_row_in_a_page_gap_makes_the_scrub_rewrite(db_path: Path, clock: FakeClock) -> None:
+    with MemoryStore(db_path, clock=clock) as store:
+        store.put("Kyoto wharf lumber: yellow pumpkins")
+        gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+    content, _ = _stored(db_path, gone.id)
+    _plant(db_path, content.encode(), content.encode())
+    assert raw_folder_bytes(db_path)["v1.sqlite3"].count(content.encode()) == 2
+    with MemoryStore(db_path, clock=clock) as store:
+        store.delete(gone)
+        assert store._scrubber.rewrites == 1
+        assert not store._scrubber.owed
+        assert grep_folder(db_path, SECRET_PHRASE) == []
+        assert wal_is_empty(db_path)
+    assert grep_folder(db_path, "Kyoto wharf lumber") == ["v1.sqlite3"]
+
+
+def test_a_stale_copy_of_a_row_that_stays_does_not_make_the_scrub_rewrite(db_path: Path, clock: FakeClock) -> None:
+    """The twin: the check looks for the removed rows' text only, so a copy of a live row (which
+    still is in the file anyway) is left where it is."""
+    with MemoryStore(db_path, clock=clock) as store:
+        kept = store.put("Kyoto wharf lumber: yellow pumpkins").memory.key
+        gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+    kept_content, _ = _stored(db_path, kept.id)
+    assert residue.grams([kept_content]).isdisjoint(residue.grams(_stored(db_path, gone.id)))
+    at = _plant(db_path, kept_content.encode(), kept_content.encode())
+    with MemoryStore(db_path, clock=clock) as store:
+        store.delete(gone)
+        assert store._scrubber.rewrites == 0
+        assert not store._scrubber.owed
+        assert grep_folder(db_path, SECRET_PHRASE) == []
+        assert wal_is_empty(db_path)
+        image = raw_folder_bytes(db_path)["v1.sqlite3"]
+        assert image[at : at + len(kept_content)] == kept_content.encode()  # the planted copy stays
+        assert image.count(kept_content.encode()) == 2
+
+
+def _wal_file(tmp_path: Path, factory: type[sqlite3.Connection] = sqlite3.Connection) -> sqlite3.Connection:
+    conn = sqlite3.connect(tmp_path / "plain.sqlite3", isolation_level=None, factory=factory)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA secure_delete = ON")
+    conn.execute("CREATE TABLE t (x TEXT)")
+    conn.executemany("INSERT INTO t VALUES (?)", [(f"row {n} of the plain table",) for n in range(50)])
+    return conn
+
+
+def _image_of(path: Path) -> Callable[[], bytes | None]:
+    st = os.stat(path)
+    return lambda: residue.held_image((st.st_dev, st.st_ino))
+
+
+def test_an_unknown_removal_always_rewrites(tmp_path: Path) -> None:
+    """``mark()`` without texts (frames another process left in the WAL, say): nothing to look
+    for, so the file is rewritten, even when it is clean; a known removal then checks, and an
+    unknown one marked before or after known ones still rewrites."""
+    conn = _wal_file(tmp_path)
+    image = _image_of(tmp_path / "plain.sqlite3")
+    scrubber = Scrubber()
+    scrubber.mark()
+    scrubber.scrub(conn, image)
+    assert scrubber.rewrites == 1
+    scrubber.mark(["row 49 of the plain table"])  # a live row's text: found only in its cell
+    scrubber.scrub(conn, image)
+    assert scrubber.rewrites == 1
+    scrubber.mark()
+    scrubber.mark(["text that is nowhere"])
+    scrubber.scrub(conn, image)
+    assert scrubber.rewrites == 2
+    scrubber.mark(["text that is nowhere"])
+    scrubber.mark()
+    scrubber.scrub(conn, image)
+    assert scrubber.rewrites == 3
+    assert not scrubber.owed
+    conn.close()
+
+
+def test_a_store_pays_an_unknown_removal_with_a_rewrite(db_path: Path, clock: FakeClock) -> None:
+    with MemoryStore(db_path, clock=clock) as store:
+        store.put("the billing service listens on port 8443")
+        assert store._scrubber.rewrites == 0
+        store._scrubber.mark()  # as an open that finds another process's frames in the WAL
+        store.put("the search service listens on port 9200")
+        assert store._scrubber.rewrites == 1
+        assert not store._scrubber.owed
+
+
+def test_data_version_tells_a_commit_by_another_connection_under_the_write_lock(tmp_path: Path) -> None:
+    """The SQLite behaviour the guard relies on: ``PRAGMA data_version`` read inside ``BEGIN
+    IMMEDIATE`` differs from one read before it exactly when another connection committed between."""
+    conn = _wal_file(tmp_path)
+    other = sqlite3.connect(tmp_path / "plain.sqlite3", isolation_level=None)
+    for intervene in (False, True, False):
+        before = conn.execute("PRAGMA data_version").fetchone()[0]
+        conn.execute("PRAGMA wal_checkpoint(FULL)")  # its own checkpoint does not count
+        if intervene:
+            other.execute("INSERT INTO t VALUES ('from the other connection')")
+        conn.execute("BEGIN IMMEDIATE")
+        inside = conn.execute("PRAGMA data_version").fetchone()[0]
+        conn.execute("ROLLBACK")
+        assert (inside != before) is intervene
+    other.close()
+    conn.close()
+
+
+class _CommitsFirst(sqlite3.Connection):
+    """A connection that lets another connection commit just before its next ``BEGIN IMMEDIATE``:
+    between the scrub's FULL checkpoint and its taking the write lock."""
+
+    intruder: sqlite3.Connection | None = None
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        if sql == "BEGIN IMMEDIATE" and self.intruder is not None:
+            intruder, self.intruder = self.intruder, None
+            intruder.execute("INSERT INTO t VALUES ('committed while the scrub was not looking')")
+        return super().execute(sql, parameters)
+
+
+def test_a_commit_between_the_checkpoint_and_the_check_makes_the_scrub_rewrite(tmp_path: Path) -> None:
+    """Frames committed after the FULL checkpoint are not in the file: the image could be stale or
+    changing (a checkpoint may copy them in while it is read), so the scrub does not trust it and
+    rewrites. The control, without the intervening commit, checks and does not."""
+    path = tmp_path / "plain.sqlite3"
+    conn = _wal_file(tmp_path, _CommitsFirst)
+    assert isinstance(conn, _CommitsFirst)
+    image = _image_of(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    scrubber = Scrubber()
+    for n, intervene in enumerate([False, True, False]):
+        conn.execute("DELETE FROM t WHERE x = ?", (f"row {n} of the plain table",))
+        scrubber.mark([f"row {n} of the plain table"])
+        conn.intruder = other if intervene else None
+        scrubber.scrub(conn, image)
+        assert conn.intruder is None  # the scrub took the write lock
+        assert scrubber.rewrites == (1 if n >= 1 else 0), n
+        assert not scrubber.owed
+    assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 48
+    other.close()
+    conn.close()
+
+
+def test_a_full_checkpoint_a_reader_blocks_leaves_the_texts_owed_for_the_next_write(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader's snapshot keeps the delete's frames out of the file past the busy timeout, so
+    the check cannot run: the scrub stays owed with the removed text (not as an unknown removal),
+    and the next write checks for that text, finds it zeroed, and empties the WAL without a rewrite."""
+    monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
+    store = MemoryStore(db_path)
+    store.put("the ledger service listens on port 7000")
+    gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+    content = f"the billing service keeps {SECRET_PHRASE} on port 8443"
+    reader = sqlite3.connect(db_path, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM memories").fetchone()  # a snapshot from before the delete
+    store.delete(gone)
+    assert store._scrubber.owed
+    owed = store._scrubber._removed
+    assert owed is not None and content in owed and len(owed) == 2  # its content and derived column
+    assert store._scrubber.rewrites == 0
+    reader.execute("COMMIT")
+    reader.close()
+    store.put("the search service listens on port 9200")
+    assert not store._scrubber.owed
+    assert store._scrubber.rewrites == 0
+    assert wal_is_empty(db_path)
+    assert grep_folder(db_path, SECRET_PHRASE) == []
     store.close()
