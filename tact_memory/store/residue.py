@@ -26,7 +26,7 @@ import re
 import struct
 from collections.abc import Iterable
 
-__all__ = ["GRAM", "grams", "held_image", "holds_any", "loose_spans"]
+__all__ = ["GRAM", "grams", "held_image", "holds_any", "holds_text", "loose_spans"]
 
 GRAM = 4
 """How many consecutive bytes of removed text count as a copy of it. Shorter runs are not checked
@@ -41,6 +41,8 @@ _FREE_BLOCK = struct.Struct(">HH")
 """A free block's next free block and size."""
 _RUNS = re.compile(rb"[^\x00]{%d,}" % GRAM)
 """A run of non-zero bytes long enough to hold a gram (stored text never contains NUL)."""
+_TEXT = re.compile(rb"[\t\n\r\x20-\x7e\x80-\xff]{%d}" % GRAM)
+"""Bytes that stored text can be made of (:func:`holds_text`), :data:`GRAM` of them in a row."""
 _FEW_WINDOWS = 64
 """Up to this many windows of loose bytes are searched for in the texts directly; more are
 looked up in the set of the texts' grams."""
@@ -153,14 +155,32 @@ def _zero(image: bytes, start: int, end: int) -> bool:
     return image.count(0, start, end) == end - start
 
 
-def holds_any(image: bytes, spans: Iterable[tuple[int, int]], texts: Iterable[str]) -> bool:
-    """Whether any loose span holds :data:`GRAM` consecutive bytes of one of the ``texts``."""
-    runs = [
+def _loose_runs(image: bytes, spans: Iterable[tuple[int, int]]) -> list[bytes]:
+    """The runs of at least :data:`GRAM` non-zero bytes in the loose spans."""
+    return [
         run.group()
         for start, end in spans
         if not _zero(image, start, end)  # most of it is, as secure_delete left it
         for run in _RUNS.finditer(image, start, end)
     ]
+
+
+def holds_text(image: bytes, spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether any loose span holds :data:`GRAM` consecutive bytes that could belong to stored
+    text, whatever text: the check when what was removed is not known.
+
+    A record's content is UTF-8 without control characters other than tab, newline and carriage
+    return, and its derived column is JSON of such text, so every run of their bytes is made of
+    those three, printable ASCII and bytes of 0x80 and above. What else SQLite leaves in unused
+    space, stale cell offsets and free-block headers, is mostly page offsets and sizes, whose high
+    byte is below 0x10 on pages up to 4 KiB, so it rarely passes for text.
+    """
+    return any(_TEXT.search(run) for run in _loose_runs(image, spans))
+
+
+def holds_any(image: bytes, spans: Iterable[tuple[int, int]], texts: Iterable[str]) -> bool:
+    """Whether any loose span holds :data:`GRAM` consecutive bytes of one of the ``texts``."""
+    runs = _loose_runs(image, spans)
     if not runs:
         return False
     windows = sum(len(run) - GRAM + 1 for run in runs)

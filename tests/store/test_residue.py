@@ -657,3 +657,46 @@ def test_reading_the_image_keeps_the_locks_that_keep_the_wal(tmp_path: Path, rea
         assert wal.exists() is (read == "held_image")
     finally:
         conn.close()
+
+
+# -- the check for any text, when what was removed is not known ---------------------------------
+
+
+STORABLE = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters=[chr(c) for c in [*range(32), 127] if chr(c) not in "\t\n\r"]),
+    min_size=1,
+)
+"""Text a record may hold: any character but the control characters content refuses."""
+
+
+def _with_planted(tmp_path: Path, planted: bytes) -> tuple[bytes, list[tuple[int, int]]]:
+    image = _plain_file(tmp_path / "text.sqlite3", "PRAGMA secure_delete = ON")
+    spans = residue.loose_spans(image)
+    assert spans is not None and not residue.holds_text(image, spans)  # SQLite left nothing text-like
+    start, end = max(spans, key=lambda span: span[1] - span[0])
+    assert end - start >= len(planted) + 2
+    return image[:start + 1] + planted + image[start + 1 + len(planted) :], spans
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=STORABLE, data=st.data())
+def test_any_four_bytes_of_storable_text_are_taken_for_text(tmp_path_factory: pytest.TempPathFactory, text: str, data: st.DataObject) -> None:
+    """Sound for every removal: whatever the removed text was, any run of four or more of its
+    UTF-8 bytes left in loose space is found (stored text is this and JSON of it)."""
+    encoded = text.encode("utf-8")
+    if len(encoded) < residue.GRAM:
+        encoded = (text * residue.GRAM).encode("utf-8")
+    start = data.draw(st.integers(0, len(encoded) - residue.GRAM))
+    stop = data.draw(st.integers(start + residue.GRAM, min(len(encoded), start + 1000)))
+    image, spans = _with_planted(tmp_path_factory.mktemp("text"), encoded[start:stop])
+    assert residue.holds_text(image, spans)
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=st.lists(st.integers(0, 0x08FF), min_size=1, max_size=40))
+def test_offsets_and_sizes_of_small_pages_are_not_taken_for_text(tmp_path_factory: pytest.TempPathFactory, values: list[int]) -> None:
+    """What SQLite leaves in loose space itself, stale cell offsets and free-block headers, is
+    two-byte values below the page size; below 0x0900 their high byte is no text byte."""
+    planted = b"".join(value.to_bytes(2, "big") for value in values)
+    image, spans = _with_planted(tmp_path_factory.mktemp("offsets"), planted)
+    assert not residue.holds_text(image, spans)
