@@ -130,6 +130,8 @@ class BenchReport:
     """Cold process time of the prompt hook (a prompt that gets the checkpoint) / ``python -c pass``."""
     tool_ratio: float = 0.0
     """Cold ``tact-memory tool`` scan at capacity / ``python -c pass``."""
+    scrub: dict[str, int] | None = None
+    """``removals`` of the write stage and how many of their scrubs ``rewrites`` the file with ``VACUUM``."""
 
     def figures(self) -> dict[str, float | None]:
         """The measured figures the targets read."""
@@ -176,6 +178,7 @@ class BenchReport:
             "untouched_when_unused": self.untouched,
             "hook_cold_ratio": self.hook_ratio,
             "tool_cold_ratio": self.tool_ratio,
+            "scrub": self.scrub,
             "figures": self.figures(),
             "targets": [v.to_json() for v in self.verdicts()],
         }
@@ -207,6 +210,11 @@ class BenchReport:
         else:
             counted = ", ".join(f"{op} {n}" for op, n in self.sync_calls.items())
             lines.append(f"fdatasync+fsync calls per operation (strace -f -c): {counted}")
+        if self.scrub is not None:
+            lines.append(
+                f"scrubs that rewrote the file (VACUUM): {self.scrub['rewrites']} of {self.scrub['removals']} "
+                "removals (the others found no removed text left to clear)"
+            )
         lines.append(f"one fdatasync of this disk: {self.fdatasync_ms:.3f} ms")
         lines.append(
             f"import tact_memory (-X importtime): {self.import_ms:.1f} ms cumulative, "
@@ -340,6 +348,7 @@ def run_bench(
         rng = random.Random(seed)
         read = [_timed(lambda: store.read(rng.sample(range(1, len(texts)), 3))) for _ in range(queries)]
         step("write")
+        rewritten = store._scrubber.rewrites  # the store's own count (no public API)
         put, delete, replace = [], [], []
         spare = corpus(writes, seed=seed + 1)
         for i in range(writes):
@@ -353,6 +362,7 @@ def run_bench(
             record = live[i]
             new = f"revised {i} " + record.content[: len(record.content) - 12]
             replace.append(_timed(partial(store.put, new, replace=record.key)))
+        scrub = {"removals": 2 * writes, "rewrites": store._scrubber.rewrites - rewritten}
         sync_ms = fdatasync_ms(folder)
         step("first scan")
         fresh = [f"fresh {i} " + t[: len(texts[-1]) - 10] for i, t in enumerate(corpus(max(4, writes // 2), seed=seed + 2))]
@@ -396,6 +406,7 @@ def run_bench(
         untouched=untouched,
         hook_ratio=hook_ratio,
         tool_ratio=tool_ratio,
+        scrub=scrub,
         corpus={"rows": status.rows, "content_bytes": status.content_bytes, "file_bytes": status.file_bytes},
     )
 

@@ -150,6 +150,8 @@ def test_report_is_computed_from_measurements() -> None:
     assert data["untouched_when_unused"] is True
     assert data["import_ms"] >= data["import_own_ms"] > 0 and data["fdatasync_ms"] > 0
     assert data["hook_cold_ratio"] > 0 and data["tool_cold_ratio"] > 0
+    assert data["scrub"]["removals"] == 6 and 0 <= data["scrub"]["rewrites"] <= 6
+    assert f"of {data['scrub']['removals']} removals" in report.render()
     if data["sync_calls_per_operation"] is not None:  # strace present and allowed
         assert data["sync_calls_per_operation"]["put"] >= 1
     assert [t["met"] for t in data["targets"]] == [v.met for v in verdicts(report.figures())]
