@@ -53,6 +53,7 @@ class FrozenValue:
     def __reduce__(self) -> tuple[type[FrozenValue], tuple[Any, ...]]:
         return self.__class__, self._values()
 
+
 PROBATION_MS = 7 * 24 * 60 * 60 * 1000
 """Seven days of unread probation for a newly model-written version, in milliseconds."""
 
