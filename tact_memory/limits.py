@@ -22,12 +22,17 @@ class FrozenValue:
     Each ``@dataclass`` compiles its methods when its module is imported (about a millisecond a
     class), which every ``tact-memory tool`` process pays before it does anything. Internal value
     types therefore subclass this instead: they list their fields, in order, in ``__slots__``, and
-    set them in ``__init__`` with ``object.__setattr__``. Equality, hashing, ``repr`` and copying
+    their typed ``__init__`` hands the values, in that order, to :meth:`_fill`. Equality, hashing, ``repr`` and copying
     then work from those fields as a frozen dataclass's do, and assigning an attribute raises
     :class:`dataclasses.FrozenInstanceError`. The public record types stay dataclasses.
     """
 
     __slots__: tuple[str, ...] = ()
+
+    def _fill(self, *values: object) -> None:
+        """Set every field, in ``__slots__`` order (``__init__`` calls it once)."""
+        for name, value in zip(self.__slots__, values, strict=True):
+            object.__setattr__(self, name, value)
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.__slots__)

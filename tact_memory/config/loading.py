@@ -83,11 +83,7 @@ class TeamSettings(FrozenValue):
         token_file: Path | None = None,
         workspace_roots: tuple[Path, ...] = (),
     ) -> None:
-        object.__setattr__(self, "endpoint", endpoint)
-        object.__setattr__(self, "namespace", namespace)
-        object.__setattr__(self, "token_env", token_env)
-        object.__setattr__(self, "token_file", token_file)
-        object.__setattr__(self, "workspace_roots", workspace_roots)
+        self._fill(endpoint, namespace, token_env, token_file, workspace_roots)
 
     def covers(self, workspace: str | os.PathLike[str]) -> bool:
         """Whether ``workspace`` is one of :attr:`workspace_roots` or inside one (symbolic links resolved)."""
@@ -120,8 +116,7 @@ class ConfigSource(FrozenValue):
     """One of ``"--config"``, ``"TACT_CONFIG"``, ``"TACT_HOME"``, ``"default"``."""
 
     def __init__(self, path: Path, origin: str) -> None:
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "origin", origin)
+        self._fill(path, origin)
 
     @property
     def explicit(self) -> bool:

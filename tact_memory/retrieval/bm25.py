@@ -57,8 +57,7 @@ class Hit(FrozenValue):
     """BM25 score, positive; larger is more relevant."""
 
     def __init__(self, id: int, score: float) -> None:
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "score", score)
+        self._fill(id, score)
 
 
 class Words(str):

@@ -105,8 +105,7 @@ class Transaction(FrozenValue):
     """The ``PRAGMA synchronous`` level set before it begins; ``None`` for a transaction that writes nothing."""
 
     def __init__(self, begin: str, synchronous: str | None) -> None:
-        object.__setattr__(self, "begin", begin)
-        object.__setattr__(self, "synchronous", synchronous)
+        self._fill(begin, synchronous)
 
 
 TRANSACTIONS: dict[TransactionKind, Transaction] = {

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from ..retrieval.bm25 import Words
 
-__all__ = ["Derived", "decode", "derive", "digest", "encode", "rules"]
+__all__ = ["Derived", "content_digest", "decode", "derive", "digest", "encode", "rules"]
 
 _FORMAT = 1
 """The layout of the stored array; part of :func:`rules`."""
@@ -87,6 +87,11 @@ def rules() -> str:
 def digest(content: str) -> bytes:
     """The 128-bit digest of ``content``'s duplicate key."""
     return blake2b(duplicate_key(content).encode("utf-8"), digest_size=16).digest()
+
+
+def content_digest(content: str) -> bytes:
+    """The 128-bit digest of ``content`` itself (lone surrogates included), naming what was screened."""
+    return blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def derive(content: str) -> Derived:

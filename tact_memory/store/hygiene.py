@@ -66,7 +66,7 @@ class Scrubber:
         """Content left the file (a delete, replacement or prune, or a scrub that could not finish)
         and has not been scrubbed yet."""
         self._removed: set[str] | None = set()
-        """The stored text of what left, or ``None`` when it is not known (the full scrub)."""
+        """The stored text of what left, or ``None`` when it is not known (then any loose text counts)."""
         self.rewrites = 0
         """How many scrubs of this store rewrote the file with ``VACUUM``."""
 
@@ -76,7 +76,7 @@ class Scrubber:
         Args:
             removed: The stored text of every column of the rows that leave (content and derived),
                 or ``None`` when what left is not known (frames another process left in the WAL):
-                then the next scrub rewrites the file.
+                then the next scrub rewrites the file if any loose bytes could be text at all.
         """
         self.owed = True
         if removed is None:

@@ -40,11 +40,6 @@ from ..records import RecordKey
 from . import derived as stored
 from .policy import content_size, hidden_reason
 
-try:  # the same BLAKE2b as hashlib's, without loading OpenSSL
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - an interpreter built without it
-    from hashlib import blake2b
-
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Hit, Index
 
@@ -136,7 +131,7 @@ class CorpusIndex:
         if derived is None:
             derived = stored.derive(content)
             self.derivations += 1
-            self._served[id_, version] = (_content_digest(content), derived.hidden)
+            self._served[id_, version] = (stored.content_digest(content), derived.hidden)
             text = stored.encode(version, derived)
             if text is not None:
                 self._unsaved[id_] = (version, text)
@@ -201,7 +196,7 @@ class CorpusIndex:
                 self._take(id_, version, content, derived)
                 self._unsaved.pop(id_, None)  # the mutation wrote its derived column itself
                 # The mutation screened this very content before writing it.
-                self._served[id_, version] = (_content_digest(content), derived.hidden)
+                self._served[id_, version] = (stored.content_digest(content), derived.hidden)
         except BaseException:
             self._forget()
             raise
@@ -222,7 +217,7 @@ class CorpusIndex:
         never taken from the file); a row whose content turns out hidden leaves the BM25 index.
         """
         key = (id_, version)
-        fingerprint = _content_digest(content)
+        fingerprint = stored.content_digest(content)
         known = self._served.get(key)
         if known is not None and known[0] == fingerprint:
             return known[1]
@@ -274,7 +269,3 @@ class CorpusIndex:
     def search(self, query: str, *, limit: int) -> list[Hit]:
         """The best visible rows for ``query`` (see :meth:`~tact_memory.retrieval.bm25.Index.search`)."""
         return self.index.search(query, limit=limit)
-
-
-def _content_digest(content: str) -> bytes:
-    return blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).digest()

@@ -240,6 +240,11 @@ class MemoryStore:
         )
         self._scrubber.mark(text for row in found for text in row if isinstance(text, str))
 
+    def _prune(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+        """Delete these rows (expired probation, to make room), telling the scrubber what leaves."""
+        self._retire(conn, ids)
+        conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),))
+
     def _refresh(self, conn: sqlite3.Connection, *, writing: bool = True) -> None:
         """Bring the index up to date if any process changed the corpus since it was built.
 
@@ -364,11 +369,12 @@ class MemoryStore:
                 for hit in hits
             ]
         with self._transaction("telemetry") as conn:
+            now = self._clock()
             self._save_derived(conn)
             self._record_telemetry(
                 conn,
                 f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE {_KEY_IS}",
-                [(now, c.key.id, c.key.version) for now in [self._clock()] for c in cards],
+                [(now, c.key.id, c.key.version) for c in cards],
             )
         return cards
 
@@ -428,12 +434,13 @@ class MemoryStore:
             by_id = {r.key.id: r for r in served if r.key.id in shown}
         seen = json.dumps([[i, by_id[i].key.version] for i in found])
         with self._transaction("telemetry") as conn:
+            now = self._clock()
             self._save_derived(conn)
             self._record_telemetry(
                 conn,
                 "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = ?,"
                 f" probation_until_ms = NULL WHERE {_KEY_IS}",
-                [(now, i, by_id[i].key.version) for now in [self._clock()] for i in found],
+                [(now, i, by_id[i].key.version) for i in found],
             )
             for row in conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE {_AT_VERSION}", (seen,)):
                 record = rows.record(row, self.path)
@@ -518,8 +525,7 @@ class MemoryStore:
             if prune is None:
                 return None
             if prune:
-                self._retire(conn, prune)
-                conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(prune),))
+                self._prune(conn, prune)
             if replace is not None:
                 self._retire(conn, [replace.id])
             until = policy.probation_deadline(now, self.limits, probation=probation)
@@ -750,8 +756,7 @@ class MemoryStore:
                         planned = [row for row in planned if row.id not in chosen]
                         planned.append(policy.Row(-1 - position, size, now, until))  # not yet written
                     if prune:
-                        self._retire(conn, prune)
-                        conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(prune),))
+                        self._prune(conn, prune)
                     for content in texts:
                         cur = conn.execute(
                             "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms)"

@@ -61,8 +61,7 @@ class ScanCall(FrozenValue):
     """How many candidates at most; ``None`` means as many as the store's bound allows."""
 
     def __init__(self, query: str, limit: int | None = None) -> None:
-        object.__setattr__(self, "query", query)
-        object.__setattr__(self, "limit", limit)
+        self._fill(query, limit)
 
 
 class ReadCall(FrozenValue):
@@ -75,7 +74,7 @@ class ReadCall(FrozenValue):
     """Ids of the records to read, as named; missing ones are left out of the result."""
 
     def __init__(self, ids: tuple[int, ...]) -> None:
-        object.__setattr__(self, "ids", ids)
+        self._fill(ids)
 
 
 class PutCall(FrozenValue):
@@ -90,8 +89,7 @@ class PutCall(FrozenValue):
     """The record to replace, at the version the agent saw, if any."""
 
     def __init__(self, content: str, replace: RecordKey | None = None) -> None:
-        object.__setattr__(self, "content", content)
-        object.__setattr__(self, "replace", replace)
+        self._fill(content, replace)
 
 
 class DeleteCall(FrozenValue):
@@ -104,7 +102,7 @@ class DeleteCall(FrozenValue):
     """The record to remove, at the version the agent saw."""
 
     def __init__(self, key: RecordKey) -> None:
-        object.__setattr__(self, "key", key)
+        self._fill(key)
 
 
 Call = Union[ScanCall, ReadCall, PutCall, DeleteCall]
@@ -136,11 +134,7 @@ class FieldSpec(FrozenValue):
     def __init__(
         self, name: str, shape: Shape, required: bool, description: str, fields: tuple[FieldSpec, ...] = ()
     ) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "required", required)
-        object.__setattr__(self, "description", description)
-        object.__setattr__(self, "fields", fields)
+        self._fill(name, shape, required, description, fields)
 
 
 FIELDS: dict[str, tuple[FieldSpec, ...]] = {

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import tact_memory.store.sqlite
+from tact_memory.records import RecordKey
 from tact_memory.store import residue
 from tact_memory.store.hygiene import Scrubber
 from tact_memory.store.sqlite import MemoryStore
@@ -139,6 +140,17 @@ def test_a_removal_that_left_nothing_behind_is_scrubbed_without_a_rewrite(db_pat
         assert b"note 7: the 7th service" in raw_folder_bytes(db_path)["v1.sqlite3"]
 
 
+def _delete_and_scrub(db: Path, clock: FakeClock, key: RecordKey) -> int:
+    """Delete ``key`` in a fresh store and check its scrub was paid: nothing owed, the secret in no
+    file, the WAL empty. Returns how many times the scrub rewrote the file."""
+    with MemoryStore(db, clock=clock) as store:
+        store.delete(key)
+        assert not store._scrubber.owed
+        assert grep_folder(db, SECRET_PHRASE) == []
+        assert wal_is_empty(db)
+        return store._scrubber.rewrites
+
+
 def test_a_stale_copy_of_a_removed_row_in_a_page_gap_makes_the_scrub_rewrite(db_path: Path, clock: FakeClock) -> None:
     with MemoryStore(db_path, clock=clock) as store:
         store.put("Kyoto wharf lumber: yellow pumpkins")
@@ -146,12 +158,7 @@ def test_a_stale_copy_of_a_removed_row_in_a_page_gap_makes_the_scrub_rewrite(db_
     content, _ = _stored(db_path, gone.id)
     _plant(db_path, content.encode(), content.encode())
     assert raw_folder_bytes(db_path)["v1.sqlite3"].count(content.encode()) == 2
-    with MemoryStore(db_path, clock=clock) as store:
-        store.delete(gone)
-        assert store._scrubber.rewrites == 1
-        assert not store._scrubber.owed
-        assert grep_folder(db_path, SECRET_PHRASE) == []
-        assert wal_is_empty(db_path)
+    assert _delete_and_scrub(db_path, clock, gone) == 1
     assert grep_folder(db_path, "Kyoto wharf lumber") == ["v1.sqlite3"]
 
 
@@ -164,15 +171,10 @@ def test_a_stale_copy_of_a_row_that_stays_does_not_make_the_scrub_rewrite(db_pat
     kept_content, _ = _stored(db_path, kept.id)
     assert residue.grams([kept_content]).isdisjoint(residue.grams(_stored(db_path, gone.id)))
     at = _plant(db_path, kept_content.encode(), kept_content.encode())
-    with MemoryStore(db_path, clock=clock) as store:
-        store.delete(gone)
-        assert store._scrubber.rewrites == 0
-        assert not store._scrubber.owed
-        assert grep_folder(db_path, SECRET_PHRASE) == []
-        assert wal_is_empty(db_path)
-        image = raw_folder_bytes(db_path)["v1.sqlite3"]
-        assert image[at : at + len(kept_content)] == kept_content.encode()  # the planted copy stays
-        assert image.count(kept_content.encode()) == 2
+    assert _delete_and_scrub(db_path, clock, gone) == 0
+    image = raw_folder_bytes(db_path)["v1.sqlite3"]
+    assert image[at : at + len(kept_content)] == kept_content.encode()  # the planted copy stays
+    assert image.count(kept_content.encode()) == 2
 
 
 def _wal_file(tmp_path: Path, factory: type[sqlite3.Connection] = sqlite3.Connection) -> sqlite3.Connection:
