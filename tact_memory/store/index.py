@@ -12,7 +12,8 @@ rolled-back transaction leaves the cache at the generation it read).
 
 That works because a version is immutable: ids come from ``AUTOINCREMENT`` and are never reused, and
 every replacement raises the version, so ``(id, version)`` names one content for good. Per version
-the cache keeps what the store decides from content, and nothing of the content itself:
+the cache keeps the content (at most 256 KiB for the whole corpus, so a scan builds its previews
+without reading the file) and what the store decides from it:
 
 - its UTF-8 size (the capacity bounds),
 - a 128-bit digest of its duplicate key (:func:`~tact_memory.store.policy.duplicate_key`), so a put
@@ -26,8 +27,7 @@ to derive itself are handed back (:meth:`CorpusIndex.unsaved`) for the store to 
 verdict only decides what is ranked: what is served is screened again from the served content
 (:meth:`CorpusIndex.served_verdict`).
 
-The only copy of the corpus in memory is the BM25 index's own term counts; previews and records are
-read from the file when they are served. A refresh that fails half way forgets everything, so the
+Full records (with their telemetry) are read from the file when they are served. A refresh that fails half way forgets everything, so the
 next one rebuilds from the file. Not thread-safe: the store calls it under its lock.
 """
 
@@ -51,6 +51,7 @@ Fetch = Callable[[Sequence[int]], Iterable[tuple[int, str, object]]]
 
 class _Version(NamedTuple):
     version: int
+    content: str
     size: int
     duplicate: bytes
     hidden: str | None
@@ -142,7 +143,7 @@ class CorpusIndex:
             self._untrack(id_, old)
             if old.version != version:
                 self._served.pop((id_, old.version), None)
-        row = self._rows[id_] = _Version(version, content_size(content), derived.duplicate, derived.hidden)
+        row = self._rows[id_] = _Version(version, content, content_size(content), derived.duplicate, derived.hidden)
         self._used += row.size
         self._by_duplicate.setdefault(row.duplicate, set()).add(id_)
         if derived.hidden is None:
@@ -229,6 +230,11 @@ class CorpusIndex:
             self.index.remove(id_)
         return verdict
 
+    def current_verdict(self, id_: int) -> str | None:
+        """:meth:`served_verdict` of a live row's current version and the content held for it."""
+        row = self._rows[id_]
+        return self.served_verdict(id_, row.version, row.content)
+
     def verdict(self, id_: int, version: int, content: str) -> str | None:
         """Why this version is hidden from models, or ``None`` (see :meth:`served_verdict`)."""
         return self.served_verdict(id_, version, content)
@@ -237,6 +243,10 @@ class CorpusIndex:
         """The current version of a live row, or ``None`` when there is no such row."""
         row = self._rows.get(id_)
         return None if row is None else row.version
+
+    def content_of(self, id_: int) -> str:
+        """The content of a live row at its current version."""
+        return self._rows[id_].content
 
     def key_of(self, id_: int) -> RecordKey:
         """The key of a live row at its current version."""

@@ -109,6 +109,7 @@ class MemoryStore:
         self._older_schema = False
         self._synchronous: str | None = None  # the level set on this connection, once it is in WAL mode
         self._corpus = CorpusIndex()
+        self._matched_at: int | None = None  # this connection's data_version when the index last matched the file
         self._scrubber = Scrubber()
 
     # -- connection and transactions -------------------------------------------------------------
@@ -128,6 +129,7 @@ class MemoryStore:
                 self._conn = None
                 self._synchronous = None
                 self._identity = None
+                self._matched_at = None
                 self._corpus.invalidate()
 
     def __enter__(self) -> MemoryStore:
@@ -266,6 +268,7 @@ class MemoryStore:
                 yield id_, rows.integer(self.path, id_, "version", version, minimum=1)
 
         self._corpus.refresh(row[0], versions(), lambda ids: self._derivable(conn, ids))
+        self._matched_at = conn.execute("PRAGMA data_version").fetchone()[0]
         if writing:
             self._save_derived(conn)
 
@@ -276,13 +279,6 @@ class MemoryStore:
             (json.dumps(list(ids)),),
         )
         return [(id_, rows.text(self.path, id_, "content", content), derived) for id_, content, derived in found]
-
-    def _contents(self, conn: sqlite3.Connection, ids: Sequence[int]) -> list[tuple[int, str]]:
-        """``(id, content)`` of these rows, each checked to be text."""
-        found = conn.execute(
-            "SELECT id, content FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),)
-        )
-        return [(id_, rows.text(self.path, id_, "content", content)) for id_, content in found]
 
     def _save_derived(self, conn: sqlite3.Connection) -> None:
         """Keep in the file what this process derived for rows that lacked it (under the write lock).
@@ -353,47 +349,65 @@ class MemoryStore:
         policy.check_query(query, limit, self.limits)
         from ..retrieval.lexer import preview
 
-        # Ranking reads a snapshot without the write lock; the telemetry that follows is its own
-        # short write, and counts only the candidates still at the version that was ranked.
-        with self._transaction("view") as conn:
-            self._refresh(conn, writing=False)
-            hits, contents = self._served_hits(conn, query, limit)
+        # Ranking needs no transaction while no other connection has committed since the index last
+        # matched the file (the process's own commits keep it current, and it holds each live
+        # version's content); otherwise it reads a snapshot without the write lock. The telemetry that follows is its own short write, and
+        # counts only the candidates still at the version that was ranked.
+        with self._lock:
+            if self._quiet():
+                hits = self._served_hits(query, limit)
+            else:
+                with self._transaction("view") as conn:
+                    self._refresh(conn, writing=False)
+                    hits = self._served_hits(query, limit)
             if not hits:
                 return []
             cards = [
                 Candidate(
                     key=self._corpus.key_of(hit.id),
                     score=round(hit.score, 4),
-                    preview=preview(contents[hit.id], self.limits.preview_bytes),
+                    preview=preview(self._corpus.content_of(hit.id), self.limits.preview_bytes),
                 )
                 for hit in hits
             ]
-        with self._transaction("telemetry") as conn:
-            now = self._clock()
-            self._save_derived(conn)
-            self._record_telemetry(
-                conn,
-                f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE {_KEY_IS}",
-                [(now, c.key.id, c.key.version) for c in cards],
-            )
+            with self._transaction("telemetry") as conn:
+                now = self._clock()
+                self._save_derived(conn)
+                self._record_telemetry(
+                    conn,
+                    f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE {_KEY_IS}",
+                    [(now, c.key.id, c.key.version) for c in cards],
+                )
         return cards
 
-    def _served_hits(self, conn: sqlite3.Connection, query: str, limit: int) -> tuple[list[Hit], dict[int, str]]:
-        """The best hits whose content, screened again as it is served, is visible; and their contents.
+    def _quiet(self) -> bool:
+        """Whether the index still matches the file: no other connection committed since it did.
+
+        ``PRAGMA data_version`` changes when another connection commits (a telemetry-only commit
+        included), never for this connection's own; :meth:`_refresh` notes it when the index was
+        brought up to date. Any doubt (a moved file, an error) answers no, and the caller takes the
+        transaction that finds out. A moved file is refused here as in any transaction.
+        """
+        conn = self._conn
+        if conn is None or self._matched_at is None or self._corpus.generation is None:
+            return False
+        self._check_not_moved()
+        try:
+            return bool(conn.execute("PRAGMA data_version").fetchone()[0] == self._matched_at)
+        except sqlite3.Error:
+            return False
+
+    def _served_hits(self, query: str, limit: int) -> list[Hit]:
+        """The best hits whose content, screened again as it is served, is visible.
 
         The index ranks by the verdicts it holds, some read from the file; a served card is screened
         from its own content, and a hit that turns out hidden leaves the index before ranking again.
         """
         while True:
             hits = self._corpus.search(query, limit=limit)
-            contents = dict(self._contents(conn, [hit.id for hit in hits])) if hits else {}
-            hidden = [
-                hit.id
-                for hit in hits
-                if self._corpus.served_verdict(hit.id, self._corpus.key_of(hit.id).version, contents[hit.id]) is not None
-            ]
+            hidden = [hit.id for hit in hits if self._corpus.current_verdict(hit.id) is not None]
             if not hidden:
-                return hits, contents
+                return hits
 
     def rank(self, query: str, *, limit: int = 5) -> list[int]:
         """Ids of the best visible records for ``query``: ranking alone, for benchmarks.

@@ -1,4 +1,4 @@
-"""The corpus index cache: refreshed by generation, content fetched once per version, never kept."""
+"""The corpus index cache: refreshed by generation, content fetched once per version and held."""
 
 from __future__ import annotations
 
@@ -122,15 +122,78 @@ def test_a_refresh_that_fails_half_way_is_forgotten() -> None:
 # -- the store's use of it -----------------------------------------------------------------------------
 
 
-def test_the_store_keeps_no_copy_of_the_corpus_beside_the_index(db_path: Path, clock: FakeClock) -> None:
-    """Previews are read from the file when served, not from a copy made when the index was built."""
+def _statements(store: MemoryStore) -> list[str]:
+    """Start recording every statement the store's connection runs; the list fills as it runs."""
+    seen: list[str] = []
+    conn = store._connection()
+    assert conn is not None
+    conn.set_trace_callback(seen.append)
+    return seen
+
+
+def test_a_scan_ranks_without_a_transaction_while_no_one_else_commits(db_path: Path, clock: FakeClock) -> None:
+    """Only the telemetry write touches the file: the index is known current by ``data_version``."""
+    with MemoryStore(db_path, clock=clock) as store:
+        store.put("the billing service listens on port 8443")
+        store.scan("billing")
+        seen = _statements(store)
+        assert [c.preview for c in store.scan("billing port")] == ["the billing service listens on port 8443"]
+        assert seen[0] == "PRAGMA data_version"
+        assert [s for s in seen if s.startswith(("BEGIN", "SELECT"))] == ["BEGIN IMMEDIATE"]
+        seen.clear()
+        store.put("the search service listens on port 9200")  # the process's own write keeps it current
+        seen.clear()
+        assert len(store.scan("search port")) == 2
+        assert [s for s in seen if s.startswith(("BEGIN", "SELECT"))] == ["BEGIN IMMEDIATE"]
+
+
+def test_another_connections_commit_sends_the_next_scan_to_the_file(db_path: Path, clock: FakeClock) -> None:
+    """Any commit elsewhere (a telemetry-only one included) makes the next scan read the generation;
+    a changed generation fetches the changed row, and an unchanged one fetches nothing."""
+    with MemoryStore(db_path, clock=clock) as store, MemoryStore(db_path, clock=clock) as other:
+        key = store.put("the billing service listens on port 8443").memory.key
+        store.scan("billing")
+        other.scan("billing")  # telemetry only: the generation does not move
+        seen = _statements(store)
+        assert [c.key for c in store.scan("billing")] == [key]
+        assert "SELECT value FROM meta WHERE key = 'generation'" in seen
+        assert not [s for s in seen if "content" in s]  # nothing was fetched again
+        other.put("the billing service listens on port 9443 since March", replace=key)
+        seen.clear()
+        cards = store.scan("billing")
+        assert [(c.key.version, c.preview) for c in cards] == [(2, "the billing service listens on port 9443 since March")]
+        assert any("content" in s for s in seen)
+        other.delete(cards[0].key)
+        assert store.scan("billing") == []
+
+
+def test_a_version_names_one_content_for_good(db_path: Path, clock: FakeClock) -> None:
+    """The index holds each version's content: an edit behind the store's back that keeps the version
+    changes neither ranking nor previews (``read`` returns the row in the file); a new version does."""
     with MemoryStore(db_path, clock=clock) as store:
         key = store.put("the billing service listens on port 8443").memory.key
-        assert [c.preview for c in store.scan("billing port")] == ["the billing service listens on port 8443"]
+        store.scan("billing port")
         with closing(sqlite3.connect(db_path)) as conn, conn:  # behind the store's back, same version
             conn.execute("UPDATE memories SET content = 'the billing service listens on port 9443'")
-        cards = store.scan("billing port")
-        assert [c.preview for c in cards] == ["the billing service listens on port 9443"] and cards[0].key == key
+        assert [c.preview for c in store.scan("billing port")] == ["the billing service listens on port 8443"]
+        assert [r.content for r in store.read([key.id])] == ["the billing service listens on port 9443"]
+        with closing(sqlite3.connect(db_path)) as conn, conn:  # as a writer must: a new version, a new generation
+            conn.execute("UPDATE memories SET content = 'the billing service listens on port 7443', version = 2")
+            conn.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+        assert [(c.key.version, c.preview) for c in store.scan("billing port")] == [(2, "the billing service listens on port 7443")]
+
+
+def test_a_secret_planted_at_the_same_version_is_not_served(db_path: Path, clock: FakeClock) -> None:
+    """What a scan serves is the held content, screened in this process; a row rewritten in place to
+    hold a credential cannot reach a preview through the index either."""
+    with MemoryStore(db_path, clock=clock) as store:
+        key = store.put("the billing service listens on port 8443").memory.key
+        store.scan("billing")
+        with closing(sqlite3.connect(db_path)) as conn, conn:
+            conn.execute("UPDATE memories SET content = ?", (f"the billing service key is {AWS_KEY}",))
+        previews = [c.preview for c in store.scan("billing service")]
+        assert all(AWS_KEY not in p for p in previews) and previews
+        assert store.read([key.id]) == []  # read screens what it reads from the file
 
 
 def test_rank_ranks_without_telemetry_or_a_transaction(db_path: Path, clock: FakeClock) -> None:
@@ -187,6 +250,7 @@ def test_running_totals_and_duplicates_agree_with_the_rows_however_they_changed(
             generation += 1
         corpus.refresh(cache, generation)
         live = {i: t for i, (_, t) in corpus.rows.items()}
+        assert {i: cache.content_of(i) for i in live} == live
         assert cache.totals() == (len(live), sum(len(t.encode()) for t in live.values()))
         for probe in {text, "Deploys need approval", "use ruff"}:
             for besides in (None, id_):
