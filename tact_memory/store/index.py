@@ -117,9 +117,10 @@ class CorpusIndex:
         self._generation = generation
 
     def _catch_up(self, versions: dict[int, int], fetch: Fetch) -> None:
-        for id_ in [id_ for id_ in self._rows if id_ not in versions]:
+        known = {id_: row.version for id_, row in self._rows.items()}
+        for id_ in known.keys() - versions.keys():
             self._drop(id_)
-        new = [id_ for id_, version in versions.items() if self.version_of(id_) != version]
+        new = sorted(id_ for id_, _ in versions.items() - known.items())
         if not new:
             return
         for id_, content, derived in fetch(new):

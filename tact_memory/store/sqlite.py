@@ -264,8 +264,11 @@ class MemoryStore:
             )
 
         def versions() -> Iterator[tuple[int, int]]:
-            for id_, version in conn.execute("SELECT id, version FROM memories"):
-                yield id_, rows.integer(self.path, id_, "version", version, minimum=1)
+            found = conn.execute("SELECT id, version FROM memories").fetchall()
+            for id_, version in found:
+                if type(version) is not int or version < 1:
+                    rows.integer(self.path, id_, "version", version, minimum=1)  # refuses the row
+            yield from found
 
         self._corpus.refresh(row[0], versions(), lambda ids: self._derivable(conn, ids))
         self._matched_at = conn.execute("PRAGMA data_version").fetchone()[0]
