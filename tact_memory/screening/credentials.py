@@ -239,6 +239,12 @@ _CREDENTIAL_NAME = (
 # base64 values do.
 _WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|(?i:pass)"
 _NAME_BEFORE = rb"[A-Za-z0-9_.-]+\Z"
+# Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret
+# key = ..."): the first word says what the key opens, so "primary key" or "sort key" are not names.
+_SPACED_KEY_NAME = (
+    rb"(?i:(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
+    rb"|auth|service|webhook|" + _KEY_SERVICE + rb") key)"
+)
 _KEY_HEADER = (
     rb"(?i:(?:x-(?:[a-z0-9]+-){0,2})?"
     rb"(?:api|auth|access|security|session|vault|private|subscription|functions))"
@@ -314,6 +320,7 @@ class _Screen:
     weak_name = _compiled(_WEAK_NAME)
     not_credential_name = _compiled(_NOT_CREDENTIAL_NAME)
     name_before = _compiled(_NAME_BEFORE)
+    spaced_key_name = _compiled(_SPACED_KEY_NAME)
     key_header_name = _compiled(_KEY_HEADER)
     cookie_pair = _compiled(_COOKIE_PAIR)
     cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
@@ -512,12 +519,24 @@ class _Screen:
                 return False
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
-        if self.credential_name.fullmatch(buffer, start, end) is not None:
+        if self.credential_name.fullmatch(buffer, start, end) is not None or self.spaced_key(buffer, start, end):
             return self.credential_after(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
             return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
         return False
+
+
+    def spaced_key(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]``, a name, is the ``key`` of a two-word key name such as ``API key``."""
+        if start < 2 or buffer[start - 1] != ord(" "):
+            return False
+        word = self.name_before.search(buffer, max(0, start - 1 - _MAX_NAME), start - 1)
+        return (
+            word is not None
+            and not (word.start() and buffer[word.start() - 1] in _NAME_CHARS)
+            and self.spaced_key_name.fullmatch(buffer, word.start(), end) is not None
+        )
 
 
 def _distinct(buffer: bytearray, start: int, end: int) -> int:

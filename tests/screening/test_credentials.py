@@ -210,11 +210,13 @@ CREDENTIAL_NAMES = [
     "private_key", "auth_token", "access_token", "refresh_token", "secret_key", "encryption_key",
     "GITHUB_TOKEN", "DB_PASSWORD", "WEBHOOK_SECRET", "SENTRY_AUTH_TOKEN", "REDIS_PASS",
     "apiKey", "clientSecret", "authToken", "dbPassword", "config.api_key",
+    "API key", "Secret key", "private key", "Stripe API key", "Stripe secret key", "webhook key",
 ]  # fmt: skip
 NOT_CREDENTIAL_NAMES = [
     "TOKEN_TTL_SECONDS", "password_min_length", "token_url", "OAUTH_TOKEN_URL", "max_tokens",
     "tokens", "passwords", "secret_name", "token_count", "keyboard", "monkey", "primary_key",
     "sort_key", "next_page_token", "publicKeyToken", "bypass", "mytoken", "commit", "image_digest",
+    "primary key", "sort key", "public key", "foreign key", "cache key", "the key", "API key id",
 ]  # fmt: skip
 FORMS = [
     "{n}={v}", '{n} = "{v}"', "{n}: {v}", '"{n}": "{v}"', "export {n}={v}", "{n} => '{v}'",
