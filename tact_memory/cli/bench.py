@@ -112,7 +112,8 @@ class BenchReport:
     baseline: dict[str, dict[str, float]]
     """FTS5 figures: ``rank``, ``scan`` (at the store's durability), ``scan_wal`` (WAL/NORMAL)."""
     first_scan: dict[str, dict[str, float]]
-    """``after_other_write`` and ``after_own_write``: the first scan after a write, by percentiles."""
+    """``after_other_write`` and ``after_own_write`` (also split into ``after_own_put`` and
+    ``after_own_delete``): the first scan after a write, by percentiles."""
     processes: dict[str, dict[str, float]]
     """Scans per second by number of processes."""
     locked_processes: dict[str, dict[str, float]]
@@ -194,6 +195,8 @@ class BenchReport:
             "fts5 scan (WAL/NORMAL)": self.baseline["scan_wal"],
             "scan after other's write": self.first_scan["after_other_write"],
             "scan after own write": self.first_scan["after_own_write"],
+            "  of which after a put": self.first_scan["after_own_put"],
+            "  of which after a delete": self.first_scan["after_own_delete"],
         }
         for name, figures in rows.items():
             lines.append(f"{name:<28}{figures['p50_ms']:>10.3f}{figures['p95_ms']:>10.3f}")
@@ -286,16 +289,25 @@ def _first_scans(store: MemoryStore, path: Path, asked: list[str], spare: list[s
     finally:
         writer.close()
     key = None
+    after_put, after_delete = [], []
     for i, text in enumerate(spare):
         if key is None:
             key = store.put(text).memory.key
+            after = after_put
         else:
             store.delete(key)
             key = None
-        own.append(_timed(partial(_scan_json, store, asked[i % len(asked)])))
+            after = after_delete
+        after.append(_timed(partial(_scan_json, store, asked[i % len(asked)])))
+        own.append(after[-1])
     if key is not None:
         store.delete(key)
-    return {"after_other_write": _percentiles(other), "after_own_write": _percentiles(own)}
+    return {
+        "after_other_write": _percentiles(other),
+        "after_own_write": _percentiles(own),
+        "after_own_put": _percentiles(after_put),
+        "after_own_delete": _percentiles(after_delete),
+    }
 
 
 def _scan_json(store: MemoryStore, query: str) -> str:

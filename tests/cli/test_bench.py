@@ -107,7 +107,7 @@ def _report(**figures: float) -> BenchReport:
     return BenchReport(
         operations=ops,
         baseline={"rank": dict(p), "scan": dict(p), "scan_wal": dict(p)},
-        first_scan={"after_other_write": dict(p), "after_own_write": dict(p)},
+        first_scan={name: dict(p) for name in ("after_other_write", "after_own_write", "after_own_put", "after_own_delete")},
         processes={"1": {"scans_per_s": 100.0, "busy": 0.0}, "4": {"scans_per_s": 400.0, "busy": 0.0}},
         locked_processes={"4": {"scans_per_s": 100.0, "busy": 0.0}},
         sync_calls=None,
@@ -144,6 +144,9 @@ def test_report_is_computed_from_measurements() -> None:
         assert 0 < figures["p50_ms"] <= figures["p95_ms"], name
     for figures in (*data["fts5_baseline"].values(), *data["first_scan"].values()):
         assert 0 < figures["p50_ms"] <= figures["p95_ms"]
+    first = data["first_scan"]
+    assert set(first) == {"after_other_write", "after_own_write", "after_own_put", "after_own_delete"}
+    assert first["after_own_write"]["n"] == first["after_own_put"]["n"] + first["after_own_delete"]["n"] > 0
     assert data["operations"]["put"]["n"] == 3 and data["operations"]["scan"]["n"] == 15
     assert set(data["processes"]) == {"1", "2"} and all(p["scans_per_s"] > 0 for p in data["processes"].values())
     assert set(data["lock_holding_processes"]) == {"1"} and data["lock_holding_processes"]["1"]["scans_per_s"] > 0
