@@ -27,8 +27,11 @@ to derive itself are handed back (:meth:`CorpusIndex.unsaved`) for the store to 
 verdict only decides what is ranked: what is served is screened again from the served content
 (:meth:`CorpusIndex.served_verdict`).
 
-Full records (with their telemetry) are read from the file when they are served. A refresh that fails half way forgets everything, so the
-next one rebuilds from the file. Not thread-safe: the store calls it under its lock.
+A scan's previews come from the held content; full records (with their telemetry) are read from
+the file when they are served. Content edited in the file without a new version (only by hand:
+every writer here raises the version) is therefore not seen until the row's version changes, as
+its terms would not be either. A refresh that fails half way forgets everything, so the next one
+rebuilds from the file. Not thread-safe: the store calls it under its lock.
 """
 
 from __future__ import annotations

@@ -354,8 +354,9 @@ class MemoryStore:
 
         # Ranking needs no transaction while no other connection has committed since the index last
         # matched the file (the process's own commits keep it current, and it holds each live
-        # version's content); otherwise it reads a snapshot without the write lock. The telemetry that follows is its own short write, and
-        # counts only the candidates still at the version that was ranked.
+        # version's content); otherwise it reads a snapshot without the write lock. The telemetry
+        # that follows is its own short write, and counts only the candidates still at the version
+        # that was ranked.
         with self._lock:
             if self._quiet():
                 hits = self._served_hits(query, limit)
@@ -388,11 +389,12 @@ class MemoryStore:
 
         ``PRAGMA data_version`` changes when another connection commits (a telemetry-only commit
         included), never for this connection's own; :meth:`_refresh` notes it when the index was
-        brought up to date. Any doubt (a moved file, an error) answers no, and the caller takes the
-        transaction that finds out. A moved file is refused here as in any transaction.
+        brought up to date. Any doubt (no index yet, an older schema, an error) answers no, and the
+        caller takes the transaction that finds out; a moved file is refused here as in any
+        transaction.
         """
         conn = self._conn
-        if conn is None or self._matched_at is None or self._corpus.generation is None:
+        if conn is None or self._older_schema or self._matched_at is None or self._corpus.generation is None:
             return False
         self._check_not_moved()
         try:
