@@ -34,13 +34,17 @@ from typing import Any
 __all__ = ["OtherWriter", "cold_ratio", "fdatasync_ms", "parse_strace_summary", "scans_per_second", "sync_calls"]
 
 
-def fdatasync_ms(folder: Path, runs: int = 20) -> float:
-    """Median milliseconds of writing 4 KiB to a temporary file in ``folder`` and ``fdatasync``-ing it."""
+def fdatasync_ms(folder: Path, runs: int = 20, *, append: bool = False) -> float:
+    """Median milliseconds of writing 4 KiB to a temporary file in ``folder`` and ``fdatasync``-ing it.
+
+    The 4 KiB overwrite the same bytes each time, or with ``append`` go after the end, so each sync
+    also records the file's new size, as the sync of a WAL commit that grows the WAL does.
+    """
     seen = []
     fd, name = tempfile.mkstemp(dir=folder, prefix="sync-")
     try:
-        for _ in range(runs):
-            os.pwrite(fd, os.urandom(4096), 0)
+        for i in range(runs):
+            os.pwrite(fd, os.urandom(4096), 4096 * i if append else 0)
             start = time.perf_counter()
             os.fdatasync(fd)
             seen.append(time.perf_counter() - start)

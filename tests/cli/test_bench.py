@@ -152,6 +152,8 @@ def test_report_is_computed_from_measurements() -> None:
     assert set(data["lock_holding_processes"]) == {"1"} and data["lock_holding_processes"]["1"]["scans_per_s"] > 0
     assert data["untouched_when_unused"] is True
     assert data["import_ms"] >= data["import_own_ms"] > 0 and data["fdatasync_ms"] > 0
+    assert data["append_fdatasync_ms"] > 0 and data["index_update_ms"] > 0
+    assert data["figures"]["index_update_ms"] == data["index_update_ms"]
     assert data["hook_cold_ratio"] > 0 and data["tool_cold_ratio"] > 0
     assert data["scrub"]["removals"] == 6 and 0 <= data["scrub"]["rewrites"] <= 6
     assert f"of {data['scrub']['removals']} removals" in report.render()
