@@ -301,7 +301,8 @@ def _first_scans(store: MemoryStore, path: Path, asked: list[str], spare: list[s
     finally:
         writer.close()
     key = None
-    after_put, after_delete = [], []
+    after_put: list[float] = []
+    after_delete: list[float] = []
     for i, text in enumerate(spare):
         if key is None:
             key = store.put(text).memory.key
