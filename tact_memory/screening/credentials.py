@@ -122,6 +122,7 @@ _IGNORABLE = (
 )
 
 _MIN_VALUE = 8
+_MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
 _MIN_DISTINCT = 4
 _TRAILING = b",;.:)]}>"  # trimmed from a value so "set password=abc123xyz." leaves out the full stop
 
@@ -321,6 +322,7 @@ class _Screen:
     not_credential_name = _compiled(_NOT_CREDENTIAL_NAME)
     name_before = _compiled(_NAME_BEFORE)
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
+    word_gap = _compiled(rb"\s")
     key_header_name = _compiled(_KEY_HEADER)
     cookie_pair = _compiled(_COOKIE_PAIR)
     cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
@@ -527,6 +529,29 @@ class _Screen:
         return False
 
 
+    def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a quoted value right after a credential name in prose (``use the password
+        "hunter2"``): one word, closed by the same quote, that is a value of its own and is not
+        a plain word (it has a digit, a symbol or a capital inside)."""
+        end = match.start() - 1  # the space before the quote
+        name = self.name_before.search(buffer, max(0, end - _MAX_NAME), end)
+        if name is None or (name.start() and buffer[name.start() - 1] in _NAME_CHARS):
+            return False
+        start = name.start()
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        if self.credential_name.fullmatch(buffer, start, end) is None and not self.spaced_key(buffer, start, end):
+            return False
+        first = match.end()
+        close = buffer.find(buffer[match.start()], first, first + _MAX_QUOTED)
+        if close < first + 4 or self.word_gap.search(buffer, first, close) is not None:
+            return False  # no closing quote near, too short to be a password, or a phrase
+        return (
+            _distinct(buffer, first, close) >= 3
+            and self.is_value(buffer, first, close)
+            and self.header_texture.fullmatch(buffer, first, close) is not None
+        )
+
     def spaced_key(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]``, a name, is the ``key`` of a two-word key name such as ``API key``."""
         if start < 2 or buffer[start - 1] != ord(" "):
@@ -688,6 +713,9 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.given_value,
     ),
     ("credential_assignment", _SEPARATOR, _Screen.assignment),
+    # A credential named in a sentence and given in quotes, without a separator: the password
+    # "hunter2". Found by the opening quote after a space, the name checked before it.
+    *(("credential_assignment", quote + rb"(?<=[ \t]" + quote + rb")", _Screen.quoted_after_name) for quote in (b'"', b"'")),
 )
 
 

@@ -327,6 +327,35 @@ def test_names_about_credentials_are_not_credential_names(name: str, form: str, 
     assert find_secret(form.format(n=name, v=value)) is None
 
 
+# A credential named in a sentence and given in quotes, with no separator between them.
+QUOTED_FORMS = ['use the {n} "{v}" to log in', "{n} '{v}'", 'Set {n} "{v}" on the staging box.']
+
+
+@given(name=st.sampled_from(CREDENTIAL_NAMES), form=st.sampled_from(QUOTED_FORMS), value=credential_values)
+def test_a_quoted_value_right_after_a_credential_name_is_rejected(name: str, form: str, value: str) -> None:
+    kind = find_secret(form.format(n=name, v=value))
+    assert kind == "credential_assignment"
+    assume(not coincides_with_a_kind_name(value))
+    assert not shares_a_run(kind, value)
+
+
+@given(name=st.sampled_from(NOT_CREDENTIAL_NAMES), form=st.sampled_from(QUOTED_FORMS), value=credential_values)
+def test_a_quoted_value_after_an_ordinary_name_is_kept(name: str, form: str, value: str) -> None:
+    assert find_secret(form.format(n=name, v=value)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the "password" field', 'the "password" and "token" fields', 'password "is required"', 'the secret "sauce"',
+        'Click the Password "Reset" button', 'the token "v2"', 'password "${DB_PASS}"', 'password "<redacted>"',
+        'set the secret "MY_SECRET" in GitHub', "the token 'bearer'", 'password "xxxx1111"',
+    ],
+)  # fmt: skip
+def test_quoted_words_after_a_credential_name_that_are_no_value_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 @given(
     name=st.sampled_from(CREDENTIAL_NAMES),
     sep=st.sampled_from([": ", " = ", ": ", " => "]),
