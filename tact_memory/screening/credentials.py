@@ -528,7 +528,6 @@ class _Screen:
             return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
         return False
 
-
     def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a quoted value right after a credential name in prose (``use the password
         "hunter2"``): one word, closed by the same quote, that is a value of its own and is not
@@ -715,7 +714,10 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", _SEPARATOR, _Screen.assignment),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
-    *(("credential_assignment", quote + rb"(?<=[ \t]" + quote + rb")", _Screen.quoted_after_name) for quote in (b'"', b"'")),
+    *(
+        ("credential_assignment", quote + rb"(?<=[ \t]" + quote + rb")", _Screen.quoted_after_name)
+        for quote in (b'"', b"'")
+    ),
 )
 
 
