@@ -446,11 +446,10 @@ class _Screen:
 
     def key_header(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``X-Api-Key:``-style headers: a known name before the ending, then a value."""
-        name = self.name_before.search(buffer, max(0, match.start() - _MAX_NAME), match.start())
+        start = self.name_ending_at(buffer, match.start())
         return (
-            name is not None
-            and not (name.start() and buffer[name.start() - 1] in _NAME_CHARS)
-            and self.key_header_name.fullmatch(buffer, name.start(), match.start()) is not None
+            start is not None
+            and self.key_header_name.fullmatch(buffer, start, match.start()) is not None
             and self.header_value(buffer, match)
         )
 
@@ -512,16 +511,15 @@ class _Screen:
         for _ in range(3):
             if end and buffer[end - 1] == ord("\\"):  # {\"password\": ...} inside a JSON string
                 end -= 1
-        name = self.name_before.search(buffer, max(0, end - _MAX_NAME), end)
-        if name is None or (name.start() and buffer[name.start() - 1] in _NAME_CHARS):
-            return False  # no name, or one longer than any credential name worth matching
-        start = name.start()
+        start = self.name_ending_at(buffer, end)
+        if start is None:
+            return False
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
             if buffer[start - 1] in b"/:":  # a path or ARN segment ("...:secret:prod/db"), not a key
                 return False
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
-        if self.credential_name.fullmatch(buffer, start, end) is not None or self.spaced_key(buffer, start, end):
+        if self.credential_named(buffer, start, end):
             return self.credential_after(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
@@ -533,13 +531,10 @@ class _Screen:
         "hunter2"``): one word, closed by the same quote, that is a value of its own and is not
         a plain word (it has a digit, a symbol or a capital inside)."""
         end = match.start() - 1  # the space before the quote
-        name = self.name_before.search(buffer, max(0, end - _MAX_NAME), end)
-        if name is None or (name.start() and buffer[name.start() - 1] in _NAME_CHARS):
+        start = self.name_ending_at(buffer, end)
+        if start is None or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
-        start = name.start()
-        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
-            return False
-        if self.credential_name.fullmatch(buffer, start, end) is None and not self.spaced_key(buffer, start, end):
+        if not self.credential_named(buffer, start, end):
             return False
         first = match.end()
         close = buffer.find(buffer[match.start()], first, first + _MAX_QUOTED)
@@ -551,16 +546,23 @@ class _Screen:
             and self.header_texture.fullmatch(buffer, first, close) is not None
         )
 
-    def spaced_key(self, buffer: bytearray, start: int, end: int) -> bool:
-        """Whether ``buffer[start:end]``, a name, is the ``key`` of a two-word key name such as ``API key``."""
+    def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
+        """Where the name that ends at ``end`` starts; ``None`` when no name ends there, or one
+        longer than any credential name worth matching."""
+        name = self.name_before.search(buffer, max(0, end - _MAX_NAME), end)
+        if name is None or (name.start() and buffer[name.start() - 1] in _NAME_CHARS):
+            return None
+        return name.start()
+
+    def credential_named(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether the name ``buffer[start:end]`` names a credential, alone or as the ``key`` of a
+        two-word key name such as ``API key``."""
+        if self.credential_name.fullmatch(buffer, start, end) is not None:
+            return True
         if start < 2 or buffer[start - 1] != ord(" "):
             return False
-        word = self.name_before.search(buffer, max(0, start - 1 - _MAX_NAME), start - 1)
-        return (
-            word is not None
-            and not (word.start() and buffer[word.start() - 1] in _NAME_CHARS)
-            and self.spaced_key_name.fullmatch(buffer, word.start(), end) is not None
-        )
+        word = self.name_ending_at(buffer, start - 1)
+        return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
 
 
 def _distinct(buffer: bytearray, start: int, end: int) -> int:

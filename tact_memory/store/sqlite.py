@@ -390,13 +390,12 @@ class MemoryStore:
         ``PRAGMA data_version`` changes when another connection commits (a telemetry-only commit
         included), never for this connection's own; :meth:`_refresh` notes it when the index was
         brought up to date. Any doubt (no index yet, an older schema, an error) answers no, and the
-        caller takes the transaction that finds out; a moved file is refused here as in any
-        transaction.
+        caller takes the transaction that finds out. A moved file is refused by the telemetry
+        transaction that follows, as by any transaction.
         """
         conn = self._conn
         if conn is None or self._older_schema or self._matched_at is None or self._corpus.generation is None:
             return False
-        self._check_not_moved()
         try:
             return bool(conn.execute("PRAGMA data_version").fetchone()[0] == self._matched_at)
         except sqlite3.Error:
