@@ -24,11 +24,13 @@ immutable snapshot of a record's content, and a sync re-tokenizes only new or re
 A caller that already has a version's term counts (the store keeps them in the file) hands them to
 :meth:`Index.add` instead of the text. Postings map a term to ``{id: term frequency}``; they are
 made for a term the first time a search asks for it and then kept up to date, so an index loaded
-from stored counts costs no more than holding them. The index keeps each record's length and the
-corpus's total length, and a search computes a record's length normalisation
-``k1 * (1 - b + b * length / average_length)`` when it scores it. So adding or removing a record
-touches only that record's own terms (the average moves with every change, and nothing precomputed
-from it has to follow), and a search touches only the postings of its terms.
+from stored counts costs no more than holding them. A posting holds the record's term frequency
+and its length, so a search finds a record's length normalisation
+``k1 * (1 - b + b * length / average_length)`` by its length, in a table with one entry per
+distinct length. The average moves with every change, so that table is made again after one, at
+the cost of the few distinct lengths rather than of every record: adding or removing a record
+touches only that record's own terms, the first search after it costs what any other does, and a
+search touches only the postings of its terms.
 An index grown one change at a time ranks exactly like one built from scratch on the same records:
 every score is computed from the same integers in the same order.
 
@@ -44,6 +46,10 @@ from ..limits import DEFAULT_RANKING, FrozenValue
 from .lexer import document_terms, split_query
 
 __all__ = ["Hit", "Index", "Words", "count_terms"]
+
+
+_MAX_PAIRS = 8192
+"""How many distinct ``(frequency, length)`` tuples an index shares before it starts a new set."""
 
 
 class Hit(FrozenValue):
@@ -133,11 +139,15 @@ class Index:
         self._stop_words = stop_words
         self._fold = fold
         self._docs: dict[int, _Doc] = {}
-        self._postings: dict[str, dict[int, int]] = {}
+        self._postings: dict[str, dict[int, tuple[int, int]]] = {}
+        """term -> {id: (frequency, length)}; each distinct pair is one shared tuple (:attr:`_pairs`)."""
+        self._pairs: dict[tuple[int, int], tuple[int, int]] = {}
+        self._lengths: Counter[int] = Counter()
+        """How many records have each length."""
         self._total_length = 0
         self._tokenizations = 0
         self._norms: dict[int, float] | None = None
-        """Each record's length norm for the current average length; dropped by any change."""
+        """The length norm of each length in :attr:`_lengths` for the current average; dropped by any change."""
 
     def __len__(self) -> int:
         """Return how many records the index holds."""
@@ -203,9 +213,10 @@ class Index:
         self.remove(doc_id)
         self._docs[doc_id] = doc
         self._total_length += doc.length
+        self._lengths[doc.length] += 1
         self._norms = None
         for term in self._made(doc):
-            self._postings[term][doc_id] = doc.frequency(term)
+            self._postings[term][doc_id] = self._pair(doc.frequency(term), doc.length)
 
     def apply(self, upserts: Iterable[tuple[int, int, str]] = (), removals: Iterable[int] = ()) -> None:
         """Change only the given records: index ``upserts`` (``(id, version, content)``) not already
@@ -226,6 +237,11 @@ class Index:
         if doc is None:
             return
         self._total_length -= doc.length
+        left = self._lengths[doc.length] - 1
+        if left:
+            self._lengths[doc.length] = left
+        else:
+            del self._lengths[doc.length]
         self._norms = None
         for term in self._made(doc):
             postings = self._postings[term]
@@ -240,12 +256,20 @@ class Index:
             return [term for term in doc.counts if term in made]
         return [term for term in made if doc.has(term)]
 
-    def _postings_of(self, term: str) -> dict[int, int]:
-        """``{id: frequency}`` of ``term``, made from the records' counts on first use (kept when not empty)."""
+    def _pair(self, frequency: int, length: int) -> tuple[int, int]:
+        """The one shared ``(frequency, length)`` tuple of these values (postings repeat few pairs)."""
+        pair = (frequency, length)
+        if len(self._pairs) >= _MAX_PAIRS:  # pairs of records long gone; postings keep the ones they use
+            self._pairs = {}
+        return self._pairs.setdefault(pair, pair)
+
+    def _postings_of(self, term: str) -> dict[int, tuple[int, int]]:
+        """``{id: (frequency, length)}`` of ``term``, made from the records' counts on first use
+        (kept when not empty)."""
         postings = self._postings.get(term)
         if postings is None:
-            found = ((doc_id, doc.frequency(term)) for doc_id, doc in self._docs.items())
-            postings = {doc_id: frequency for doc_id, frequency in found if frequency}
+            found = ((doc_id, doc.frequency(term), doc.length) for doc_id, doc in self._docs.items())
+            postings = {doc_id: self._pair(frequency, length) for doc_id, frequency, length in found if frequency}
             if postings:
                 self._postings[term] = postings
         return postings
@@ -291,21 +315,19 @@ class Index:
         lift = idf * (self._k1 + 1)
         norms = self._length_norms()
         if new:
-            for doc_id, frequency in postings.items():
-                scores[doc_id] = scores.get(doc_id, 0.0) + lift * frequency / (frequency + norms[doc_id])
+            for doc_id, (frequency, length) in postings.items():
+                scores[doc_id] = scores.get(doc_id, 0.0) + lift * frequency / (frequency + norms[length])
         else:
-            for doc_id, frequency in postings.items():
+            for doc_id, (frequency, length) in postings.items():
                 if doc_id in scores:
-                    scores[doc_id] += lift * frequency / (frequency + norms[doc_id])
+                    scores[doc_id] += lift * frequency / (frequency + norms[length])
 
     def _length_norms(self) -> dict[int, float]:
-        """``k1 * (1 - b + b * length / average length)`` of every record, kept until the corpus changes."""
+        """``k1 * (1 - b + b * length / average length)`` of every record length, kept until the corpus changes."""
         if self._norms is None:
             k1, b = self._k1, self._b
             # A corpus of empty records has no average length; any ratio works since no record can
             # match, and 1 keeps the formula finite.
             average = self._total_length / len(self._docs) if self._docs else 0
-            self._norms = {
-                doc_id: k1 * (1 - b + b * (doc.length / average if average else 1.0)) for doc_id, doc in self._docs.items()
-            }
+            self._norms = {length: k1 * (1 - b + b * (length / average if average else 1.0)) for length in self._lengths}
         return self._norms
