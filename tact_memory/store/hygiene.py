@@ -21,6 +21,13 @@ So after a delete, a replacement or a prune the store scrubs, in three steps:
    ``VACUUM`` and its checkpoint cost 7 to 12.
 3. ``PRAGMA wal_checkpoint(TRUNCATE)`` copies what is left (the rewritten pages, if any), syncs
    the file and truncates the WAL to zero bytes, so no frame with old text is left.
+4. The emptied WAL is started again with one frame that holds no row: a transaction rewrites the
+   file header's ``user_version`` with the value it has (page 1 holds the header and the schema,
+   never a record). SQLite syncs the header of a WAL it starts (at every ``synchronous`` level but
+   ``OFF``: a header that reached the disk after a later frame could lose committed frames), so
+   whichever transaction writes first into an emptied WAL waits for one sync. Taken here, at
+   ``NORMAL``, that is the removal's own cost, and the next scan or put commits as it would after
+   any other write. If it cannot run (the write lock is busy), the next writer pays that sync.
 
 The scrub runs after the removal has committed, outside its transaction (``VACUUM`` cannot run
 inside one). It is best effort: if it cannot finish (the write lock is busy; another process's read
@@ -101,10 +108,18 @@ class Scrubber:
                 conn.execute("VACUUM")
                 self.rewrites += 1
             removed = set()  # the file is clean: only emptying the WAL can still be owed
-            if conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
+            busy, frames, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if busy:
                 raise _Unfinished
         except (sqlite3.Error, _Unfinished):
             self.mark(removed)
+            return
+        if frames < 0:
+            return  # not in WAL mode (SQLite answers -1): there is no WAL to start
+        try:
+            _restart_wal(conn)
+        except sqlite3.Error:
+            pass  # only where the next WAL header sync is paid moves; nothing is owed
 
     @staticmethod
     def _checked(conn: sqlite3.Connection, image: Image | None, removed: set[str] | None) -> bool:
@@ -131,3 +146,24 @@ class Scrubber:
         if spans is None:
             return False
         return not (residue.holds_text(data, spans) if removed is None else residue.holds_any(data, spans, removed))
+
+
+def _restart_wal(conn: sqlite3.Connection) -> None:
+    """Write one frame of page 1 into the emptied WAL (step 4 of the scrub), at ``synchronous = NORMAL``.
+
+    The connection's own level is put back afterwards, so the store's note of it stays true.
+    """
+    level = conn.execute("PRAGMA synchronous").fetchone()[0]
+    conn.execute("PRAGMA synchronous = NORMAL")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            (version,) = conn.execute("PRAGMA user_version").fetchone()
+            conn.execute(f"PRAGMA user_version = {int(version)}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.execute(f"PRAGMA synchronous = {int(level)}")

@@ -67,10 +67,23 @@ def sidecars(db_path: Path) -> list[str]:
     return [f"{db_path.name}{s}" for s in SIDECAR_SUFFIXES if Path(f"{db_path}{s}").exists()]
 
 
-def wal_is_empty(db_path: Path) -> bool:
-    """No rollback journal, and the WAL, if there is one, holds no frame (truncated to 0 bytes)."""
+def wal_frame_pages(db_path: Path) -> list[int]:
+    """The page number of every whole frame slot in the ``-wal`` file, valid or left over from an
+    earlier cycle (a file that ends inside a frame counts that part as page 0); ``[]`` without one."""
     wal = Path(f"{db_path}-wal")
-    return not Path(f"{db_path}-journal").exists() and (not wal.exists() or wal.stat().st_size == 0)
+    data = wal.read_bytes() if wal.exists() else b""
+    if not data:
+        return []
+    page_size = int.from_bytes(data[8:12], "big")
+    step = 24 + page_size
+    pages = [int.from_bytes(data[at : at + 4], "big") for at in range(32, len(data) - step + 1, step)]
+    return pages + ([0] if len(data) < 32 or (len(data) - 32) % step else [])
+
+
+def wal_holds_no_row(db_path: Path) -> bool:
+    """No rollback journal, and no frame of the WAL (if there is one) is a page other than page 1:
+    the file header and the schema, which the scrub writes to start an emptied WAL again."""
+    return not Path(f"{db_path}-journal").exists() and set(wal_frame_pages(db_path)) <= {1}
 
 
 def sidecars_within_bounds(db_path: Path, limits: Limits) -> bool:

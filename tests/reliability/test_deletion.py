@@ -22,7 +22,7 @@ from tact_memory.store.sqlite import MemoryStore
 from tact_memory.tool.guard import Dispatcher
 
 from ..conftest import FakeClock
-from .helpers import ROOT, grep_folder, raw_folder_bytes, wal_is_empty
+from .helpers import ROOT, grep_folder, raw_folder_bytes, wal_holds_no_row
 
 GUARANTEES = ROOT / "README.md"  # the "Guarantees and limits" section
 
@@ -46,11 +46,11 @@ def stored_terms(text: str) -> str:
 
 def assert_gone(db: Path, text: str) -> None:
     """Neither the text, its unique marker nor its stored terms are in any file of the folder, and
-    the WAL holds no frame."""
+    the WAL holds no frame of a row."""
     assert grep_folder(db, canary_of(text)) == []
     assert grep_folder(db, text) == []
     assert grep_folder(db, stored_terms(text)) == []
-    assert wal_is_empty(db)
+    assert wal_holds_no_row(db)
 
 
 def canary_of(text: str) -> str:
@@ -148,7 +148,7 @@ def test_random_workload_never_leaves_old_text(make_store: Callable[..., MemoryS
             assert [t for t in retired if canary_of(t).encode() in data] == []
             assert all(canary_of(t).encode() in data for _, t in live.values())
             if action != "put":
-                assert wal_is_empty(db_path)
+                assert wal_holds_no_row(db_path)
     assert len(retired) > 100
 
 

@@ -255,8 +255,9 @@ COMMIT_STEPS: list[tuple[str, int | Callable[[list[Call]], int], bool]] = [
     ("fdatasync", 6, False),  # the checkpoint's sync of the main file
     ("pread64", the_scrub_check_read, False),  # the scrub reading the file to search it for the old text
     ("ftruncate", 3, False),  # the WAL truncated to zero bytes after the check
-    ("pwrite64", 28, False),  # the WAL header rewritten by the next write after the truncation
-    ("fdatasync", 7, False),  # the sync of that new header
+    ("pwrite64", 28, False),  # the header of the WAL the scrub starts again after the truncation
+    ("fdatasync", 7, False),  # the sync of that new header (paid by the removal, not the next write)
+    ("pwrite64", 30, False),  # page 1, the one frame of that restart (its commit, at NORMAL)
     ("pwrite64", a_vacuum_frame, True),  # a frame of the full scrub (VACUUM) owed for another writer's frames
 ]
 """Kill points: the n-th call of the syscall in the writer, from its first open (the numbers follow

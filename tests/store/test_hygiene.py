@@ -1,4 +1,4 @@
-"""Deletion hygiene: the scrub (VACUUM, then a truncating checkpoint), and the debt it leaves when it cannot finish."""
+"""Deletion hygiene: the scrub (a check or VACUUM, a truncating checkpoint, the WAL started again), and the debt it leaves when it cannot finish."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ import pytest
 
 import tact_memory.store.sqlite
 from tact_memory.records import RecordKey
-from tact_memory.store import residue
+from tact_memory.store import hygiene, residue
 from tact_memory.store.hygiene import Scrubber
+from tact_memory.store.schema import SCHEMA_VERSION
 from tact_memory.store.sqlite import MemoryStore
 
 from ..conftest import FakeClock
-from ..reliability.helpers import grep_folder, integrity, raw_folder_bytes, wal_is_empty
+from ..reliability.helpers import grep_folder, integrity, raw_folder_bytes, wal_frame_pages, wal_holds_no_row
 
 SECRET_PHRASE = "zanzibar-orchid-quartz"
 
@@ -55,6 +56,65 @@ def test_a_scrub_that_cannot_run_is_owed_to_the_next_removal(tmp_path: Path) -> 
     conn.close()
 
 
+def _wal_header(db: Path) -> bytes:
+    wal = Path(f"{db}-wal")
+    return wal.read_bytes()[:32] if wal.exists() else b""
+
+
+def test_a_removal_starts_the_emptied_wal_again_with_one_frame_of_page_1(db_path: Path, clock: FakeClock) -> None:
+    """After the scrub has emptied the WAL, the removal itself writes the first frame (page 1, the
+    header and schema, no row), so SQLite's sync of a new WAL header is the removal's: the next
+    write appends under the same header instead of starting a WAL of its own."""
+    with MemoryStore(db_path, clock=clock) as store:
+        store.put("the ledger service listens on port 7000")
+        gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+        store.scan("ledger billing service")
+        store.delete(gone)
+        assert wal_frame_pages(db_path) == [1]
+        header = _wal_header(db_path)
+        assert len(header) == 32
+        store.scan("ledger service")  # a telemetry commit: appended, not a new WAL
+        assert _wal_header(db_path) == header
+        assert len(wal_frame_pages(db_path)) > 1
+        assert grep_folder(db_path, SECRET_PHRASE) == []
+        # the restart ran at NORMAL and put back the level the store last set
+        assert store._conn is not None
+        assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == {"FULL": 2, "NORMAL": 1}[store._synchronous or ""]
+        assert store._conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_restart_that_cannot_run_leaves_nothing_owed(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Starting the WAL again only moves where a header sync is paid: if it fails, the removal and
+    its scrub stand, nothing is owed, and the next write starts the WAL itself."""
+
+    def refuse(conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(hygiene, "_restart_wal", refuse)
+    with MemoryStore(db_path, clock=clock) as store:
+        gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+        store.delete(gone)
+        assert not store._scrubber.owed
+        assert wal_frame_pages(db_path) == []
+        store.put("the ledger service listens on port 7000")
+        assert len(wal_frame_pages(db_path)) >= 1
+        assert grep_folder(db_path, SECRET_PHRASE) == []
+
+
+def test_the_scrub_starts_no_wal_for_a_file_in_rollback_mode(tmp_path: Path) -> None:
+    db = tmp_path / "plain.sqlite3"
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("CREATE TABLE t (x TEXT)")
+    scrubber = Scrubber()
+    scrubber.mark()
+    scrubber.scrub(conn)
+    conn.close()
+    assert not Path(f"{db}-wal").exists()
+    assert not Path(f"{db}-journal").exists()
+
+
 def test_a_put_pays_a_scrub_that_a_prune_or_a_failed_scrub_left_owed(db_path: Path, clock: FakeClock) -> None:
     with MemoryStore(db_path, clock=clock) as store:
         store.put("the billing service listens on port 8443")
@@ -84,7 +144,7 @@ def test_a_reader_that_keeps_the_wal_in_use_leaves_the_scrub_owed_until_the_next
     reader.close()
     assert [c.key.id for c in store.scan("ledger service")] == [1]
     assert not store._scrubber.owed
-    assert Path(f"{db_path}-wal").stat().st_size == 0
+    assert wal_holds_no_row(db_path)
     assert all(SECRET_PHRASE.encode() not in p.read_bytes() for p in db_path.parent.iterdir())
     store.close()
 
@@ -136,18 +196,18 @@ def test_a_removal_that_left_nothing_behind_is_scrubbed_without_a_rewrite(db_pat
         assert not store._scrubber.owed
         assert store._scrubber.rewrites == 0
         assert grep_folder(db_path, SECRET_PHRASE) == []
-        assert wal_is_empty(db_path)
+        assert wal_holds_no_row(db_path)
         assert b"note 7: the 7th service" in raw_folder_bytes(db_path)["v1.sqlite3"]
 
 
 def _delete_and_scrub(db: Path, clock: FakeClock, key: RecordKey) -> int:
     """Delete ``key`` in a fresh store and check its scrub was paid: nothing owed, the secret in no
-    file, the WAL empty. Returns how many times the scrub rewrote the file."""
+    file, no row's page in the WAL. Returns how many times the scrub rewrote the file."""
     with MemoryStore(db, clock=clock) as store:
         store.delete(key)
         assert not store._scrubber.owed
         assert grep_folder(db, SECRET_PHRASE) == []
-        assert wal_is_empty(db)
+        assert wal_holds_no_row(db)
         return store._scrubber.rewrites
 
 
@@ -231,7 +291,7 @@ def test_an_unknown_removal_rewrites_only_when_loose_bytes_could_be_any_text(
         store.put("the queue service listens on port 5672")
         assert store._scrubber.rewrites == 1
         assert not store._scrubber.owed
-        assert wal_is_empty(db_path)
+        assert wal_holds_no_row(db_path)
     assert raw_folder_bytes(db_path)["v1.sqlite3"].count(b"yellow pumpkins") == 1  # the live row only
 
 
@@ -243,7 +303,7 @@ def test_an_unknown_removal_on_a_clean_file_needs_no_rewrite(tmp_path: Path) -> 
     scrubber.mark()
     scrubber.scrub(conn, _image_of(tmp_path / "plain.sqlite3"))
     assert scrubber.rewrites == 0 and not scrubber.owed
-    assert Path(f"{tmp_path / 'plain.sqlite3'}-wal").stat().st_size == 0
+    assert wal_holds_no_row(tmp_path / "plain.sqlite3")
     scrubber.mark()
     scrubber.scrub(conn, None)  # no image of the file: nothing can be checked, so it is rewritten
     assert scrubber.rewrites == 1 and not scrubber.owed
@@ -328,6 +388,6 @@ def test_a_full_checkpoint_a_reader_blocks_leaves_the_texts_owed_for_the_next_wr
     store.put("the search service listens on port 9200")
     assert not store._scrubber.owed
     assert store._scrubber.rewrites == 0
-    assert wal_is_empty(db_path)
+    assert wal_holds_no_row(db_path)
     assert grep_folder(db_path, SECRET_PHRASE) == []
     store.close()
