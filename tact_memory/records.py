@@ -1,7 +1,9 @@
 """Runtime records the store hands out, and the protocol every memory backend speaks.
 
-These are plain frozen dataclasses: they are produced by the store, never parsed from untrusted
-input, so they need no validation. The tool writes them as JSON, and publishes their schema, from
+These are frozen values (:class:`~tact_memory.values.Value`: equality, hashing, ``repr`` and
+immutability as a frozen dataclass has them, without importing :mod:`dataclasses` into every tool
+process): they are produced by the store, never parsed from untrusted input, so they need no
+validation. The tool writes them as JSON, and publishes their schema, from
 these declarations (:mod:`tact_memory.tool.results`, :mod:`tact_memory.tool.schemas`), which keeps
 one definition of a record for Python callers and for the JSON a model reads.
 
@@ -13,12 +15,12 @@ could stand behind the same methods, raising the same :mod:`tact_memory.errors`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, Protocol, runtime_checkable
 
 from .limits import DEFAULT_LIMITS, Limits
+from .values import OrderedValue, Value
 
 __all__ = [
     "BROWSABLE_ORDERS",
@@ -72,15 +74,16 @@ def order_key(order: RecordOrder) -> Callable[[MemoryRecord], tuple[int, ...]]:
     return key
 
 
-@dataclass(frozen=True, order=True)
-class RecordKey:
-    """The identity of one version of a record."""
+class RecordKey(OrderedValue, uncompared=("namespace",), omit_when_none=("namespace",)):
+    """The identity of one version of a record; ordered by id, then version."""
+
+    __slots__ = ("id", "version", "namespace")
 
     id: int
     """Stable logical id; never reused, even after the record is deleted."""
     version: int
     """Starts at 1 and grows by one with every replacement."""
-    namespace: str | None = field(default=None, compare=False, metadata={"omit_when_none": True})
+    namespace: str | None
     """The author's namespace on a team store; ``None`` for local stores, whose keys keep their shape.
 
     Ids come from one sequence across namespaces, so an id alone still names one record and
@@ -88,10 +91,17 @@ class RecordKey:
     takes no part in equality, hashing or order. It is serialised only when set.
     """
 
+    def __init__(self, id: int, version: int, namespace: str | None = None) -> None:
+        self._fill(id, version, namespace)
 
-@dataclass(frozen=True)
-class MemoryRecord:
+
+class MemoryRecord(Value):
     """A complete record: content, times and telemetry."""
+
+    __slots__ = (
+        "key", "content", "created_at_ms", "updated_at_ms", "scan_count", "last_scanned_at_ms",
+        "read_count", "last_read_at_ms", "probation_until_ms",
+    )  # fmt: skip
 
     key: RecordKey
     """Id and current version."""
@@ -112,6 +122,23 @@ class MemoryRecord:
     probation_until_ms: int | None
     """Until when the current version is on unread probation; ``None`` once read."""
 
+    def __init__(
+        self,
+        key: RecordKey,
+        content: str,
+        created_at_ms: int,
+        updated_at_ms: int,
+        scan_count: int,
+        last_scanned_at_ms: int | None,
+        read_count: int,
+        last_read_at_ms: int | None,
+        probation_until_ms: int | None,
+    ) -> None:
+        self._fill(
+            key, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,
+            read_count, last_read_at_ms, probation_until_ms,
+        )  # fmt: skip
+
 
 def matches(record: MemoryRecord, query: str) -> bool:
     """Whether ``record`` passes a person's filter: every word of ``query``, in any order.
@@ -124,9 +151,10 @@ def matches(record: MemoryRecord, query: str) -> bool:
     return all(word in content or word.removeprefix("#") == str(record.key.id) for word in query.casefold().split())
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(Value):
     """One compact card returned by a scan."""
+
+    __slots__ = ("key", "score", "preview")
 
     key: RecordKey
     """Id and version, enough to read, replace or delete it."""
@@ -135,45 +163,76 @@ class Candidate:
     preview: str
     """The content if it is at most 64 bytes, otherwise a UTF-8-safe prefix of at most 64 bytes."""
 
+    def __init__(self, key: RecordKey, score: float, preview: str) -> None:
+        self._fill(key, score, preview)
 
-@dataclass(frozen=True)
-class PutResult:
+
+class PutResult(Value):
     """What a successful put wrote."""
+
+    __slots__ = ("memory", "replaced")
 
     memory: MemoryRecord
     """The record as stored."""
     replaced: bool
     """True when an existing record was replaced (its version grew)."""
 
+    def __init__(self, memory: MemoryRecord, replaced: bool) -> None:
+        self._fill(memory, replaced)
 
-@dataclass(frozen=True)
-class StoreStatus:
+
+class StoreStatus(Value):
     """Usage against each bound, and the state of the database file. Reading it changes nothing."""
+
+    __slots__ = (
+        "path", "exists", "rows", "content_bytes", "file_bytes", "sidecar_bytes", "on_probation",
+        "expired_probation", "hidden", "problem", "detail", "limits",
+    )  # fmt: skip
 
     path: Path
     """The database path."""
     exists: bool
     """Whether the main file exists yet (it is created by the first operation)."""
-    rows: int = 0
+    rows: int
     """Live rows."""
-    content_bytes: int = 0
+    content_bytes: int
     """UTF-8 bytes of content across live rows."""
-    file_bytes: int = 0
+    file_bytes: int
     """Size of the main database file."""
-    sidecar_bytes: int = 0
+    sidecar_bytes: int
     """Size of any ``-journal``, ``-wal`` or ``-shm`` files beside it (not covered by the file bound)."""
-    on_probation: int = 0
+    on_probation: int
     """Rows whose current version has not been read yet."""
-    expired_probation: int = 0
+    expired_probation: int
     """Unread rows past their probation deadline: the first to be pruned when space is needed."""
-    hidden: int = 0
+    hidden: int
     """Rows that match a secret pattern or imitate the checkpoint; hidden from scan and read, still deletable."""
-    problem: str | None = None
+    problem: str | None
     """A degraded state by name (``not_a_database``, ``newer_schema``, ``permission_denied`` …)."""
-    detail: str | None = None
+    detail: str | None
     """A sentence explaining :attr:`problem`."""
-    limits: Limits = field(default=DEFAULT_LIMITS)
+    limits: Limits
     """The bounds in force."""
+
+    def __init__(
+        self,
+        path: Path,
+        exists: bool,
+        rows: int = 0,
+        content_bytes: int = 0,
+        file_bytes: int = 0,
+        sidecar_bytes: int = 0,
+        on_probation: int = 0,
+        expired_probation: int = 0,
+        hidden: int = 0,
+        problem: str | None = None,
+        detail: str | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        self._fill(
+            path, exists, rows, content_bytes, file_bytes, sidecar_bytes, on_probation,
+            expired_probation, hidden, problem, detail, limits,
+        )  # fmt: skip
 
 
 @runtime_checkable

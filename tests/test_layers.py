@@ -18,16 +18,17 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tact_memory"
 
-PURE = {"errors", "limits", "records", "clock", "retrieval", "screening"}
+PURE = {"values", "errors", "limits", "records", "clock", "retrieval", "screening"}
 LAYERS: dict[str, set[str]] = {
     # part of the package -> the parts it may import (besides itself)
+    "values": set(),
     "errors": set(),
-    "limits": set(),
+    "limits": {"values"},
     "clock": set(),
-    "records": {"limits"},
-    "retrieval": {"limits", "errors"},
-    "screening": {"limits", "retrieval"},
-    "config": {"errors", "limits"},
+    "records": {"limits", "values"},
+    "retrieval": {"limits", "errors", "values"},
+    "screening": {"limits", "retrieval", "values"},
+    "config": {"errors", "limits", "values"},
     "store": PURE,
     "tool": PURE,
     "runtime": PURE | {"config", "tool", "store"},
@@ -46,6 +47,7 @@ LAYERS: dict[str, set[str]] = {
 FOREIGN_BANNED: dict[str, set[str]] = {
     "retrieval": {"sqlite3", "pydantic", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
     "screening": {"sqlite3", "pydantic", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
+    "values": {"sqlite3", "pydantic", "dataclasses", "typing"},
     "records": {"sqlite3", "pydantic"},
     "limits": {"sqlite3", "pydantic"},
     "errors": {"sqlite3", "pydantic"},
@@ -165,7 +167,7 @@ def test_no_import_cycles() -> None:
     on_stack: set[str] = set()
     cycles: list[list[str]] = []
     counter = 0
-    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+    limit = sys.getrecursionlimit()
 
     def connect(node: str) -> None:
         nonlocal counter
@@ -190,9 +192,13 @@ def test_no_import_cycles() -> None:
             if len(component) > 1:
                 cycles.append(sorted(component))
 
-    for node in sorted(edges):
-        if node not in index:
-            connect(node)
+    sys.setrecursionlimit(max(10_000, limit))
+    try:
+        for node in sorted(edges):
+            if node not in index:
+                connect(node)
+    finally:
+        sys.setrecursionlimit(limit)  # later tests (a config nested too deeply) rely on the usual limit
     assert cycles == []
 
 

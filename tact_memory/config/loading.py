@@ -26,12 +26,11 @@ import re
 import stat
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from ..limits import FrozenValue
+from ..values import Value
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -54,7 +53,7 @@ CONFIG_FILE_NAME = "config.toml"
 DATABASE_RELATIVE_PATH = Path("memory") / "v1.sqlite3"
 
 
-class TeamSettings(FrozenValue):
+class TeamSettings(Value):
     """The ``[memory.team]`` table: a team memory service, and the workspaces that must use it.
 
     A session whose workspace is inside one of :attr:`workspace_roots` uses the team store only:
@@ -95,17 +94,21 @@ class TeamSettings(FrozenValue):
         return False
 
 
-@dataclass(frozen=True)
-class MemorySettings:
+class MemorySettings(Value):
     """The ``[memory]`` table."""
 
-    enabled: bool = False
+    __slots__ = ("enabled", "team")
+
+    enabled: bool
     """Whether agents get the memory tool, instructions and checkpoint. Off unless set to ``true``."""
-    team: TeamSettings | None = None
+    team: TeamSettings | None
     """The ``[memory.team]`` table, when there is one."""
 
+    def __init__(self, enabled: bool = False, team: TeamSettings | None = None) -> None:
+        self._fill(enabled, team)
 
-class ConfigSource(FrozenValue):
+
+class ConfigSource(Value):
     """Where the configuration file was selected from."""
 
     __slots__ = ("path", "origin")
@@ -124,16 +127,20 @@ class ConfigSource(FrozenValue):
         return self.origin in ("--config", "TACT_CONFIG")
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Value):
     """A validated configuration and the file it came from."""
+
+    __slots__ = ("path", "memory", "exists")
 
     path: Path
     """Absolute path of the selected ``config.toml``."""
-    memory: MemorySettings = field(default_factory=MemorySettings)
-    """The memory settings."""
-    exists: bool = True
+    memory: MemorySettings
+    """The memory settings (defaults, memory off, when not given)."""
+    exists: bool
     """False when the fallback file was missing and defaults are in force."""
+
+    def __init__(self, path: Path, memory: MemorySettings | None = None, exists: bool = True) -> None:
+        self._fill(path, MemorySettings() if memory is None else memory, exists)
 
     @property
     def config_dir(self) -> Path:

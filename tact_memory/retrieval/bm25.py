@@ -42,7 +42,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from ..limits import DEFAULT_RANKING, FrozenValue
+from ..limits import DEFAULT_RANKING
+from ..values import Value
 from .lexer import document_terms, split_query
 
 __all__ = ["Hit", "Index", "Words", "count_terms"]
@@ -52,7 +53,7 @@ _MAX_PAIRS = 8192
 """How many distinct ``(frequency, length)`` tuples an index shares before it starts a new set."""
 
 
-class Hit(FrozenValue):
+class Hit(Value):
     """One ranked record."""
 
     __slots__ = ("id", "score")

@@ -14,7 +14,8 @@ record can never masquerade as the checkpoint when it is returned to a model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..values import Value
+
 
 __all__ = ["CHECKPOINT_MARKER", "CHECKPOINT_TEXT", "IMITATION_KIND", "IMITATION_RUN", "imitates_checkpoint"]
 
@@ -48,9 +49,10 @@ every other sentence of the body, and any stretch across two sentences, is longe
 """
 
 
-@dataclass(frozen=True)
-class _Reference:
+class _Reference(Value):
     """The checkpoint as :func:`imitates_checkpoint` compares it, folded once on first use."""
+
+    __slots__ = ("marker", "body", "windows")
 
     marker: str
     """The marker's skeleton, brackets included."""
@@ -58,6 +60,9 @@ class _Reference:
     """The skeleton of the text after the marker line, letters and digits only."""
     windows: dict[str, tuple[int, ...]]
     """Where each run of ``IMITATION_RUN // 2`` skeleton characters occurs in ``body``."""
+
+    def __init__(self, marker: str, body: str, windows: dict[str, tuple[int, ...]]) -> None:
+        self._fill(marker, body, windows)
 
 
 _reference: _Reference | None = None

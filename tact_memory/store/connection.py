@@ -75,7 +75,8 @@ import urllib.parse
 from pathlib import Path
 from typing import Literal
 
-from ..limits import FrozenValue, Limits
+from ..limits import Limits
+from ..values import Value
 from . import files as dbfiles
 from .rows import decode
 from .schema import (
@@ -94,7 +95,7 @@ TransactionKind = Literal["mutation", "telemetry", "view"]
 read-only part of a scan or read (refresh, ranking, fetching contents)."""
 
 
-class Transaction(FrozenValue):
+class Transaction(Value):
     """How one kind of transaction begins and how far its commit waits for the disk."""
 
     __slots__ = ("begin", "synchronous")

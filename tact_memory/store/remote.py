@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
@@ -45,6 +44,7 @@ from ..records import (
     RecordOrder,
     StoreStatus,
 )
+from ..values import fields
 
 if TYPE_CHECKING:
     import httpx
@@ -59,7 +59,7 @@ _MAX_ID = 2**63 - 1
 _READ_BATCH = 64  # the most ids the service reads in one request
 _EXPORT_PAGE = 500
 _MESSAGE_CHARS = 500
-_LIMIT_FIELDS = frozenset(f.name for f in fields(Limits))
+_LIMIT_FIELDS = frozenset(fields(Limits))
 
 
 def safe_endpoint(endpoint: str) -> str:

@@ -41,7 +41,7 @@ import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.applications import Starlette
@@ -54,6 +54,7 @@ from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import Candidate, MemoryRecord, RecordKey
 from ..store.postgres import PostgresStore
+from ..values import as_dict
 from .gate import Gate
 from .gate import Refused as _Refused
 from .mcp_http import MCP_PATH, McpEndpoint
@@ -111,7 +112,7 @@ def _key(key: RecordKey) -> dict[str, Any]:
 
 
 def _memory(record: MemoryRecord, hidden: str | None = None, *, with_hidden: bool = False) -> dict[str, Any]:
-    data = asdict(record)
+    data: dict[str, Any] = as_dict(record)
     data["key"] = _key(record.key)
     if with_hidden:
         data["hidden"] = hidden
@@ -216,7 +217,7 @@ def _session(store: PostgresStore, who: Credential, body: Any, request: Request)
     readable = None if who.readable is None else sorted(who.readable | {who.namespace})
     return {
         "namespace": who.namespace, "role": who.role, "readable": readable, "protocol": PROTOCOL_VERSION,
-        "limits": asdict(store.limits),
+        "limits": as_dict(store.limits),
     }  # fmt: skip
 
 

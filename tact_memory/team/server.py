@@ -136,13 +136,14 @@ def parse_test_limits(text: str) -> Limits:
         ValueError: not a JSON object of known fields with positive integer values.
     """
     import json
-    from dataclasses import fields, replace
+
+    from ..values import fields, replace
 
     try:
         data = json.loads(text)
     except ValueError:
         raise ValueError("--test-limits takes a JSON object such as {\"rows\": 3}") from None
-    known = {f.name for f in fields(Limits)}
+    known = set(fields(Limits))
     if not isinstance(data, dict) or not set(data) <= known:
         raise ValueError(f"--test-limits takes a JSON object of these fields: {', '.join(sorted(known))}")
     if not all(type(v) is int and v > 0 for v in data.values()):

@@ -7,11 +7,11 @@ in the order :mod:`tact_memory.records` declares them, here and nowhere else.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from .. import errors
 from ..records import MemoryRecord
+from ..values import as_dict
 
 __all__ = ["ToolResult", "error_result", "plain", "record_json", "result"]
 
@@ -20,16 +20,9 @@ ToolResult = dict[str, Any]
 
 
 def plain(value: object) -> Any:
-    """``value`` as JSON data: a record dataclass becomes an object, a list or tuple a list."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            f.name: plain(getattr(value, f.name))
-            for f in dataclasses.fields(value)
-            if not (f.metadata.get("omit_when_none") and getattr(value, f.name) is None)  # a local key's namespace
-        }
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return value
+    """``value`` as JSON data: a record becomes an object (a local key's ``namespace``, which is
+    ``None``, left out), a list or tuple a list."""
+    return as_dict(value)
 
 
 def record_json(record: MemoryRecord) -> dict[str, Any]:

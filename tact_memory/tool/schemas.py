@@ -10,23 +10,20 @@ combinator at its root and no reference anywhere. Fields, types and bounds come 
 :class:`~tact_memory.limits.Limits`, so schema and validation cannot drift apart.
 
 Output schemas describe results as :mod:`.results` builds them; a record's schema is read from its
-dataclass in :mod:`tact_memory.records`. Each schema is built once per process and bounds and
+class in :mod:`tact_memory.records`. Each schema is built once per process and bounds and
 handed out as a fresh copy.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import inspect
 import json
-import types
-import typing
 from typing import Any
 
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import Candidate, MemoryRecord
+from ..values import Value, fields, omitted_when_none
 from .wire import FIELDS, OPERATIONS, FieldSpec
 
 __all__ = [
@@ -151,9 +148,12 @@ _JSON_TYPES: dict[object, str] = {bool: "boolean", int: "integer", float: "numbe
 
 def _type_schema(hint: object) -> dict[str, Any]:
     """The schema of a record field's type: a JSON type, ``[T, "null"]`` or a nested record."""
+    import types
+    import typing
+
     if hint in _JSON_TYPES:
         return {"type": _JSON_TYPES[hint]}
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and issubclass(hint, Value):
         return _record_schema(hint)
     options = typing.get_args(hint)
     if isinstance(hint, types.UnionType) and len(options) == 2 and type(None) in options:
@@ -162,25 +162,28 @@ def _type_schema(hint: object) -> dict[str, Any]:
     raise TypeError(f"no JSON schema for {hint!r}")  # pragma: no cover - guarded by the snapshots
 
 
-def _record_schema(cls: type) -> dict[str, Any]:
-    """The schema of a record dataclass, its fields in declaration order.
+def _record_schema(cls: type[Value]) -> dict[str, Any]:
+    """The schema of a record class, its fields in declaration order.
 
     Every field is required, except one that is left out when it is ``None`` (a key's namespace,
     which only a team store sets): that one is optional and, when present, never null.
     """
+    import inspect  # only to publish a schema: a tool call never needs it
+    import typing
+
     hints = typing.get_type_hints(cls)
-    fields = dataclasses.fields(cls)
+    optional = omitted_when_none(cls)
     properties = {}
-    for f in fields:
-        schema = _type_schema(hints[f.name])
-        if f.metadata.get("omit_when_none") and isinstance(schema.get("type"), list):
+    for name in fields(cls):
+        schema = _type_schema(hints[name])
+        if name in optional and isinstance(schema.get("type"), list):
             schema = {"type": schema["type"][0]}
-        properties[f.name] = schema
+        properties[name] = schema
     return {
         "type": "object",
         "description": inspect.cleandoc(cls.__doc__ or ""),
         "properties": properties,
-        "required": [f.name for f in fields if not f.metadata.get("omit_when_none")],
+        "required": [name for name in fields(cls) if name not in optional],
     }
 
 

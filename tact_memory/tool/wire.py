@@ -25,7 +25,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, Union
 
 from .. import errors
-from ..limits import DEFAULT_LIMITS, FrozenValue, Limits
+from ..limits import DEFAULT_LIMITS, Limits
+from ..values import Value
 from ..records import RecordKey
 from ..screening.credentials import find_secret
 
@@ -49,7 +50,7 @@ Operation = Literal["scan", "read", "put", "delete"]
 """The name of one of the tool's operations."""
 
 
-class ScanCall(FrozenValue):
+class ScanCall(Value):
     """Search the memory for candidates."""
 
     __slots__ = ("query", "limit")
@@ -64,7 +65,7 @@ class ScanCall(FrozenValue):
         self._fill(query, limit)
 
 
-class ReadCall(FrozenValue):
+class ReadCall(Value):
     """Read complete records chosen from a scan."""
 
     __slots__ = ("ids",)
@@ -77,7 +78,7 @@ class ReadCall(FrozenValue):
         self._fill(ids)
 
 
-class PutCall(FrozenValue):
+class PutCall(Value):
     """Store one conclusion, or replace a known record."""
 
     __slots__ = ("content", "replace")
@@ -92,7 +93,7 @@ class PutCall(FrozenValue):
         self._fill(content, replace)
 
 
-class DeleteCall(FrozenValue):
+class DeleteCall(Value):
     """Remove a known record."""
 
     __slots__ = ("key",)
@@ -115,7 +116,7 @@ Shape = Literal["string", "positive", "limit", "ids", "key"]
 """What a field holds: a string, an integer from 1, a scan limit, a list of ids, or ``{id, version}``."""
 
 
-class FieldSpec(FrozenValue):
+class FieldSpec(Value):
     """One field of a call, as :func:`decode` checks it and the schema publishes it."""
 
     __slots__ = ("name", "shape", "required", "description", "fields")

@@ -13,7 +13,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ import pytest
 from tact_memory.limits import DEFAULT_LIMITS, Limits
 from tact_memory.records import MemoryBackend, MemoryRecord
 from tact_memory.store.sqlite import MemoryStore
+from tact_memory.values import as_dict
 
 from ..conftest import FakeClock
 from ..pgcluster import pg_database, pg_server  # noqa: F401  (fixtures)
@@ -132,7 +133,7 @@ class ServeProcesses:
 
         if limits not in self.running:
             self.running[limits] = start_service(
-                self.dsn, self.folder, "--test-limits", json.dumps(asdict(limits)),
+                self.dsn, self.folder, "--test-limits", json.dumps(as_dict(limits)),
                 "--test-clock-file", str(self.clock_file), env={"TACT_TEAM_TEST_HOOKS": "1"},
             )  # fmt: skip
         return str(self.running[limits].url)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import socket
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from tact_memory.browser.app import RecordTable
 from tact_memory.config.loading import ConfigSource, read_config
 from tact_memory.records import MemoryRecord, RecordOrder
 from tact_memory.store.sqlite import MemoryStore
+from tact_memory.values import replace
 
 from ..conftest import write_config
 from ..pgcluster import pg_database, pg_server  # noqa: F401  (fixtures)
