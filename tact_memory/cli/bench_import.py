@@ -55,14 +55,17 @@ def parse_importtime(text: str, package: str = "tact_memory") -> ImportTime:
     return ImportTime(total_ms=round(total_us / 1000, 3), own_ms=round(own_us / 1000, 3))
 
 
-def measure_import(runs: int = 5, package: str = "tact_memory") -> ImportTime:
-    """Median over ``runs`` fresh interpreters of :func:`parse_importtime`."""
+def measure_import(runs: int = 5, package: str = "tact_memory", *, env: dict[str, str] | None = None) -> ImportTime:
+    """Median over ``runs`` fresh interpreters (run in ``env``, after one that is not counted) of
+    :func:`parse_importtime`."""
     seen = []
-    for _ in range(runs):
+    for run in range(runs + 1):
         done = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", f"import {package}"], check=True, capture_output=True, text=True
-        )
-        seen.append(parse_importtime(done.stderr, package))
+            [sys.executable, "-X", "importtime", "-c", f"import {package}"],
+            check=True, capture_output=True, text=True, env=env,
+        )  # fmt: skip
+        if run:
+            seen.append(parse_importtime(done.stderr, package))
     return ImportTime(
         total_ms=round(statistics.median(t.total_ms for t in seen), 3),
         own_ms=round(statistics.median(t.own_ms for t in seen), 3),

@@ -13,7 +13,8 @@
   the store's throughput is compared with.
 - :class:`OtherWriter`: a second process that writes on request, to time the first scan after
   another process changed the corpus.
-- :func:`cold_ratio`: a command's cold time over ``python -c pass``.
+- :func:`cold_ratio`: a command's cold time over ``python -c pass``, with bytecode cached as an
+  installed package has it (:func:`compiled_env`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-__all__ = ["OtherWriter", "cold_ratio", "fdatasync_ms", "parse_strace_summary", "scans_per_second", "sync_calls"]
+__all__ = ["OtherWriter", "cold_ratio", "compiled_env", "fdatasync_ms", "parse_strace_summary", "scans_per_second", "sync_calls"]
 
 
 def fdatasync_ms(folder: Path, runs: int = 20, *, append: bool = False) -> float:
@@ -241,15 +242,27 @@ class OtherWriter:
         self._process.join()
 
 
-def cold_ratio(argv: Sequence[str], runs: int, *, data: bytes = b"") -> float:
-    """Median cold wall time of ``argv`` over the median of ``python -c pass``."""
+def compiled_env(cache: Path) -> dict[str, str]:
+    """The environment to time a cold process in as an installed package runs: with its bytecode
+    cached, here under ``cache`` (``PYTHONPYCACHEPREFIX``), whatever ``PYTHONDONTWRITEBYTECODE``
+    says and however stale the source tree's own ``__pycache__`` is. A first run fills the cache."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(cache)
+    return env
+
+
+def cold_ratio(argv: Sequence[str], runs: int, *, data: bytes = b"", env: dict[str, str] | None = None) -> float:
+    """Median cold wall time of ``argv`` over the median of ``python -c pass``, both run in ``env``
+    (see :func:`compiled_env`) after one run each that is not timed."""
 
     def once(command: Sequence[str]) -> float:
         start = time.perf_counter()
-        subprocess.run(list(command), input=data, check=True, capture_output=True)
+        subprocess.run(list(command), input=data, check=True, capture_output=True, env=env)
         return time.perf_counter() - start
 
-    once(argv)  # page cache, and a first prompt's side effects
-    bare = statistics.median(once([sys.executable, "-c", "pass"]) for _ in range(runs))
+    bare_argv = [sys.executable, "-c", "pass"]
+    once(argv)  # the bytecode cache, the page cache, and a first prompt's side effects
+    once(bare_argv)
+    bare = statistics.median(once(bare_argv) for _ in range(runs))
     measured = statistics.median(once(argv) for _ in range(runs))
     return round(measured / bare, 2)
