@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 __all__ = ["FrozenInstanceError", "OrderedValue", "Value", "as_dict", "fields", "omitted_when_none", "replace"]
 
 
+_set = object.__setattr__  # past the frozen __setattr__, once per field in __init__
+
+
 class FrozenInstanceError(AttributeError):
     """A field of a frozen value was assigned or deleted."""
 
@@ -64,8 +67,11 @@ class Value:
 
     def _fill(self, *values: object) -> None:
         """Set every field, in ``__slots__`` order (``__init__`` calls it once)."""
-        for name, value in zip(self.__slots__, values, strict=True):
-            object.__setattr__(self, name, value)
+        names = self.__slots__
+        if len(values) != len(names):
+            raise TypeError(f"{self.__class__.__name__} has {len(names)} fields, not {len(values)}")
+        for name, value in zip(names, values):
+            _set(self, name, value)
 
     def _key(self) -> tuple[Any, ...]:
         return tuple([getattr(self, name) for name in self._compared])

@@ -153,3 +153,15 @@ def test_a_tool_process_imports_no_dataclasses() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_an_init_that_fills_the_wrong_number_of_fields_is_refused() -> None:
+    class Pair(Value):
+        __slots__ = ("a", "b")
+
+        def __init__(self, *values: object) -> None:
+            self._fill(*values)
+
+    assert Pair(1, 2) == Pair(1, 2)
+    with pytest.raises(TypeError, match="2 fields, not 1"):
+        Pair(1)

@@ -73,6 +73,8 @@ class CorpusIndex:
         self._unsaved: dict[int, tuple[int, str]] = {}
         # (id, version) -> (digest of the content screened, verdict): verdicts this process computed.
         self._served: dict[tuple[int, int], tuple[bytes, str | None]] = {}
+        # id -> (key, preview limit, preview) of the version a scan last served as a card.
+        self._cards: dict[int, tuple[RecordKey, int, str]] = {}
         self.derivations = 0
         """How many versions this cache screened and tokenized itself (the rest came from the file)."""
 
@@ -80,6 +82,7 @@ class CorpusIndex:
         self._index = None
         self._generation = None
         self._rows = {}
+        self._cards = {}
         self._used = 0
         self._by_duplicate = {}
         self._unsaved = {}
@@ -167,6 +170,7 @@ class CorpusIndex:
     def _drop(self, id_: int) -> None:
         row = self._rows.pop(id_, None)
         self._unsaved.pop(id_, None)
+        self._cards.pop(id_, None)
         self.index.remove(id_)
         if row is not None:
             self._untrack(id_, row)
@@ -255,6 +259,20 @@ class CorpusIndex:
     def key_of(self, id_: int) -> RecordKey:
         """The key of a live row at its current version."""
         return RecordKey(id_, self._rows[id_].version)
+
+    def card_of(self, id_: int, preview_bytes: int) -> tuple[RecordKey, str]:
+        """The key and the preview of a live row at its current version, as a scan's card shows them.
+
+        Both depend only on the version (its content never changes), so each is made once per
+        version and kept while the row stays at it.
+        """
+        version = self._rows[id_].version
+        card = self._cards.get(id_)
+        if card is None or card[0].version != version or card[1] != preview_bytes:
+            from ..retrieval.lexer import preview
+
+            card = self._cards[id_] = (RecordKey(id_, version), preview_bytes, preview(self._rows[id_].content, preview_bytes))
+        return card[0], card[2]
 
     def size_of(self, id_: int) -> int:
         """UTF-8 bytes of a live row's current content."""

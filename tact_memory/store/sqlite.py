@@ -350,7 +350,6 @@ class MemoryStore:
             InvalidArguments: the query is not text, is over 512 bytes, or ``limit`` is not 1..5.
         """
         policy.check_query(query, limit, self.limits)
-        from ..retrieval.lexer import preview
 
         # Ranking needs no transaction while no other connection has committed since the index last
         # matched the file (the process's own commits keep it current, and it holds each live
@@ -366,14 +365,10 @@ class MemoryStore:
                     hits = self._served_hits(query, limit)
             if not hits:
                 return []
-            cards = [
-                Candidate(
-                    key=self._corpus.key_of(hit.id),
-                    score=round(hit.score, 4),
-                    preview=preview(self._corpus.content_of(hit.id), self.limits.preview_bytes),
-                )
-                for hit in hits
-            ]
+            cards = []
+            for hit in hits:
+                key, shown = self._corpus.card_of(hit.id, self.limits.preview_bytes)
+                cards.append(Candidate(key, round(hit.score, 4), shown))
             with self._transaction("telemetry") as conn:
                 now = self._clock()
                 self._save_derived(conn)
