@@ -263,6 +263,6 @@ def cold_ratio(argv: Sequence[str], runs: int, *, data: bytes = b"", env: dict[s
     bare_argv = [sys.executable, "-c", "pass"]
     once(argv)  # the bytecode cache, the page cache, and a first prompt's side effects
     once(bare_argv)
-    bare = statistics.median(once(bare_argv) for _ in range(runs))
-    measured = statistics.median(once(argv) for _ in range(runs))
-    return round(measured / bare, 2)
+    # In turns, so that a machine that speeds up or slows down meanwhile weighs on both alike.
+    pairs = [(once(bare_argv), once(argv)) for _ in range(runs)]
+    return round(statistics.median(m for _, m in pairs) / statistics.median(b for b, _ in pairs), 2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -23,6 +24,7 @@ GOOD: dict[str, float | None] = {
     "rank_p50_ms": 0.9,
     "fts5_wal_scan_p50_ms": 1.1,
     "own_write_scan_p50_ms": 1.05,
+    "own_write_warm_scan_p50_ms": 1.0,
     "put_p95_ms": 3.0,
     "replace_p95_ms": 3.0,
     "delete_p95_ms": 3.0,
@@ -45,8 +47,9 @@ def test_corpus_fills_the_bounds_exactly() -> None:
 def test_verdict_is_computed_from_the_figures() -> None:
     assert all(v.met for v in verdicts(GOOD))
     missed = {v.name for v in verdicts({**GOOD, "scan_p50_ms": 1.2, "import_own_ms": 30.5}) if v.met is False}
-    # 1.2 / 0.9 > 1.2 (scan/rank), 1.2 / 1.1 > 1 (FTS5 WAL); own write 1.05 / 1.2 stays met.
+    # 1.2 / 0.9 > 1.2 (scan/rank), 1.2 / 1.1 > 1 (FTS5 WAL); own write is over its own warm scan.
     assert missed == {"scan/rank", "scan/fts5-wal", "import (own)"}
+    assert {v.name for v in verdicts({**GOOD, "own_write_warm_scan_p50_ms": 0.9}) if v.met is False} == {"own-write/warm"}
     assert {v.name for v in verdicts({**GOOD, "put_p95_ms": 3.6}) if v.met is False} == {"put p95"}
 
 
@@ -107,7 +110,7 @@ def _report(**figures: float) -> BenchReport:
     return BenchReport(
         operations=ops,
         baseline={"rank": dict(p), "scan": dict(p), "scan_wal": dict(p)},
-        first_scan={name: dict(p) for name in ("after_other_write", "after_own_write", "after_own_put", "after_own_delete")},
+        first_scan={name: dict(p) for name in ("after_other_write", "after_own_write", "after_own_put", "after_own_delete", "warm")},
         processes={"1": {"scans_per_s": 100.0, "busy": 0.0}, "4": {"scans_per_s": 400.0, "busy": 0.0}},
         locked_processes={"4": {"scans_per_s": 100.0, "busy": 0.0}},
         sync_calls=None,
@@ -119,6 +122,22 @@ def _report(**figures: float) -> BenchReport:
         hook_ratio=2.0,
         tool_ratio=4.0,
     )
+
+
+def test_floors_are_computed_from_the_figures() -> None:
+    report = _report()
+    assert report.floors() == {"scan/rank": None, "put": None, "removal": None}  # nothing to compute them from
+    floored = replace(
+        report,
+        scan_floor={"p50_ms": 1.3, "p95_ms": 1.5, "n": 1.0},
+        append_fdatasync_ms=2.0,
+        index_update_ms=0.5,
+        screen_ms=0.5,
+        sync_calls={"put": 1, "replace": 4, "delete": 3},
+    )
+    # bound = 3 x 1.0 + 0.5; put = 2.0 + 0.5 + 0.5; a removal makes at most 4 syncs of at least 1.0 each
+    assert floored.floors() == {"scan/rank": 1.3, "put": round(3.0 / 3.5, 3), "removal": round(4.5 / 3.5, 3)}
+    assert "floor removal" in floored.render() and "floor scan/rank          1.30x" in floored.render()
 
 
 @pytest.mark.parametrize(("report", "code"), [(_report(), 0), (_report(scan__p50_ms=2.0), 1)])
@@ -134,7 +153,9 @@ def test_check_exits_1_on_a_missed_target(monkeypatch: pytest.MonkeyPatch, repor
 @pytest.mark.slow
 def test_report_is_computed_from_measurements() -> None:
     stages: list[str] = []
-    report = run_bench(queries=15, writes=3, import_runs=1, process_counts=(1, 2), process_seconds=0.1, progress=stages.append)
+    report = run_bench(
+        queries=15, writes=3, import_runs=1, cold_runs=1, process_counts=(1, 2), process_seconds=0.1, progress=stages.append
+    )
     assert tuple(stages) == bench_module.STAGES
     data = report.to_json()
     assert data["corpus"]["rows"] == DEFAULT_LIMITS.rows - 1
@@ -145,8 +166,8 @@ def test_report_is_computed_from_measurements() -> None:
     for figures in (*data["fts5_baseline"].values(), *data["first_scan"].values()):
         assert 0 < figures["p50_ms"] <= figures["p95_ms"]
     first = data["first_scan"]
-    assert set(first) == {"after_other_write", "after_own_write", "after_own_put", "after_own_delete"}
-    assert first["after_own_write"]["n"] == first["after_own_put"]["n"] + first["after_own_delete"]["n"] > 0
+    assert set(first) == {"after_other_write", "after_own_write", "after_own_put", "after_own_delete", "warm"}
+    assert first["after_own_write"]["n"] == first["after_own_put"]["n"] + first["after_own_delete"]["n"] == first["warm"]["n"] > 0
     assert data["operations"]["put"]["n"] == 3 and data["operations"]["scan"]["n"] == 15
     assert set(data["processes"]) == {"1", "2"} and all(p["scans_per_s"] > 0 for p in data["processes"].values())
     assert set(data["lock_holding_processes"]) == {"1"} and data["lock_holding_processes"]["1"]["scans_per_s"] > 0
@@ -155,6 +176,9 @@ def test_report_is_computed_from_measurements() -> None:
     assert data["append_fdatasync_ms"] > 0 and data["index_update_ms"] > 0
     assert data["figures"]["index_update_ms"] == data["index_update_ms"]
     assert data["hook_cold_ratio"] > 0 and data["tool_cold_ratio"] > 0
+    assert data["screen_ms"] > 0 and 0 < data["scan_floor"]["p50_ms"] <= data["scan_floor"]["p95_ms"]
+    assert data["floors"]["scan/rank"] > 1 and data["floors"]["put"] > 0  # a floor adds to its baseline's work
+    assert "floor scan/rank" in report.render() and "rank + bare telemetry" in report.render()
     assert data["scrub"]["removals"] == 6 and 0 <= data["scrub"]["rewrites"] <= 6
     assert f"of {data['scrub']['removals']} removals" in report.render()
     if data["sync_calls_per_operation"] is not None:  # strace present and allowed
