@@ -71,8 +71,10 @@ class CorpusIndex:
         self._by_duplicate: dict[bytes, set[int]] = {}  # duplicate digest -> live ids, kept with _rows
         # Versions this process derived itself and the file does not hold yet: id -> (version, stored form).
         self._unsaved: dict[int, tuple[int, str]] = {}
-        # (id, version) -> (digest of the content screened, verdict): verdicts this process computed.
-        self._served: dict[tuple[int, int], tuple[bytes, str | None]] = {}
+        # (id, version) -> (digest of the content screened, verdict, that content): verdicts this
+        # process computed. The content is kept by reference (the held row's own string, mostly),
+        # so the row's current version is told by identity, without hashing its content again.
+        self._served: dict[tuple[int, int], tuple[bytes, str | None, str]] = {}
         # id -> (key, preview limit, preview) of the version a scan last served as a card.
         self._cards: dict[int, tuple[RecordKey, int, str]] = {}
         self.derivations = 0
@@ -139,7 +141,7 @@ class CorpusIndex:
         if derived is None:
             derived = stored.derive(content)
             self.derivations += 1
-            self._served[id_, version] = (stored.content_digest(content), derived.hidden)
+            self._served[id_, version] = (stored.content_digest(content), derived.hidden, content)
             text = stored.encode(version, derived)
             if text is not None:
                 self._unsaved[id_] = (version, text)
@@ -205,7 +207,7 @@ class CorpusIndex:
                 self._take(id_, version, content, derived)
                 self._unsaved.pop(id_, None)  # the mutation wrote its derived column itself
                 # The mutation screened this very content before writing it.
-                self._served[id_, version] = (stored.content_digest(content), derived.hidden)
+                self._served[id_, version] = (stored.content_digest(content), derived.hidden, content)
         except BaseException:
             self._forget()
             raise
@@ -226,12 +228,14 @@ class CorpusIndex:
         never taken from the file); a row whose content turns out hidden leaves the BM25 index.
         """
         key = (id_, version)
-        fingerprint = stored.content_digest(content)
         known = self._served.get(key)
+        if known is not None and known[2] is content:
+            return known[1]  # the very string that was screened
+        fingerprint = stored.content_digest(content)
         if known is not None and known[0] == fingerprint:
             return known[1]
         verdict = hidden_reason(content)
-        self._served[key] = (fingerprint, verdict)
+        self._served[key] = (fingerprint, verdict, content)
         row = self._rows.get(id_)
         if verdict is not None and row is not None and row.version == version:
             self._rows[id_] = row._replace(hidden=verdict)
