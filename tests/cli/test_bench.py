@@ -178,7 +178,7 @@ def test_report_is_computed_from_measurements() -> None:
     assert data["hook_cold_ratio"] > 0 and data["tool_cold_ratio"] > 0
     assert data["screen_ms"] > 0 and 0 < data["scan_floor"]["p50_ms"] <= data["scan_floor"]["p95_ms"]
     assert data["floors"]["scan/rank"] > 1 and data["floors"]["put"] > 0  # a floor adds to its baseline's work
-    assert "floor scan/rank" in report.render() and "rank + bare telemetry" in report.render()
+    assert "floor scan/rank" in report.render() and "rank + bare telemetry, JSON" in report.render()
     assert data["scrub"]["removals"] == 6 and 0 <= data["scrub"]["rewrites"] <= 6
     assert f"of {data['scrub']['removals']} removals" in report.render()
     if data["sync_calls_per_operation"] is not None:  # strace present and allowed
