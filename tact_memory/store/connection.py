@@ -39,9 +39,10 @@ and a checkpoint later copies them into the database.
   process, an operating-system crash and, as far as the disk honours its flushes, a power loss.
 - ``telemetry`` (a scan's or read's counts): ``BEGIN IMMEDIATE`` and ``synchronous = NORMAL``:
   one atomic transaction that does not wait for the disk (SQLite still syncs a new WAL header,
-  so the first write into an emptied WAL costs one sync). It survives a killed process; a crash of
-  the system or a power loss can undo the latest ones (whole, never half) until the next mutation
-  or checkpoint syncs the WAL.
+  so the first write into a WAL an automatic checkpoint emptied costs one sync; after a removal
+  the scrub has made that write). It survives a killed process; a crash of the system or a
+  power loss can undo the latest ones (whole, never half) until the next mutation or
+  checkpoint syncs the WAL.
 - ``view`` (a scan's or read's refresh, ranking and fetching): a plain ``BEGIN`` that only reads.
   WAL readers take no lock a writer waits for, so ranking never holds the write lock.
 
@@ -55,8 +56,8 @@ switched by the first connection that may write (:func:`use_wal`), after any hot
 back; that needs an exclusive lock, retried up to the busy timeout. A reader never switches it.
 The WAL is bounded: ``wal_autocheckpoint`` copies it into the file once it holds
 :data:`WAL_AUTOCHECKPOINT_PAGES` pages, and ``journal_size_limit`` cuts an emptied WAL back to
-:data:`JOURNAL_SIZE_LIMIT_BYTES`; after a removal the scrub truncates it to nothing
-(:mod:`.hygiene`). While a connection is open, ``-wal`` and ``-shm`` sit beside the file (readers
+:data:`JOURNAL_SIZE_LIMIT_BYTES`; after a removal the scrub truncates it to nothing and starts it
+again with one frame of page 1 (:mod:`.hygiene`). While a connection is open, ``-wal`` and ``-shm`` sit beside the file (readers
 need them as well); the last connection to close checkpoints and removes them.
 
 ``secure_delete`` is on (see :mod:`.hygiene` for what it does not cover), ``max_page_count`` caps

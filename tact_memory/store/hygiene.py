@@ -8,7 +8,7 @@ page as some transaction left it, so a deleted row's text stays in the ``-wal`` 
 checkpoint has copied the pages back and the WAL is emptied. (The ``-shm`` file holds only SQLite's
 index of the WAL: page numbers and checksums, never a row.)
 
-So after a delete, a replacement or a prune the store scrubs, in three steps:
+So after a delete, a replacement or a prune the store scrubs, in four steps:
 
 1. ``PRAGMA wal_checkpoint(FULL)`` copies every frame into the file and syncs it.
 2. The file is checked for the removed text (:meth:`Scrubber.scrub`): under the write lock, with no

@@ -16,7 +16,8 @@ This module composes the store from one module per concern, each the single home
 - :mod:`.rows`: cells checked for their type as they are read (``malformed_row``);
 - :mod:`.index`: the in-process index, refreshed when another process moved the generation and
   updated in place after this process's own commits; :mod:`.derived` for what rows keep of it;
-- :mod:`.hygiene`: the scrub (``VACUUM`` and a truncating WAL checkpoint) after content leaves the file.
+- :mod:`.hygiene`: the scrub after content leaves the file (a check of its loose bytes, ``VACUUM``
+  when it finds the text, a truncating WAL checkpoint, the WAL started again).
 
 What is left here is the transaction around each operation and the SQL of the operations. (That
 is why this module is longer than the others, about 500 lines: it is the one class that implements
