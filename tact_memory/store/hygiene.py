@@ -151,10 +151,17 @@ class Scrubber:
 def _restart_wal(conn: sqlite3.Connection) -> None:
     """Write one frame of page 1 into the emptied WAL (step 4 of the scrub), at ``synchronous = NORMAL``.
 
-    The connection's own level is put back afterwards, so the store's note of it stays true.
+    It does not wait for the write lock: a writer that holds it starts the WAL itself. The
+    connection's own sync level and busy timeout are put back afterwards, so the store's note of
+    them stays true.
+
+    Raises:
+        sqlite3.Error: the lock was taken (``SQLITE_BUSY``), or the write failed; nothing changed.
     """
     level = conn.execute("PRAGMA synchronous").fetchone()[0]
+    timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
     conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA busy_timeout = 0")
     try:
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -166,4 +173,5 @@ def _restart_wal(conn: sqlite3.Connection) -> None:
                 conn.execute("ROLLBACK")
             raise
     finally:
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
         conn.execute(f"PRAGMA synchronous = {int(level)}")

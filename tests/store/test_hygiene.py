@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,36 @@ def test_a_restart_that_cannot_run_leaves_nothing_owed(
         store.put("the ledger service listens on port 7000")
         assert len(wal_frame_pages(db_path)) >= 1
         assert grep_folder(db_path, SECRET_PHRASE) == []
+
+
+def test_a_restart_does_not_wait_for_a_writer_that_holds_the_lock(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process that takes the write lock between the truncation and the restart starts the
+    WAL itself: the restart gives up at once (not after the 5 s busy timeout), nothing is owed, and
+    the connection keeps its own busy timeout."""
+    restart = hygiene._restart_wal
+
+    def with_a_writer_first(conn: sqlite3.Connection) -> None:
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            restart(conn)
+        finally:
+            other.execute("ROLLBACK")
+
+    monkeypatch.setattr(hygiene, "_restart_wal", with_a_writer_first)
+    with MemoryStore(db_path, clock=clock) as store:
+        gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+        other = sqlite3.connect(db_path, isolation_level=None)
+        started = time.monotonic()
+        store.delete(gone)
+        assert time.monotonic() - started < 1.0
+        assert not store._scrubber.owed
+        assert wal_frame_pages(db_path) == []
+        assert store._conn is not None
+        assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == int(tact_memory.store.sqlite.BUSY_TIMEOUT_S * 1000)
+    other.close()
+    assert grep_folder(db_path, SECRET_PHRASE) == []
 
 
 def test_the_scrub_starts_no_wal_for_a_file_in_rollback_mode(tmp_path: Path) -> None:
