@@ -91,7 +91,7 @@ class Scrubber:
         elif self._removed is not None:
             self._removed.update(removed)
 
-    def scrub(self, conn: sqlite3.Connection | None, image: Image | None = None) -> None:
+    def scrub(self, conn: sqlite3.Connection | None, image: Image | None = None, *, restart: bool = True) -> None:
         """Copy the WAL into the file, rewrite the file if removed text may be left in it, and
         empty the WAL; if that cannot finish, owe what is left.
 
@@ -99,6 +99,8 @@ class Scrubber:
             conn: The store's connection, outside any transaction; ``None`` (closed) skips the
                 scrub, and the next open file gets it with its next removal.
             image: Reads the file's bytes for the check; without it the file is rewritten.
+            restart: Start the emptied WAL again (step 4); false when the connection is about to
+                close, which removes the WAL anyway.
         """
         removed, self._removed, self.owed = self._removed, set(), False
         if conn is None:
@@ -114,8 +116,8 @@ class Scrubber:
         except (sqlite3.Error, _Unfinished):
             self.mark(removed)
             return
-        if frames < 0:
-            return  # not in WAL mode (SQLite answers -1): there is no WAL to start
+        if frames < 0 or not restart:
+            return  # not in WAL mode (SQLite answers -1), or closing: no WAL to start
         try:
             _restart_wal(conn)
         except sqlite3.Error:

@@ -125,7 +125,7 @@ class MemoryStore:
         with self._lock:
             if self._conn is not None:
                 if self._scrubber.owed and not self._conn.in_transaction:
-                    self._scrubber.scrub(self._conn, self._image)  # a scrub a busy reader left owed
+                    self._scrubber.scrub(self._conn, self._image, restart=False)  # one a busy reader left owed
                 self._conn.close()
                 self._conn = None
                 self._synchronous = None

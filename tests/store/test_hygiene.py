@@ -134,6 +134,28 @@ def test_a_restart_does_not_wait_for_a_writer_that_holds_the_lock(
     assert grep_folder(db_path, SECRET_PHRASE) == []
 
 
+def test_a_scrub_paid_at_close_does_not_start_the_wal_it_is_about_to_remove(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
+    restarts: list[sqlite3.Connection] = []
+    restart = hygiene._restart_wal
+    monkeypatch.setattr(hygiene, "_restart_wal", lambda conn: (restarts.append(conn), restart(conn)))
+    store = MemoryStore(db_path, clock=clock)
+    gone = store.put(f"the billing service keeps {SECRET_PHRASE} on port 8443").memory.key
+    reader = sqlite3.connect(db_path, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM memories").fetchone()  # keeps the WAL in use
+    store.delete(gone)
+    assert store._scrubber.owed and restarts == []
+    reader.execute("COMMIT")
+    reader.close()
+    store.close()  # pays the scrub, then closing removes the WAL
+    assert restarts == []
+    assert not Path(f"{db_path}-wal").exists()
+    assert grep_folder(db_path, SECRET_PHRASE) == []
+
+
 def test_the_scrub_starts_no_wal_for_a_file_in_rollback_mode(tmp_path: Path) -> None:
     db = tmp_path / "plain.sqlite3"
     conn = sqlite3.connect(db, isolation_level=None)
