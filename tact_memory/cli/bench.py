@@ -170,10 +170,12 @@ class BenchReport:
         sync, grown, index = self.fdatasync_ms, self.append_fdatasync_ms, self.index_update_ms or 0.0
         bound = 3 * sync + index if sync > 0 else None
         syncs = None if self.sync_calls is None else max(self.sync_calls.get("replace", 0), self.sync_calls.get("delete", 0))
+        put = None if grown is None or self.screen_ms is None else grown + self.screen_ms + index
+        removal = None if syncs is None else syncs * sync + index
         return {
             "scan/rank": None if self.scan_floor is None or rank <= 0 else round(self.scan_floor["p50_ms"] / rank, 3),
-            "put": None if bound is None or grown is None or self.screen_ms is None else round((grown + self.screen_ms + index) / bound, 3),
-            "removal": None if bound is None or syncs is None else round((syncs * sync + index) / bound, 3),
+            "put": None if bound is None or put is None else round(put / bound, 3),
+            "removal": None if bound is None or removal is None else round(removal / bound, 3),
         }
 
     def figures(self) -> dict[str, float | None]:

@@ -1,4 +1,5 @@
-"""Deletion hygiene: the scrub (a check or VACUUM, a truncating checkpoint, the WAL started again), and the debt it leaves when it cannot finish."""
+"""Deletion hygiene: the scrub (a check or VACUUM, a truncating checkpoint, the WAL started
+again), and the debt it leaves when it cannot finish."""
 
 from __future__ import annotations
 
