@@ -57,8 +57,9 @@ back; that needs an exclusive lock, retried up to the busy timeout. A reader nev
 The WAL is bounded: ``wal_autocheckpoint`` copies it into the file once it holds
 :data:`WAL_AUTOCHECKPOINT_PAGES` pages, and ``journal_size_limit`` cuts an emptied WAL back to
 :data:`JOURNAL_SIZE_LIMIT_BYTES`; after a removal the scrub truncates it to nothing and starts it
-again with one frame of page 1 (:mod:`.hygiene`). While a connection is open, ``-wal`` and ``-shm`` sit beside the file (readers
-need them as well); the last connection to close checkpoints and removes them.
+again with one frame of page 1 (:mod:`.hygiene`). While a connection is open, ``-wal`` and
+``-shm`` sit beside the file (readers need them as well); the last connection to close checkpoints
+and removes them.
 
 ``secure_delete`` is on (see :mod:`.hygiene` for what it does not cover), ``max_page_count`` caps
 the main file at :attr:`~tact_memory.limits.Limits.file_bytes` (growth past it fails with

@@ -275,7 +275,7 @@ class CorpusIndex:
         if card is None or card[0].version != version or card[1] != preview_bytes:
             from ..retrieval.lexer import preview
 
-            card = self._cards[id_] = (RecordKey(id_, version), preview_bytes, preview(self._rows[id_].content, preview_bytes))
+            card = self._cards[id_] = (self.key_of(id_), preview_bytes, preview(self._rows[id_].content, preview_bytes))
         return card[0], card[2]
 
     def size_of(self, id_: int) -> int:

@@ -157,16 +157,23 @@ def test_a_scrub_paid_at_close_does_not_start_the_wal_it_is_about_to_remove(
     assert grep_folder(db_path, SECRET_PHRASE) == []
 
 
-def test_the_scrub_starts_no_wal_for_a_file_in_rollback_mode(tmp_path: Path) -> None:
+def test_the_scrub_starts_no_wal_for_a_file_in_rollback_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rollback mode has no WAL to start: the restart is not attempted (it would only write and
+    sync a rollback journal)."""
+    restarts: list[sqlite3.Connection] = []
+    monkeypatch.setattr(hygiene, "_restart_wal", restarts.append)
     db = tmp_path / "plain.sqlite3"
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("CREATE TABLE t (x TEXT)")
     scrubber = Scrubber()
     scrubber.mark()
     scrubber.scrub(conn)
+    assert restarts == [] and not scrubber.owed
+    conn.execute("PRAGMA journal_mode = WAL")
+    scrubber.mark()
+    scrubber.scrub(conn)  # the same scrub in WAL mode does start it
     conn.close()
-    assert not Path(f"{db}-wal").exists()
-    assert not Path(f"{db}-journal").exists()
+    assert restarts == [conn]
 
 
 def test_a_put_pays_a_scrub_that_a_prune_or_a_failed_scrub_left_owed(db_path: Path, clock: FakeClock) -> None:
