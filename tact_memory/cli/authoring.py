@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 from ..tool.results import record_json
 from .common import dumps as _dumps
-from .common import json_option
+from .common import KEY_NUMBER, json_option
 from .common import refused as _refused
 from .common import when as _when
 
@@ -132,7 +132,7 @@ def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
 
 
 @click.command("show")
-@click.argument("record_id", metavar="ID", type=click.IntRange(min=1))
+@click.argument("record_id", metavar="ID", type=KEY_NUMBER)
 @json_option
 @click.pass_context
 def show_command(ctx: click.Context, record_id: int, as_json: bool) -> None:
@@ -148,7 +148,7 @@ def show_command(ctx: click.Context, record_id: int, as_json: bool) -> None:
 
 
 @click.command("edit")
-@click.argument("record_id", metavar="ID", type=click.IntRange(min=1))
+@click.argument("record_id", metavar="ID", type=KEY_NUMBER)
 @click.pass_context
 def edit_command(ctx: click.Context, record_id: int) -> None:
     """Edit record ID in $VISUAL or $EDITOR and store the result as its next version.

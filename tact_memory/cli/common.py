@@ -105,6 +105,28 @@ def refused(exc: errors.TactMemoryError, suffix: str = "") -> NoReturn:
     fail(f"{exc.code}: {exc.message}{suffix}")
 
 
+class _KeyNumber(click.IntRange):
+    """An id or version: from 1 to what SQLite's integers hold (a larger one is a usage error, not
+    an overflow inside the store); the help says ``x>=1``, as the upper end is no one's concern."""
+
+    name = "integer"
+
+    def __init__(self) -> None:
+        super().__init__(1, 2**63 - 1)
+
+    def _describe_range(self) -> str:
+        return "x>=1"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.INT.convert(value, param, ctx)
+        if number > 2**63 - 1:
+            self.fail(f"{number} is larger than any id or version can be (at most {2**63 - 1})", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+KEY_NUMBER = _KeyNumber()
+
+
 def json_option(func: F) -> F:
     """``--json``: machine-readable output instead of text."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)

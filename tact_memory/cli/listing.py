@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 from ..tool.results import record_json
 from .common import dumps as _dumps
-from .common import json_option
+from .common import KEY_NUMBER, json_option
 from .common import when as _when
 
 
@@ -154,8 +154,8 @@ def export_command(ctx: click.Context) -> None:
 
 
 @click.command("delete")
-@click.argument("record_id", metavar="ID", type=click.IntRange(min=1))
-@click.option("--version", "version", type=click.IntRange(min=1), required=True, help="The version you saw.")
+@click.argument("record_id", metavar="ID", type=KEY_NUMBER)
+@click.option("--version", "version", type=KEY_NUMBER, required=True, help="The version you saw.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.pass_context
 def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from .common import KEY_NUMBER
 from .common import fail as _fail
 from .common import require_extra as _require
 
@@ -175,7 +176,7 @@ def token_list(database: str, as_json: bool) -> None:
 
 @token_group.command("revoke")
 @_DATABASE
-@click.argument("token_id", metavar="ID", type=click.IntRange(min=1))
+@click.argument("token_id", metavar="ID", type=KEY_NUMBER)
 def token_revoke(database: str, token_id: int) -> None:
     """Revoke a token by id; it is refused from the next request on."""
     _require("team", *_TEAM_MODULES)

@@ -635,7 +635,10 @@ class MemoryStore:
         return [rows.record(row, self.path) for row in found]
 
     def get(self, id_: int) -> MemoryRecord | None:
-        """One record by id without telemetry (for people, not models), or ``None``."""
+        """One record by id without telemetry (for people, not models), or ``None`` (also for an
+        id no record can have: not an integer from 1 to 2**63 - 1)."""
+        if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= policy.MAX_INTEGER:
+            return None
         with self._lock:
             conn = self._connection(create=False)
             if conn is None:

@@ -48,6 +48,12 @@ def test_stale_versions_are_refused_for_replace_and_delete(backend: MemoryBacken
     assert everything(backend) == before
 
 
+@pytest.mark.parametrize("id_", [0, -1, 2**63, 10**30, "1", 1.0, True])
+def test_get_answers_none_for_an_id_no_record_can_have(backend: MemoryBackend, id_: object) -> None:
+    backend.put("The cron job runs hourly")  # id 1, so "1", 1.0 and True would find it if coerced
+    assert backend.get(id_) is None  # type: ignore[arg-type]
+
+
 def test_unknown_ids_are_not_found(backend: MemoryBackend) -> None:
     backend.put("The cron job runs hourly")
     before = everything(backend)

@@ -169,6 +169,19 @@ def test_bad_usage_exits_2_with_a_usage_line(config_path: Path, args: list[str])
     assert "Usage:" in result.output
 
 
+@pytest.mark.parametrize(
+    "args",
+    [["show", "9223372036854775808"], ["edit", "99999999999999999999"], ["delete", "9223372036854775808", "--version", "1"],
+     ["delete", "1", "--version", "99999999999999999999"]],
+)  # fmt: skip
+def test_an_id_or_version_beyond_sqlite_integers_is_a_usage_error(config_path: Path, args: list[str]) -> None:
+    assert run("--config", str(config_path), "add", "The cron job runs hourly").exit_code == 0
+    result = CliRunner().invoke(cli, ["--config", str(config_path), *args], input="y\n")
+    assert result.exit_code == 2 and not isinstance(result.exception, OverflowError)
+    assert "larger than any id or version can be" in result.output
+    assert json.loads(run("--config", str(config_path), "export").output)["key"] == {"id": 1, "version": 1}
+
+
 def test_bad_config_exits_1_with_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "config.toml"
     bad.write_text("[memory]\nenabled = 'yes'\n")
