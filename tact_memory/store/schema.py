@@ -19,6 +19,7 @@ current version's content, so a new process neither screens nor tokenizes the co
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from functools import lru_cache
@@ -110,18 +111,26 @@ def migrate(conn: sqlite3.Connection, *, page_size: int) -> None:
         raise
 
 
+_SQL_SPACE = re.compile(r"[ \t\n\f\r]+")
+"""What SQLite's tokenizer takes for white space, and nothing else: a no-break space or another
+Unicode space is part of a word to SQLite (``INTEGER\u00a0NOT NULL`` declares the type
+``INTEGER\u00a0NOT`` and no NOT NULL), so it must not be collapsed like one."""
+
+
 def schema_of(conn: sqlite3.Connection) -> frozenset[SchemaObject]:
     """Every object of the connection's main schema, comparable with :func:`expected_schema`.
 
-    A value that is not text (a hand-made ``sqlite_master`` row, or text that is not UTF-8)
-    becomes ``"?"``, which no expected object has.
+    Runs of white space in the SQL collapse to one space (a file written by hand or by another
+    version may lay its statements out differently), but only of the white space SQLite itself
+    skips (:data:`_SQL_SPACE`). A value that is not text (a hand-made ``sqlite_master`` row, or
+    text that is not UTF-8) becomes ``"?"``, which no expected object has.
     """
     rows = conn.execute("SELECT type, name, tbl_name, sql FROM main.sqlite_master").fetchall()
 
     def text(value: object) -> str:
         if value is None:
             return ""
-        return " ".join(value.split()) if isinstance(value, str) else "?"
+        return " ".join(_SQL_SPACE.split(value.strip(" \t\n\f\r"))) if isinstance(value, str) else "?"
 
     return frozenset((text(t), text(n), text(tbl), text(sql)) for t, n, tbl, sql in rows)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import stat
 from pathlib import Path
@@ -100,6 +101,47 @@ HOSTILE_SCHEMAS: dict[str, list[str]] = {
         "DROP TABLE copy",
     ],
 }
+
+
+def respaced(db: Path, phrase: str, space: str) -> None:
+    """Rewrite the stored ``CREATE TABLE memories`` text in place: in ``phrase`` (its words as
+    SQLite stored them, ``|`` where a space goes), the white space at ``|`` becomes ``space``."""
+    head, tail = phrase.split("|")
+    pattern = r"\s+".join(map(re.escape, head.split())) + r"\s+" + r"\s+".join(map(re.escape, tail.split()))
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'memories'").fetchone()
+        changed, count = re.subn(pattern, " ".join(head.split()) + space + " ".join(tail.split()), sql)
+        assert count == 1
+        conn.execute("PRAGMA writable_schema = ON")
+        conn.execute("UPDATE sqlite_master SET sql = ? WHERE name = 'memories'", (changed,))
+        # SQLite reads the changed text as a schema (it would refuse the file otherwise)
+        conn.execute("PRAGMA writable_schema = OFF")
+    finally:
+        conn.close()
+
+
+# Python's str.split() takes all of these for white space; SQLite's tokenizer takes none of them, so
+# each one glues its neighbours into one word.
+UNICODE_SPACES = ["\u00a0", "\u2003", "\u3000", "\u0085", "\u1680", "\u202f"]
+
+
+@pytest.mark.parametrize("space", UNICODE_SPACES, ids=[f"U+{ord(c):04X}" for c in UNICODE_SPACES])
+@pytest.mark.parametrize("phrase", ["version INTEGER|NOT NULL", "content TEXT|NOT NULL", "read_count INTEGER|NOT NULL"])
+def test_a_unicode_space_in_the_stored_schema_is_not_white_space(
+    config_path: Path, db_path: Path, phrase: str, space: str
+) -> None:
+    """``version INTEGER\u00a0NOT NULL`` keeps every word of ours, but SQLite reads the type
+    ``INTEGER\u00a0NOT`` and no NOT NULL: a file so changed is not ours."""
+    seeded(db_path)
+    respaced(db_path, phrase, space)
+    column = phrase.split()[0]
+    with sqlite3.connect(db_path) as conn:
+        info = {row[1]: row for row in conn.execute("PRAGMA table_info(memories)")}
+    conn.close()
+    assert info[column][3] == 0  # the NOT NULL is gone, as SQLite sees it
+    before = folder_bytes(db_path)
+    assert_refused(db_path, config_path, "unexpected_schema", before=before, needle="left untouched")
 
 
 @pytest.mark.parametrize("case", list(HOSTILE_SCHEMAS))

@@ -71,8 +71,12 @@ def test_the_expected_schema_is_what_the_migrations_make_on_disk(tmp_path: Path)
 
 def test_white_space_in_the_stored_sql_does_not_matter(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None)
-    conn.execute("CREATE TABLE meta (key   TEXT PRIMARY KEY,\n\tvalue INTEGER NOT NULL)")
-    assert ("table", "meta", "meta", "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)") in schema_of(conn)
+    conn.execute("CREATE TABLE meta (key   TEXT PRIMARY KEY,\n\tvalue\r\n INTEGER\fNOT NULL\n)")
+    assert ("table", "meta", "meta", "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL )") in schema_of(conn)
+    conn.execute("DROP TABLE meta")
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER\u00a0NOT NULL)")  # no NOT NULL to SQLite
+    assert conn.execute("PRAGMA table_info(meta)").fetchall()[1][3] == 0
+    assert ("table", "meta", "meta", "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)") not in schema_of(conn)
     conn.execute("DROP TABLE meta")
     conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
     assert describe_difference(schema_of(conn), expected_schema(SCHEMA_VERSION)) == "memories, memories_version, meta, sqlite_sequence missing or changed"
