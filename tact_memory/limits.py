@@ -60,7 +60,8 @@ class Limits(Value):
 
     @property
     def max_pages(self) -> int:
-        """The ``max_page_count`` that keeps the main file within :attr:`file_bytes`."""
+        """The ``max_page_count`` that keeps a new file (pages of :attr:`page_size`) within
+        :attr:`file_bytes`; a store opening a file with other pages divides by their size."""
         return self.file_bytes // self.page_size
 
 

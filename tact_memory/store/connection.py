@@ -169,7 +169,9 @@ def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: f
             conn.close()  # an empty file: nothing to read, and reading must not write
             return None
         conn.execute("PRAGMA secure_delete = ON")
-        conn.execute(f"PRAGMA max_page_count = {int(limits.max_pages)}")
+        # The cap is in bytes; a file made elsewhere may have pages of another size than ours.
+        page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        conn.execute(f"PRAGMA max_page_count = {max(1, limits.file_bytes // page_size)}")
         conn.execute("PRAGMA temp_store = MEMORY")  # VACUUM's scratch copy stays out of /tmp
         conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
         conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT_BYTES}")

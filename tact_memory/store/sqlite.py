@@ -294,8 +294,8 @@ class MemoryStore:
         if not unsaved or not conn.in_transaction:
             return
         self._corpus.saved()
-        pages = conn.execute("PRAGMA page_count").fetchone()[0]
-        if pages + 16 + len(unsaved) // 4 >= self.limits.max_pages:
+        pages, limit = (conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("page_count", "max_page_count"))
+        if pages + 16 + len(unsaved) // 4 >= limit:
             return
         conn.execute("SAVEPOINT derived")
         try:

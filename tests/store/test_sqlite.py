@@ -376,6 +376,22 @@ def test_database_file_bound_gives_database_capacity(make_store: MakeStore, db_p
     assert len(store.list_records()) == len(records) - 1
 
 
+@pytest.mark.parametrize("page_size", [512, 1024, 16384, 65536])
+def test_the_file_bound_holds_for_a_file_made_with_other_pages(make_store: MakeStore, db_path: Path, page_size: int) -> None:
+    """The bound is in bytes: a file another program made with pages of another size is held to
+    it as well (``max_page_count`` is the bound over that file's page size, not over ours)."""
+    bound = 16 * 65536
+    with MemoryStore(db_path, limits=Limits(page_size=page_size)) as other:  # made with these pages
+        other.put("The first record of a file made elsewhere")
+    store = make_store(limits=Limits(file_bytes=bound, content_bytes=10**7, rows=10**5))
+    with pytest.raises(errors.DatabaseCapacity):
+        for i in range(5000):
+            store.put(f"{i} " + "filler text that takes room " * 30)
+    assert sqlite3.connect(db_path).execute("PRAGMA page_size").fetchone()[0] == page_size
+    assert bound // 2 < db_path.stat().st_size <= bound  # near full (not a smaller cap), never past it
+    assert store.status().file_bytes <= bound
+
+
 # -- telemetry -----------------------------------------------------------------------------------
 
 
