@@ -27,6 +27,11 @@ to derive itself are handed back (:meth:`CorpusIndex.unsaved`) for the store to 
 verdict only decides what is ranked: what is served is screened again from the served content
 (:meth:`CorpusIndex.served_verdict`).
 
+A row the store refuses as it fetches it (a cell of the wrong kind, content over the record bound:
+only a hand-edited file has one) is held as refused (:data:`REFUSED`): counted in the totals, never
+ranked, and a read that names it goes to the file and is refused there, so one bad row does not
+take the rows beside it out of use.
+
 A scan's previews come from the held content; full records (with their telemetry) are read from
 the file when they are served. Content edited in the file without a new version (only by hand:
 every writer here raises the version) is therefore not seen until the row's version changes, as
@@ -46,10 +51,16 @@ from .policy import content_size, hidden_reason
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Hit, Index
 
-__all__ = ["CorpusIndex", "Fetch"]
+__all__ = ["REFUSED", "CorpusIndex", "Fetch"]
 
-Fetch = Callable[[Sequence[int]], Iterable[tuple[int, str, object]]]
-"""Reads ``(id, content, derived)`` of the given ids from the store, in the caller's transaction."""
+Fetch = Callable[[Sequence[int]], Iterable[tuple[int, "str | None", object]]]
+"""Reads ``(id, content, derived)`` of the given ids from the store, in the caller's transaction;
+``content`` is ``None`` for a row the store refuses (a cell of the wrong kind, content over the
+record bound), with its size in place of ``derived``."""
+
+REFUSED = "malformed_row"
+"""The verdict held for a row the store refused as it fetched it: never ranked, and a read or a
+replacement that names it goes to the file and is refused there."""
 
 
 class _Version(NamedTuple):
@@ -132,7 +143,10 @@ class CorpusIndex:
         if not new:
             return
         for id_, content, derived in fetch(new):
-            self._take(id_, versions[id_], content, stored.decode(derived, versions[id_]))
+            if content is None:
+                self._refuse(id_, versions[id_], derived if type(derived) is int else 0)
+            else:
+                self._take(id_, versions[id_], content, stored.decode(derived, versions[id_]))
         if any(self.version_of(id_) != versions[id_] for id_ in new):
             raise RuntimeError("a row listed in this transaction could not be fetched")
 
@@ -159,6 +173,18 @@ class CorpusIndex:
             self.index.add(id_, version, derived.terms)
         else:
             self.index.remove(id_)
+
+    def _refuse(self, id_: int, version: int, size: int) -> None:
+        """Hold ``version`` of row ``id_`` as refused (:data:`REFUSED`): counted, never ranked."""
+        self._unsaved.pop(id_, None)
+        self._cards.pop(id_, None)
+        old = self._rows.get(id_)
+        if old is not None:
+            self._untrack(id_, old)
+            self._served.pop((id_, old.version), None)
+        self._rows[id_] = _Version(version, "", size, b"", REFUSED)
+        self._used += size
+        self.index.remove(id_)
 
     def _untrack(self, id_: int, row: _Version) -> None:
         """Take ``row``'s size and duplicate digest out of the running totals."""
@@ -285,6 +311,18 @@ class CorpusIndex:
     def totals(self) -> tuple[int, int]:
         """Live rows and the UTF-8 bytes of their content."""
         return len(self._rows), self._used
+
+    def found_refused(self, id_: int) -> None:
+        """A live row turned out malformed after it was held (a cell changed by hand, which moves no
+        version): hold it as refused from now on, so no later scan ranks it."""
+        row = self._rows.get(id_)
+        if row is not None:
+            self._refuse(id_, row.version, row.size)
+
+    def refused(self, id_: int) -> bool:
+        """Whether ``id_`` is a live row the store refused as it fetched it (:data:`REFUSED`)."""
+        row = self._rows.get(id_)
+        return row is not None and row.hidden is REFUSED
 
     def visible(self, id_: int) -> bool:
         """Whether ``id_`` is a live row that models may see, by the verdict the cache holds."""

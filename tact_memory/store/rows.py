@@ -16,13 +16,29 @@ from typing import Any
 from ..records import MemoryRecord, RecordKey
 from .sqlite_errors import unavailable
 
-__all__ = ["COLUMNS", "decode", "integer", "record", "text"]
+__all__ = ["CELLS_VALID", "COLUMNS", "content", "decode", "integer", "record", "refuse", "text"]
 
 COLUMNS = (
     "id, version, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,"
     " read_count, last_read_at_ms, probation_until_ms"
 )
 """The columns of a whole record, in the order :func:`record` reads them."""
+
+_COUNTS = ("created_at_ms", "updated_at_ms", "scan_count", "read_count")
+_OPTIONAL = ("last_scanned_at_ms", "last_read_at_ms", "probation_until_ms")
+
+CELLS_VALID = " AND ".join(
+    [
+        "typeof(id) = 'integer' AND id >= 1",
+        "typeof(version) = 'integer' AND version >= 1",
+        "typeof(content) = 'text'",
+        *(f"typeof({c}) = 'integer' AND {c} >= 0" for c in _COUNTS),
+        *(f"({c} IS NULL OR (typeof({c}) = 'integer' AND {c} >= 0))" for c in _OPTIONAL),
+    ]
+)
+"""SQL that is true of a row whose cells :func:`record` accepts (but for its text's encoding and
+size, which only the decoded text tells): a guard a statement can carry, so that a row changed by
+hand is never updated as if it were sound."""
 
 
 class _Undecodable:
@@ -57,6 +73,12 @@ def _describe(value: object) -> str:
     return "a number out of range"
 
 
+_REFUSED = (
+    "every operation that meets the row refuses it until it is repaired or deleted (with the sqlite3 shell) "
+    "or the file is moved aside"
+)
+
+
 def _checked(path: Path, id_: object, column: str, value: object, *, text: bool = False, minimum: int = 0) -> Any:
     """One cell as our type, or ``malformed_row`` naming the row and column (never the value)."""
     if text:
@@ -70,9 +92,7 @@ def _checked(path: Path, id_: object, column: str, value: object, *, text: bool 
     raise unavailable(
         path,
         "malformed_row",
-        f"row {id_} of the memories table holds {_describe(value)} in {column}, where {wanted} belongs; "
-        "every operation refuses the file until that row is repaired or deleted (with the sqlite3 "
-        "shell) or the file is moved aside",
+        f"row {id_} of the memories table holds {_describe(value)} in {column}, where {wanted} belongs; {_REFUSED}",
     )
 
 
@@ -86,9 +106,31 @@ def text(path: Path, id_: object, column: str, value: object) -> str:
     return str(_checked(path, id_, column, value, text=True))
 
 
-def record(row: Sequence[object], path: Path) -> MemoryRecord:
-    """A whole record from a row of :data:`COLUMNS`."""
-    (id_, version, content, created, updated, scans, scanned, reads, read_at, probation) = tuple(row)
+def content(path: Path, id_: object, value: object, record_bytes: int) -> str:
+    """A content cell: UTF-8 text of at most ``record_bytes`` bytes (the record bound), or
+    ``malformed_row``. A longer one can only have been written around the store, and serving it
+    would hand a model more than any record may hold."""
+    found = text(path, id_, "content", value)
+    size = len(found.encode("utf-8"))
+    if size > record_bytes:
+        raise unavailable(
+            path,
+            "malformed_row",
+            f"row {id_} of the memories table holds {size:,} bytes of content, over the {record_bytes:,}-byte "
+            f"bound of a record; {_REFUSED}",
+        )
+    return found
+
+
+def refuse(row: Sequence[object], path: Path, record_bytes: int) -> None:
+    """Raise ``malformed_row`` for a row of :data:`COLUMNS` that :data:`CELLS_VALID` found unsound."""
+    record(row, path, record_bytes=record_bytes)  # names the cell, if it can tell which
+    raise unavailable(path, "malformed_row", f"row {row[0]} of the memories table holds a value of the wrong kind; {_REFUSED}")
+
+
+def record(row: Sequence[object], path: Path, *, record_bytes: int | None = None) -> MemoryRecord:
+    """A whole record from a row of :data:`COLUMNS`; with ``record_bytes``, its content within it."""
+    (id_, version, body, created, updated, scans, scanned, reads, read_at, probation) = tuple(row)
 
     def cell(column: str, value: object, *, minimum: int = 0) -> int:
         return integer(path, id_, column, value, minimum=minimum)
@@ -98,7 +140,7 @@ def record(row: Sequence[object], path: Path) -> MemoryRecord:
 
     return MemoryRecord(
         key=RecordKey(cell("id", id_, minimum=1), cell("version", version, minimum=1)),
-        content=text(path, id_, "content", content),
+        content=text(path, id_, "content", body) if record_bytes is None else content(path, id_, body, record_bytes),
         created_at_ms=cell("created_at_ms", created),
         updated_at_ms=cell("updated_at_ms", updated),
         scan_count=cell("scan_count", scans),

@@ -37,7 +37,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -232,6 +232,10 @@ class MemoryStore:
             if spec.synchronous is not None and self._scrubber.owed:
                 self._scrubber.scrub(conn, self._image)
 
+    def _record(self, row: Sequence[object]) -> MemoryRecord:
+        """A row of :data:`.rows.COLUMNS` as a record, every cell checked, the content within the record bound."""
+        return rows.record(row, self.path, record_bytes=self.limits.record_bytes)
+
     def _image(self) -> bytes | None:
         """The database file's bytes, read through the connection's own descriptor (see :mod:`.residue`)."""
         return None if self._identity is None else residue.held_image(self._identity)
@@ -267,8 +271,10 @@ class MemoryStore:
         def versions() -> Iterator[tuple[int, int]]:
             found = conn.execute("SELECT id, version FROM memories").fetchall()
             for id_, version in found:
+                if type(id_) is not int or id_ < 1:
+                    rows.integer(self.path, id_, "id", id_, minimum=1)  # refuses the row
                 if type(version) is not int or version < 1:
-                    rows.integer(self.path, id_, "version", version, minimum=1)  # refuses the row
+                    rows.integer(self.path, id_, "version", version, minimum=1)
             yield from found
 
         self._corpus.refresh(row[0], versions(), lambda ids: self._derivable(conn, ids))
@@ -276,13 +282,30 @@ class MemoryStore:
         if writing:
             self._save_derived(conn)
 
-    def _derivable(self, conn: sqlite3.Connection, ids: Sequence[int]) -> list[tuple[int, str, object]]:
-        """``(id, content, derived)`` of these rows, each content checked to be text."""
+    def _derivable(self, conn: sqlite3.Connection, ids: Sequence[int]) -> list[tuple[int, str | None, object]]:
+        """``(id, content, derived)`` of these rows, each checked as a read checks it (every cell of
+        the right kind, the content UTF-8 and within the record bound). A row that fails is handed
+        over as ``(id, None, size)``: the index holds it as refused, so no scan serves what a read
+        would refuse, and the rows beside it stay usable."""
         found = conn.execute(
-            "SELECT id, content, derived FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+            f"SELECT id, content, derived, {rows.CELLS_VALID} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
             (json.dumps(list(ids)),),
         )
-        return [(id_, rows.text(self.path, id_, "content", content), derived) for id_, content, derived in found]
+        derivable: list[tuple[int, str | None, object]] = []
+        for id_, content, derived, sound in found:
+            if sound and isinstance(content, str) and policy.content_size(content) <= self.limits.record_bytes:
+                derivable.append((id_, content, derived))
+            else:
+                size = policy.content_size(content) if isinstance(content, str) else len(content) if isinstance(content, bytes) else 0
+                derivable.append((id_, None, size))
+        return derivable
+
+    def _refuse_if_refused(self, conn: sqlite3.Connection, ids: Iterable[int]) -> None:
+        """Raise ``malformed_row`` naming the first of ``ids`` the index holds as refused, from the row itself."""
+        for id_ in ids:
+            if self._corpus.refused(id_):
+                row = conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (id_,)).fetchone()
+                rows.refuse(row, self.path, self.limits.record_bytes)
 
     def _save_derived(self, conn: sqlite3.Connection) -> None:
         """Keep in the file what this process derived for rows that lacked it (under the write lock).
@@ -315,9 +338,9 @@ class MemoryStore:
         return row[0] if row is not None and type(row[0]) is int else None
 
     @staticmethod
-    def _record_telemetry(conn: sqlite3.Connection, sql: str, params: Sequence[tuple[object, ...]]) -> None:
-        """Run a telemetry update once per row; at the file bound, skip the rest rather than fail
-        the scan or read.
+    def _record_telemetry(conn: sqlite3.Connection, sql: str, params: Sequence[tuple[object, ...]]) -> int | None:
+        """Run a telemetry update once per row and answer how many rows it changed; at the file
+        bound, skip the rest rather than fail the scan or read (and answer ``None``).
 
         A first scan time turns a NULL into an integer, so a row grows; on a full page that needs a
         page the file may not add (``SQLITE_FULL``). SQLite undoes just that row's statement, or
@@ -325,9 +348,23 @@ class MemoryStore:
         telemetry; rows updated before it keep theirs.
         """
         try:
-            conn.executemany(sql, params)
+            return int(conn.executemany(sql, params).rowcount)
         except sqlite3.OperationalError as exc:
             if not is_full(exc):
+                raise
+            return None
+
+    def _check_served(self, conn: sqlite3.Connection, keys: Sequence[RecordKey]) -> None:
+        """Refuse (``malformed_row``) a served row that its telemetry update passed over because a
+        cell of it is not sound; one replaced or deleted meanwhile is passed over rightly."""
+        found = conn.execute(
+            f"SELECT {rows.COLUMNS} FROM memories WHERE {_AT_VERSION}", (json.dumps([[k.id, k.version] for k in keys]),)
+        )
+        for row in found:
+            try:
+                self._record(row)
+            except errors.StoreUnavailable:
+                self._corpus.found_refused(row[0])  # later scans serve the rows beside it
                 raise
 
     @staticmethod
@@ -373,11 +410,14 @@ class MemoryStore:
             with self._transaction("telemetry") as conn:
                 now = self._clock()
                 self._save_derived(conn)
-                self._record_telemetry(
+                bumped = self._record_telemetry(
                     conn,
-                    f"UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE {_KEY_IS}",
+                    "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ?"
+                    f" WHERE {_KEY_IS} AND {rows.CELLS_VALID}",
                     [(now, c.key.id, c.key.version) for c in cards],
                 )
+                if bumped is not None and bumped < len(cards):
+                    self._check_served(conn, [c.key for c in cards])
         return cards
 
     def _quiet(self) -> bool:
@@ -431,6 +471,7 @@ class MemoryStore:
         # A record replaced or deleted in between is returned as it was read, without telemetry.
         with self._transaction("view") as conn:
             self._refresh(conn, writing=False)
+            self._refuse_if_refused(conn, wanted)
             found = [i for i in wanted if self._corpus.visible(i)]
             if not found:
                 return []
@@ -438,7 +479,7 @@ class MemoryStore:
                 f"SELECT {rows.COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
                 (json.dumps(found),),
             )
-            served = [rows.record(row, self.path) for row in conn.execute(*selected).fetchall()]
+            served = [self._record(row) for row in conn.execute(*selected).fetchall()]
             # a malformed row is refused before telemetry could mask it; each served record is
             # screened again from its own content, whatever the index held
             shown = {r.key.id for r in served if self._corpus.served_verdict(r.key.id, r.key.version, r.content) is None}
@@ -457,7 +498,7 @@ class MemoryStore:
                 [(now, i, by_id[i].key.version) for i in found],
             )
             for row in conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE {_AT_VERSION}", (seen,)):
-                record = rows.record(row, self.path)
+                record = self._record(row)
                 by_id[record.key.id] = record
         return [by_id[i] for i in found if i in by_id]
 
@@ -563,7 +604,7 @@ class MemoryStore:
                 )
                 new_id = replace.id
             self._bump_generation(conn)
-            record = rows.record(conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (new_id,)).fetchone(), self.path)
+            record = self._record(conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (new_id,)).fetchone())
         # Committed under the write lock taken before `read`: the file is at `read + 1`, by exactly this.
         self._corpus.committed(read, written=(new_id, record.key.version, content, derived), removed=prune)
         return PutResult(memory=record, replaced=replace is not None)
@@ -632,7 +673,7 @@ class MemoryStore:
                 return []
             with self._translating():
                 found = conn.execute(f"SELECT {rows.COLUMNS} FROM memories ORDER BY {_ORDER_SQL[order]}").fetchall()
-        return [rows.record(row, self.path) for row in found]
+        return [self._record(row) for row in found]
 
     def get(self, id_: int) -> MemoryRecord | None:
         """One record by id without telemetry (for people, not models), or ``None`` (also for an
@@ -645,7 +686,7 @@ class MemoryStore:
                 return None
             with self._translating():
                 row = conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (id_,)).fetchone()
-        return None if row is None else rows.record(row, self.path)
+        return None if row is None else self._record(row)
 
     def export(self) -> Iterator[MemoryRecord]:
         """Every live record in id order; reads only, no telemetry."""
@@ -781,7 +822,7 @@ class MemoryStore:
                             (content, now, now, until),
                         )
                         row = conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (cur.lastrowid,))
-                        results.append(PutResult(memory=rows.record(row.fetchone(), self.path), replaced=False))
+                        results.append(PutResult(memory=self._record(row.fetchone()), replaced=False))
                         if on_put is not None:
                             on_put(results[-1])
                     self._bump_generation(conn)

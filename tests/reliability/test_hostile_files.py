@@ -12,6 +12,7 @@ import os
 import re
 import sqlite3
 import stat
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -295,7 +296,16 @@ MALFORMED: dict[str, tuple[str, str]] = {
     "negative read count": ("UPDATE memories SET read_count = -1 WHERE id = 2", "read_count"),
     "real creation time": ("UPDATE memories SET created_at_ms = 1.5 WHERE id = 2", "created_at_ms"),
     "text read time": ("UPDATE memories SET last_read_at_ms = 'yesterday' WHERE id = 2", "last_read_at_ms"),
+    "negative scan count": ("UPDATE memories SET scan_count = -5 WHERE id = 2", "scan_count"),
+    "text probation": ("UPDATE memories SET probation_until_ms = 'soon' WHERE id = 2", "probation_until_ms"),
+    # written around the store: more than a record may hold, in characters or only in bytes
+    "content over the record bound": ("UPDATE memories SET content = content || hex(zeroblob(1000)) WHERE id = 2", "content"),
+    "content over the bound in bytes only": (
+        "UPDATE memories SET content = content || replace(hex(zeroblob(500)), '00', 'é') WHERE id = 2", "1,0"
+    ),
 }
+KEYS_INTACT = [case for case in MALFORMED if case != "text version"]
+"""The cases where the row's key is sound: the rows beside it stay usable."""
 
 
 @pytest.mark.parametrize("case", list(MALFORMED))
@@ -322,6 +332,70 @@ def test_a_malformed_row_is_a_named_error_naming_the_row(config_path: Path, db_p
     for value in ("yesterday", "service blob port"):
         assert value not in info.value.message
     assert folder_bytes(db_path) == before
+
+
+def cells(db: Path, id_: int) -> tuple[object, ...]:
+    with closing(sqlite3.connect(db)) as conn:
+        conn.text_factory = bytes
+        return tuple(conn.execute("SELECT * FROM memories WHERE id = ?", (id_,)).fetchone())
+
+
+@pytest.mark.parametrize("case", KEYS_INTACT)
+def test_a_scan_never_serves_a_row_a_read_refuses(db_path: Path, case: str) -> None:
+    """A process that builds its index from a file with a malformed row holds that row as refused:
+    no scan ranks it or writes its telemetry, the rows beside it are served, and a read that names
+    it is refused."""
+    seeded(db_path)
+    tampered(db_path, MALFORMED[case][0])
+    row = cells(db_path, 2)
+    with MemoryStore(db_path) as store:
+        for query in ("service number 1 listens on port 8001", "service port", "service"):
+            served = [c.key.id for c in store.scan(query)]
+            assert served and 2 not in served, (query, served)
+        with pytest.raises(errors.StoreUnavailable) as info:
+            store.read([1, 2])
+        assert info.value.reason == "malformed_row" and "row 2" in info.value.message
+        assert [r.key.id for r in store.read([1, 3])] == [1, 3]
+        assert store.status().problem == "malformed_row"
+    assert cells(db_path, 2) == row  # never updated, not even its telemetry
+
+
+@pytest.mark.parametrize("case", [c for c in KEYS_INTACT if MALFORMED[c][1] != "content" and "bytes" not in c])
+def test_a_row_spoiled_after_it_was_indexed_is_refused_when_a_scan_would_serve_it(db_path: Path, case: str) -> None:
+    """Telemetry cells changed by hand do not move the generation, so the index still ranks the
+    row; the scan's telemetry update passes over it, and the scan is refused as a read of it would
+    be, with nothing written. The row is held as refused after that."""
+    seeded(db_path)
+    with MemoryStore(db_path) as store:
+        assert 2 in [c.key.id for c in store.scan("service number 1 listens on port 8001")]
+        tampered(db_path, MALFORMED[case][0])
+        before = [cells(db_path, i) for i in (1, 2, 3)]
+        with pytest.raises(errors.StoreUnavailable) as info:
+            store.scan("service number 1 listens on port 8001")
+        assert info.value.reason == "malformed_row" and "row 2" in info.value.message
+        assert [cells(db_path, i) for i in (1, 2, 3)] == before  # the whole telemetry rolled back
+        # from now on it is held as refused: later scans serve the rows beside it, a read is refused
+        assert [c.key.id for c in store.scan("service number 1 listens on port 8001")] == [1, 3]
+        with pytest.raises(errors.StoreUnavailable):
+            store.read([2])
+        assert cells(db_path, 2) == before[1]
+
+
+@pytest.mark.parametrize("sql", [
+    "INSERT INTO memories (id, version, content, created_at_ms, updated_at_ms) VALUES (-7, 1, 'service at port 9000', 1, 1)",
+    "INSERT INTO memories (id, version, content, created_at_ms, updated_at_ms) VALUES (0, 1, 'service at port 9000', 1, 1)",
+], ids=["negative id", "id zero"])  # fmt: skip
+def test_a_row_whose_key_no_record_can_have_is_refused_by_scan(db_path: Path, sql: str) -> None:
+    """A card's key must be one a read or delete accepts (id and version from 1): a row whose key
+    is not refuses the index it would be part of, with a named error and the file untouched."""
+    seeded(db_path)
+    tampered(db_path, sql, "UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+    before = folder_bytes(db_path)
+    with MemoryStore(db_path) as store:
+        with pytest.raises(errors.StoreUnavailable) as info:
+            store.scan("service port")
+        assert info.value.reason == "malformed_row"
+    assert folder_bytes(db_path)[db_path.name] == before[db_path.name]
 
 
 def test_a_missing_generation_counter_is_a_named_error(db_path: Path) -> None:

@@ -157,12 +157,12 @@ def test_another_connections_commit_sends_the_next_scan_to_the_file(db_path: Pat
         seen = _statements(store)
         assert [c.key for c in store.scan("billing")] == [key]
         assert "SELECT value FROM meta WHERE key = 'generation'" in seen
-        assert not [s for s in seen if "content" in s]  # nothing was fetched again
+        assert not [s for s in seen if s.startswith("SELECT") and "content" in s]  # nothing was fetched again
         other.put("the billing service listens on port 9443 since March", replace=key)
         seen.clear()
         cards = store.scan("billing")
         assert [(c.key.version, c.preview) for c in cards] == [(2, "the billing service listens on port 9443 since March")]
-        assert any("content" in s for s in seen)
+        assert any(s.startswith("SELECT") and "content" in s for s in seen)
         other.delete(cards[0].key)
         assert store.scan("billing") == []
 
