@@ -126,18 +126,22 @@ class SessionState:
 class Agent:
     """One agent of a session: its role, its model-visible history and its memory dispatcher."""
 
-    def __init__(self, session: Session, *, role: Role, system: str, history: list[Message], name: str) -> None:
+    def __init__(
+        self, session: Session, *, role: Role, system: str, history: list[Message], name: str, stated: Role | None
+    ) -> None:
         self.session = session
         self.role = role
+        """The agent's place in its session: the root (which takes the user's turns and steers) or a child."""
         self.system = system
         self.history = history
         self.name = name
         self.dispatcher: Dispatcher | None = (
-            decide_role(role).dispatcher(session.store) if session.settings.enabled else None
+            decide_role(stated).dispatcher(session.store) if session.settings.enabled else None
         )
-        """The memory tool, authorized for this agent's role (lowered to child when the agent is
-        created inside another memory-enabled agent's work, rule I17); ``None`` when memory is
-        disabled."""
+        """The memory tool, authorized for the memory role ``stated`` by the application, or, when
+        none was stated, the one the runtime can tell (rule I17: a child when it is created inside
+        another memory-enabled agent's work, or while one is at work anywhere in the process);
+        ``None`` when memory is disabled."""
         self._offers: dict[int, tuple[ModelRequest, tuple[Message, ...]]] = {}
         """Requests built with waiting steers, by id, until a model call is given one."""
 
@@ -248,6 +252,7 @@ class Session:
         settings: MemorySettings,
         state: SessionState,
         middleware: Sequence[Middleware],
+        role: Role | None = None,
     ) -> None:
         self.runtime = runtime
         self.kind: SessionKind = kind
@@ -264,15 +269,19 @@ class Session:
         self._turn_lock = threading.RLock()  # a steer from another thread vs. the end of the turn
         self._names = itertools.count(1)
         self._store = runtime.store if settings.enabled else None  # constructing a store opens nothing
-        self.root = self._new_agent(Role.ROOT, system=state.system, history=state.history, name="root")
+        self.root = self._new_agent(Role.ROOT, system=state.system, history=state.history, name="root", stated=role)
 
     @property
     def store(self) -> MemoryBackend | None:
         """The corpus when memory is enabled for this session, else ``None``; a reload does not change it."""
         return self._store
 
-    def _new_agent(self, role: Role, *, system: str, history: list[Message], name: str | None) -> Agent:
-        return Agent(self, role=role, system=system, history=history, name=name or f"child-{next(self._names)}")
+    def _new_agent(
+        self, role: Role, *, system: str, history: list[Message], name: str | None, stated: Role | None
+    ) -> Agent:
+        return Agent(
+            self, role=role, system=system, history=history, name=name or f"child-{next(self._names)}", stated=stated
+        )
 
     def spawn_child(self, *, system: str = "", name: str | None = None) -> Agent:
         """A new child agent: it may scan and read memory, never put or delete.
@@ -281,7 +290,7 @@ class Session:
             system: The child's own system prompt (the memory paragraph is added when enabled).
             name: A name for debugging; ``child-N`` when not given.
         """
-        return self._new_agent(Role.CHILD, system=system, history=[], name=name)
+        return self._new_agent(Role.CHILD, system=system, history=[], name=name, stated=Role.CHILD)
 
     def state(self) -> SessionState:
         """A copy of what is needed to restore or fork this session."""
@@ -471,19 +480,30 @@ class Runtime:
         watcher.start()
         return watcher
 
-    def _session(self, kind: SessionKind, state: SessionState) -> Session:
+    def _session(self, kind: SessionKind, state: SessionState, role: Role | None) -> Session:
         return Session(
-            self, kind=kind, settings=self.config.memory, state=state, middleware=self.middleware
+            self, kind=kind, settings=self.config.memory, state=state, middleware=self.middleware, role=role
         )
 
-    def new_session(self, *, system: str = "") -> Session:
-        """A fresh session; its first user message carries no checkpoint."""
-        return self._session("new", SessionState(system=system))
+    def new_session(self, *, system: str = "", role: Role | None = None) -> Session:
+        """A fresh session; its first user message carries no checkpoint.
 
-    def restore_session(self, state: SessionState) -> Session:
-        """Continue a saved session with the current settings; it starts past its first turn."""
-        return self._session("restored", _continued(state))
+        Args:
+            system: The root agent's system prompt (the memory paragraph is added when enabled).
+            role: The root agent's memory role. Unstated (``None``), it is the root only when no
+                memory-enabled agent is at work anywhere in the process: a session started from a
+                tool call, on whatever thread, is a sub-agent's and may only scan and read (rule
+                I17). A top-level agent that runs beside others (two users served at once) states
+                ``Role.ROOT``; one started inside another agent's work is a child even so.
+        """
+        return self._session("new", SessionState(system=system), role)
 
-    def fork_session(self, state: SessionState) -> Session:
-        """Branch a saved session into a new one that shares its past; it starts past the first turn."""
-        return self._session("forked", _continued(state))
+    def restore_session(self, state: SessionState, *, role: Role | None = None) -> Session:
+        """Continue a saved session with the current settings; it starts past its first turn.
+        ``role`` as for :meth:`new_session`."""
+        return self._session("restored", _continued(state), role)
+
+    def fork_session(self, state: SessionState, *, role: Role | None = None) -> Session:
+        """Branch a saved session into a new one that shares its past; it starts past the first turn.
+        ``role`` as for :meth:`new_session`."""
+        return self._session("forked", _continued(state), role)

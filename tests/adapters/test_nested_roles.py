@@ -453,3 +453,71 @@ async def test_a_runtime_session_made_in_a_pydantic_ai_tool_cannot_write(config_
 
     await root.run("Delegate it.")
     assert seen == [Role.CHILD]
+
+
+def runtime_sub_agent(config_path: Path, store: MemoryStore, outcome: Outcome, role: Role | None) -> None:
+    """A runtime session started as a sub-agent: it scans, tries to put, and reports the results."""
+    session = Runtime(load_config(config_path), store=store).new_session(role=role)
+    session.submit("Remember zephyr's tabs.")
+    script = ScriptedModel([
+        scripted_call("memory", {"operation": "scan", "query": "zephyr"}),
+        scripted_call("memory", {"operation": "put", "content": REMEMBERED}),
+        scripted_answer("reported"),
+    ])  # fmt: skip
+    run_agent(session.root, script)
+    outcome.extend(json.loads(m.text) for m in session.root.history if m.role == "tool")
+
+
+def in_a_thread(work: Any) -> None:
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+
+
+def in_an_executor(work: Any) -> None:
+    async def main() -> None:
+        await asyncio.get_running_loop().run_in_executor(None, work)
+
+    asyncio.run(main())
+
+
+START_METHODS = {
+    "threading.Thread": in_a_thread,
+    "ThreadPoolExecutor": lambda work: ThreadPoolExecutor(max_workers=1).submit(work).result(),
+    "run_in_executor": in_an_executor,
+    "fresh Context": lambda work: contextvars.Context().run(work),
+    "same thread": lambda work: work(),
+}
+
+
+@pytest.mark.parametrize("start", list(START_METHODS))
+@pytest.mark.parametrize("role", [None, Role.ROOT], ids=["unstated", "stated root"])
+def test_a_runtime_session_started_from_a_runtime_tool_is_a_child(
+    config_path: Path, seeded: MemoryStore, start: str, role: Role | None
+) -> None:
+    """``Runtime.new_session`` in a tool call, however the call starts it: unstated, its role is a
+    child's wherever the context cannot follow (another memory-enabled agent is at work in the
+    process); in the context, a stated root is lowered too."""
+    outcome: Outcome = []
+    session = Runtime(load_config(config_path), store=seeded).new_session()
+    session.submit("Delegate it.")
+
+    def delegate(tool_call: ToolCall) -> str:
+        START_METHODS[start](lambda: runtime_sub_agent(config_path, seeded, outcome, role))
+        return "done"
+
+    run_agent(session.root, ScriptedModel([scripted_call("delegate", {}), scripted_answer("Done.")]), executor=delegate)
+    if role is Role.ROOT and start != "same thread":
+        # Stated, beside a running agent and out of its context: kept, as for any top-level agent
+        # that runs beside others. Only the context can lower a stated role.
+        assert outcome[1]["memory"]["content"] == REMEMBERED
+    else:
+        assert_refused(outcome, seeded)
+
+
+def test_a_runtime_session_with_nothing_at_work_is_the_root(config_path: Path, seeded: MemoryStore) -> None:
+    session = Runtime(load_config(config_path), store=seeded).new_session()
+    assert session.root.dispatcher is not None and session.root.dispatcher.role is Role.ROOT
+    for make in (Runtime.restore_session, Runtime.fork_session):
+        other = make(Runtime(load_config(config_path), store=seeded), session.state(), role=Role.CHILD)
+        assert other.root.dispatcher is not None and other.root.dispatcher.role is Role.CHILD
