@@ -100,6 +100,22 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "databricks_token": "a Databricks access token",
         "telegram_bot_token": "a Telegram bot token",
         "vault_token": "a HashiCorp Vault token",
+        "openrouter_key": "an OpenRouter API key",
+        "groq_key": "a Groq API key",
+        "xai_key": "an xAI API key",
+        "perplexity_key": "a Perplexity API key",
+        "replicate_token": "a Replicate API token",
+        "mailgun_key": "a Mailgun API key",
+        "atlassian_token": "an Atlassian API token",
+        "linear_key": "a Linear API key",
+        "notion_token": "a Notion integration token",
+        "grafana_token": "a Grafana token",
+        "postman_key": "a Postman API key",
+        "square_token": "a Square access token or secret",
+        "newrelic_key": "a New Relic API key",
+        "sentry_token": "a Sentry auth token",
+        "doppler_token": "a Doppler token",
+        "terraform_token": "a Terraform Cloud API token",
         "azure_connection_string": "an Azure connection string with an account key",
         "signed_url": "a pre-signed URL carrying an access signature",
         "jwt": "a JSON Web Token",
@@ -158,13 +174,25 @@ _PLACEHOLDER = (
 )
 
 # Values that name where a secret lives, or name something else, rather than containing a secret.
-# Dotted and dashed lower-case names (hmac-sha256, db-creds-v2) name algorithms and secret objects;
-# an identifier with a credential word and no digit (dbPassword, confirm_password) names a variable.
+# People choose passwords with dots, dashes and underscores (hunter-2, Prod.Pass2024, summer.2024,
+# postgres_dev_2024, super-secret-jwt-key), so a separator alone never makes a reference. What does:
+# an attribute path that ends in a name as code writes one (settings.SECRET_KEY, config.api_key,
+# ed25519.PrivateKey, self.password: an underscore, a capital or a credential word, never a digit);
+# an upper-case environment name (OPENAI_API_KEY_V2); an algorithm's name (hmac-sha256,
+# aes-256-gcm); an identifier that names a credential variable in code's own style, with a
+# separator or a case step and no digit (dbPassword, confirm_password).
+_ALGORITHM = (
+    rb"(?i:hmac|sha[0-9]{0,3}|md5|aes[0-9]{0,3}|rsa|ecdsa|ecdh|ed25519|ed448|x25519|pbkdf2|bcrypt|scrypt"
+    rb"|argon2(?:id|i|d)?|chacha20|poly1305|blake2[bs]?|gcm|cbc|ctr|ecb|p[0-9]{3}|hs[0-9]{3}|rs[0-9]{3}"
+    rb"|es[0-9]{3}|ps[0-9]{3}|[0-9]{2,4})"
+)
 _REFERENCE = (
-    rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+"  # settings.SECRET_KEY, ed25519.PrivateKey
+    rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\."
+    rb"(?:[A-Za-z_]*[_A-Z][A-Za-z_]*|(?i:pass(?:word|wd|phrase)?|pwd|secrets?|tokens?|keys?|api_?key|credentials?"
+    rb"|creds|auth))"  # settings.SECRET_KEY, ed25519.PrivateKey, self.password
     rb"|[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+"  # OPENAI_API_KEY_V2, but not a random RUN_OF_CAPS7X2
-    rb"|[a-z]+[0-9]*(?:[-_.](?:[a-z]+[0-9]*|[0-9]+))+"  # hmac-sha256, db-creds-v2
-    rb"|[A-Za-z_]*(?i:pass(?:word|wd)?|secret|token|credential|api_?key|pwd)[A-Za-z_]*"  # dbPassword
+    rb"|" + _ALGORITHM + rb"(?:[-_]" + _ALGORITHM + rb")+"  # hmac-sha256, aes-256-gcm
+    rb"|(?=[A-Za-z_]*(?:_|[a-z][A-Z]))[A-Za-z_]*(?i:pass(?:word|wd)?|secret|token|credential|api_?key|pwd)[A-Za-z_]*"  # dbPassword
     rb"|[a-z0-9_-]+(?:/[a-z0-9_.-]+)+"  # projects/123/secrets/db
     rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*"  # file paths
     rb"|[A-Za-z][A-Za-z0-9+.-]*://.*"  # URLs; embedded passwords have their own rule
@@ -246,10 +274,19 @@ _SPACED_KEY_NAME = (
     rb"(?i:(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
     rb"|auth|service|webhook|" + _KEY_SERVICE + rb") key)"
 )
+# The words before a "-Key:" or "-Token:" ending that make the header carry a credential, after
+# up to three words of vendor prefix (X-Api-Key, X-Auth-Token, Ocp-Apim-Subscription-Key).
 _KEY_HEADER = (
-    rb"(?i:(?:x-(?:[a-z0-9]+-){0,2})?"
+    rb"(?i:(?:[a-z0-9]+-){0,3}"
     rb"(?:api|auth|access|security|session|vault|private|subscription|functions))"
 )
+# A credential name given as the name of a name/value pair, just before its "value" (an XML or
+# HTML attribute pair, NuGet's <add key=... value=...>, a Kubernetes env entry on the line above).
+_PAIR_NAME = (
+    rb"(?<![A-Za-z0-9_-])(?i:key|name)[ \t]*[:=][ \t]*[\"']?(?P<name>[A-Za-z0-9_.-]{1,64})[\"']?"
+    rb"(?:[ \t]+|[ \t]*\r?\n(?:[ \t]*-)?[ \t]*)\Z"
+)
+_PAIR_REACH = 160  # how far before "value" the name of its pair may start
 _NAME_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 _MAX_NAME = 64
 # Cookie attributes name properties of a Set-Cookie header, not values.
@@ -327,6 +364,7 @@ class _Screen:
     cookie_pair = _compiled(_COOKIE_PAIR)
     cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
     password_tool = _compiled(_PASSWORD_TOOL)
+    pair_name = _compiled(_PAIR_NAME)
 
     def first_kind(self, buffer: bytearray) -> str | None:
         """The kind of the first rule, in priority order, with a match that passes its check.
@@ -526,12 +564,42 @@ class _Screen:
             return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
         return False
 
+    def element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``<password>VALUE</password>``: an element named for a credential (after any
+        namespace prefix) whose text is a value of its own."""
+        start, end = match.span("name")
+        colon = buffer.rfind(b":", start, end)
+        start = start if colon < 0 else colon + 1
+        if start == end or not self.credential_named(buffer, start, end):
+            return False
+        first, last = match.span("body")
+        while first < last and buffer[first] in b" \t":
+            first += 1
+        while last > first and buffer[last - 1] in b" \t":
+            last -= 1
+        return last > first and self.is_value(buffer, first, last)
+
+    def pair_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the ``value`` of a name/value pair whose name is a credential's
+        (``name="password" value="..."``, ``key="ClearTextPassword" value="..."``, or a
+        ``- name: DB_PASSWORD`` line above ``value: ...``)."""
+        pair = self.pair_name.search(buffer, max(0, match.start() - _PAIR_REACH), match.start())
+        if pair is None:
+            return False
+        start, end = pair.span("name")
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        return self.credential_named(buffer, start, end) and self.credential_after(buffer, match.end())
+
     def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a quoted value right after a credential name in prose (``use the password
         "hunter2"``): one word, closed by the same quote, that is a value of its own and is not
         a plain word (it has a digit, a symbol or a capital inside)."""
         end = match.start() - 1  # the space before the quote
         start = self.name_ending_at(buffer, end)
+        if start is not None and start >= 2 and buffer[start - 1] == ord(" ") and _linking(buffer, start, end):
+            end = start - 1  # the password is "hunter2": the name is before the verb
+            start = self.name_ending_at(buffer, end)
         if start is None or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         if not self.credential_named(buffer, start, end):
@@ -571,12 +639,36 @@ def _distinct(buffer: bytearray, start: int, end: int) -> int:
         return len(set(view[start:end]))
 
 
+_LINKING = (b"is", b"was", b"are", b"were", b"be", b"becomes", b"became", b"to", b"as", b"remains", b"stays")
+"""Verbs and prepositions that may stand between a credential's name and its quoted value."""
+
+
+def _linking(buffer: bytearray, start: int, end: int) -> bool:
+    # Compared in place: a slice of the buffer would be a copy this module does not zero.
+    return any(end - start == len(word) and buffer.startswith(word, start) for word in _LINKING)
+
+
 def _escaped_newline(buffer: bytearray, pos: int) -> bool:
     # Compared byte by byte: a slice of the buffer would be a copy this module does not zero.
     return 0 <= pos < len(buffer) - 1 and buffer[pos] == ord("\\") and buffer[pos + 1] in b"nr"
 
 
 _Check = Callable[[_Screen, bytearray, re.Match[bytes]], bool]
+
+# Provider tokens that are a prefix and a run of token characters, as public secret-scanner rule
+# sets publish them: (kind, prefix, the run after it).
+_PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
+    ("groq_key", rb"gsk_", rb"[A-Za-z0-9]{40,64}"),
+    ("xai_key", rb"xai-", rb"[A-Za-z0-9]{60,120}"),
+    ("perplexity_key", rb"pplx-", rb"[A-Za-z0-9]{40,64}"),
+    ("replicate_token", rb"r8_", rb"[A-Za-z0-9]{30,48}"),
+    ("mailgun_key", rb"key-", rb"[a-f0-9]{32}"),
+    ("atlassian_token", rb"ATATT3", rb"[A-Za-z0-9_=-]{60,250}"),
+    ("linear_key", rb"lin_api_", rb"[A-Za-z0-9]{32,64}"),
+    ("notion_token", rb"ntn_", rb"[A-Za-z0-9]{40,60}"),
+    ("grafana_token", rb"glsa_", rb"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
+    ("postman_key", rb"PMAK-", rb"[A-Za-z0-9]{24}-[A-Za-z0-9]{34}"),
+)
 
 # In priority order: the most specific description of a credential wins.
 _RULES: tuple[tuple[str, bytes, _Check], ...] = (
@@ -591,12 +683,18 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("private_key", rb"Private-Lines:[ \t]*[0-9]+\s+[A-Za-z0-9+/=]{16}", _Screen.body),
     ("private_key", rb"AGE-SECRET-KEY-1(?P<body>[0-9A-Z]{58})", _Screen.body),
     ("github_token", _lead(rb"gh", rb"[pousr]_(?P<body>[A-Za-z0-9]{36,251})" + _E), _Screen.body),
-    ("github_token", _lead(rb"github_pat_", rb"(?P<body>[A-Za-z0-9_]{60,240})" + _E), _Screen.body),
+    # A fine-grained token has 82 characters after its prefix; a shorter run with a digit in it is
+    # still one (as the shipped version's own tests write it), in either case.
+    *(
+        ("github_token", _lead(lead, rb"(?P<body>[A-Za-z0-9_]{60,240}|(?=[A-Za-z_]{0,58}[0-9])[A-Za-z0-9_]{12,59})" + _E), _Screen.body)
+        for lead in (rb"github_pat_", rb"GITHUB_PAT_")
+    ),
     (
         "gitlab_token",
-        _lead(rb"gl", rb"(?:pat|ptt|dt|rt|cbt|soat|ffct|imt)-(?P<body>[A-Za-z0-9_.-]{20,255})"),
+        _lead(rb"gl", rb"(?:pat|ptt|dt|rt|cbt|soat|ffct|imt|oas|ft|agent)-(?P<body>[A-Za-z0-9_.-]{20,255})"),
         _Screen.body,
     ),
+    ("gitlab_token", _lead(rb"GR1348941", rb"(?P<body>[A-Za-z0-9_-]{20,64})" + _E), _Screen.body),  # runner registration
     (
         "aws_access_key",
         _lead(rb"A", rb"(?:KIA|SIA|BIA|CCA)(?P<body>[A-Z0-9]{16})(?![A-Za-z0-9])", gap=rb"[A-Za-z0-9]"),
@@ -622,8 +720,22 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.body,
     ),
     ("anthropic_key", _lead(rb"sk-ant-", rb"(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
+    ("openrouter_key", _lead(rb"sk-or-", rb"(?:v[0-9]{1,2}-)?(?P<body>[a-f0-9]{64})" + _E), _Screen.body),
     ("openai_key", _lead(rb"sk-", rb"(?:proj|svcacct|admin)-(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
-    ("openai_key", _lead(rb"sk-", rb"[A-Za-z0-9]{32,200}" + _E), _Screen.body),
+    # Keys have 48 characters after "sk-"; a shorter run with a digit in it is still one.
+    ("openai_key", _lead(rb"sk-", rb"(?:[A-Za-z0-9]{32,200}|(?=[A-Za-z]{0,30}[0-9])[A-Za-z0-9]{12,31})" + _E), _Screen.body),
+    # Published prefixes and lengths of other providers' tokens (:data:`_PREFIXED`).
+    *((kind, _lead(prefix, rb"(?P<body>" + shape + rb")" + _E), _Screen.body) for kind, prefix, shape in _PREFIXED),
+    ("grafana_token", _lead(rb"glc_", rb"(?P<body>[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9+/=])"), _Screen.body),
+    ("square_token", _lead(rb"sq0", rb"(?:atp-(?P<body>[A-Za-z0-9_-]{22})|csp-[A-Za-z0-9_-]{43})" + _E), _Screen.body),
+    ("newrelic_key", _lead(rb"NR", rb"(?:AK|JS|II|AA)-(?P<body>[A-Za-z0-9]{20,40})" + _E), _Screen.body),
+    ("sentry_token", _lead(rb"sntry", rb"(?:s_eyJ(?P<body>[A-Za-z0-9+/=_-]{40,400})|u_[a-f0-9]{64})" + _E), _Screen.body),
+    ("doppler_token", _lead(rb"dp\.", rb"(?:pt|st|ct|sa|scim|audit)\.(?P<body>[A-Za-z0-9._-]{40,200})" + _E), _Screen.body),
+    (
+        "terraform_token",
+        rb"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)(?P<body>[A-Za-z0-9_=-]{60,100})" + _E,
+        _Screen.body,
+    ),
     ("google_api_key", _lead(rb"AIza", rb"(?P<body>[A-Za-z0-9_-]{35})" + _E), _Screen.body),
     ("google_oauth_token", _lead(rb"GOCSPX-", rb"(?P<body>[A-Za-z0-9_-]{24,64})"), _Screen.body),
     ("google_oauth_token", _lead(rb"ya29\.", rb"(?P<body>[A-Za-z0-9_-]{30,})"), _Screen.body),
@@ -714,6 +826,13 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.given_value,
     ),
     ("credential_assignment", _SEPARATOR, _Screen.assignment),
+    # XML and HTML: an element named for a credential, or the value of a pair whose name is one.
+    (
+        "credential_assignment",
+        rb"<(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?P<body>[^<>\r\n]{1,256})</(?P=name)>",
+        _Screen.element,
+    ),
+    ("credential_assignment", _lead(rb"value", rb"[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), _Screen.pair_value),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
     *(
