@@ -9,8 +9,9 @@ Design:
 
 - The screen reads the content as a reader would see it: in NFKC form (full-width letters and
   colons become ASCII, a no-break space becomes a space) with default-ignorable code points
-  (zero-width spaces and joiners, soft hyphens, variation selectors, tag characters) removed. Pure
-  ASCII content is already in that form and skips the step.
+  (zero-width spaces and joiners, soft hyphens, variation selectors, tag characters) removed, and
+  separators that only look like ``:``, ``-`` or ``=`` (the ratio sign, the non-breaking hyphen)
+  read as them. Pure ASCII content is already in that form and skips the step.
 - Every rule is a compiled bytes regular expression plus a small shape check. Rules run in a fixed
   priority order, most specific first: a GitHub token assigned to ``GITHUB_TOKEN`` is reported as
   ``github_token`` rather than as a generic ``credential_assignment``. The result is the first rule,
@@ -254,7 +255,7 @@ _CREDENTIAL_NAME = (
     rb"|auth|service|db|database|priv|webhook|shared[_.-]?access)[_.-]?key"
     rb"|secret[_.-]?key[_.-]?base)"
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
-    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd)"
+    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pw|psk)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))" + _QUALIFIER + rb"{0,3}"
     # An upper-case environment name ending in _KEY, unless the word before says what kind of
     # lookup key it is (SORT_KEY, CACHE_KEY, S3_OBJECT_KEY).
@@ -522,6 +523,15 @@ class _Screen:
         start, end = match.span("body")
         return self.placeholder.fullmatch(buffer, start, end) is None and _distinct(buffer, start, end) > 1
 
+    def token_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a URL's user that is a generated token: upper and lower case, digits, and ten
+        distinct characters or more (a login name such as ``deploy-bot-2024`` has no capitals)."""
+        start, end = match.span("body")
+        with memoryview(buffer) as view:
+            part = view[start:end]
+            kinds = (any(0x41 <= c <= 0x5A for c in part), any(0x61 <= c <= 0x7A for c in part), any(0x30 <= c <= 0x39 for c in part))
+        return all(kinds) and _distinct(buffer, start, end) >= 10
+
     def body(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for provider shapes: the random part is not a run of one character or a placeholder."""
         start, end = match.span("body") if "body" in match.re.groupindex else (-1, -1)
@@ -772,6 +782,9 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s/?#@\"'<>]{1,128})@[A-Za-z0-9\[_.-]",
         _Screen.url_password,
     ),
+    # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
+    # user part as random as a generated token.
+    ("credential_url", rb"://(?P<body>[A-Za-z0-9_-]{20,128})@[A-Za-z0-9\[_.-]", _Screen.token_user),
     # Authorization and Proxy-Authorization, as a header line, a JSON or dict entry (also escaped
     # inside a string) or a subscript; the scheme word is skipped so "Basic abc" is judged by "abc".
     *(
@@ -811,7 +824,7 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # curl -u user:password, wget --user user:password: the password follows the first colon.
     (
         "command_line_credential",
-        rb"(?i)" + _lead(rb"-", rb"(?:u|-user)[ \t]+[\"']?[^\s:\"']{1,64}:", gap=rb"[a-z0-9_-]"),
+        rb"(?i)" + _lead(rb"-", rb"(?:u[ \t]+|-user(?:[ \t]+|=))[\"']?[^\s:\"'=]{1,64}:", gap=rb"[a-z0-9_-]"),
         _Screen.given_value,
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
@@ -936,7 +949,19 @@ def _as_read(content: str) -> str:
     ignorable = _screen().ignorable
     # Removed before and after: a joiner can block a composition, and NFKC turns the half-width
     # Hangul filler into the (ignorable) full-width one.
-    return ignorable.sub("", unicodedata.normalize("NFKC", ignorable.sub("", content)))
+    return ignorable.sub("", unicodedata.normalize("NFKC", ignorable.sub("", content))).translate(_LOOK_ALIKE)
+
+
+_LOOK_ALIKE = str.maketrans(
+    {
+        **dict.fromkeys("\u2236\ua789\u02d0\u02f8\u0589\u05c3\u16ec\u1803\u1809\ufe13\ufe55", ":"),
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u06d4\u2e3a\u2e3b\ufe58\ufe63", "-"),
+        **dict.fromkeys("\u2e40\u30a0\ua78a\u1400", "="),
+    }
+)
+"""Separators that NFKC leaves as they are but a reader takes for ``:``, ``-`` or ``=`` (the ratio
+sign, the modifier-letter colon, the non-breaking hyphen, the minus sign...), read as those.
+Letters of other scripts that look Latin are not mapped (see the module's limits)."""
 
 
 def find_secret(content: str) -> str | None:

@@ -613,3 +613,25 @@ def test_references_with_separators_are_kept(value: str, form: str) -> None:
 def test_a_value_of_letters_and_separators_alone_is_refused(text: str) -> None:
     """No digit, so the leak test's fixtures cannot carry these; refused all the same."""
     assert find_secret(text) == "credential_assignment"
+
+
+COLON_LIKE = "\u2236\ua789\u02d0\u0589\ufe13\ufe55"
+HYPHEN_LIKE = "\u2010\u2011\u2012\u2013\u2212"
+
+
+@pytest.mark.parametrize("colon", COLON_LIKE, ids=[f"U+{ord(c):04X}" for c in COLON_LIKE])
+def test_a_separator_that_only_looks_like_a_colon_is_one(colon: str) -> None:
+    assert find_secret(f"password{colon}Xk9v2LmQ7t") == "credential_assignment"
+    assert find_secret(f"DB_PASSWORD {colon} Xk9v2LmQ7t") == "credential_assignment"
+
+
+@pytest.mark.parametrize("hyphen", HYPHEN_LIKE, ids=[f"U+{ord(c):04X}" for c in HYPHEN_LIKE])
+def test_a_hyphen_that_only_looks_like_one_is_one(hyphen: str) -> None:
+    token = f"sk{hyphen}proj{hyphen}FAKEr3Lk9VbN2mX7tP4wYc6Hf1Jd5Ge0Sa8Rn3Ku2Tq"
+    assert find_secret(token) == "openai_key"
+    assert find_secret(f"mysql {hyphen}{hyphen}password Xk9v2LmQ7t {hyphen}{hyphen}host db") == "command_line_credential"
+
+
+@pytest.mark.parametrize("text", ["curl --user=admin:Xk9v2LmQ7t https://api.internal/", "pw=Xk9v2LmQ7t", "psk=Xk9v2LmQ7t", "DB_PW: Xk9v2LmQ7t"])
+def test_more_spellings_of_a_credential(text: str) -> None:
+    assert find_secret(text) is not None
