@@ -79,6 +79,8 @@ def _checked(text: str, where: str) -> tuple[str | None, str | None]:
     token = text.strip()
     if not token or len(token) > 4096 or any(ch.isspace() or not ch.isprintable() for ch in token):
         return None, f"no token: {where} does not hold one token (one line, no spaces)"
+    if not token.isascii():  # an HTTP header carries ASCII only; a pasted curly quote is the usual cause
+        return None, f"no token: {where} holds a character that is not ASCII (a quote mark pasted with it?)"
     return token, None
 
 

@@ -158,10 +158,11 @@ def check_ids(ids: Iterable[object]) -> list[int]:
         InvalidArguments: an id is not a positive integer, or there is none.
     """
     wanted: list[int] = []
-    for id_ in dict.fromkeys(ids):
+    for id_ in ids:  # each checked before it is hashed: a list or a dict as an id is refused, not a TypeError
         if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= MAX_INTEGER:
             raise errors.InvalidArguments(f"ids must be integers from 1 to {MAX_INTEGER}")
         wanted.append(id_)
+    wanted = list(dict.fromkeys(wanted))
     if not wanted:
         raise errors.InvalidArguments("ids must name at least one record")
     return wanted

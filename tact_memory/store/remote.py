@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -172,18 +173,27 @@ class RemoteStore:
                 content = json.dumps(body).encode("ascii")  # ASCII escapes: any Python str survives the trip
             except (TypeError, ValueError):
                 raise errors.InvalidArguments("the call holds a value that is not plain JSON data") from None
+        # httpx's timeout bounds each read, so an answer that trickles in a byte at a time would
+        # never end; the whole answer must arrive within the timeout.
+        deadline = time.monotonic() + self._timeout
         try:
-            response = self._http().request(
+            with self._http().stream(
                 method, f"/v1/{route}", content=content, params=params,
                 headers={"Content-Type": "application/json"} if content is not None else None,
-            )  # fmt: skip
+            ) as response:  # fmt: skip
+                chunks: list[bytes] = []
+                for chunk in response.iter_bytes():
+                    chunks.append(chunk)
+                    if time.monotonic() > deadline:
+                        raise httpx.ReadTimeout("the answer took longer than the timeout")
         except httpx.TimeoutException:
             raise self._unavailable("timeout", f"no answer within {self._timeout:g} s; nothing is known to have changed") from None
-        except (httpx.HTTPError, httpx.InvalidURL):
+        except (httpx.HTTPError, httpx.InvalidURL, UnicodeError):
+            # UnicodeError: a header (the token, the namespace) that is not ASCII; never sent
             raise self._unavailable("unreachable", "the service could not be reached; nothing was changed") from None
         try:
-            data = response.json()
-        except ValueError:
+            data = json.loads(b"".join(chunks))
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than any answer of the protocol
             data = None
         if response.status_code == 200 and isinstance(data, dict):
             return data
@@ -267,10 +277,10 @@ class RemoteStore:
         """Full visible records for the ids that exist, first-seen order (64 ids a request)."""
         if isinstance(ids, (str, bytes)) or not isinstance(ids, Sequence):
             raise errors.InvalidArguments("ids must be a list of positive integers")
-        wanted = list(dict.fromkeys(ids))
-        for id_ in wanted:
+        for id_ in ids:  # checked before they are hashed: a list as an id is refused, not a TypeError
             if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= _MAX_ID:
                 raise errors.InvalidArguments("ids must be positive integers")
+        wanted = list(dict.fromkeys(ids))
         if not wanted:
             raise errors.InvalidArguments("ids must name at least one record")
         found: list[MemoryRecord] = []

@@ -331,6 +331,8 @@ async def _body(request: Request, gate: Gate) -> Any:
         return json.loads(raw or b"null")
     except (ValueError, UnicodeDecodeError):
         raise errors.InvalidArguments("the request body is not valid JSON") from None
+    except RecursionError:  # nested deeper than any request of the protocol
+        raise errors.InvalidArguments("the request body is nested too deeply") from None
 
 
 def _access(fields: dict[str, Any]) -> None:
@@ -345,24 +347,33 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
         code = "ok"
         try:
             with service.gate.slot():
-                body = await _body(request, service.gate)
 
-                def work() -> Any:
+                async def handle() -> Any:
+                    # The token is checked before the body is read, and the body is read inside the
+                    # request timeout: a caller without a credential, or one that sends half a body
+                    # and goes quiet, holds a slot no longer than the timeout and reaches no parser.
                     nonlocal who
-                    who = service.authenticate(request.headers.get("authorization"))
+                    who = await run_in_threadpool(service.authenticate, request.headers.get("authorization"))
                     asserted = request.headers.get("x-tact-namespace")
                     if asserted is not None and asserted != who.namespace:
                         raise _Refused("namespace_mismatch", "the namespace this request asserts is not the token's")
-                    try:
-                        return operation(service.store(who), who, body, request)
-                    except errors.StoreUnavailable as exc:
-                        if exc.reason == "timeout":
-                            # The database cancels a statement at the request timeout too; whichever
-                            # clock ran out first, the answer is the same ``timeout``.
-                            raise service.gate.expired() from None
-                        raise
+                    body = await _body(request, service.gate)
+                    assert who is not None
+                    credential = who
 
-                result = await service.gate.timed(run_in_threadpool(work))
+                    def work() -> Any:
+                        try:
+                            return operation(service.store(credential), credential, body, request)
+                        except errors.StoreUnavailable as exc:
+                            if exc.reason == "timeout":
+                                # The database cancels a statement at the request timeout too; whichever
+                                # clock ran out first, the answer is the same ``timeout``.
+                                raise service.gate.expired() from None
+                            raise
+
+                    return await run_in_threadpool(work)
+
+                result = await service.gate.timed(handle())
             response: Response = JSONResponse(result)
         except _Refused as exc:
             code = exc.code

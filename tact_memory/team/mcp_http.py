@@ -181,8 +181,13 @@ class McpEndpoint:
                     raise Refused("method_not_allowed", "this endpoint takes POST and DELETE; it sends no event stream")
                 layout = _layout(scope)
                 with self._gate.slot():
-                    body = await self._gate.body(receive, Headers(scope=scope).get("content-length"))
-                    await self._gate.timed(answer(body, layout))
+
+                    async def read_and_answer() -> None:
+                        # Read inside the request timeout: half a body and silence holds a slot no longer.
+                        body = await self._gate.body(receive, Headers(scope=scope).get("content-length"))
+                        await answer(body, layout)
+
+                    await self._gate.timed(read_and_answer())
             except Refused as exc:
                 if status != 500 and exc.code == "timeout":
                     code = exc.code  # the answer had begun; the connection is all that can be cut

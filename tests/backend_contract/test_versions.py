@@ -93,3 +93,10 @@ def test_two_stores_on_one_corpus_see_each_others_writes(harness: Harness) -> No
         mine.delete(key)
     mine.delete(newer.memory.key)
     assert list(other.export()) == []
+
+
+@pytest.mark.parametrize("ids", [[[1]], [{"a": 1}], [1, [2]], [{1}]])
+def test_read_refuses_an_id_that_is_not_an_integer_even_an_unhashable_one(backend: MemoryBackend, ids: list[object]) -> None:
+    backend.put("The cron job runs hourly")
+    with pytest.raises(errors.InvalidArguments):
+        backend.read(ids)  # type: ignore[arg-type]

@@ -126,3 +126,12 @@ def test_without_a_token_the_team_store_says_why_and_local_memory_is_untouched(
     assert "TACT_TEST_TEAM_TOKEN is not set" in result["error"]["message"]
     assert not (tmp_path / "tact" / "memory").exists()
     assert os.listdir(tmp_path / "tact") == ["config.toml"]
+
+
+@pytest.mark.parametrize("pasted", ["\u201c{t}\u201d", "{t}\u00e9", "\u200b{t}"])
+def test_a_token_with_a_character_no_header_can_carry_is_no_token(tmp_path: Path, pasted: str) -> None:
+    """A header carries ASCII only: a token pasted with curly quotes is refused by name, not sent."""
+    settings = team_config(tmp_path).memory.team
+    assert settings is not None
+    token, why = read_team_token(settings, {"TACT_TEST_TEAM_TOKEN": pasted.format(t=TOKEN)})
+    assert token is None and why is not None and TOKEN not in why

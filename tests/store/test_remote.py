@@ -7,7 +7,7 @@ The service itself is exercised through the backend contract (``tests/backend_co
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -59,6 +59,8 @@ def error(status: int, code: str, **fields: Any) -> Callable[[Any], Any]:
         (error(500, "internal"), errors.StoreUnavailable, {"reason": "internal"}),
         (lambda r: httpx.Response(502, text="<html>bad gateway</html>"), errors.StoreUnavailable, {"reason": "server_error"}),
         (lambda r: httpx.Response(200, text="not json"), errors.StoreUnavailable, {"reason": "bad_response"}),
+        (lambda r: httpx.Response(200, text="[" * 100000 + "]" * 100000), errors.StoreUnavailable, {"reason": "bad_response"}),
+        (lambda r: httpx.Response(409, text='{"error":' * 50000 + "1" + "}" * 50000), errors.StoreUnavailable, {"reason": "bad_response"}),
         (lambda r: httpx.Response(200, json={"memory": {"key": {"id": "x"}}, "replaced": False}), errors.StoreUnavailable, {"reason": "bad_response"}),
         (error(409, "version_conflict"), errors.StoreUnavailable, {"reason": "bad_response"}),  # fields missing
     ],
@@ -138,3 +140,29 @@ def test_without_a_token_every_operation_is_unavailable_and_nothing_is_sent() ->
         store.read([1])
     assert info.value.reason == "token_missing"
     assert store.status().problem == "token_missing"
+
+
+class Trickle(httpx.SyncByteStream):
+    """An answer that arrives one byte every 50 ms: each read is quick, the whole never is."""
+
+    def __iter__(self) -> Iterator[bytes]:
+        import time
+
+        for byte in b'{"candidates": []' + b" " * 400 + b"}":
+            time.sleep(0.05)
+            yield bytes([byte])
+
+
+def test_an_answer_that_trickles_in_is_a_timeout_within_the_timeout() -> None:
+    import time
+
+    def handle(request: Any) -> Any:
+        if request.url.path.endswith("/v1/session"):
+            return httpx.Response(200, json=SESSION)
+        return httpx.Response(200, stream=Trickle())
+
+    store = RemoteStore("https://team.example", TOKEN, transport=httpx.MockTransport(handle), timeout=0.5)
+    started = time.monotonic()
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.scan("build")
+    assert info.value.reason == "timeout" and time.monotonic() - started < 3

@@ -120,3 +120,47 @@ def test_mcp_offers_no_event_stream_to_hold_open(capped: Service, make_token: Ca
     assert answer.headers["allow"] == "POST, DELETE"
 
 
+
+
+def stalled_body(service: Service, path: str, token: str | None) -> Any:
+    """A raw connection that sends the headers and one byte of a 100-byte body, then goes quiet."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(service.url)
+    sock = socket.create_connection((parts.hostname, parts.port))
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    sock.sendall(
+        f"POST {path} HTTP/1.1\r\nHost: x\r\n{auth}Content-Type: application/json\r\n"
+        f"Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{".encode()
+    )
+    return sock
+
+
+@pytest.mark.parametrize("path", ["/v1/scan", "/mcp"])
+@pytest.mark.parametrize("with_token", [True, False], ids=["token", "no token"])
+def test_half_a_body_holds_a_slot_no_longer_than_the_timeout(
+    capped: Service, make_token: Callable[..., str], path: str, with_token: bool
+) -> None:
+    """Two stalled bodies take both slots; within the timeout they are answered and a real request
+    is served again (without a token, or on /v1 at all, the stall is cut off even sooner)."""
+    token = make_token("alice")
+    stalled = [stalled_body(capped, path, token if with_token else None) for _ in range(2)]
+    try:
+        deadline = time.monotonic() + 3 + 5
+        while time.monotonic() < deadline:
+            answer = capped.call("GET", "/v1/session", token, timeout=2)
+            if answer.status_code == 200:
+                break
+            assert answer.json()["error"]["code"] == "busy"
+            time.sleep(0.2)
+        assert answer.status_code == 200, "stalled bodies held the slots past the timeout"
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+def test_a_request_nested_too_deeply_is_invalid_arguments(capped: Service, make_token: Callable[..., str]) -> None:
+    token = make_token("alice")
+    answer = capped.call("POST", "/v1/scan", token, content=b"[" * 3000 + b"]" * 3000, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_arguments", answer.text
