@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records import MemoryRecord, RecordKey
+from .policy import content_size
 from .sqlite_errors import unavailable
 
 __all__ = ["CELLS_VALID", "COLUMNS", "content", "decode", "integer", "record", "refuse", "text"]
@@ -111,7 +112,7 @@ def content(path: Path, id_: object, value: object, record_bytes: int) -> str:
     ``malformed_row``. A longer one can only have been written around the store, and serving it
     would hand a model more than any record may hold."""
     found = text(path, id_, "content", value)
-    size = len(found.encode("utf-8"))
+    size = content_size(found)
     if size > record_bytes:
         raise unavailable(
             path,
@@ -128,8 +129,8 @@ def refuse(row: Sequence[object], path: Path, record_bytes: int) -> None:
     raise unavailable(path, "malformed_row", f"row {row[0]} of the memories table holds a value of the wrong kind; {_REFUSED}")
 
 
-def record(row: Sequence[object], path: Path, *, record_bytes: int | None = None) -> MemoryRecord:
-    """A whole record from a row of :data:`COLUMNS`; with ``record_bytes``, its content within it."""
+def record(row: Sequence[object], path: Path, *, record_bytes: int) -> MemoryRecord:
+    """A whole record from a row of :data:`COLUMNS`, its content within ``record_bytes``."""
     (id_, version, body, created, updated, scans, scanned, reads, read_at, probation) = tuple(row)
 
     def cell(column: str, value: object, *, minimum: int = 0) -> int:
@@ -140,7 +141,7 @@ def record(row: Sequence[object], path: Path, *, record_bytes: int | None = None
 
     return MemoryRecord(
         key=RecordKey(cell("id", id_, minimum=1), cell("version", version, minimum=1)),
-        content=text(path, id_, "content", body) if record_bytes is None else content(path, id_, body, record_bytes),
+        content=content(path, id_, body, record_bytes),
         created_at_ms=cell("created_at_ms", created),
         updated_at_ms=cell("updated_at_ms", updated),
         scan_count=cell("scan_count", scans),
