@@ -287,7 +287,10 @@ def _has_reply(transcript: object) -> bool:
 
 
 def _payload(data: bytes) -> dict[str, Any] | None:
-    """The client's input, or ``None`` for VS Code's (nothing to do there)."""
+    """The client's input, or ``None`` for VS Code's (nothing to do there). It is read only when
+    memory is enabled: a disabled hook prints nothing and exits 0 whatever it is given."""
+    if len(data) > MAX_INPUT_BYTES:
+        raise HookError(f"the hook input is larger than {MAX_INPUT_BYTES:,} bytes")
     try:
         payload = json.loads(data)
     except (ValueError, RecursionError):
@@ -334,11 +337,9 @@ def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit:
     Raises:
         HookError: the input or the configuration is unusable; nothing was recorded.
     """
-    payload = _payload(data)
-    if payload is None:
-        return ""
     enabled, identity = _enabled(config, explicit=explicit)
-    if not enabled or payload.get("agent_id"):
+    payload = _payload(data) if enabled else None
+    if payload is None or payload.get("agent_id"):
         return ""
     seen = _update(config, payload["session_id"], identity=identity)
     if not seen and not _has_reply(payload.get("transcript_path")):
@@ -353,11 +354,9 @@ def session_start(data: bytes, config: str | os.PathLike[str], *, explicit: bool
     Raises:
         HookError: the input or the configuration is unusable; nothing was recorded.
     """
-    payload = _payload(data)
-    if payload is None:
-        return ""
     enabled, identity = _enabled(config, explicit=explicit)
-    if not enabled:
+    payload = _payload(data) if enabled else None
+    if payload is None:
         return ""
     source = payload.get("source")
     if source in ("resume", "compact"):
@@ -387,8 +386,6 @@ def main(argv: list[str]) -> int:
     config, explicit = config_path(explicit_path)
     try:
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:
-            raise HookError(f"the hook input is larger than {MAX_INPUT_BYTES:,} bytes")
         output = EVENTS[args[0]](data, config, explicit=explicit)
     except HookError as exc:
         sys.stderr.write(f"tact-memory hook: {exc}\n")

@@ -165,13 +165,29 @@ def test_state_is_private_and_bounded(config_path: Path, monkeypatch: pytest.Mon
         (b"[]", "not a JSON object"),
         (b'{"prompt": "x"}', "no session_id"),
         (json.dumps({"session_id": "x" * 300}).encode(), "no session_id"),
+        (b" " * (prompt_hook.MAX_INPUT_BYTES + 1), "larger than"),
     ],
+    ids=["not-json", "array", "no-session", "long-session", "too-large"],
 )
 def test_bad_input_is_a_named_error_exit_1_and_changes_nothing(config_path: Path, data: bytes, message: str) -> None:
     result = run_file(config_path, "user-prompt-submit", data)
     assert result.returncode == 1 and result.stdout == b""
     assert message in result.stderr.decode()
     assert not state_dir(config_path).exists()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"not json", b"[]", b'{"prompt": "x"}', b"[" * 100_000, b"x" * (prompt_hook.MAX_INPUT_BYTES + 1)],
+    ids=["not-json", "array", "no-session", "deep", "too-large"],
+)
+@pytest.mark.parametrize("event_name", ["user-prompt-submit", "session-start"])
+def test_with_memory_disabled_any_input_prints_nothing_and_exits_0(tmp_path: Path, data: bytes, event_name: str) -> None:
+    """Disabled memory: the hook does nothing at all, so it cannot fail a client's prompt either."""
+    config = write_config(tmp_path / "off", enabled=False)
+    result = run_file(config, event_name, data)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    assert not state_dir(config).exists()
 
 
 def test_bad_usage_exits_1_never_2(config_path: Path) -> None:
