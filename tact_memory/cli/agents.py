@@ -152,18 +152,22 @@ def hook_command(ctx: click.Context, event: str) -> None:
     help="claude-code only, with --tools split: also write a `memory-reader` sub-agent that may scan and read, not write.",
 )  # fmt: skip
 @click.option(
-    "--workspace", type=click.Path(file_okay=False, path_type=Path), default=".", show_default=True,
-    help="vscode only: the workspace whose .vscode/mcp.json gets the server.",
+    "--workspace", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="vscode only: the workspace whose .vscode/mcp.json gets the server (default: the global --workspace, else the current folder).",
 )  # fmt: skip
 @click.pass_context
-def setup_command(ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path) -> None:
+def setup_command(
+    ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path | None
+) -> None:
     """Register the MCP server (and the prompt hook, where the client has one) with CLIENT.
 
     Merges into the client's own file without touching other entries, keeps the old file as
     <file>.bak, and changes nothing when the entry is already there. The command is the absolute
-    path of this installation, with --config when you chose the configuration explicitly. Claude
-    Code and Codex also get the prompt hook that adds the review checkpoint. Restart the client
-    afterwards.
+    path of this installation, with --config naming the configuration file when it exists (or
+    you chose it), so the client finds it whatever its environment. Your own keys on the entry
+    (env, timeouts) are kept. Claude Code and Codex also get the prompt hook that adds the review
+    checkpoint; Codex runs a new or changed hook only after you trust it in its /hooks view.
+    Restart the client afterwards.
 
     \b
     Example:
@@ -179,10 +183,11 @@ def setup_command(ctx: click.Context, client: str, print_only: bool, tools: str,
     if client == "codex":
         _require("setup", "tomlkit")
     source = locate_config(ctx.obj.get("config_path"))
-    launch = clients.Launch.detect(None if source.origin == "default" else source.path, tools=tools)
+    launch = clients.Launch.detect(clients.pinned_config(source), tools=tools)
+    folder = workspace or Path(ctx.obj.get("workspace") or ".")
     try:
         changes = clients.plan(
-            cast("clients.Client", client), launch, home=Path.home(), workspace=workspace.absolute(), reader=reader_agent
+            cast("clients.Client", client), launch, home=Path.home(), workspace=folder.absolute(), reader=reader_agent
         )
     except clients.SetupError as exc:
         _fail(str(exc))
@@ -203,3 +208,10 @@ def setup_command(ctx: click.Context, client: str, print_only: bool, tools: str,
         else:
             click.echo(f"wrote {change.path}" + (f" (previous version kept as {backup})" if backup else ""))
     click.echo(f"server: {_dumps([launch.command, *launch.args])}; restart {client} to load it")
+    if client == "codex" and any(change.changed and change.path.name == "hooks.json" for change in changes):
+        click.echo("codex: open /hooks in Codex and trust the tact-memory hooks; Codex skips a new or changed hook until then")
+    if clients.pinned_config(source) is None:
+        click.echo(
+            f"note: no configuration file at {source.path} yet, so memory is off; create it with "
+            "`[memory] enabled = true`, then run setup again so the command names it"
+        )

@@ -17,15 +17,19 @@ client                    file                                             where
 A plan is a list of :class:`Change` objects: the file's text before and after. Applying one only
 touches our own entries (the server named :data:`SERVER_NAME` and the hooks that run
 :mod:`tact_memory.hooks`): every other key, server and hook is kept, TOML comments and
-layout included (through tomlkit). A changed file is first copied to ``<file>.bak`` and then
-replaced atomically; a file already up to date is not written, so setup is idempotent. A JSON
+layout included (through tomlkit), and so are the user's own keys on our entries (``env``,
+``enabled``, timeouts): setup sets only the command, its arguments and the type. A changed file is
+first copied to ``<file>.bak`` and then replaced atomically (a symbolic link is written through,
+so it stays a link); a file already up to date is not written, so setup is idempotent. A JSON
 file that cannot be parsed as plain JSON (for example JSONC with comments) is refused with a
-:class:`SetupError` and left unchanged.
+:class:`SetupError` and left unchanged, and so is a TOML file our entry cannot be added to
+without changing what the rest of it means.
 
 The command written is the absolute path of the installed ``tact-memory`` (or ``python -m
-tact_memory.cli`` when there is no script beside the interpreter), with ``--config`` when the
-configuration was selected explicitly, so the client finds the same corpus whatever its
-environment. The hook command runs ``tact_memory/hooks/__main__.py`` by path with the same
+tact_memory.cli`` when there is no script beside the interpreter), with ``--config`` naming the
+configuration file whenever one was found or chosen (:func:`pinned_config`), so the client finds
+the same corpus whatever its environment (Codex, for one, starts servers with a few variables
+only). The hook command runs ``tact_memory/hooks/__main__.py`` by path with the same
 interpreter (:func:`hook_argv`), which keeps it cheap.
 
 Why this module is longer than ~300 lines: five clients' file formats, paths and merge rules are one
@@ -53,8 +57,10 @@ __all__ = [
     "Launch",
     "SetupError",
     "apply",
+    "claude_code_paths",
     "claude_desktop_path",
     "hook_argv",
+    "pinned_config",
     "plan",
 ]
 
@@ -92,7 +98,7 @@ class Launch:
 
     @classmethod
     def detect(cls, config: Path | None, *, tools: str = "one") -> Launch:
-        """The installed command, pinned to ``config`` when it was selected explicitly."""
+        """The installed command, pinned to ``config`` (see :func:`pinned_config`) when given."""
         script = Path(sys.executable).parent / ("tact-memory.exe" if os.name == "nt" else "tact-memory")
         command, args = (str(script), []) if script.is_file() else (sys.executable, ["-m", "tact_memory.cli"])
         pinned = ["--config", str(config)] if config is not None else []
@@ -101,10 +107,25 @@ class Launch:
         return cls(command, args, hook)
 
 
+def pinned_config(source: Any) -> Path | None:
+    """The configuration file a client's command should name with ``--config``, if any.
+
+    ``source`` is a :class:`~tact_memory.config.loading.ConfigSource`. A file chosen with
+    ``--config`` or ``TACT_CONFIG`` is always named. So is any file that exists: a client may
+    start the server without ``TACT_HOME`` or ``XDG_CONFIG_HOME`` (Codex passes only a few
+    variables), and would otherwise read another file, or none, with memory off. A file that does
+    not exist yet is named only when chosen explicitly, since naming a missing file makes the
+    server refuse to start; the fallback location then stays the one looked up at start.
+    """
+    if source.explicit or source.path.is_file():
+        return Path(source.path)
+    return None
+
+
 def hook_argv(config: Path | None, event: str) -> list[str]:
     """The prompt hook's command: this interpreter and ``tact_memory/hooks/__main__.py`` by absolute
     path (it runs the hook from compiled bytecode, with nothing else of the package), then
-    ``--config`` when the configuration was selected explicitly, and the event."""
+    ``--config`` when the configuration is pinned (:func:`pinned_config`), and the event."""
     from .. import hooks
 
     launcher = str((Path(hooks.__file__).parent / "__main__.py").resolve())
@@ -167,15 +188,25 @@ def _dump(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-def _json_change(path: Path, key: str, entry: dict[str, Any], *, mode: int = 0o600) -> Change:
+def _merged(current: object, entry: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """Our entry over the one already there: ``entry``'s keys are set, the user's other keys (``env``,
+    ``disabled``, timeouts...) are kept, and ``defaults`` fill only what is missing."""
+    kept = dict(current) if isinstance(current, dict) else {}
+    return {**defaults, **kept, **entry}
+
+
+def _json_change(
+    path: Path, key: str, entry: dict[str, Any], *, defaults: dict[str, Any] | None = None, mode: int = 0o600
+) -> Change:
     """Set ``key.SERVER_NAME`` in a JSON file; unchanged text when it already holds ``entry``."""
     before = _read(path)
     root = _json_object(path, before)
     servers = _table(path, root, key)
-    snippet = _dump({key: {SERVER_NAME: entry}})
-    if servers.get(SERVER_NAME) == entry and before is not None:
+    merged = _merged(servers.get(SERVER_NAME), entry, defaults or {})
+    snippet = _dump({key: {SERVER_NAME: {**(defaults or {}), **entry}}})
+    if servers.get(SERVER_NAME) == merged and before is not None:
         return Change(path, before, before, snippet, mode)
-    servers[SERVER_NAME] = entry
+    servers[SERVER_NAME] = merged
     return Change(path, before, _dump(root), snippet, mode)
 
 
@@ -194,15 +225,18 @@ def _hooks_change(path: Path, launch: Launch) -> Change:
         groups = hooks.get(name, [])
         if not isinstance(groups, list):
             raise SetupError(f"{path}: `hooks.{name}` is not a list; it was left unchanged")
-        kept = []
+        kept: list[Any] = []
+        earlier: dict[str, Any] = {}
         for group in groups:
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                earlier.update(next((h for h in group["hooks"] if _ours(h, event)), {}))
                 rest = [h for h in group["hooks"] if not _ours(h, event)]
                 if not rest:
                     continue
                 group = {**group, "hooks": rest}
             kept.append(group)
-        ours[name] = [{"hooks": [{"type": "command", "command": launch.hook[name]}]}]
+        # The user's own keys on our hook (a timeout, a status message) are kept.
+        ours[name] = [{"hooks": [{**earlier, "type": "command", "command": launch.hook[name]}]}]
         hooks[name] = kept + ours[name]
     after = _dump(root)
     unchanged = before is not None and _json_object(path, before) == root
@@ -210,35 +244,82 @@ def _hooks_change(path: Path, launch: Launch) -> Change:
 
 
 def _toml_change(path: Path, launch: Launch) -> Change:
-    """Set ``[mcp_servers.SERVER_NAME]`` in Codex's ``config.toml``, keeping comments and layout."""
+    """Set ``[mcp_servers.SERVER_NAME]`` in Codex's ``config.toml``, keeping comments and layout.
+
+    An entry of ours already there is updated in place (``command`` and ``args``; the user's other
+    keys, such as ``env``, ``enabled`` or ``startup_timeout_sec``, stay). A new one is added to an
+    inline ``mcp_servers = {...}`` table inline, and otherwise appended as its own
+    ``[mcp_servers.tact-memory]`` table, which is valid however ``mcp_servers`` was written
+    (sections, dotted keys, or not at all). The result is read back with the standard TOML
+    parser and must equal the old file with only our entry changed; anything else is refused.
+    """
     import tomlkit
-    from tomlkit.exceptions import ParseError
+    from tomlkit.exceptions import TOMLKitError
+    from tomlkit.items import InlineTable
 
     before = _read(path)
     try:
         doc = tomlkit.parse(before or "")
-    except ParseError as exc:
+        old = doc.unwrap()
+    except TOMLKitError as exc:
         raise SetupError(f"{path}: invalid TOML ({exc}); it was left unchanged") from None
     entry = {"command": launch.command, "args": launch.args}
-    table = tomlkit.table()
-    table.update(entry)
     snippet_doc = tomlkit.document()
     snippet_doc["mcp_servers"] = tomlkit.table(is_super_table=True)
-    snippet_doc["mcp_servers"][SERVER_NAME] = table  # type: ignore[index]
+    snippet_doc["mcp_servers"][SERVER_NAME] = _toml_table(entry)  # type: ignore[index]
     snippet = tomlkit.dumps(snippet_doc)
-    servers = doc.get("mcp_servers")
-    if servers is None:
-        servers = tomlkit.table(is_super_table=True)
-        doc["mcp_servers"] = servers
-    elif not isinstance(servers, dict):
-        raise SetupError(f"{path}: `mcp_servers` is not a table; it was left unchanged")
-    current = servers.get(SERVER_NAME)
-    if before is not None and current is not None and getattr(current, "unwrap", lambda: current)() == entry:
+    servers = old.get("mcp_servers", {})
+    if not isinstance(servers, dict) or not isinstance(servers.get(SERVER_NAME, {}), dict):
+        where = "mcp_servers" if not isinstance(servers, dict) else f"mcp_servers.{SERVER_NAME}"
+        raise SetupError(f"{path}: `{where}` is not a table; it was left unchanged")
+    merged = _merged(servers.get(SERVER_NAME), entry, {})
+    if before is not None and servers.get(SERVER_NAME) == merged:
         return Change(path, before, before, snippet)
+    try:
+        if SERVER_NAME in servers:
+            current = doc["mcp_servers"][SERVER_NAME]  # type: ignore[index]
+            for key, value in entry.items():
+                current[key] = value  # type: ignore[index]
+            after = tomlkit.dumps(doc)
+        elif isinstance(doc.get("mcp_servers"), InlineTable):
+            inline = tomlkit.inline_table()
+            inline.update(entry)
+            doc["mcp_servers"][SERVER_NAME] = inline  # type: ignore[index]
+            after = tomlkit.dumps(doc)
+        else:
+            text = before or ""
+            after = (text.rstrip("\n") + "\n\n" if text.strip() else "") + snippet
+    except (TOMLKitError, ValueError, TypeError) as exc:
+        raise SetupError(f"{path}: cannot add our entry safely ({exc}); it was left unchanged") from None
+    _check_toml(path, after, old, merged, snippet)
+    return Change(path, before, after, snippet)
+
+
+def _toml_table(entry: dict[str, Any]) -> Any:
+    import tomlkit
+
     table = tomlkit.table()
     table.update(entry)
-    servers[SERVER_NAME] = table
-    return Change(path, before, tomlkit.dumps(doc), snippet)
+    return table
+
+
+def _check_toml(path: Path, after: str, old: dict[str, Any], merged: dict[str, Any], snippet: str) -> None:
+    """Refuse an ``after`` that does not read back as ``old`` with only our entry set to ``merged``."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    expected = json.loads(json.dumps(old, default=str))
+    expected.setdefault("mcp_servers", {})[SERVER_NAME] = merged
+    try:
+        read_back = json.loads(json.dumps(tomllib.loads(after), default=str))
+    except ValueError:
+        read_back = None
+    if read_back != expected:
+        raise SetupError(
+            f"{path}: our entry cannot be merged without changing the rest of the file; it was left "
+            f"unchanged. Add this by hand:\n{snippet.rstrip()}"
+        )
 
 
 def _text_change(path: Path, text: str) -> Change:
@@ -254,6 +335,20 @@ def claude_desktop_path(home: Path, platform: str = sys.platform, environ: dict[
     if platform == "win32":
         return Path(env.get("APPDATA") or home / "AppData" / "Roaming") / "Claude" / "claude_desktop_config.json"
     return Path(env.get("XDG_CONFIG_HOME") or home / ".config") / "Claude" / "claude_desktop_config.json"
+
+
+def claude_code_paths(home: Path, environ: dict[str, str]) -> dict[str, Path]:
+    """Claude Code's user-scope files: ``servers`` (``.claude.json``), ``settings`` and ``agents``.
+
+    With ``CLAUDE_CONFIG_DIR`` set, Claude Code keeps all three in that folder
+    (``$CLAUDE_CONFIG_DIR/.claude.json``, ``settings.json``, ``agents/``); otherwise
+    ``~/.claude.json`` and ``~/.claude/``.
+    """
+    folder = environ.get("CLAUDE_CONFIG_DIR")
+    if folder:
+        base = Path(os.path.expanduser(folder)).absolute()
+        return {"servers": base / ".claude.json", "settings": base / "settings.json", "agents": base / "agents"}
+    return {"servers": home / ".claude.json", "settings": home / ".claude" / "settings.json", "agents": home / ".claude" / "agents"}
 
 
 def reader_agent() -> str:
@@ -289,11 +384,12 @@ def plan(
     """
     env = dict(os.environ if environ is None else environ)
     stdio = {"command": launch.command, "args": launch.args}
+    claude = claude_code_paths(home, env)
     builders: dict[Client, Callable[[], list[Change]]] = {
         "claude-code": lambda: [
-            _json_change(home / ".claude.json", "mcpServers", {"type": "stdio", **stdio, "env": {}}),
-            _hooks_change(home / ".claude" / "settings.json", launch),
-            *([_text_change(home / ".claude" / "agents" / f"{READER_AGENT_NAME}.md", reader_agent())] if reader else []),
+            _json_change(claude["servers"], "mcpServers", {"type": "stdio", **stdio}, defaults={"env": {}}),
+            _hooks_change(claude["settings"], launch),
+            *([_text_change(claude["agents"] / f"{READER_AGENT_NAME}.md", reader_agent())] if reader else []),
         ],
         "claude-desktop": lambda: [_json_change(claude_desktop_path(home, environ=env), "mcpServers", stdio)],
         "codex": lambda: [
@@ -328,6 +424,9 @@ def apply(change: Change) -> Path | None:
 
 
 def _write(path: Path, text: str, mode: int) -> None:
+    """Write ``text`` to ``path`` atomically. A symbolic link (a dotfiles checkout, say) is written
+    through: its target gets the new text and the link stays a link."""
+    path = Path(os.path.realpath(path))
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "w", encoding="utf-8") as file:

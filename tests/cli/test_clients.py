@@ -236,3 +236,193 @@ def test_codex_without_tomlkit_names_the_extra(home: Path, config_path: Path, mo
 )
 def test_claude_desktop_path_per_platform(platform: str, expected: str, tmp_path: Path) -> None:
     assert clients.claude_desktop_path(tmp_path, platform, environ={}) == tmp_path / expected
+
+
+# --- the configuration the command names -------------------------------------------------------
+
+
+async def scan_over(entry: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
+    """One scan through the configured command, in exactly ``env`` (plus what imports need)."""
+    full = {**env, "PYTHONPATH": str(ROOT), "PATH": os.environ.get("PATH", "")}
+    async with Client(StdioServerParameters(command=entry["command"], args=entry["args"], env=full)) as client:
+        result = await client.call_tool("memory", {"operation": "scan", "query": "deploy"})
+        data: dict[str, Any] = json.loads(result.content[0].text)
+        return data
+
+
+def bare_setup(home: Path, *args: str, **env: str) -> Any:
+    return CliRunner().invoke(cli, ["setup", *args], env=env, catch_exceptions=False)
+
+
+@pytest.mark.parametrize("found_by", ["XDG_CONFIG_HOME", "TACT_HOME"])
+def test_a_config_found_through_the_environment_is_named_so_a_bare_client_finds_it(
+    found_by: str, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex starts a server with a few variables only (no XDG_CONFIG_HOME, no TACT_HOME): the
+    command must name the file setup found, or the server reads another one with memory off."""
+    from ..conftest import write_config
+
+    folder = tmp_path / "elsewhere"
+    config = write_config(folder / "tact" if found_by == "XDG_CONFIG_HOME" else folder)
+    monkeypatch.setenv(found_by, str(folder))
+    result = bare_setup(home, "cursor")
+    assert result.exit_code == 0, result.output
+    entry = _json(home / ".cursor/mcp.json")["mcpServers"]["tact-memory"]
+    assert entry["args"][entry["args"].index("--config") + 1] == str(config)
+    assert "note:" not in result.output
+    answer = anyio.run(scan_over, entry, {"HOME": str(home)})
+    assert "error" not in answer, answer  # memory is on: the same file was read
+
+
+def test_a_missing_fallback_file_is_not_named_and_setup_says_memory_is_off(home: Path, tmp_path: Path) -> None:
+    result = bare_setup(home, "cursor")
+    assert result.exit_code == 0, result.output
+    entry = _json(home / ".cursor/mcp.json")["mcpServers"]["tact-memory"]
+    assert "--config" not in entry["args"]  # naming a missing file would stop the server starting
+    assert "no configuration file at" in result.output and "memory is off" in result.output
+    assert anyio.run(scan_over, entry, {"HOME": str(home)})["error"]["code"] == "disabled"
+
+
+# --- merging into files the user wrote ---------------------------------------------------------
+
+CODEX_FORMS = {
+    "dotted keys": 'mcp_servers.a = { command = "x" }\nmcp_servers.b = { command = "y" }\n\n[other]\nk = 1\n',
+    "inline table": 'model = "o3"\nmcp_servers = { a = { command = "x", args = [] } }\n',
+    "sections apart": '[mcp_servers.a]\ncommand = "x"\n\n[profiles.p]\nmodel = "o3"\n\n[mcp_servers.b]\ncommand = "z"\n',
+    "direct keys": '[mcp_servers]\na.command = "x"\n',
+    "ours, dotted": 'mcp_servers.tact-memory.command = "old"\nmcp_servers.tact-memory.env = { A = "1" }\n',
+    "ours, inline": 'mcp_servers = { tact-memory = { command = "old", enabled = false } }\n',
+    "ours, quoted": '[mcp_servers."tact-memory"]\ncommand = "old"\nargs = []\nstartup_timeout_sec = 20\n\n[mcp_servers."tact-memory".env]\nA = "1"\n',
+    "comments only": "# nothing configured yet\n",
+}
+
+
+@pytest.mark.parametrize("text", list(CODEX_FORMS.values()), ids=list(CODEX_FORMS))
+def test_codex_config_in_every_toml_form_keeps_its_meaning(text: str, home: Path, config_path: Path) -> None:
+    """However ``mcp_servers`` is written (sections, dotted keys, an inline table), the file reads
+    back as before plus our entry: no other server moves into ours, none is lost on a re-run, and
+    the user's own keys on our entry stay."""
+    target = home / ".codex/config.toml"
+    target.parent.mkdir(parents=True)
+    target.write_text(text, encoding="utf-8")
+    old = tomllib.loads(text)
+    theirs = old.get("mcp_servers", {}).pop("tact-memory", {})  # an entry of ours the user wrote
+    for _ in range(2):
+        result = setup(config_path, home, "codex")
+        assert result.exit_code == 0, result.output
+        new = _toml(target)
+        ours = new["mcp_servers"].pop("tact-memory")
+        if not new["mcp_servers"] and "mcp_servers" not in old:
+            del new["mcp_servers"]
+        assert new == old  # everything else means what it meant
+        assert ours["args"][-1] == "mcp" and Path(ours["command"]).is_absolute()
+        assert {k: v for k, v in ours.items() if k not in ("command", "args")} == {
+            k: v for k, v in theirs.items() if k not in ("command", "args")
+        }
+    assert "already up to date" in result.output
+    if "#" in text:
+        assert target.read_text().startswith(text.rstrip("\n"))
+
+
+@pytest.mark.parametrize(
+    "text", ['[[mcp_servers]]\nname = "a"\n', "mcp_servers = 3\n", "mcp_servers.tact-memory = 1\n", "[mcp_servers\n"]
+)
+def test_codex_config_we_cannot_merge_is_refused_unchanged(text: str, home: Path, config_path: Path) -> None:
+    target = home / ".codex/config.toml"
+    target.parent.mkdir(parents=True)
+    target.write_text(text, encoding="utf-8")
+    result = setup(config_path, home, "codex")
+    assert result.exit_code == 1 and "left unchanged" in result.output and "Traceback" not in result.output
+    assert target.read_text() == text and not target.with_name("config.toml.bak").exists()
+
+
+def test_a_toml_result_that_reads_differently_is_refused(
+    home: Path, config_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read-back check: whatever produced the new text, a file that would mean something else
+    (here, one with another server's key lost) is not written, and the entry is shown to paste."""
+    import tomlkit
+
+    target = home / ".codex/config.toml"
+    target.parent.mkdir(parents=True)
+    text = '[mcp_servers.tact-memory]\ncommand = "old"\n\n[mcp_servers.docs]\ncommand = "npx"\n'
+    target.write_text(text, encoding="utf-8")
+    real = tomlkit.dumps
+    monkeypatch.setattr(tomlkit, "dumps", lambda doc, *a, **k: real(doc, *a, **k).replace('command = "npx"\n', ""))
+    result = setup(config_path, home, "codex")
+    assert result.exit_code == 1 and "Add this by hand" in result.output and "[mcp_servers.tact-memory]" in result.output
+    assert target.read_text() == text
+
+
+def test_the_users_keys_on_our_entries_and_hooks_are_kept(home: Path, config_path: Path) -> None:
+    claude = home / ".claude.json"
+    claude.write_text(json.dumps({"mcpServers": {"tact-memory": {
+        "type": "stdio", "command": "/old/tact-memory", "args": ["mcp"], "env": {"LOG": "1"}, "timeout": 30000,
+    }}}), encoding="utf-8")  # fmt: skip
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir(parents=True)
+    old_hook = {"type": "command", "command": "/old/python /old/tact_memory/hooks/__main__.py user-prompt-submit", "timeout": 5}
+    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [old_hook]}]}}), encoding="utf-8")
+    assert setup(config_path, home, "claude-code").exit_code == 0
+    entry = _json(claude)["mcpServers"]["tact-memory"]
+    assert entry["env"] == {"LOG": "1"} and entry["timeout"] == 30000 and entry["command"] != "/old/tact-memory"
+    (hook,) = [h for g in _json(settings)["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
+    assert hook["timeout"] == 5 and LAUNCHER in hook["command"]
+    fresh = _json(claude)
+    fresh["mcpServers"]["tact-memory"].pop("env")
+    claude.write_text(json.dumps(fresh), encoding="utf-8")
+    setup(config_path, home, "claude-code")
+    assert _json(claude)["mcpServers"]["tact-memory"]["env"] == {}  # a missing default is filled
+
+
+def test_a_symlinked_client_file_is_written_through(home: Path, config_path: Path, tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    real = dotfiles / "cursor-mcp.json"
+    shutil.copyfile(fixture_path("clients", "cursor-mcp.json"), real)
+    before = real.read_bytes()
+    link = home / ".cursor/mcp.json"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real)
+    assert setup(config_path, home, "cursor").exit_code == 0
+    assert link.is_symlink() and link.resolve() == real
+    assert "tact-memory" in _json(real)["mcpServers"]
+    assert link.with_name("mcp.json.bak").read_bytes() == before
+    assert list(dotfiles.iterdir()) == [real]  # no temporary file left beside the target
+
+
+def test_claude_config_dir_is_where_claude_code_files_go(home: Path, config_path: Path, tmp_path: Path) -> None:
+    """With CLAUDE_CONFIG_DIR set, Claude Code reads ``.claude.json``, ``settings.json`` and
+    ``agents/`` from that folder (``claude mcp add --scope user`` writes there too)."""
+    folder = tmp_path / "claude-work"
+    result = CliRunner().invoke(
+        cli, ["--config", str(config_path), "setup", "claude-code", "--tools", "split", "--reader-agent"],
+        env={"CLAUDE_CONFIG_DIR": str(folder)}, catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "tact-memory" in _json(folder / ".claude.json")["mcpServers"]
+    assert "UserPromptSubmit" in _json(folder / "settings.json")["hooks"]
+    assert (folder / "agents/memory-reader.md").is_file()
+    assert not (home / ".claude.json").exists() and not (home / ".claude").exists()
+
+
+def test_the_global_workspace_option_places_the_vscode_file(home: Path, config_path: Path, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    result = CliRunner().invoke(cli, ["--config", str(config_path), "--workspace", str(project), "setup", "vscode"])
+    assert result.exit_code == 0, result.output
+    assert "tact-memory" in _json(project / ".vscode/mcp.json")["servers"]
+    own = tmp_path / "own"
+    result = CliRunner().invoke(
+        cli, ["--config", str(config_path), "--workspace", str(project), "setup", "vscode", "--workspace", str(own)]
+    )
+    assert result.exit_code == 0 and (own / ".vscode/mcp.json").is_file()  # the command's own option wins
+
+
+def test_codex_setup_says_the_hooks_need_trust(home: Path, config_path: Path) -> None:
+    """Codex skips a new or changed hook until it is trusted in /hooks; setup says so when it
+    wrote one, and not when nothing changed."""
+    first = setup(config_path, home, "codex")
+    assert first.exit_code == 0 and "open /hooks in Codex and trust" in first.output
+    again = setup(config_path, home, "codex")
+    assert "trust" not in again.output
