@@ -18,13 +18,14 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tact_memory"
 
-PURE = {"values", "errors", "limits", "records", "clock", "retrieval", "screening"}
+PURE = {"values", "errors", "limits", "records", "clock", "deadline", "retrieval", "screening"}
 LAYERS: dict[str, set[str]] = {
     # part of the package -> the parts it may import (besides itself)
     "values": set(),
     "errors": set(),
     "limits": {"values"},
     "clock": set(),
+    "deadline": set(),
     "records": {"limits", "values"},
     "retrieval": {"limits", "errors", "values"},
     "screening": {"limits", "retrieval", "values"},

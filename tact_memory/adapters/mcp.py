@@ -60,6 +60,7 @@ from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.stores import close_store, store_for
+from ..deadline import Deadline, under
 from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import (
@@ -234,6 +235,7 @@ def create_routed_server(
     limits: Limits,
     tools: ToolLayout = "one",
     enabled: bool = True,
+    deadline: Callable[[ServerRequestContext[Any]], Deadline | None] | None = None,
 ) -> Server[Any]:
     """An MCP server whose every request runs through the dispatcher ``agent`` picks for it.
 
@@ -247,6 +249,8 @@ def create_routed_server(
         limits: The bounds the schemas publish (the dispatchers' stores').
         tools: ``"one"`` for the one ``memory`` tool, ``"split"`` for one tool per operation.
         enabled: ``False`` when memory is disabled: no instructions and no prompt.
+        deadline: The request's :class:`~tact_memory.deadline.Deadline`, if it has one: a
+            tool call's store transaction then never commits after the request timed out.
     """
     if tools not in ("one", "split"):
         raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
@@ -276,7 +280,8 @@ def create_routed_server(
             if refusal is not None:
                 return call_result(refusal)
             arguments = {**arguments, "operation": operation}
-        return call_result(await dispatcher.acall(arguments))
+        with under(None if deadline is None else deadline(ctx)):
+            return call_result(await dispatcher.acall(arguments))
 
     async def list_prompts(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None

@@ -65,6 +65,7 @@ from ..records import (
     RecordOrder,
     StoreStatus,
 )
+from .. import deadline
 from .policy import check_ids, check_key, hidden_reason, validate_content
 
 if TYPE_CHECKING:
@@ -201,9 +202,18 @@ class PostgresStore:
                     self._dsn, min_size=1, max_size=2, open=True, kwargs={"autocommit": True}
                 )
             pool = self._pool
+        limit = deadline.current()
+        if limit is not None and limit.remaining() <= 0:
+            raise unavailable("timeout", "the request ran out of time before it reached the database; nothing was changed")
         try:
-            with pool.connection() as conn, conn.transaction():
+            with pool.connection(timeout=None if limit is None else limit.remaining()) as conn, conn.transaction():
+                if limit is not None:
+                    # No statement may outlast the request, and nothing commits once it has timed out.
+                    ms = max(1, int(limit.remaining() * 1000))
+                    conn.execute(f"SET LOCAL statement_timeout = {ms}")
                 yield conn
+                if limit is not None and not limit.begin_commit():
+                    raise unavailable("timeout", "the request timed out before its change could commit; nothing was changed")
         except errors.TactMemoryError:
             raise  # the caches changed only with what was read whole, or after a commit
         except psycopg.errors.DeadlockDetected as exc:
@@ -218,6 +228,8 @@ class PostgresStore:
             from psycopg_pool import PoolTimeout
 
             if isinstance(exc, PoolTimeout):
+                if limit is not None and limit.remaining() <= 0:
+                    raise unavailable("timeout", "no database connection was free before the request timed out; nothing was changed") from exc
                 raise unavailable("busy", "no database connection was free in time; try again") from exc
             raise
 

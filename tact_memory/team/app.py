@@ -53,6 +53,7 @@ from starlette.routing import Route
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import Candidate, MemoryRecord, RecordKey
+from .. import deadline
 from ..store.postgres import PostgresStore
 from ..values import as_dict
 from .gate import Gate
@@ -257,12 +258,23 @@ def _sync(store: PostgresStore, who: Credential, body: Any, request: Request) ->
     if store.role != "writer":
         raise errors.Forbidden(f"a {store.role} credential may scan and read, not change memory")
     results: list[dict[str, Any]] = []
-    for item in records:
+    for at, item in enumerate(records):
         try:
             results.append(_put_one(store, item))
+        except errors.StoreUnavailable as exc:
+            if not any("memory" in result for result in results):
+                raise  # nothing was stored: the request as a whole failed
+            # Records before this one are stored and must be reported so: this one and the rest
+            # get the error, each with nothing stored.
+            results.append({"error": {"code": exc.code, "message": exc.message, **exc.details()}})
+            rest = {
+                "code": exc.code,
+                "message": f"not attempted after an earlier record met {exc.code} ({exc.reason}); nothing was stored",
+                **exc.details(),
+            }
+            results.extend({"error": dict(rest)} for _ in records[at + 1 :])
+            break
         except errors.MemoryOperationError as exc:
-            if isinstance(exc, errors.StoreUnavailable):
-                raise
             results.append({"error": {"code": exc.code, "message": exc.message, **exc.details()}})
     return {"results": results}
 
@@ -347,6 +359,7 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
         code = "ok"
         try:
             with service.gate.slot():
+                limit = service.gate.deadline()
 
                 async def handle() -> Any:
                     # The token is checked before the body is read, and the body is read inside the
@@ -363,7 +376,8 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
 
                     def work() -> Any:
                         try:
-                            return operation(service.store(credential), credential, body, request)
+                            with deadline.under(limit):  # nothing commits once the request has timed out
+                                return operation(service.store(credential), credential, body, request)
                         except errors.StoreUnavailable as exc:
                             if exc.reason == "timeout":
                                 # The database cancels a statement at the request timeout too; whichever
@@ -373,7 +387,7 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
 
                     return await run_in_threadpool(work)
 
-                result = await service.gate.timed(handle())
+                result = await service.gate.timed(handle(), limit)
             response: Response = JSONResponse(result)
         except _Refused as exc:
             code = exc.code

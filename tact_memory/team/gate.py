@@ -4,7 +4,9 @@ One :class:`Gate` per application counts the requests in flight, reads bodies up
 times requests out. A request over a bound is refused with a named error before any memory
 operation runs: ``busy`` (HTTP 503) when ``max_in_flight`` requests are already being handled,
 ``body_too_large`` (413) when the body is over the cap, ``timeout`` (504) when the answer takes
-longer than the request timeout. Requests to ``/mcp`` take a slot like any other, so MCP clients
+longer than the request timeout. A request answered ``timeout`` changed nothing: its store
+transaction runs under the request's :class:`~tact_memory.deadline.Deadline` and rolls back
+rather than commit late, and a commit that began in time is answered with its result. Requests to ``/mcp`` take a slot like any other, so MCP clients
 cannot crowd out the JSON routes or the other way round.
 """
 
@@ -16,6 +18,8 @@ from collections.abc import Awaitable, Iterator
 from typing import Any, TypeVar
 
 from starlette.types import Message, Receive
+
+from ..deadline import Deadline
 
 __all__ = ["Gate", "Refused", "replay"]
 
@@ -95,12 +99,30 @@ class Gate:
         """The ``timeout`` refusal, given by the gate's clock or by the database's statement timeout."""
         return Refused("timeout", f"the request took longer than {self.timeout_s:g} s")
 
-    async def timed(self, work: Awaitable[T]) -> T:
-        """``work``'s result, or ``timeout`` once the request timeout has passed."""
+    def deadline(self) -> Deadline:
+        """A new request's deadline: the request timeout from now."""
+        return Deadline(self.timeout_s)
+
+    async def timed(self, work: Awaitable[T], deadline: Deadline | None = None) -> T:
+        """``work``'s result, or ``timeout`` once the request timeout has passed.
+
+        With a ``deadline`` (the one the work's store transactions run under), ``timeout`` is
+        answered only when no commit has begun: the work then rolls back on its own. A commit
+        that began in time is waited for, and its result is the answer.
+        """
+        task = asyncio.ensure_future(work)
         try:
-            return await asyncio.wait_for(work, self.timeout_s)
+            return await asyncio.wait_for(asyncio.shield(task), self.timeout_s if deadline is None else deadline.remaining())
         except asyncio.TimeoutError:
-            raise self.expired() from None
+            if deadline is None or deadline.expire():
+                task.cancel()
+                raise self.expired() from None
+            return await task
+        except BaseException:  # the request itself was cancelled (the client went away)
+            if deadline is not None:
+                deadline.expire()
+            task.cancel()
+            raise
 
 
 def replay(body: bytes, receive: Receive) -> Receive:

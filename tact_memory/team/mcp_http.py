@@ -44,6 +44,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from .. import errors
 from ..limits import Limits
+from ..deadline import Deadline
 from ..store.postgres import PostgresStore
 from ..tool.guard import Dispatcher, Role
 from .gate import Gate, Refused, replay
@@ -58,6 +59,15 @@ MCP_PATH = "/mcp"
 """Where the service answers MCP over streamable HTTP."""
 
 _CREDENTIAL = "tact_memory.credential"
+_DEADLINE = "tact_memory.deadline"
+
+
+def _deadline(ctx: Any) -> Deadline | None:
+    """The deadline of the HTTP request behind an MCP request (see :mod:`tact_memory.deadline`)."""
+    request = getattr(ctx, "request", None)
+    scope = getattr(request, "scope", None) or {}
+    found = scope.get(_DEADLINE)
+    return found if isinstance(found, Deadline) else None
 _READER_NOTE = " This token is a reader token; changing team memory needs a writer token."
 _MOST_AGENTS = 4096
 TOOL_LAYOUTS: tuple[ToolLayout, ...] = ("one", "split")
@@ -95,7 +105,9 @@ class McpEndpoint:
         self._agents: OrderedDict[tuple[int, str | None], Dispatcher] = OrderedDict()
         self._lock = threading.Lock()
         self.managers = {
-            layout: StreamableHTTPSessionManager(create_routed_server(self._agent, limits=limits, tools=layout), json_response=True)
+            layout: StreamableHTTPSessionManager(
+                create_routed_server(self._agent, limits=limits, tools=layout, deadline=_deadline), json_response=True
+            )
             for layout in TOOL_LAYOUTS
         }  # fmt: skip
         self._running = False
@@ -162,6 +174,11 @@ class McpEndpoint:
             except errors.StoreUnavailable as exc:
                 await refuse(exc.code, exc.message, 503)
                 return
+            asserted = Headers(scope=scope).get("x-tact-namespace")
+            if asserted is not None and asserted != who.namespace:
+                # As on /v1: a client that names a namespace is refused when its token is of another.
+                await refuse("namespace_mismatch", "the namespace this request asserts is not the token's", 403)
+                return
             if not self._running:
                 await refuse("unavailable", "the MCP endpoint is not running in this process", 503)
                 return
@@ -170,7 +187,7 @@ class McpEndpoint:
 
             # The session manager binds each MCP session to this identity: the token's row, never its text.
             user = AuthenticatedUser(AccessToken(token=f"token-{who.token_id}", client_id=f"token-{who.token_id}", scopes=[who.role]))
-            inner = {**scope, "user": user, _CREDENTIAL: who}
+            inner = {**scope, "user": user, _CREDENTIAL: who, _DEADLINE: limit}
             await self.managers[layout].handle_request(inner, replay(body, receive), watched)
 
         try:
@@ -181,13 +198,14 @@ class McpEndpoint:
                     raise Refused("method_not_allowed", "this endpoint takes POST and DELETE; it sends no event stream")
                 layout = _layout(scope)
                 with self._gate.slot():
+                    limit = self._gate.deadline()
 
                     async def read_and_answer() -> None:
                         # Read inside the request timeout: half a body and silence holds a slot no longer.
                         body = await self._gate.body(receive, Headers(scope=scope).get("content-length"))
                         await answer(body, layout)
 
-                    await self._gate.timed(read_and_answer())
+                    await self._gate.timed(read_and_answer(), limit)
             except Refused as exc:
                 if status != 500 and exc.code == "timeout":
                     code = exc.code  # the answer had begun; the connection is all that can be cut

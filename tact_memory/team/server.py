@@ -1,8 +1,9 @@
 """Run the team memory service (``tact-memory serve``), or check that it could run (``--check``).
 
 Starting migrates the schema (refusing a newer one), opens one connection pool whose connections
-carry a ``statement_timeout`` equal to the request timeout (so a timed-out request's statement is
-cancelled in the database and rolled back, not left to finish unseen), starts the
+carry a ``statement_timeout`` equal to the request timeout (each request's transaction lowers it
+to the time the request has left, and rolls back rather than commit after the request timed out:
+see :mod:`tact_memory.deadline`), starts the
 :class:`~.watch.GenerationWatch` that keeps the stores' caches current, and serves the application
 with uvicorn. Access-log lines go to standard error. Messages about the database never repeat the
 connection string or the server's diagnostics, which can hold a password or a host.

@@ -268,3 +268,20 @@ def test_an_unknown_tool_layout_is_refused_by_name(service: Service, make_token:
     answer = httpx.post(service.url + "/mcp" + query, json=initialize, headers=headers, timeout=30)
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_arguments"
     assert "mcp-session-id" not in answer.headers
+
+
+def test_mcp_refuses_a_namespace_the_token_is_not_of(service: Service, make_token: Callable[..., str]) -> None:
+    """As on /v1: ``X-Tact-Namespace`` that is not the token's namespace is refused by name."""
+    import httpx
+
+    alice = make_token("alice")
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {alice}"}
+    initialize = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }  # fmt: skip
+    other = httpx.post(service.url + "/mcp", json=initialize, headers={**headers, "X-Tact-Namespace": "bob"}, timeout=30)
+    assert other.status_code == 403 and other.json()["error"]["code"] == "namespace_mismatch"
+    assert "mcp-session-id" not in other.headers
+    own = httpx.post(service.url + "/mcp", json=initialize, headers={**headers, "X-Tact-Namespace": "alice"}, timeout=30)
+    assert own.status_code == 200
