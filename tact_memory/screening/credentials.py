@@ -87,6 +87,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "slack_token": "a Slack token",
         "slack_webhook": "a Slack webhook URL",
         "discord_webhook": "a Discord webhook URL",
+        "discord_bot_token": "a Discord bot token",
         "anthropic_key": "an Anthropic API key",
         "openai_key": "an OpenAI-style API key",
         "google_api_key": "a Google API key",
@@ -542,6 +543,24 @@ class _Screen:
             and self.placeholder.fullmatch(buffer, start, end) is None
         )
 
+    def discord_bot(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a Discord bot token: its first part, read back from base64, is a decimal id."""
+        dot = match.start()
+        start = dot
+        while start and (chr(buffer[start - 1]).isalnum() or buffer[start - 1] in b"_-") and buffer[start - 1] < 128:
+            start -= 1
+        first = bytes(buffer[start:dot])
+        if not 23 <= len(first) <= 28 or first[:1] not in (b"M", b"N", b"O"):
+            return False
+        import base64
+        import binascii
+
+        try:
+            decoded = base64.urlsafe_b64decode(first + b"=" * (-len(first) % 4))
+        except (binascii.Error, ValueError):
+            return False
+        return decoded.isdigit() and 17 <= len(decoded) <= 20 and self.body(buffer, match)
+
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a separator: a credential-like name before it and a value after.
 
@@ -728,6 +747,15 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         "discord_webhook",
         rb"discord(?:app)?\.com/api/webhooks/[0-9]{5,30}/(?P<body>[A-Za-z0-9_-]{40,})",
         _Screen.body,
+    ),
+    # A bot token is the bot's id (a decimal snowflake) in base64, a 6-character timestamp and an
+    # HMAC. The rule starts at the first dot (a literal) and looks back for the id, whose decoding
+    # must be 17 to 20 digits, so dotted names in code are not taken for one.
+    (
+        "discord_bot_token",
+        rb"\.(?=[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27})(?:" + rb"|".join(rb"(?<=[MNO][A-Za-z0-9_-]{%d}\.)" % n for n in range(22, 28)) + rb")"
+        rb"(?P<body>[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})" + _E,
+        _Screen.discord_bot,
     ),
     ("anthropic_key", _lead(rb"sk-ant-", rb"(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
     ("openrouter_key", _lead(rb"sk-or-", rb"(?:v[0-9]{1,2}-)?(?P<body>[a-f0-9]{64})" + _E), _Screen.body),

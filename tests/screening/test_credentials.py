@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+
 import re
 import string
 import sys
@@ -154,6 +156,12 @@ SHAPES: dict[str, st.SearchStrategy[Any]] = {
         st.integers(10**8, 10**10 - 1).map(lambda n: f"{n}:AA"), body(URLSAFE, 33), st.just("")
     ),
     "vault_token": shaped(["hvs.", "hvb.", "hvr."], URLSAFE, 24, 90),
+    # The bot's id (17 to 20 digits) in unpadded base64, then a timestamp and an HMAC.
+    "discord_bot_token": st.tuples(
+        st.integers(10**16, 10**20 - 1).map(lambda n: base64.urlsafe_b64encode(str(n).encode()).rstrip(b"=").decode() + "."),
+        st.tuples(body(URLSAFE, 6), body(URLSAFE, 27, 38)).map(".".join),
+        st.just(""),
+    ),
     "jwt": st.tuples(
         st.just("eyJ"),
         st.tuples(body(URLSAFE, 8, 40), body(URLSAFE, 8, 80), body(URLSAFE, 8, 43)).map(
