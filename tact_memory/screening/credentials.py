@@ -520,8 +520,16 @@ class _Screen:
         return before and after
 
     def url_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for credential URLs: any password except a placeholder, however short."""
+        """Check for credential URLs: any password except a placeholder, however short.
+
+        A password written with ``/``, ``?`` or ``#`` unescaped (as many connection-string parsers
+        take it) is one too, unless what comes before the first of them is a port: then the ``@``
+        belongs to the path (``https://host:8443/@scope/pkg``).
+        """
         start, end = match.span("body")
+        cut = min((i for i in (buffer.find(c, start, end) for c in b"/?#") if i >= 0), default=end)
+        if cut < end and (cut == start or bytes(buffer[start:cut]).isdigit()):
+            return False
         return self.placeholder.fullmatch(buffer, start, end) is None and _distinct(buffer, start, end) > 1
 
     def token_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -807,7 +815,7 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # Only the part after the scheme matters, and "://" is a literal the engine can jump to.
     (
         "credential_url",
-        rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s/?#@\"'<>]{1,128})@[A-Za-z0-9\[_.-]",
+        rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.-]",
         _Screen.url_password,
     ),
     # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
