@@ -40,9 +40,11 @@ Likewise, the role is the server's: run a second server with ``--role child`` fo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from importlib import metadata
 from typing import Any, Literal
 
@@ -60,7 +62,6 @@ from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.stores import close_store, store_for
-from ..deadline import Deadline, under
 from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import (
@@ -235,7 +236,7 @@ def create_routed_server(
     limits: Limits,
     tools: ToolLayout = "one",
     enabled: bool = True,
-    deadline: Callable[[ServerRequestContext[Any]], Deadline | None] | None = None,
+    around_call: Callable[[ServerRequestContext[Any]], AbstractContextManager[object]] | None = None,
 ) -> Server[Any]:
     """An MCP server whose every request runs through the dispatcher ``agent`` picks for it.
 
@@ -249,8 +250,8 @@ def create_routed_server(
         limits: The bounds the schemas publish (the dispatchers' stores').
         tools: ``"one"`` for the one ``memory`` tool, ``"split"`` for one tool per operation.
         enabled: ``False`` when memory is disabled: no instructions and no prompt.
-        deadline: The request's :class:`~tact_memory.deadline.Deadline`, if it has one: a
-            tool call's store transaction then never commits after the request timed out.
+        around_call: A context each tool call runs in, made from its request (the team service
+            runs a call under its HTTP request's deadline, which the worker thread inherits).
     """
     if tools not in ("one", "split"):
         raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
@@ -280,7 +281,7 @@ def create_routed_server(
             if refusal is not None:
                 return call_result(refusal)
             arguments = {**arguments, "operation": operation}
-        with under(None if deadline is None else deadline(ctx)):
+        with contextlib.nullcontext() if around_call is None else around_call(ctx):
             return call_result(await dispatcher.acall(arguments))
 
     async def list_prompts(

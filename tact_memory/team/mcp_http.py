@@ -44,7 +44,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from .. import errors
 from ..limits import Limits
-from ..deadline import Deadline
+from ..deadline import Deadline, under
 from ..store.postgres import PostgresStore
 from ..tool.guard import Dispatcher, Role
 from .gate import Gate, Refused, replay
@@ -62,12 +62,12 @@ _CREDENTIAL = "tact_memory.credential"
 _DEADLINE = "tact_memory.deadline"
 
 
-def _deadline(ctx: Any) -> Deadline | None:
-    """The deadline of the HTTP request behind an MCP request (see :mod:`tact_memory.deadline`)."""
+def _under_deadline(ctx: Any) -> contextlib.AbstractContextManager[None]:
+    """A tool call runs under the deadline of the HTTP request behind it (see :mod:`tact_memory.deadline`)."""
     request = getattr(ctx, "request", None)
     scope = getattr(request, "scope", None) or {}
     found = scope.get(_DEADLINE)
-    return found if isinstance(found, Deadline) else None
+    return under(found if isinstance(found, Deadline) else None)
 _READER_NOTE = " This token is a reader token; changing team memory needs a writer token."
 _MOST_AGENTS = 4096
 TOOL_LAYOUTS: tuple[ToolLayout, ...] = ("one", "split")
@@ -106,7 +106,7 @@ class McpEndpoint:
         self._lock = threading.Lock()
         self.managers = {
             layout: StreamableHTTPSessionManager(
-                create_routed_server(self._agent, limits=limits, tools=layout, deadline=_deadline), json_response=True
+                create_routed_server(self._agent, limits=limits, tools=layout, around_call=_under_deadline), json_response=True
             )
             for layout in TOOL_LAYOUTS
         }  # fmt: skip
