@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..screening.checkpoint import CHECKPOINT_TEXT
+from ..tool.guard import Role
 from ..tool.schemas import TOOL_NAME
 from .checkpoint_rule import SubmissionKind, checkpoint_due
 from .messages import Message, ModelRequest, ModelResponse, Part, ToolCall
@@ -115,7 +116,9 @@ class MemoryMiddleware(Middleware):
     """
 
     def on_submission(self, agent: Agent, message: Message, submission: Submission) -> Message:
-        if not agent.session.settings.enabled:
+        if not agent.session.settings.enabled or agent.dispatcher is None or agent.dispatcher.role is not Role.ROOT:
+            # The checkpoint asks for conclusions to be stored: an agent whose memory role is a
+            # child (a session started inside another agent's work) could store none of them.
             return message
         due = checkpoint_due(
             submission.kind, earlier_turns=submission.turn - 1, continued=agent.session.kind != "new"
@@ -129,7 +132,13 @@ class MemoryMiddleware(Middleware):
         tools = tuple(t for t in request.tools if t.get("name") != TOOL_NAME)
         if enabled and agent.dispatcher is not None:
             tools = (*tools, agent.dispatcher.definition())
-        return replace(request, system=assemble_system(request.system, enabled=enabled), tools=tools)
+        messages = request.messages
+        if not enabled and any(part.control for message in messages for part in message.parts):
+            # A session saved with memory on and restored with it off: the model is not shown
+            # checkpoints about a tool it does not have. They stay in the history, so a session
+            # restored with memory on again sees them as before.
+            messages = tuple(_without_control(message) for message in messages)
+        return replace(request, system=assemble_system(request.system, enabled=enabled), tools=tools, messages=messages)
 
     def wrap_tool_call(self, agent: Agent, call: ToolCall, call_next: ToolCallNext) -> ToolOutput:
         if call.name != TOOL_NAME or agent.dispatcher is None:
@@ -140,6 +149,12 @@ class MemoryMiddleware(Middleware):
         if call.name != TOOL_NAME or agent.dispatcher is None:
             return await call_next(call)
         return await agent.dispatcher.acall(call.arguments)
+
+
+def _without_control(message: Message) -> Message:
+    if not any(part.control for part in message.parts):
+        return message
+    return replace(message, parts=tuple(part for part in message.parts if not part.control))
 
 
 class MiddlewareStack:

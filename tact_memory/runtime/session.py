@@ -182,10 +182,28 @@ class Agent:
         return response
 
     def _deliver(self, request: ModelRequest) -> None:
-        """The steers ``request`` carries are given to a model now: they join the history."""
+        """The steers ``request`` carries are given to a model now: they join the history.
+
+        A request this agent built is known by identity. One the loop made from it (its tools
+        changed with ``dataclasses.replace``, or copied by a framework) is not, so the waiting
+        steers it carries are found among its messages instead: the same objects, or equal ones
+        at its end, where :meth:`request` puts them.
+        """
         offer = self._offers.pop(id(request), None)
         if offer is not None and offer[0] is request:
             self.session.deliver_steers(offer[1])
+            return
+        if self.role is not Role.ROOT:
+            return
+        waiting = self.session.waiting_steers()
+        if not waiting:
+            return
+        carried = {id(message) for message in request.messages}
+        given = [steer for steer in waiting if id(steer) in carried]
+        if not given:  # copies: the oldest steers that were waiting when it was built, at its end
+            count = next((k for k in range(len(waiting), 0, -1) if request.messages[-k:] == waiting[:k]), 0)
+            given = list(waiting[:count])
+        self.session.deliver_steers(given)
 
     def record(self, response: ModelResponse) -> None:
         """Append a model response (text and tool calls) to the history."""

@@ -170,3 +170,65 @@ def test_the_runtime_reaches_no_private_member_of_another_object() -> None:
     folder = Path(tact_memory.runtime.__file__).parent
     assert [hit for path in sorted(folder.glob("*.py")) for hit in private_reach(path)] == []
 
+
+
+@pytest.mark.parametrize("copied", [False, True], ids=["replaced", "copied"])
+def test_a_request_the_loop_changed_still_delivers_its_steers(tmp_path: Path, copied: bool) -> None:
+    """A loop that adds its own tools with ``replace`` (or a framework that copies the request)
+    hands the model a request the agent did not build: its steers still join the history, and the
+    turn can end."""
+    import copy
+
+    session = runtime_for(tmp_path, enabled=True).new_session()
+    session.submit("Run the migrations.")
+    agent = session.root
+    calls: list[ModelRequest] = []
+
+    def model(request: ModelRequest) -> ModelResponse:
+        calls.append(request)
+        if len(calls) == 1:
+            session.steer("Actually, use staging.")  # arrives while the first call runs
+        return ModelResponse(text=f"answer {len(calls)}")
+
+    for _ in range(4):
+        request = replace(agent.request(), tools=({"name": "shell", "input_schema": {}},))
+        if copied:
+            request = copy.deepcopy(request)
+        response = agent.call_model(model, request)
+        if not response.tool_calls and session.end_turn():
+            break
+    assert len(calls) == 2 and not session.turn_running and not session.steers_waiting
+    steers = [m for m in agent.history if m.kind == "steer"]
+    assert [m.parts[0].text for m in steers] == ["Actually, use staging."]
+
+
+def test_a_session_restored_with_memory_off_shows_the_model_no_checkpoint(tmp_path: Path) -> None:
+    on = runtime_for(tmp_path / "on", enabled=True).new_session()
+    on.submit("First.")
+    run_agent(on.root, ScriptedModel([answer("ok")]))
+    on.submit("Second.")
+    run_agent(on.root, ScriptedModel([answer("ok")]))
+    state = on.state()
+    assert any(part.control for message in state.history for part in message.parts)
+    off = runtime_for(tmp_path / "off", enabled=False).restore_session(state)
+    request = off.root.request()
+    assert not any(CHECKPOINT_TEXT in part.text for message in request.messages for part in message.parts)
+    assert [m.text for m in request.messages if m.role == "user"] == ["First.", "Second."]
+    assert off.state().history == state.history  # kept, for a restore with memory on again
+    again = runtime_for(tmp_path / "again", enabled=True).restore_session(off.state())
+    assert any(CHECKPOINT_TEXT in part.text for message in again.root.request().messages for part in message.parts)
+
+
+def test_a_session_whose_memory_role_is_a_child_gets_no_checkpoint(tmp_path: Path) -> None:
+    """It could store none of the conclusions the checkpoint asks for."""
+    session = runtime_for(tmp_path, enabled=True).new_session(role=Role.CHILD)
+    for text in ("First.", "Second."):
+        session.submit(text)
+        run_agent(session.root, ScriptedModel([answer("ok")]))
+    session.steer("And a steer.")
+    assert not any(part.control for message in session.root.request().messages for part in message.parts)
+    root = runtime_for(tmp_path / "root", enabled=True).new_session(role=Role.ROOT)
+    for text in ("First.", "Second."):
+        root.submit(text)
+        run_agent(root.root, ScriptedModel([answer("ok")]))
+    assert sum(part.control for message in root.root.history for part in message.parts) == 1
