@@ -28,8 +28,9 @@
   run; an agent invoked inside that mark (from a tool, or from a middleware listed after this one)
   is a child, even with ``role=Role.ROOT``. An agent invoked where the context cannot show it (a
   thread, ``run_in_executor``, a fresh ``contextvars.Context``) is a child when its role was not
-  stated and any memory-enabled agent of the process is at work; it is the root only when nothing
-  else is. State ``role=Role.ROOT`` for top-level agents that run beside others, and
+  stated and any memory-enabled agent of the process is at work, or when it starts on a thread
+  other than the main one; it is the root only on the main thread with nothing else at work.
+  State ``role=Role.ROOT`` for top-level agents that run beside others or on threads of their own, and
   ``role=Role.CHILD`` for sub-agents whose parent does not use memory.
 
 With memory disabled the middleware registers no tool and changes no request.

@@ -25,9 +25,10 @@ layer over the library:
   inside that mark (from a tool, an output function, an instructions function, or anything they
   start in the same context) is a child, even with ``role=Role.ROOT``. A run that starts where the
   context cannot show it (a thread, ``run_in_executor``, a fresh ``contextvars.Context``) is a
-  child when its role was not stated and any memory-enabled agent of the process is at work; it
-  is the root only when nothing else is. State ``role=Role.ROOT`` for top-level agents that run
-  beside others, and ``role=Role.CHILD`` for sub-agents whose parent does not use memory or runs
+  child when its role was not stated and any memory-enabled agent of the process is at work, or
+  when it starts on a thread other than the main one; it is the root only on the main thread with
+  nothing else at work. State ``role=Role.ROOT`` for top-level agents that run beside others or on
+  threads of their own, and ``role=Role.CHILD`` for sub-agents whose parent does not use memory or runs
   elsewhere (durable execution, another process).
 
 Each run gets its own dispatcher, so scan-before-put holds within a run. With memory disabled the

@@ -13,9 +13,12 @@ mark is kept in two places:
 
 :func:`decide_role` combines them. Detection only ever lowers a role: inside a mark, an agent is a
 child even when it was stated root; a stated role is otherwise kept; an agent whose role was not
-stated is the root only when no memory-enabled agent is at work anywhere in the process, since it
-cannot then be nested; otherwise it is a child. Two independent top-level agents running at the
-same time in one process (two threads, or two tasks of a server) therefore state ``role=ROOT``.
+stated is the root only when it starts on the main thread and no memory-enabled agent is at work
+anywhere in the process, since it cannot then be nested; otherwise it is a child (a thread that a
+tool started inherits no mark and may start its agent after the tool returned, so any other thread
+is a place the runtime cannot see into). Two independent top-level agents running at the same
+time in one process (two threads, or two tasks of a server), and a top-level agent on a thread
+of its own, therefore state ``role=ROOT``.
 A child can still scan and read, and its refused put says how to state the role.
 """
 
@@ -33,7 +36,7 @@ from ..tool.guard import Dispatcher, Role
 
 __all__ = ["RoleDecision", "busy", "decide_role", "inside", "running"]
 
-Reason = Literal["stated", "nested", "busy", "alone"]
+Reason = Literal["stated", "nested", "busy", "thread", "alone"]
 
 _INSIDE: ContextVar[str | None] = ContextVar("tact_memory_inside", default=None)
 """The label of the innermost memory-enabled agent work this code runs inside, if any."""
@@ -52,6 +55,11 @@ _NOTES: dict[Reason, str] = {
         " Its role was not stated and another memory-enabled agent was running in this process when "
         "it started, so it runs as a child. A top-level agent that runs beside others states its role "
         "(role=Role.ROOT)."
+    ),
+    "thread": (
+        " Its role was not stated and it started on a thread other than the main one, where the "
+        "runtime cannot tell whether another agent's tool started it, so it runs as a child. A "
+        "top-level agent that runs on a thread of its own states its role (role=Role.ROOT)."
     ),
     "alone": "",
 }
@@ -95,7 +103,8 @@ class RoleDecision:
     """The role the agent runs with."""
     reason: Reason
     """``stated`` (kept as given), ``nested`` (lowered by the context), ``busy`` (not stated, and
-    another agent was at work) or ``alone`` (not stated, and nothing else was at work)."""
+    another agent was at work), ``thread`` (not stated, on a thread other than the main one) or
+    ``alone`` (not stated, on the main thread, and nothing else was at work)."""
 
     @property
     def note(self) -> str:
@@ -119,4 +128,8 @@ def decide_role(stated: Role | None) -> RoleDecision:
         return RoleDecision(Role(stated), "stated")
     if busy():
         return RoleDecision(Role.CHILD, "busy")
+    if threading.current_thread() is not threading.main_thread():
+        # A thread a tool started inherits no mark, and may create its agent after the tool has
+        # returned: from here, a nested agent and a top-level one cannot be told apart.
+        return RoleDecision(Role.CHILD, "thread")
     return RoleDecision(Role.ROOT, "alone")

@@ -508,11 +508,12 @@ class Runtime:
 
         Args:
             system: The root agent's system prompt (the memory paragraph is added when enabled).
-            role: The root agent's memory role. Unstated (``None``), it is the root only when no
-                memory-enabled agent is at work anywhere in the process: a session started from a
-                tool call, on whatever thread, is a sub-agent's and may only scan and read (rule
-                I17). A top-level agent that runs beside others (two users served at once) states
-                ``Role.ROOT``; one started inside another agent's work is a child even so.
+            role: The root agent's memory role. Unstated (``None``), it is the root only on the
+                main thread while no memory-enabled agent is at work anywhere in the process: a
+                session started from a tool call, or on any other thread, is a sub-agent's and may
+                only scan and read (rule I17). A top-level agent that runs beside others (two users
+                served at once) or on a thread of its own states ``Role.ROOT``; one started inside
+                another agent's work is a child even so.
         """
         return self._session("new", SessionState(system=system), role)
 

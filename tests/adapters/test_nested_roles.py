@@ -521,3 +521,40 @@ def test_a_runtime_session_with_nothing_at_work_is_the_root(config_path: Path, s
     for make in (Runtime.restore_session, Runtime.fork_session):
         other = make(Runtime(load_config(config_path), store=seeded), session.state(), role=Role.CHILD)
         assert other.root.dispatcher is not None and other.root.dispatcher.role is Role.CHILD
+
+
+def test_a_thread_a_tool_started_is_a_child_even_after_the_tool_returned(tmp_path: Path) -> None:
+    """A "spawn and return" tool: its thread creates the sub-agent once the tool is done, when no
+    mark is open anywhere. The runtime cannot tell it from a top-level agent, so it is a child
+    unless its role is stated; on the main thread, an unstated session is still the root."""
+    from ..conftest import write_config
+
+    runtime = Runtime(load_config(write_config(tmp_path / "cfg")))
+    parent = runtime.new_session()
+    assert parent.root.dispatcher is not None and parent.root.dispatcher.role is Role.ROOT
+    parent.submit("go")
+    tool_done = threading.Event()
+    found: dict[str, Any] = {}
+
+    def later() -> None:
+        tool_done.wait(10)
+        session = runtime.new_session()
+        found["unstated"] = session.root.dispatcher.role if session.root.dispatcher else None
+        found["put"] = session.root.run_tool(ToolCall("p", "memory", {"operation": "put", "content": "from the thread"}))
+        stated = runtime.new_session(role=Role.ROOT)
+        found["stated"] = stated.root.dispatcher.role if stated.root.dispatcher else None
+
+    def spawn(call: ToolCall) -> dict[str, Any]:
+        thread = threading.Thread(target=later)
+        thread.start()
+        found["thread"] = thread
+        return {"started": True}
+
+    parent.root.run_tool(ToolCall("c1", "spawn", {}), spawn)
+    assert not roles.busy()
+    tool_done.set()
+    found["thread"].join(10)
+    assert found["unstated"] is Role.CHILD and found["stated"] is Role.ROOT
+    put = found["put"]
+    assert put["error"]["code"] == "forbidden" and "role=Role.ROOT" in put["error"]["message"]
+    assert MemoryStore(tmp_path / "cfg" / "memory" / "v1.sqlite3").list_records() == []
