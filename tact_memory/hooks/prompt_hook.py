@@ -272,14 +272,15 @@ def _update(
     return seen
 
 
-def _has_reply(transcript: object) -> bool:
-    """Whether the transcript file the client named already holds an assistant message."""
+def _has_reply(transcript: object) -> bool | None:
+    """Whether the transcript file the client named already holds an assistant message; ``None``
+    when it named none or the file cannot be read."""
     if not isinstance(transcript, str) or not transcript:
-        return False
+        return None
     try:
         head = _read_bounded(os.path.expanduser(transcript), TRANSCRIPT_PROBE_BYTES)
     except OSError:
-        return False
+        return None
     return any(mark in head for mark in _REPLY_MARKS)
 
 
@@ -342,7 +343,11 @@ def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit:
     if payload is None or payload.get("agent_id"):
         return ""
     seen = _update(config, payload["session_id"], identity=identity)
-    if not seen and not _has_reply(payload.get("transcript_path")):
+    # Past the first turn is shown by the transcript when there is one: an assistant message in it
+    # means a turn happened. A session merely seen may only have had its first prompt blocked by
+    # another hook (a secret scanner, say), which leaves no turn. Without a transcript, seen it is.
+    reply = _has_reply(payload.get("transcript_path"))
+    if not (seen if reply is None else reply):
         return ""
     output = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": checkpoint_text()}}
     return json.dumps(output, ensure_ascii=False)

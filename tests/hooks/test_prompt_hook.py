@@ -126,6 +126,22 @@ def test_a_first_transcript_with_quoted_words_is_not_a_reply(config_path: Path) 
     assert prompt(config_path, session_id="fresh", transcript_path=transcript) == ""
 
 
+def test_a_first_prompt_another_hook_blocked_is_not_a_turn(config_path: Path, tmp_path: Path) -> None:
+    """Claude Code runs every UserPromptSubmit hook of a prompt; one that blocks it (a secret
+    scanner) erases the prompt, after this hook saw the session. The transcript shows that no turn
+    happened, so the first prompt that is accepted still gets no checkpoint, and the next one does."""
+    transcript = tmp_path / "session.jsonl"
+    shutil.copyfile(fixture_path("clients", "claude-transcript-first.jsonl"), transcript)
+    assert prompt(config_path, session_id="blocked", transcript_path=str(transcript)) == ""  # blocked elsewhere
+    assert prompt(config_path, session_id="blocked", transcript_path=str(transcript)) == ""  # the first accepted
+    with transcript.open("a", encoding="utf-8") as file:  # its answer lands in the transcript
+        file.write(json.dumps({"type": "assistant", "message": {"role": "assistant", "content": "ok"}}) + "\n")
+    assert "additionalContext" in prompt(config_path, session_id="blocked", transcript_path=str(transcript))
+    # Without a transcript to read, a session seen before is past its first turn, as before.
+    assert prompt(config_path, session_id="no-file", transcript_path=str(tmp_path / "missing.jsonl")) == ""
+    assert "additionalContext" in prompt(config_path, session_id="no-file", transcript_path=str(tmp_path / "missing.jsonl"))
+
+
 def test_clear_starts_a_new_conversation_and_startup_changes_nothing(config_path: Path) -> None:
     prompt(config_path, session_id="s1")
     prompt_hook.session_start(event("claude-session-start-resume.json", session_id="s1", source="startup"), config_path)

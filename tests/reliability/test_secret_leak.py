@@ -25,7 +25,7 @@ from .helpers import check_result, folder_bytes, raw_rows, run_tool_session
 
 REJECT = tomllib.loads(fixture_path("secrets", "reject.toml").read_text(encoding="utf-8"))["case"]
 _TOKEN_SPLIT = re.compile(r"[\s=:\"'`,;()<>\[\]{}@/]+")
-_URL_PASSWORD = re.compile(r"://[^\s:/@]+:([^\s:/@]+)@")
+_URL_PASSWORD = re.compile(r"://[^\s:/@]*:([^\s@]+)@")
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 _ARMOUR = re.compile(r"-----(?:BEGIN|END)[ A-Z0-9\u00a0]{0,32}PRIVATE KEY(?: BLOCK)?-----")
 SEED = "In the billing repository, integration tests run against a local broker on port 5672."
