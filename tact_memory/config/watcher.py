@@ -5,8 +5,10 @@ Design
 The watcher observes the *folder* of the selected file, not the file itself. Most editors save by
 writing a temporary file and renaming it over the original, which replaces the inode a file watch
 would be attached to; a folder watch sees the rename as one more change to ``config.toml``. Changes
-to any other name in the folder are filtered out. If ``config.toml`` is a symlink, the folder of its
-target is watched too, so edits made through a dotfiles checkout are seen.
+to any other name in the folder are ignored, but only after they reached the watcher's loop: a
+neighbour written all the time (a swap file, a log) must not keep the debounce clock below from
+running. If ``config.toml`` is a symlink, the folder of its target is watched too, so edits made
+through a dotfiles checkout are seen.
 
 Edits arrive in bursts (truncate, write, rename, editor backup files), and ``watchfiles`` groups a
 burst by the number of distinct changed paths, so repeated writes to the same file can still come
@@ -94,7 +96,8 @@ class ConfigWatcher:
         self._config = read_config(source) if initial is None else initial
         self._failing = False
         self._reported: str | None = None
-        self._debounce_s = debounce_ms / 1000
+        self._debounce_ms = max(0, debounce_ms)
+        self._debounce_s = self._debounce_ms / 1000
         self._tick_ms = max(1, tick_ms)
         self._stop = threading.Event()
         self._ready = threading.Event()
@@ -175,10 +178,14 @@ class ConfigWatcher:
         """Watch ``folders`` until stopped, re-reading after each quiet burst of relevant changes."""
         last_change: float | None = None
         first = True
+        # No watch_filter: watchfiles drops a batch its filter empties instead of yielding it, so a
+        # neighbour written more often than once a tick would hide every tick from the debounce below.
+        # Filtering here lets every batch reach the deadline check. ``debounce`` caps how long the
+        # Rust side keeps collecting a stream of new names before it hands them over.
         for changes in watchfiles.watch(
             *folders,
-            watch_filter=lambda _change, path: path in wanted,
-            debounce=max(1_600, 4 * self._tick_ms),
+            watch_filter=None,
+            debounce=max(self._debounce_ms, 4 * self._tick_ms),
             step=self._tick_ms,
             rust_timeout=self._tick_ms,
             yield_on_timeout=True,
@@ -193,7 +200,7 @@ class ConfigWatcher:
                 self._reload()
                 self._ready.set()
             now = time.monotonic()
-            if changes:
+            if any(path in wanted for _change, path in changes):
                 last_change = now
             elif last_change is not None and now - last_change >= self._debounce_s:
                 last_change = None

@@ -348,3 +348,30 @@ def test_an_unforeseen_read_failure_is_one_error_not_a_restart_loop(
         settled = len(reads)
         collector.assert_quiet(1.5)
         assert len(reads) <= settled + 1 and w.running
+
+
+# -- a busy folder ------------------------------------------------------------------------------
+
+
+def test_a_busy_neighbour_file_does_not_hold_up_a_reload(config_path: Path, collector: Collector) -> None:
+    """Another file in the folder written more often than the watcher ticks (a swap file, a log)."""
+    stop = threading.Event()
+
+    def churn() -> None:
+        swap = config_path.parent / ".config.toml.swp"
+        count = 0
+        while not stop.wait(0.01):
+            swap.write_text(str(count), encoding="utf-8")
+            count += 1
+
+    writer = threading.Thread(target=churn, daemon=True)
+    with ConfigWatcher(source_for(config_path), on_reload=collector, debounce_ms=DEBOUNCE_MS, tick_ms=100):
+        writer.start()
+        try:
+            time.sleep(0.3)
+            write_config(config_path.parent, enabled=False)
+            event = collector.next()  # while the neighbour is still being written
+        finally:
+            stop.set()
+            writer.join()
+    assert event.error is None and event.config.memory.enabled is False
