@@ -350,7 +350,34 @@ def test_an_unforeseen_read_failure_is_one_error_not_a_restart_loop(
         assert len(reads) <= settled + 1 and w.running
 
 
-# -- a busy folder ------------------------------------------------------------------------------
+# -- a re-pointed symlink, and a busy folder ----------------------------------------------------
+
+
+def _repoint(link: Path, target: Path) -> None:
+    """Point ``link`` at ``target`` in one rename, as ``ln -sfn``, GNU stow and chezmoi do."""
+    temp = link.parent / f".{link.name}.new-link"
+    temp.symlink_to(target)
+    os.replace(temp, link)
+
+
+def test_a_symlink_pointed_at_another_folder_is_followed_there(tmp_path: Path, collector: Collector) -> None:
+    link = tmp_path / "conf" / "config.toml"
+    first = write_config(tmp_path / "dotfiles-a", enabled=True)
+    second = write_config(tmp_path / "dotfiles-b", enabled=False)
+    link.parent.mkdir()
+    link.symlink_to(first)
+    with ConfigWatcher(source_for(link), on_reload=collector, debounce_ms=DEBOUNCE_MS, tick_ms=TICK_MS) as w:
+        _repoint(link, second)
+        moved = collector.next()
+        assert moved.error is None and moved.config.memory.enabled is False
+        # The new target's folder is watched now; an edit made there (not through the link) is seen.
+        write_config(second.parent, enabled=True)
+        edited = collector.next()
+        assert edited.error is None and edited.config.memory.enabled is True
+        assert w.config.path == link  # the selected path, and so the database beside it, stay the same
+        # ... and the old target no longer counts.
+        write_config(first.parent, enabled=False)
+        collector.assert_quiet()
 
 
 def test_a_busy_neighbour_file_does_not_hold_up_a_reload(config_path: Path, collector: Collector) -> None:
