@@ -116,21 +116,31 @@ class ConfigSource(Value):
     path: Path
     """Absolute path of the selected ``config.toml`` (it may not exist for a fallback location)."""
     origin: str
-    """One of ``"--config"``, ``"TACT_CONFIG"``, ``"TACT_HOME"``, ``"default"``."""
+    """One of ``"--config"``, ``"TACT_CONFIG"``, ``"TACT_HOME"``, ``"default"``, or ``"given"``
+    for a path the program chose itself (a :class:`Config` built by hand or by :func:`parse_config`)."""
 
     def __init__(self, path: Path, origin: str) -> None:
         self._fill(path, origin)
 
     @property
     def explicit(self) -> bool:
-        """A file named on the command line or in ``TACT_CONFIG`` must exist."""
-        return self.origin in ("--config", "TACT_CONFIG")
+        """A file named on the command line, in ``TACT_CONFIG`` or by the program must exist; a
+        fallback (``TACT_HOME``, the default folder) may be missing, which means defaults."""
+        return self.origin in ("--config", "TACT_CONFIG", "given")
+
+    @property
+    def selected_by(self) -> str:
+        """How the file was chosen, in words for a message: ``"selected by TACT_HOME"``."""
+        return "named by the program" if self.origin == "given" else f"selected by {self.origin}"
 
 
-class Config(Value):
-    """A validated configuration and the file it came from."""
+class Config(Value, uncompared=("origin",)):
+    """A validated configuration and the file it came from.
 
-    __slots__ = ("path", "memory", "exists")
+    Equality compares what the file says and where it is, not how it was found (:attr:`origin`).
+    """
+
+    __slots__ = ("path", "memory", "exists", "origin")
 
     path: Path
     """Absolute path of the selected ``config.toml``."""
@@ -138,9 +148,20 @@ class Config(Value):
     """The memory settings (defaults, memory off, when not given)."""
     exists: bool
     """False when the fallback file was missing and defaults are in force."""
+    origin: str
+    """How the file was selected (:attr:`ConfigSource.origin`); ``"given"`` when the program built
+    this value itself. A watcher re-reads through :attr:`source`, so a file that disappears is
+    handled the way this selection calls for."""
 
-    def __init__(self, path: Path, memory: MemorySettings | None = None, exists: bool = True) -> None:
-        self._fill(path, MemorySettings() if memory is None else memory, exists)
+    def __init__(
+        self, path: Path, memory: MemorySettings | None = None, exists: bool = True, origin: str = "given"
+    ) -> None:
+        self._fill(path, MemorySettings() if memory is None else memory, exists, origin)
+
+    @property
+    def source(self) -> ConfigSource:
+        """The selection this configuration was read from: its path and :attr:`origin`."""
+        return ConfigSource(self.path, self.origin)
 
     @property
     def config_dir(self) -> Path:
@@ -184,7 +205,7 @@ def _key_name(*parts: str) -> str:
     return ".".join(part if re.fullmatch(_BARE_KEY, part) else json.dumps(part) for part in parts)
 
 
-def _validate(raw: dict[str, Any], path: Path) -> Config:
+def _validate(raw: dict[str, Any], path: Path, origin: str) -> Config:
     tables: dict[str, dict[str, Any]] = {}
     for table, value in raw.items():
         if table not in _SCHEMA:
@@ -207,7 +228,8 @@ def _validate(raw: dict[str, Any], path: Path) -> Config:
         tables[table] = value
     memory = tables.get("memory", {})
     team = None if "team" not in memory else _team(memory["team"], path)
-    return Config(path=path, memory=MemorySettings(enabled=bool(memory.get("enabled", False)), team=team))
+    settings = MemorySettings(enabled=bool(memory.get("enabled", False)), team=team)
+    return Config(path=path, memory=settings, origin=origin)
 
 
 def _team(table: dict[str, Any], path: Path) -> TeamSettings:
@@ -311,15 +333,15 @@ def read_config(source: ConfigSource) -> Config:
         data = _read_regular_file(path)
     except FileNotFoundError:
         if source.explicit:
-            raise ConfigError(f"configuration file not found (selected by {source.origin})", path=str(path)) from None
-        return Config(path=path, exists=False)
+            raise ConfigError(f"configuration file not found ({source.selected_by})", path=str(path)) from None
+        return Config(path=path, exists=False, origin=source.origin)
     except OSError as exc:
         raise ConfigError(f"cannot be read: {exc.strerror or exc}", path=str(path)) from exc
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"not valid UTF-8 ({exc.reason})", path=str(path)) from exc
-    return parse_config(text, path=path)
+    return _parse(text, path, source.origin)
 
 
 MAX_CONFIG_BYTES = 1 << 20
@@ -410,11 +432,16 @@ def parse_config(text: str, *, path: Path) -> Config:
     Raises:
         ConfigError: malformed TOML (with its line), an unknown key or a value of the wrong type.
     """
+    return _parse(text, path, "given")
+
+
+def _parse(text: str, path: Path, origin: str) -> Config:
+    """:func:`parse_config` for a file selected as ``origin``."""
     # A byte order mark is how some Windows editors start UTF-8; TOML does not allow one.
     text = text.removeprefix("\ufeff")
     plain = _plain_toml(text)
     if plain is not None:
-        return _validate(plain, path)
+        return _validate(plain, path, origin)
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised by the 3.10 type check
@@ -434,7 +461,7 @@ def parse_config(text: str, *, path: Path) -> Config:
             lineno = text.rstrip("\n").count("\n") + 1  # the file ended too soon: name its last line
         message = getattr(exc, "msg", None) or re.sub(_POSITION_RE, "", str(exc)).strip()
         raise ConfigError(f"invalid TOML: {message}", path=str(path), line=lineno) from exc
-    return _validate(raw, path)
+    return _validate(raw, path, origin)
 
 
 _TEMPLATE = """\

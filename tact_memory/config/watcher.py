@@ -5,8 +5,11 @@ Design
 The watcher observes the *folder* of the selected file, not the file itself. Most editors save by
 writing a temporary file and renaming it over the original, which replaces the inode a file watch
 would be attached to; a folder watch sees the rename as one more change to ``config.toml``. Changes
-to any other name in the folder are filtered out. If ``config.toml`` is a symlink, the folder of its
-target is watched too, so edits made through a dotfiles checkout are seen.
+to any other name in the folder are ignored, but only after they reached the watcher's loop: a
+neighbour written all the time (a swap file, a log) must not keep the debounce clock below from
+running. If ``config.toml`` is a symlink, the folder of its target is watched too, so edits made
+through a dotfiles checkout are seen; the link is resolved again at every tick, and when it has
+been re-pointed to another folder (``ln -sfn``, GNU stow, chezmoi) the watch moves there.
 
 Edits arrive in bursts (truncate, write, rename, editor backup files), and ``watchfiles`` groups a
 burst by the number of distinct changed paths, so repeated writes to the same file can still come
@@ -94,7 +97,8 @@ class ConfigWatcher:
         self._config = read_config(source) if initial is None else initial
         self._failing = False
         self._reported: str | None = None
-        self._debounce_s = debounce_ms / 1000
+        self._debounce_ms = max(0, debounce_ms)
+        self._debounce_s = self._debounce_ms / 1000
         self._tick_ms = max(1, tick_ms)
         self._stop = threading.Event()
         self._ready = threading.Event()
@@ -153,8 +157,7 @@ class ConfigWatcher:
     def _run(self) -> None:
         while not self._stop.is_set():
             names = self._names()
-            folders = [folder for folder in names if folder.is_dir()]
-            if not folders:
+            if not any(folder.is_dir() for folder in names):
                 # Nothing to watch until the folder exists; look again every few ticks, then check
                 # the file once, because it may have been written together with its folder.
                 self._ready.set()
@@ -163,22 +166,32 @@ class ConfigWatcher:
                 if any(folder.is_dir() for folder in self._names()):
                     self._reload()
                 continue
-            wanted = {str(folder / name) for folder, name in names.items()}
             try:
-                self._follow(folders, wanted)
+                self._follow(names)
             except Exception:  # the folder vanished or the OS watch failed: wait, then start again
                 logger.debug("config watch interrupted; restarting", exc_info=True)
                 if self._stop.wait(self._tick_ms * 5 / 1000):
                     return
 
-    def _follow(self, folders: list[Path], wanted: set[str]) -> None:
-        """Watch ``folders`` until stopped, re-reading after each quiet burst of relevant changes."""
+    def _follow(self, names: dict[Path, str]) -> None:
+        """Watch the folders of ``names`` until stopped, re-reading after each quiet burst of relevant
+        changes; return when the folders to watch are no longer these (a symlink was re-pointed).
+
+        The symlink is resolved again at every tick rather than on its own events: a link is
+        re-pointed by renaming a new one over it, and any folder link on the way may change too.
+        """
+        folders = [folder for folder in names if folder.is_dir()]
+        wanted = {str(folder / name) for folder, name in names.items()}
         last_change: float | None = None
         first = True
+        # No watch_filter: watchfiles drops a batch its filter empties instead of yielding it, so a
+        # neighbour written more often than once a tick would hide every tick from the debounce below.
+        # Filtering here lets every batch reach the deadline check. ``debounce`` caps how long the
+        # Rust side keeps collecting a stream of new names before it hands them over.
         for changes in watchfiles.watch(
             *folders,
-            watch_filter=lambda _change, path: path in wanted,
-            debounce=max(1_600, 4 * self._tick_ms),
+            watch_filter=None,
+            debounce=max(self._debounce_ms, 4 * self._tick_ms),
             step=self._tick_ms,
             rust_timeout=self._tick_ms,
             yield_on_timeout=True,
@@ -193,11 +206,20 @@ class ConfigWatcher:
                 self._reload()
                 self._ready.set()
             now = time.monotonic()
-            if changes:
+            if any(path in wanted for _change, path in changes):
                 last_change = now
             elif last_change is not None and now - last_change >= self._debounce_s:
                 last_change = None
                 self._reload()
+            elif last_change is None and self._moved(names, folders):
+                # Between bursts only, so a re-pointing is read once, debounced, before the new
+                # watch starts (which reads once more, to catch edits made while it was set up).
+                return
+
+    def _moved(self, names: dict[Path, str], folders: list[Path]) -> bool:
+        """Whether the folders to watch changed: the symlink points elsewhere, or a folder came or went."""
+        now = self._names()
+        return now != names or [folder for folder in now if folder.is_dir()] != folders
 
     def _reload(self) -> None:
         try:

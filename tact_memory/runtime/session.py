@@ -477,14 +477,18 @@ class Runtime:
     def watch(self, *, on_notice: Callable[[str], None] | None = None, debounce_ms: int = 200) -> ConfigWatcher:
         """Follow the config file on a background thread; each valid edit reaches new sessions.
 
-        A broken edit keeps the configuration in force. Running sessions are never changed.
+        A broken edit keeps the configuration in force. Running sessions are never changed. The
+        file is followed as it was selected (:attr:`Config.origin
+        <tact_memory.config.loading.Config.origin>`): if one named by ``--config``, ``TACT_CONFIG``
+        or the program disappears, the last good configuration stays (an error, reported once);
+        if one found through ``TACT_HOME`` or the default folder does, the defaults (memory off)
+        are in force, as in the browser and in a process started then.
         Stop the returned watcher (or use it as a context manager) when the runtime is done.
 
         Args:
             on_notice: Called with the one-line notice of every reload, on the watcher's thread.
             debounce_ms: Quiet time after the last change before the file is re-read.
         """
-        from ..config.loading import ConfigSource
         from ..config.watcher import ConfigWatcher
 
         def apply(event: ReloadEvent) -> None:
@@ -492,9 +496,7 @@ class Runtime:
             if on_notice is not None:
                 on_notice(event.notice)
 
-        # "--config": the file was selected once; if it disappears, the last good config stays.
-        source = ConfigSource(self.config.path, "--config")
-        watcher = ConfigWatcher(source, on_reload=apply, initial=self.config, debounce_ms=debounce_ms)
+        watcher = ConfigWatcher(self.config.source, on_reload=apply, initial=self.config, debounce_ms=debounce_ms)
         watcher.start()
         return watcher
 

@@ -15,9 +15,12 @@ from hypothesis import strategies as st
 from tact_memory.config.loading import (
     MAX_CONFIG_BYTES,
     Config,
+    ConfigSource,
+    MemorySettings,
     load_config,
     locate_config,
     parse_config,
+    read_config,
 )
 from tact_memory.errors import ConfigError
 
@@ -72,6 +75,28 @@ def test_missing_explicit_file_is_an_error(tmp_path: Path, origin: str) -> None:
         else:
             load_config(None, environ={"TACT_CONFIG": str(missing)})
     assert str(missing) in str(info.value) and origin in str(info.value)
+
+
+def test_a_config_remembers_how_its_file_was_selected(tmp_path: Path) -> None:
+    path = tmp_path / "home" / "config.toml"
+    by_home = load_config(None, environ={"TACT_HOME": str(path.parent)})
+    assert by_home.origin == "TACT_HOME" and by_home.exists is False
+    assert by_home.source == ConfigSource(path, "TACT_HOME") and not by_home.source.explicit
+    path.parent.mkdir()
+    path.write_text("[memory]\nenabled = true\n")
+    assert load_config(None, environ={"TACT_CONFIG": str(path)}).source == ConfigSource(path, "TACT_CONFIG")
+    named = load_config(path, environ={})
+    assert named.origin == "--config"
+    # How the file was found is not part of what it says: a value built by hand is still equal.
+    built = Config(path=path, memory=MemorySettings(enabled=True))
+    assert built.origin == "given" and built.source.explicit and named == built and hash(named) == hash(built)
+    assert "origin='--config'" in repr(named)
+
+
+def test_a_missing_file_the_program_named_is_an_error_that_says_so(tmp_path: Path) -> None:
+    missing = tmp_path / "config.toml"
+    with pytest.raises(ConfigError, match=r"configuration file not found \(named by the program\)"):
+        read_config(ConfigSource(missing, "given"))
 
 
 @pytest.mark.parametrize(

@@ -348,3 +348,57 @@ def test_an_unforeseen_read_failure_is_one_error_not_a_restart_loop(
         settled = len(reads)
         collector.assert_quiet(1.5)
         assert len(reads) <= settled + 1 and w.running
+
+
+# -- a re-pointed symlink, and a busy folder ----------------------------------------------------
+
+
+def _repoint(link: Path, target: Path) -> None:
+    """Point ``link`` at ``target`` in one rename, as ``ln -sfn``, GNU stow and chezmoi do."""
+    temp = link.parent / f".{link.name}.new-link"
+    temp.symlink_to(target)
+    os.replace(temp, link)
+
+
+def test_a_symlink_pointed_at_another_folder_is_followed_there(tmp_path: Path, collector: Collector) -> None:
+    link = tmp_path / "conf" / "config.toml"
+    first = write_config(tmp_path / "dotfiles-a", enabled=True)
+    second = write_config(tmp_path / "dotfiles-b", enabled=False)
+    link.parent.mkdir()
+    link.symlink_to(first)
+    with ConfigWatcher(source_for(link), on_reload=collector, debounce_ms=DEBOUNCE_MS, tick_ms=TICK_MS) as w:
+        _repoint(link, second)
+        moved = collector.next()
+        assert moved.error is None and moved.config.memory.enabled is False
+        # The new target's folder is watched now; an edit made there (not through the link) is seen.
+        write_config(second.parent, enabled=True)
+        edited = collector.next()
+        assert edited.error is None and edited.config.memory.enabled is True
+        assert w.config.path == link  # the selected path, and so the database beside it, stay the same
+        # ... and the old target no longer counts.
+        write_config(first.parent, enabled=False)
+        collector.assert_quiet()
+
+
+def test_a_busy_neighbour_file_does_not_hold_up_a_reload(config_path: Path, collector: Collector) -> None:
+    """Another file in the folder written more often than the watcher ticks (a swap file, a log)."""
+    stop = threading.Event()
+
+    def churn() -> None:
+        swap = config_path.parent / ".config.toml.swp"
+        count = 0
+        while not stop.wait(0.01):
+            swap.write_text(str(count), encoding="utf-8")
+            count += 1
+
+    writer = threading.Thread(target=churn, daemon=True)
+    with ConfigWatcher(source_for(config_path), on_reload=collector, debounce_ms=DEBOUNCE_MS, tick_ms=100):
+        writer.start()
+        try:
+            time.sleep(0.3)
+            write_config(config_path.parent, enabled=False)
+            event = collector.next()  # while the neighbour is still being written
+        finally:
+            stop.set()
+            writer.join()
+    assert event.error is None and event.config.memory.enabled is False

@@ -359,6 +359,37 @@ def test_watch_brings_a_real_config_edit_to_new_sessions_only(tmp_path: Path) ->
     assert notices[-1].startswith("memory enabled in config.toml")
 
 
+@pytest.mark.parametrize(
+    ("variable", "enabled_after", "notice"),
+    [
+        ("TACT_HOME", False, "memory disabled (config.toml is missing: defaults in force): the browser hides it now;"),
+        ("TACT_CONFIG", True, "config.toml not reloaded: "),
+    ],
+)
+def test_watch_treats_a_deleted_config_as_its_selection_calls_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str, enabled_after: bool, notice: str
+) -> None:
+    """A fallback file that disappears means defaults, as in the browser and a new process; a file
+    named explicitly keeps the last good configuration. The notice names the real selection."""
+    import queue
+
+    config_path = write_config(tmp_path / "cfg", enabled=True)
+    monkeypatch.setenv(variable, str(config_path.parent if variable == "TACT_HOME" else config_path))
+    runtime = Runtime(load_config())
+    notices: queue.Queue[str] = queue.Queue()
+    with runtime.watch(on_notice=notices.put, debounce_ms=100) as watcher:
+        assert watcher.wait_ready()
+        config_path.unlink()
+        said = notices.get(timeout=10)
+    assert said.startswith(notice)
+    if not enabled_after:
+        assert load_config().memory.enabled is False  # what a process started now gets
+    else:
+        assert f"configuration file not found (selected by {variable})" in said and "--config" not in said
+    assert runtime.config.memory.enabled is enabled_after
+    assert runtime.new_session().settings.enabled is enabled_after
+
+
 # -- a steer during the final model call -----------------------------------------------------------
 
 
