@@ -3,7 +3,8 @@
 ``tact-memory [--config PATH] mcp [--role root|child] [--tools one|split]`` serves one client over
 stdio. The server is the SDK's low-level :class:`mcp.server.lowlevel.Server`, because the tool's
 schemas are not a function signature: they are the ones :mod:`tact_memory.tool.schemas` publishes
-(a root object, no combinator at the root, no ``$ref``, which every model API accepts).
+(a root object, no combinator at the root, no ``$ref``; optional fields nullable, for clients in
+strict mode).
 
 What a client gets:
 

@@ -77,7 +77,20 @@ def _field_schema(spec: FieldSpec, limits: Limits) -> dict[str, Any]:
     }
 
 
+def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    """An optional field as published: its schema or ``null``, the description outside.
+
+    A client in strict mode (OpenAI's, LangChain's ``strict=True``, the Agents SDK's strict MCP
+    schemas) makes every property required; a nullable one can still be left out by sending
+    ``null``, which :func:`~.wire.decode` takes as absent. ``anyOf`` rather than a list of types,
+    which the OpenAPI subset some providers read does not allow.
+    """
+    inner = {key: value for key, value in prop.items() if key != "description"}
+    return {"anyOf": [inner, {"type": "null"}], "description": prop["description"]}
+
+
 def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    properties = {name: prop if name in required else _nullable(prop) for name, prop in properties.items()}
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
@@ -103,8 +116,8 @@ def input_schema(limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
     """The published JSON schema of one call of the ``memory`` tool.
 
     A root object: ``operation`` is a required string enum and every other field is an optional
-    property whose description names the operation that uses it; no combinator at the root, no
-    ``$ref``. Validation (:func:`~.wire.decode`) is stricter: it holds each operation to its own
+    property, its schema or ``null``, whose description names the operation that uses it; no
+    combinator at the root, no ``$ref``. Validation (:func:`~.wire.decode`) is stricter: it holds each operation to its own
     fields. Each call returns a fresh copy, so a caller may change what it gets.
 
     Args:

@@ -250,8 +250,11 @@ class _Reader:
             values[spec.name] = self.value(spec, value, where)
         known = {spec.name for spec in specs} | ({"operation"} if not path else set())
         for name in data:
-            if name not in known:
-                self.problems.append(self.unknown(path, name))
+            if name in known:
+                continue
+            if not path and data[name] is None and isinstance(name, str) and name in _OWNER:
+                continue  # another operation's field sent as null (strict clients send them all): absent
+            self.problems.append(self.unknown(path, name))
         return values
 
     def value(self, spec: FieldSpec, value: object, where: str) -> Any:

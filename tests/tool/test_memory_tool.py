@@ -28,6 +28,15 @@ def test_tool_definition_snapshot(snapshot: SnapshotAssertion) -> None:
     assert tool_definition() == snapshot
 
 
+def shape(prop: dict[str, Any]) -> dict[str, Any]:
+    """An optional field's own schema (it is published as that or null)."""
+    if "anyOf" in prop:
+        value, null = prop["anyOf"]
+        assert null == {"type": "null"}
+        return dict(value)
+    return prop
+
+
 def test_published_schema_is_one_object_whose_fields_name_their_operation() -> None:
     schema = input_schema()
     assert "$ref" not in json.dumps(schema) and "$defs" not in schema
@@ -40,8 +49,10 @@ def test_published_schema_is_one_object_whose_fields_name_their_operation() -> N
     for name, owner in owners.items():
         need = "required" if name in operation_input_schema(owner)["required"] else "optional"
         assert schema["properties"][name]["description"].startswith(f"`{owner}` ({need}): ")
-    assert schema["properties"]["replace"]["additionalProperties"] is False
-    assert schema["properties"]["replace"]["required"] == ["id", "version"]
+    assert shape(schema["properties"]["replace"])["additionalProperties"] is False
+    assert shape(schema["properties"]["replace"])["required"] == ["id", "version"]
+    # Every field but the operation may be sent as null, which a strict client does for all it leaves out.
+    assert all("anyOf" in prop for name, prop in schema["properties"].items() if name != "operation")
 
 
 def test_no_two_operations_share_a_field_name() -> None:
@@ -53,8 +64,8 @@ def test_bounds_in_schema_and_validation_come_from_the_store(make_store: Any) ->
     store = make_store(limits=Limits(scan_results=3, rows=4, record_bytes=100, query_bytes=50, preview_bytes=20))
     tool = MemoryTool(store)
     properties = tool.definition()["input_schema"]["properties"]
-    assert properties["limit"]["maximum"] == 3 and "1 to 3" in properties["limit"]["description"]
-    assert properties["ids"]["maxItems"] == 4
+    assert shape(properties["limit"])["maximum"] == 3 and "1 to 3" in properties["limit"]["description"]
+    assert shape(properties["ids"])["maxItems"] == 4
     assert "100 UTF-8 bytes" in properties["content"]["description"]
     assert "50 UTF-8 bytes" in properties["query"]["description"]
     assert "at most 3 compact candidates" in tool.definition()["description"]
@@ -70,7 +81,7 @@ def test_bounds_in_schema_and_validation_come_from_the_store(make_store: Any) ->
 
 
 def test_read_ids_are_bounded_by_the_row_bound(store: MemoryStore) -> None:
-    assert input_schema()["properties"]["ids"]["maxItems"] == store.limits.rows == 512
+    assert shape(input_schema()["properties"]["ids"])["maxItems"] == store.limits.rows == 512
     refused = MemoryTool(store).call({"operation": "read", "ids": list(range(1, 514))})
     assert refused["error"]["code"] == "invalid_arguments" and "at most 512" in refused["error"]["message"]
     assert MemoryTool(store).call({"operation": "read", "ids": list(range(1, 513))})["memories"] == []
@@ -108,9 +119,10 @@ def _malformed() -> list[tuple[str, dict[str, Any], str]]:
         for name in schema["required"]:
             cases.append((op, {k: v for k, v in call.items() if k != name}, f"missing field '{name}'"))
         for name, prop in schema["properties"].items():
+            declared = shape(prop)["type"]
             for kind, value in JSON_VALUES.items():
                 optional_null = kind == "null" and name not in schema["required"]
-                if kind != prop["type"] and not (kind == "integer" and prop["type"] == "number") and not optional_null:
+                if kind != declared and not (kind == "integer" and declared == "number") and not optional_null:
                     cases.append((op, {**call, name: value}, name))
         cases.append((op, {**call, "extra": 1}, "unknown field 'extra'"))
     return cases
