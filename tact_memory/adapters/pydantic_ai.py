@@ -109,7 +109,7 @@ class MemoryToolset(AbstractToolset[Any]):
                 description=definition["description"],
                 parameters_json_schema=definition["input_schema"],
             )
-        tool = ToolsetTool(toolset=self, tool_def=self._tool_def, max_retries=1, args_validator=_ANY_ARGUMENTS)
+        tool = ToolsetTool(toolset=self, tool_def=self._tool_def, max_retries=ctx.max_retries, args_validator=_ANY_ARGUMENTS)
         return {TOOL_NAME: tool}
 
     async def call_tool(

@@ -198,3 +198,13 @@ def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "turn 2 ends with the checkpoint: True" in out
     assert "stored #1: In the `commonware` repository" in out
+
+
+async def test_the_agents_retries_apply_to_arguments_that_are_not_json(config_path: Path, seeded: MemoryStore) -> None:
+    """pydantic-ai parses a call's JSON before any toolset sees it, so a truncated call is one of
+    its retries: the budget is the agent's (``Agent(retries=...)``), as for its own tools."""
+    broken = ModelResponse(parts=[ToolCallPart("memory", '{"operation": "scan", "query": "ta')])
+    script = Script(broken, broken, memory(operation="scan", query="tags"), answer("done"))
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)], retries=3)
+    result = await agent.run("Look it up.")
+    assert result.output == "done" and "candidates" in returns(result.all_messages())[-1]
