@@ -333,7 +333,8 @@ def read_config(source: ConfigSource) -> Config:
         data = _read_regular_file(path)
     except FileNotFoundError:
         if source.explicit:
-            raise ConfigError(f"configuration file not found ({source.selected_by})", path=str(path)) from None
+            hint = "" if source.origin == "given" else "; `tact-memory init --enable` creates it there"
+            raise ConfigError(f"configuration file not found ({source.selected_by}){hint}", path=str(path)) from None
         return Config(path=path, exists=False, origin=source.origin)
     except OSError as exc:
         raise ConfigError(f"cannot be read: {exc.strerror or exc}", path=str(path)) from exc

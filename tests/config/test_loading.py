@@ -263,3 +263,12 @@ def _settings(raw: dict[str, Any]) -> Any:
     from tact_memory.config.loading import MemorySettings
 
     return MemorySettings(enabled=raw.get("memory", {}).get("enabled", False))
+
+
+@pytest.mark.parametrize("by", ["--config", "TACT_CONFIG"])
+def test_a_missing_chosen_file_says_how_to_create_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by: str) -> None:
+    missing = tmp_path / "none" / "config.toml"
+    if by == "TACT_CONFIG":
+        monkeypatch.setenv("TACT_CONFIG", str(missing))
+    with pytest.raises(ConfigError, match=r"selected by " + by + r"\); `tact-memory init --enable` creates it there"):
+        load_config(str(missing) if by == "--config" else None)
