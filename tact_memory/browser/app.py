@@ -289,8 +289,14 @@ class MemoryBrowser(App[None]):
     def _show(self, view: str, text: Text | None = None) -> None:
         if text is not None:
             self.query_one(f"#{view}", Static).update(text)
-        self.query_one(ContentSwitcher).current = view
+        switcher = self.query_one(ContentSwitcher)
+        shown_again = view == "records" and switcher.current != "records"
+        switcher.current = view
         table = self.query_one(RecordTable)
+        if shown_again:
+            # While hidden the table had no width, and showing it again may bring no resize (its
+            # width is what it was before): lay the rows out once it has its width back.
+            self.call_after_refresh(self._fill)
         if view != "records":
             table.blur()  # a hidden table must not offer its keys in the footer
         elif not self.query_one(FilterInput).has_focus and len(self.screen_stack) == 1:

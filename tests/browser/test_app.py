@@ -212,6 +212,29 @@ async def test_the_content_column_takes_the_remaining_width_after_a_config_switc
 
 
 @pytest.mark.anyio
+async def test_a_watched_switch_off_and_on_lays_the_list_out_at_full_width(home_config: Path) -> None:
+    """The table had no width while hidden; shown again by a reload (no key pressed) it must not
+    keep the compact columns it was cut to then."""
+    from tact_memory.config.loading import locate_config
+    from tact_memory.config.watcher import reload
+
+    seed(home_config)
+    app = make_app(home_config)
+    source = locate_config(str(home_config))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        labels = [column.label.plain for column in app.query_one(RecordTable).ordered_columns]
+        for enabled in (False, True):
+            write_config(home_config.parent, enabled=enabled)
+            app.apply_reload(reload(app.config, source))
+            await pilot.pause()
+        await pilot.pause()
+        assert app.view == "records"
+        assert [column.label.plain for column in app.query_one(RecordTable).ordered_columns] == labels
+        assert content_fills_the_row(app)
+
+
+@pytest.mark.anyio
 async def test_short_content_still_gets_the_whole_row(home_config: Path) -> None:
     with MemoryStore(db_of(home_config), clock=FakeClock(T0)) as store:
         store.put("The linter is ruff.")
