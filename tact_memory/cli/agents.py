@@ -82,7 +82,10 @@ def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
     are what `tact-memory tool` prints), and a `memory_review` prompt with the review checkpoint;
     MCP has no per-turn hook, so the client decides when to show it. With memory disabled, every
     call returns the `disabled` error. Started in a terminal, it says so on stderr; Ctrl-C stops
-    it (exit 0). Needs the mcp extra: pip install 'tact-memory[mcp]'.
+    it (exit 0). Needs the mcp extra:
+
+    \b
+        pip install 'tact-memory[mcp]'
 
     \b
     Example:
@@ -141,7 +144,7 @@ def hook_command(ctx: click.Context, event: str) -> None:
 
 
 @click.command("setup")
-@click.argument("client", type=click.Choice(["claude-code", "claude-desktop", "codex", "cursor", "vscode"]))
+@click.argument("client", metavar="CLIENT", type=click.Choice(["claude-code", "claude-desktop", "codex", "cursor", "vscode"]))
 @click.option("--print", "print_only", is_flag=True, help="Print the entries and where they go; write nothing.")
 @click.option(
     "--tools", type=click.Choice(["one", "split"]), default="one", show_default=True,
@@ -160,6 +163,9 @@ def setup_command(
     ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path | None
 ) -> None:
     """Register the MCP server (and the prompt hook, where the client has one) with CLIENT.
+
+    \b
+    CLIENT is one of: claude-code, claude-desktop, codex, cursor, vscode.
 
     Merges into the client's own file without touching other entries, keeps the old file as
     <file>.bak, and changes nothing when the entry is already there. The command is the absolute
@@ -192,7 +198,15 @@ def setup_command(
     except clients.SetupError as exc:
         _fail(str(exc))
         raise  # pragma: no cover
+    note = None
+    if clients.pinned_config(source) is None:
+        note = (
+            f"note: no configuration file at {source.path} yet, so memory is off; `tact-memory init --enable` "
+            "creates it, then run setup again so the command names it"
+        )
     if print_only:
+        if note:
+            click.echo(f"# {note}")
         if client == "claude-code":
             click.echo(f"# or: claude mcp add --scope user {clients.SERVER_NAME} -- {clients._shell([launch.command, *launch.args])}")
         for change in changes:
@@ -207,11 +221,9 @@ def setup_command(
             click.echo(f"{change.path}: already up to date")
         else:
             click.echo(f"wrote {change.path}" + (f" (previous version kept as {backup})" if backup else ""))
-    click.echo(f"server: {_dumps([launch.command, *launch.args])}; restart {client} to load it")
+    written = any(change.changed for change in changes)
+    click.echo(f"server: {_dumps([launch.command, *launch.args])}" + (f"; restart {client} to load it" if written else ""))
     if client == "codex" and any(change.changed and change.path.name == "hooks.json" for change in changes):
         click.echo("codex: open /hooks in Codex and trust the tact-memory hooks; Codex skips a new or changed hook until then")
-    if clients.pinned_config(source) is None:
-        click.echo(
-            f"note: no configuration file at {source.path} yet, so memory is off; create it with "
-            "`[memory] enabled = true`, then run setup again so the command names it"
-        )
+    if note:
+        click.echo(note)

@@ -69,7 +69,11 @@ SQLITE_READONLY_DBMOVED = SQLITE_READONLY | (4 << 8)
 
 _BUSY = ("busy", "another process held the write lock for more than {timeout:g} s; try again")
 _NO_ACCESS = ("permission_denied", "cannot open or create the file (permission denied)")
-_NOT_A_DATABASE = ("not_a_database", "the file is not a valid SQLite database; it was left untouched")
+_NOT_A_DATABASE = (
+    "not_a_database",
+    "the file is not a valid SQLite database; it was left untouched (to recover, a person moves it aside to "
+    "start an empty memory, or puts back a copy from a backup)",
+)
 
 UNAVAILABLE: dict[int, tuple[str, str]] = {
     SQLITE_BUSY: _BUSY,

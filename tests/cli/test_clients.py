@@ -280,7 +280,10 @@ def test_a_missing_fallback_file_is_not_named_and_setup_says_memory_is_off(home:
     entry = _json(home / ".cursor/mcp.json")["mcpServers"]["tact-memory"]
     assert "--config" not in entry["args"]  # naming a missing file would stop the server starting
     assert "no configuration file at" in result.output and "memory is off" in result.output
+    assert "`tact-memory init --enable` creates it" in result.output
     assert anyio.run(scan_over, entry, {"HOME": str(home)})["error"]["code"] == "disabled"
+    printed = bare_setup(home, "cursor", "--print")
+    assert "# note: no configuration file at" in printed.output  # --print says so too
 
 
 # --- merging into files the user wrote ---------------------------------------------------------
@@ -426,3 +429,4 @@ def test_codex_setup_says_the_hooks_need_trust(home: Path, config_path: Path) ->
     assert first.exit_code == 0 and "open /hooks in Codex and trust" in first.output
     again = setup(config_path, home, "codex")
     assert "trust" not in again.output
+    assert "restart" in first.output and "restart" not in again.output  # nothing was written
