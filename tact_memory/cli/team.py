@@ -55,11 +55,10 @@ def serve_command(
     Example:
         tact-memory serve --database postgresql://tact@db/tact --listen 0.0.0.0:8765
         tact-memory serve --check
-
-    Two hidden options exist for the test suite only, and are refused unless the environment
-    sets TACT_TEAM_TEST_HOOKS=1: --test-limits JSON (smaller bounds) and --test-clock-file PATH
-    (the server's time, in Unix milliseconds, read from a file on every use).
     """
+    # Two hidden options exist for the test suite only, and are refused unless the environment
+    # sets TACT_TEAM_TEST_HOOKS=1: --test-limits JSON (smaller bounds) and --test-clock-file PATH
+    # (the server's time, in Unix milliseconds, read from a file on every use).
     _require("team", *_TEAM_MODULES)
     from ..limits import DEFAULT_LIMITS
     from ..team import server
@@ -111,7 +110,13 @@ def team_group() -> None:
 
 @team_group.group("token")
 def token_group() -> None:
-    """Create, list and revoke team memory tokens (set TACT_TEAM_DATABASE_URL or pass --database)."""
+    """Create, list and revoke team memory tokens (set TACT_TEAM_DATABASE_URL or pass --database).
+
+    \b
+    Example:
+        tact-memory team token create --namespace alice --role writer --expires 90d
+        tact-memory team token list
+    """
 
 
 def _connection(database: str) -> Any:
@@ -133,7 +138,12 @@ def _connection(database: str) -> Any:
 @click.option("--expires", metavar="DURATION", help="Lifetime such as 90d, 12h or 2w (default: no expiry).")
 @click.option("--read", "read", metavar="NS[,NS…]", help="Limit a reader to these namespaces (besides its own).")
 def token_create(database: str, namespace: str, role: str, expires: str | None, read: str | None) -> None:
-    """Create a token and print it (only it, on stdout). It is shown this once and stored only as a hash."""
+    """Create a token and print it (only it, on stdout). It is shown this once and stored only as a hash.
+
+    \b
+    Example:
+        tact-memory team token create --namespace ci --role reader --read alice,bob
+    """
     _require("team", *_TEAM_MODULES)
     from ..team.tokens import create_token, parse_duration
 
@@ -155,7 +165,12 @@ def token_create(database: str, namespace: str, role: str, expires: str | None, 
 @_DATABASE
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per token.")
 def token_list(database: str, as_json: bool) -> None:
-    """List tokens: id, namespace, role, namespaces read, created, expires, revoked (never the token)."""
+    """List tokens: id, namespace, role, namespaces read, created, expires, revoked (never the token).
+
+    \b
+    Example:
+        tact-memory team token list --json
+    """
     _require("team", *_TEAM_MODULES)
     from ..team.tokens import list_tokens
 
@@ -178,7 +193,12 @@ def token_list(database: str, as_json: bool) -> None:
 @_DATABASE
 @click.argument("token_id", metavar="ID", type=KEY_NUMBER)
 def token_revoke(database: str, token_id: int) -> None:
-    """Revoke a token by id; it is refused from the next request on."""
+    """Revoke a token by id; it is refused from the next request on.
+
+    \b
+    Example:
+        tact-memory team token revoke 3
+    """
     _require("team", *_TEAM_MODULES)
     from ..team.tokens import revoke_token
 

@@ -191,11 +191,23 @@ def test_bad_config_exits_1_with_one_line(tmp_path: Path) -> None:
     assert "memory.enabled" in result.output
 
 
+def _commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
+    """Every command under ``group``, sub-groups and their commands included, by its words."""
+    found: list[tuple[tuple[str, ...], click.Command]] = []
+    for name, command in group.commands.items():
+        found.append(((*path, name), command))
+        if isinstance(command, click.Group):
+            found.extend(_commands(command, (*path, name)))
+    return found
+
+
 def test_every_command_has_help_with_an_example() -> None:
     assert isinstance(cli, click.Group)
-    for name, command in cli.commands.items():
-        assert command.help and "Example:" in command.help, name
-        assert run(name, "-h").exit_code == 0
+    commands = _commands(cli)
+    assert ("team", "token", "revoke") in [words for words, _ in commands]
+    for words, command in commands:
+        assert command.help and "Example:" in command.help, words
+        assert run(*words, "-h").exit_code == 0, words
 
 
 def test_console_script_runs_in_a_real_process(config_path: Path) -> None:
