@@ -177,12 +177,16 @@ def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) 
     try:
         record = store.get(record_id)  # a missing file is no record, and is not created
     except errors.TactMemoryError as exc:
-        _fail(exc.message)
+        _fail(f"{exc.code}: {exc.message}")
         raise  # pragma: no cover
     if record is None:
-        _fail(f"no memory has id {record_id}")
+        _fail(f"not_found: no memory has id {record_id}")
     elif record.key.version != version:
-        _fail(f"memory {record_id} is at version {record.key.version}, not {version}; it changed since you saw it")
+        _fail(
+            f"version_conflict: memory {record_id} is at version {record.key.version}, not {version}; it changed "
+            f"since you saw it. Check it with `tact-memory show {record_id}`, then delete it with --version "
+            f"{record.key.version}"
+        )
     elif not yes:
         click.echo(f"memory {record_id} (version {record.key.version}):\n  {terminal_safe(record.content)}")
         if not click.confirm("Remove it from the memory database and from retrieval?", default=False):
@@ -191,5 +195,5 @@ def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) 
     try:
         store.delete(RecordKey(record_id, version))
     except errors.TactMemoryError as exc:
-        _fail(exc.message)
+        _fail(f"{exc.code}: {exc.message}")
     click.echo(f"memory {record_id} removed from the database and from retrieval (not proof of physical erasure)")
