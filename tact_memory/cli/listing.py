@@ -27,7 +27,8 @@ from .common import when as _when
 
 def _status_lines(config: Config, status: StoreStatus) -> list[str]:
     lim = status.limits
-    state = "enabled" if config.memory.enabled else "disabled (set `[memory] enabled = true` to enable)"
+    how = "set `[memory] enabled = true`" if config.exists else "run `tact-memory init --enable`"
+    state = "enabled" if config.memory.enabled else f"disabled ({how} to enable)"
     lines = [
         f"config    {config.path}{'' if config.exists else ' (missing: defaults in force)'}",
         f"memory    {state}",

@@ -477,3 +477,16 @@ def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_
     assert os.waitstatus_to_exitcode(done[1]) == 0
     text = output.decode().replace("\r\n", "\n")
     assert text == "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout); press Ctrl-C to stop\n"
+
+
+def test_status_says_how_to_enable_memory(tmp_path: Path) -> None:
+    """With no file, the way on is `init --enable` (there is nothing to edit); with one, the setting."""
+    missing = run("--config", str(tmp_path / "none" / "config.toml"), "status")
+    assert missing.exit_code == 1  # a file named with --config must exist
+    fallback = CliRunner().invoke(cli, ["status"], env={"TACT_HOME": str(tmp_path / "home")})
+    assert fallback.exit_code == 0 and "disabled (run `tact-memory init --enable` to enable)" in fallback.output
+    off = tmp_path / "off" / "config.toml"
+    off.parent.mkdir()
+    off.write_text("[memory]\nenabled = false\n", encoding="utf-8")
+    written = run("--config", str(off), "status")
+    assert "disabled (set `[memory] enabled = true` to enable)" in written.output
