@@ -189,7 +189,8 @@ def setup_command(
     if client == "codex":
         _require("setup", "tomlkit")
     source = locate_config(ctx.obj.get("config_path"))
-    launch = clients.Launch.detect(clients.pinned_config(source), tools=tools)
+    pinned = clients.pinned_config(source)
+    launch = clients.Launch.detect(pinned, tools=tools)
     folder = workspace or Path(ctx.obj.get("workspace") or ".")
     try:
         changes = clients.plan(
@@ -199,7 +200,7 @@ def setup_command(
         _fail(str(exc))
         raise  # pragma: no cover
     note = None
-    if clients.pinned_config(source) is None:
+    if pinned is None:
         note = (
             f"note: no configuration file at {source.path} yet, so memory is off; `tact-memory init --enable` "
             "creates it, then run setup again so the command names it"

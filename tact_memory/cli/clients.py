@@ -46,7 +46,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from ..config.loading import ConfigSource
 
 __all__ = [
     "CLIENTS",
@@ -107,10 +110,10 @@ class Launch:
         return cls(command, args, hook)
 
 
-def pinned_config(source: Any) -> Path | None:
+def pinned_config(source: ConfigSource) -> Path | None:
     """The configuration file a client's command should name with ``--config``, if any.
 
-    ``source`` is a :class:`~tact_memory.config.loading.ConfigSource`. A file chosen with
+    A file chosen with
     ``--config`` or ``TACT_CONFIG`` is always named. So is any file that exists: a client may
     start the server without ``TACT_HOME`` or ``XDG_CONFIG_HOME`` (Codex passes only a few
     variables), and would otherwise read another file, or none, with memory off. A file that does
@@ -203,7 +206,7 @@ def _json_change(
     root = _json_object(path, before)
     servers = _table(path, root, key)
     merged = _merged(servers.get(SERVER_NAME), entry, defaults or {})
-    snippet = _dump({key: {SERVER_NAME: {**(defaults or {}), **entry}}})
+    snippet = _dump({key: {SERVER_NAME: _merged(None, entry, defaults or {})}})
     if servers.get(SERVER_NAME) == merged and before is not None:
         return Change(path, before, before, snippet, mode)
     servers[SERVER_NAME] = merged
@@ -266,7 +269,9 @@ def _toml_change(path: Path, launch: Launch) -> Change:
     entry = {"command": launch.command, "args": launch.args}
     snippet_doc = tomlkit.document()
     snippet_doc["mcp_servers"] = tomlkit.table(is_super_table=True)
-    snippet_doc["mcp_servers"][SERVER_NAME] = _toml_table(entry)  # type: ignore[index]
+    table = tomlkit.table()
+    table.update(entry)
+    snippet_doc["mcp_servers"][SERVER_NAME] = table  # type: ignore[index]
     snippet = tomlkit.dumps(snippet_doc)
     servers = old.get("mcp_servers", {})
     if not isinstance(servers, dict) or not isinstance(servers.get(SERVER_NAME, {}), dict):
@@ -293,14 +298,6 @@ def _toml_change(path: Path, launch: Launch) -> Change:
         raise SetupError(f"{path}: cannot add our entry safely ({exc}); it was left unchanged") from None
     _check_toml(path, after, old, merged, snippet)
     return Change(path, before, after, snippet)
-
-
-def _toml_table(entry: dict[str, Any]) -> Any:
-    import tomlkit
-
-    table = tomlkit.table()
-    table.update(entry)
-    return table
 
 
 def _check_toml(path: Path, after: str, old: dict[str, Any], merged: dict[str, Any], snippet: str) -> None:

@@ -308,6 +308,8 @@ _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 
 _TOKEN_GAP = rb"[A-Za-z0-9_-]"
 _E = rb"(?![A-Za-z0-9_-])"  # a token ends where its run of token characters ends
+_URLSAFE_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+"""The characters of that run (base64url), as byte values."""
 
 
 def _lead(lead: bytes, rest: bytes, gap: bytes = _TOKEN_GAP) -> bytes:
@@ -555,7 +557,7 @@ class _Screen:
         """Check for a Discord bot token: its first part, read back from base64, is a decimal id."""
         dot = match.start()
         start = dot
-        while start and (chr(buffer[start - 1]).isalnum() or buffer[start - 1] in b"_-") and buffer[start - 1] < 128:
+        while start and buffer[start - 1] in _URLSAFE_BYTES:
             start -= 1
         first = bytes(buffer[start:dot])
         if not 23 <= len(first) <= 28 or first[:1] not in (b"M", b"N", b"O"):

@@ -103,24 +103,21 @@ class Gate:
         """A new request's deadline: the request timeout from now."""
         return Deadline(self.timeout_s)
 
-    async def timed(self, work: Awaitable[T], deadline: Deadline | None = None) -> T:
-        """``work``'s result, or ``timeout`` once the request timeout has passed.
-
-        With a ``deadline`` (the one the work's store transactions run under), ``timeout`` is
-        answered only when no commit has begun: the work then rolls back on its own. A commit
-        that began in time is waited for, and its result is the answer.
+    async def timed(self, work: Awaitable[T], deadline: Deadline) -> T:
+        """``work``'s result, or ``timeout`` once ``deadline`` (the one the work's store
+        transactions run under) has passed and no commit has begun: the work then rolls back on
+        its own. A commit that began in time is waited for, and its result is the answer.
         """
         task = asyncio.ensure_future(work)
         try:
-            return await asyncio.wait_for(asyncio.shield(task), self.timeout_s if deadline is None else deadline.remaining())
+            return await asyncio.wait_for(asyncio.shield(task), deadline.remaining())
         except asyncio.TimeoutError:
-            if deadline is None or deadline.expire():
+            if deadline.expire():
                 task.cancel()
                 raise self.expired() from None
             return await task
-        except BaseException:  # the request itself was cancelled (the client went away)
-            if deadline is not None:
-                deadline.expire()
+        except asyncio.CancelledError:  # the request itself was cancelled (the client went away)
+            deadline.expire()
             task.cancel()
             raise
 

@@ -250,8 +250,9 @@ async def scan_over(entry: dict[str, Any], env: dict[str, str]) -> dict[str, Any
         return data
 
 
-def bare_setup(home: Path, *args: str, **env: str) -> Any:
-    return CliRunner().invoke(cli, ["setup", *args], env=env, catch_exceptions=False)
+def bare_setup(*args: str) -> Any:
+    """``setup`` with no --config: the configuration is found the way a user's shell finds it."""
+    return CliRunner().invoke(cli, ["setup", *args], catch_exceptions=False)
 
 
 @pytest.mark.parametrize("found_by", ["XDG_CONFIG_HOME", "TACT_HOME"])
@@ -265,7 +266,7 @@ def test_a_config_found_through_the_environment_is_named_so_a_bare_client_finds_
     folder = tmp_path / "elsewhere"
     config = write_config(folder / "tact" if found_by == "XDG_CONFIG_HOME" else folder)
     monkeypatch.setenv(found_by, str(folder))
-    result = bare_setup(home, "cursor")
+    result = bare_setup("cursor")
     assert result.exit_code == 0, result.output
     entry = _json(home / ".cursor/mcp.json")["mcpServers"]["tact-memory"]
     assert entry["args"][entry["args"].index("--config") + 1] == str(config)
@@ -275,14 +276,14 @@ def test_a_config_found_through_the_environment_is_named_so_a_bare_client_finds_
 
 
 def test_a_missing_fallback_file_is_not_named_and_setup_says_memory_is_off(home: Path, tmp_path: Path) -> None:
-    result = bare_setup(home, "cursor")
+    result = bare_setup("cursor")
     assert result.exit_code == 0, result.output
     entry = _json(home / ".cursor/mcp.json")["mcpServers"]["tact-memory"]
     assert "--config" not in entry["args"]  # naming a missing file would stop the server starting
     assert "no configuration file at" in result.output and "memory is off" in result.output
     assert "`tact-memory init --enable` creates it" in result.output
     assert anyio.run(scan_over, entry, {"HOME": str(home)})["error"]["code"] == "disabled"
-    printed = bare_setup(home, "cursor", "--print")
+    printed = bare_setup("cursor", "--print")
     assert "# note: no configuration file at" in printed.output  # --print says so too
 
 

@@ -17,7 +17,7 @@ import pytest
 from agents.strict_schema import ensure_strict_json_schema
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from tact_memory.tool.schemas import OPERATIONS, input_schema, operation_input_schema, tool_definition
+from tact_memory.tool.schemas import OPERATIONS, input_schema, operation_input_schema
 
 from .test_memory_tool import VALID
 
@@ -74,8 +74,3 @@ def test_a_null_field_of_another_operation_is_absent_and_a_value_is_still_refuse
     assert refused["error"]["code"] == "invalid_arguments" and "'ids' is a field of read" in refused["error"]["message"]
     assert tool.call({"operation": "scan", "query": None})["error"]["code"] == "invalid_arguments"  # required
 
-
-def test_the_definition_keeps_no_combinator_at_the_root() -> None:
-    """Anthropic refuses oneOf/anyOf/allOf at the top of input_schema; inside a property it is fine."""
-    schema = tool_definition()["input_schema"]
-    assert not {"oneOf", "anyOf", "allOf"} & set(schema) and schema["type"] == "object"
