@@ -56,7 +56,7 @@ from ..records import (
 )
 from . import derived as stored
 from . import policy, residue, rows
-from .connection import TRANSACTIONS, TransactionKind, open_database, use_wal
+from .connection import TRANSACTIONS, TransactionKind, begin, open_database, use_wal
 from .files import SIDECARS
 from .hygiene import Scrubber
 from .index import CorpusIndex
@@ -208,7 +208,10 @@ class MemoryStore:
                             use_wal(conn, busy_timeout_s=BUSY_TIMEOUT_S)
                         conn.execute(f"PRAGMA synchronous = {spec.synchronous}")
                         self._synchronous = spec.synchronous
-                    conn.execute(spec.begin)
+                    if spec.polls:
+                        begin(conn, spec.begin, busy_timeout_s=BUSY_TIMEOUT_S)
+                    else:
+                        conn.execute(spec.begin)
             except errors.StoreUnavailable as refused:
                 if refused.reason != "busy":
                     self.close()  # read-only or moved: the next call opens the path afresh

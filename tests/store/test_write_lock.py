@@ -1,0 +1,154 @@
+"""Waiting for the write lock: ``BEGIN IMMEDIATE`` asks again after short pauses, not SQLite's sleeps."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from tact_memory.store import connection
+from tact_memory.store.sqlite import MemoryStore
+from tact_memory.store.sqlite_errors import SQLITE_BUSY, error_code
+
+
+@pytest.fixture()
+def file(tmp_path: Path) -> Path:
+    path = tmp_path / "memory" / "v1.sqlite3"
+    with MemoryStore(path) as store:
+        store.put("the build cache lives under target/cache")
+    return path
+
+
+def traced(conn: sqlite3.Connection) -> list[str]:
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    return statements
+
+
+def held_until_asked_twice(
+    file: Path, asked: list[str], *, patience_ms: int = 2000
+) -> tuple[threading.Thread, sqlite3.Connection]:
+    """Another connection holds the write lock until ``asked`` shows a second try (or about
+    ``patience_ms`` pass)."""
+    holder = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+
+    def release() -> None:
+        for _ in range(patience_ms):
+            if asked.count("BEGIN IMMEDIATE") >= 2:
+                break
+            threading.Event().wait(0.001)
+        holder.execute("ROLLBACK")
+
+    thread = threading.Thread(target=release)
+    thread.start()
+    return thread, holder
+
+
+def test_a_writer_gets_the_lock_once_the_holder_commits(file: Path) -> None:
+    """Refused at first, the writer asks again until the holder lets go, then holds the lock."""
+    writer = sqlite3.connect(file, isolation_level=None, timeout=5.0)
+    asked = traced(writer)
+    releaser, holder = held_until_asked_twice(file, asked)
+    try:
+        connection.begin(writer, "BEGIN IMMEDIATE", busy_timeout_s=5.0)
+        releaser.join()
+        assert writer.in_transaction
+        writer.execute("UPDATE meta SET value = value WHERE key = 'generation'")  # it may write
+        writer.execute("COMMIT")
+        assert asked.count("BEGIN IMMEDIATE") >= 2
+        assert writer.execute("PRAGMA busy_timeout").fetchone()[0] == 5000  # put back for other statements
+    finally:
+        releaser.join()
+        holder.close()
+        writer.close()
+
+
+def test_a_writer_gives_up_after_the_timeout_with_no_transaction_open(file: Path) -> None:
+    holder = sqlite3.connect(file, isolation_level=None)
+    writer = sqlite3.connect(file, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    asked = traced(writer)
+    try:
+        with pytest.raises(sqlite3.OperationalError) as busy:
+            connection.begin(writer, "BEGIN IMMEDIATE", busy_timeout_s=0.05)
+        assert error_code(busy.value) == SQLITE_BUSY
+        assert not writer.in_transaction
+        assert asked.count("BEGIN IMMEDIATE") > 2  # it kept asking, with pauses far below SQLite's
+        assert writer.execute("PRAGMA busy_timeout").fetchone()[0] == 50
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        writer.close()
+
+
+def test_any_other_error_is_raised_at_the_first_try(file: Path) -> None:
+    writer = sqlite3.connect(file, isolation_level=None)
+    writer.execute("BEGIN")
+    asked = traced(writer)
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="within a transaction"):
+            connection.begin(writer, "BEGIN IMMEDIATE", busy_timeout_s=5.0)
+        assert asked.count("BEGIN IMMEDIATE") == 1
+        assert writer.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
+    finally:
+        writer.close()
+
+
+def test_a_read_transaction_begins_without_touching_the_timeout(file: Path) -> None:
+    """A plain ``BEGIN`` takes no lock a writer holds, so it is run as it is."""
+    holder = sqlite3.connect(file, isolation_level=None)
+    reader = sqlite3.connect(file, isolation_level=None, timeout=2.0)
+    holder.execute("BEGIN IMMEDIATE")
+    asked = traced(reader)
+    try:
+        connection.begin(reader, "BEGIN", busy_timeout_s=2.0)
+        assert reader.execute("SELECT count(*) FROM memories").fetchone()[0] == 1
+        assert asked[:2] == ["BEGIN", "SELECT count(*) FROM memories"]
+        reader.execute("COMMIT")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        reader.close()
+
+
+def test_a_scans_telemetry_asks_again_and_counts_once_the_lock_is_free(file: Path) -> None:
+    store = MemoryStore(file)
+    try:
+        assert store.scan("build cache")  # opens the connection and warms the index
+        conn = store._conn
+        assert conn is not None
+        asked = traced(conn)
+        thread, holder = held_until_asked_twice(file, asked)
+        try:
+            cards = store.scan("build cache")
+        finally:
+            thread.join()
+            holder.close()
+        assert [c.key.id for c in cards] == [1]
+        assert asked.count("BEGIN IMMEDIATE") >= 2
+        assert store.get(1).scan_count == 2  # type: ignore[union-attr]
+    finally:
+        store.close()
+
+
+def test_a_put_waits_through_sqlites_own_handler(file: Path) -> None:
+    """A mutation's wait is one ``BEGIN IMMEDIATE`` that SQLite's busy handler holds until the lock is free."""
+    store = MemoryStore(file)
+    try:
+        store.scan("build cache")
+        conn = store._conn
+        assert conn is not None
+        asked = traced(conn)
+        thread, holder = held_until_asked_twice(file, asked, patience_ms=200)  # never asked twice
+        try:
+            store.put("the release branch is cut on Thursdays")
+        finally:
+            thread.join()
+            holder.close()
+        assert asked.count("BEGIN IMMEDIATE") == 1
+        assert len(store.list_records()) == 2
+    finally:
+        store.close()
