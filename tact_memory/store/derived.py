@@ -103,9 +103,12 @@ def derive(content: str) -> Derived:
 
 def encode(version: int, derived: Derived) -> str | None:
     """The stored form of ``derived`` for ``version``; ``None`` if a term could not be kept (never, for our lexer)."""
-    if not isinstance(derived.terms, str) and any(not t or t != "".join(t.split()) for t in derived.terms):
-        return None
     terms = derived.terms
+    if not isinstance(terms, str):
+        distinct = list(terms)
+        # Each term one non-empty run without whitespace: splitting the joined terms gives them back.
+        if " ".join(distinct).split() != distinct:
+            return None
     words = terms if isinstance(terms, str) else " ".join(terms.elements())
     return json.dumps([rules(), version, derived.hidden, derived.duplicate.hex(), words], ensure_ascii=False)
 
