@@ -136,8 +136,14 @@ WAL_AUTOCHECKPOINT_PAGES = 256
 pages, so about one scan in fifty pays a checkpoint (two syncs); at 64 pages one in twelve did,
 which put a checkpoint into the 95th percentile of scan times."""
 
-JOURNAL_SIZE_LIMIT_BYTES = 256 * 1024
-"""A checkpointed WAL larger than this is truncated back to it when it is next reset."""
+JOURNAL_SIZE_LIMIT_BYTES = 5 * 1024 * 1024 // 4
+"""A checkpointed WAL larger than this is truncated back to it when it is next reset: room for the
+:data:`WAL_AUTOCHECKPOINT_PAGES` a WAL reaches between checkpoints and a commit beyond them (at
+4 KiB pages, a frame is 4,120 bytes). A WAL that a checkpoint restarts is then written over in
+place, instead of being cut back and grown again: a write that extends a file allocates blocks
+and changes its size, which made each telemetry commit past the cut cost a third more, and a sync
+that records a new size costs more than one that does not. Only a larger commit (a ``VACUUM``,
+an import of many records) leaves a WAL above this, until the next reset or removal."""
 
 
 def open_database(path: Path, limits: Limits, *, create: bool, busy_timeout_s: float) -> sqlite3.Connection | None:
