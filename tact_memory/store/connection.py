@@ -32,11 +32,21 @@ Every transaction is one of the :data:`TRANSACTIONS` kinds, which fixes its ``BE
 never inside one). The file is in WAL mode: a commit appends the changed pages to the ``-wal`` file
 and a checkpoint later copies them into the database.
 
-- ``mutation`` (put, replace, delete, prune): ``BEGIN IMMEDIATE``, so its checks (version,
+- ``mutation`` (a put, and a prune it makes): ``BEGIN IMMEDIATE``, so its checks (version,
   duplicates, bounds) cannot go stale before it commits, and ``synchronous = FULL``: the WAL is
   synced before the commit returns, which also syncs every earlier frame, and the unix VFS syncs
   the folder the first time it syncs a WAL it created. An acknowledged mutation survives a killed
   process, an operating-system crash and, as far as the disk honours its flushes, a power loss.
+- ``removal`` (a delete or a replacement): as a mutation, but committed at ``NORMAL``, because
+  the scrub that follows every removal (:mod:`.hygiene`) starts with a checkpoint, and a
+  checkpoint syncs the WAL before it copies a frame into the file. That sync is the removal's
+  commit sync; a second one at the commit would flush nothing new. The removal is acknowledged
+  only once its frames are synced: when no checkpoint could copy them all (another connection
+  was still reading the WAL), the store flushes the WAL itself through SQLite's own descriptor
+  of it (:func:`.held.sync`). Where the process cannot borrow that descriptor (it cannot list
+  its descriptors), a removal is a ``mutation``. Until acknowledged, a removal is like a
+  mutation whose sync has not returned: other connections may see it, and a crash of the system
+  can undo it whole.
 - ``telemetry`` (a scan's or read's counts): ``BEGIN IMMEDIATE`` and ``synchronous = NORMAL``:
   one atomic transaction that does not wait for the disk (SQLite still syncs a new WAL header,
   so the first write into a WAL an automatic checkpoint emptied costs one sync; after a removal
@@ -91,10 +101,11 @@ from .schema import (
 )
 from .sqlite_errors import SQLITE_BUSY, SQLITE_LOCKED, error_code, unavailable
 
-__all__ = ["TRANSACTIONS", "Transaction", "TransactionKind", "begin", "open_database", "use_wal"]
+__all__ = ["TRANSACTIONS", "Transaction", "TransactionKind", "begin", "commit_unchanged", "open_database", "use_wal"]
 
-TransactionKind = Literal["mutation", "telemetry", "view"]
-"""A content change (put, replace, delete, prune), a scan's or read's telemetry update, or the
+TransactionKind = Literal["mutation", "removal", "telemetry", "view"]
+"""A content change that adds (a put, the rows it prunes), one that takes content out (a delete, a
+replacement) and is made durable by the scrub after it, a scan's or read's telemetry update, or the
 read-only part of a scan or read (refresh, ranking, fetching contents)."""
 
 
@@ -117,6 +128,7 @@ class Transaction(Value):
 
 TRANSACTIONS: dict[TransactionKind, Transaction] = {
     "mutation": Transaction("BEGIN IMMEDIATE", "FULL"),
+    "removal": Transaction("BEGIN IMMEDIATE", "NORMAL"),
     "telemetry": Transaction("BEGIN IMMEDIATE", "NORMAL", polls=True),
     "view": Transaction("BEGIN", None),
 }
@@ -124,10 +136,10 @@ TRANSACTIONS: dict[TransactionKind, Transaction] = {
 
 Telemetry polls: the lock it waits for is nearly always another scan's telemetry, held for a tenth
 of a millisecond, where SQLite's handler would sleep a whole one (with two processes scanning side
-by side that was a third of their throughput). A mutation waits through SQLite's handler: the lock
-is then often held by a commit that syncs and a removal's scrub, and eight writers polling every
-few hundred microseconds took turns worse (fewer writes per second, each removal's scrub more often
-left to the next writer) than eight that sleep.
+by side that was a third of their throughput). A mutation or a removal waits through SQLite's
+handler: the lock is then often held by a commit that syncs and a removal's scrub, and eight
+writers polling every few hundred microseconds took turns worse (fewer writes per second, each
+removal's scrub more often left to the next writer) than eight that sleep.
 """
 
 WAL_AUTOCHECKPOINT_PAGES = 256
@@ -292,6 +304,27 @@ def begin(conn: sqlite3.Connection, statement: str, *, busy_timeout_s: float) ->
                 pause = min(2 * pause, LAST_PAUSE_S)
     finally:
         conn.execute(f"PRAGMA busy_timeout = {round(busy_timeout_s * 1000)}")
+
+
+def commit_unchanged(conn: sqlite3.Connection) -> None:
+    """Commit a transaction that changes nothing and still writes one frame into the WAL: the file
+    header's ``user_version`` rewritten with the value it has (page 1 holds the header and the
+    schema, never a record). It starts an emptied WAL, and at ``synchronous = FULL`` its commit
+    syncs the WAL, every earlier frame with it.
+
+    Raises:
+        sqlite3.Error: the write lock was not had within the busy timeout, or the write failed;
+            nothing changed.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        (version,) = conn.execute("PRAGMA user_version").fetchone()
+        conn.execute(f"PRAGMA user_version = {int(version)}")
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def use_wal(conn: sqlite3.Connection, *, busy_timeout_s: float) -> None:

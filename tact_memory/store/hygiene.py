@@ -10,7 +10,10 @@ index of the WAL: page numbers and checksums, never a row.)
 
 So after a delete, a replacement or a prune the store scrubs, in four steps:
 
-1. ``PRAGMA wal_checkpoint(FULL)`` copies every frame into the file and syncs it.
+1. ``PRAGMA wal_checkpoint(FULL)`` syncs the WAL, copies every frame into the file and syncs the
+   file. A delete or a replacement commits without a sync of its own (:mod:`.connection`): this
+   sync of the WAL is the one that makes it durable, and :meth:`Scrubber.scrub` says whether it
+   happened.
 2. The file is checked for the removed text (:meth:`Scrubber.scrub`): under the write lock, with no
    frame left outside the file, its bytes are read, and every span no live row owns (page gaps,
    free blocks, free pages) is searched for any four consecutive bytes of the removed rows' stored
@@ -32,7 +35,8 @@ So after a delete, a replacement or a prune the store scrubs, in four steps:
 The scrub runs after the removal has committed, outside its transaction (``VACUUM`` cannot run
 inside one). It is best effort: if it cannot finish (the write lock is busy; another process's read
 transaction still uses the WAL, so a checkpoint cannot complete past the busy timeout; the disk is
-full) the removal still stands, and :class:`Scrubber` remembers what is owed. The next write of
+full) the removal still stands (the store then flushes the WAL itself before it acknowledges the
+removal), and :class:`Scrubber` remembers what is owed. The next write of
 this store (a put, a delete, or a scan's or read's telemetry) or its ``close`` pays it. Until then
 the old text can remain in the ``-wal`` file or in unused space of the main file. The WAL keeps its
 frames until the last step, so a process killed in the middle leaves a WAL the next one to open the
@@ -51,11 +55,12 @@ import sqlite3
 from collections.abc import Callable, Iterable
 
 from . import residue
+from .connection import commit_unchanged
 
 __all__ = ["Scrubber"]
 
 Image = Callable[[], "bytes | None"]
-"""Reads the database file as it is on disk (:func:`.residue.held_image`); ``None`` if it cannot."""
+"""Reads the database file as it is on disk (:func:`.held.image`); ``None`` if it cannot."""
 
 
 class _Unfinished(Exception):
@@ -91,7 +96,7 @@ class Scrubber:
         elif self._removed is not None:
             self._removed.update(removed)
 
-    def scrub(self, conn: sqlite3.Connection | None, image: Image | None = None, *, restart: bool = True) -> None:
+    def scrub(self, conn: sqlite3.Connection | None, image: Image | None = None, *, restart: bool = True) -> bool:
         """Copy the WAL into the file, rewrite the file if removed text may be left in it, and
         empty the WAL; if that cannot finish, owe what is left.
 
@@ -101,35 +106,49 @@ class Scrubber:
             image: Reads the file's bytes for the check; without it the file is rewritten.
             restart: Start the emptied WAL again (step 4); false when the connection is about to
                 close, which removes the WAL anyway.
+
+        Returns:
+            Whether a checkpoint of this scrub found every frame of the WAL copied into the file.
+            SQLite syncs the WAL before it copies a frame and the file once it has copied them
+            all, so every commit made before the scrub, however it was synced, is then on the
+            disk (:mod:`.connection` relies on it for a removal's commit).
         """
         removed, self._removed, self.owed = self._removed, set(), False
         if conn is None:
-            return
+            return False
+        copied = False
         try:
-            if (removed is None or removed) and not self._checked(conn, image, removed):
-                conn.execute("VACUUM")
-                self.rewrites += 1
+            if removed is None or removed:
+                checked, copied = self._checked(conn, image, removed)
+                if not checked:
+                    conn.execute("VACUUM")
+                    self.rewrites += 1
             removed = set()  # the file is clean: only emptying the WAL can still be owed
-            busy, frames, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            busy, frames, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            copied = copied or (0 <= frames == done)
             if busy:
                 raise _Unfinished
         except (sqlite3.Error, _Unfinished):
             self.mark(removed)
-            return
+            return copied
         if frames < 0 or not restart:
-            return  # not in WAL mode (SQLite answers -1), or closing: no WAL to start
+            return copied  # not in WAL mode (SQLite answers -1), or closing: no WAL to start
         try:
             _restart_wal(conn)
         except sqlite3.Error:
             pass  # only where the next WAL header sync is paid moves; nothing is owed
+        return copied
 
     @staticmethod
-    def _checked(conn: sqlite3.Connection, image: Image | None, removed: set[str] | None) -> bool:
+    def _checked(conn: sqlite3.Connection, image: Image | None, removed: set[str] | None) -> tuple[bool, bool]:
         """Whether the file, with every frame copied in, holds none of the removed text outside
-        live rows (with ``removed`` unknown, no bytes that could be any text); ``False`` also when
-        that cannot be told (then the caller rewrites the file)."""
-        if image is None:
-            return False
+        live rows (with ``removed`` unknown, no bytes that could be any text), ``False`` also when
+        that cannot be told (then the caller rewrites the file); and whether the checkpoint
+        copied every frame.
+
+        Raises:
+            _Unfinished: the checkpoint could not copy every frame (a reader still uses the WAL).
+        """
         # Frames committed by anyone before `before` are copied by the checkpoint. Under the write
         # lock no frame can be added; if no other connection committed since `before`, nothing
         # is left for a checkpoint to copy, so the file cannot change while it is read.
@@ -137,17 +156,21 @@ class Scrubber:
         busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
         if busy or frames != copied:
             raise _Unfinished
+        copied = frames >= 0  # every frame, unless the file is not in WAL mode (SQLite answers -1)
+        if image is None:
+            return False, copied
         conn.execute("BEGIN IMMEDIATE")
         try:
             data = image() if conn.execute("PRAGMA data_version").fetchone()[0] == before else None
         finally:
             conn.execute("ROLLBACK")
         if data is None:
-            return False
+            return False, copied
         spans = residue.loose_spans(data)
         if spans is None:
-            return False
-        return not (residue.holds_text(data, spans) if removed is None else residue.holds_any(data, spans, removed))
+            return False, copied
+        clean = not (residue.holds_text(data, spans) if removed is None else residue.holds_any(data, spans, removed))
+        return clean, copied
 
 
 def _restart_wal(conn: sqlite3.Connection) -> None:
@@ -165,15 +188,7 @@ def _restart_wal(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA busy_timeout = 0")
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            (version,) = conn.execute("PRAGMA user_version").fetchone()
-            conn.execute(f"PRAGMA user_version = {int(version)}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        commit_unchanged(conn)
     finally:
         conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
         conn.execute(f"PRAGMA synchronous = {int(level)}")

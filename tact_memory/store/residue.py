@@ -26,7 +26,7 @@ import re
 import struct
 from collections.abc import Iterable
 
-__all__ = ["GRAM", "grams", "held_image", "holds_any", "holds_text", "loose_spans"]
+__all__ = ["GRAM", "grams", "holds_any", "holds_text", "loose_spans"]
 
 GRAM = 4
 """How many consecutive bytes of removed text count as a copy of it. Shorter runs are not checked
@@ -189,52 +189,3 @@ def holds_any(image: bytes, spans: Iterable[tuple[int, int]], texts: Iterable[st
         return any(run[i : i + GRAM] in stored for run in runs for i in range(len(run) - GRAM + 1))
     wanted = grams(texts)
     return any(run[i : i + GRAM] in wanted for run in runs for i in range(len(run) - GRAM + 1))
-
-
-def held_image(identity: tuple[int, int]) -> bytes | None:
-    """The whole file with this ``(device, inode)``, read through a descriptor this process
-    already holds on it (SQLite's own), or ``None`` when there is none or it cannot be read.
-
-    Never through a descriptor of its own: closing *any* descriptor of a file drops every POSIX
-    lock the process holds on that file, SQLite's included, and another process could then take
-    the database for unused and remove its WAL. Reading with ``pread`` leaves the descriptor's
-    offset, and SQLite's use of it, alone. Where the process cannot list its descriptors
-    (``/dev/fd``), there is no image and the caller does the full scrub.
-    """
-    import os
-    import stat
-
-    def matches(fd: int) -> bool:
-        try:
-            st = os.fstat(fd)
-        except OSError:
-            return False  # the listing's own descriptor, closed by now
-        return (st.st_dev, st.st_ino) == identity and stat.S_ISREG(st.st_mode)
-
-    fd = _HELD.get(identity)
-    if fd is None or not matches(fd):
-        try:
-            names = os.listdir("/dev/fd")
-        except OSError:
-            return None
-        fd = next((int(name) for name in names if name.isdigit() and matches(int(name))), None)
-        if fd is None:
-            _HELD.pop(identity, None)
-            return None
-        _HELD[identity] = fd
-    chunks, at = [], 0
-    try:
-        size = os.fstat(fd).st_size
-        while at < size:
-            chunk = os.pread(fd, size - at, at)
-            if not chunk:
-                return None  # shorter than it was a moment ago: let the full scrub decide
-            chunks.append(chunk)
-            at += len(chunk)
-    except OSError:
-        return None
-    return b"".join(chunks)
-
-
-_HELD: dict[tuple[int, int], int] = {}
-"""The descriptor :func:`held_image` last found for a file; checked against the file before each use."""

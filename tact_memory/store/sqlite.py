@@ -32,6 +32,7 @@ without creating it.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import os
@@ -55,8 +56,8 @@ from ..records import (
     StoreStatus,
 )
 from . import derived as stored
-from . import policy, residue, rows
-from .connection import TRANSACTIONS, TransactionKind, begin, open_database, use_wal
+from . import held, policy, rows
+from .connection import TRANSACTIONS, TransactionKind, begin, commit_unchanged, open_database, use_wal
 from .files import SIDECARS
 from .hygiene import Scrubber
 from .index import CorpusIndex
@@ -190,15 +191,19 @@ class MemoryStore:
     def _transaction(self, kind: TransactionKind) -> Iterator[sqlite3.Connection]:
         """One transaction of ``kind``; any error rolls everything back and is translated.
 
-        A write (mutation or telemetry) first makes sure the file is in WAL mode and sets its
-        kind's sync level (:data:`.connection.TRANSACTIONS`). After it commits, a scrub that is
-        owed (:mod:`.hygiene`) is paid.
+        A write (mutation, removal or telemetry) first makes sure the file is in WAL mode and sets
+        its kind's sync level (:data:`.connection.TRANSACTIONS`). After it commits, a scrub that is
+        owed (:mod:`.hygiene`) is paid; a removal is made durable by it, or else by a flush of
+        the WAL, before this returns.
         """
         spec = TRANSACTIONS[kind]
         with self._lock:
             conn = self._connection()
             assert conn is not None
             self._check_not_moved()
+            wal = self._held_wal() if kind == "removal" else None
+            if kind == "removal" and wal is None:
+                spec = TRANSACTIONS["mutation"]  # no descriptor to flush the WAL through: the commit syncs
             try:
                 with self._translating():
                     if spec.synchronous is not None and spec.synchronous != self._synchronous:
@@ -232,8 +237,44 @@ class MemoryStore:
                     # call opens the path afresh, so the loop recovers once it is fixed.
                     self.close()
                 raise error from exc
+            copied = False
             if spec.synchronous is not None and self._scrubber.owed:
-                self._scrubber.scrub(conn, self._image)
+                copied = self._scrubber.scrub(conn, self._image)
+            if wal is not None and not copied:
+                self._flush_wal(conn, wal)
+
+    def _held_wal(self) -> held.Identity | None:
+        """The WAL's identity, if this process holds a descriptor of it to flush it through."""
+        wal = held.identity(f"{self.path}-wal")
+        return wal if wal is not None and held.descriptor(wal) is not None else None
+
+    def _flush_wal(self, conn: sqlite3.Connection, wal: held.Identity) -> None:
+        """Make a committed removal durable when no checkpoint synced the WAL after it: flush the
+        WAL through SQLite's descriptor, or (that descriptor gone) commit nothing at ``FULL``,
+        which syncs the WAL SQLite writes to.
+
+        Raises:
+            StoreUnavailable: the flush failed; the change is in the file but may not survive a
+                power loss, and the message says so.
+        """
+        try:
+            if held.sync(wal):
+                return
+            conn.execute("PRAGMA synchronous = FULL")
+            self._synchronous = "FULL"
+            commit_unchanged(conn)
+        except (sqlite3.Error, OSError) as exc:
+            if isinstance(exc, OSError):  # the flush itself: the disk could not store what it held
+                reason = "disk_full" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "io_error"
+            else:
+                error = self._translate(exc)
+                reason = error.reason if isinstance(error, errors.StoreUnavailable) else "disk_full"
+            raise unavailable(
+                self.path,
+                reason,
+                "the change was written, but it could not be flushed to the disk, so a power loss "
+                "could still undo it; the next put or delete that succeeds flushes it",
+            ) from exc
 
     def _record(self, row: Sequence[object]) -> MemoryRecord:
         """A row of :data:`.rows.COLUMNS` as a record, every cell checked, the content within the record bound."""
@@ -241,7 +282,7 @@ class MemoryStore:
 
     def _image(self) -> bytes | None:
         """The database file's bytes, read through the connection's own descriptor (see :mod:`.residue`)."""
-        return None if self._identity is None else residue.held_image(self._identity)
+        return None if self._identity is None else held.image(self._identity)
 
     def _retire(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
         """Tell the scrubber what leaves the file with these rows, before they are removed or replaced."""
@@ -549,7 +590,7 @@ class MemoryStore:
     def _put(self, content: str, replace: RecordKey | None, *, at_least: int, probation: bool) -> PutResult | None:
         """One try at a put that prunes at least ``at_least`` expired rows; ``None`` (changing
         nothing) when fewer than that can be pruned."""
-        with self._transaction("mutation") as conn:
+        with self._transaction("mutation" if replace is None else "removal") as conn:
             self._refresh(conn)
             read = self._corpus.generation
             now = self._clock()
@@ -638,7 +679,7 @@ class MemoryStore:
         if not self.opened and self._absent():
             raise errors.NotFound(f"no memory has id {key.id}", id=key.id)  # and nothing is created
         try:
-            with self._transaction("mutation") as conn:
+            with self._transaction("removal") as conn:
                 read = self._generation(conn)
                 row = conn.execute("SELECT version FROM memories WHERE id = ?", (key.id,)).fetchone()
                 if row is None:

@@ -247,16 +247,15 @@ COMMIT_STEPS: list[tuple[str, int | Callable[[list[Call]], int], bool]] = [
     ("fdatasync", 2, False),  # the folder sync after the WAL file was created
     ("pwrite64", 14, False),  # a page frame of the first put's commit
     ("fdatasync", 3, False),  # the WAL sync that makes the first put durable (the commit point)
-    ("pwrite64", 19, False),  # a page frame of the replacement that follows
-    ("fdatasync", 4, False),  # the WAL sync of the replacement's commit
-    ("fdatasync", 5, False),  # the scrub's FULL checkpoint: its sync of the WAL before it copies pages
+    ("pwrite64", 19, False),  # a page frame of the replacement that follows (its commit does not sync)
+    ("fdatasync", 4, False),  # the scrub's FULL checkpoint syncing the WAL: the replacement's commit point
     ("pwrite64", 25, False),  # the checkpoint's write of a page into the main file
     ("ftruncate", 2, False),  # the checkpoint setting the main file's length
-    ("fdatasync", 6, False),  # the checkpoint's sync of the main file
+    ("fdatasync", 5, False),  # the checkpoint's sync of the main file
     ("pread64", the_scrub_check_read, False),  # the scrub reading the file to search it for the old text
     ("ftruncate", 3, False),  # the WAL truncated to zero bytes after the check
     ("pwrite64", 28, False),  # the header of the WAL the scrub starts again after the truncation
-    ("fdatasync", 7, False),  # the sync of that new header (paid by the removal, not the next write)
+    ("fdatasync", 6, False),  # the sync of that new header (paid by the removal, not the next write)
     ("pwrite64", 30, False),  # page 1, the one frame of that restart (its commit, at NORMAL)
     ("pwrite64", a_vacuum_frame, True),  # a frame of the full scrub (VACUUM) owed for another writer's frames
 ]

@@ -14,7 +14,7 @@ import pytest
 
 import tact_memory.store.sqlite
 from tact_memory.records import RecordKey
-from tact_memory.store import hygiene, residue
+from tact_memory.store import held, hygiene, residue
 from tact_memory.store.hygiene import Scrubber
 from tact_memory.store.schema import SCHEMA_VERSION
 from tact_memory.store.sqlite import MemoryStore
@@ -309,7 +309,7 @@ def _wal_file(tmp_path: Path, factory: type[sqlite3.Connection] = sqlite3.Connec
 
 def _image_of(path: Path) -> Callable[[], bytes | None]:
     st = os.stat(path)
-    return lambda: residue.held_image((st.st_dev, st.st_ino))
+    return lambda: held.image((st.st_dev, st.st_ino))
 
 
 STALE_OFFSETS = b"\x0f\x12\x0e\x33\x08\x61\x03\x7f"

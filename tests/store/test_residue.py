@@ -18,14 +18,11 @@ from the end of its list of leaves.
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import re
 import signal
 import sqlite3
 import string
-import subprocess
-import sys
 import types
 from collections import defaultdict
 from collections.abc import Iterator
@@ -576,87 +573,6 @@ def test_three_copied_bytes_are_not_a_copy_and_four_are(tmp_path: Path, many: bo
         planted = _break(image, at, noise + copied + b"\x00" + noise)
         assert residue.holds_any(planted, spans, removed) is held, copied
     assert residue.holds_any(_break(image, at, b"zanz"), [(at, at + 3)], removed) is False  # only what is loose
-
-
-# -- held_image ------------------------------------------------------------------------------------
-
-
-def _identity(path: Path) -> tuple[int, int]:
-    st_ = os.stat(path)
-    return st_.st_dev, st_.st_ino
-
-
-@pytest.mark.parametrize("wal", [False, True], ids=["rollback", "wal"])
-def test_held_image_is_the_file_while_a_connection_holds_it(tmp_path: Path, wal: bool) -> None:
-    db = tmp_path / "held.sqlite3"
-    conn = sqlite3.connect(db, isolation_level=None)
-    if wal:
-        conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("CREATE TABLE t (x TEXT)")
-    conn.executemany("INSERT INTO t VALUES (?)", [("held " * 30,)] * 200)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    identity = _identity(db)
-    image = residue.held_image(identity)
-    expected = db.read_bytes()  # read after: this open and close drops the connection's locks
-    conn.close()
-    assert image is not None and len(image) > 4096
-    assert image == expected
-    assert residue.held_image(identity) is None  # the connection closed its descriptor
-
-
-def test_held_image_is_none_when_no_descriptor_is_held(tmp_path: Path) -> None:
-    path = tmp_path / "loose.bin"
-    path.write_bytes(b"not held by anyone")
-    assert residue.held_image(_identity(path)) is None
-    assert residue.held_image((0, 0)) is None
-
-
-def test_held_image_reads_without_moving_the_descriptor(tmp_path: Path) -> None:
-    """``pread``: the holder's file offset stays where the holder left it."""
-    path = tmp_path / "offset.bin"
-    path.write_bytes(bytes(range(256)) * 40)
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.lseek(fd, 77, os.SEEK_SET)
-        assert residue.held_image(_identity(path)) == bytes(range(256)) * 40
-        assert os.lseek(fd, 0, os.SEEK_CUR) == 77
-    finally:
-        os.close(fd)
-
-
-OTHER_PROCESS = """
-import sqlite3, sys
-conn = sqlite3.connect(sys.argv[1])
-assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
-conn.close()  # the last connection, if it can take the exclusive lock, checkpoints and deletes the WAL
-"""
-
-
-@pytest.mark.parametrize("read", ["held_image", "open and close"])
-def test_reading_the_image_keeps_the_locks_that_keep_the_wal(tmp_path: Path, read: str) -> None:
-    """Why ``held_image`` borrows SQLite's descriptor: closing any descriptor of a file drops the
-    process's POSIX locks on it. With a WAL-mode connection open here, another process that opens
-    the database, reads and closes must leave the ``-wal`` alone. After ``held_image`` it does. The
-    control, reading the file with ``open()`` and closing it, drops this connection's shared lock,
-    and the other process, taking the file for unused, checkpoints and deletes the WAL (reproduced
-    on Linux)."""
-    db = tmp_path / "locks.sqlite3"
-    wal = Path(f"{db}-wal")
-    conn = sqlite3.connect(db, isolation_level=None)
-    try:
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("CREATE TABLE t (x TEXT)")
-        conn.execute("INSERT INTO t VALUES ('a row')")
-        assert wal.stat().st_size > 0
-        if read == "held_image":
-            assert residue.held_image(_identity(db)) is not None
-        else:
-            with open(db, "rb") as f:
-                f.read()
-        subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(db)], check=True, timeout=60)
-        assert wal.exists() is (read == "held_image")
-    finally:
-        conn.close()
 
 
 # -- the check for any text, when what was removed is not known ---------------------------------

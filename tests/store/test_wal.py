@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ import pytest
 import tact_memory.store.sqlite
 from tact_memory import errors
 from tact_memory.records import RecordKey
+from tact_memory.store import held
 from tact_memory.store.sqlite import MemoryStore
 
 SIDECARS = ("-wal", "-shm")
@@ -142,3 +146,104 @@ def test_a_scan_answers_while_another_process_holds_the_write_lock(db_path: Path
     finally:
         holder.execute("ROLLBACK")
         holder.close()
+
+
+def test_each_write_makes_only_the_syncs_its_durability_needs(tmp_path: Path) -> None:
+    """Counted with strace in a child process, against one that does the same set-up: a scan or a
+    read syncs nothing (telemetry may be lost on power loss, I18); a put syncs the WAL once, at its
+    commit; a delete or a replacement three times: the scrub's checkpoint syncs the WAL (that is
+    their commit's sync, their commit makes none of its own) and the file, and the WAL it starts
+    again syncs its new header. A fourth sync (a commit at FULL before the checkpoint) fails it."""
+    from tact_memory.cli.bench_probes import sync_calls
+
+    if shutil.which("strace") is None or subprocess.run(["strace", "-qq", "-o", os.devnull, "true"], check=False).returncode:
+        pytest.skip("strace is not installed or not permitted")
+    db = tmp_path / "memory" / "v1.sqlite3"
+    with MemoryStore(db) as store:
+        for i in range(12):
+            store.put(f"the deploy of service {i} needs the release calendar, port {9000 + i}")
+    assert sync_calls(db, {}, tmp_path) == {"scan": 0, "read": 0, "put": 1, "replace": 3, "delete": 3}
+
+
+def _pinned(db: Path) -> sqlite3.Connection:
+    """Another connection that has copied the WAL into the file and now reads the file alone, so
+    that no checkpoint can copy (or sync) a frame until it is done."""
+    reader = sqlite3.connect(db, isolation_level=None)
+    reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM memories").fetchone()
+    return reader
+
+
+def _wal_flushes(monkeypatch: pytest.MonkeyPatch, db: Path) -> list[str]:
+    """Record the flushes the store makes through :func:`tact_memory.store.held.sync`, by file name."""
+    flushed: list[str] = []
+    real = held._flush
+
+    def recording(fd: int) -> None:
+        flushed.append(Path(os.readlink(f"/proc/self/fd/{fd}")).name)
+        real(fd)
+
+    monkeypatch.setattr(held, "_flush", recording)
+    return flushed
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="names descriptors through /proc")
+def test_a_removal_no_checkpoint_could_copy_is_flushed_before_it_returns(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A delete commits without a sync of its own; when a reader keeps the scrub's checkpoint from
+    copying (and so from syncing) anything, the store flushes the WAL itself before it returns,
+    and leaves the scrub owed. A delete whose checkpoint ran flushes nothing more."""
+    monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
+    seeded(db_path, 4)
+    flushed = _wal_flushes(monkeypatch, db_path)
+    with MemoryStore(db_path) as store:
+        store.delete(RecordKey(1, 1))
+        assert flushed == [] and not store._scrubber.owed
+        reader = _pinned(db_path)
+        store.delete(RecordKey(2, 1))
+        assert flushed == [f"{db_path.name}-wal"] and store._scrubber.owed
+        reader.execute("COMMIT")
+        reader.close()
+        store.delete(RecordKey(3, 1))  # pays the owed scrub, whose checkpoint copies it all
+        assert flushed == [f"{db_path.name}-wal"] and not store._scrubber.owed
+    assert [r.key.id for r in MemoryStore(db_path).list_records(order="id")] == [4]
+
+
+def test_without_a_descriptor_to_flush_a_removal_commits_at_full(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the process cannot borrow SQLite's descriptor of the WAL, a removal's commit syncs the
+    WAL itself (``FULL``), as a put's does."""
+    seeded(db_path, 2)
+    monkeypatch.setattr(held, "descriptor", lambda wanted: None)
+    with MemoryStore(db_path) as store:
+        store.scan("service")
+        assert store._synchronous == "NORMAL"  # the scan's telemetry
+        store.delete(RecordKey(1, 1))
+        assert store._synchronous == "FULL"
+        assert store._conn is not None and store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2
+
+
+def test_a_flush_the_disk_refuses_says_the_removal_is_written_but_may_not_last(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delete is in the file (and stays visible); the error says so, and that a power loss could
+    still undo it, rather than claiming nothing changed."""
+    monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
+    seeded(db_path, 2)
+
+    def refuse(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    with MemoryStore(db_path) as store:
+        store.scan("service")
+        reader = _pinned(db_path)
+        monkeypatch.setattr(held, "_flush", refuse)
+        with pytest.raises(errors.StoreUnavailable) as info:
+            store.delete(RecordKey(1, 1))
+        reader.execute("COMMIT")
+        reader.close()
+        assert info.value.reason == "io_error"
+        assert "written" in info.value.message and "power loss" in info.value.message
+        monkeypatch.undo()
+        assert [r.key.id for r in store.list_records(order="id")] == [2]

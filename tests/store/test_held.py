@@ -1,0 +1,145 @@
+"""Borrowed descriptors (:mod:`tact_memory.store.held`): the file's bytes and its flush, through
+SQLite's own descriptor, never one that could drop SQLite's locks by being closed."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tact_memory.store import held
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    st_ = os.stat(path)
+    return st_.st_dev, st_.st_ino
+
+
+@pytest.mark.parametrize("wal", [False, True], ids=["rollback", "wal"])
+def test_image_is_the_file_while_a_connection_holds_it(tmp_path: Path, wal: bool) -> None:
+    db = tmp_path / "held.sqlite3"
+    conn = sqlite3.connect(db, isolation_level=None)
+    if wal:
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE t (x TEXT)")
+    conn.executemany("INSERT INTO t VALUES (?)", [("held " * 30,)] * 200)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    identity = _identity(db)
+    image = held.image(identity)
+    expected = db.read_bytes()  # read after: this open and close drops the connection's locks
+    conn.close()
+    assert image is not None and len(image) > 4096
+    assert image == expected
+    assert held.image(identity) is None  # the connection closed its descriptor
+
+
+def test_image_is_none_when_no_descriptor_is_held(tmp_path: Path) -> None:
+    path = tmp_path / "loose.bin"
+    path.write_bytes(b"not held by anyone")
+    assert held.image(_identity(path)) is None
+    assert held.image((0, 0)) is None
+
+
+def test_image_reads_without_moving_the_descriptor(tmp_path: Path) -> None:
+    """``pread``: the holder's file offset stays where the holder left it."""
+    path = tmp_path / "offset.bin"
+    path.write_bytes(bytes(range(256)) * 40)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.lseek(fd, 77, os.SEEK_SET)
+        assert held.image(_identity(path)) == bytes(range(256)) * 40
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 77
+    finally:
+        os.close(fd)
+
+
+OTHER_PROCESS = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1])
+assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
+conn.close()  # the last connection, if it can take the exclusive lock, checkpoints and deletes the WAL
+"""
+
+
+@pytest.mark.parametrize("read", ["held.image", "open and close"])
+def test_reading_the_image_keeps_the_locks_that_keep_the_wal(tmp_path: Path, read: str) -> None:
+    """Why :func:`held.image` borrows SQLite's descriptor: closing any descriptor of a file drops the
+    process's POSIX locks on it. With a WAL-mode connection open here, another process that opens
+    the database, reads and closes must leave the ``-wal`` alone. After :func:`held.image` it does. The
+    control, reading the file with ``open()`` and closing it, drops this connection's shared lock,
+    and the other process, taking the file for unused, checkpoints and deletes the WAL (reproduced
+    on Linux)."""
+    db = tmp_path / "locks.sqlite3"
+    wal = Path(f"{db}-wal")
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("CREATE TABLE t (x TEXT)")
+        conn.execute("INSERT INTO t VALUES ('a row')")
+        assert wal.stat().st_size > 0
+        if read == "held.image":
+            assert held.image(_identity(db)) is not None
+        else:
+            with open(db, "rb") as f:
+                f.read()
+        subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(db)], check=True, timeout=60)
+        assert wal.exists() is (read == "held.image")
+    finally:
+        conn.close()
+
+
+def test_sync_flushes_through_the_descriptor_the_connection_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sync`` flushes the WAL through SQLite's own descriptor of it (the flush of a file is the
+    same whichever descriptor asks), and finds none once the connection has closed it."""
+    db = tmp_path / "synced.sqlite3"
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE t (x TEXT)")
+    conn.execute("INSERT INTO t VALUES ('a row')")
+    wal = held.identity(f"{db}-wal")
+    assert wal is not None
+    flushed: list[tuple[int, int]] = []
+    real = held._flush
+
+    def recording(fd: int) -> None:
+        st = os.fstat(fd)
+        flushed.append((st.st_dev, st.st_ino))
+        real(fd)
+
+    monkeypatch.setattr(held, "_flush", recording)
+    assert held.sync(wal) is True
+    assert flushed == [wal]
+    conn.close()
+    assert held.sync(wal) is False  # SQLite closed (and removed) its WAL
+    assert flushed == [wal]
+
+
+def test_sync_of_a_file_no_descriptor_holds_flushes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "loose.bin"
+    path.write_bytes(b"held by no one")
+    found = held.identity(str(path))
+    assert found is not None and held.sync(found) is False
+    assert held.identity(str(tmp_path / "missing")) is None
+
+
+def test_a_refused_flush_is_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that refuses the flush is an ``OSError`` for the caller, never a silent success."""
+    path = tmp_path / "refused.bin"
+    path.write_bytes(b"x")
+    fd = os.open(path, os.O_RDONLY)
+
+    def refuse(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(held, "_flush", refuse)
+    try:
+        found = held.identity(str(path))
+        assert found is not None
+        with pytest.raises(OSError):
+            held.sync(found)
+    finally:
+        os.close(fd)
