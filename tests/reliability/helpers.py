@@ -6,6 +6,7 @@ import ctypes
 import functools
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -265,3 +266,58 @@ class ToolSession:
     def __exit__(self, *exc: object) -> None:
         if self.proc.poll() is None:
             self.close()
+
+
+def strace_problem() -> str | None:
+    """Why strace fault injection cannot run here, or ``None`` when it can."""
+    strace = shutil.which("strace")
+    if strace is None:
+        return "strace is not installed"
+    probe = subprocess.run(
+        [strace, "-qq", "-o", os.devnull, sys.executable, "-c", "pass"], capture_output=True, check=False
+    )
+    return None if probe.returncode == 0 else "ptrace is not permitted here"
+
+
+# -- the acknowledged writes of a worker ------------------------------------------------------------
+
+
+Model = dict[int, tuple[int, str]]
+"""``id -> (version, content)``: what the acknowledged writes of a worker leave."""
+
+
+def apply(model: Model, op: str, id_: int, version: int, content: str) -> None:
+    """One acknowledged call of a worker (:mod:`.workers`); a scan or a read changes no record."""
+    if op == "delete":
+        del model[id_]
+    elif op in ("put", "replace"):
+        model[id_] = (version, content)
+
+
+def replay(model: Model, lines: list[str]) -> tuple[int, tuple[str, int, int, str] | None]:
+    """Apply the acknowledged calls a killed writer printed; return how many, and the one in flight."""
+    acknowledged, in_flight = 0, None
+    for kind, op, id_, version, content in map(json.loads, lines):
+        if kind == "intent":
+            in_flight = (op, id_, version, content)
+        else:
+            in_flight = None
+            acknowledged += 1
+            apply(model, op, id_, version, content)
+    return acknowledged, in_flight
+
+
+def settle(model: Model, in_flight: tuple[str, int, int, str] | None, stored: Model) -> bool:
+    """Match the reopened file against the acknowledged writes. The one write in flight when the
+    process died may be wholly there (it committed, the ack was not printed) or wholly absent.
+    Returns whether it was there; fails on anything else."""
+    if in_flight is not None and stored != model and in_flight[0] in ("put", "replace", "delete"):
+        op, id_, version, content = in_flight
+        if op == "put":
+            [id_] = set(stored) - set(model)
+            version = 0
+        apply(model, op, id_, version + 1, content)
+        assert stored == model, "the write in flight is half there"
+        return True
+    assert stored == model, "the file does not match the acknowledged writes"
+    return False

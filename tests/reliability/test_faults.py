@@ -40,7 +40,10 @@ from .helpers import (
     permission_respecting_preexec,
     raw_folder_bytes,
     raw_rows,
+    replay,
+    settle,
     sidecars,
+    strace_problem,
 )
 
 KILL_ROUNDS = int(os.environ.get("TACT_KILL_ROUNDS", "6"))
@@ -81,45 +84,6 @@ def seeded_database(db: Path, count: int = 3) -> None:
 
 
 # -- killed processes ------------------------------------------------------------------------------
-
-
-Model = dict[int, tuple[int, str]]
-
-
-def apply(model: Model, op: str, id_: int, version: int, content: str) -> None:
-    if op == "delete":
-        del model[id_]
-    else:
-        model[id_] = (version, content)
-
-
-def replay(model: Model, lines: list[str]) -> tuple[int, tuple[str, int, int, str] | None]:
-    """Apply the acknowledged writes a killed writer printed; return how many, and the one in flight."""
-    acknowledged, in_flight = 0, None
-    for kind, op, id_, version, content in map(json.loads, lines):
-        if kind == "intent":
-            in_flight = (op, id_, version, content)
-        else:
-            in_flight = None
-            acknowledged += 1
-            apply(model, op, id_, version, content)
-    return acknowledged, in_flight
-
-
-def settle(model: Model, in_flight: tuple[str, int, int, str] | None, stored: Model) -> bool:
-    """Match the reopened file against the acknowledged writes. The one write in flight when the
-    process died may be wholly there (it committed, the ack was not printed) or wholly absent.
-    Returns whether it was there; fails on anything else."""
-    if in_flight is not None and stored != model:
-        op, id_, version, content = in_flight
-        if op == "put":
-            [id_] = set(stored) - set(model)
-            version = 0
-        apply(model, op, id_, version + 1, content)
-        assert stored == model, "the write in flight is half there"
-        return True
-    assert stored == model, "the file does not match the acknowledged writes"
-    return False
 
 
 @pytest.mark.slow
@@ -170,17 +134,6 @@ def after_kill_is_writable(db: Path, model: dict[int, tuple[int, str]], content:
         key = store.put(content).memory.key
     model[key.id] = (key.version, content)
     assert sidecars(db) == []
-
-
-def strace_problem() -> str | None:
-    """Why strace fault injection cannot run here, or ``None`` when it can."""
-    strace = shutil.which("strace")
-    if strace is None:
-        return "strace is not installed"
-    probe = subprocess.run(
-        [strace, "-qq", "-o", os.devnull, sys.executable, "-c", "pass"], capture_output=True, check=False
-    )
-    return None if probe.returncode == 0 else "ptrace is not permitted here"
 
 
 def left_frames(db: Path) -> None:

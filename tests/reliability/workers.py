@@ -7,6 +7,7 @@ Kept in its own module so the ``spawn`` start method can import it by name, and 
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import time
@@ -265,8 +266,73 @@ def stream(path: str, tag: str, seed: int) -> None:
         out.flush()
 
 
+def mixed(path: str, seed: int, ops: int) -> None:
+    """``ops`` calls of every kind (puts, replacements, deletes, scans, reads) through one store,
+    printed as :func:`stream` prints them (a scan or read is acknowledged with no change to the
+    records), then exit without closing the store, as a process the power left would.
+
+    Every other delete is made while another connection reads the file, so that no checkpoint can
+    copy the delete into the file (or sync the WAL) before the call returns; its line says ``pinned``.
+    """
+    import sqlite3
+
+    import tact_memory.store.sqlite
+
+    tact_memory.store.sqlite.BUSY_TIMEOUT_S = 0.05  # a checkpoint gives up on the reader at once
+    rng = random.Random(seed)
+    store = MemoryStore(path)
+    reader = sqlite3.connect(path, isolation_level=None)
+    deletes = 0
+    known = {r.key.id: r.key.version for r in store.list_records(order="id")}
+    out = sys.stdout
+    for serial in range(ops):
+        op = rng.choices(["put", "replace", "delete", "scan", "read"], weights=[4, 3, 2, 3, 2])[0]
+        if not known:
+            op = "put"
+        content = stream_content(f"mixed{seed}", serial)
+        id_ = rng.choice(sorted(known)) if known else 0
+        target = [id_, known[id_]] if op in ("replace", "delete") else [0, 0]
+        out.write(json.dumps(["intent", op, *target, content if op in ("put", "replace") else ""]) + "\n")
+        out.flush()
+        if op == "put":
+            key = store.put(content).memory.key
+            known[key.id] = key.version
+            line = ["ack", "put", key.id, key.version, content]
+        elif op == "replace":
+            key = store.put(content, replace=RecordKey(id_, known[id_])).memory.key
+            known[id_] = key.version
+            line = ["ack", "replace", key.id, key.version, content]
+        elif op == "delete":
+            deletes += 1
+            pinned = deletes % 2 == 0
+            if pinned:
+                # Copy what the WAL holds first, so that the reader reads the file alone and a
+                # checkpoint cannot copy (nor sync) a single frame while it reads.
+                reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                reader.execute("BEGIN")
+                reader.execute("SELECT count(*) FROM memories").fetchone()
+            store.delete(RecordKey(id_, known[id_]))
+            line = ["ack", "delete", id_, known.pop(id_), "pinned" if pinned else ""]
+            if pinned:
+                out.write(json.dumps(line) + "\n")
+                out.flush()
+                reader.execute("COMMIT")
+                continue
+        elif op == "scan":
+            store.scan(f"{WORDS[serial % len(WORDS)]} service team{serial % 13} port")
+            line = ["ack", "scan", 0, 0, ""]
+        else:
+            store.read(sorted(known)[:3])
+            line = ["ack", "read", 0, 0, ""]
+        out.write(json.dumps(line) + "\n")
+        out.flush()
+    os._exit(0)  # no close: the WAL stays as a running process leaves it
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "stream":
         stream(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "mixed":
+        mixed(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:  # pragma: no cover
         raise SystemExit(f"unknown mode {sys.argv[1]!r}")

@@ -1,0 +1,134 @@
+"""Power loss (I18): a worker's every write, flush and acknowledgement is traced, and the memory
+folder is rebuilt as a power loss at hundreds of moments could leave it (:mod:`.crash`).
+
+Whatever part of the unflushed writes survives, the file opens intact, every put, replacement and
+delete acknowledged before that moment is in it, and the call in flight is wholly there or wholly
+absent. Telemetry (a scan's or read's counts) may be lost, never half written. The worker mixes
+every operation, so removals (whose commits rely on the scrub's checkpoint to sync them),
+telemetry commits that do not wait for the disk, the scrub's truncation of the WAL and the WAL
+started again all meet the loss.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from tact_memory.store.sqlite import MemoryStore
+
+from . import crash
+from .helpers import ROOT, child_env, integrity, raw_rows, replay, settle, strace_problem
+
+SEEDED = [f"service number {i} listens on port {8000 + i}" for i in range(6)]
+SEEDS = [int(s) for s in os.environ.get("TACT_POWER_LOSS_SEEDS", "1,2").split(",")]
+"""The workers' seeds (``TACT_POWER_LOSS_SEEDS=1,2,3,...`` runs more of them)."""
+OPS = 60
+"""Calls the traced worker makes: enough for about a dozen removals and as many scans."""
+
+
+def _seeded(db: Path) -> None:
+    with MemoryStore(db) as store:
+        for content in SEEDED:
+            store.put(content)
+
+
+def _held_to_the_acknowledgements(folder: Path, lines: list[str], base: dict[int, tuple[int, str]]) -> None:
+    db = folder / "v1.sqlite3"
+    model = dict(base)
+    _, in_flight = replay(model, lines)
+    with MemoryStore(db) as store:
+        records = store.list_records(order="id")
+    stored = {r.key.id: (r.key.version, r.content) for r in records}
+    settle(model, in_flight, stored)
+    assert integrity(db) == "ok"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_power_loss_at_any_moment_keeps_every_acknowledged_write(tmp_path: Path, seed: int) -> None:
+    why_not = strace_problem()
+    if why_not:
+        pytest.skip(why_not)
+    db = tmp_path / "memory" / "v1.sqlite3"
+    _seeded(db)
+    before = {p.name: p.read_bytes() for p in db.parent.iterdir() if p.is_file()}
+    assert sorted(before) == ["v1.sqlite3"]  # the store closed: the WAL was copied in and removed
+    base = raw_rows(db)
+    events = crash.trace(
+        [sys.executable, "-m", "tests.reliability.workers", "mixed", str(db), str(seed), str(OPS)],
+        out=tmp_path / "trace", cwd=ROOT, env=child_env(),
+    )  # fmt: skip
+    acknowledged = crash.acknowledged(crash.printed(events, len(events)))
+    assert len(acknowledged) == OPS
+    assert {entry[1] for entry in acknowledged} >= {"put", "replace", "delete", "scan"}
+    assert any(entry[4] == "pinned" for entry in acknowledged)  # a delete no checkpoint could copy in
+    rng = random.Random(seed)
+    lost = tmp_path / "lost" / "memory"
+    moments = list(crash.moments(events, extra=40, rng=rng))
+    assert len(moments) > 250  # every flush and every line, and more
+    for at in moments:
+        lines = crash.printed(events, at)
+        for variant in (None, random.Random(rng.random()), random.Random(rng.random())):
+            crash.lay_out(crash.crash_states(events, db.parent, before, upto=at, rng=variant), lost)
+            try:
+                _held_to_the_acknowledgements(lost, lines, base)
+            except AssertionError as exc:
+                kind = "flushed writes only" if variant is None else "a random part of the unflushed writes"
+                raise AssertionError(f"power lost before event {at} of {len(events)} ({kind}): {exc}") from exc
+
+
+def test_the_model_keeps_only_what_was_flushed(tmp_path: Path) -> None:
+    """The simulation itself: without a flush a write is lost in the strict state; a flush keeps
+    everything written before it; a file created since the folder was last flushed is gone."""
+    folder = tmp_path / "memory"
+    events = [
+        crash.Event("write", f"{folder}/a", 0, b"kept"),
+        crash.Event("sync", f"{folder}/a"),
+        crash.Event("write", f"{folder}/a", 2, b"ST"),
+        crash.Event("create", f"{folder}/b"),
+        crash.Event("write", f"{folder}/b", 0, b"new"),
+        crash.Event("sync", f"{folder}/b"),
+        crash.Event("truncate", f"{folder}/a", 1),
+    ]
+    before = {"a": b"", "a-shm": b"index"}
+    assert crash.crash_states(events, folder, before, upto=2, rng=None) == {"a": b"kept"}
+    assert crash.crash_states(events, folder, before, upto=len(events), rng=None) == {"a": b"kept"}
+    events.append(crash.Event("sync", str(folder)))
+    assert crash.crash_states(events, folder, before, upto=len(events), rng=None) == {"a": b"kept", "b": b"new"}
+    seen = {crash.crash_states(events, folder, before, upto=len(events), rng=random.Random(n))["a"] for n in range(64)}
+    assert seen == {b"kept", b"keST", b"k"}  # any subset of the unflushed changes, in order
+
+
+def test_the_trace_is_read_as_the_files_saw_it(tmp_path: Path) -> None:
+    """The parser against a real trace: SQLite's writes with their bytes, its flushes, the files
+    it creates and the lines printed, in the order they happened."""
+    why_not = strace_problem()
+    if why_not:
+        pytest.skip(why_not)
+    db = tmp_path / "t.sqlite3"
+    script = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "c.execute('PRAGMA journal_mode = WAL'); c.execute('PRAGMA synchronous = FULL'); "
+        "c.execute('CREATE TABLE t (x)'); print('[\"made\"]', flush=True); "
+        "c.execute(\"INSERT INTO t VALUES ('a marker row')\"); print('[\"ack\"]', flush=True)"
+    )
+    events = crash.trace([sys.executable, "-c", script, str(db)], out=tmp_path / "trace", cwd=tmp_path, env=child_env())
+    mine = [e for e in events if e.path.startswith(str(db)) or e.kind == "print"]
+    kinds = [(e.kind, e.path.rsplit("-", 1)[-1] if "-" in e.path.rsplit("/", 1)[-1] else "db") for e in mine]
+    assert ("create", "wal") in kinds and ("sync", "wal") in kinds
+    printed = [i for i, e in enumerate(mine) if e.kind == "print"]
+    assert crash.printed(mine, len(mine)) == ['["made"]', '["ack"]']
+    assert crash.printed(mine, printed[0] + 1) == []  # print() wrote the line, then its newline
+    made = next(i for i in printed if mine[i].data == b'["made"]')
+    acked = next(i for i in printed if mine[i].data == b'["ack"]')
+    marker = next(i for i, e in enumerate(mine) if e.kind == "write" and b"a marker row" in e.data)
+    assert made < marker < acked
+    assert any(e.kind == "sync" and e.path.endswith("-wal") for e in mine[marker:acked])
+    at_ack = events.index(mine[acked]) + 1  # the connection closes at exit, removing the WAL
+    left = crash.crash_states(events, tmp_path, {}, upto=at_ack, rng=None)
+    assert b"a marker row" in left["t.sqlite3-wal"]  # flushed by the commit (synchronous = FULL)
+    assert "t.sqlite3-wal" not in crash.crash_states(events, tmp_path, {}, upto=len(events), rng=None)
