@@ -300,7 +300,7 @@ def replay(model: Model, lines: list[str]) -> tuple[int, tuple[str, int, int, st
     for kind, op, id_, version, content in map(json.loads, lines):
         if kind == "intent":
             in_flight = (op, id_, version, content)
-        else:
+        elif kind == "ack":
             in_flight = None
             acknowledged += 1
             apply(model, op, id_, version, content)

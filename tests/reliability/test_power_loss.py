@@ -11,6 +11,7 @@ started again all meet the loss.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sys
@@ -66,6 +67,8 @@ def test_a_power_loss_at_any_moment_keeps_every_acknowledged_write(tmp_path: Pat
     assert len(acknowledged) == OPS
     assert {entry[1] for entry in acknowledged} >= {"put", "replace", "delete", "scan"}
     assert any(entry[4] == "pinned" for entry in acknowledged)  # a delete no checkpoint could copy in
+    done = json.loads(crash.printed(events, len(events))[-1])
+    assert done[:2] == ["done", "rewrites"] and done[2] >= 1  # scrubs that rewrote the file (VACUUM)
     rng = random.Random(seed)
     lost = tmp_path / "lost" / "memory"
     moments = list(crash.moments(events, extra=40, rng=rng))

@@ -273,12 +273,24 @@ def mixed(path: str, seed: int, ops: int) -> None:
 
     Every other delete is made while another connection reads the file, so that no checkpoint can
     copy the delete into the file (or sync the WAL) before the call returns; its line says ``pinned``.
+    Every third scrub's check reports removed text left in the file, so that it is rewritten with
+    ``VACUUM`` (which a real file needs about once in a few hundred removals).
     """
     import sqlite3
 
     import tact_memory.store.sqlite
+    from tact_memory.store import residue
 
     tact_memory.store.sqlite.BUSY_TIMEOUT_S = 0.05  # a checkpoint gives up on the reader at once
+    checks = 0
+    holds_any = residue.holds_any
+
+    def every_third_holds_text(*args: Any) -> bool:
+        nonlocal checks
+        checks += 1
+        return checks % 3 == 0 or holds_any(*args)
+
+    residue.holds_any = every_third_holds_text
     rng = random.Random(seed)
     store = MemoryStore(path)
     reader = sqlite3.connect(path, isolation_level=None)
@@ -326,6 +338,8 @@ def mixed(path: str, seed: int, ops: int) -> None:
             line = ["ack", "read", 0, 0, ""]
         out.write(json.dumps(line) + "\n")
         out.flush()
+    out.write(json.dumps(["done", "rewrites", store._scrubber.rewrites, 0, ""]) + "\n")
+    out.flush()
     os._exit(0)  # no close: the WAL stays as a running process leaves it
 
 
