@@ -264,6 +264,7 @@ class MemoryStore:
             self._synchronous = "FULL"
             commit_unchanged(conn)
         except (sqlite3.Error, OSError) as exc:
+            self._corpus.invalidate()  # the caller will not apply its change to the index: compare again
             if isinstance(exc, OSError):  # the flush itself: the disk could not store what it held
                 reason = "disk_full" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "io_error"
             else:

@@ -247,3 +247,4 @@ def test_a_flush_the_disk_refuses_says_the_removal_is_written_but_may_not_last(
         assert "written" in info.value.message and "power loss" in info.value.message
         monkeypatch.undo()
         assert [r.key.id for r in store.list_records(order="id")] == [2]
+        assert [c.key.id for c in store.scan("service number listens port")] == [2]  # the index knows
