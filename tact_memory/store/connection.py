@@ -42,9 +42,11 @@ and a checkpoint later copies them into the database.
   checkpoint syncs the WAL before it copies a frame into the file. That sync is the removal's
   commit sync; a second one at the commit would flush nothing new. The removal is acknowledged
   only once its frames are synced: when no checkpoint could copy them all (another connection
-  was still reading the WAL), the store flushes the WAL itself through SQLite's own descriptor
-  of it (:func:`.held.sync`). Where the process cannot borrow that descriptor (it cannot list
-  its descriptors), a removal is a ``mutation``. Until acknowledged, a removal is like a
+  was still reading the WAL), the store flushes the WAL itself (:func:`.held.sync`). Where the
+  process cannot see that SQLite holds the WAL at that path open (it cannot list its
+  descriptors), a removal is a ``mutation``. A checkpoint that the disk failed is not followed by
+  that flush: the removal answers ``io_error`` (a second flush after a failed one can succeed
+  with what the first could not write already dropped). Until acknowledged, a removal is like a
   mutation whose sync has not returned: other connections may see it, and a crash of the system
   can undo it whole.
 - ``telemetry`` (a scan's or read's counts): ``BEGIN IMMEDIATE`` and ``synchronous = NORMAL``:

@@ -1,17 +1,23 @@
-"""Descriptors that SQLite holds on the database and its WAL, borrowed without ever closing one.
+"""Descriptors that SQLite holds on the database, borrowed without ever closing one, and the flush of
+its WAL.
 
 Two things the store does need the files themselves, not SQLite: the scrub reads the database's
 bytes to search them for removed text (:func:`image`), and a removal whose commit did not wait for
 the disk makes its WAL durable when no checkpoint did (:func:`sync`).
 
-Neither may open a descriptor of its own. POSIX record locks belong to the process and the file,
-not to a descriptor, so closing *any* descriptor of a file drops every lock the process holds on
-it, SQLite's included; another process could then take the database for unused, checkpoint it and
-delete its WAL under a connection that is still writing. So both borrow a descriptor SQLite already
-has open on the same file (same device and inode), found by listing ``/dev/fd``, and use only
-calls that leave it as it was: ``pread`` (which does not move the file offset) and ``fdatasync``.
-Where the process cannot list its descriptors, there is none to borrow, and the callers take the
-way that needs none (a full ``VACUUM``, a commit that syncs).
+The database file may not be opened and closed by anyone but SQLite. POSIX record locks belong to
+the process and the file, not to a descriptor, so closing *any* descriptor of a file drops every
+lock the process holds on it, SQLite's included; another process could then take the database for
+unused, checkpoint it and delete its WAL under a connection that is still writing. So :func:`image`
+borrows a descriptor SQLite already has open on the same file (same device and inode), found by
+listing ``/dev/fd``, and reads it only with ``pread``, which leaves it as it was. Where the process cannot
+list its descriptors, there is none to borrow, and the scrub rewrites the file instead.
+
+SQLite takes no lock on the ``-wal`` file (in WAL mode its locks are on the database file and the
+``-shm`` index), so :func:`sync` opens a descriptor of its own there and closes it after the flush:
+a borrowed one could be closed by another connection between the check and the flush, and its
+number given to another file. :func:`descriptor` still tells whether SQLite holds the WAL at that
+path open, so that the flush reaches the file SQLite writes to.
 """
 
 from __future__ import annotations
@@ -85,15 +91,24 @@ def image(wanted: Identity) -> bytes | None:
     return b"".join(chunks)
 
 
-def sync(wanted: Identity) -> bool:
-    """Flush the file ``wanted`` to the disk (``fdatasync``) through a descriptor this process holds
-    on it; ``False`` when there is none. A flush applies to the file, whichever descriptor asks.
+def sync(path: str, wanted: Identity) -> bool:
+    """Flush the file at ``path`` to the disk (``fdatasync``) if it is still the file ``wanted``,
+    through a descriptor of its own (only for files SQLite holds no lock on, such as the WAL);
+    ``False`` when the path no longer names that file. A flush applies to the file, whichever
+    descriptor asks.
 
     Raises:
         OSError: the disk refused the flush.
     """
-    fd = descriptor(wanted)
-    if fd is None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
         return False
-    _flush(fd)
-    return True
+    try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != wanted:
+            return False
+        _flush(fd)
+        return True
+    finally:
+        os.close(fd)

@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterable
 
 from . import residue
 from .connection import commit_unchanged
+from .sqlite_errors import SQLITE_FULL, SQLITE_IOERR, error_code
 
 __all__ = ["Scrubber"]
 
@@ -81,6 +82,11 @@ class Scrubber:
         """The stored text of what left, or ``None`` when it is not known (then any loose text counts)."""
         self.rewrites = 0
         """How many scrubs of this store rewrote the file with ``VACUUM``."""
+        self.disk_error: sqlite3.Error | None = None
+        """The error of the last scrub when the disk failed it (a write or a flush refused, the disk
+        full), rather than a lock: a flush it made may have failed, so the caller must not take
+        the WAL for flushed, nor retry the flush (a second ``fdatasync`` after a failed one can
+        succeed with the pages it could not write already dropped)."""
 
     def mark(self, removed: Iterable[str] | None = None) -> None:
         """Record that content leaves the file in a transaction that has not committed yet.
@@ -114,6 +120,7 @@ class Scrubber:
             disk (:mod:`.connection` relies on it for a removal's commit).
         """
         removed, self._removed, self.owed = self._removed, set(), False
+        self.disk_error = None
         if conn is None:
             return False
         copied = False
@@ -128,8 +135,11 @@ class Scrubber:
             copied = copied or (0 <= frames == done)
             if busy:
                 raise _Unfinished
-        except (sqlite3.Error, _Unfinished):
+        except (sqlite3.Error, _Unfinished) as exc:
             self.mark(removed)
+            code = error_code(exc)
+            if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in (SQLITE_IOERR, SQLITE_FULL):
+                self.disk_error = exc
             return copied
         if frames < 0 or not restart:
             return copied  # not in WAL mode (SQLite answers -1), or closing: no WAL to start
@@ -149,6 +159,8 @@ class Scrubber:
         Raises:
             _Unfinished: the checkpoint could not copy every frame (a reader still uses the WAL).
         """
+        if image is None:
+            return False, False  # the file cannot be read: it is rewritten, then checkpointed
         # Frames committed by anyone before `before` are copied by the checkpoint. Under the write
         # lock no frame can be added; if no other connection committed since `before`, nothing
         # is left for a checkpoint to copy, so the file cannot change while it is read.
@@ -157,8 +169,6 @@ class Scrubber:
         if busy or frames != copied:
             raise _Unfinished
         copied = frames >= 0  # every frame, unless the file is not in WAL mode (SQLite answers -1)
-        if image is None:
-            return False, copied
         conn.execute("BEGIN IMMEDIATE")
         try:
             data = image() if conn.execute("PRAGMA data_version").fetchone()[0] == before else None

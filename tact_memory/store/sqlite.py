@@ -244,21 +244,26 @@ class MemoryStore:
                 self._flush_wal(conn, wal)
 
     def _held_wal(self) -> held.Identity | None:
-        """The WAL's identity, if this process holds a descriptor of it to flush it through."""
+        """The WAL's identity, if SQLite is seen to hold the WAL at that path open (so that a flush
+        of the file at the path is a flush of the WAL it writes to)."""
         wal = held.identity(f"{self.path}-wal")
         return wal if wal is not None and held.descriptor(wal) is not None else None
 
     def _flush_wal(self, conn: sqlite3.Connection, wal: held.Identity) -> None:
         """Make a committed removal durable when no checkpoint synced the WAL after it: flush the
-        WAL through SQLite's descriptor, or (that descriptor gone) commit nothing at ``FULL``,
-        which syncs the WAL SQLite writes to.
+        WAL, or (the path no longer names SQLite's WAL) commit nothing at ``FULL``, which syncs
+        the WAL SQLite writes to. A scrub that the disk failed is not retried: a second flush can
+        succeed after the first lost what it could not write.
 
         Raises:
-            StoreUnavailable: the flush failed; the change is in the file but may not survive a
-                power loss, and the message says so.
+            StoreUnavailable: the disk refused a flush; the change is in the file but a power loss
+                could still undo it, and the message says so. The connection is closed, so the
+                next call opens the file afresh (and SQLite's close copies the WAL into it first).
         """
         try:
-            if held.sync(wal):
+            if self._scrubber.disk_error is not None:
+                raise self._scrubber.disk_error
+            if held.sync(f"{self.path}-wal", wal):
                 return
             conn.execute("PRAGMA synchronous = FULL")
             self._synchronous = "FULL"
@@ -270,11 +275,12 @@ class MemoryStore:
             else:
                 error = self._translate(exc)
                 reason = error.reason if isinstance(error, errors.StoreUnavailable) else "disk_full"
+            self.close()
             raise unavailable(
                 self.path,
                 reason,
-                "the change was written, but it could not be flushed to the disk, so a power loss "
-                "could still undo it; the next put or delete that succeeds flushes it",
+                "the change was written, but the disk refused to flush it, so a power loss or a "
+                "crash of the system could still undo it; check the disk before relying on it",
             ) from exc
 
     def _record(self, row: Sequence[object]) -> MemoryRecord:
@@ -282,7 +288,7 @@ class MemoryStore:
         return rows.record(row, self.path, record_bytes=self.limits.record_bytes)
 
     def _image(self) -> bytes | None:
-        """The database file's bytes, read through the connection's own descriptor (see :mod:`.residue`)."""
+        """The database file's bytes, read through the connection's own descriptor (see :mod:`.held`)."""
         return None if self._identity is None else held.image(self._identity)
 
     def _retire(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:

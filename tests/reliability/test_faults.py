@@ -542,6 +542,54 @@ def test_a_full_disk_at_delete_says_the_disk_is_full(config_dir: Path, db_path: 
     assert folder_bytes(db_path) == before
 
 
+REFUSED_FLUSH = """
+import sys
+from tact_memory.records import RecordKey
+from tact_memory.store.sqlite import MemoryStore
+store = MemoryStore(sys.argv[1])
+store.scan("service port")  # opens the file and its WAL
+print("DELETE-START", flush=True)
+try:
+    store.delete(RecordKey(1, 1))
+    print("ACK", flush=True)
+except Exception as exc:
+    print("ERROR", getattr(exc, "reason", ""), exc, flush=True)
+"""
+
+
+def test_a_delete_whose_flush_the_disk_refuses_is_not_acknowledged(tmp_path: Path) -> None:
+    """A delete commits without a sync of its own; the scrub's checkpoint flushes the WAL for it.
+    strace makes that flush fail (EIO), as a failing disk does. The delete answers ``unavailable``
+    (``io_error``) saying it is written but not durable, where it used to flush the WAL once more
+    and answer success (on Linux a second ``fdatasync`` after a failed one can succeed with the
+    pages it could not write already dropped). The file stays intact and usable."""
+    why_not = strace_problem()
+    if why_not:
+        pytest.skip(why_not)
+    db = tmp_path / "memory" / "v1.sqlite3"
+    seeded_database(db, 4)
+    copy = tmp_path / "dry"
+    shutil.copytree(db.parent, copy)
+    trace = tmp_path / "trace"
+    base = [str(shutil.which("strace")), "-f", "-y", "-qq", "-o", str(trace), "-e", "trace=fdatasync,write"]
+    run = [sys.executable, "-c", REFUSED_FLUSH]
+    subprocess.run([*base, *run, str(copy / db.name)], capture_output=True, env=child_env(), cwd=ROOT, timeout=120, check=True)
+    syncs = [line for line in trace.read_text().splitlines() if "fdatasync(" in line or "DELETE-START" in line]
+    start = next(i for i, line in enumerate(syncs) if "DELETE-START" in line)
+    first_wal_sync = next(i for i, line in enumerate(syncs) if i > start and "-wal>" in line)
+    when = sum(1 for line in syncs[: first_wal_sync + 1] if "fdatasync(" in line)
+    inject = ["-e", f"inject=fdatasync:error=EIO:when={when}"]
+    proc = subprocess.run([*base, *inject, *run, str(db)], capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=120, check=False)
+    assert proc.stdout.splitlines()[0] == "DELETE-START", proc.stderr
+    result = proc.stdout.splitlines()[1]
+    assert result.startswith("ERROR io_error ") and "refused to flush" in result, proc.stdout
+    assert "(INJECTED)" in trace.read_text().split("DELETE-START", 1)[1]  # the refused flush was the delete's
+    assert integrity(db) == "ok"
+    with MemoryStore(db) as store:
+        store.put("the queue service listens on port 5672")
+        assert len(store.list_records()) in (4, 5)  # the delete is written; whether it lasts is what the error said
+
+
 # -- a lock held too long -------------------------------------------------------------------------
 
 

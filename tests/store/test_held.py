@@ -92,16 +92,8 @@ def test_reading_the_image_keeps_the_locks_that_keep_the_wal(tmp_path: Path, rea
         conn.close()
 
 
-def test_sync_flushes_through_the_descriptor_the_connection_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``sync`` flushes the WAL through SQLite's own descriptor of it (the flush of a file is the
-    same whichever descriptor asks), and finds none once the connection has closed it."""
-    db = tmp_path / "synced.sqlite3"
-    conn = sqlite3.connect(db, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("CREATE TABLE t (x TEXT)")
-    conn.execute("INSERT INTO t VALUES ('a row')")
-    wal = held.identity(f"{db}-wal")
-    assert wal is not None
+def _recording(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The files :func:`held.sync` flushes, by identity."""
     flushed: list[tuple[int, int]] = []
     real = held._flush
 
@@ -111,35 +103,74 @@ def test_sync_flushes_through_the_descriptor_the_connection_holds(tmp_path: Path
         real(fd)
 
     monkeypatch.setattr(held, "_flush", recording)
-    assert held.sync(wal) is True
-    assert flushed == [wal]
-    conn.close()
-    assert held.sync(wal) is False  # SQLite closed (and removed) its WAL
-    assert flushed == [wal]
+    return flushed
 
 
-def test_sync_of_a_file_no_descriptor_holds_flushes_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "loose.bin"
-    path.write_bytes(b"held by no one")
-    found = held.identity(str(path))
-    assert found is not None and held.sync(found) is False
-    assert held.identity(str(tmp_path / "missing")) is None
+def _open_descriptors() -> int:
+    return len(os.listdir("/dev/fd"))
 
 
-def test_a_refused_flush_is_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sync_flushes_the_file_at_the_path_while_it_is_the_same_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sync`` flushes through a descriptor of its own, closed again; a path that now names
+    another file (replaced, or gone) is not flushed."""
+    path = tmp_path / "wal.bin"
+    path.write_bytes(b"frames")
+    wanted = held.identity(str(path))
+    assert wanted is not None
+    flushed = _recording(monkeypatch)
+    before = _open_descriptors()
+    assert held.sync(str(path), wanted) is True
+    assert flushed == [wanted] and _open_descriptors() == before
+    path.rename(tmp_path / "old.bin")  # kept, so that its inode cannot be given to the new file
+    path.write_bytes(b"another file at the same path")
+    assert held.sync(str(path), wanted) is False
+    path.unlink()
+    assert held.sync(str(path), wanted) is False
+    assert flushed == [wanted] and _open_descriptors() == before
+    assert held.identity(str(path)) is None
+
+
+def test_a_refused_flush_is_raised_and_its_descriptor_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A disk that refuses the flush is an ``OSError`` for the caller, never a silent success."""
     path = tmp_path / "refused.bin"
     path.write_bytes(b"x")
-    fd = os.open(path, os.O_RDONLY)
 
     def refuse(fd: int) -> None:
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(held, "_flush", refuse)
+    found = held.identity(str(path))
+    assert found is not None
+    before = _open_descriptors()
+    with pytest.raises(OSError):
+        held.sync(str(path), found)
+    assert _open_descriptors() == before
+
+
+FLUSH_THEN_CLOSE = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1])
+assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
+conn.close()  # the last connection, if it can take the exclusive lock, checkpoints and deletes the WAL
+"""
+
+
+def test_flushing_the_wal_through_a_descriptor_of_its_own_keeps_the_locks(tmp_path: Path) -> None:
+    """Why ``sync`` may open and close a descriptor of the WAL, where ``image`` must borrow one of
+    the database: SQLite locks the database file and the ``-shm`` index, never the ``-wal``. After
+    a flush of the WAL, another process that opens the database, reads and closes still finds this
+    connection's lock and leaves the WAL in place."""
+    db = tmp_path / "locks.sqlite3"
+    wal = Path(f"{db}-wal")
+    conn = sqlite3.connect(db, isolation_level=None)
     try:
-        found = held.identity(str(path))
-        assert found is not None
-        with pytest.raises(OSError):
-            held.sync(found)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("CREATE TABLE t (x TEXT)")
+        conn.execute("INSERT INTO t VALUES ('a row')")
+        found = held.identity(str(wal))
+        assert found is not None and held.descriptor(found) is not None  # SQLite holds it open
+        assert held.sync(str(wal), found) is True
+        subprocess.run([sys.executable, "-c", FLUSH_THEN_CLOSE, str(db)], check=True, timeout=60)
+        assert wal.exists()
     finally:
-        os.close(fd)
+        conn.close()

@@ -13,7 +13,7 @@ import pytest
 import tact_memory.store.sqlite
 from tact_memory import errors
 from tact_memory.records import RecordKey
-from tact_memory.store import held
+from tact_memory.store import held, hygiene
 from tact_memory.store.sqlite import MemoryStore
 
 SIDECARS = ("-wal", "-shm")
@@ -248,3 +248,28 @@ def test_a_flush_the_disk_refuses_says_the_removal_is_written_but_may_not_last(
         monkeypatch.undo()
         assert [r.key.id for r in store.list_records(order="id")] == [2]
         assert [c.key.id for c in store.scan("service number listens port")] == [2]  # the index knows
+
+
+def test_a_scrub_the_disk_failed_is_reported_and_its_flush_not_retried(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the disk failed the scrub (a refused flush or write, not a busy lock), the removal
+    answers ``io_error`` at once: it does not flush the WAL again and call the removal durable, and
+    the connection is closed, so the next call opens the file afresh."""
+    seeded(db_path, 2)
+    scrub = hygiene.Scrubber.scrub
+
+    def failing(self: hygiene.Scrubber, *args: object, **kwargs: object) -> bool:
+        scrub(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.disk_error = sqlite3.OperationalError("disk I/O error")
+        return False
+
+    flushes: list[object] = []
+    monkeypatch.setattr(held, "sync", lambda *args: flushes.append(args) or True)
+    with MemoryStore(db_path) as store:
+        store.scan("service")
+        monkeypatch.setattr(hygiene.Scrubber, "scrub", failing)
+        with pytest.raises(errors.StoreUnavailable) as info:
+            store.delete(RecordKey(1, 1))
+        assert info.value.reason == "io_error" and "refused to flush" in info.value.message
+        assert flushes == [] and not store.opened
+        monkeypatch.undo()
+        assert [r.key.id for r in store.list_records(order="id")] == [2]
