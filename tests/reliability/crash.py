@@ -27,8 +27,17 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-TRACED = "openat,pwrite64,write,ftruncate,fdatasync,fsync,unlink,unlinkat,rename,renameat,renameat2"
-"""The system calls a trace records."""
+TRACED = (
+    "openat,pwrite64,write,ftruncate,truncate,fdatasync,fsync,unlink,unlinkat,rename,renameat,renameat2,"
+    "pwritev,pwritev2,writev,fallocate,copy_file_range,sendfile,splice,mmap"
+)
+"""The system calls a trace records: those it replays, and those that could change a file in ways
+it does not replay (a test refuses any of these on a file of the memory folder)."""
+
+UNREPLAYED = frozenset(
+    {"pwritev", "pwritev2", "writev", "fallocate", "copy_file_range", "sendfile", "splice", "rename", "renameat", "renameat2"}
+)
+"""Calls that would change a file of the folder in a way :func:`crash_states` cannot replay."""
 
 SECTOR = 512
 """A write that is cut by the power loss keeps a whole number of these from its start."""
@@ -38,7 +47,8 @@ class Event(NamedTuple):
     """One traced call that changes what a file holds, or what the process printed."""
 
     kind: str
-    """``write``, ``truncate``, ``sync``, ``create``, ``unlink``, ``rename`` or ``print``."""
+    """``write``, ``truncate``, ``sync``, ``create``, ``unlink``, ``print``, or ``unreplayed``
+    (a call that :data:`UNREPLAYED` names, or a shared ``mmap`` of a file opened for writing)."""
     path: str
     """The file (or folder, for a sync) it concerns; empty for ``print``."""
     offset: int = 0
@@ -50,7 +60,9 @@ class Event(NamedTuple):
 
 _CALL = re.compile(r"^\d+\s+(?P<name>\w+)\((?P<args>.*)\)\s+=\s+(?P<result>-?\d+)(?P<rest>.*)$")
 _FD_PATH = re.compile(r"^-?\d+<(?P<path>[^>]*)>")
-_DUMP = re.compile(r"^ \| [0-9a-f]{5}  ")
+_DUMP = re.compile(r"^ \| (?P<offset>[0-9a-f]{5,})  ")
+"""A line of strace's dump of written data: its offset (five hex digits, more past 1 MiB), then 16
+bytes in hex in two groups of eight, then the same bytes as text."""
 
 
 def trace(argv: Sequence[str], *, out: Path, cwd: Path, env: dict[str, str], timeout: float = 300) -> list[Event]:
@@ -65,22 +77,31 @@ def trace(argv: Sequence[str], *, out: Path, cwd: Path, env: dict[str, str], tim
 
 
 def parse(lines: Sequence[str]) -> list[Event]:
-    """The events of an ``strace -y -e write=all`` record (see :func:`trace`)."""
+    """The events of an ``strace -y -e write=all`` record (see :func:`trace`).
+
+    Raises:
+        ValueError: a write whose dump does not hold as many bytes as the call wrote, or calls of
+            several threads interleaved (this reader expects one at a time).
+    """
     events: list[Event] = []
-    pending: tuple[str, str, int] | None = None  # a write whose dump lines follow: kind, path, offset
+    pending: tuple[str, str, int, int] | None = None  # a write whose dump lines follow: kind, path, offset, length
     dumped = bytearray()
 
     def finish() -> None:
         nonlocal pending
         if pending is not None:
-            kind, path, offset = pending
+            kind, path, offset, length = pending
+            if len(dumped) != length:
+                raise ValueError(f"a write of {length} bytes to {path or 'stdout'} dumped {len(dumped)}")
             events.append(Event(kind, path, offset, bytes(dumped)))
             pending = None
         dumped.clear()
 
     for line in lines:
-        if _DUMP.match(line):
-            dumped.extend(bytes.fromhex(line[10:58]))
+        dump = _DUMP.match(line)
+        if dump:
+            start = 3 + len(dump["offset"]) + 2
+            dumped.extend(bytes.fromhex(line[start : start + 48]))
             continue
         finish()
         match = _CALL.match(line)
@@ -88,26 +109,35 @@ def parse(lines: Sequence[str]) -> list[Event]:
             if "<unfinished" in line or "resumed>" in line:
                 raise ValueError(f"interleaved calls in the trace: {line}")
             continue  # a failed call changes nothing; exits and signals are not calls
-        name, args = match["name"], match["args"]
+        name, args, result = match["name"], match["args"], int(match["result"])
         target = _FD_PATH.match(args)
         path = target["path"] if target else ""
         if name == "write" and args.startswith("1<"):
-            pending = ("print", "", 0)  # a line the worker printed to its standard output
+            pending = ("print", "", 0, result)  # a line the worker printed to its standard output
         elif name in ("pwrite64", "write"):
             # a plain write has no offset: none of SQLite's does, and a test refuses one in the folder
-            pending = ("write", path, int(args.rsplit(",", 1)[1]) if name == "pwrite64" else -1)
+            pending = ("write", path, int(args.rsplit(",", 1)[1]) if name == "pwrite64" else -1, result)
         elif name == "ftruncate":
             events.append(Event("truncate", path, int(args.rsplit(",", 1)[1])))
+        elif name == "truncate":
+            events.append(Event("truncate", args.split('"')[1], int(args.rsplit(",", 1)[1])))
         elif name in ("fdatasync", "fsync"):
             events.append(Event("sync", path))
-        elif name == "openat" and "O_CREAT" in args:
-            created = _FD_PATH.match(match["result"] + match["rest"].strip())
-            if created is not None:
-                events.append(Event("create", created["path"]))
+        elif name == "openat":
+            opened = _FD_PATH.match(match["result"] + match["rest"].strip())
+            if opened is not None and "O_CREAT" in args:
+                events.append(Event("create", opened["path"]))
+            if opened is not None and "O_TRUNC" in args:
+                events.append(Event("truncate", opened["path"], 0))
         elif name in ("unlink", "unlinkat"):
             events.append(Event("unlink", args.split('"')[1]))
-        elif name.startswith("rename"):
-            events.append(Event("rename", args.split('"')[1]))
+        elif name == "mmap":
+            fields = [field.strip() for field in args.split(",")]
+            mapped = _FD_PATH.match(fields[4]) if len(fields) > 4 else None
+            if mapped is not None and "PROT_WRITE" in fields[2] and "MAP_SHARED" in fields[3]:
+                events.append(Event("unreplayed", mapped["path"], 0, b"mmap"))
+        elif name in UNREPLAYED:
+            events.append(Event("unreplayed", path or (args.split('"')[1] if '"' in args else ""), 0, name.encode()))
     finish()
     return events
 
@@ -127,6 +157,7 @@ class _File:
         self.flushed = bytes(content)  # what its last flush made durable
         self.since: list[Event] = []  # writes and truncations after that flush, in order
         self.named = durable  # whether its folder entry is durable (it existed, or the folder was flushed since)
+        self.unlinked = False  # removed from the folder, which has not been flushed since
 
     def change(self, event: Event) -> None:
         if event.kind == "write":
@@ -160,43 +191,69 @@ class _File:
         return bytes(data)
 
 
+def _replay(events: Sequence[Event], folder: Path, before: dict[str, bytes], upto: int) -> dict[str, _File]:
+    """Every file of ``folder`` the process had made or found, by name, after the first ``upto`` events."""
+    files = {name: _File(data, durable=True) for name, data in before.items() if not name.endswith("-shm")}
+    prefix = f"{folder}/"
+    for event in events[:upto]:
+        if event.kind == "print" or not (event.path.startswith(prefix) or event.path == str(folder)):
+            continue
+        name = event.path[len(prefix) :]
+        if name.endswith("-shm"):
+            continue  # SQLite's index of the WAL, mapped into memory; rebuilt from the WAL after a crash
+        if event.kind == "unreplayed" or event.offset < 0:
+            how = event.data.decode() if event.kind == "unreplayed" else "write without an offset"
+            raise ValueError(f"{how} on {name}: this model replays positioned writes and truncations only")
+        live = name in files and not files[name].unlinked
+        if event.kind == "create" and not live:
+            files[name] = _File(b"", durable=False)
+        elif event.kind in ("write", "truncate") and live:
+            files[name].change(event)
+        elif event.kind == "sync":
+            if event.path == str(folder):
+                for key in [key for key, file in files.items() if file.unlinked]:
+                    del files[key]  # its removal is durable now
+                for file in files.values():
+                    file.named = True
+            elif live:
+                files[name].flush()
+        elif event.kind == "unlink" and live:
+            if files[name].named:
+                files[name].unlinked = True  # gone, unless the power goes before the folder is flushed
+            else:
+                del files[name]
+    return files
+
+
 def crash_states(
     events: Sequence[Event], folder: Path, before: dict[str, bytes], *, upto: int, rng: random.Random | None
 ) -> dict[str, bytes]:
     """The files of ``folder`` (by name) after a power loss just before event ``upto``.
 
     ``before`` holds the folder's files, by name, as they were when the trace began (and durable).
-    Without ``rng``, only what was flushed survives; with it, also a random part of the rest.
-    The ``-shm`` index is left out: SQLite rebuilds it from the WAL.
+    Without ``rng``, only what was flushed survives (a file removed since the folder was last
+    flushed is still there, a file made since is not); with it, also a random part of the rest,
+    and each such file is there or not at random. The ``-shm`` index is left out: SQLite rebuilds
+    it from the WAL.
+
+    Raises:
+        ValueError: the process changed a file of the folder in a way this model does not replay.
     """
-    files = {name: _File(data, durable=True) for name, data in before.items()}
-    prefix = f"{folder}/"
-    for event in events[:upto]:
-        if event.kind == "print" or not (event.path.startswith(prefix) or event.path == str(folder)):
-            continue
-        name = event.path[len(prefix) :]
-        if event.kind == "rename" or event.offset < 0:
-            raise ValueError(f"{event.kind} of {name}: this model replays positioned writes only")
-        if event.kind == "create" and name not in files:
-            files[name] = _File(b"", durable=False)
-        elif event.kind in ("write", "truncate") and name in files:
-            files[name].change(event)
-        elif event.kind == "sync":
-            if event.path == str(folder):
-                for file in files.values():
-                    file.named = True
-            elif name in files:
-                files[name].flush()
-        elif event.kind == "unlink":
-            files.pop(name, None)
     left: dict[str, bytes] = {}
-    for name, file in files.items():
-        if name.endswith("-shm"):
-            continue
+    for name, file in _replay(events, folder, before, upto).items():
+        if file.unlinked and rng is not None and rng.random() < 0.5:
+            continue  # its removal reached the disk
         if not file.named and (rng is None or rng.random() < 0.5):
             continue  # its folder entry never reached the disk
         left[name] = file.after_loss(rng)
     return left
+
+
+def seen_by_the_process(events: Sequence[Event], folder: Path, before: dict[str, bytes]) -> dict[str, bytes]:
+    """The files of ``folder`` as the process left them, by replaying every event (``-shm`` left
+    out): a test compares it with the real folder, so that a write the trace missed is noticed."""
+    files = _replay(events, folder, before, len(events))
+    return {name: bytes(file.content) for name, file in files.items() if not file.unlinked}
 
 
 def lay_out(files: dict[str, bytes], folder: Path) -> None:

@@ -63,6 +63,8 @@ def test_a_power_loss_at_any_moment_keeps_every_acknowledged_write(tmp_path: Pat
         [sys.executable, "-m", "tests.reliability.workers", "mixed", str(db), str(seed), str(OPS)],
         out=tmp_path / "trace", cwd=ROOT, env=child_env(),
     )  # fmt: skip
+    real = {p.name: p.read_bytes() for p in db.parent.iterdir() if p.is_file() and not p.name.endswith("-shm")}
+    assert crash.seen_by_the_process(events, db.parent, before) == real  # the trace missed no write
     acknowledged = crash.acknowledged(crash.printed(events, len(events)))
     assert len(acknowledged) == OPS
     assert {entry[1] for entry in acknowledged} >= {"put", "replace", "delete", "scan"}
@@ -106,6 +108,46 @@ def test_the_model_keeps_only_what_was_flushed(tmp_path: Path) -> None:
     assert seen == {b"kept", b"keST", b"k"}  # any subset of the unflushed changes, in order
 
 
+def test_a_removal_from_the_folder_lasts_once_the_folder_is_flushed(tmp_path: Path) -> None:
+    """An unlinked file may still be there after a power loss until its folder is flushed; then
+    it is gone for good. A file made and removed before any flush of the folder is never there."""
+    folder = tmp_path / "memory"
+    events = [
+        crash.Event("unlink", f"{folder}/old-wal"),
+        crash.Event("create", f"{folder}/brief"),
+        crash.Event("unlink", f"{folder}/brief"),
+    ]
+    before = {"old-wal": b"frames", "db": b"pages"}
+    assert crash.crash_states(events, folder, before, upto=len(events), rng=None) == before
+    kept = {tuple(sorted(crash.crash_states(events, folder, before, upto=len(events), rng=random.Random(n)))) for n in range(32)}
+    assert kept == {("db",), ("db", "old-wal")}
+    events.append(crash.Event("sync", str(folder)))
+    assert crash.crash_states(events, folder, before, upto=len(events), rng=None) == {"db": b"pages"}
+    assert crash.seen_by_the_process(events, folder, before) == {"db": b"pages"}
+
+
+def test_the_reader_takes_long_dumps_and_refuses_what_it_cannot_replay(tmp_path: Path) -> None:
+    """Past 1 MiB strace numbers a dump's lines with six hex digits; a dump that does not hold what
+    the call wrote is an error, and so is a call the model does not replay on a file of the folder."""
+    folder = tmp_path / "memory"
+    size = 0x100010
+    data = (bytes(range(256)) * (size // 256 + 1))[:size]
+    lines = [f'7  pwrite64(5<{folder}/v1.sqlite3-wal>, ""..., {size}, 32) = {size}']
+    for at in range(0, size, 16):
+        chunk = data[at : at + 16]
+        hexed = " ".join(f"{b:02x}" for b in chunk[:8]) + "  " + " ".join(f"{b:02x}" for b in chunk[8:])
+        lines.append(f" | {at:05x}  {hexed:<48}  {'.' * 16} |")
+    [event] = crash.parse(lines)
+    assert event.kind == "write" and event.offset == 32 and event.data == data
+    with pytest.raises(ValueError, match="dumped"):
+        crash.parse(lines[:-1])
+    writev = [f'7  pwritev(5<{folder}/v1.sqlite3>, [...], 2, 0) = 8192']
+    with pytest.raises(ValueError, match="pwritev"):
+        crash.crash_states(crash.parse(writev), folder, {}, upto=1, rng=None)
+    shared = [f"7  mmap(NULL, 32768, PROT_READ|PROT_WRITE, MAP_SHARED, 4<{folder}/v1.sqlite3-shm>, 0) = 0x7f0000000000"]
+    assert crash.crash_states(crash.parse(shared), folder, {}, upto=1, rng=None) == {}  # the -shm index is not modelled
+
+
 def test_the_trace_is_read_as_the_files_saw_it(tmp_path: Path) -> None:
     """The parser against a real trace: SQLite's writes with their bytes, its flushes, the files
     it creates and the lines printed, in the order they happened."""
@@ -131,7 +173,10 @@ def test_the_trace_is_read_as_the_files_saw_it(tmp_path: Path) -> None:
     marker = next(i for i, e in enumerate(mine) if e.kind == "write" and b"a marker row" in e.data)
     assert made < marker < acked
     assert any(e.kind == "sync" and e.path.endswith("-wal") for e in mine[marker:acked])
-    at_ack = events.index(mine[acked]) + 1  # the connection closes at exit, removing the WAL
+    at_ack = events.index(mine[acked]) + 1
     left = crash.crash_states(events, tmp_path, {}, upto=at_ack, rng=None)
     assert b"a marker row" in left["t.sqlite3-wal"]  # flushed by the commit (synchronous = FULL)
-    assert "t.sqlite3-wal" not in crash.crash_states(events, tmp_path, {}, upto=len(events), rng=None)
+    # The connection closes at exit: it copies the WAL into the file, flushes it, and removes the
+    # WAL without flushing the folder, so a power loss may still find the WAL there.
+    assert "t.sqlite3-wal" in crash.crash_states(events, tmp_path, {}, upto=len(events), rng=None)
+    assert sorted(crash.seen_by_the_process(events, tmp_path, {})) == ["t.sqlite3"]
