@@ -295,10 +295,13 @@ class Index:
             return []
         content, stop = split_query(query, stop_words=self._stop_words, fold=self._fold)
         scores: dict[int, float] = {}
-        for term in content:
+        # In sorted order, not the sets' own: floating-point sums depend on their order, and a
+        # set's order on the process's hash seed, so two records that tie could otherwise come out
+        # a rounding error apart, in an order that changes from one process to the next.
+        for term in sorted(content):
             self._add(scores, term, new=True)
         # Stop words only add to records a content term has already made candidates.
-        for term in stop:
+        for term in sorted(stop):
             self._add(scores, term, new=False)
         # Only a score at least the limit-th largest can be among the best; the few such records
         # are then ordered by score and id. (Two sorts in C cost less than a heap fed in Python.)

@@ -11,10 +11,13 @@ Tokenizer. Text is NFC-normalized, then cut into runs of Unicode letters, digits
 (combining marks stay in their run, so accented and Indic words stay whole). Each run emits:
 
 * its whole, case-folded (``max_page_count``, ``httpservererror``);
-* its parts, when there is more than one: the run split on ``_``, on lower-to-upper and
-  digit-to-upper changes, and before the capital that starts a word after an acronym
-  (``HTTPServerError`` gives ``http``, ``server``, ``error``; ``useEffect`` gives ``use``,
-  ``effect``). ``URLs`` and ``PRs`` are plural acronyms, not ``UR`` + ``Ls``.
+* its parts, when there is more than one, each once: the run split on ``_``, on lower-to-upper
+  and (ASCII) digit-to-upper changes, as the shipped Rust tokenizer splits it (``useEffect``
+  gives ``use``, ``effect``; ``IPv4Address`` gives ``ipv4``, ``address``; ``OAuth2Session``
+  gives ``oauth2``, ``session``);
+* and, for a part that starts with an acronym of two or more capitals, that acronym and the
+  word after it as well (``HTTPServerError`` gives ``httpserver`` and ``error`` as parts, and
+  ``http`` and ``server`` besides). ``URLs`` and ``PRs`` are plural acronyms, not ``UR`` + ``Ls``.
 
 Punctuation separates runs, so ``src/store/migrations.py`` is found by ``store`` or ``migrations``
 and ``billing-api`` by ``billing``. Letters and digits are not split apart (``python3`` stays one
@@ -353,30 +356,34 @@ def _non_ascii_runs(candidate: str) -> Iterator[str]:
 
 
 def _pieces(run: str) -> list[str]:
-    """Split one run into its original-case parts."""
+    """Split one run into its original-case parts: those the shipped tokenizer makes, then the
+    acronym sub-parts of any of them (see the module docstring)."""
     pieces: list[str] = []
     for chunk in run.split("_"):
         if not chunk:
             continue
-        if _ACRONYM_PLURAL.fullmatch(chunk):
-            pieces.append(chunk)
-            continue
         begin = 0
         for i in range(1, len(chunk)):
-            before, here = chunk[i - 1], chunk[i]
-            after = chunk[i + 1 : i + 2]
-            boundary = here.isupper() and (
-                before.islower()
-                or before.isdigit()
-                # "HTTPServer": split before "S", the capital that starts a word; but "IDs" and
-                # "URLs" end in a plural "s", not a word.
-                or (before.isupper() and after.islower() and chunk[i + 1 :] != "s")
-            )
-            if boundary:
+            before = chunk[i - 1]
+            if chunk[i].isupper() and (before.islower() or before in "0123456789"):
                 pieces.append(chunk[begin:i])
                 begin = i
         pieces.append(chunk[begin:])
-    return pieces
+    return pieces + [sub for piece in pieces for sub in _acronym_parts(piece)]
+
+
+def _acronym_parts(piece: str) -> list[str]:
+    """``HTTPServer`` -> ``HTTP``, ``Server``: a piece that starts with two or more capitals and goes
+    on in lower case, split before the capital that starts the word; nothing for any other piece
+    (``IPv4``, ``OAuth2``, ``URLs``: one capital before the lower case, or a plural ``s``)."""
+    if _ACRONYM_PLURAL.fullmatch(piece):
+        return []
+    upper = 0
+    while upper < len(piece) and piece[upper].isupper():
+        upper += 1
+    if upper < 3 or upper == len(piece) or not piece[upper].islower():
+        return []
+    return [piece[: upper - 1], piece[upper - 1 :]]
 
 
 def _key(piece: str, fold: bool) -> str:
@@ -407,11 +414,14 @@ def _terms(text: str, fold: bool) -> Iterator[tuple[str, str]]:
             yield whole, _key(run, fold)
             continue
         # An identifier is one term as written (folding cannot touch "_" or digits, and folds
-        # "getUsers" as it would fold "getusers" typed in lower case) and its parts are words.
+        # "getUsers" as it would fold "getusers" typed in lower case) and its parts are words,
+        # each counted once ("cache_cache" is about a cache once, as the shipped tokenizer has it).
         yield whole, fold_word(whole) if fold else whole
+        seen = {whole}
         for piece in pieces:
             lowered = piece.casefold()
-            if lowered != whole:
+            if lowered not in seen:
+                seen.add(lowered)
                 yield lowered, _key(piece, fold)
 
 

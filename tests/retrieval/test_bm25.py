@@ -378,3 +378,40 @@ def test_search_is_textbook_bm25_best_first_ties_by_id(records: list[list[str]],
     got = index.search(" ".join(query), limit=limit)
     assert [hit.id for hit in got] == [i for i, _ in ranked]
     assert [hit.score for hit in got] == pytest.approx([score for _, score in ranked], rel=1e-12)
+
+
+TIE = """
+import sys
+from tact_memory.retrieval.bm25 import Index
+index = Index(fold=False)
+index.sync([(1, 1, "alpha bravo bravo bravo oscar"), (2, 1, "alpha bravo bravo bravo tango")])
+print([(hit.id, repr(hit.score)) for hit in index.search("alpha bravo oscar tango", limit=5)])
+"""
+
+
+def test_a_tie_breaks_by_id_whatever_the_hash_seed() -> None:
+    """Records 1 and 2 tie exactly (each shares alpha, bravo and one term that occurs once). Scores
+    are summed in the same order in every process, so they come out equal to the bit and id 1 is
+    first, whatever order the process's hash seed gives the query's set of terms."""
+    import ast
+    import os
+    import subprocess
+    import sys
+
+    seen = set()
+    for seed in range(12):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        out = subprocess.run([sys.executable, "-c", TIE], env=env, capture_output=True, text=True, check=True).stdout
+        seen.add(out)
+    [only] = seen
+    hits = ast.literal_eval(only)
+    assert [id_ for id_, _ in hits] == [1, 2] and hits[0][1] == hits[1][1]
+
+
+def test_a_class_name_is_found_by_the_part_the_shipped_tokenizer_gives() -> None:
+    """``ipv4`` and ``oauth2`` find records that name ``ipaddress.IPv4Address`` and ``OAuth2Session``
+    (an acronym split once made them ``i`` + ``pv4`` and ``o`` + ``auth2``, and the scans abstained)."""
+    index = Index()
+    index.sync([(1, 1, "Validate hosts with ipaddress.IPv4Address, never a regex"), (2, 1, "Sign in with OAuth2Session")])
+    assert [hit.id for hit in index.search("ipv4 validation", limit=5)] == [1]
+    assert [hit.id for hit in index.search("oauth2", limit=5)] == [2]

@@ -165,6 +165,26 @@ def test_parts_equal_to_the_whole_are_not_repeated() -> None:
     assert document_terms("v2Beta", fold=False) == ["v2beta", "v2", "beta"]
 
 
+def test_identifier_parts_are_the_shipped_tokenizers_and_an_acronym_adds_its_own() -> None:
+    """The parts the shipped Rust tokenizer makes (split on ``_``, lower-to-upper and ASCII
+    digit-to-upper) are always terms, so ``ipv4`` finds ``IPv4Address``; an acronym of two or more
+    capitals also gives itself and the word after it; each part counts once per identifier."""
+    assert document_terms("IPv4Address", fold=False) == ["ipv4address", "ipv4", "address"]
+    assert document_terms("OAuth2Session", fold=False) == ["oauth2session", "oauth2", "session"]
+    assert document_terms("HTTPServerError", fold=False) == ["httpservererror", "httpserver", "error", "http", "server"]
+    assert document_terms("XMLHttpRequest", fold=False) == ["xmlhttprequest", "xmlhttp", "request", "xml", "http"]
+    assert document_terms("cache_cache getGet foo_foo_bar", fold=False) == [
+        "cache_cache", "cache", "getget", "get", "foo_foo_bar", "foo", "bar",
+    ]  # fmt: skip
+    assert query_terms("ipv4 oauth2", fold=False) <= set(document_terms("IPv4Address OAuth2Session", fold=False))
+
+
+def test_only_an_ascii_digit_before_a_capital_splits() -> None:
+    assert document_terms("x²Y", fold=False) == ["x²y"]
+    assert document_terms("१२A", fold=False) == ["१२a"]
+    assert document_terms("x2Y", fold=False) == ["x2y", "x2", "y"]
+
+
 def test_plural_acronyms_stay_whole() -> None:
     assert document_terms("URLs PRs", fold=False) == ["urls", "prs"]
     # With folding they meet their singular.
