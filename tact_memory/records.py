@@ -112,13 +112,13 @@ class MemoryRecord(Value):
     updated_at_ms: int
     """When the current version was written."""
     scan_count: int
-    """How many scans returned this record as a candidate."""
+    """How many scans returned the current version as a candidate (a replacement starts at 0)."""
     last_scanned_at_ms: int | None
-    """When a scan last returned it."""
+    """When a scan last returned the current version."""
     read_count: int
-    """How many deliberate reads returned its full content."""
+    """How many deliberate reads returned the current version's full content (a replacement starts at 0)."""
     last_read_at_ms: int | None
-    """When it was last read."""
+    """When the current version was last read."""
     probation_until_ms: int | None
     """Until when the current version is on unread probation; ``None`` once read."""
 

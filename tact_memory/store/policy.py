@@ -181,7 +181,8 @@ def hidden_reason(content: str) -> str | None:
 
 
 def duplicate_key(content: str) -> str:
-    """The form two contents share exactly when they say the same thing (case, spacing, inflection folded)."""
+    """The form two contents share exactly when they say the same thing: case-folded (``casefold``, so
+    ``Straße`` meets ``STRASSE``), white space collapsed; words are not inflection-folded."""
     from ..retrieval.lexer import fold_for_duplicate
 
     return fold_for_duplicate(content)

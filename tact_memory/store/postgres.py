@@ -503,7 +503,8 @@ class PostgresStore:
                 else:
                     row = conn.execute(
                         "WITH written AS (UPDATE memories SET version = version + 1, content = %s, updated_at_ms = %s,"
-                        f" probation_until_ms = %s WHERE id = %s RETURNING {_COLUMNS}),"
+                        " probation_until_ms = %s, scan_count = 0, last_scanned_at_ms = NULL, read_count = 0,"
+                        f" last_read_at_ms = NULL WHERE id = %s RETURNING {_COLUMNS}),"
                         f" {self._BUMP} SELECT written.*, bumped.generation FROM written, bumped",
                         (content, now, until, replace.id, self.namespace),
                     ).fetchone()

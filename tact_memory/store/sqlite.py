@@ -648,9 +648,11 @@ class MemoryStore:
                 )
                 new_id = int(cur.lastrowid or 0)
             else:
+                # A new version starts its own telemetry, as it starts its own probation.
                 conn.execute(
                     "UPDATE memories SET version = version + 1, content = ?, updated_at_ms = ?,"
-                    " probation_until_ms = ?, derived = ? WHERE id = ?",
+                    " probation_until_ms = ?, derived = ?, scan_count = 0, last_scanned_at_ms = NULL,"
+                    " read_count = 0, last_read_at_ms = NULL WHERE id = ?",
                     (content, now, until, stored.encode(version, derived), replace.id),
                 )
                 new_id = replace.id

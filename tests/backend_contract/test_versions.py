@@ -100,3 +100,18 @@ def test_read_refuses_an_id_that_is_not_an_integer_even_an_unhashable_one(backen
     backend.put("The cron job runs hourly")
     with pytest.raises(errors.InvalidArguments):
         backend.read(ids)  # type: ignore[arg-type]
+
+
+def test_a_replacement_starts_its_own_telemetry(backend: MemoryBackend, harness: Harness) -> None:
+    """Scan and read counts and times belong to a version, as probation does: the new version of a
+    record that was scanned and read starts unscanned and unread (as in the shipped version)."""
+    first = backend.put("The docs site builds with mkdocs").memory
+    assert [c.key for c in backend.scan("docs site mkdocs")] == [first.key]
+    backend.read([first.key.id])
+    read = backend.get(first.key.id)
+    assert read is not None and (read.scan_count, read.read_count) == (1, 1)
+    harness.clock.advance(1000)
+    second = backend.put("The docs site builds with mkdocs-material 9", replace=first.key).memory
+    for record in (second, backend.get(first.key.id)):
+        assert record is not None and record.key.version == 2
+        assert (record.scan_count, record.last_scanned_at_ms, record.read_count, record.last_read_at_ms) == (0, None, 0, None)
