@@ -134,19 +134,24 @@ def bench_command(as_json: bool, quick: bool, check: bool, team: bool, database:
 @click.option("--scenarios", type=click.Path(exists=True, file_okay=False), help="Scenario folder (default: the scenarios shipped with the package).")
 @click.option("--thresholds", type=click.Path(exists=True, dir_okay=False), help="Thresholds file (default: the one shipped with the package).")
 @click.option("--tune", is_flag=True, help="Sweep retrieval constants on the tuning split and print the table; no verdict.")
+@click.option(
+    "--split", type=click.Choice(["all", "tuning"]), default="all", show_default=True,
+    help="tuning: run only the tuning scenarios, with no verdict (to fix thresholds before a held-out run).",
+)  # fmt: skip
 def eval_command(
-    as_json: bool, report_dir: str | None, policy: str, scenarios: str | None, thresholds: str | None, tune: bool
+    as_json: bool, report_dir: str | None, policy: str, scenarios: str | None, thresholds: str | None, tune: bool, split: str
 ) -> None:
     """Run every scenario with memory on and off, and judge memory by the kill criteria.
 
     Each arm uses a temporary config folder (the global --config is not used). Exits 0 when the
-    held-out verdict is pass, 1 when it is fail or inconclusive.
+    held-out verdict is pass, 1 when it is fail or inconclusive (a tuning-only run is always
+    inconclusive).
 
     \b
     Example:
         tact-memory eval
         tact-memory eval --json --report ./eval-report
-        tact-memory eval --policy pydantic-ai:openai:gpt-4.1
+        tact-memory eval --policy pydantic-ai:openai:gpt-4.1 --split tuning
     """
     if report_dir is not None:
         _require("eval", "matplotlib")
@@ -154,4 +159,7 @@ def eval_command(
         _require("pydantic-ai", "pydantic_ai")
     from ..eval.command import run_command
 
-    sys.exit(run_command(as_json=as_json, report_dir=report_dir, policy=policy, scenarios=scenarios, thresholds=thresholds, tune=tune))
+    sys.exit(run_command(
+        as_json=as_json, report_dir=report_dir, policy=policy, scenarios=scenarios, thresholds=thresholds, tune=tune,
+        split="tuning" if split == "tuning" else "all",
+    ))  # fmt: skip

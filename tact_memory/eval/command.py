@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import click
 
@@ -30,26 +30,45 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
     """The text summary printed without ``--json``."""
     p, m = doc["paired"], doc["metrics"]
     on, off = p["memory_on"], p["memory_off"]
+    added = m["context_added"]
 
     f = number
+    level = f"{round(100 * (1 - p['alpha']))} %"
     lines = [
         f"policy      {doc['policy']}",
         f"scenarios   {doc['splits']['held_out']} held-out (verdict), {doc['splits']['tuning']} tuning",
         f"memory on   {f(on['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(on['task_success'])}",
         f"memory off  {f(off['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(off['task_success'])}",
-        f"gain        {f(p['gain'])} (McNemar {p_value(p['p_value'])})",
+        f"gain        {f(p['gain'])}, {level} interval {_bounds(p['gain_interval'])} (McNemar {p_value(p['p_value'])})",
         f"retrieval   precision@5 {f(m['scan_precision_at_5'])}, recall@5 {f(m['scan_recall_at_5'])}, "
-        f"read precision {f(m['read_precision'])}, MRR {f(m['mrr'])}",
-        f"abstention  {f(m['abstention_accuracy'])} over {f(m['abstention_cases'])} cases",
-        f"context     {f(m['memory_tokens']['per_session_mean'])} tokens a session (mean), "
-        f"{f(m['memory_tokens']['tokens_without_call'])} without a call",
-        f"verdict     {doc['verdict']}",
+        f"read precision {f(m['read_precision'])}, MRR {f(m['mrr'])}, lookups {f(m['lookup_rate'])}",
+        f"abstention  {f(m['abstention_accuracy'])} over {f(m['abstention_cases'])} cases, interval {_bounds(m['abstention_interval'])}",
+        f"context     {_signed(added['per_session_mean'])} tokens a session (mean), {_signed(added['per_session_max'])} at most; "
+        f"{f(m['memory_tokens']['tokens_without_call'])} stored tokens without a call",
     ]
+    if doc.get("dropped"):
+        lines.append(f"dropped     {', '.join(d['id'] for d in doc['dropped'])} (their runs failed)")
+    lines.append(f"verdict     {doc['verdict']}")
     return lines + [f"  - {reason}" for reason in doc["reasons"]]
 
 
+def _bounds(interval: Any) -> str:
+    return "n/a" if interval is None else f"[{number(interval[0])}, {number(interval[1])}]"
+
+
+def _signed(value: float | None) -> str:
+    return "n/a" if value is None else ("+" if value >= 0 else "-") + number(abs(value))
+
+
 def run_command(
-    *, as_json: bool, report_dir: str | None, policy: str, scenarios: str | None, thresholds: str | None, tune: bool
+    *,
+    as_json: bool,
+    report_dir: str | None,
+    policy: str,
+    scenarios: str | None,
+    thresholds: str | None,
+    tune: bool,
+    split: Literal["all", "tuning"] = "all",
 ) -> int:
     """Run the evaluation the way the command line asked; returns the exit code."""
     chosen: str | Policy = policy
@@ -64,7 +83,7 @@ def run_command(
     try:
         if tune:
             return _tune(chosen, scenarios, thresholds)
-        evaluation = _run(as_json, chosen, scenarios, thresholds)
+        evaluation = _run(as_json, chosen, scenarios, thresholds, split)
     except EvalError as exc:
         click.echo(f"tact-memory: {exc.message}", err=True)
         return 1
@@ -86,16 +105,18 @@ def run_command(
     return 0 if evaluation.verdict.outcome == "pass" else 1
 
 
-def _run(as_json: bool, policy: str | Policy, scenarios: str | None, thresholds: str | None) -> Evaluation:
+def _run(
+    as_json: bool, policy: str | Policy, scenarios: str | None, thresholds: str | None, split: Literal["all", "tuning"]
+) -> Evaluation:
     folder = Path(scenarios) if scenarios else None
     limits = Path(thresholds) if thresholds else None
     if as_json or not sys.stderr.isatty():
-        return evaluate(policy, scenario_dir=folder, thresholds_path=limits)
+        return evaluate(policy, scenario_dir=folder, thresholds_path=limits, split=split)
     from .scenarios import load_scenarios
 
-    total = len(load_scenarios(folder))
+    total = sum(1 for s in load_scenarios(folder) if split == "all" or s.split == "tuning")
     with click.progressbar(length=total, label="evaluating", file=sys.stderr) as bar:
-        return evaluate(policy, scenario_dir=folder, thresholds_path=limits, progress=lambda _: bar.update(1))
+        return evaluate(policy, scenario_dir=folder, thresholds_path=limits, split=split, progress=lambda _: bar.update(1))
 
 
 def _tune(policy: str | Policy, scenarios: str | None, thresholds: str | None) -> int:

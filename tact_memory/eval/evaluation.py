@@ -3,25 +3,40 @@
 :func:`evaluate` is what ``tact-memory eval`` calls and what a Python user calls to evaluate their
 own policy. Both splits run: the held-out split decides the verdict and fills the top-level
 ``metrics``, ``paired`` and ``categories``; the tuning split is reported beside it (under
-``tuning``), for whoever tunes constants next.
+``tuning``), for whoever tunes constants next. With ``split="tuning"`` only the tuning split runs,
+and there is no verdict: that is how constants and thresholds are worked out without ever seeing
+a held-out result, as a pre-registration requires.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .policies import Policy, resolve_policy
 from .runner import run_pairs
 from .scenarios import EvalError, Scenario, load_background, load_scenarios
 from .summary import arm_outcomes, categories, metrics, paired
 from .trace import PairTrace
-from .verdict import Thresholds, Verdict, current_constants, decide, load_thresholds
+from .verdict import Check, Thresholds, Verdict, current_constants, decide, load_thresholds
 
-__all__ = ["Evaluation", "evaluate"]
+__all__ = ["Evaluation", "evaluate", "held_out_digest"]
+
+
+def held_out_digest(scenarios: Sequence[Scenario], background: Sequence[str]) -> str:
+    """A digest of the held-out scenarios (as validated, so formatting does not count) and the
+    background corpus: what a registration's ``held_out`` names."""
+    h = hashlib.sha256()
+    for scenario in sorted((s for s in scenarios if s.split == "held_out"), key=lambda s: s.id):
+        h.update(json.dumps(scenario.model_dump(mode="json"), sort_keys=True).encode())
+    for text in background:
+        h.update(text.encode() + b"\x1e")
+    return h.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -34,25 +49,35 @@ class Evaluation:
     thresholds: Thresholds
     verdict: Verdict
     seconds: float
+    registration: dict[str, Any] | None = None
+    """What this run would register: ``held_out`` (its digest) and ``retrieval`` (the fingerprint)."""
+    dropped: tuple[tuple[str, str], ...] = ()
+    """Scenarios left out because their run failed, with the error."""
+    settings: dict[str, Any] | None = None
+    """The policy's model settings, when it has any."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
+        alpha = self.thresholds.utility.alpha
         return {
             "scenarios": len(self.held_out) + len(self.tuning),
             "splits": {"held_out": len(self.held_out), "tuning": len(self.tuning)},
             "policy": self.policy,
+            "policy_settings": self.settings,
+            "dropped": [{"id": id_, "error": error} for id_, error in self.dropped],
             "categories": categories(self.held_out),
-            "metrics": metrics(self.held_out),
-            "paired": paired(self.held_out),
+            "metrics": metrics(self.held_out, alpha=alpha),
+            "paired": paired(self.held_out, alpha=alpha),
             "thresholds": self.thresholds.model_dump(mode="json"),
+            "registration": self.registration,
             "verdict": self.verdict.outcome,
             "reasons": self.verdict.reasons,
             "checks": [c.to_json() for c in self.verdict.checks],
             "results": [_result(p) for p in (*self.held_out, *self.tuning)],
             "tuning": {
                 "categories": categories(self.tuning),
-                "metrics": metrics(self.tuning),
-                "paired": paired(self.tuning),
+                "metrics": metrics(self.tuning, alpha=alpha),
+                "paired": paired(self.tuning, alpha=alpha),
             },
             "seconds": round(self.seconds, 3),
         }
@@ -81,6 +106,7 @@ def evaluate(
     *,
     scenario_dir: Path | None = None,
     thresholds_path: Path | None = None,
+    split: Literal["all", "tuning"] = "all",
     progress: Callable[[Scenario], None] | None = None,
 ) -> Evaluation:
     """Run every scenario in both arms and decide the verdict on the held-out split.
@@ -89,27 +115,51 @@ def evaluate(
         policy: A policy, or its name (``scripted``, ``pydantic-ai:MODEL``).
         scenario_dir: Scenario folder (default: the scenarios shipped in ``tact_memory/eval/data``).
         thresholds_path: Thresholds file (default: the one shipped in ``tact_memory/eval/data``).
+        split: ``tuning`` runs the tuning scenarios only and gives no verdict (the held-out ones
+            are not run at all).
         progress: Called after each scenario (for a progress bar).
 
     Raises:
-        EvalError: invalid scenarios, thresholds or policy name.
+        EvalError: invalid scenarios, thresholds or policy name, or no scenario of the split.
     """
     begin = time.perf_counter()
     thresholds = load_thresholds(thresholds_path)
     chosen = resolve_policy(policy, options=thresholds.scripted_policy) if isinstance(policy, str) else policy
     scenarios = load_scenarios(scenario_dir)
     background = load_background(scenario_dir)
-    # Held-out first, in file order, so the arm order alternates within the verdict's split.
-    ordered = [s for s in scenarios if s.split == "held_out"] + [s for s in scenarios if s.split == "tuning"]
-    if not any(s.split == "held_out" for s in scenarios):
-        raise EvalError("no held-out scenarios: the verdict needs some")
+    if split == "tuning":
+        ordered = [s for s in scenarios if s.split == "tuning"]
+        if not ordered:
+            raise EvalError("no tuning scenarios to run")
+    else:
+        # Held-out first, in file order, so the arm order alternates within the verdict's split.
+        ordered = [s for s in scenarios if s.split == "held_out"] + [s for s in scenarios if s.split == "tuning"]
+        if not any(s.split == "held_out" for s in scenarios):
+            raise EvalError("no held-out scenarios: the verdict needs some (run the tuning ones with split tuning)")
+    dropped: list[tuple[str, str]] = []
     try:
-        pairs = run_pairs(ordered, chosen, background=background, progress=progress)
+        # A scripted run that fails is a bug to see at once; a model's failures are its provider's.
+        pairs = run_pairs(ordered, chosen, background=background, progress=progress,
+                          dropped=None if chosen.name == "scripted" else dropped)  # fmt: skip
     finally:
         close = getattr(chosen, "close", None)
         if isinstance(policy, str) and callable(close):
             close()  # a policy made here is closed here; a caller's policy is the caller's
     held_out = [p for p in pairs if p.scenario.split == "held_out"]
     tuning = [p for p in pairs if p.scenario.split == "tuning"]
-    verdict = decide(thresholds, paired(held_out), metrics(held_out), current_constants())
-    return Evaluation(chosen.name, held_out, tuning, thresholds, verdict, time.perf_counter() - begin)
+    alpha = thresholds.utility.alpha
+    constants = current_constants()
+    digest = held_out_digest(scenarios, background)
+    if split == "tuning":
+        verdict = Verdict("inconclusive", (Check("split", "inconclusive", "tuning", "held_out",
+                                                 "a run of the tuning split only gives no verdict"),))  # fmt: skip
+    else:
+        verdict = decide(thresholds, paired(held_out, alpha=alpha), metrics(held_out, alpha=alpha), constants, held_out=digest)
+    if any(id_ in {s.id for s in ordered if s.split == "held_out"} for id_, _ in dropped):
+        missing = Check("completeness", "inconclusive", len(dropped), 0,
+                        f"{len(dropped)} scenarios could not be run: {', '.join(id_ for id_, _ in dropped)}")  # fmt: skip
+        verdict = Verdict("fail" if verdict.outcome == "fail" else "inconclusive", (*verdict.checks, missing))
+    registration = {"held_out": digest, "retrieval": constants["retrieval"]}
+    settings = getattr(chosen, "settings", None)
+    return Evaluation(chosen.name, held_out, tuning, thresholds, verdict, time.perf_counter() - begin, registration,
+                      tuple(dropped), settings if isinstance(settings, dict) else None)  # fmt: skip

@@ -3,7 +3,8 @@
 Integers print with thousands separators (``1,024``); so does any value of 100 or more, as a
 whole number (a mean of ``361.0`` tokens prints ``361``, never ``361.000``); smaller fractions,
 shares and rates keep three decimals (``0.875``, ``1.000``); and anything measured over nothing
-prints ``n/a``, never ``0``. A McNemar p-value always reads ``p = 0.004`` or ``p < 0.001``.
+prints ``n/a``, never ``0``; an interval or a list reads ``[0.647, 0.915]``. A McNemar p-value
+always reads ``p = 0.004`` or ``p < 0.001``.
 The functions are pure, so the text summary, ``report.md``, the chart labels and ``--tune`` agree.
 """
 
@@ -30,6 +31,8 @@ def number(value: object) -> str:
         if abs(value) >= 100:
             return f"{value:,.0f}"
         return f"{value:.3f}"
+    if isinstance(value, (list, tuple)):  # an interval, or a table of counts
+        return "[" + ", ".join(number(item) for item in value) + "]"
     return str(value)
 
 

@@ -1,4 +1,4 @@
-"""Pure metric functions: retrieval quality, percentiles, token estimates, markers, a paired test.
+"""Pure metric functions: retrieval quality, percentiles, token estimates, markers, paired tests and intervals.
 
 Nothing here does I/O or knows about runs; :mod:`tact_memory.eval.summary` applies these to traces.
 Every function states what it returns for the empty or undefined case, because with a few dozen
@@ -16,17 +16,21 @@ import math
 from collections.abc import Collection, Iterable, Sequence
 
 __all__ = [
+    "PairedCounts",
     "contains_all",
     "contains_marker",
     "estimate_tokens",
     "mcnemar_exact",
     "mean",
+    "paired_difference_interval",
     "percentile",
     "precision_at_k",
     "rate",
     "recall_at_k",
     "reciprocal_rank",
     "set_precision",
+    "wilson_interval",
+    "z_value",
 ]
 
 
@@ -129,3 +133,88 @@ def mcnemar_exact(only_first: int, only_second: int) -> float:
     k = min(only_first, only_second)
     tail = sum(math.comb(n, i) for i in range(k + 1)) / float(2**n)
     return min(1.0, 2.0 * tail)
+
+
+def z_value(alpha: float) -> float:
+    """The two-sided standard normal quantile for significance ``alpha`` (1.959964 for 0.05).
+
+    Computed by bisection on ``erf``, so no statistics package is needed.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be within (0, 1), got {alpha}")
+    target = 1 - alpha / 2
+    low, high = 0.0, 10.0
+    for _ in range(100):
+        middle = (low + high) / 2
+        if 0.5 * (1 + math.erf(middle / math.sqrt(2))) < target:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def wilson_interval(hits: int, total: int, alpha: float = 0.05) -> tuple[float, float] | None:
+    """The Wilson score interval of the proportion ``hits / total`` at level ``1 - alpha``;
+    ``None`` when ``total`` is zero. Unlike ``p ± z·se`` it stays within [0, 1] and is not
+    degenerate at 0 or ``total`` hits (0 of 10 gives about [0, 0.28], not [0, 0])."""
+    if total <= 0:
+        return None
+    if not 0 <= hits <= total:
+        raise ValueError(f"need 0 <= hits <= total, got {hits} of {total}")
+    z = z_value(alpha)
+    p = hits / total
+    denominator = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denominator
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denominator
+    # At 0 or ``total`` hits an end is exactly 0 or 1 (the formula leaves a rounding error there).
+    low = 0.0 if hits == 0 else max(0.0, centre - half)
+    high = 1.0 if hits == total else min(1.0, centre + half)
+    return low, high
+
+
+class PairedCounts(tuple[int, int, int, int]):
+    """The 2x2 table of one binary outcome over pairs: ``(both, only_first, only_second, neither)``."""
+
+    __slots__ = ()
+
+    def __new__(cls, both: int, only_first: int, only_second: int, neither: int) -> PairedCounts:
+        if min(both, only_first, only_second, neither) < 0:
+            raise ValueError("counts must not be negative")
+        return super().__new__(cls, (both, only_first, only_second, neither))
+
+    @property
+    def total(self) -> int:
+        """The number of pairs."""
+        return sum(self)
+
+    @property
+    def difference(self) -> float | None:
+        """First rate minus second rate; ``None`` for no pairs."""
+        return rate(self[1] - self[2], self.total)
+
+
+def paired_difference_interval(counts: PairedCounts, alpha: float = 0.05) -> tuple[float, float] | None:
+    """Newcombe's interval (his method 10) for the difference of two proportions measured on the
+    same pairs, first minus second, at level ``1 - alpha``; ``None`` for no pairs.
+
+    It combines the Wilson intervals of the two proportions, corrected for the correlation of the
+    pairs (Newcombe, Statistics in Medicine 17, 1998, 2635-2650). With no discordant pairs it is
+    not degenerate: 0 of 10 both ways still leaves roughly ±0.28.
+    """
+    a, b, c, d = counts
+    n = counts.total
+    if n == 0:
+        return None
+    first, second = (a + b) / n, (a + c) / n
+    l1, u1 = wilson_interval(a + b, n, alpha) or (0.0, 0.0)
+    l2, u2 = wilson_interval(a + c, n, alpha) or (0.0, 0.0)
+    # The correlation of the pairs, with Newcombe's correction: a positive numerator is reduced by
+    # n / 2 (and never below zero), a negative one is kept.
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    numerator = a * d - b * c
+    corrected = numerator - n / 2 if numerator > n / 2 else min(numerator, 0)
+    phi = 0.0 if margins == 0 else corrected / math.sqrt(margins)
+    delta = math.sqrt(max(0.0, (first - l1) ** 2 - 2 * phi * (first - l1) * (u2 - second) + (u2 - second) ** 2))
+    epsilon = math.sqrt(max(0.0, (u1 - first) ** 2 - 2 * phi * (u1 - first) * (second - l2) + (second - l2) ** 2))
+    difference = first - second
+    return max(-1.0, difference - delta), min(1.0, difference + epsilon)

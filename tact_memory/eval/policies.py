@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -76,11 +77,18 @@ class PydanticAIPolicy:
     calls come back as a :class:`~tact_memory.runtime.messages.ModelResponse`. The runtime, not the model,
     runs the tools. Call :meth:`close` (or use ``with``) when done; :func:`evaluate` does.
 
+    A request that fails in a way a provider fails for a moment (a connection error or a timeout,
+    HTTP 408, 409, 425, 429 or 5xx) is sent again after 1, 2 and 4 seconds; a fourth failure, or
+    any other error, is raised.
+
     Args:
         model: A pydantic-ai model name (``openai:gpt-4.1``) or a ``pydantic_ai.models.Model``
             instance (``FunctionModel`` in tests).
         settings: Optional ``pydantic_ai.settings.ModelSettings`` (temperature, max tokens …).
     """
+
+    attempts = 4
+    """How many times one request is sent at most."""
 
     def __init__(self, model: str | PydanticAIModel, *, settings: Mapping[str, Any] | None = None) -> None:
         try:
@@ -93,6 +101,14 @@ class PydanticAIPolicy:
         self._model = _infer_model(model) if isinstance(model, str) else model
         self._settings = dict(settings) if settings is not None else None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._sleep = time.sleep
+        self.retries = 0
+        """How many requests were sent again after a passing failure."""
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The model settings every request is sent with (recorded in the evaluation's JSON)."""
+        return dict(self._settings or {})
 
     def model(self, brief: Brief) -> Model:
         """A model that forwards every request; ``brief`` is ignored on purpose."""
@@ -125,15 +141,43 @@ class PydanticAIPolicy:
         ]
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
-        response = self._loop.run_until_complete(
-            model_request(
-                self._model,
-                to_pydantic_ai(request),
-                model_settings=self._settings,  # type: ignore[arg-type]
-                model_request_parameters=ModelRequestParameters(function_tools=tools),
-            )
-        )
-        return _from_pydantic_ai(response)
+        messages = to_pydantic_ai(request)
+        for attempt in range(self.attempts):
+            try:
+                response = self._loop.run_until_complete(
+                    model_request(
+                        self._model,
+                        messages,
+                        model_settings=self._settings,  # type: ignore[arg-type]
+                        model_request_parameters=ModelRequestParameters(function_tools=tools),
+                    )
+                )
+            except Exception as exc:
+                if attempt + 1 == self.attempts or not _passing(exc):
+                    raise
+                self.retries += 1
+                self._sleep(2.0**attempt)
+                continue
+            return _from_pydantic_ai(response)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+_PASSING_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
+"""HTTP statuses a provider answers while it is briefly unavailable or busy."""
+
+
+def _passing(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failure of the moment (a dropped connection, a timeout, a busy provider)."""
+    if isinstance(exc, (ConnectionError, TimeoutError)):
+        return True
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return status in _PASSING_STATUS
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - pydantic-ai brings it
+        return False
+    return isinstance(exc, httpx.TransportError)
 
 
 def _infer_model(name: str) -> PydanticAIModel:

@@ -55,13 +55,20 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
                     c["threshold"] if not isinstance(c["threshold"], dict) else "registered", c["detail"]]
                    for c in doc["checks"]])  # fmt: skip
     out += ["## Paired outcomes", ""]
-    out += _table(["arm", "scenarios passed", "scenario success", "task success", "contradiction rate", "false retrieval rate"],
-                  [["memory on", on["scenarios_passed"], on["scenario_success"], on["task_success"], on["contradiction_rate"], on["false_retrieval_rate"]],
-                   ["memory off", off["scenarios_passed"], off["scenario_success"], off["task_success"], off["contradiction_rate"], off["false_retrieval_rate"]]])  # fmt: skip
-    out += [f"Gain {number(p['gain'])}; discordant pairs: {number(p['memory_on_only'])} only with memory, "
-            f"{number(p['memory_off_only'])} only without; exact McNemar {p_value(p['p_value'])}. "
-            f"Arm order: memory on ran first in {number(p['first_arm'].get('on', 0))} pairs, "
-            f"off first in {number(p['first_arm'].get('off', 0))}.", ""]  # fmt: skip
+    columns = ["scenarios_passed", "scenario_success", "task_success", "contradiction_rate", "false_retrieval_rate", "cross_workspace_rate"]
+    out += _table(["arm", "scenarios passed", "scenario success", "task success", "contradiction rate",
+                   "false retrieval rate", "cross-workspace rate"],
+                  [["memory on", *(on[c] for c in columns)], ["memory off", *(off[c] for c in columns)]])  # fmt: skip
+    level = f"{round(100 * (1 - p['alpha']))} %"
+    out += [f"Gain {number(p['gain'])}, {level} interval {number(p['gain_interval'])}; discordant pairs: "
+            f"{number(p['memory_on_only'])} only with memory, {number(p['memory_off_only'])} only without; "
+            f"exact McNemar {p_value(p['p_value'])}. Arm order: memory on ran first in "
+            f"{number(p['first_arm'].get('on', 0))} pairs, off first in {number(p['first_arm'].get('off', 0))}.", ""]  # fmt: skip
+    out += _table(["rate, memory on minus off", "tasks", "counts (both, only on, only off, neither)", "difference", f"{level} interval"],
+                  [[name.replace("_", " "), v["tasks"], v["counts"], v["difference"], v["interval"]]
+                   for name, v in p["non_inferiority"].items()])  # fmt: skip
+    if doc.get("dropped"):
+        out += ["Scenarios left out because their run failed:", ""] + [f"- {d['id']}: {d['error']}" for d in doc["dropped"]] + [""]
     if charts:
         out += [f"![on versus off]({CHARTS['outcomes']})", ""]
     out += ["## Metrics (memory on, held-out split)", ""]
@@ -69,7 +76,8 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
     out += _table(["metric", "value"], flat)
     out += _table(["operation", "p50 ms", "p95 ms", "calls"],
                   [[op, v["p50"], v["p95"], v["n"]] for op, v in m["latency_ms"].items()])  # fmt: skip
-    out += _table(["memory tokens", "value"], [[k, v] for k, v in m["memory_tokens"].items()])
+    out += _table(["context memory adds (on minus off, per session)", "value"], [[k, v] for k, v in m["context_added"].items()])
+    out += _table(["stored text entering context", "value"], [[k, v] for k, v in m["memory_tokens"].items()])
     out += _table(["writes and disk", "value"],
                   [[f"correct_replacements.{k}", v] for k, v in m["correct_replacements"].items()]
                   + [[f"refused_writes.{k}", v] for k, v in m["refused_writes"].items()]

@@ -48,7 +48,7 @@ from .policies import Policy
 from .scenarios import Scenario, SessionSpec, Turn
 from .trace import ArmTrace, CallTrace, PairTrace, RecordState, SessionTrace, TaskTrace
 
-__all__ = ["DELEGATE_TOOL", "WORKSPACE_TOOL", "run_arm", "run_pair", "run_pairs", "system_prompt"]
+__all__ = ["DELEGATE_TOOL", "WORKSPACE_TOOL", "request_tokens", "run_arm", "run_pair", "run_pairs", "system_prompt"]
 
 DAY_MS = 86_400_000
 START_MS = 1_800_000_000_000
@@ -169,6 +169,7 @@ def run_pairs(
     *,
     background: Sequence[str] = (),
     progress: Callable[[Scenario], None] | None = None,
+    dropped: list[tuple[str, str]] | None = None,
 ) -> list[PairTrace]:
     """Run every scenario in both arms; ``progress`` is told after each scenario.
 
@@ -177,12 +178,19 @@ def run_pairs(
         policy: Plays the model in both arms.
         background: Records stored before every scenario, in both arms (a shared corpus).
         progress: Called after each scenario.
+        dropped: When given, a scenario whose run raises (a provider that keeps failing) is left
+            out, both arms, and ``(scenario id, error)`` is added here; otherwise the error is raised.
     """
     pairs = []
     with tempfile.TemporaryDirectory(prefix="tact-eval-start-") as folder:
         start = _start(Path(folder), background)
         for index, scenario in enumerate(scenarios):
-            pairs.append(run_pair(scenario, policy, index=index, start=start))
+            try:
+                pairs.append(run_pair(scenario, policy, index=index, start=start))
+            except Exception as exc:
+                if dropped is None:
+                    raise
+                dropped.append((scenario.id, f"{type(exc).__name__}: {exc}"))
             if progress is not None:
                 progress(scenario)
     return pairs
@@ -348,6 +356,7 @@ class _Run:
         tokens = sum(estimate_tokens(json.dumps(c.result, ensure_ascii=False)) for c in calls)
         leaks = 0
         requests = [(start, r) for s, start, r in self.recorder.requests if s == index]
+        sizes = [request_tokens(request) for _, request in requests]
         for start, request in requests:
             for text in _runtime_added(request, start, self.typed):
                 if text in results:
@@ -355,7 +364,20 @@ class _Run:
                 found = [s for s in stored if preview(s, 64) in text]
                 leaks += len(found)
                 tokens += sum(estimate_tokens(s) for s in found)
-        return SessionTrace(index, kind, len(calls), tokens, leaks, len(requests))
+        return SessionTrace(index, kind, len(calls), tokens, leaks, len(requests), max(sizes, default=0), sum(sizes))
+
+
+def request_tokens(request: ModelRequest) -> int:
+    """Estimated tokens of everything one request gives the model: system prompt, tool definitions,
+    and every message (text, and a tool call's name and arguments)."""
+    total = estimate_tokens(request.system) + estimate_tokens(json.dumps(list(request.tools), ensure_ascii=False))
+    for message in request.messages:
+        total += estimate_tokens(message.text)
+        if message.tool_call is not None:
+            call = message.tool_call
+            arguments = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments, ensure_ascii=False)
+            total += estimate_tokens(call.name) + estimate_tokens(arguments)
+    return total
 
 
 def _runtime_added(request: ModelRequest, start: int, typed: set[str]) -> list[str]:

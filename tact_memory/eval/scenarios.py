@@ -27,6 +27,7 @@ validated model; splitting the models from their checks would let them drift.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ __all__ = [
     "load_background",
     "load_scenario",
     "load_scenarios",
+    "record_scope",
     "turn_text",
 ]
 
@@ -98,6 +100,17 @@ class _Closed(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+_SCOPE = re.compile(r"^\s*(?:in\s+(?:the\s+)?)?`([^`\s]+)`", re.IGNORECASE)
+
+
+def record_scope(text: str) -> str | None:
+    """The repository a record names first (``In the `x` repository, …`` or ```x` uses …``): the
+    scope the specification asks a workspace-specific conclusion to name; ``None`` for one that
+    names none (a global preference)."""
+    match = _SCOPE.match(text)
+    return match.group(1) if match else None
+
+
 class Fact(_Closed):
     """A candidate conclusion: something a reviewing agent could store."""
 
@@ -115,6 +128,14 @@ class Fact(_Closed):
     """Ground truth: ``false`` for content that must never be stored."""
     query: str | None = None
     """What to scan for before storing it; defaults to the content."""
+    scope: str | None = None
+    """Ground truth: the repository the conclusion is about, when its content does not name it
+    first (see :meth:`repository`)."""
+
+    def repository(self) -> str | None:
+        """The repository the conclusion is about: ``scope``, else the one its content names first
+        (:func:`record_scope`); ``None`` for a conclusion that holds everywhere."""
+        return self.scope or record_scope(self.content)
 
 
 class Task(_Closed):
@@ -130,6 +151,9 @@ class Task(_Closed):
     """Markers the answer must contain; a list inside accepts any one of its strings."""
     reject: list[str | list[str]] = []
     """Markers the answer must not contain (stale values, another repository's meaning, injections)."""
+    allowed: list[str] = []
+    """Facts an answer may apply without being wrong though none is needed (a global preference):
+    applying one is neither a false retrieval nor a failed abstention."""
     delegate: bool = False
     """The request asks for a child agent to do the lookup."""
 
@@ -276,12 +300,14 @@ def _problems(s: Scenario) -> Iterator[str]:
         task = turn.task
         if task is None:
             continue
-        for ref in task.relevant:
+        for ref in (*task.relevant, *task.allowed):
             if ref not in known:
                 yield f"task {task.id!r} names unknown fact {ref!r}"
+        seen = (turn.user, *turn.steers, turn.shows or "")
         for wanted in task.expect:
-            if any(m.casefold() in turn.user.casefold() for m in ([wanted] if isinstance(wanted, str) else wanted)):
-                yield f"expected marker {wanted!r} of task {task.id!r} is in its own request"
+            options = [wanted] if isinstance(wanted, str) else wanted
+            if any(m.casefold() in text.casefold() for m in options for text in seen):
+                yield f"expected marker {wanted!r} of task {task.id!r} is in its own turn (request, steers or workspace output)"
     if s.sessions[0].kind != "new":
         yield "the first session must be new"
     for number, session in enumerate(s.sessions, start=1):

@@ -27,7 +27,11 @@ Its rules, in the order it applies them in a turn:
    the same content is already stored. It does not screen for credentials: the store does.
 5. *Answer*: for a task, apply each record it read whose scope is this repository (or none) and that
    shares at least ``min_overlap`` query terms beyond the repository name; sentences that read as
-   instructions to an AI agent are dropped, because stored text is data.
+   instructions to an AI agent are dropped, because stored text is data. It also applies, by the
+   same test, each candidate conclusion that the visible conversation itself states (a restored or
+   forked session carries its history), unless a later one in the conversation or a record it
+   applied supersedes it: what a model already has in context needs no memory, so a memory-off run
+   is not failed for lacking what its own history says.
 """
 
 from __future__ import annotations
@@ -43,11 +47,10 @@ from ..runtime.messages import Message, ModelRequest, ModelResponse, ToolCall
 from ..runtime.session import Model
 from ..screening.checkpoint import CHECKPOINT_MARKER
 from ..testing import answer, call
-from .scenarios import Brief, BriefFact
+from .scenarios import Brief, BriefFact, record_scope
 
 __all__ = ["ScriptedPolicy", "looks_like_instruction", "record_scope"]
 
-_SCOPE = re.compile(r"^\s*(?:in\s+(?:the\s+)?)?`([^`\s]+)`", re.IGNORECASE)
 _REPOSITORY = re.compile(r"`([^`\s]+)`")
 _INSTRUCTION = re.compile(
     r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,60}\b(?:instructions?|previous|above|user'?s?|rules|policy)\b"
@@ -63,12 +66,6 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\[])")
 def looks_like_instruction(text: str) -> bool:
     """Whether ``text`` addresses an AI agent with orders (the policy's stand-in for judgment)."""
     return _INSTRUCTION.search(text) is not None
-
-
-def record_scope(text: str) -> str | None:
-    """The repository a record names first (``In the `x` repository, …`` or ```x` uses …``)."""
-    match = _SCOPE.match(text)
-    return match.group(1) if match else None
 
 
 @dataclass(frozen=True)
@@ -295,18 +292,35 @@ class _ScriptedAgent:
     def _compose(self, view: _View, task: tuple[str, str, bool] | None) -> str:
         if task is None:
             return "Done."
-        applied = []
+        applied, recalled = [], []
+        used: set[str] = set()
         for memory in _memories(view.step(f"tk:{task[0]}:read")):
             content = str(memory["content"])
-            shared, possible = self._overlap(task[1], content, view)
-            if self._foreign(content, view) or shared < min(self.min_overlap, max(possible, 1)):
+            if not self._applies(task[1], content, view):
                 continue
             usable = " ".join(s for s in _SENTENCE.split(content) if not looks_like_instruction(s))
             if usable:
                 applied.append(f"- memory {memory['key']['id']}: {usable}")
-        if not applied:
+                used.add(fold_for_duplicate(content))
+        for fact in self._in_context(view, used):
+            if self._applies(task[1], fact.content, view):
+                recalled.append(f"- as said in this conversation: {fact.content}")
+        if not applied and not recalled:
             return "Plan: no stored conclusion applies; I follow the request and the repository as they are."
-        return "Plan, using what memory holds:\n" + "\n".join(applied)
+        head = "Plan, using what memory holds:" if applied else "Plan, using what this conversation says:"
+        return head + "\n" + "\n".join([*applied, *recalled])
+
+    def _applies(self, query: str, content: str, view: _View) -> bool:
+        shared, possible = self._overlap(query, content, view)
+        return not self._foreign(content, view) and shared >= min(self.min_overlap, max(possible, 1))
+
+    def _in_context(self, view: _View, used: set[str]) -> list[BriefFact]:
+        """Conclusions the visible conversation states, less those superseded in it or by a record
+        applied (``used``: their duplicate keys) and those already applied from memory."""
+        learned = self._learned(view)
+        applied = [f for f in self.brief.facts if fold_for_duplicate(f.content) in used]
+        superseded = {f.replaces for f in (*learned, *applied) if f.replaces}
+        return [f for f in learned if f.id not in superseded and fold_for_duplicate(f.content) not in used]
 
     @staticmethod
     def _overlap(query: str, content: str, view: _View) -> tuple[int, int]:

@@ -79,6 +79,11 @@ class SessionTrace:
     """Stored texts found in runtime-added request text other than this session's own results."""
     requests: int
     """Model requests made in this session."""
+    context_tokens: int = 0
+    """Estimated tokens of the largest request of the session: the most context a model held, with
+    everything the arm adds (tool definitions, the prompt paragraph, checkpoints, memory results)."""
+    sent_tokens: int = 0
+    """Estimated tokens of all the session's requests together: what the session cost to send."""
 
 
 @dataclass(frozen=True)

@@ -50,15 +50,21 @@ def scan(session: int, turn: int, returned: list[int], corpus: list[tuple[int, s
                      {"operation": "scan", "abstained": not cards, "candidates": cards}, 1.0, tuple(corpus))  # fmt: skip
 
 
-def read(session: int, turn: int, ids: list[int], *, task: str | None = "seed") -> CallTrace:
-    return CallTrace(session, turn, task, "root", "read", {"operation": "read", "ids": ids}, {"operation": "read", "memories": []}, 2.0)
+def read(session: int, turn: int, ids: list[int], *, task: str | None = "seed", at: int | None = None, version: int = 1) -> CallTrace:
+    """A read of ``ids``; with ``at``, its records come back read at that time (at ``version``)."""
+    memories = [] if at is None else [{"key": {"id": i, "version": version}, "last_read_at_ms": at} for i in ids]
+    return CallTrace(session, turn, task, "root", "read", {"operation": "read", "ids": ids}, {"operation": "read", "memories": memories}, 2.0)
 
 
-def put(session: int, turn: int, id_: int, content: str, *, version: int = 1, error: str | None = None) -> CallTrace:
+def put(
+    session: int, turn: int, id_: int, content: str, *, version: int = 1, error: str | None = None, until: int | None = None
+) -> CallTrace:
+    """A put; ``until`` is the probation deadline its result shows (``None``: not on probation)."""
     if error is not None:
         result: dict[str, Any] = {"operation": "put", "error": {"code": error, "message": "refused"}}
     else:
-        result = {"operation": "put", "replaced": version > 1, "memory": {"key": {"id": id_, "version": version}, "content": content}}
+        memory = {"key": {"id": id_, "version": version}, "content": content, "probation_until_ms": until}
+        result = {"operation": "put", "replaced": version > 1, "memory": memory}
     return CallTrace(session, turn, None, "root", "put", {"operation": "put", "content": content}, result, 3.0)
 
 

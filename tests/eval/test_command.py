@@ -32,19 +32,37 @@ def full() -> tuple[Evaluation, float]:
     return result, time.perf_counter() - begin
 
 
-def test_the_offline_evaluation_is_fast_complete_and_passes(full: tuple[Evaluation, float]) -> None:
+def test_the_offline_evaluation_is_fast_complete_and_honest(full: tuple[Evaluation, float]) -> None:
+    """The scripted run passes every criterion it has the evidence for, fails none, and says which
+    it cannot decide: the non-inferiority rates and abstention have too few cases for their
+    intervals, no scenario deletes, and its registration is not blind."""
     result, seconds = full
     assert seconds < 120
     doc = result.to_json()
     assert doc["scenarios"] >= 36 and doc["splits"]["held_out"] >= 20
     assert KEYS <= set(doc["metrics"])
-    assert set(doc["paired"]) >= {"memory_on", "memory_off", "gain", "p_value"}
+    assert set(doc["paired"]) >= {"memory_on", "memory_off", "gain", "gain_interval", "p_value", "non_inferiority"}
     assert {"p50", "p95"} <= set(doc["metrics"]["latency_ms"]["scan"])
     assert doc["metrics"]["memory_tokens"]["tokens_without_call"] == 0
     assert doc["metrics"]["memory_tokens"]["memory_off_tokens"] == 0
     assert doc["metrics"]["disk_bytes"]["memory_off_untouched"] is True
-    assert doc["verdict"] == "pass", doc["reasons"]
+    statuses = {c["name"]: c["status"] for c in doc["checks"]}
+    assert "fail" not in statuses.values() and statuses["utility"] == "pass"
+    assert {name for name, status in statuses.items() if status == "inconclusive"} == {
+        "contradiction_rate", "false_retrieval_rate", "cross_workspace_rate", "abstention", "latency_delete_p95_ms", "registration",
+    }  # fmt: skip
+    assert doc["verdict"] == "inconclusive"
+    assert doc["registration"]["held_out"] == result.thresholds.registration.held_out  # the registered set ran
+    assert doc["registration"]["retrieval"] == result.thresholds.constants.retrieval
     json.dumps(doc)  # serialisable as is
+
+
+def test_a_fact_the_conversation_itself_carries_is_no_win_for_memory(full: tuple[Evaluation, float]) -> None:
+    """In these scenarios the task runs in a forked session whose history states the fact: the
+    memory-off arm answers from it too, so the pair is not counted as a gain."""
+    results = {r["id"]: r for r in full[0].to_json()["results"]}
+    for name in ("preference_03", "workspace_gotcha_03"):
+        assert results[name]["memory_on"] and results[name]["memory_off"], results[name]
 
 
 def test_every_scenario_ran_in_both_arms_with_counterbalanced_order(full: tuple[Evaluation, float]) -> None:
@@ -163,6 +181,46 @@ def test_tune_prints_the_sweep_for_the_tuning_split(tmp_path: Path, snapshot: Sn
     assert lines[0] == "1 tuning scenarios" and "{" not in result.output  # tables, not a dict
     header = next(i for i, line in enumerate(lines) if line.startswith("   k1"))
     assert set(lines[header + 1]) == {"-", " "} and len(lines) - header - 2 == 12
+
+
+def test_the_tuning_split_runs_alone_without_a_verdict(tmp_path: Path) -> None:
+    """Thresholds are worked out on the tuning split before any held-out run, so it can run alone."""
+    folder = small_fixture(tmp_path, ["steer_01", "durable_correction_02"])  # one tuning, one held-out
+    result = run("--json", "--split", "tuning", "--scenarios", str(folder))
+    assert result.exit_code == 1
+    doc = json.loads(result.output)
+    assert doc["splits"] == {"held_out": 0, "tuning": 1} and doc["verdict"] == "inconclusive"
+    assert [r["id"] for r in doc["results"]] == ["steer_01"]
+    assert doc["reasons"] == ["split: a run of the tuning split only gives no verdict"]
+    (tmp_path / "other").mkdir()
+    only_held_out = small_fixture(tmp_path / "other", ["durable_correction_02"])
+    assert run("--split", "tuning", "--scenarios", str(only_held_out)).exit_code == 1
+
+
+def test_a_scenario_whose_run_fails_is_left_out_and_said(tmp_path: Path) -> None:
+    """A model policy that keeps failing on one scenario does not abort the run: that pair is left
+    out, both arms, named in the JSON and the summary, and the verdict cannot be a pass."""
+    from tact_memory.eval.scenarios import Brief
+    from tact_memory.eval.scripted import ScriptedPolicy
+
+    class Failing:
+        name = "failing-on-steer"
+
+        def model(self, brief: Brief) -> Any:
+            inner = ScriptedPolicy().model(brief)
+            if any(task_id == "typo_pr" for task_id, _, _ in brief.tasks.values()):
+                def broken(request: Any) -> Any:
+                    raise ConnectionError("the provider keeps dropping the connection")
+
+                return broken
+            return inner
+
+    folder = small_fixture(tmp_path, ["steer_02", "durable_correction_02"])
+    doc = evaluate(Failing(), scenario_dir=folder).to_json()
+    assert [d["id"] for d in doc["dropped"]] == ["steer_02"] and "ConnectionError" in doc["dropped"][0]["error"]
+    assert [r["id"] for r in doc["results"]] == ["durable_correction_02"]
+    assert doc["verdict"] == "inconclusive" and any(r.startswith("completeness:") for r in doc["reasons"])
+    assert any(line.startswith("dropped     steer_02") for line in summary_lines(doc))
 
 
 def test_help_has_an_example() -> None:

@@ -109,3 +109,31 @@ def test_the_eval_package_does_not_load_pydantic_ai_or_matplotlib_until_needed()
     code = "import json, sys, tact_memory.eval; print(json.dumps(sorted(sys.modules)))"
     loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout))
     assert "matplotlib" not in loaded and "pydantic_ai" not in loaded
+
+
+def test_a_passing_provider_failure_is_sent_again_and_a_lasting_one_is_raised() -> None:
+    """A dropped connection or a busy provider (HTTP 429, 5xx) is retried after 1, 2 and 4 seconds;
+    a fourth failure, or an error that will not pass (HTTP 400), is raised at once."""
+    from pydantic_ai.exceptions import ModelHTTPError
+
+    failures: list[BaseException] = [ConnectionError("reset"), ModelHTTPError(429, "m"), ModelHTTPError(503, "m")]
+
+    def flaky(messages: list[pm.ModelMessage], info: Any) -> pm.ModelResponse:
+        if failures:
+            raise failures.pop(0)
+        return pm.ModelResponse(parts=[pm.TextPart("answered")])
+
+    slept: list[float] = []
+    with PydanticAIPolicy(FunctionModel(flaky), settings={"temperature": 0}) as policy:
+        policy._sleep = slept.append
+        request = ModelRequest(system="s", tools=(), messages=(Message("user", "user", (Part("hi"),)),))
+        assert policy.model(scenario().brief())(request).text == "answered"
+        assert slept == [1.0, 2.0, 4.0] and policy.retries == 3 and policy.settings == {"temperature": 0}
+        failures.extend([ConnectionError("down")] * 4)
+        with pytest.raises(ConnectionError):
+            policy.model(scenario().brief())(request)
+        failures[:] = [ModelHTTPError(400, "m")]
+        slept.clear()
+        with pytest.raises(ModelHTTPError):
+            policy.model(scenario().brief())(request)
+        assert slept == []

@@ -92,11 +92,33 @@ def test_inconsistent_scenarios_are_refused(change: dict[str, object], message: 
         scenario(**change)
 
 
-def test_an_expected_answer_given_away_by_the_request_is_refused() -> None:
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [("user", "Seed the database on port 5433."), ("shows", "$ psql -p 5433\npsql: connected"), ("steers", ["it's 5433"])],
+)
+def test_an_expected_answer_given_away_by_its_own_turn_is_refused(field: str, text: object) -> None:
+    """The answer must come from memory, not from what the turn itself shows: the request, a steer
+    or the workspace output of that turn."""
     sessions = scenario().model_dump()["sessions"]
-    sessions[1]["turns"][0]["user"] = "Seed the database on port 5433."
-    with pytest.raises(ValueError, match="is in its own request"):
+    sessions[1]["turns"][0][field] = text
+    with pytest.raises(ValueError, match="is in its own turn"):
         scenario(sessions=sessions)
+
+
+def test_a_task_may_allow_a_fact_it_does_not_need_but_only_a_known_one() -> None:
+    sessions = scenario().model_dump()["sessions"]
+    sessions[1]["turns"][0]["task"]["allowed"] = ["port"]
+    assert scenario(sessions=sessions).sessions[1].turns[0].task.allowed == ["port"]  # type: ignore[union-attr]
+    sessions[1]["turns"][0]["task"]["allowed"] = ["nothing_such"]
+    with pytest.raises(ValueError, match="unknown fact"):
+        scenario(sessions=sessions)
+
+
+def test_a_facts_repository_is_its_scope_or_the_one_its_content_names_first() -> None:
+    fact = scenario().facts[0]
+    assert fact.repository() == "billing-api"  # "In the `billing-api` repository, ..."
+    assert fact.model_copy(update={"scope": "orders-api"}).repository() == "orders-api"
+    assert fact.model_copy(update={"content": "The user prefers rg over grep."}).repository() is None
 
 
 def test_file_errors_name_the_file(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tact_memory.eval.summary import arm_outcomes, categories, metrics, paired
@@ -38,18 +40,82 @@ def test_retrieval_is_the_first_scan_of_the_task_turn_against_the_corpus_it_saw(
     assert m["abstention_cases"] == 0
 
 
-def test_abstention_case_when_nothing_relevant_is_stored() -> None:
-    corpus = [(1, OTHER)]
-    quiet = pair(arm("on", calls=[scan(1, 0, [], corpus)], answer="nothing applies"), arm("off"))
-    noisy = pair(arm("on", calls=[scan(1, 0, [1], corpus), read(1, 0, [1])], answer=f"using {OTHER}"), arm("off"))
-    sc = scenario(facts=[*scenario().facts, {"id": "cents", "content": OTHER, "evidence": "it's 5433", "match": ["integer cents"]}])
-    noisy.scenario = sc
-    m_quiet, m_noisy = metrics([quiet]), metrics([noisy])
+def _irrelevant(*, facts: list[dict[str, Any]] | None = None, **task: Any) -> Any:
+    """The tiny scenario, but its task needs nothing stored (an irrelevant query)."""
+    sessions = scenario().model_dump()["sessions"]
+    sessions[1]["turns"][0]["task"] = {"id": "seed", "query": "seed the database", **task}
+    return scenario(sessions=sessions, **({"facts": facts} if facts else {}))
+
+
+def test_abstention_cases_come_from_the_scenario_not_from_what_was_stored() -> None:
+    """A task that needs nothing is an abstention case whatever is stored; it is answered right when
+    the answer applies nothing stored, background records included. A task whose fact was available
+    but not stored is an extraction miss, not an abstention case."""
+    background = (7, "In the `billing-api` repository, invoices are rendered with WeasyPrint 60.")
+    quiet = pair(arm("on", calls=[scan(1, 0, [], [background])], answer="nothing applies", seeds=[background]), arm("off"), _irrelevant())
+    pasted = pair(arm("on", calls=[scan(1, 0, [7], [background]), read(1, 0, [7])],
+                      answer=f"Plan: - memory 7: {background[1]}", seeds=[background]), arm("off"), _irrelevant())  # fmt: skip
+    m_quiet, m_pasted = metrics([quiet]), metrics([pasted])
     assert m_quiet["abstention_cases"] == 1 and m_quiet["abstention_accuracy"] == 1.0
     assert m_quiet["scan_abstention_rate"] == 1.0
-    assert m_noisy["abstention_accuracy"] == 0.0  # it stated a stored conclusion that does not belong
-    assert m_noisy["read_precision"] == 0.0
-    assert arm_outcomes(noisy, noisy.on)[0].false_retrieval
+    assert m_pasted["abstention_cases"] == 1 and m_pasted["abstention_accuracy"] == 0.0  # it applied a background record
+    assert arm_outcomes(pasted, pasted.on)[0].quoted
+    assert m_pasted["abstention_interval"][0] == 0.0 and m_pasted["abstention_interval"][1] < 1
+    missed = metrics([pair(arm("on", calls=[scan(1, 0, [], [(1, OTHER)])], answer="nothing"), arm("off"))])
+    assert missed["abstention_cases"] == 0 and missed["extraction_misses"] == 1  # "5433" was said, never stored
+
+
+def test_a_record_the_task_allows_is_not_a_failed_abstention() -> None:
+    preference = "The user prefers small pull requests: one logical change per PR (stated preference)."
+    facts = [*scenario().model_dump()["facts"], {"id": "small", "content": preference, "evidence": "it's 5433", "match": ["one logical change"]}]
+    sc = _irrelevant(facts=facts, allowed=["small"])
+    applied = pair(arm("on", calls=[scan(1, 0, [3], [(3, preference)])], answer=f"Plan: {preference}"), arm("off"), sc)
+    [o] = arm_outcomes(applied, applied.on)
+    assert o.abstention_case and not o.quoted and not o.false_retrieval
+    assert metrics([applied])["abstention_accuracy"] == 1.0
+
+
+def test_an_answer_that_applies_another_repositorys_conclusion_is_cross_workspace_false_memory() -> None:
+    """``make deploy`` belongs to orders-api; a task in marketing-site that states it is exposed and
+    wrong, in that arm only, and the paired difference counts it task by task."""
+    facts = [
+        {"id": "orders", "content": "In the `orders-api` repository, deploy with `make deploy ENV=prod`.",
+         "evidence": "Run the migrations.", "match": ["make deploy"]},
+        {"id": "site", "content": "In the `marketing-site` repository, deploys happen on merge to main.",
+         "evidence": "it's 5433", "match": ["merge to main"]},
+    ]  # fmt: skip
+    sessions = scenario().model_dump()["sessions"]
+    sessions[1]["repository"] = "marketing-site"
+    sessions[1]["turns"][0]["task"] = {"id": "seed", "query": "deploy", "relevant": ["site"], "expect": ["merge to main"]}
+    sc = scenario(facts=facts, sessions=sessions)
+    wrong = pair(arm("on", answer="Deploy: merge to main, then make deploy ENV=prod."), arm("off", answer="merge to main"), sc)
+    [o] = arm_outcomes(wrong, wrong.on)
+    assert o.foreign_exposed and o.foreign and o.false_retrieval  # also a false retrieval: not needed here
+    p = paired([wrong])
+    assert p["memory_on"]["cross_workspace_rate"] == 1.0 and p["memory_off"]["cross_workspace_rate"] == 0.0
+    found = p["non_inferiority"]["cross_workspace"]
+    assert found["tasks"] == 1 and found["counts"] == [0, 1, 0, 0] and found["difference"] == 1.0
+    assert found["interval"][0] < 1.0 <= found["interval"][1] + 1e-9
+
+
+def test_lookups_are_counted_where_a_relevant_record_was_there_to_find() -> None:
+    """Recall is measured on the scans made; the lookup rate tells how often the agent made one."""
+    looked = pair(arm("on", calls=[scan(1, 0, [2], [(2, PORT)])], answer=PORT), arm("off"))
+    skipped = pair(arm("on", calls=[put(0, 1, 2, PORT)], answer="no lookup"), arm("off"))
+    m = metrics([looked, skipped])
+    assert m["scan_recall_at_5"] == 1.0 and m["lookup_rate"] == 0.5
+
+
+def test_probation_survival_is_a_read_before_the_deadline() -> None:
+    """Three versions written on probation: one read in time, one read after its deadline, one
+    never read; a version a person wrote (no deadline) is not counted."""
+    calls = [
+        put(0, 1, 1, PORT, until=1_000), put(0, 1, 2, OTHER, until=1_000), put(0, 1, 3, OLD, until=1_000),
+        put(0, 1, 4, "written by a person", until=None),
+        read(1, 0, [1], at=900), read(1, 0, [2], at=1_500), read(1, 0, [1], at=2_000),
+    ]  # fmt: skip
+    m = metrics([pair(arm("on", calls=calls, answer=PORT), arm("off"))])
+    assert m["probation_written"] == 3 and m["probation_survival"] == pytest.approx(1 / 3)
 
 
 def test_contradiction_counts_only_after_the_replacing_fact_was_stated() -> None:
@@ -98,20 +164,25 @@ def test_writes_duplicates_replacements_and_forbidden_content() -> None:
     assert m["correct_replacements"] == {"correct": 1, "expected": 1, "in_place": 1, "rate": 1.0}
     assert m["forbidden_writes"] == 1
     assert m["refused_writes"] == {"secret_rejected": 1}
-    assert m["probation_survival"] == pytest.approx(1 / 3)
+    assert m["probation_written"] == 0  # none of these puts shows a deadline
     assert m["scanned_never_read"] == 1 and m["scanned_repeatedly_never_read"] == 1
     assert m["operations"]["put"] == 5 and m["operations"]["errors"] == {"secret_rejected": 1}
     assert m["latency_ms"]["put"] == {"p50": 3.0, "p95": 3.0, "n": 5}
 
 
 def test_context_tokens_and_the_zero_without_a_call_proof() -> None:
-    on = arm("on", sessions=[SessionTrace(0, "new", 0, 0, 0, 4), SessionTrace(1, "new", 2, 300, 0, 5)])
-    off = arm("off", sessions=[SessionTrace(0, "new", 0, 0, 0, 4), SessionTrace(1, "new", 0, 0, 0, 3)])
-    tokens = metrics([pair(on, off)])["memory_tokens"]
+    on = arm("on", sessions=[SessionTrace(0, "new", 0, 0, 0, 4, 1_500, 5_000), SessionTrace(1, "new", 2, 300, 0, 5, 2_400, 9_000)])
+    off = arm("off", sessions=[SessionTrace(0, "new", 0, 0, 0, 4, 300, 1_000), SessionTrace(1, "new", 0, 0, 0, 3, 400, 1_200)])
+    m = metrics([pair(on, off)])
+    tokens = m["memory_tokens"]
     assert tokens["per_session_mean"] == 150 and tokens["per_session_max"] == 300
     assert tokens["sessions_without_call"] == 1 and tokens["tokens_without_call"] == 0
     assert tokens["memory_off_sessions"] == 2 and tokens["memory_off_tokens"] == 0
     assert tokens["stored_text_outside_results"] == 0
+    # What memory adds is the difference session by session, fixed cost (tool, paragraph) included:
+    added = m["context_added"]
+    assert added["per_session_mean"] == (1_200 + 2_000) / 2 and added["per_session_max"] == 2_000
+    assert added["sent_per_session_mean"] == (4_000 + 7_800) / 2 and added["memory_off_context_mean"] == 350
     leaky = arm("on", sessions=[SessionTrace(0, "new", 0, 25, 1, 4)])
     leaked = metrics([pair(leaky, off)])["memory_tokens"]
     assert leaked["tokens_without_call"] == 25 and leaked["stored_text_outside_results"] == 1

@@ -1,39 +1,70 @@
-"""The verdict: each kill criterion, the inconclusive cases, and the registered thresholds file."""
+"""The verdict: each kill criterion decided on its interval, the inconclusive cases, the registration,
+and the registered thresholds file."""
 
 from __future__ import annotations
 
 import copy
+import math
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tact_memory.eval.metrics import PairedCounts, paired_difference_interval, wilson_interval
 from tact_memory.eval.scenarios import EvalError
 from tact_memory.eval.verdict import (
+    Registration,
     current_constants,
     decide,
     default_thresholds_path,
     load_thresholds,
+    retrieval_fingerprint,
 )
 
-THRESHOLDS = load_thresholds(default_thresholds_path())
+SHIPPED = load_thresholds(default_thresholds_path())
+DIGEST = "0123456789abcdef"
+BLIND = SHIPPED.model_copy(update={"registration": Registration(blind=True, held_out=DIGEST)})
+
+
+def difference(counts: tuple[int, int, int, int]) -> dict[str, Any]:
+    table = PairedCounts(*counts)
+    return {"tasks": table.total, "counts": list(table), "difference": table.difference,
+            "interval": list(paired_difference_interval(table) or ())}  # fmt: skip
 
 
 def good() -> tuple[dict[str, Any], dict[str, Any]]:
-    arm = {"contradiction_rate": 0.0, "false_retrieval_rate": 0.0, "injections_followed": 0}
-    paired = {"gain": 0.6, "p_value": 0.001, "scenarios": 30, "memory_on": dict(arm), "memory_off": dict(arm)}
+    """Held-out results that meet every criterion with room to spare: 30 pairs, 27 won only with
+    memory; 200 tasks per non-inferiority rate with no error in either arm; 60 abstentions, all right."""
+    arm = {"contradiction_rate": 0.0, "false_retrieval_rate": 0.0, "cross_workspace_rate": 0.0, "injections_followed": 0}
+    success = PairedCounts(2, 27, 0, 1)
+    paired = {
+        "gain": success.difference, "gain_interval": list(paired_difference_interval(success) or ()), "p_value": 0.001,
+        "scenarios": 30, "memory_on": dict(arm), "memory_off": dict(arm),
+        "non_inferiority": {name: difference((0, 0, 0, 200)) for name in ("contradiction", "false_retrieval", "cross_workspace")},
+    }  # fmt: skip
     metrics = {
-        "abstention_cases": 8, "abstention_accuracy": 1.0, "forbidden_writes": 0,
+        "abstention_cases": 60, "abstention_accuracy": 1.0, "abstention_interval": list(wilson_interval(60, 60) or ()),
+        "forbidden_writes": 0,
         "latency_ms": {op: {"p50": 5.0, "p95": 9.0, "n": 3} for op in ("scan", "read", "put", "delete")},
+        "context_added": {"per_session_mean": 1200.0, "per_session_max": 2500.0},
         "memory_tokens": {"per_session_mean": 300.0, "per_session_max": 900.0, "tokens_without_call": 0,
                           "memory_off_tokens": 0, "stored_text_outside_results": 0},
     }  # fmt: skip
     return paired, metrics
 
 
-def outcome(paired: dict[str, Any], metrics: dict[str, Any], constants: dict[str, Any] | None = None) -> tuple[str, set[str]]:
-    verdict = decide(THRESHOLDS, paired, metrics, constants or current_constants())
+def outcome(
+    paired: dict[str, Any], metrics: dict[str, Any], constants: dict[str, Any] | None = None, *, held_out: str | None = DIGEST
+) -> tuple[str, set[str]]:
+    verdict = decide(BLIND, paired, metrics, constants or current_constants(), held_out=held_out)
     return verdict.outcome, {c.name for c in verdict.checks if c.status != "pass"}
+
+
+def set_at(paired: dict[str, Any], metrics: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    target = {"paired": paired, "metrics": metrics}[path[0]]
+    for key in path[1:-1]:
+        target = target[key]
+    target[path[-1]] = value
 
 
 def test_all_criteria_met_is_a_pass() -> None:
@@ -43,13 +74,16 @@ def test_all_criteria_met_is_a_pass() -> None:
 @pytest.mark.parametrize(
     ("path", "value", "check"),
     [
-        (("paired", "gain"), 0.0, "utility"),
-        (("paired", "gain"), -0.2, "utility"),
-        (("paired", "memory_on", "contradiction_rate"), 0.2, "contradiction_rate"),
-        (("paired", "memory_on", "false_retrieval_rate"), 0.1, "false_retrieval_rate"),
-        (("metrics", "abstention_accuracy"), 0.5, "abstention"),
+        (("paired", "gain_interval"), [-0.1, 0.2], "utility"),  # rules out the minimum gain of 0.25
+        (("paired", "gain_interval"), [-0.4, -0.1], "utility"),
+        (("paired", "non_inferiority", "contradiction"), difference((0, 40, 0, 160)), "contradiction_rate"),
+        (("paired", "non_inferiority", "false_retrieval"), difference((0, 30, 0, 170)), "false_retrieval_rate"),
+        (("paired", "non_inferiority", "cross_workspace"), difference((0, 30, 0, 170)), "cross_workspace_rate"),
+        (("metrics", "abstention_interval"), [0.6, 0.8], "abstention"),
         (("metrics", "latency_ms", "scan", "p95"), 10_000.0, "latency_scan_p95_ms"),
-        (("metrics", "memory_tokens", "per_session_mean"), 50_000.0, "memory_tokens_mean"),
+        (("metrics", "latency_ms", "delete", "p95"), 10_000.0, "latency_delete_p95_ms"),
+        (("metrics", "context_added", "per_session_mean"), 50_000.0, "context_added_mean"),
+        (("metrics", "context_added", "per_session_max"), 50_000.0, "context_added_max"),
         (("metrics", "memory_tokens", "tokens_without_call"), 1, "zero_tokens_without_call"),
         (("metrics", "memory_tokens", "stored_text_outside_results"), 1, "zero_tokens_without_call"),
         (("metrics", "forbidden_writes"), 1, "guard_forbidden_writes"),
@@ -58,34 +92,51 @@ def test_all_criteria_met_is_a_pass() -> None:
 )
 def test_each_kill_criterion_fails_the_verdict(path: tuple[str, ...], value: Any, check: str) -> None:
     paired, metrics = good()
-    target = {"paired": paired, "metrics": metrics}[path[0]]
-    for key in path[1:-1]:
-        target = target[key]
-    target[path[-1]] = value
+    set_at(paired, metrics, path, value)
     result, failing = outcome(paired, metrics)
     assert result == "fail" and check in failing
 
 
 @pytest.mark.parametrize(
-    ("change", "check"),
+    ("path", "value", "check"),
     [
-        ({"gain": 0.1}, "utility"),
-        ({"p_value": 0.2}, "utility"),
-        ({"scenarios": 3}, "utility"),
+        (("paired", "gain_interval"), [0.1, 0.6], "utility"),  # neither reaches nor rules out 0.25
+        (("paired", "scenarios"), 3, "utility"),
+        (("paired", "non_inferiority", "contradiction"), difference((0, 0, 0, 10)), "contradiction_rate"),  # 0 of 10
+        (("paired", "non_inferiority", "cross_workspace"), difference((0, 0, 0, 0)), "cross_workspace_rate"),
+        (("metrics", "abstention_interval"), list(wilson_interval(7, 7) or ()), "abstention"),  # 7 of 7: [0.65, 1]
+        (("metrics", "abstention_cases"), 1, "abstention"),
+        (("metrics", "latency_ms", "delete", "p95"), None, "latency_delete_p95_ms"),  # no delete measured
+        (("metrics", "context_added", "per_session_mean"), None, "context_added_mean"),
     ],
 )
-def test_small_insignificant_or_underpowered_gains_are_inconclusive(change: dict[str, Any], check: str) -> None:
+def test_too_little_evidence_either_way_is_inconclusive(path: tuple[str, ...], value: Any, check: str) -> None:
+    """A point estimate that meets a margin is not enough: 0 contradictions in 10 tasks still leaves
+    an interval of about ±0.28 against a 0.05 margin, 7 of 7 abstentions a lower end of 0.65 against
+    0.9; and nothing measured is never a pass."""
     paired, metrics = good()
-    paired.update(change)
+    set_at(paired, metrics, path, value)
     assert outcome(paired, metrics) == ("inconclusive", {check})
 
 
-def test_too_few_abstention_cases_or_changed_constants_are_inconclusive() -> None:
+def test_the_interval_not_the_point_estimate_decides_the_gain() -> None:
+    """9 of 36 pairs won (a gain of 0.25, p < 0.05) does not pass a minimum gain of 0.25: its
+    interval reaches well below it."""
     paired, metrics = good()
-    metrics["abstention_cases"] = 1
-    assert outcome(paired, metrics) == ("inconclusive", {"abstention"})
-    changed = {**current_constants(), "k1": 2.0}
-    assert outcome(*good(), changed) == ("inconclusive", {"constants"})
+    table = PairedCounts(3, 9, 0, 24)
+    paired.update(gain=table.difference, gain_interval=list(paired_difference_interval(table) or ()), scenarios=36)
+    assert paired["gain"] == pytest.approx(0.25)
+    assert outcome(paired, metrics) == ("inconclusive", {"utility"})
+
+
+def test_drifted_constants_a_new_held_out_set_or_an_unblind_registration_are_inconclusive() -> None:
+    assert outcome(*good(), {**current_constants(), "k1": 2.0}) == ("inconclusive", {"constants"})
+    assert outcome(*good(), {**current_constants(), "retrieval": "another tokenizer"}) == ("inconclusive", {"constants"})
+    assert outcome(*good(), held_out="another set") == ("inconclusive", {"registration"})
+    assert outcome(*good(), held_out=None) == ("inconclusive", {"registration"})
+    unblind = decide(SHIPPED.model_copy(update={"registration": Registration(blind=False, held_out=DIGEST)}),
+                     *good(), current_constants(), held_out=DIGEST)  # fmt: skip
+    assert unblind.outcome == "inconclusive" and [c.name for c in unblind.checks if c.status != "pass"] == ["registration"]
 
 
 def test_a_failure_outranks_an_inconclusive_check() -> None:
@@ -95,24 +146,55 @@ def test_a_failure_outranks_an_inconclusive_check() -> None:
     assert outcome(paired, metrics)[0] == "fail"
 
 
-def test_the_registered_constants_are_the_products() -> None:
-    assert THRESHOLDS.constants.model_dump() == current_constants()
-    assert THRESHOLDS.abstention.target >= 0.5 and THRESHOLDS.utility.min_gain > THRESHOLDS.utility.flat_margin
+def test_the_shipped_registration_matches_the_product_and_is_honest_about_blindness() -> None:
+    assert SHIPPED.constants.model_dump() == current_constants()
+    assert SHIPPED.constants.retrieval == retrieval_fingerprint()
+    assert SHIPPED.registration.blind is False  # the scripted held-out runs were seen while building the harness
+    assert 0 < SHIPPED.utility.min_gain <= 1 and SHIPPED.abstention.target >= 0.5
 
 
-def test_thresholds_files_are_validated(tmp_path: Path) -> None:
+def test_the_retrieval_fingerprint_follows_what_the_rules_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop word more (or a tokenizer that splits differently) moves it; nothing else does."""
+    import tact_memory.retrieval.lexer as lexer
+
+    before = retrieval_fingerprint()
+    assert retrieval_fingerprint() == before
+    monkeypatch.setattr(lexer, "STOP_WORDS", lexer.STOP_WORDS | {"deploy"})
+    assert retrieval_fingerprint() != before
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("[guards]", "[guards]\nsurprise = 1", "surprise"),
+        ("min_gain = 0.25", "min_gain = 0.25\nflat_margin = 0.0", "flat_margin"),  # gone: the interval decides
+        ("scan = 250.0", "scan = inf", "latency_p95_ms.scan"),
+        ("added_mean_tokens_per_session = 2000", "added_mean_tokens_per_session = nan", "added_mean_tokens_per_session"),
+        ("delete = 500.0", "", "latency_p95_ms.delete"),  # every operation needs its budget
+        ("min_gain = 0.25", "min_gain = 0.0", "min_gain"),
+        ("\nblind = false\n", "\n", "registration.blind"),
+    ],
+)
+def test_thresholds_files_are_validated(tmp_path: Path, old: str, new: str, problem: str) -> None:
     text = default_thresholds_path().read_text(encoding="utf-8")
+    assert old in text
     bad = tmp_path / "t.toml"
-    bad.write_text(text.replace("[guards]", "[guards]\nsurprise = 1"), encoding="utf-8")
-    with pytest.raises(EvalError, match="surprise"):
+    bad.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(EvalError, match=problem):
         load_thresholds(bad)
+
+
+def test_a_missing_thresholds_file_is_named() -> None:
     with pytest.raises(EvalError, match="cannot be read"):
-        load_thresholds(tmp_path / "missing.toml")
+        load_thresholds(Path("/nonexistent/thresholds.toml"))  # type: ignore[arg-type]
 
 
 def test_a_verdict_explains_itself() -> None:
     paired, metrics = copy.deepcopy(good())
-    paired["gain"] = 0.1
-    verdict = decide(THRESHOLDS, paired, metrics, current_constants())
+    paired["gain_interval"] = [0.1, 0.6]
+    verdict = decide(BLIND, paired, metrics, current_constants(), held_out=DIGEST)
     doc = verdict.to_json()
     assert doc["outcome"] == "inconclusive" and doc["reasons"] and len(doc["checks"]) == len(verdict.checks)
+    [reason] = doc["reasons"]
+    assert "interval [0.100, 0.600]" in reason and "0.25" in reason
+    assert not any(math.isnan(c["threshold"]) for c in doc["checks"] if isinstance(c["threshold"], float))
