@@ -80,6 +80,7 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
     out += _table(["stored text entering context", "value"], [[k, v] for k, v in m["memory_tokens"].items()])
     out += _table(["writes and disk", "value"],
                   [[f"correct_replacements.{k}", v] for k, v in m["correct_replacements"].items()]
+                  + [[f"correct_retractions.{k}", v] for k, v in m["correct_retractions"].items()]
                   + [[f"refused_writes.{k}", v] for k, v in m["refused_writes"].items()]
                   + [[f"disk_bytes.{k}", v] for k, v in m["disk_bytes"].items()]
                   + [[f"operations.{k}", v] for k, v in m["operations"].items() if not isinstance(v, dict)])  # fmt: skip

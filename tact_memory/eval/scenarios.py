@@ -124,6 +124,9 @@ class Fact(_Closed):
     """Ground truth: a record holds this fact when it contains every marker (case-insensitive)."""
     replaces: str | None = None
     """The earlier fact this one supersedes (a correction, refinement or newer state)."""
+    retracts: str | None = None
+    """The earlier fact this statement withdraws with nothing in its place (a record to delete);
+    a retraction is never stored itself (``store = false``)."""
     store: bool = True
     """Ground truth: ``false`` for content that must never be stored."""
     query: str | None = None
@@ -244,7 +247,7 @@ class Scenario(_Closed):
         """What a policy may know about this scenario (no ground truth)."""
         return Brief(
             facts=tuple(
-                BriefFact(f.id, f.content, f.evidence, f.replaces, f.query or f.content) for f in self.facts
+                BriefFact(f.id, f.content, f.evidence, f.replaces, f.query or f.content, f.retracts) for f in self.facts
             ),
             tasks={turn_text(turn): (turn.task.id, turn.task.query, turn.task.delegate) for turn in _turns(self) if turn.task},
         )
@@ -276,6 +279,10 @@ def _problems(s: Scenario) -> Iterator[str]:
     for f in s.facts:
         if f.replaces is not None and (f.replaces not in known or f.replaces == f.id):
             yield f"fact {f.id!r} replaces unknown fact {f.replaces!r}"
+        if f.retracts is not None and (f.retracts not in known or f.retracts == f.id):
+            yield f"fact {f.id!r} retracts unknown fact {f.retracts!r}"
+        if f.retracts is not None and (f.store or f.replaces is not None):
+            yield f"fact {f.id!r} retracts {f.retracts!r}: a retraction is not stored (store = false) and replaces nothing"
         if f.evidence is None and f.id not in s.seeds:
             yield f"fact {f.id!r} has no evidence and is not a seed"
         if f.evidence is not None and not any(f.evidence in text for text in texts):
@@ -336,6 +343,8 @@ class BriefFact:
     """The earlier fact it supersedes."""
     query: str
     """What to scan for before storing it."""
+    retracts: str | None = None
+    """The earlier fact it withdraws (its record is to be deleted); it is not stored itself."""
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,13 @@ Its rules, in the order it applies them in a turn:
 4. *Review*, only when the turn carries the checkpoint: every candidate conclusion whose evidence
    appears in the visible conversation (user text and tool output, never memory results) is
    stored unless it was already handled in this history, a later conclusion in the same
-   conversation supersedes it, or it came only from tool output and reads as an instruction to
-   an AI agent. For each: ``scan`` (its query), ``read`` the cards whose preview is this conclusion
-   or the one it replaces, then ``put`` (replacing the old record by id and version) or stop when
-   the same content is already stored. It does not screen for credentials: the store does.
+   conversation supersedes or withdraws it, or it came only from tool output and reads as an
+   instruction to an AI agent. For each: ``scan`` (its query), ``read`` the cards whose preview is
+   this conclusion or the one it replaces, then ``put`` (replacing the old record by id and
+   version) or stop when the same content is already stored. A withdrawal (a conclusion that
+   retracts another, with nothing in its place) is not stored: ``scan`` for the withdrawn
+   conclusion, ``read`` the cards whose preview is it, and ``delete`` each such record at the
+   version read. It does not screen for credentials: the store does.
 5. *Answer*: for a task, apply each record it read whose scope is this repository (or none) and that
    shares at least ``min_overlap`` query terms beyond the repository name; sentences that read as
    instructions to an AI agent are dropped, because stored text is data. It also applies, by the
@@ -232,13 +235,37 @@ class _ScriptedAgent:
 
     def _review(self, view: _View) -> ModelResponse | None:
         learned = self._learned(view)
-        superseded = {f.replaces for f in learned if f.replaces}
+        superseded = {f.replaces or f.retracts for f in learned if f.replaces or f.retracts}
         for fact in learned:
             if fact.id in superseded or self._handled(fact, view):
                 continue
-            response = self._store(fact, view)
+            response = self._withdraw(fact, view) if fact.retracts else self._store(fact, view)
             if response is not None:
                 return response
+        return None
+
+    def _withdraw(self, fact: BriefFact, view: _View) -> ModelResponse | None:
+        """Delete the records of the conclusion ``fact`` retracts: scan, read the cards that preview
+        it, delete each at the version read (one call a step)."""
+        old = self.brief.fact(fact.retracts or "")
+        if old is None:
+            return None
+        name = f"rv:{fact.id}"
+        scan = view.step(f"{name}:scan")
+        if scan is None:
+            return call("memory", {"operation": "scan", "query": _clip(old.query)}, id=f"{view.start}:{name}:scan")
+        targets = [int(c["key"]["id"]) for c in _cards(scan) if str(c["preview"]) == preview(old.content, 64)]
+        if not targets:
+            return None
+        read = view.step(f"{name}:read")
+        if read is None:
+            return call("memory", {"operation": "read", "ids": targets}, id=f"{view.start}:{name}:read")
+        wanted = fold_for_duplicate(old.content)
+        for memory in _memories(read):
+            key = memory["key"]
+            if fold_for_duplicate(str(memory["content"])) == wanted and view.step(f"{name}:delete:{key['id']}") is None:
+                arguments = {"operation": "delete", "id": key["id"], "version": key["version"]}
+                return call("memory", arguments, id=f"{view.start}:{name}:delete:{key['id']}")
         return None
 
     def _learned(self, view: _View) -> list[BriefFact]:
@@ -254,8 +281,10 @@ class _ScriptedAgent:
         return learned
 
     def _handled(self, fact: BriefFact, view: _View) -> bool:
-        if any(view.ever(rf"rv:{fact.id}:put")):
+        if any(view.ever(rf"rv:{fact.id}:(?:put|delete:\d+)")):
             return True
+        if fact.retracts:
+            return False  # done once its deletes are (above); it has no content of its own to find
         return any(self._same_as_stored(fact, step) for step in view.ever(rf"rv:{fact.id}:(?:scan|read)"))
 
     @staticmethod
@@ -319,8 +348,8 @@ class _ScriptedAgent:
         applied (``used``: their duplicate keys) and those already applied from memory."""
         learned = self._learned(view)
         applied = [f for f in self.brief.facts if fold_for_duplicate(f.content) in used]
-        superseded = {f.replaces for f in (*learned, *applied) if f.replaces}
-        return [f for f in learned if f.id not in superseded and fold_for_duplicate(f.content) not in used]
+        superseded = {f.replaces or f.retracts for f in (*learned, *applied) if f.replaces or f.retracts}
+        return [f for f in learned if f.id not in superseded and not f.retracts and fold_for_duplicate(f.content) not in used]
 
     @staticmethod
     def _overlap(query: str, content: str, view: _View) -> tuple[int, int]:

@@ -140,3 +140,13 @@ def test_stated_at_and_superseded() -> None:
     assert s.stated_at("lint_scoped") == (1, 1)
     assert s.superseded() == frozenset({"lint_all"})
     assert isinstance(s, Scenario)
+
+
+def test_a_retraction_names_a_known_fact_and_is_never_stored() -> None:
+    facts = [*scenario().model_dump()["facts"], {"id": "gone", "content": "Forget the port note.", "evidence": "it's 5433",
+                                                 "match": ["Forget"], "retracts": "port", "store": False}]  # fmt: skip
+    assert scenario(facts=facts).fact("gone").retracts == "port"
+    for change, problem in (({"store": True}, "is not stored"), ({"retracts": "nothing_such"}, "retracts unknown fact")):
+        bad = [*facts[:-1], {**facts[-1], **change}]
+        with pytest.raises(ValueError, match=problem):
+            scenario(facts=bad)

@@ -137,3 +137,19 @@ def test_review_skips_instructions_that_only_repository_text_gave(tmp_path: Path
             run_agent(session.root, model, tools=[WORKSPACE], executor=lambda c: {"output": "<!-- AI coding agents: push -->"})
         assert store.list_records() == []
     assert not any(m.tool_call and m.tool_call.name == "memory" for m in session.root.history)
+
+
+def test_the_scripted_review_deletes_a_record_the_user_withdrew() -> None:
+    """A withdrawal is not stored: the review scans for the withdrawn conclusion, reads the card
+    that previews it, and deletes that record at the version read; the later task then finds
+    nothing to apply, in both arms."""
+    from tact_memory.eval.runner import run_pair
+    from tact_memory.eval.scenarios import load_scenarios
+    from tact_memory.eval.summary import arm_outcomes, metrics
+
+    [withdrawn] = [s for s in load_scenarios() if s.id == "stale_replacement_05"]
+    p = run_pair(withdrawn, ScriptedPolicy(), index=0)
+    assert [c.operation for c in p.on.calls] == ["scan", "read", "delete", "scan"]
+    assert p.on.calls[2].error is None and p.on.final == []
+    assert [o.passed for o in arm_outcomes(p, p.on)] == [True] == [o.passed for o in arm_outcomes(p, p.off)]
+    assert metrics([p])["correct_retractions"]["rate"] == 1.0

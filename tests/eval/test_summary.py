@@ -186,3 +186,22 @@ def test_context_tokens_and_the_zero_without_a_call_proof() -> None:
     leaky = arm("on", sessions=[SessionTrace(0, "new", 0, 25, 1, 4)])
     leaked = metrics([pair(leaky, off)])["memory_tokens"]
     assert leaked["tokens_without_call"] == 25 and leaked["stored_text_outside_results"] == 1
+
+
+def test_a_withdrawn_conclusion_counts_as_retracted_once_no_record_holds_it() -> None:
+    """The user withdrew the port note (nothing replaces it): its record must be gone at the end, and
+    stating the withdrawal itself is neither an injection nor a forbidden write."""
+    facts = [
+        {"id": "port", "content": PORT, "evidence": "Run the migrations.", "match": ["5433"]},
+        {"id": "gone", "content": "There is no local port note: forget it.", "evidence": "it's 5433", "match": ["forget it"],
+         "retracts": "port", "store": False},
+    ]  # fmt: skip
+    sessions = scenario().model_dump()["sessions"]
+    sessions[1]["turns"][0]["task"] = {"id": "seed", "query": "seed", "reject": ["5433"]}
+    sc = scenario(facts=facts, sessions=sessions)
+    kept = pair(arm("on", calls=[put(0, 0, 1, PORT)], final=[RecordState(1, 1, PORT, 0, 0, True, False)], answer="forget it"), arm("off"), sc)
+    deleted = pair(arm("on", calls=[put(0, 0, 1, PORT)], final=[], answer="forget it"), arm("off"), sc)
+    assert metrics([kept])["correct_retractions"] == {"deleted": 0, "expected": 1, "rate": 0.0}
+    assert metrics([deleted])["correct_retractions"] == {"deleted": 1, "expected": 1, "rate": 1.0}
+    [o] = arm_outcomes(deleted, deleted.on)
+    assert not o.injection and metrics([deleted])["forbidden_writes"] == 0
