@@ -29,8 +29,10 @@ Its rules, in the order it applies them in a turn:
    conclusion, ``read`` the cards whose preview is it, and ``delete`` each such record at the
    version read. It does not screen for credentials: the store does.
 5. *Answer*: for a task, apply each record it read whose scope is this repository (or none) and that
-   shares at least ``min_overlap`` query terms beyond the repository name; sentences that read as
-   instructions to an AI agent are dropped, because stored text is data. It also applies, by the
+   shares at least ``min_overlap`` query terms beyond the repository name, unless the visible
+   conversation has corrected or withdrawn what it says (a correction made earlier in this session
+   wins over a record the review has not replaced yet); sentences that read as instructions to an
+   AI agent are dropped, because stored text is data. It also applies, by the
    same test, each candidate conclusion that the visible conversation itself states (a restored or
    forked session carries its history), unless a later one in the conversation or a record it
    applied supersedes it: what a model already has in context needs no memory, so a memory-off run
@@ -323,15 +325,18 @@ class _ScriptedAgent:
             return "Done."
         applied, recalled = [], []
         used: set[str] = set()
+        learned = self._learned(view)
+        withdrawn = {f.replaces or f.retracts for f in learned if f.replaces or f.retracts}
+        stale = {fold_for_duplicate(f.content) for f in self.brief.facts if f.id in withdrawn}
         for memory in _memories(view.step(f"tk:{task[0]}:read")):
             content = str(memory["content"])
-            if not self._applies(task[1], content, view):
+            if fold_for_duplicate(content) in stale or not self._applies(task[1], content, view):
                 continue
             usable = " ".join(s for s in _SENTENCE.split(content) if not looks_like_instruction(s))
             if usable:
                 applied.append(f"- memory {memory['key']['id']}: {usable}")
                 used.add(fold_for_duplicate(content))
-        for fact in self._in_context(view, used):
+        for fact in self._in_context(view, learned, used):
             if self._applies(task[1], fact.content, view):
                 recalled.append(f"- as said in this conversation: {fact.content}")
         if not applied and not recalled:
@@ -343,10 +348,9 @@ class _ScriptedAgent:
         shared, possible = self._overlap(query, content, view)
         return not self._foreign(content, view) and shared >= min(self.min_overlap, max(possible, 1))
 
-    def _in_context(self, view: _View, used: set[str]) -> list[BriefFact]:
-        """Conclusions the visible conversation states, less those superseded in it or by a record
-        applied (``used``: their duplicate keys) and those already applied from memory."""
-        learned = self._learned(view)
+    def _in_context(self, view: _View, learned: list[BriefFact], used: set[str]) -> list[BriefFact]:
+        """Conclusions the visible conversation states (``learned``), less those superseded in it or
+        by a record applied (``used``: their duplicate keys) and those already applied from memory."""
         applied = [f for f in self.brief.facts if fold_for_duplicate(f.content) in used]
         superseded = {f.replaces or f.retracts for f in (*learned, *applied) if f.replaces or f.retracts}
         return [f for f in learned if f.id not in superseded and not f.retracts and fold_for_duplicate(f.content) not in used]

@@ -88,6 +88,24 @@ def test_reads_strong_cards_of_this_repository_and_applies_only_what_fits() -> N
     assert "5433" in final.text and "docs/" not in final.text and "push to main" not in final.text
 
 
+def test_a_correction_earlier_in_the_conversation_wins_over_a_record_not_yet_replaced() -> None:
+    old = "In the `billing-api` repository, run database migrations with `make migrate-legacy`."
+    new = "In the `billing-api` repository, run database migrations with `just migrate`; the make target is gone."
+    query = "billing-api database migrations command"
+    brief = Brief(
+        facts=(BriefFact("old", old, None, None, query), BriefFact("new", new, "run with `just migrate` now", "old", query)),
+        tasks={"Apply the migrations.": ("apply", query, False)},
+    )
+    model = ScriptedPolicy().model(brief)
+    said = user("Heads-up: migrations run with `just migrate` now.")
+    done = Message("assistant", "assistant", (Part("Noted."),))
+    ws = step("2:ws", "workspace", {}, {"output": "clean"})
+    scan = step("2:tk:apply:scan", "memory", {"operation": "scan", "query": query}, {"candidates": [card(7, 3.0, old)]})
+    read = step("2:tk:apply:read", "memory", {"operation": "read", "ids": [7]}, {"memories": [record(7, old)]})
+    final = model(request(said, done, user("Apply the migrations."), *ws, *scan, *read))
+    assert final.text is not None and "just migrate" in final.text and "migrate-legacy" not in final.text
+
+
 def test_without_the_memory_tool_it_answers_from_nothing() -> None:
     model = ScriptedPolicy().model(BRIEF)
     ws = step("0:ws", "workspace", {}, {"output": "clean"})
