@@ -174,3 +174,32 @@ def test_a_paired_difference_interval_covers_the_truth_about_as_often_as_it_says
             low, high = paired_difference_interval(PairedCounts(*cells)) or (0.0, 0.0)
             covered += low <= truth <= high
         assert 0.93 <= covered / 1500 <= 0.99, (probabilities, covered / 1500)
+
+
+@pytest.mark.parametrize(
+    ("cells", "estimate", "expected"),
+    [
+        # Published: Cavo et al. (2012) in the R package contingencytables (tests/testthat/test-ch8.R),
+        # matrix(c(59, 6, 16, 80), 2, byrow = TRUE) -> "estimate = -0.0621 (95% CI -0.1186 to -0.0046)".
+        # Its rows are the first measurement, so n[1, 2] = 6 is `only_first` and the estimate is first
+        # minus second, as here. ad - bc = 4624 is over n / 2, so the correction takes n / 2 off it.
+        ((59, 6, 16, 80), -0.0621, (-0.1186, -0.0046)),
+        # The package's formula, transcribed, on its documented example (Bentur et al. 2009):
+        # 0 <= ad - bc = 5 <= n / 2, where the correction makes the correlation 0.
+        ((1, 1, 7, 12), -0.2857, (-0.5069, -0.0256)),
+        # ad - bc = 9, just over n / 2 = 7.5.
+        ((5, 1, 6, 3), -0.3333, (-0.5856, 0.0116)),
+        # ad - bc = -57: a negative correlation is kept as it is.
+        ((2, 7, 9, 3), -0.0952, (-0.4239, 0.2591)),
+    ],
+)
+def test_a_paired_difference_interval_gives_the_published_values(
+    cells: tuple[int, int, int, int], estimate: float, expected: tuple[float, float]
+) -> None:
+    """Symmetry and coverage cannot tell Newcombe's interval from the same interval without his
+    continuity correction of the correlation (both hold for either); these values can, to four
+    decimals, in each of the correction's three branches."""
+    counts = PairedCounts(*cells)
+    interval = paired_difference_interval(counts)
+    assert counts.difference is not None and round(counts.difference, 4) == estimate
+    assert interval is not None and tuple(round(end, 4) for end in interval) == expected
