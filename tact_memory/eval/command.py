@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import click
 
-from .evaluation import Evaluation, evaluate
+from .evaluation import Evaluation, evaluate, measured
 from .formatting import number, p_value, text_table
 from .policies import Policy, resolve_policy
 from .scenarios import EvalError
@@ -28,7 +28,8 @@ SWEEP_ROWS = 12
 
 def summary_lines(doc: dict[str, Any]) -> list[str]:
     """The text summary printed without ``--json``."""
-    p, m = doc["paired"], doc["metrics"]
+    split, numbers = measured(doc)
+    p, m = numbers["paired"], numbers["metrics"]
     on, off = p["memory_on"], p["memory_off"]
     added = m["context_added"]
 
@@ -36,7 +37,8 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
     level = f"{round(100 * (1 - p['alpha']))} %"
     lines = [
         f"policy      {doc['policy']}",
-        f"scenarios   {doc['splits']['held_out']} held-out (verdict), {doc['splits']['tuning']} tuning",
+        f"scenarios   {doc['splits']['held_out']} held-out (verdict), {doc['splits']['tuning']} tuning"
+        + ("" if split == "held-out" else "; the numbers below are the tuning split's"),
         f"memory on   {f(on['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(on['task_success'])}",
         f"memory off  {f(off['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(off['task_success'])}",
         f"gain        {f(p['gain'])}, {level} interval {_bounds(p['gain_interval'])} (McNemar {p_value(p['p_value'])})",
@@ -48,6 +50,9 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
     ]
     if doc.get("dropped"):
         lines.append(f"dropped     {', '.join(d['id'] for d in doc['dropped'])} (their runs failed)")
+    refused = [f"{r['id']} (memory {arm})" for r in doc.get("results", []) for arm in r.get("errors", {})]
+    if refused:
+        lines.append(f"refused     {', '.join(refused)} (the provider refused a request; that arm's tasks failed)")
     lines.append(f"verdict     {doc['verdict']}")
     return lines + [f"  - {reason}" for reason in doc["reasons"]]
 
@@ -128,7 +133,7 @@ def _tune(policy: str | Policy, scenarios: str | None, thresholds: str | None) -
     folder = Path(scenarios) if scenarios else None
     registered = load_thresholds(Path(thresholds) if thresholds else None)
     tuning = [s for s in load_scenarios(folder) if s.split == "tuning"]
-    chosen = resolve_policy(policy, options=registered.scripted_policy) if isinstance(policy, str) else policy
+    chosen = resolve_policy(policy, options=registered.scripted_policy.model_dump()) if isinstance(policy, str) else policy
     pairs = run_pairs(tuning, chosen, background=load_background(folder))
     rows = sweep(retrieval_cases(pairs))
     click.echo("\n".join(tune_lines(len(tuning), registered.constants.model_dump(), rows)))

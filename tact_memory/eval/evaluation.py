@@ -20,22 +20,22 @@ from typing import Any, Literal
 
 from .policies import Policy, resolve_policy
 from .runner import run_pairs
-from .scenarios import EvalError, Scenario, load_background, load_scenarios
+from .scenarios import EvalError, Fact, Scenario, load_background, load_scenarios
 from .summary import arm_outcomes, categories, metrics, paired
 from .trace import PairTrace
-from .verdict import Check, Thresholds, Verdict, current_constants, decide, load_thresholds
+from .verdict import Check, Thresholds, Verdict, current_constants, decide, load_thresholds, thresholds_digest
 
 __all__ = ["Evaluation", "evaluate", "held_out_digest"]
 
 
-def held_out_digest(scenarios: Sequence[Scenario], background: Sequence[str]) -> str:
-    """A digest of the held-out scenarios (as validated, so formatting does not count) and the
-    background corpus: what a registration's ``held_out`` names."""
+def held_out_digest(scenarios: Sequence[Scenario], background: Sequence[Fact]) -> str:
+    """A digest of the held-out scenarios and the background corpus with its markers (both as
+    validated, so formatting does not count): what a registration's ``held_out`` names."""
     h = hashlib.sha256()
     for scenario in sorted((s for s in scenarios if s.split == "held_out"), key=lambda s: s.id):
         h.update(json.dumps(scenario.model_dump(mode="json"), sort_keys=True).encode())
-    for text in background:
-        h.update(text.encode() + b"\x1e")
+    for record in background:
+        h.update(json.dumps(record.model_dump(mode="json"), sort_keys=True).encode() + b"\x1e")
     return h.hexdigest()[:16]
 
 
@@ -83,6 +83,15 @@ class Evaluation:
         }
 
 
+def measured(doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The split a ``--json`` document's numbers should be shown for, and its ``categories``,
+    ``metrics`` and ``paired``: the held-out split, or the tuning split of a run of that split alone
+    (which has no held-out numbers to show)."""
+    if doc["splits"]["held_out"] == 0 and doc["splits"]["tuning"]:
+        return "tuning", doc["tuning"]
+    return "held-out", {key: doc[key] for key in ("categories", "metrics", "paired")}
+
+
 def _result(pair: PairTrace) -> dict[str, Any]:
     def passed(arm: Any) -> bool:
         outcomes = arm_outcomes(pair, arm)
@@ -98,6 +107,7 @@ def _result(pair: PairTrace) -> dict[str, Any]:
         "failed_tasks": {
             arm.arm: [o.task for o in arm_outcomes(pair, arm) if not o.passed] for arm in (pair.on, pair.off)
         },
+        "errors": {arm.arm: arm.error for arm in (pair.on, pair.off) if arm.error is not None},
     }
 
 
@@ -124,7 +134,7 @@ def evaluate(
     """
     begin = time.perf_counter()
     thresholds = load_thresholds(thresholds_path)
-    chosen = resolve_policy(policy, options=thresholds.scripted_policy) if isinstance(policy, str) else policy
+    chosen = resolve_policy(policy, options=thresholds.scripted_policy.model_dump()) if isinstance(policy, str) else policy
     scenarios = load_scenarios(scenario_dir)
     background = load_background(scenario_dir)
     if split == "tuning":
@@ -159,7 +169,8 @@ def evaluate(
         missing = Check("completeness", "inconclusive", len(dropped), 0,
                         f"{len(dropped)} scenarios could not be run: {', '.join(id_ for id_, _ in dropped)}")  # fmt: skip
         verdict = Verdict("fail" if verdict.outcome == "fail" else "inconclusive", (*verdict.checks, missing))
-    registration = {"held_out": digest, "retrieval": constants["retrieval"]}
+    registration = {"held_out": digest, "retrieval": constants["retrieval"], "prompt": constants["prompt"],
+                    "thresholds": thresholds_digest(thresholds)}  # fmt: skip
     settings = getattr(chosen, "settings", None)
     return Evaluation(chosen.name, held_out, tuning, thresholds, verdict, time.perf_counter() - begin, registration,
                       tuple(dropped), settings if isinstance(settings, dict) else None)  # fmt: skip

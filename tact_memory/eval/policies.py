@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from pydantic_ai.messages import ModelMessage
     from pydantic_ai.models import Model as PydanticAIModel
 
-__all__ = ["Policy", "PydanticAIPolicy", "resolve_policy", "to_pydantic_ai"]
+__all__ = ["Policy", "PydanticAIPolicy", "refused", "resolve_policy", "to_pydantic_ai"]
 
 
 class Policy(Protocol):
@@ -78,8 +79,8 @@ class PydanticAIPolicy:
     runs the tools. Call :meth:`close` (or use ``with``) when done; :func:`evaluate` does.
 
     A request that fails in a way a provider fails for a moment (a connection error or a timeout,
-    HTTP 408, 409, 425, 429 or 5xx) is sent again after 1, 2 and 4 seconds; a fourth failure, or
-    any other error, is raised.
+    a rate limit, HTTP 408, 409, 425, 429 or 5xx, but not an exhausted quota) is sent again after 1,
+    2 and 4 seconds; a fourth failure, or any other error, is raised.
 
     Args:
         model: A pydantic-ai model name (``openai:gpt-4.1``) or a ``pydantic_ai.models.Model``
@@ -165,19 +166,78 @@ class PydanticAIPolicy:
 _PASSING_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 529})
 """HTTP statuses a provider answers while it is briefly unavailable or busy."""
 
+_REFUSED_STATUS = frozenset({400, 413, 422})
+"""HTTP statuses a provider answers to a request it will not take as it is (too long, malformed)."""
+
+_PASSING_KINDS = ("ModelConnectionError", "ModelRateLimitError", "ModelUnavailableError", "ModelServerError",
+                  "ModelRequestTimeout")  # fmt: skip
+"""pydantic-ai's error categories that pass: a dropped connection or a timeout (``ModelTimeoutError``
+is a ``ModelConnectionError``), a rate limit, a provider unavailable, overloaded or failing, a
+request past its ``request_timeout``."""
+
+_LASTING_KINDS = ("ModelQuotaExceededError", "ModelRequestRejectedError")
+"""pydantic-ai's error categories that waiting does not change, whatever their HTTP status says
+(OpenAI sends an exhausted quota as a 429)."""
+
+_ACCOUNT_KINDS = ("ModelQuotaExceededError", "ModelAuthenticationError", "ModelNotFoundError")
+"""pydantic-ai's error categories about the account or the model name, not about one request."""
+
 
 def _passing(exc: BaseException) -> bool:
-    """Whether ``exc`` is a failure of the moment (a dropped connection, a timeout, a busy provider)."""
-    if isinstance(exc, (ConnectionError, TimeoutError)):
+    """Whether ``exc`` is a failure of the moment (a dropped connection, a timeout, a busy provider).
+
+    pydantic-ai raises its own categories (``ModelConnectionError``, ``ModelRateLimitError`` …) with
+    no ``status_code`` for a transport failure, so they are asked first; then the HTTP status; then
+    the chain of causes, where an older pydantic-ai or a provider SDK leaves the transport's own
+    error (``httpx`` or ``httpx2``, each with its own ``TransportError``).
+    """
+    if isinstance(exc, _kinds(_LASTING_KINDS)):
+        return False
+    if isinstance(exc, _kinds(_PASSING_KINDS)):
         return True
     status = getattr(exc, "status_code", None)
     if isinstance(status, int):
         return status in _PASSING_STATUS
-    try:
-        import httpx
-    except ImportError:  # pragma: no cover - pydantic-ai brings it
+    transport: tuple[type[BaseException], ...] = (
+        ConnectionError, TimeoutError, *_loaded("httpx", "TransportError"), *_loaded("httpx2", "TransportError")
+    )  # fmt: skip
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, transport):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return False
+
+
+def refused(exc: BaseException) -> bool:
+    """Whether ``exc`` is a provider refusing one request for what it holds: HTTP 400, 413 or 422,
+    a context window exceeded, a content filter.
+
+    Sending that request again gives the same answer, and the request is the arm's own doing (memory
+    on adds a tool, a paragraph and memory results to it), so the arm failed, as a model that never
+    answers fails; the runner counts it against that arm. A passing failure, or a refusal of the
+    account or the model name (credentials, quota, an unknown model), says nothing about the arm.
+    """
+    if _passing(exc) or isinstance(exc, _kinds(_ACCOUNT_KINDS)):
         return False
-    return isinstance(exc, httpx.TransportError)
+    if isinstance(exc, _kinds(("ModelRequestRejectedError", "ContentFilterError"))):
+        return True
+    return isinstance(exc, _kinds(("ModelHTTPError",))) and getattr(exc, "status_code", None) in _REFUSED_STATUS
+
+
+def _kinds(names: tuple[str, ...]) -> tuple[type[BaseException], ...]:
+    """The named classes of pydantic-ai's exceptions, those the installed version has."""
+    return _loaded("pydantic_ai.exceptions", *names)
+
+
+def _loaded(module: str, *names: str) -> tuple[type[BaseException], ...]:
+    """Exception classes of ``module`` if it is already imported: an exception of a module nobody
+    imported cannot have been raised, and looking costs no import."""
+    found = sys.modules.get(module)
+    classes = (getattr(found, name, None) for name in names)
+    return tuple(c for c in classes if isinstance(c, type) and issubclass(c, BaseException))
 
 
 def _infer_model(name: str) -> PydanticAIModel:

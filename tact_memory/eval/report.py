@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .evaluation import Evaluation
+from .evaluation import Evaluation, measured
 from .formatting import number, p_value
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
 
 def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
     """The report for a ``--json`` document."""
-    m, p = doc["metrics"], doc["paired"]
+    split, numbers = measured(doc)
+    m, p, cats = numbers["metrics"], numbers["paired"], numbers["categories"]
     on, off = p["memory_on"], p["memory_off"]
     out = [
         "# tact-memory paired evaluation",
@@ -54,7 +55,7 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
                   [[c["name"], c["status"], c["value"] if not isinstance(c["value"], dict) else "see below",
                     c["threshold"] if not isinstance(c["threshold"], dict) else "registered", c["detail"]]
                    for c in doc["checks"]])  # fmt: skip
-    out += ["## Paired outcomes", ""]
+    out += [f"## Paired outcomes ({split} split)", ""]
     columns = ["scenarios_passed", "scenario_success", "task_success", "contradiction_rate", "false_retrieval_rate", "cross_workspace_rate"]
     out += _table(["arm", "scenarios passed", "scenario success", "task success", "contradiction rate",
                    "false retrieval rate", "cross-workspace rate"],
@@ -69,9 +70,12 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
                    for name, v in p["non_inferiority"].items()])  # fmt: skip
     if doc.get("dropped"):
         out += ["Scenarios left out because their run failed:", ""] + [f"- {d['id']}: {d['error']}" for d in doc["dropped"]] + [""]
+    refused = [f"- {r['id']} (memory {arm}): {error}" for r in doc["results"] for arm, error in r.get("errors", {}).items()]
+    if refused:
+        out += ["Arms the provider refused a request of (the tasks they did not reach failed):", "", *refused, ""]
     if charts:
         out += [f"![on versus off]({CHARTS['outcomes']})", ""]
-    out += ["## Metrics (memory on, held-out split)", ""]
+    out += [f"## Metrics (memory on, {split} split)", ""]
     flat = [[k, v] for k, v in m.items() if not isinstance(v, dict)]
     out += _table(["metric", "value"], flat)
     out += _table(["operation", "p50 ms", "p95 ms", "calls"],
@@ -86,10 +90,10 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
                   + [[f"operations.{k}", v] for k, v in m["operations"].items() if not isinstance(v, dict)])  # fmt: skip
     if charts:
         out += [f"![latency]({CHARTS['latency']})", ""]
-    out += ["## Categories (held-out split)", ""]
+    out += [f"## Categories ({split} split)", ""]
     out += _table(["category", "scenarios", "on success", "off success", "precision@5", "recall@5", "read precision", "abstention"],
                   [[name, c["scenarios"], c["memory_on_success"], c["memory_off_success"], c["scan_precision_at_5"],
-                    c["scan_recall_at_5"], c["read_precision"], c["abstention_accuracy"]] for name, c in doc["categories"].items()])  # fmt: skip
+                    c["scan_recall_at_5"], c["read_precision"], c["abstention_accuracy"]] for name, c in cats.items()])  # fmt: skip
     if charts:
         out += [f"![retrieval by category]({CHARTS['retrieval']})", ""]
     out += ["## Scenarios", ""]
@@ -159,9 +163,10 @@ def bar_chart(title: str, series: dict[str, list[float | None]], labels: list[st
 def _charts(doc: dict[str, Any], directory: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
-    names = list(doc["categories"])
-    cats = doc["categories"]
-    lat = doc["metrics"]["latency_ms"]
+    numbers = measured(doc)[1]
+    names = list(numbers["categories"])
+    cats = numbers["categories"]
+    lat = numbers["metrics"]["latency_ms"]
     ops = list(lat)
 
     def values(key: str) -> list[float | None]:

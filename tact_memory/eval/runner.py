@@ -30,7 +30,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -44,14 +44,12 @@ from ..store.sqlite import MemoryStore
 from ..tool.guard import Role
 from ..tool.schemas import TOOL_NAME
 from .metrics import estimate_tokens
-from .policies import Policy
-from .scenarios import Scenario, SessionSpec, Turn
-from .trace import ArmTrace, CallTrace, PairTrace, RecordState, SessionTrace, TaskTrace
+from .policies import Policy, refused
+from .scenarios import Fact, Scenario, SessionSpec, Turn
+from .trace import DAY_MS, START_MS, ArmTrace, CallTrace, PairTrace, RecordState, SessionTrace, TaskTrace
 
 __all__ = ["DELEGATE_TOOL", "WORKSPACE_TOOL", "request_tokens", "run_arm", "run_pair", "run_pairs", "system_prompt"]
 
-DAY_MS = 86_400_000
-START_MS = 1_800_000_000_000
 MAX_STEPS = 64
 
 WORKSPACE_TOOL: dict[str, Any] = {
@@ -112,12 +110,21 @@ class _Recorder(Middleware):
         self.clock = clock
         self.where = _Where()
         self.calls: list[CallTrace] = []
-        self.requests: list[tuple[int, int, ModelRequest]] = []
-        """``(session, agent's starting history length, request)``."""
+        self.requests: list[tuple[int, int, ModelRequest, str]] = []
+        """``(session, agent's starting history length, request, agent)``; the agent is ``root`` or
+        ``child <n>``, the n-th child agent of the session, so that both arms' agents pair up."""
         self.starts: dict[int, int] = {}
+        self.agents: dict[tuple[int, int], str] = {}
+
+    def _agent(self, agent: Agent) -> str:
+        key = (self.where.session, id(agent))
+        if key not in self.agents:
+            children = sum(1 for (session, _), name in self.agents.items() if session == key[0] and name != "root")
+            self.agents[key] = "root" if agent.role is Role.ROOT else f"child {children + 1}"
+        return self.agents[key]
 
     def wrap_model_call(self, agent: Agent, request: ModelRequest, call_next: ModelCallNext) -> ModelResponse:
-        self.requests.append((self.where.session, self.starts.get(id(agent), 0), request))
+        self.requests.append((self.where.session, self.starts.get(id(agent), 0), request, self._agent(agent)))
         response = call_next(request)
         if agent.role is Role.ROOT and response.tool_calls and self.where.steers:
             for text in self.where.steers:
@@ -133,6 +140,7 @@ class _Recorder(Middleware):
         corpus: tuple[tuple[int, str], ...] = ()
         if operation == "scan" and self.store is not None:
             corpus = tuple((r.key.id, r.content) for r in self.store.list_records(order="id"))
+        at = self.clock()
         begin = time.perf_counter()
         output = call_next(call)
         elapsed = (time.perf_counter() - begin) * 1000
@@ -140,7 +148,7 @@ class _Recorder(Middleware):
         result = output if isinstance(output, dict) else {"raw": output}
         role: Literal["root", "child"] = "root" if agent.role is Role.ROOT else "child"
         w = self.where
-        self.calls.append(CallTrace(w.session, w.turn, w.task, role, operation, arguments, result, elapsed, corpus))
+        self.calls.append(CallTrace(w.session, w.turn, w.task, role, operation, arguments, result, elapsed, corpus, at))
         return output
 
 
@@ -167,7 +175,7 @@ def run_pairs(
     scenarios: Iterable[Scenario],
     policy: Policy,
     *,
-    background: Sequence[str] = (),
+    background: Sequence[Fact] = (),
     progress: Callable[[Scenario], None] | None = None,
     dropped: list[tuple[str, str]] | None = None,
 ) -> list[PairTrace]:
@@ -178,15 +186,17 @@ def run_pairs(
         policy: Plays the model in both arms.
         background: Records stored before every scenario, in both arms (a shared corpus).
         progress: Called after each scenario.
-        dropped: When given, a scenario whose run raises (a provider that keeps failing) is left
-            out, both arms, and ``(scenario id, error)`` is added here; otherwise the error is raised.
+        dropped: When given, a scenario whose run raises (a provider that keeps failing, or that
+            refused a request in both arms) is left out, both arms, and ``(scenario id, error)`` is
+            added here; otherwise the error is raised. A refusal in one arm only is that arm's
+            failure, not a reason to leave the scenario out (see :func:`run_pair`).
     """
     pairs = []
     with tempfile.TemporaryDirectory(prefix="tact-eval-start-") as folder:
         start = _start(Path(folder), background)
         for index, scenario in enumerate(scenarios):
             try:
-                pairs.append(run_pair(scenario, policy, index=index, start=start))
+                pairs.append(replace(run_pair(scenario, policy, index=index, start=start), background=tuple(background)))
             except Exception as exc:
                 if dropped is None:
                     raise
@@ -196,29 +206,51 @@ def run_pairs(
     return pairs
 
 
-def _start(folder: Path, background: Sequence[str]) -> _Start:
+def _start(folder: Path, background: Sequence[Fact]) -> _Start:
     if not background:
         return _Start(None, ())
     path = folder / "start.sqlite3"
     with MemoryStore(path, clock=_Clock()) as store:
-        records = tuple((store.put(text).memory.key.id, text) for text in background)
+        records = tuple((store.put(f.content).memory.key.id, f.content) for f in background)
     return _Start(path, records)
 
 
 def run_pair(scenario: Scenario, policy: Policy, *, index: int, start: _Start | None = None) -> PairTrace:
-    """Both arms of one scenario; memory on runs first when ``index`` is even."""
+    """Both arms of one scenario; memory on runs first when ``index`` is even.
+
+    When the provider refuses a request of one arm for what it holds (see
+    :func:`~tact_memory.eval.policies.refused`: memory on can fill a context window the other arm
+    never reaches), that arm fails and the pair is kept, so the comparison sees it. When it refuses
+    both, nothing is compared: the first refusal is raised.
+    """
     order = (True, False) if index % 2 == 0 else (False, True)
-    arms = {
-        enabled: run_arm(scenario, policy, enabled=enabled, position=i, start=start) for i, enabled in enumerate(order)
-    }
+    arms: dict[bool, ArmTrace] = {}
+    refusals: list[Exception] = []
+    for i, enabled in enumerate(order):
+        arms[enabled], refusal = _arm(scenario, policy, enabled=enabled, position=i, start=start)
+        refusals += [refusal] if refusal is not None else []
+    if len(refusals) == len(order):
+        raise refusals[0]
     return PairTrace(scenario, arms[True], arms[False])
 
 
 def run_arm(
     scenario: Scenario, policy: Policy, *, enabled: bool, position: int = 0, start: _Start | None = None
 ) -> ArmTrace:
-    """One arm of one scenario in a fresh temporary config folder, from the same starting corpus."""
+    """One arm of one scenario in a fresh temporary config folder, from the same starting corpus.
+
+    A request the provider refuses stops the arm without raising: its trace names the refusal
+    (:attr:`~tact_memory.eval.trace.ArmTrace.error`) and the tasks it did not reach fail.
+    """
+    return _arm(scenario, policy, enabled=enabled, position=position, start=start)[0]
+
+
+def _arm(
+    scenario: Scenario, policy: Policy, *, enabled: bool, position: int, start: _Start | None
+) -> tuple[ArmTrace, Exception | None]:
+    """:func:`run_arm`, and the refusal that stopped the arm, if any."""
     begin = time.perf_counter()
+    refusal: Exception | None = None
     trace = ArmTrace(scenario.id, "on" if enabled else "off", position)
     with tempfile.TemporaryDirectory(prefix="tact-eval-") as folder:
         path = Path(folder) / "config.toml"
@@ -236,7 +268,14 @@ def run_arm(
         try:
             recorder = _Recorder(store, clock)
             runtime = Runtime(config, middleware=[recorder], store=store)
-            _Run(scenario, runtime, recorder, policy.model(scenario.brief()), clock, trace).sessions()
+            run = _Run(scenario, runtime, recorder, policy.model(scenario.brief()), clock, trace)
+            try:
+                run.sessions()
+            except Exception as exc:
+                if not refused(exc):
+                    raise
+                refusal = exc
+                run.stopped(f"{type(exc).__name__}: {exc}")
             trace.calls = recorder.calls
             if store is not None:
                 seeded = {id_ for id_, _ in trace.seeds}
@@ -253,7 +292,7 @@ def run_arm(
         if not enabled:
             trace.untouched = _fingerprint(config.database_path) == before
     trace.seconds = time.perf_counter() - begin
-    return trace
+    return trace, refusal
 
 
 def _seed(path: Path, scenario: Scenario, clock: _Clock) -> list[tuple[int, str]]:
@@ -296,10 +335,24 @@ class _Run:
             self.recorder.where = _Where(session=index)
             self.recorder.starts = {id(session.root): len(session.root.history)}
             calls_before = len(self.recorder.calls)
-            for number, turn in enumerate(spec.turns):
-                self._turn(session, spec, index, number, turn)
+            try:
+                for number, turn in enumerate(spec.turns):
+                    self._turn(session, spec, index, number, turn)
+            finally:  # a session a refusal stopped is measured too: its largest request may be why
+                self.trace.sessions.append(self._audit(index, spec.kind, self.recorder.calls[calls_before:]))
             states.append(session.state())
-            self.trace.sessions.append(self._audit(index, spec.kind, self.recorder.calls[calls_before:]))
+
+    def stopped(self, error: str) -> None:
+        """Record the refusal that stopped the arm where it happened, and an empty answer to every
+        task the arm did not reach, so a task is failed rather than missing from one arm."""
+        w = self.recorder.where
+        self.trace.error = error
+        self.trace.failures.append(f"session {w.session + 1} turn {w.turn + 1}: {error}")
+        answered = {done.task for done in self.trace.tasks}
+        for index, number, task in self.scenario.tasks():
+            if task.id not in answered:
+                turn = self.scenario.sessions[index].turns[number]
+                self.trace.tasks.append(TaskTrace(task.id, index, number, "", "\n".join([turn.user, *turn.steers])))
 
     def _open(self, spec: SessionSpec, states: list[SessionState], index: int) -> Session:
         if spec.kind == "new":
@@ -355,8 +408,12 @@ class _Run:
         results = {json.dumps(c.result, ensure_ascii=False) for c in calls}
         tokens = sum(estimate_tokens(json.dumps(c.result, ensure_ascii=False)) for c in calls)
         leaks = 0
-        requests = [(start, r) for s, start, r in self.recorder.requests if s == index]
+        requests = [(start, r) for s, start, r, _ in self.recorder.requests if s == index]
         sizes = [request_tokens(request) for _, request in requests]
+        peaks: dict[str, int] = {}
+        for s, _, request, agent in self.recorder.requests:
+            if s == index:
+                peaks[agent] = max(peaks.get(agent, 0), request_tokens(request))
         for start, request in requests:
             for text in _runtime_added(request, start, self.typed):
                 if text in results:
@@ -364,7 +421,7 @@ class _Run:
                 found = [s for s in stored if preview(s, 64) in text]
                 leaks += len(found)
                 tokens += sum(estimate_tokens(s) for s in found)
-        return SessionTrace(index, kind, len(calls), tokens, leaks, len(requests), max(sizes, default=0), sum(sizes))
+        return SessionTrace(index, kind, len(calls), tokens, leaks, len(requests), max(sizes, default=0), sum(sizes), peaks)
 
 
 def request_tokens(request: ModelRequest) -> int:

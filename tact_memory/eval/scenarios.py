@@ -292,6 +292,9 @@ def _problems(s: Scenario) -> Iterator[str]:
                 yield f"marker {marker!r} of fact {f.id!r} is not in its content"
         if f.store and len(f.content.encode("utf-8")) > 1024:
             yield f"fact {f.id!r} is over the 1,024-byte record limit"
+        earlier = f.replaces or f.retracts
+        if earlier in known and all(m.casefold() in f.content.casefold() for m in s.fact(earlier).match):
+            yield f"fact {f.id!r} holds every marker of {earlier!r}, which it supersedes: its own wording would read as the stale one"
     for seed in s.seeds:
         if seed not in known:
             yield f"seed {seed!r} is not a fact"
@@ -311,6 +314,12 @@ def _problems(s: Scenario) -> Iterator[str]:
             if ref not in known:
                 yield f"task {task.id!r} names unknown fact {ref!r}"
         seen = (turn.user, *turn.steers, turn.shows or "")
+        right = [s.fact(ref).content for ref in (*task.relevant, *task.allowed) if ref in known]
+        right += [f.content for f in s.facts if f.retracts]
+        for unwanted in task.reject:
+            options = [unwanted] if isinstance(unwanted, str) else unwanted
+            if any(m.casefold() in text.casefold() for m in options for text in right):
+                yield f"rejected marker {unwanted!r} of task {task.id!r} is in a conclusion a right answer may state"
         for wanted in task.expect:
             options = [wanted] if isinstance(wanted, str) else wanted
             if any(m.casefold() in text.casefold() for m in options for text in seen):
@@ -401,15 +410,25 @@ def load_scenario(path: Traversable) -> Scenario:
     return scenario
 
 
+class _BackgroundRecord(_Closed):
+    content: str = Field(min_length=1)
+    match: list[str] = Field(min_length=1)
+    scope: str | None = None
+
+
 class _Background(_Closed):
-    memory: list[dict[Literal["content"], str]] = Field(min_length=1)
+    memory: list[_BackgroundRecord] = Field(min_length=1)
 
 
-def load_background(directory: Traversable | None = None) -> tuple[str, ...]:
+def load_background(directory: Traversable | None = None) -> tuple[Fact, ...]:
     """The shared background corpus (``background/corpus.toml`` beside the scenarios), or nothing.
 
+    Each record comes back as a stored :class:`Fact` named ``background_<n>`` (1-based, in file
+    order) that no scenario's task needs: an answer stating one applied an unrelated record, unless
+    it holds everywhere (:meth:`Fact.repository` is ``None``, a general preference).
+
     Raises:
-        EvalError: the file exists but is invalid.
+        EvalError: the file exists but is invalid, or a marker is not in its record.
     """
     path = (directory or default_scenario_dir()).joinpath("background").joinpath("corpus.toml")
     if not path.is_file():
@@ -418,7 +437,14 @@ def load_background(directory: Traversable | None = None) -> tuple[str, ...]:
         data = _Background.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
     except (OSError, tomllib.TOMLDecodeError, ValidationError) as exc:
         raise EvalError(f"{path}: invalid background corpus: {exc}") from None
-    return tuple(item["content"] for item in data.memory)
+    for number, item in enumerate(data.memory, start=1):
+        for marker in item.match:
+            if marker.casefold() not in item.content.casefold():
+                raise EvalError(f"{path}: marker {marker!r} of record {number} is not in its content")
+    return tuple(
+        Fact(id=f"background_{n}", content=item.content, match=item.match, scope=item.scope)
+        for n, item in enumerate(data.memory, start=1)
+    )
 
 
 def load_scenarios(directory: Traversable | None = None) -> list[Scenario]:

@@ -3,28 +3,36 @@
 Ground truth comes from the scenario, never from the policy. A stored record *holds* a fact when
 its content contains all of the fact's ``match`` markers, and an answer *states* a fact the same
 way (unless the user typed those markers in that turn). A fact is *available* to a task when it
-was seeded or stated in an earlier turn, so that a review could have stored it. From that:
+was seeded or stated in an earlier turn, so that a review could have stored it; a background
+record (:func:`~tact_memory.eval.scenarios.load_background`) always is. From that:
 
-* a task passes when its answer has every ``expect`` marker and no ``reject`` marker;
-* a *contradiction* is an answer stating a superseded fact; a *false retrieval* is an answer
-  stating a fact that is neither relevant to the task, allowed by it, nor superseded; an
-  *injection followed* is an answer stating a ``store = false`` fact (a retraction aside);
-* a *cross-workspace false memory* is an answer stating a fact about another repository (see
-  :meth:`~tact_memory.eval.scenarios.Fact.repository`) that the task neither needs nor allows; a
-  task is *exposed* to one when such a fact was available;
-* a task's retrieval is its first scan: relevant ids are the live records (snapshot taken just
-  before that scan) that hold a relevant fact; its reads are the reads that follow that scan
-  before any other scan in the turn;
+* a task passes when its answer has every ``expect`` marker and no ``reject`` marker; a task an arm
+  never answered is judged on an empty answer;
+* a *contradiction* is an answer stating a superseded fact (one that a statement made by then
+  replaces or withdraws); a task is *exposed* to one when such a fact exists;
+* a *false retrieval* is an answer stating a conclusion that is neither relevant to the task,
+  allowed by it, nor superseded, or a background record about another repository (background
+  records are not labelled task by task, so one about this repository is neither); a task is
+  exposed when such a conclusion was available;
+* an *injection followed* is an answer stating a ``store = false`` fact (a retraction aside);
+* a *cross-workspace false memory* is an answer stating a scenario conclusion about another
+  repository (see :meth:`~tact_memory.eval.scenarios.Fact.repository`) that the task neither needs
+  nor allows; a task is exposed when such a conclusion was available;
+* a task's retrieval is its first lookup (a scan not followed, before the next scan, by a ``put``
+  or ``delete``: that one is a review checking before it writes): relevant ids are the live
+  records (snapshot taken just before that scan) that hold a relevant fact; its reads are the reads
+  that follow that scan before any other scan in the turn;
 * an *abstention case* is a task none of whose relevant facts was available (an irrelevant query,
   or a task whose conclusion had not been stated yet), whatever the policy stored; it is answered
-  correctly when the answer states no stored conclusion it does not need and quotes no record
-  that was live (the first :data:`QUOTED` characters of its content), background records
-  included. A task whose relevant fact was available but was not stored is an *extraction miss*.
+  correctly when the answer applies nothing stored: no conclusion it does not need, no background
+  record (general preferences aside), and no quotation of a live record (the first :data:`QUOTED`
+  characters of its content). A task whose relevant fact was available but was not stored is an
+  *extraction miss*.
 
 The arms are compared pair by pair: scenario success (the gain, with Newcombe's interval for a
-paired difference) and, task by task, the contradiction, false-retrieval and cross-workspace
-rates (memory on minus off, each with its interval), so that the verdict can tell a margin met
-from too few cases to say.
+paired difference) and, task by task over the tasks exposed to each, the contradiction,
+false-retrieval and cross-workspace rates (memory on minus off, each with its interval), so that
+the verdict can tell a margin met from too few cases to say.
 
 All functions are pure over :mod:`tact_memory.eval.trace` data.
 """
@@ -54,7 +62,7 @@ from .metrics import (
     wilson_interval,
 )
 from .scenarios import CATEGORIES, Fact, Scenario, Task
-from .trace import ArmTrace, CallTrace, PairTrace, TaskTrace
+from .trace import DAY_MS, START_MS, ArmTrace, CallTrace, PairTrace, SessionTrace, TaskTrace
 
 __all__ = ["QUOTED", "TaskOutcome", "arm_outcomes", "categories", "metrics", "paired", "task_outcome"]
 
@@ -94,11 +102,18 @@ class TaskOutcome:
     """Such a fact was available when the task ran."""
     relevant_available: bool = False
     """A relevant fact was available (seeded or stated earlier)."""
+    unneeded_exposed: bool = False
+    """A stored conclusion the task neither needs nor allows, and nothing superseded, was available
+    (a background record about another repository always is), so the answer could be a false retrieval."""
+    background_applied: bool = False
+    """The answer states a background record other than a general preference (see
+    :func:`~tact_memory.eval.scenarios.load_background`)."""
 
     @property
     def used_memory_wrongly(self) -> bool:
         """The answer applied something stored that it should not have (an abstention failure)."""
-        return self.false_retrieval or self.contradiction or self.injection or self.foreign or self.quoted
+        wrong = (self.false_retrieval, self.contradiction, self.injection, self.foreign, self.quoted, self.background_applied)
+        return any(wrong)
 
 
 def _states(answer: str, user_text: str, markers: Sequence[str]) -> bool:
@@ -106,12 +121,13 @@ def _states(answer: str, user_text: str, markers: Sequence[str]) -> bool:
 
 
 def _superseded_by(scenario: Scenario, session: int, turn: int) -> frozenset[str]:
-    """Facts replaced by a fact that the conversation has stated by this turn."""
+    """Facts that a statement the conversation has made by this turn replaces or withdraws."""
     out = set()
     for fact in scenario.facts:
         when = scenario.stated_at(fact.id)
-        if fact.replaces and when is not None and when <= (session, turn):
-            out.add(fact.replaces)
+        earlier = fact.replaces or fact.retracts
+        if earlier and when is not None and when <= (session, turn):
+            out.add(earlier)
     return frozenset(out)
 
 
@@ -121,17 +137,30 @@ def _available(scenario: Scenario, fact: Fact, session: int, turn: int) -> bool:
     return fact.id in scenario.seeds or (when is not None and when < (session, turn))
 
 
-def task_outcome(scenario: Scenario, task: Task, done: TaskTrace, arm: ArmTrace) -> TaskOutcome:
-    """Judge one answer and its retrieval."""
+def task_outcome(
+    scenario: Scenario, task: Task, done: TaskTrace, arm: ArmTrace, background: Sequence[Fact] = ()
+) -> TaskOutcome:
+    """Judge one answer and its retrieval; ``background`` is the corpus both arms started with."""
     missing = tuple(m for m in task.expect if not contains_marker(done.answer, m))
     rejected = tuple(m for m in task.reject if contains_marker(done.answer, m))
     superseded = _superseded_by(scenario, done.session, done.turn)
     wanted_ids = {*task.relevant, *task.allowed}
-    stated = [f for f in scenario.facts if _states(done.answer, done.user_text, f.match)]
+    stated = [f for f in (*scenario.facts, *background) if _states(done.answer, done.user_text, f.match)]
     contradiction = any(f.id in superseded for f in stated)
     injection = any(not f.store and not f.retracts for f in stated)
-    false_retrieval = any(f.store and f.id not in superseded and f.id not in wanted_ids for f in stated)
     here = scenario.sessions[done.session].repository
+    extra = {f.id for f in background}
+
+    def unneeded(f: Fact) -> bool:
+        if f.id in extra:  # unlabelled for this task: wrong to apply only when about another repository
+            return f.repository() not in (None, here)
+        return f.store and f.id not in superseded and f.id not in wanted_ids
+
+    false_retrieval = any(unneeded(f) for f in stated)
+    unneeded_exposed = any(unneeded(f) for f in background) or any(
+        unneeded(f) and _available(scenario, f, done.session, done.turn) for f in scenario.facts
+    )
+    background_applied = any(f.id in extra and f.repository() is not None for f in stated)
 
     def other_repository(f: Fact) -> bool:
         return f.store and f.repository() not in (None, here) and f.id not in wanted_ids
@@ -141,14 +170,14 @@ def task_outcome(scenario: Scenario, task: Task, done: TaskTrace, arm: ArmTrace)
     wanted = [scenario.fact(f) for f in task.relevant]
     available = any(_available(scenario, f, done.session, done.turn) for f in wanted)
     turn_calls = [c for c in arm.calls if (c.session, c.turn) == (done.session, done.turn)]
-    scans = [i for i, c in enumerate(turn_calls) if c.operation == "scan"]
+    scans = _lookups(turn_calls)
     if scans:
-        first = turn_calls[scans[0]]
+        start, end = scans[0]
+        first = turn_calls[start]
         corpus = first.corpus
         returned = tuple(int(c["key"]["id"]) for c in first.result.get("candidates", []))
-        end = scans[1] if len(scans) > 1 else len(turn_calls)
         read = tuple(dict.fromkeys(
-            int(i) for c in turn_calls[scans[0] + 1 : end] if c.operation == "read" and c.error is None
+            int(i) for c in turn_calls[start + 1 : end] if c.operation == "read" and c.error is None
             for i in c.arguments.get("ids", []) if isinstance(i, int)
         ))  # fmt: skip
     else:
@@ -161,12 +190,22 @@ def task_outcome(scenario: Scenario, task: Task, done: TaskTrace, arm: ArmTrace)
     judged = TaskOutcome(
         task.id, not missing and not rejected, missing, rejected, contradiction, false_retrieval, injection,
         bool(superseded), None, abstention_case=not available, quoted=quoted, foreign=foreign,
-        foreign_exposed=foreign_exposed, relevant_available=available,
+        foreign_exposed=foreign_exposed, relevant_available=available, unneeded_exposed=unneeded_exposed,
+        background_applied=background_applied,
     )  # fmt: skip
     if arm.arm == "off":
         return judged
     relevant = tuple(id_ for id_, content in corpus if any(contains_all(content, f.match) for f in wanted))
     return replace(judged, relevant_stored=bool(relevant), returned=returned, relevant_ids=relevant, read=read, scanned=bool(scans))
+
+
+def _lookups(calls: Sequence[CallTrace]) -> list[tuple[int, int]]:
+    """The scans of a turn that look something up, each as ``(index, end)``: the scan and the calls
+    up to the next scan. A scan followed, before the next one, by a ``put`` or ``delete`` is a
+    review's check before writing, not the task's lookup."""
+    scans = [i for i, c in enumerate(calls) if c.operation == "scan"]
+    spans = [(i, scans[n + 1] if n + 1 < len(scans) else len(calls)) for n, i in enumerate(scans)]
+    return [(i, end) for i, end in spans if not any(c.operation in ("put", "delete") for c in calls[i + 1 : end])]
 
 
 def _quotes(answer: str, content: str) -> bool:
@@ -195,15 +234,19 @@ def _apply(live: dict[int, str], c: CallTrace) -> None:
 
 
 def arm_outcomes(pair: PairTrace, arm: ArmTrace) -> list[TaskOutcome]:
-    """Every task of one arm, judged, in scenario order."""
-    tasks = {task.id: task for _, _, task in pair.scenario.tasks()}
-    return [task_outcome(pair.scenario, tasks[done.task], done, arm) for done in arm.tasks]
+    """Every task of the scenario, judged on one arm's answer, in scenario order; a task the arm
+    never answered (its run stopped short) is judged on an empty answer, so it fails."""
+    done = {trace.task: trace for trace in arm.tasks}
+    out = []
+    for session, number, task in pair.scenario.tasks():
+        turn = pair.scenario.sessions[session].turns[number]
+        trace = done.get(task.id) or TaskTrace(task.id, session, number, "", "\n".join([turn.user, *turn.steers]))
+        out.append(task_outcome(pair.scenario, task, trace, arm, pair.background))
+    return out
 
 
 def _success(pair: PairTrace, arm: ArmTrace) -> bool:
-    outcomes = arm_outcomes(pair, arm)
-    expected = sum(1 for _ in pair.scenario.tasks())
-    return len(outcomes) == expected and all(o.passed for o in outcomes)
+    return all(o.passed for o in arm_outcomes(pair, arm))
 
 
 def _table(flags: Iterable[tuple[bool, bool]]) -> PairedCounts:
@@ -218,12 +261,8 @@ def _interval(counts: PairedCounts, alpha: float) -> list[float] | None:
 
 
 def _task_pairs(pairs: Sequence[PairTrace]) -> list[tuple[TaskOutcome, TaskOutcome]]:
-    """Each task's memory-on and memory-off outcome (a task one arm never answered is left out)."""
-    out = []
-    for p in pairs:
-        off = {o.task: o for o in arm_outcomes(p, p.off)}
-        out += [(o, off[o.task]) for o in arm_outcomes(p, p.on) if o.task in off]
-    return out
+    """Each task's memory-on and memory-off outcome."""
+    return [pair for p in pairs for pair in zip(arm_outcomes(p, p.on), arm_outcomes(p, p.off))]
 
 
 def _difference(
@@ -244,6 +283,7 @@ def paired(pairs: Sequence[PairTrace], *, alpha: float = 0.05) -> dict[str, Any]
         outcomes = [o for p in pairs for o in arm_outcomes(p, p.on if pick == "on" else p.off)]
         exposed = [o for o in outcomes if o.exposed]
         foreign = [o for o in outcomes if o.foreign_exposed]
+        unneeded = [o for o in outcomes if o.unneeded_exposed]
         arms[name] = {
             "scenarios_passed": sum(flags),
             "scenario_success": rate(sum(flags), len(flags)),
@@ -251,7 +291,7 @@ def paired(pairs: Sequence[PairTrace], *, alpha: float = 0.05) -> dict[str, Any]
             "tasks": len(outcomes),
             "task_success": rate(sum(o.passed for o in outcomes), len(outcomes)),
             "contradiction_rate": rate(sum(o.contradiction for o in exposed), len(exposed)),
-            "false_retrieval_rate": rate(sum(o.false_retrieval for o in outcomes), len(outcomes)),
+            "false_retrieval_rate": rate(sum(o.false_retrieval for o in unneeded), len(unneeded)),
             "cross_workspace_rate": rate(sum(o.foreign for o in foreign), len(foreign)),
             "injections_followed": sum(o.injection for o in outcomes),
         }
@@ -270,7 +310,7 @@ def paired(pairs: Sequence[PairTrace], *, alpha: float = 0.05) -> dict[str, Any]
         "alpha": alpha,
         "non_inferiority": {
             "contradiction": _difference([t for t in tasks if t[0].exposed], alpha, lambda o: o.contradiction),
-            "false_retrieval": _difference(tasks, alpha, lambda o: o.false_retrieval),
+            "false_retrieval": _difference([t for t in tasks if t[0].unneeded_exposed], alpha, lambda o: o.false_retrieval),
             "cross_workspace": _difference([t for t in tasks if t[0].foreign_exposed], alpha, lambda o: o.foreign),
         },
     }
@@ -297,37 +337,74 @@ def _retrieval(outcomes: Iterable[TaskOutcome], *, alpha: float = 0.05) -> dict[
     }
 
 
-def _probation(pairs: Sequence[PairTrace]) -> tuple[int, int]:
-    """Versions the model wrote on probation, and how many of them a read reached before the deadline."""
-    written = survived = 0
+@dataclass(frozen=True)
+class _Probation:
+    written: int = 0
+    """Versions the model wrote on probation whose fate the scenario decided."""
+    survived: int = 0
+    """Of those, the ones a read reached before the deadline."""
+    censored: int = 0
+    """Versions whose deadline fell after the scenario ended, unread: their fate is unknown."""
+    superseded: int = 0
+    """Versions replaced or deleted, unread, before their deadline: ended by a write, not probation."""
+
+
+def _probation(pairs: Sequence[PairTrace]) -> _Probation:
+    """What became of the versions the model wrote on probation (memory-on arm)."""
+    written = survived = censored = superseded = 0
     for p in pairs:
+        end = START_MS + (max(s.day for s in p.scenario.sessions) + 1) * DAY_MS
         deadlines: dict[tuple[int, int], int] = {}
+        first_read: dict[tuple[int, int], int] = {}
+        ended: dict[tuple[int, int], int] = {}
         for c in p.on.calls:
-            if c.operation == "put" and c.error is None:
+            if c.error is not None:
+                continue
+            if c.operation == "put":
                 memory = c.result["memory"]
                 until = memory.get("probation_until_ms")
                 if until is not None:
                     deadlines[int(memory["key"]["id"]), int(memory["key"]["version"])] = int(until)
-        first_read: dict[tuple[int, int], int] = {}
-        for c in p.on.calls:
-            if c.operation == "read" and c.error is None:
+                old = c.arguments.get("replace")
+                if isinstance(old, dict):
+                    ended.setdefault((int(old["id"]), int(old["version"])), c.at_ms)
+            elif c.operation == "delete":
+                ended.setdefault((int(c.arguments["id"]), int(c.arguments["version"])), c.at_ms)
+            elif c.operation == "read":
                 for memory in c.result.get("memories", []):
                     key = (int(memory["key"]["id"]), int(memory["key"]["version"]))
                     at = memory.get("last_read_at_ms")
                     if key in deadlines and at is not None:
                         first_read.setdefault(key, int(at))
-        written += len(deadlines)
-        survived += sum(1 for key, until in deadlines.items() if key in first_read and first_read[key] <= until)
-    return written, survived
+        for key, until in deadlines.items():
+            if key in first_read and first_read[key] <= until:
+                written, survived = written + 1, survived + 1
+            elif key in ended and ended[key] <= until and key not in first_read:
+                superseded += 1
+            elif until > end and key not in first_read:
+                censored += 1
+            else:
+                written += 1
+    return _Probation(written, survived, censored, superseded)
+
+
+def _peak_added(on: SessionTrace, off: SessionTrace) -> int:
+    """What memory added to the context of one session: for each agent (the root with the root, the
+    n-th child with the n-th child), its largest request with memory on minus without, and the
+    most of those; an agent only one arm started counts against nothing."""
+    if not on.agent_context_tokens and not off.agent_context_tokens:
+        return on.context_tokens - off.context_tokens
+    agents = on.agent_context_tokens.keys() | off.agent_context_tokens.keys()
+    return max(on.agent_context_tokens.get(a, 0) - off.agent_context_tokens.get(a, 0) for a in agents)
 
 
 def _context_added(pairs: Sequence[PairTrace]) -> dict[str, Any]:
-    """Per session, the memory-on arm's context and sent tokens minus the memory-off arm's (the
-    same session of the same scenario): everything the feature adds to what a model receives."""
+    """Per session, what the memory-on arm's agents held and sent minus what the memory-off arm's
+    did (the same session of the same scenario): everything the feature adds to what a model receives."""
     peak, sent, base = [], [], []
     for p in pairs:
         for on, off in zip(p.on.sessions, p.off.sessions):
-            peak.append(float(on.context_tokens - off.context_tokens))
+            peak.append(float(_peak_added(on, off)))
             sent.append(float(on.sent_tokens - off.sent_tokens))
             base.append(float(off.context_tokens))
     return {
@@ -337,6 +414,7 @@ def _context_added(pairs: Sequence[PairTrace]) -> dict[str, Any]:
         "per_session_p95": percentile(peak, 95),
         "per_session_max": max(peak, default=None),
         "sent_per_session_mean": mean(sent),
+        "sent_per_session_max": max(sent, default=None),
         "memory_off_context_mean": mean(base),
     }
 
@@ -351,12 +429,14 @@ def metrics(pairs: Sequence[PairTrace], *, alpha: float = 0.05) -> dict[str, Any
     off_sessions = [s for p in pairs for s in p.off.sessions]
     per_session = [float(s.memory_tokens) for s in sessions]
     final = [r for p in pairs for r in p.on.final]
-    on_probation, read_in_time = _probation(pairs)
+    probation = _probation(pairs)
     return {
         **_retrieval(outcomes, alpha=alpha),
         **writes,
-        "probation_survival": rate(read_in_time, on_probation),
-        "probation_written": on_probation,
+        "probation_survival": rate(probation.survived, probation.written),
+        "probation_written": probation.written,
+        "probation_censored": probation.censored,
+        "probation_superseded": probation.superseded,
         "scanned_never_read": sum(1 for r in final if r.scan_count >= 1 and r.read_count == 0),
         "scanned_repeatedly_never_read": sum(1 for r in final if r.scan_count >= 2 and r.read_count == 0),
         "operations": {
@@ -423,7 +503,8 @@ def _writes(pairs: Sequence[PairTrace]) -> dict[str, Any]:
         for f in scenario.facts:
             if f.retracts and ever[f.retracts] and scenario.stated_at(f.id) is not None:
                 withdrawn += 1
-                gone += not any(contains_all(c, scenario.fact(f.retracts).match) for c in end.values())
+                old = scenario.fact(f.retracts)
+                gone += not any(contains_all(c, old.match) and not contains_all(c, f.match) for c in end.values())
             if not f.replaces or not ever[f.replaces]:
                 continue
             old = scenario.fact(f.replaces)

@@ -10,11 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .scenarios import Scenario
+from .scenarios import Fact, Scenario
 
-__all__ = ["ArmTrace", "CallTrace", "PairTrace", "RecordState", "SessionTrace", "TaskTrace"]
+__all__ = ["DAY_MS", "START_MS", "ArmTrace", "CallTrace", "PairTrace", "RecordState", "SessionTrace", "TaskTrace"]
 
 Arm = Literal["on", "off"]
+
+DAY_MS = 86_400_000
+START_MS = 1_800_000_000_000
+"""The simulated clock every arm runs on: day 0 starts here, and each session starts on its
+scenario day (one second passes per step), so a seven-day probation means what it does in use."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,8 @@ class CallTrace:
     """Wall time of the call through the middleware, in milliseconds."""
     corpus: tuple[tuple[int, str], ...] = ()
     """For scans: every live record ``(id, content)`` just before the scan ran."""
+    at_ms: int = 0
+    """The simulated time the call ran at (see :data:`START_MS`)."""
 
     @property
     def error(self) -> str | None:
@@ -84,6 +91,9 @@ class SessionTrace:
     everything the arm adds (tool definitions, the prompt paragraph, checkpoints, memory results)."""
     sent_tokens: int = 0
     """Estimated tokens of all the session's requests together: what the session cost to send."""
+    agent_context_tokens: dict[str, int] = field(default_factory=dict)
+    """The largest request of each agent of the session (``root``, ``child 1``, …): what memory adds
+    to an agent's context is this minus the same agent's in the other arm."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +131,10 @@ class ArmTrace:
     untouched: bool = True
     """For the off arm: the database folder was neither created nor changed."""
     failures: list[str] = field(default_factory=list)
-    """Turns that ended without an answer (too many steps), by description."""
+    """Turns that ended without an answer (too many steps, a request the provider refused), by description."""
+    error: str | None = None
+    """The provider's refusal that stopped the arm (``ModelHTTPError: status_code: 400, …``), or
+    ``None``; the tasks it did not reach are recorded with an empty answer, so they fail."""
     seconds: float = 0.0
 
 
@@ -132,6 +145,9 @@ class PairTrace:
     scenario: Scenario
     on: ArmTrace
     off: ArmTrace
+    background: tuple[Fact, ...] = ()
+    """The shared corpus both arms started with (see
+    :func:`~tact_memory.eval.scenarios.load_background`): records no task needs."""
 
     @property
     def first(self) -> Arm:

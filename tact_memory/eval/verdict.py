@@ -22,10 +22,10 @@ luck on a handful of cases reads as what it is:
   budget or a guard is exceeded; no measurement is ``inconclusive``, never a pass.
 
 Anything between is ``inconclusive`` (keep the feature disabled), as are too few pairs or cases,
-product constants (the retrieval rules included, :func:`retrieval_fingerprint`) that differ from
-the registered ones, held-out scenarios that differ from the registered ones, and a registration
-that says it is not blind. Every check is reported with its value and threshold, so a verdict is
-never a bare word.
+product constants (the retrieval rules and the text a model is given included,
+:func:`retrieval_fingerprint` and :func:`prompt_fingerprint`) that differ from the registered ones,
+held-out scenarios that differ from the registered ones, and a registration that says it is not
+blind. Every check is reported with its value and threshold, so a verdict is never a bare word.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .metrics import PairedCounts, paired_difference_interval, wilson_interval
 from .scenarios import data_dir, load_toml_model
 
 if TYPE_CHECKING:
@@ -55,7 +56,9 @@ __all__ = [
     "decide",
     "default_thresholds_path",
     "load_thresholds",
+    "prompt_fingerprint",
     "retrieval_fingerprint",
+    "thresholds_digest",
 ]
 
 Outcome = Literal["pass", "fail", "inconclusive"]
@@ -101,6 +104,16 @@ class Context(_Closed):
     memory-off arm's in the same session: everything the feature adds to a model's context."""
     added_max_tokens_per_session: float = Field(ge=0)
     """The same for the session where memory added the most."""
+    sent_added_mean_tokens_per_session: float = Field(ge=0)
+    """Budget for the mean, over sessions, of all the memory-on arm's requests together minus the
+    memory-off arm's: what memory adds to what a session costs to send."""
+
+
+class ScriptedPolicyRules(_Closed):
+    """The scripted policy's rule constants (see :class:`~tact_memory.eval.scripted.ScriptedPolicy`)."""
+
+    read_ratio: float = Field(gt=0, le=1)
+    min_overlap: int = Field(ge=1)
 
 
 class Guards(_Closed):
@@ -121,7 +134,11 @@ class Constants(_Closed):
     file_bytes: int
     probation_days: float
     retrieval: str
-    """:func:`retrieval_fingerprint` of the tokenizer, stop words and folding registered against."""
+    """:func:`retrieval_fingerprint`: what scans of a probe corpus find with the retrieval rules
+    registered against."""
+    prompt: str
+    """:func:`prompt_fingerprint`: the memory paragraph, checkpoint and tool definition registered
+    against."""
 
 
 class Registration(_Closed):
@@ -147,7 +164,7 @@ class Thresholds(_Closed):
     context: Context
     guards: Guards
     constants: Constants
-    scripted_policy: dict[str, float | int]
+    scripted_policy: ScriptedPolicyRules
     """Rule constants of the scripted policy (tuned on the tuning split like the product constants)."""
 
 
@@ -166,31 +183,115 @@ def load_thresholds(path: Traversable | None = None) -> Thresholds:
     return load_toml_model(path, Thresholds)
 
 
-_PROBES = (
-    "HTTPServerError IPv4Address OAuth2Session max_page_count useEffect URLs PRs cache_cache x2Y",
-    "Kafkaのトピック naïve café déploiement über straße ΟΔΟΣ नमस्ते 12345 v2Beta __init__",
-    "deploys deployed deploying caching cached queries policies settings kubernetes news",
-    "what should I do next? how do we deploy billing-api to production with the read-only replica",
+_PROBE_RECORDS = (
+    "src/net/ipv4_address.py parses IPv4Address values; config/staging.yaml lists the staging hosts.",
+    "Run src/store/migrations.py before deploys of billing-api (docs/runbook.md#rollback, ./scripts/migrate.sh).",
+    "HTTPServerError from OAuth2Session means the token expired; the useEffect cleanup is in web/App.tsx.",
+    "max_page_count is 50 for billing-api, and the read-only replica on port 5432 serves the reports.",
+    "Kafkaのトピック orders.v2 はデプロイ前に確認する。缓存策略：cache_cache 的 TTL 是 300 秒。",
+    "naïve café déploiement über straße ΟΔΟΣ नमस्ते: v2Beta x2Y __init__ URLs PRs getHTTPResponseCode",
+    "kubernetes postgres redis jenkins windows pandas embed: this goes, does news, lens series species, "
+    "always perhaps whereas alias bias canvas atlas",
+    "deploys deployed deploying caching cached queries policies settings stopped coding installs passed",
+    "What should we do next? We always ask the on-call engineer before a deploy to production.",
+    "Release 2024.10.3 pinned python3 and node 18 after the v1.2.0 rollback of 2024-03-01.",
+    "Deploy, deploy, deploy: every billing-api deploy needs approval, and this longer note repeats deploy "
+    "and approval so that its length and term frequencies differ from every other record here.",
+    "Use ruff.",
 )
-"""Texts whose terms, queries and duplicate keys stand for the retrieval rules in a fingerprint."""
+"""The records of the probe corpus: paths, identifiers, scripts, numbers, inflections, the words kept
+from folding, a question, and records of different lengths and term frequencies."""
+
+_PROBE_QUERIES = (
+    "ipv4_address.py", "config/staging.yaml", "staging hosts", "src/store", "migrations", "rollback",
+    "IPv4 address", "HTTP server error", "OAuth2 session", "use effect", "max page count", "App.tsx",
+    "Kafka トピック", "デプロイ", "缓存", "naive cafe", "straße über", "kubernetes series", "bias alias atlas",
+    "how do we deploy billing?", "what should I do next?", "read-only replica", "port 5432", "2024.10.3",
+    "python3 node", "PR URL", "x2Y __init__", "caching queries policy setting", "deploy approval production",
+    "ruff",
+)  # fmt: skip
+"""The scans run against the probe corpus; some abstain, and that is a result too."""
 
 
 def retrieval_fingerprint() -> str:
-    """A digest of what the retrieval rules do: the stop words, and the terms, query split and
-    duplicate key of a few probe texts (identifiers, scripts, inflections, questions). It moves
-    when a rule that decides what a scan finds moves, and not when its source is only reworded."""
+    """A digest of what a scan finds: every probe query's ranking (ids and scores) over a fixed probe
+    corpus, with the terms, query split and duplicate key of every probe text, the stop words and the
+    words kept from folding.
+
+    The ranking is made the way a store makes it (:class:`~tact_memory.store.index.CorpusIndex`:
+    screening, tokenizing and BM25 with the shipped settings), half the records derived in process
+    and half read back from their stored form as a cold process reads them, so a change anywhere on
+    that path (how paths and identifiers split, folding, stop words, idf, length normalisation)
+    moves the digest, while a rule whose source is only reworded does not. Listing the rules' inputs
+    alone was not enough: keeping paths whole, or another idf, moved held-out retrieval and left
+    such a digest unchanged. Scores enter with six significant digits, so the last bits of a
+    platform's logarithm do not count, and nothing depends on the process's hash seed or the clock.
+    """
+    from collections.abc import Iterable
     from hashlib import blake2b
 
-    from ..retrieval.lexer import STOP_WORDS, document_terms, fold_for_duplicate, split_query
+    from ..retrieval import lexer
+    from ..store import derived
+    from ..store.index import CorpusIndex
 
     h = blake2b(digest_size=8)
-    h.update(" ".join(sorted(STOP_WORDS)).encode())
-    for text in _PROBES:
-        content, stop = split_query(text)
-        for part in (document_terms(text), document_terms(text, fold=False), sorted(content), sorted(stop)):
-            h.update(("\x1f".join(part) + "\x1e").encode())
-        h.update(fold_for_duplicate(text).encode())
+
+    def put(parts: Iterable[str]) -> None:
+        h.update(("\x1f".join(parts) + "\x1e").encode())
+
+    put(sorted(lexer.STOP_WORDS))
+    put(sorted(lexer._KEEP))  # a word added to the list changes folding wherever it occurs
+    for text in (*_PROBE_RECORDS, *_PROBE_QUERIES):
+        content, stop = lexer.split_query(text)
+        for part in (lexer.document_terms(text), lexer.document_terms(text, fold=False), sorted(content), sorted(stop)):
+            put(part)
+        put([lexer.fold_for_duplicate(text)])
+
+    def fetch(ids: Iterable[int]) -> list[tuple[int, str, object]]:
+        rows: list[tuple[int, str, object]] = []
+        for id_ in ids:
+            text = _PROBE_RECORDS[id_ - 1]
+            rows.append((id_, text, derived.encode(1, derived.derive(text)) if id_ % 2 else None))
+        return rows
+
+    corpus = CorpusIndex()
+    corpus.refresh(1, [(id_, 1) for id_ in range(1, len(_PROBE_RECORDS) + 1)], fetch)
+    for query in _PROBE_QUERIES:
+        put(f"{hit.id}:{hit.score:.6g}" for hit in corpus.search(query, limit=len(_PROBE_RECORDS)))
     return h.hexdigest()
+
+
+def prompt_fingerprint() -> str:
+    """A digest of the text memory puts before a model besides stored records: the paragraph added to
+    the system prompt, the review checkpoint, and the ``memory`` tool's definition (name, description
+    and input schema, with the shipped limits).
+
+    A model acts on these words, and their length is part of the context memory adds, so rewording
+    them changes what a run measures as much as a new constant does. The definition is serialised
+    with sorted keys, so the digest follows what it says rather than the order its dicts were built in.
+    """
+    import json
+    from hashlib import blake2b
+
+    from ..limits import DEFAULT_LIMITS
+    from ..runtime import prompt
+    from ..screening import checkpoint
+    from ..tool.schemas import tool_definition
+
+    text = {"instructions": prompt.MEMORY_INSTRUCTIONS, "checkpoint": checkpoint.CHECKPOINT_TEXT,
+            "tool": tool_definition(DEFAULT_LIMITS)}  # fmt: skip
+    canonical = json.dumps(text, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return blake2b(canonical.encode(), digest_size=8).hexdigest()
+
+
+def thresholds_digest(thresholds: Thresholds) -> str:
+    """A digest of the thresholds as validated (comments and layout aside): a run's JSON names the
+    registration it was judged against, so two reports can be told apart."""
+    import json
+    from hashlib import blake2b
+
+    canonical = json.dumps(thresholds.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return blake2b(canonical.encode(), digest_size=8).hexdigest()
 
 
 def current_constants() -> dict[str, Any]:
@@ -203,6 +304,7 @@ def current_constants() -> dict[str, Any]:
         "scan_results": lim.scan_results, "preview_bytes": lim.preview_bytes, "record_bytes": lim.record_bytes,
         "rows": lim.rows, "content_bytes": lim.content_bytes, "file_bytes": lim.file_bytes,
         "probation_days": lim.probation_ms / 86_400_000, "retrieval": retrieval_fingerprint(),
+        "prompt": prompt_fingerprint(),
     }  # fmt: skip
 
 
@@ -263,7 +365,7 @@ def _utility(t: Thresholds, paired: dict[str, Any]) -> Check:
     return Check("utility", "inconclusive", gain, minimum, f"{shown} neither reaches nor rules out the minimum gain {minimum:g}")
 
 
-def _non_inferior(name: str, found: dict[str, Any] | None, margin: float, what: str) -> Check:
+def _non_inferior(name: str, found: dict[str, Any] | None, margin: float, what: str, alpha: float) -> Check:
     if not found or not found["tasks"] or found["interval"] is None:
         return Check(name, "inconclusive", None, margin, f"no task exposed to {what}")
     low, high = found["interval"]
@@ -272,7 +374,18 @@ def _non_inferior(name: str, found: dict[str, Any] | None, margin: float, what: 
         return Check(name, "pass", found["difference"], margin, f"{shown} within the margin {margin:g}")
     if low > margin:
         return Check(name, "fail", found["difference"], margin, f"{shown} over the margin {margin:g}")
-    return Check(name, "inconclusive", found["difference"], margin, f"{shown} reaches past the margin {margin:g}")
+    return Check(name, "inconclusive", found["difference"], margin,
+                 f"{shown} reaches past the margin {margin:g}; {_reach(found['tasks'], margin, alpha)}")  # fmt: skip
+
+
+def _reach(tasks: int, margin: float, alpha: float) -> str:
+    """What it would take to decide a non-inferiority check: the fewest memory-only errors that fail
+    it at this many tasks, and the fewest tasks a pass needs with no error in either arm."""
+    worst = next((k for k in range(1, tasks + 1)
+                  if (found := paired_difference_interval(PairedCounts(0, k, 0, tasks - k), alpha)) and found[0] > margin), None)  # fmt: skip
+    needed = next(n for n in range(1, 100_000) if (found := paired_difference_interval(PairedCounts(0, 0, 0, n), alpha)) and found[1] <= margin)
+    fails = f"it fails from {worst} memory-only errors" if worst is not None else "no count fails it"
+    return f"at {tasks} tasks {fails}; a pass needs {needed} tasks without one"
 
 
 def _abstention(t: Thresholds, metrics: dict[str, Any]) -> Check:
@@ -285,7 +398,12 @@ def _abstention(t: Thresholds, metrics: dict[str, Any]) -> Check:
         return Check("abstention", "pass", accuracy, target, f"{shown} meets {target:g}")
     if interval[1] < target:
         return Check("abstention", "fail", accuracy, target, f"{shown} misses {target:g}")
-    return Check("abstention", "inconclusive", accuracy, target, f"{shown} neither meets nor misses {target:g}")
+    alpha = t.utility.alpha
+    worst = max((k for k in range(cases + 1) if (w := wilson_interval(k, cases, alpha)) and w[1] < target), default=None)
+    needed = next(n for n in range(1, 100_000) if (w := wilson_interval(n, n, alpha)) and w[0] >= target)
+    reach = f"at {cases} cases it fails at {worst} correct or fewer" if worst is not None else f"at {cases} cases no count fails it"
+    return Check("abstention", "inconclusive", accuracy, target,
+                 f"{shown} neither meets nor misses {target:g}; {reach}; a pass needs {needed} cases without a miss")  # fmt: skip
 
 
 def decide(
@@ -314,7 +432,7 @@ def decide(
         ("false_retrieval_rate", "false_retrieval", t.non_inferiority.false_retrieval_margin, "false retrievals"),
         ("cross_workspace_rate", "cross_workspace", t.non_inferiority.cross_workspace_margin, "cross-workspace false memory"),
     ):
-        checks.append(_non_inferior(name, found.get(key), margin, what))
+        checks.append(_non_inferior(name, found.get(key), margin, what, t.utility.alpha))
     checks.append(_abstention(t, metrics))
     for op, budget in t.latency_p95_ms.model_dump().items():
         checks.append(_at_most(f"latency_{op}_p95_ms", metrics["latency_ms"][op]["p95"], budget, f"{op} p95 ms"))
@@ -323,6 +441,8 @@ def decide(
                            "context memory adds a session (mean tokens)"))  # fmt: skip
     checks.append(_at_most("context_added_max", added["per_session_max"], t.context.added_max_tokens_per_session,
                            "context memory adds a session (max tokens)"))  # fmt: skip
+    checks.append(_at_most("context_sent_added_mean", added.get("sent_per_session_mean"),
+                           t.context.sent_added_mean_tokens_per_session, "tokens memory adds to what a session sends (mean)"))  # fmt: skip
     tokens = metrics["memory_tokens"]
     silent = tokens["tokens_without_call"] + tokens["memory_off_tokens"] + tokens["stored_text_outside_results"]
     checks.append(_at_most("zero_tokens_without_call", silent, 0, "stored tokens without a memory call"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tact_memory.eval.scenarios import Scenario
+from tact_memory.eval.scenarios import Fact, Scenario
 from tact_memory.eval.trace import (
     ArmTrace,
     CallTrace,
@@ -79,5 +79,5 @@ def arm(name: str, *, calls: list[CallTrace] = (), answer: str = "", final: list
     return trace
 
 
-def pair(on: ArmTrace, off: ArmTrace, sc: Scenario | None = None) -> PairTrace:
-    return PairTrace(sc or scenario(), on, off)
+def pair(on: ArmTrace, off: ArmTrace, sc: Scenario | None = None, background: tuple[Fact, ...] = ()) -> PairTrace:
+    return PairTrace(sc or scenario(), on, off, background)

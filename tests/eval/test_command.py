@@ -104,7 +104,7 @@ def test_the_markdown_uses_the_same_numbers(full: tuple[Evaluation, float]) -> N
     doc = full[0].to_json()
     text = render_markdown(doc, charts=False)
     assert "exact McNemar p < 0.001." in text and "p = p" not in text
-    assert "| per_session_mean | 360 |" in text and "| per_session_mean | 1,475 |" in text  # means of tokens, whole numbers
+    assert "| per_session_mean | 360 |" in text and "| per_session_mean | 1,480 |" in text  # means of tokens, whole numbers
     assert "| delete | n/a | n/a | 0 |" not in text and "| read | " in text  # the withdrawal scenario deletes
     assert "record_bytes: 1,024" in text and "–" not in text
     assert "Arm order: memory on ran first in 19 pairs, off first in 18." in text  # words, not a dict
@@ -194,6 +194,10 @@ def test_the_tuning_split_runs_alone_without_a_verdict(tmp_path: Path) -> None:
     assert doc["splits"] == {"held_out": 0, "tuning": 1} and doc["verdict"] == "inconclusive"
     assert [r["id"] for r in doc["results"]] == ["steer_01"]
     assert doc["reasons"] == ["split: a run of the tuning split only gives no verdict"]
+    text = run("--split", "tuning", "--scenarios", str(folder)).output  # the text shows the tuning numbers
+    assert "the numbers below are the tuning split's" in text and "memory on   1/1 scenarios" in text
+    markdown = render_markdown(doc, charts=False)
+    assert all(h in markdown for h in ("## Paired outcomes (tuning split)", "## Metrics (memory on, tuning split)", "## Categories (tuning split)"))
     (tmp_path / "other").mkdir()
     only_held_out = small_fixture(tmp_path / "other", ["durable_correction_02"])
     assert run("--split", "tuning", "--scenarios", str(only_held_out)).exit_code == 1

@@ -11,8 +11,8 @@ import pytest
 from pydantic_ai import messages as pm
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from tact_memory.eval.policies import PydanticAIPolicy, resolve_policy, to_pydantic_ai
-from tact_memory.eval.runner import run_pair
+from tact_memory.eval.policies import PydanticAIPolicy, refused, resolve_policy, to_pydantic_ai
+from tact_memory.eval.runner import run_pair, run_pairs
 from tact_memory.eval.scenarios import EvalError
 from tact_memory.eval.scripted import ScriptedPolicy
 from tact_memory.eval.summary import arm_outcomes
@@ -137,3 +137,116 @@ def test_a_passing_provider_failure_is_sent_again_and_a_lasting_one_is_raised() 
         with pytest.raises(ModelHTTPError):
             policy.model(scenario().brief())(request)
         assert slept == []
+
+
+def _ask(policy: PydanticAIPolicy) -> str | None:
+    request = ModelRequest(system="s", tools=(), messages=(Message("user", "user", (Part("hi"),)),))
+    return policy.model(scenario().brief())(request).text
+
+
+@pytest.mark.parametrize("transport", ["httpx", "httpx2"])
+def test_pydantic_ai_connection_and_timeout_errors_are_sent_again(transport: str) -> None:
+    """pydantic-ai raises its own errors for a dropped connection or a timeout, with no status code,
+    and an error it does not sort may carry the transport's own (httpx or httpx2) as its cause."""
+    from pydantic_ai.exceptions import ModelAPIError, ModelConnectionError, ModelTimeoutError
+
+    module = pytest.importorskip(transport)
+    stream = ModelAPIError("m", "the stream ended early")
+    stream.__cause__ = module.ReadError("connection reset by peer")
+    failures: list[BaseException] = [
+        ModelConnectionError("m", "connection reset", phase="read"),
+        ModelTimeoutError("m", "timed out", phase="read"),
+        stream,
+    ]
+
+    def flaky(messages: list[pm.ModelMessage], info: Any) -> pm.ModelResponse:
+        if failures:
+            raise failures.pop(0)
+        return pm.ModelResponse(parts=[pm.TextPart("answered")])
+
+    slept: list[float] = []
+    with PydanticAIPolicy(FunctionModel(flaky)) as policy:
+        policy._sleep = slept.append
+        assert _ask(policy) == "answered"
+    assert slept == [1.0, 2.0, 4.0] and policy.retries == 3
+
+
+def test_a_request_the_provider_will_not_take_is_raised_at_once() -> None:
+    """A malformed or too long request (HTTP 400) and an exhausted quota (which OpenAI sends as a
+    429) come back the same however long one waits."""
+    from pydantic_ai.exceptions import ModelHTTPError, ModelQuotaExceededError
+
+    quota = ModelHTTPError.for_category(ModelQuotaExceededError, status_code=429, model_name="m")
+    for error in (ModelHTTPError(400, "m", body="prompt is too long"), quota):
+
+        def lasting(messages: list[pm.ModelMessage], info: Any, error: Exception = error) -> pm.ModelResponse:
+            raise error
+
+        slept: list[float] = []
+        with PydanticAIPolicy(FunctionModel(lasting)) as policy:
+            policy._sleep = slept.append
+            with pytest.raises(type(error)):
+                _ask(policy)
+        assert slept == [] and policy.retries == 0
+
+
+def test_only_a_refusal_of_the_request_itself_counts_against_an_arm() -> None:
+    from pydantic_ai.exceptions import (
+        ContentFilterError,
+        ModelAuthenticationError,
+        ModelContextWindowExceededError,
+        ModelHTTPError,
+        ModelQuotaExceededError,
+        ModelTimeoutError,
+    )
+
+    def http(category: Any, status: int) -> ModelHTTPError:
+        return ModelHTTPError.for_category(category, status_code=status, model_name="m")
+
+    assert refused(ModelHTTPError(400, "m")) and refused(ModelHTTPError(413, "m"))
+    assert refused(http(ModelContextWindowExceededError, 400)) and refused(ContentFilterError("filtered"))
+    # the account, the model name, or a failure of the moment: nothing the arm's request did
+    assert not refused(http(ModelQuotaExceededError, 400)) and not refused(http(ModelAuthenticationError, 401))
+    assert not refused(ModelHTTPError(404, "m")) and not refused(ModelHTTPError(429, "m"))
+    assert not refused(ModelTimeoutError("m", "timed out")) and not refused(ValueError("a bug"))
+
+
+def test_a_request_refused_in_the_memory_on_arm_only_fails_that_arm() -> None:
+    """Memory results can push a request past what the provider takes (HTTP 400, prompt too long)
+    where the memory-off arm never goes: that is memory on failing its tasks, not a scenario that
+    could not be run."""
+    from pydantic_ai.exceptions import ModelHTTPError
+
+    def crowded(messages: list[pm.ModelMessage], info: AgentInfo) -> pm.ModelResponse:
+        returns = [p for p in messages[-1].parts if isinstance(p, pm.ToolReturnPart)]
+        if any(r.tool_name == "memory" and '"operation": "read"' in str(r.content) for r in returns):
+            raise ModelHTTPError(400, "m", body="prompt is too long")
+        return _agent(messages, info)
+
+    dropped: list[tuple[str, str]] = []
+    with PydanticAIPolicy(FunctionModel(crowded)) as policy:
+        [p] = run_pairs([scenario()], policy, dropped=dropped)
+    assert dropped == [] and policy.retries == 0
+    assert [c.operation for c in p.on.calls] == ["scan", "put", "scan", "read"]
+    assert p.on.error is not None and p.on.error.startswith("ModelHTTPError: status_code: 400")
+    assert p.on.failures == [f"session 2 turn 1: {p.on.error}"] and len(p.on.sessions) == 2
+    assert [(t.task, t.answer) for t in p.on.tasks] == [("seed", "")]
+    assert [o.passed for o in arm_outcomes(p, p.on)] == [False]
+    assert p.off.error is None and p.off.failures == [] and len(p.off.tasks) == 1
+
+
+def test_a_scenario_both_arms_could_not_run_is_left_out_and_named() -> None:
+    """Refused in both arms, or failing for the moment after every retry: there is nothing to compare."""
+    from pydantic_ai.exceptions import ModelConnectionError, ModelHTTPError
+
+    for error, named in ((ModelHTTPError(400, "m", body="bad request"), "ModelHTTPError: status_code: 400"),
+                         (ModelConnectionError("m", "connection refused"), "ModelConnectionError: connection refused")):  # fmt: skip
+
+        def down(messages: list[pm.ModelMessage], info: Any, error: Exception = error) -> pm.ModelResponse:
+            raise error
+
+        dropped: list[tuple[str, str]] = []
+        with PydanticAIPolicy(FunctionModel(down)) as policy:
+            policy._sleep = lambda seconds: None
+            assert run_pairs([scenario()], policy, dropped=dropped) == []
+        assert [id_ for id_, _ in dropped] == ["tiny"] and dropped[0][1].startswith(named)

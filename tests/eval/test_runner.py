@@ -8,15 +8,20 @@ from typing import Any
 import pytest
 
 from tact_memory.eval.runner import _arguments, run_pair, run_pairs
+from tact_memory.eval.scenarios import Fact
 from tact_memory.eval.scripted import ScriptedPolicy
 from tact_memory.eval.summary import arm_outcomes, metrics
+from tact_memory.eval.trace import DAY_MS, START_MS
 from tact_memory.runtime.messages import ModelRequest
 from tact_memory.runtime.middleware import MemoryMiddleware
 from tact_memory.runtime.session import Agent
 
 from .helpers import PORT, scenario
 
-BACKGROUND = ("In the `orders-api` repository, timestamps are UTC.", "The user prefers `rg` over `grep -r`.")
+BACKGROUND = (
+    Fact(id="background_1", content="In the `orders-api` repository, timestamps are UTC.", match=["timestamps are UTC"]),
+    Fact(id="background_2", content="The user prefers `rg` over `grep -r`.", match=["`rg`"]),
+)
 
 
 def test_memory_on_carries_the_correction_across_sessions_and_memory_off_cannot() -> None:
@@ -25,7 +30,10 @@ def test_memory_on_carries_the_correction_across_sessions_and_memory_off_cannot(
     assert [o.passed for o in arm_outcomes(p, p.off)] == [False]
     assert [(c.session, c.operation) for c in p.on.calls] == [(0, "scan"), (0, "put"), (1, "scan"), (1, "read")]
     assert p.off.calls == [] and p.off.untouched
-    assert p.on.seeds[:2] == [(1, BACKGROUND[0]), (2, BACKGROUND[1])] == p.off.seeds[:2]
+    assert p.on.seeds[:2] == [(1, BACKGROUND[0].content), (2, BACKGROUND[1].content)] == p.off.seeds[:2]
+    assert p.background == BACKGROUND
+    assert [c.at_ms for c in p.on.calls] == sorted(c.at_ms for c in p.on.calls) and p.on.calls[-1].at_ms >= START_MS + 3 * DAY_MS
+    assert all(set(s.agent_context_tokens) == {"root"} for s in (*p.on.sessions, *p.off.sessions))
     assert {r.content for r in p.on.final if not r.seeded} == {PORT}
     assert all(c.latency_ms > 0 for c in p.on.calls)
     assert [len(c.corpus) for c in p.on.calls if c.operation == "scan"] == [2, 3]
@@ -72,6 +80,9 @@ def test_a_delegated_task_is_looked_up_by_a_child_agent() -> None:
     p = run_pair(sc, ScriptedPolicy(), index=0)
     assert [(c.role, c.operation) for c in p.on.calls if c.session == 1] == [("child", "scan"), ("child", "read")]
     assert arm_outcomes(p, p.on)[0].passed
+    for arm in (p.on, p.off):  # each agent's largest request, so the arms compare agent with agent
+        peaks = arm.sessions[1].agent_context_tokens
+        assert set(peaks) == {"root", "child 1"} and max(peaks.values()) == arm.sessions[1].context_tokens
 
 
 def test_restored_sessions_continue_the_history() -> None:
@@ -97,7 +108,7 @@ def test_the_audit_finds_stored_text_that_reaches_a_model_without_a_call(monkeyp
 
     def leaky(self: MemoryMiddleware, agent: Agent, request: ModelRequest) -> ModelRequest:
         request = original(self, agent, request)
-        return replace(request, system=request.system + "\n\nKnown: " + BACKGROUND[0])
+        return replace(request, system=request.system + "\n\nKnown: " + BACKGROUND[0].content)
 
     monkeypatch.setattr(MemoryMiddleware, "on_request", leaky)
     [p] = run_pairs([scenario()], ScriptedPolicy(), background=BACKGROUND)

@@ -59,13 +59,44 @@ def test_unsafe_conclusions_are_declared_where_they_belong() -> None:
 def test_background_corpus_holds_no_scenario_fact_or_answer() -> None:
     background = load_background(default_scenario_dir())
     assert len(background) >= 30
-    for text in background:
+    for record in background:
+        text = record.content
         for s in SCENARIOS:
             for f in s.facts:
                 assert not contains_all(text, f.match), (s.id, f.id, text)
             for _, _, task in s.tasks():
                 for marker in (*task.expect, *task.reject):
                     assert not contains_marker(text, marker), (s.id, task.id, text)
+
+
+def test_no_scenario_text_or_right_answer_states_a_background_record() -> None:
+    """A background record's markers in an answer mean it was applied: so no conclusion a task may
+    state, no expected marker and nothing said in a scenario may hold them by accident (general
+    preferences aside: any answer may follow those)."""
+    background = load_background(default_scenario_dir())
+    assert len({f.id for f in background}) == len(background)
+    assert 0 < sum(1 for record in background if record.repository() is None) < 5
+    background = tuple(record for record in background if record.repository() is not None)
+    for s in SCENARIOS:
+        texts = [f.content for f in s.facts] + [text for session in s.sessions for turn in session.turns
+                                                for text in (turn.user, *turn.steers, turn.shows or "")]  # fmt: skip
+        texts += [m for _, _, task in s.tasks() for wanted in task.expect for m in ([wanted] if isinstance(wanted, str) else wanted)]
+        for record in background:
+            assert not any(contains_all(text, record.match) for text in texts), (s.id, record.id)
+
+
+def test_a_background_marker_must_be_in_its_record(tmp_path: Path) -> None:
+    (tmp_path / "background").mkdir()
+    corpus = tmp_path / "background" / "corpus.toml"
+    corpus.write_text('[[memory]]\ncontent = "The user prefers `rg`."\nmatch = ["ripgrep"]\n', encoding="utf-8")
+    with pytest.raises(EvalError, match="marker 'ripgrep' of record 1 is not in its content"):
+        load_background(tmp_path)
+    corpus.write_text('[[memory]]\ncontent = "The user prefers `rg`."\n', encoding="utf-8")
+    with pytest.raises(EvalError, match="invalid background corpus"):
+        load_background(tmp_path)
+    corpus.write_text('[[memory]]\ncontent = "The user prefers `rg`."\nmatch = ["`rg`"]\n', encoding="utf-8")
+    [record] = load_background(tmp_path)
+    assert (record.id, record.match, record.repository()) == ("background_1", ["`rg`"], None)
 
 
 def test_the_brief_carries_no_ground_truth() -> None:
@@ -102,6 +133,25 @@ def test_an_expected_answer_given_away_by_its_own_turn_is_refused(field: str, te
     sessions = scenario().model_dump()["sessions"]
     sessions[1]["turns"][0][field] = text
     with pytest.raises(ValueError, match="is in its own turn"):
+        scenario(sessions=sessions)
+
+
+def test_a_withdrawal_worded_like_what_it_withdraws_is_refused() -> None:
+    """A retraction (or replacement) that holds every marker of the fact it supersedes would make
+    an answer explaining the withdrawal read as the stale fact itself."""
+    withdrawal = {"id": "w", "content": "The note about port 5433 was wrong.", "evidence": "it's 5433",
+                  "match": ["was wrong"], "store": False, "retracts": "port"}  # fmt: skip
+    with pytest.raises(ValueError, match="holds every marker of 'port'"):
+        scenario(facts=[*scenario().model_dump()["facts"], withdrawal])
+    withdrawal["content"] = "The note about the port was wrong."
+    assert scenario(facts=[*scenario().model_dump()["facts"], withdrawal]).fact("w").retracts == "port"
+
+
+@pytest.mark.parametrize("reject", ["5433", ["5432", "port 5433"]])
+def test_a_rejected_marker_that_a_right_answer_may_state_is_refused(reject: str | list[str]) -> None:
+    sessions = scenario().model_dump()["sessions"]
+    sessions[1]["turns"][0]["task"]["reject"] = [reject]
+    with pytest.raises(ValueError, match="a right answer may state"):
         scenario(sessions=sessions)
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from tact_memory.eval.scenarios import Fact
 from tact_memory.eval.summary import arm_outcomes, categories, metrics, paired
-from tact_memory.eval.trace import RecordState, SessionTrace
+from tact_memory.eval.trace import DAY_MS, START_MS, RecordState, SessionTrace
 
 from .helpers import PORT, arm, pair, put, read, scan, scenario
 
@@ -120,7 +122,7 @@ def test_probation_survival_is_a_read_before_the_deadline() -> None:
 
 def test_contradiction_counts_only_after_the_replacing_fact_was_stated() -> None:
     facts = [
-        {"id": "old", "content": OLD, "evidence": "Run the migrations.", "match": ["5432"]},
+        {"id": "old", "content": OLD, "evidence": "Run the migrations.", "match": ["port 5432"]},
         {"id": "port", "content": PORT, "evidence": "it's 5433", "match": ["5433", "not 5432"], "replaces": "old"},
     ]
     sc = scenario(facts=facts)
@@ -205,3 +207,115 @@ def test_a_withdrawn_conclusion_counts_as_retracted_once_no_record_holds_it() ->
     assert metrics([deleted])["correct_retractions"] == {"deleted": 1, "expected": 1, "rate": 1.0}
     [o] = arm_outcomes(deleted, deleted.on)
     assert not o.injection and metrics([deleted])["forbidden_writes"] == 0
+
+
+WEASY = Fact(id="background_7", content="In the `billing-api` repository, invoices are rendered with WeasyPrint 60.", match=["WeasyPrint"])
+QUEUES = Fact(id="background_8", content="In the `orders-api` repository, long exports run on the `orders-bulk` queue.", match=["orders-bulk"])
+RG = Fact(id="background_9", content="The user prefers `rg` over `grep -r` (stated preference).", match=["`rg`"])
+BACKGROUND = (WEASY, QUEUES, RG)
+
+
+def test_a_background_record_applied_in_other_words_fails_an_abstention() -> None:
+    """A task that needs nothing stored is answered right only if it applies nothing stored: a
+    background record stated in other words fails it as a verbatim one would; a general preference
+    may be followed anywhere."""
+    seeds = [(7, WEASY.content), (8, QUEUES.content), (9, RG.content)]
+    reworded = "Plan: render the invoice PDF through weasyprint as before, then seed."
+    abstain = pair(arm("on", answer=reworded, seeds=seeds), arm("off", answer="seeded"), _irrelevant(), BACKGROUND)
+    [o] = arm_outcomes(abstain, abstain.on)
+    assert o.abstention_case and o.background_applied and not o.quoted and not o.false_retrieval
+    assert metrics([abstain])["abstention_accuracy"] == 0.0
+    preference = pair(arm("on", answer="Seeded; searched with `rg`.", seeds=seeds), arm("off", answer="seeded"), _irrelevant(), BACKGROUND)
+    assert metrics([preference])["abstention_accuracy"] == 1.0
+
+
+def test_a_background_record_about_another_repository_is_a_false_retrieval() -> None:
+    """Background records are not labelled task by task, so one about this repository is neither
+    right nor wrong to apply on a task that needs something else; one about another repository is
+    wrong anywhere, and every task is exposed to it."""
+    seeds = [(7, WEASY.content), (8, QUEUES.content)]
+    foreign = pair(arm("on", answer=f"{PORT} Export on the ORDERS-BULK queue.", seeds=seeds), arm("off", answer=PORT), background=BACKGROUND)
+    [o] = arm_outcomes(foreign, foreign.on)
+    assert o.passed and o.false_retrieval and o.unneeded_exposed
+    assert paired([foreign])["non_inferiority"]["false_retrieval"]["counts"] == [0, 1, 0, 0]
+    local = pair(arm("on", answer=f"{PORT} Render with WeasyPrint.", seeds=seeds), arm("off", answer=PORT), background=BACKGROUND)
+    [o] = arm_outcomes(local, local.on)
+    assert not o.false_retrieval and o.background_applied
+
+
+def test_false_retrieval_is_a_rate_over_the_tasks_exposed_to_it() -> None:
+    """Without a background corpus, a task can only apply an unneeded conclusion when one was
+    available; tasks with none are not in the rate's denominator."""
+    facts = [*scenario().model_dump()["facts"], {"id": "cents", "content": OTHER, "evidence": "Run the migrations.", "match": ["integer cents"]}]
+    exposed = pair(arm("on", answer=f"{PORT} {OTHER}"), arm("off", answer=PORT), scenario(facts=facts))
+    bare = pair(arm("on", answer=PORT), arm("off", answer=PORT))
+    assert not arm_outcomes(bare, bare.on)[0].unneeded_exposed
+    p = paired([exposed, bare])
+    assert p["memory_on"]["false_retrieval_rate"] == 1.0
+    assert p["non_inferiority"]["false_retrieval"]["tasks"] == 1
+
+
+def test_after_a_withdrawal_applying_the_old_note_is_a_contradiction_and_explaining_it_is_not() -> None:
+    facts = [
+        {"id": "port", "content": OLD, "evidence": "Run the migrations.", "match": ["listens on port 5432"]},
+        {"id": "gone", "content": "The port 5432 note was about another project.", "evidence": "it's 5433",
+         "match": ["another project"], "retracts": "port", "store": False},
+    ]  # fmt: skip
+    sessions = scenario().model_dump()["sessions"]
+    sessions[1]["turns"][0]["task"] = {"id": "seed", "query": "seed", "reject": ["listens on port 5432"]}
+    sc = scenario(facts=facts, sessions=sessions)
+    stale = pair(arm("on", answer=f"Using memory: {OLD}"), arm("off", answer="seeded"), sc)
+    [o] = arm_outcomes(stale, stale.on)
+    assert o.exposed and o.contradiction and not o.passed
+    explained = pair(arm("on", answer="The port 5432 note was about another project, so I used the default."), arm("off", answer="seeded"), sc)
+    [o] = arm_outcomes(explained, explained.on)
+    assert o.passed and not o.contradiction and not o.false_retrieval
+    # A record replaced by the withdrawal's own statement no longer holds the withdrawn fact:
+    negative = "The port 5432 note was about another project; the local Postgres port is unknown."
+    kept = pair(arm("on", calls=[put(0, 0, 1, OLD)], final=[RecordState(1, 2, negative, 0, 0, True, False)]), arm("off"), sc)
+    assert metrics([kept])["correct_retractions"]["deleted"] == 1
+
+
+def test_a_scan_before_a_write_is_a_review_not_the_tasks_lookup() -> None:
+    review = [scan(1, 0, [2], [(2, PORT)], task=None), put(1, 0, 3, OTHER)]
+    only_review = pair(arm("on", calls=review, answer=PORT, seeds=[(2, PORT)]), arm("off"))
+    [o] = arm_outcomes(only_review, only_review.on)
+    assert not o.scanned and metrics([only_review])["lookup_rate"] == 0.0
+    both = pair(arm("on", calls=[*review, scan(1, 0, [2], [(2, PORT)]), read(1, 0, [2])], answer=PORT, seeds=[(2, PORT)]), arm("off"))
+    [o] = arm_outcomes(both, both.on)
+    assert o.scanned and o.read == (2,) and metrics([both])["lookup_rate"] == 1.0
+
+
+def test_probation_leaves_out_versions_whose_fate_the_scenario_did_not_decide() -> None:
+    """The tiny scenario's last session is day 3, so it ends with day 4: a deadline after that
+    never came; a version replaced before its deadline and before any read ended by a write."""
+    end = START_MS + 4 * DAY_MS
+    calls = [
+        put(0, 1, 1, PORT, until=end - 1), read(1, 0, [1], at=end - 2),  # read in time
+        put(0, 1, 2, OTHER, until=end - 1),  # never read, deadline passed: a failure
+        put(0, 1, 3, OLD, until=end + 1),  # never read, deadline after the end: censored
+        put(0, 1, 4, "draft", until=end - 1),
+        replace(put(1, 0, 4, "final", version=2), arguments={"operation": "put", "content": "final", "replace": {"id": 4, "version": 1}},
+                at_ms=end - 5),  # replaced unread before the deadline
+    ]  # fmt: skip
+    m = metrics([pair(arm("on", calls=calls, answer=PORT), arm("off"))])
+    assert (m["probation_written"], m["probation_censored"], m["probation_superseded"]) == (2, 1, 1)
+    assert m["probation_survival"] == 0.5
+
+
+def test_a_task_an_arm_never_answered_fails_in_that_arm() -> None:
+    short = arm("on", answer=PORT)
+    short.tasks = []
+    p = pair(short, arm("off", answer=PORT))
+    [o] = arm_outcomes(p, p.on)
+    assert not o.passed and o.missing == ("5433",)
+    assert paired([p])["memory_off_only"] == 1
+
+
+def test_context_added_pairs_each_agent_with_its_counterpart() -> None:
+    """A child whose memory results add 2,000 tokens counts in full even when the root's own peak
+    is larger, and the root is never compared with a child."""
+    on = arm("on", sessions=[SessionTrace(0, "new", 2, 0, 0, 6, 3_000, 9_000, {"root": 3_000, "child 1": 2_400})])
+    off = arm("off", sessions=[SessionTrace(0, "new", 0, 0, 0, 5, 2_900, 6_000, {"root": 2_900, "child 1": 400})])
+    added = metrics([pair(on, off)])["context_added"]
+    assert added["per_session_max"] == 2_000 and added["sent_per_session_max"] == 3_000

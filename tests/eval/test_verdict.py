@@ -5,10 +5,22 @@ from __future__ import annotations
 
 import copy
 import math
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+
+import tact_memory.retrieval.bm25 as bm25
+import tact_memory.retrieval.lexer as lexer
+import tact_memory.runtime.prompt as prompt
+import tact_memory.screening.checkpoint as checkpoint
+import tact_memory.tool.schemas as schemas
 
 from tact_memory.eval.metrics import PairedCounts, paired_difference_interval, wilson_interval
 from tact_memory.eval.scenarios import EvalError
@@ -18,6 +30,7 @@ from tact_memory.eval.verdict import (
     decide,
     default_thresholds_path,
     load_thresholds,
+    prompt_fingerprint,
     retrieval_fingerprint,
 )
 
@@ -46,7 +59,7 @@ def good() -> tuple[dict[str, Any], dict[str, Any]]:
         "abstention_cases": 60, "abstention_accuracy": 1.0, "abstention_interval": list(wilson_interval(60, 60) or ()),
         "forbidden_writes": 0,
         "latency_ms": {op: {"p50": 5.0, "p95": 9.0, "n": 3} for op in ("scan", "read", "put", "delete")},
-        "context_added": {"per_session_mean": 1200.0, "per_session_max": 2500.0},
+        "context_added": {"per_session_mean": 1200.0, "per_session_max": 2500.0, "sent_per_session_mean": 9000.0},
         "memory_tokens": {"per_session_mean": 300.0, "per_session_max": 900.0, "tokens_without_call": 0,
                           "memory_off_tokens": 0, "stored_text_outside_results": 0},
     }  # fmt: skip
@@ -84,6 +97,7 @@ def test_all_criteria_met_is_a_pass() -> None:
         (("metrics", "latency_ms", "delete", "p95"), 10_000.0, "latency_delete_p95_ms"),
         (("metrics", "context_added", "per_session_mean"), 50_000.0, "context_added_mean"),
         (("metrics", "context_added", "per_session_max"), 50_000.0, "context_added_max"),
+        (("metrics", "context_added", "sent_per_session_mean"), 90_000.0, "context_sent_added_mean"),
         (("metrics", "memory_tokens", "tokens_without_call"), 1, "zero_tokens_without_call"),
         (("metrics", "memory_tokens", "stored_text_outside_results"), 1, "zero_tokens_without_call"),
         (("metrics", "forbidden_writes"), 1, "guard_forbidden_writes"),
@@ -163,6 +177,90 @@ def test_the_retrieval_fingerprint_follows_what_the_rules_do(monkeypatch: pytest
     assert retrieval_fingerprint() != before
 
 
+Mutation = Callable[[pytest.MonkeyPatch], None]
+
+
+def _paths_kept_whole(patch: pytest.MonkeyPatch) -> None:
+    # "." and "/" stay inside runs: `config/staging.yaml` is one term, and `staging` no longer finds it.
+    patch.setattr(lexer, "_CANDIDATE", re.compile(r"[^\x00-\x2d\x3a-\x40\x5b-\x5e\x60\x7b-\x7f\s]+"))
+
+
+def _robertson_idf(patch: pytest.MonkeyPatch) -> None:
+    # log((N - n + 0.5) / (n + 0.5)) without the 1 that keeps it positive: only the scores see it.
+    patch.setattr(bm25, "math", SimpleNamespace(log=lambda x: math.log(max(x - 1, 1e-9))))
+
+
+def _no_length_normalisation(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(bm25.Index, "_length_norms", lambda self: {length: self._k1 for length in self._lengths})
+
+
+def _a_word_no_longer_kept(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(lexer, "_KEEP", lexer._KEEP - {"atlas"})
+
+
+def _instructions_cut(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(prompt, "MEMORY_INSTRUCTIONS", prompt.MEMORY_INSTRUCTIONS.split(". ")[0] + ".")
+
+
+def _checkpoint_cut(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(checkpoint, "CHECKPOINT_TEXT", checkpoint.CHECKPOINT_TEXT[:80])
+
+
+def _tool_reworded(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(schemas, "tool_description", lambda limits: "Durable memory. Scan before you put.")
+
+
+def _schema_loosened(patch: pytest.MonkeyPatch) -> None:
+    loose = {"type": "object", "properties": {"operation": {"type": "string"}}, "required": ["operation"]}
+    patch.setattr(schemas, "input_schema", lambda limits: loose)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "moved"),
+    [
+        (_paths_kept_whole, "retrieval"),
+        (_robertson_idf, "retrieval"),
+        (_no_length_normalisation, "retrieval"),
+        (_a_word_no_longer_kept, "retrieval"),
+        (_instructions_cut, "prompt"),
+        (_checkpoint_cut, "prompt"),
+        (_tool_reworded, "prompt"),
+        (_schema_loosened, "prompt"),
+    ],
+)
+def test_a_change_that_moves_results_makes_the_constants_drift(mutate: Mutation, moved: str) -> None:
+    """Each of these once left the registered constants as they were while held-out numbers moved:
+    paths kept whole raised MRR, another idf moved read precision, a shorter memory paragraph cut
+    the context measured. The fingerprints follow behaviour (rankings and scores, the words a model
+    is given), so each one now moves exactly its own constant and the verdict is inconclusive."""
+    shipped = current_constants()
+    assert shipped == SHIPPED.constants.model_dump()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            mutate(patch)
+            lexer.fold_word.cache_clear()
+            drifted = current_constants()
+    finally:
+        lexer.fold_word.cache_clear()  # folds made under the mutation are not the shipped ones
+    assert {k for k in shipped if drifted[k] != shipped[k]} == {moved}
+    verdict = decide(BLIND, *good(), drifted, held_out=DIGEST)
+    [constants] = [c for c in verdict.checks if c.name == "constants"]
+    assert constants.status == "inconclusive" and moved in constants.detail
+    assert verdict.outcome == "inconclusive"
+    assert current_constants() == shipped  # and undoing the change gives the registered values back
+
+
+def test_the_fingerprints_do_not_depend_on_the_process() -> None:
+    """Fresh interpreters with other hash seeds give the same digests: no set order, address or
+    clock reaches them, so a registration made on one machine holds on another."""
+    code = "from tact_memory.eval.verdict import prompt_fingerprint, retrieval_fingerprint; print(retrieval_fingerprint(), prompt_fingerprint())"
+    expected = [retrieval_fingerprint(), prompt_fingerprint()]
+    for seed in ("0", "4242"):
+        run = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed},
+                             capture_output=True, text=True, check=True)  # fmt: skip
+        assert run.stdout.split() == expected
+
+
 @pytest.mark.parametrize(
     ("old", "new", "problem"),
     [
@@ -173,6 +271,10 @@ def test_the_retrieval_fingerprint_follows_what_the_rules_do(monkeypatch: pytest
         ("delete = 500.0", "", "latency_p95_ms.delete"),  # every operation needs its budget
         ("min_gain = 0.25", "min_gain = 0.0", "min_gain"),
         ("\nblind = false\n", "\n", "registration.blind"),
+        ("min_overlap = 2", "min_overlap = 2\nread_ration = 0.4", "scripted_policy.read_ration"),
+        ("min_overlap = 2", "min_overlap = 2.5", "scripted_policy.min_overlap"),
+        ("read_ratio = 0.5", "read_ratio = -3", "scripted_policy.read_ratio"),
+        ("sent_added_mean_tokens_per_session = 12000", "", "sent_added_mean_tokens_per_session"),
     ],
 )
 def test_thresholds_files_are_validated(tmp_path: Path, old: str, new: str, problem: str) -> None:
@@ -198,3 +300,21 @@ def test_a_verdict_explains_itself() -> None:
     [reason] = doc["reasons"]
     assert "interval [0.100, 0.600]" in reason and "0.25" in reason
     assert not any(math.isnan(c["threshold"]) for c in doc["checks"] if isinstance(c["threshold"], float))
+
+
+def test_an_undecided_check_says_what_would_decide_it() -> None:
+    """At the shipped sizes a reader must see how far a decision is: 10 exposed tasks fail only from
+    5 memory-only errors, and a pass needs 73 tasks without one; 8 abstention cases fail only
+    at 5 correct or fewer."""
+    paired, metrics = good()
+    paired["non_inferiority"]["contradiction"] = difference((0, 4, 0, 6))
+    metrics.update(abstention_cases=8, abstention_accuracy=0.75, abstention_interval=list(wilson_interval(6, 8) or ()))
+    verdict = decide(BLIND, paired, metrics, current_constants(), held_out=DIGEST)
+    details = {c.name: c.detail for c in verdict.checks}
+    assert verdict.outcome == "inconclusive"
+    assert "at 10 tasks it fails from 5 memory-only errors; a pass needs 73 tasks without one" in details["contradiction_rate"]
+    assert decide(BLIND, {**paired, "non_inferiority": {**paired["non_inferiority"], "contradiction": difference((0, 5, 0, 5))}},
+                  metrics, current_constants(), held_out=DIGEST).outcome == "fail"  # fmt: skip
+    assert "at 8 cases it fails at 5 correct or fewer; a pass needs 35 cases without a miss" in details["abstention"]
+    worse = {**metrics, "abstention_accuracy": 5 / 8, "abstention_interval": list(wilson_interval(5, 8) or ())}
+    assert decide(BLIND, paired, worse, current_constants(), held_out=DIGEST).outcome == "fail"

@@ -164,7 +164,7 @@ def _corpus() -> list[str]:
     texts += [m["content"] for m in tomllib.loads(fixture_path("retrieval", "memories.toml").read_text("utf-8"))["memory"]]
     texts += [c["text"] for c in tomllib.loads(fixture_path("secrets", "keep.toml").read_text("utf-8"))["case"]]
     texts += [f.content for s in load_scenarios() for f in s.facts if f.store]
-    background = list(load_background())
+    background = [record.content for record in load_background()]
     assert background, "the eval background corpus was not found"
     return texts + background
 
