@@ -15,7 +15,7 @@ from typing import Any, Literal
 import click
 
 from .evaluation import Evaluation, evaluate, measured
-from .formatting import number, p_value, text_table
+from .formatting import confidence, number, p_value, text_table
 from .policies import Policy, resolve_policy
 from .scenarios import EvalError
 
@@ -34,17 +34,17 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
     added = m["context_added"]
 
     f = number
-    level = f"{round(100 * (1 - p['alpha']))} %"
+    level = confidence(p["alpha"])
     lines = [
         f"policy      {doc['policy']}",
         f"scenarios   {doc['splits']['held_out']} held-out (verdict), {doc['splits']['tuning']} tuning"
         + ("" if split == "held-out" else "; the numbers below are the tuning split's"),
         f"memory on   {f(on['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(on['task_success'])}",
         f"memory off  {f(off['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(off['task_success'])}",
-        f"gain        {f(p['gain'])}, {level} interval {_bounds(p['gain_interval'])} (McNemar {p_value(p['p_value'])})",
+        f"gain        {f(p['gain'])}, {level} interval {f(p['gain_interval'])} (McNemar {p_value(p['p_value'])})",
         f"retrieval   precision@5 {f(m['scan_precision_at_5'])}, recall@5 {f(m['scan_recall_at_5'])}, "
         f"read precision {f(m['read_precision'])}, MRR {f(m['mrr'])}, lookups {f(m['lookup_rate'])}",
-        f"abstention  {f(m['abstention_accuracy'])} over {f(m['abstention_cases'])} cases, interval {_bounds(m['abstention_interval'])}",
+        f"abstention  {f(m['abstention_accuracy'])} over {f(m['abstention_cases'])} cases, interval {f(m['abstention_interval'])}",
         f"context     {_signed(added['per_session_mean'])} tokens a session (mean), {_signed(added['per_session_max'])} at most; "
         f"{f(m['memory_tokens']['tokens_without_call'])} stored tokens without a call",
     ]
@@ -55,10 +55,6 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
         lines.append(f"refused     {', '.join(refused)} (the provider refused a request; that arm's tasks failed)")
     lines.append(f"verdict     {doc['verdict']}")
     return lines + [f"  - {reason}" for reason in doc["reasons"]]
-
-
-def _bounds(interval: Any) -> str:
-    return "n/a" if interval is None else f"[{number(interval[0])}, {number(interval[1])}]"
 
 
 def _signed(value: float | None) -> str:

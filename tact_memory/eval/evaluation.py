@@ -93,20 +93,15 @@ def measured(doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 def _result(pair: PairTrace) -> dict[str, Any]:
-    def passed(arm: Any) -> bool:
-        outcomes = arm_outcomes(pair, arm)
-        return bool(outcomes) and all(o.passed for o in outcomes)
-
+    failed = {arm.arm: [o.task for o in arm_outcomes(pair, arm) if not o.passed] for arm in (pair.on, pair.off)}
     return {
         "id": pair.scenario.id,
         "category": pair.scenario.category,
         "split": pair.scenario.split,
         "first": pair.first,
-        "memory_on": passed(pair.on),
-        "memory_off": passed(pair.off),
-        "failed_tasks": {
-            arm.arm: [o.task for o in arm_outcomes(pair, arm) if not o.passed] for arm in (pair.on, pair.off)
-        },
+        "memory_on": not failed["on"],
+        "memory_off": not failed["off"],
+        "failed_tasks": failed,
         "errors": {arm.arm: arm.error for arm in (pair.on, pair.off) if arm.error is not None},
     }
 
@@ -165,7 +160,8 @@ def evaluate(
                                                  "a run of the tuning split only gives no verdict"),))  # fmt: skip
     else:
         verdict = decide(thresholds, paired(held_out, alpha=alpha), metrics(held_out, alpha=alpha), constants, held_out=digest)
-    if any(id_ in {s.id for s in ordered if s.split == "held_out"} for id_, _ in dropped):
+    held_out_ids = {s.id for s in ordered if s.split == "held_out"}
+    if any(id_ in held_out_ids for id_, _ in dropped):
         missing = Check("completeness", "inconclusive", len(dropped), 0,
                         f"{len(dropped)} scenarios could not be run: {', '.join(id_ for id_, _ in dropped)}")  # fmt: skip
         verdict = Verdict("fail" if verdict.outcome == "fail" else "inconclusive", (*verdict.checks, missing))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["MISSING", "number", "p_value", "text_table"]
+__all__ = ["MISSING", "confidence", "number", "p_value", "text_table"]
 
 MISSING = "n/a"
 """What a value measured over no cases (``None``) prints as."""
@@ -34,6 +34,11 @@ def number(value: object) -> str:
     if isinstance(value, (list, tuple)):  # an interval, or a table of counts
         return "[" + ", ".join(number(item) for item in value) + "]"
     return str(value)
+
+
+def confidence(alpha: float) -> str:
+    """The level of an interval at ``alpha``: ``95 %``."""
+    return f"{round(100 * (1 - alpha))} %"
 
 
 def p_value(value: float | None) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .evaluation import Evaluation, measured
-from .formatting import number, p_value
+from .formatting import confidence, number, p_value
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -60,7 +60,7 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
     out += _table(["arm", "scenarios passed", "scenario success", "task success", "contradiction rate",
                    "false retrieval rate", "cross-workspace rate"],
                   [["memory on", *(on[c] for c in columns)], ["memory off", *(off[c] for c in columns)]])  # fmt: skip
-    level = f"{round(100 * (1 - p['alpha']))} %"
+    level = confidence(p["alpha"])
     out += [f"Gain {number(p['gain'])}, {level} interval {number(p['gain_interval'])}; discordant pairs: "
             f"{number(p['memory_on_only'])} only with memory, {number(p['memory_off_only'])} only without; "
             f"exact McNemar {p_value(p['p_value'])}. Arm order: memory on ran first in "

@@ -111,20 +111,13 @@ class _Recorder(Middleware):
         self.where = _Where()
         self.calls: list[CallTrace] = []
         self.requests: list[tuple[int, int, ModelRequest, str]] = []
-        """``(session, agent's starting history length, request, agent)``; the agent is ``root`` or
-        ``child <n>``, the n-th child agent of the session, so that both arms' agents pair up."""
+        """``(session, agent's starting history length, request, agent's name)``; the session names
+        its agents ``root``, ``child-1``, ``child-2``… in the order it makes them, so that both arms'
+        agents pair up."""
         self.starts: dict[int, int] = {}
-        self.agents: dict[tuple[int, int], str] = {}
-
-    def _agent(self, agent: Agent) -> str:
-        key = (self.where.session, id(agent))
-        if key not in self.agents:
-            children = sum(1 for (session, _), name in self.agents.items() if session == key[0] and name != "root")
-            self.agents[key] = "root" if agent.role is Role.ROOT else f"child {children + 1}"
-        return self.agents[key]
 
     def wrap_model_call(self, agent: Agent, request: ModelRequest, call_next: ModelCallNext) -> ModelResponse:
-        self.requests.append((self.where.session, self.starts.get(id(agent), 0), request, self._agent(agent)))
+        self.requests.append((self.where.session, self.starts.get(id(agent), 0), request, agent.name))
         response = call_next(request)
         if agent.role is Role.ROOT and response.tool_calls and self.where.steers:
             for text in self.where.steers:
@@ -343,16 +336,11 @@ class _Run:
             states.append(session.state())
 
     def stopped(self, error: str) -> None:
-        """Record the refusal that stopped the arm where it happened, and an empty answer to every
-        task the arm did not reach, so a task is failed rather than missing from one arm."""
+        """Record the refusal that stopped the arm where it happened; the tasks the arm did not
+        reach have no answer, which fails them (:func:`~tact_memory.eval.summary.arm_outcomes`)."""
         w = self.recorder.where
         self.trace.error = error
         self.trace.failures.append(f"session {w.session + 1} turn {w.turn + 1}: {error}")
-        answered = {done.task for done in self.trace.tasks}
-        for index, number, task in self.scenario.tasks():
-            if task.id not in answered:
-                turn = self.scenario.sessions[index].turns[number]
-                self.trace.tasks.append(TaskTrace(task.id, index, number, "", "\n".join([turn.user, *turn.steers])))
 
     def _open(self, spec: SessionSpec, states: list[SessionState], index: int) -> Session:
         if spec.kind == "new":
@@ -373,8 +361,7 @@ class _Run:
             session.steer(self.recorder.where.steers.pop(0))
             reply = self._run(session.root, spec, turn, f"session {index + 1} turn {number + 1} (promoted steer)")
         if task is not None:
-            typed = "\n".join([turn.user, *turn.steers])
-            self.trace.tasks.append(TaskTrace(task, index, number, reply, typed))
+            self.trace.tasks.append(TaskTrace(task, index, number, reply, turn.typed))
 
     def _run(self, agent: Agent, spec: SessionSpec, turn: Turn, where: str) -> str:
         tools = [WORKSPACE_TOOL] + ([DELEGATE_TOOL] if agent.role is Role.ROOT else [])
@@ -408,20 +395,20 @@ class _Run:
         results = {json.dumps(c.result, ensure_ascii=False) for c in calls}
         tokens = sum(estimate_tokens(json.dumps(c.result, ensure_ascii=False)) for c in calls)
         leaks = 0
-        requests = [(start, r) for s, start, r, _ in self.recorder.requests if s == index]
-        sizes = [request_tokens(request) for _, request in requests]
-        peaks: dict[str, int] = {}
-        for s, _, request, agent in self.recorder.requests:
-            if s == index:
-                peaks[agent] = max(peaks.get(agent, 0), request_tokens(request))
-        for start, request in requests:
+        requests = [(start, r, agent) for s, start, r, agent in self.recorder.requests if s == index]
+        sent, peaks = 0, dict[str, int]()
+        for _, request, agent in requests:
+            size = request_tokens(request)
+            sent += size
+            peaks[agent] = max(peaks.get(agent, 0), size)
+        for start, request, _ in requests:
             for text in _runtime_added(request, start, self.typed):
                 if text in results:
                     continue  # this session's own memory results, already counted
                 found = [s for s in stored if preview(s, 64) in text]
                 leaks += len(found)
                 tokens += sum(estimate_tokens(s) for s in found)
-        return SessionTrace(index, kind, len(calls), tokens, leaks, len(requests), max(sizes, default=0), sum(sizes), peaks)
+        return SessionTrace(index, kind, len(calls), tokens, leaks, len(requests), sent, peaks)
 
 
 def request_tokens(request: ModelRequest) -> int:

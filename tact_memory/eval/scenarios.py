@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..errors import TactMemoryError
+from .metrics import contains_all, contains_marker
 
 if TYPE_CHECKING:
     if sys.version_info >= (3, 11):
@@ -135,6 +136,11 @@ class Fact(_Closed):
     """Ground truth: the repository the conclusion is about, when its content does not name it
     first (see :meth:`repository`)."""
 
+    @property
+    def supersedes(self) -> str | None:
+        """The earlier fact this one replaces or withdraws, if any."""
+        return self.replaces or self.retracts
+
     def repository(self) -> str | None:
         """The repository the conclusion is about: ``scope``, else the one its content names first
         (:func:`record_scope`); ``None`` for a conclusion that holds everywhere."""
@@ -174,6 +180,11 @@ class Turn(_Closed):
     """What the ``workspace`` tool shows during this turn (command output, files)."""
     task: Task | None = None
     """The request to check, if this turn is one."""
+
+    @property
+    def typed(self) -> str:
+        """Everything the user types in this turn: the message, then its steers, a line each."""
+        return "\n".join([self.user, *self.steers])
 
 
 class SessionSpec(_Closed):
@@ -292,8 +303,8 @@ def _problems(s: Scenario) -> Iterator[str]:
                 yield f"marker {marker!r} of fact {f.id!r} is not in its content"
         if f.store and len(f.content.encode("utf-8")) > 1024:
             yield f"fact {f.id!r} is over the 1,024-byte record limit"
-        earlier = f.replaces or f.retracts
-        if earlier in known and all(m.casefold() in f.content.casefold() for m in s.fact(earlier).match):
+        earlier = f.supersedes
+        if earlier in known and contains_all(f.content, s.fact(earlier).match):
             yield f"fact {f.id!r} holds every marker of {earlier!r}, which it supersedes: its own wording would read as the stale one"
     for seed in s.seeds:
         if seed not in known:
@@ -317,12 +328,10 @@ def _problems(s: Scenario) -> Iterator[str]:
         right = [s.fact(ref).content for ref in (*task.relevant, *task.allowed) if ref in known]
         right += [f.content for f in s.facts if f.retracts]
         for unwanted in task.reject:
-            options = [unwanted] if isinstance(unwanted, str) else unwanted
-            if any(m.casefold() in text.casefold() for m in options for text in right):
+            if any(contains_marker(text, unwanted) for text in right):
                 yield f"rejected marker {unwanted!r} of task {task.id!r} is in a conclusion a right answer may state"
         for wanted in task.expect:
-            options = [wanted] if isinstance(wanted, str) else wanted
-            if any(m.casefold() in text.casefold() for m in options for text in seen):
+            if any(contains_marker(text, wanted) for text in seen):
                 yield f"expected marker {wanted!r} of task {task.id!r} is in its own turn (request, steers or workspace output)"
     if s.sessions[0].kind != "new":
         yield "the first session must be new"
@@ -354,6 +363,11 @@ class BriefFact:
     """What to scan for before storing it."""
     retracts: str | None = None
     """The earlier fact it withdraws (its record is to be deleted); it is not stored itself."""
+
+    @property
+    def supersedes(self) -> str | None:
+        """The earlier fact it replaces or withdraws, if any."""
+        return self.replaces or self.retracts
 
 
 @dataclass(frozen=True)

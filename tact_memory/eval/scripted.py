@@ -237,7 +237,7 @@ class _ScriptedAgent:
 
     def _review(self, view: _View) -> ModelResponse | None:
         learned = self._learned(view)
-        superseded = {f.replaces or f.retracts for f in learned if f.replaces or f.retracts}
+        superseded = {f.supersedes for f in learned if f.supersedes}
         for fact in learned:
             if fact.id in superseded or self._handled(fact, view):
                 continue
@@ -326,7 +326,7 @@ class _ScriptedAgent:
         applied, recalled = [], []
         used: set[str] = set()
         learned = self._learned(view)
-        withdrawn = {f.replaces or f.retracts for f in learned if f.replaces or f.retracts}
+        withdrawn = {f.supersedes for f in learned if f.supersedes}
         stale = {fold_for_duplicate(f.content) for f in self.brief.facts if f.id in withdrawn}
         for memory in _memories(view.step(f"tk:{task[0]}:read")):
             content = str(memory["content"])
@@ -352,7 +352,7 @@ class _ScriptedAgent:
         """Conclusions the visible conversation states (``learned``), less those superseded in it or
         by a record applied (``used``: their duplicate keys) and those already applied from memory."""
         applied = [f for f in self.brief.facts if fold_for_duplicate(f.content) in used]
-        superseded = {f.replaces or f.retracts for f in (*learned, *applied) if f.replaces or f.retracts}
+        superseded = {f.supersedes for f in (*learned, *applied) if f.supersedes}
         return [f for f in learned if f.id not in superseded and not f.retracts and fold_for_duplicate(f.content) not in used]
 
     @staticmethod

@@ -86,14 +86,17 @@ class SessionTrace:
     """Stored texts found in runtime-added request text other than this session's own results."""
     requests: int
     """Model requests made in this session."""
-    context_tokens: int = 0
-    """Estimated tokens of the largest request of the session: the most context a model held, with
-    everything the arm adds (tool definitions, the prompt paragraph, checkpoints, memory results)."""
     sent_tokens: int = 0
     """Estimated tokens of all the session's requests together: what the session cost to send."""
     agent_context_tokens: dict[str, int] = field(default_factory=dict)
-    """The largest request of each agent of the session (``root``, ``child 1``, …): what memory adds
-    to an agent's context is this minus the same agent's in the other arm."""
+    """Estimated tokens of each agent's largest request in the session (``root``, ``child-1``, …),
+    with everything the arm adds (tool definitions, the prompt paragraph, checkpoints, memory
+    results): what memory adds to an agent's context is this minus the same agent's in the other arm."""
+
+    @property
+    def context_tokens(self) -> int:
+        """The largest request of the session, any agent's: the most context a model held."""
+        return max(self.agent_context_tokens.values(), default=0)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 from ..retrieval.bm25 import Index
 from .metrics import mean, precision_at_k, rate, recall_at_k, reciprocal_rank
 from .scenarios import EvalError
-from .summary import arm_outcomes
+from .summary import arm_outcomes, lookups
 from .trace import PairTrace
 
 __all__ = ["DEFAULT_GRID", "RetrievalCase", "retrieval_cases", "sweep"]
@@ -43,7 +43,7 @@ class RetrievalCase:
 
 
 def retrieval_cases(pairs: Iterable[PairTrace]) -> list[RetrievalCase]:
-    """The task scans of the memory-on arms.
+    """The task lookups of the memory-on arms (see :func:`~tact_memory.eval.summary.lookups`).
 
     Raises:
         EvalError: a pair belongs to the held-out split.
@@ -54,9 +54,10 @@ def retrieval_cases(pairs: Iterable[PairTrace]) -> list[RetrievalCase]:
             raise EvalError(f"{pair.scenario.id} is held out; tune on the tuning split only")
         outcomes = {o.task: o for o in arm_outcomes(pair, pair.on)}
         for done in pair.on.tasks:
-            scans = [c for c in pair.on.calls if (c.session, c.turn) == (done.session, done.turn) and c.operation == "scan"]
-            if scans and isinstance(scans[0].arguments.get("query"), str):
-                first = scans[0]
+            turn = [c for c in pair.on.calls if (c.session, c.turn) == (done.session, done.turn)]
+            found = lookups(turn)
+            first = turn[found[0][0]] if found else None
+            if first is not None and isinstance(first.arguments.get("query"), str):
                 cases.append(RetrievalCase(str(first.arguments["query"]), first.corpus, frozenset(outcomes[done.task].relevant_ids)))
     return cases
 

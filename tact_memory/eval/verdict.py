@@ -270,27 +270,28 @@ def prompt_fingerprint() -> str:
     them changes what a run measures as much as a new constant does. The definition is serialised
     with sorted keys, so the digest follows what it says rather than the order its dicts were built in.
     """
-    import json
-    from hashlib import blake2b
-
     from ..limits import DEFAULT_LIMITS
     from ..runtime import prompt
     from ..screening import checkpoint
     from ..tool.schemas import tool_definition
 
-    text = {"instructions": prompt.MEMORY_INSTRUCTIONS, "checkpoint": checkpoint.CHECKPOINT_TEXT,
-            "tool": tool_definition(DEFAULT_LIMITS)}  # fmt: skip
-    canonical = json.dumps(text, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return blake2b(canonical.encode(), digest_size=8).hexdigest()
+    return _digest({"instructions": prompt.MEMORY_INSTRUCTIONS, "checkpoint": checkpoint.CHECKPOINT_TEXT,
+                    "tool": tool_definition(DEFAULT_LIMITS)})  # fmt: skip
 
 
 def thresholds_digest(thresholds: Thresholds) -> str:
     """A digest of the thresholds as validated (comments and layout aside): a run's JSON names the
     registration it was judged against, so two reports can be told apart."""
+    return _digest(thresholds.model_dump(mode="json"))
+
+
+def _digest(value: Any) -> str:
+    """Sixteen hex digits of a JSON value, keys sorted, so that the digest follows what it says
+    rather than the order its dicts were built in."""
     import json
     from hashlib import blake2b
 
-    canonical = json.dumps(thresholds.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return blake2b(canonical.encode(), digest_size=8).hexdigest()
 
 
@@ -441,7 +442,7 @@ def decide(
                            "context memory adds a session (mean tokens)"))  # fmt: skip
     checks.append(_at_most("context_added_max", added["per_session_max"], t.context.added_max_tokens_per_session,
                            "context memory adds a session (max tokens)"))  # fmt: skip
-    checks.append(_at_most("context_sent_added_mean", added.get("sent_per_session_mean"),
+    checks.append(_at_most("context_sent_added_mean", added["sent_per_session_mean"],
                            t.context.sent_added_mean_tokens_per_session, "tokens memory adds to what a session sends (mean)"))  # fmt: skip
     tokens = metrics["memory_tokens"]
     silent = tokens["tokens_without_call"] + tokens["memory_off_tokens"] + tokens["stored_text_outside_results"]

@@ -165,8 +165,8 @@ class Scrubber:
         # lock no frame can be added; if no other connection committed since `before`, nothing
         # is left for a checkpoint to copy, so the file cannot change while it is read.
         before = conn.execute("PRAGMA data_version").fetchone()[0]
-        busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
-        if busy or frames != copied:
+        busy, frames, done = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+        if busy or frames != done:
             raise _Unfinished
         copied = frames >= 0  # every frame, unless the file is not in WAL mode (SQLite answers -1)
         conn.execute("BEGIN IMMEDIATE")

@@ -230,8 +230,8 @@ def test_a_request_refused_in_the_memory_on_arm_only_fails_that_arm() -> None:
     assert [c.operation for c in p.on.calls] == ["scan", "put", "scan", "read"]
     assert p.on.error is not None and p.on.error.startswith("ModelHTTPError: status_code: 400")
     assert p.on.failures == [f"session 2 turn 1: {p.on.error}"] and len(p.on.sessions) == 2
-    assert [(t.task, t.answer) for t in p.on.tasks] == [("seed", "")]
-    assert [o.passed for o in arm_outcomes(p, p.on)] == [False]
+    assert p.on.tasks == []  # the refusal came before the answer
+    assert [(o.task, o.passed, o.missing) for o in arm_outcomes(p, p.on)] == [("seed", False, ("5433",))]
     assert p.off.error is None and p.off.failures == [] and len(p.off.tasks) == 1
 
 

@@ -173,8 +173,8 @@ def test_writes_duplicates_replacements_and_forbidden_content() -> None:
 
 
 def test_context_tokens_and_the_zero_without_a_call_proof() -> None:
-    on = arm("on", sessions=[SessionTrace(0, "new", 0, 0, 0, 4, 1_500, 5_000), SessionTrace(1, "new", 2, 300, 0, 5, 2_400, 9_000)])
-    off = arm("off", sessions=[SessionTrace(0, "new", 0, 0, 0, 4, 300, 1_000), SessionTrace(1, "new", 0, 0, 0, 3, 400, 1_200)])
+    on = arm("on", sessions=[SessionTrace(0, "new", 0, 0, 0, 4, 5_000, {"root": 1_500}), SessionTrace(1, "new", 2, 300, 0, 5, 9_000, {"root": 2_400})])
+    off = arm("off", sessions=[SessionTrace(0, "new", 0, 0, 0, 4, 1_000, {"root": 300}), SessionTrace(1, "new", 0, 0, 0, 3, 1_200, {"root": 400})])
     m = metrics([pair(on, off)])
     tokens = m["memory_tokens"]
     assert tokens["per_session_mean"] == 150 and tokens["per_session_max"] == 300
@@ -315,7 +315,7 @@ def test_a_task_an_arm_never_answered_fails_in_that_arm() -> None:
 def test_context_added_pairs_each_agent_with_its_counterpart() -> None:
     """A child whose memory results add 2,000 tokens counts in full even when the root's own peak
     is larger, and the root is never compared with a child."""
-    on = arm("on", sessions=[SessionTrace(0, "new", 2, 0, 0, 6, 3_000, 9_000, {"root": 3_000, "child 1": 2_400})])
-    off = arm("off", sessions=[SessionTrace(0, "new", 0, 0, 0, 5, 2_900, 6_000, {"root": 2_900, "child 1": 400})])
+    on = arm("on", sessions=[SessionTrace(0, "new", 2, 0, 0, 6, 9_000, {"root": 3_000, "child-1": 2_400})])
+    off = arm("off", sessions=[SessionTrace(0, "new", 0, 0, 0, 5, 6_000, {"root": 2_900, "child-1": 400})])
     added = metrics([pair(on, off)])["context_added"]
     assert added["per_session_max"] == 2_000 and added["sent_per_session_max"] == 3_000

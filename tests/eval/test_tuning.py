@@ -9,7 +9,7 @@ from tact_memory.eval.scenarios import EvalError
 from tact_memory.eval.scripted import ScriptedPolicy
 from tact_memory.eval.tuning import RetrievalCase, retrieval_cases, sweep
 
-from .helpers import PORT, scenario
+from .helpers import PORT, arm, pair, put, scan, scenario
 
 
 def test_cases_come_from_tuning_pairs_only() -> None:
@@ -19,6 +19,14 @@ def test_cases_come_from_tuning_pairs_only() -> None:
     tuning = run_pairs([scenario(split="tuning")], ScriptedPolicy())
     [case] = retrieval_cases(tuning)
     assert case.query == "billing-api postgres port" and case.relevant == frozenset({1})
+
+
+def test_a_review_scan_before_a_write_is_not_replayed_as_the_tasks_lookup() -> None:
+    review = scan(1, 0, [2], [(2, "In the `billing-api` repository, money is in cents.")], task=None)
+    lookup = scan(1, 0, [1], [(1, PORT)])
+    p = pair(arm("on", calls=[review, put(1, 0, 3, "x"), lookup], answer=PORT, seeds=[(1, PORT)]), arm("off"), scenario(split="tuning"))
+    [case] = retrieval_cases([p])
+    assert case.corpus == ((1, PORT),) and case.relevant == frozenset({1})
 
 
 def test_sweep_scores_every_combination_best_first() -> None:

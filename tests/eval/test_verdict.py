@@ -169,8 +169,6 @@ def test_the_shipped_registration_matches_the_product_and_is_honest_about_blindn
 
 def test_the_retrieval_fingerprint_follows_what_the_rules_do(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stop word more (or a tokenizer that splits differently) moves it; nothing else does."""
-    import tact_memory.retrieval.lexer as lexer
-
     before = retrieval_fingerprint()
     assert retrieval_fingerprint() == before
     monkeypatch.setattr(lexer, "STOP_WORDS", lexer.STOP_WORDS | {"deploy"})

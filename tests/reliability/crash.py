@@ -152,12 +152,13 @@ def printed(events: Sequence[Event], upto: int) -> list[str]:
 class _File:
     """One file as the operating system shows it, and what a power loss could leave of it."""
 
-    def __init__(self, content: bytes, *, durable: bool) -> None:
+    def __init__(self, content: bytes, *, durable: bool, replaced: _File | None = None) -> None:
         self.content = bytearray(content)
         self.flushed = bytes(content)  # what its last flush made durable
         self.since: list[Event] = []  # writes and truncations after that flush, in order
         self.named = durable  # whether its folder entry is durable (it existed, or the folder was flushed since)
         self.unlinked = False  # removed from the folder, which has not been flushed since
+        self.replaced = replaced  # the removed file of the same name whose entry is durable until the folder is flushed
 
     def change(self, event: Event) -> None:
         if event.kind == "write":
@@ -206,7 +207,7 @@ def _replay(events: Sequence[Event], folder: Path, before: dict[str, bytes], upt
             raise ValueError(f"{how} on {name}: this model replays positioned writes and truncations only")
         live = name in files and not files[name].unlinked
         if event.kind == "create" and not live:
-            files[name] = _File(b"", durable=False)
+            files[name] = _File(b"", durable=False, replaced=files.get(name))
         elif event.kind in ("write", "truncate") and live:
             files[name].change(event)
         elif event.kind == "sync":
@@ -214,12 +215,14 @@ def _replay(events: Sequence[Event], folder: Path, before: dict[str, bytes], upt
                 for key in [key for key, file in files.items() if file.unlinked]:
                     del files[key]  # its removal is durable now
                 for file in files.values():
-                    file.named = True
+                    file.named, file.replaced = True, None
             elif live:
                 files[name].flush()
         elif event.kind == "unlink" and live:
             if files[name].named:
                 files[name].unlinked = True  # gone, unless the power goes before the folder is flushed
+            elif files[name].replaced is not None:
+                files[name] = files[name].replaced  # the entry the folder still holds is the older file's
             else:
                 del files[name]
     return files
@@ -232,19 +235,21 @@ def crash_states(
 
     ``before`` holds the folder's files, by name, as they were when the trace began (and durable).
     Without ``rng``, only what was flushed survives (a file removed since the folder was last
-    flushed is still there, a file made since is not); with it, also a random part of the rest,
-    and each such file is there or not at random. The ``-shm`` index is left out: SQLite rebuilds
+    flushed is still there, a file made since is not, and where it took a removed file's name, the
+    removed file is what the name holds); with it, also a random part of the rest, and each such
+    entry is there or not at random. The ``-shm`` index is left out: SQLite rebuilds
     it from the WAL.
 
     Raises:
         ValueError: the process changed a file of the folder in a way this model does not replay.
     """
     left: dict[str, bytes] = {}
-    for name, file in _replay(events, folder, before, upto).items():
-        if file.unlinked and rng is not None and rng.random() < 0.5:
-            continue  # its removal reached the disk
-        if not file.named and (rng is None or rng.random() < 0.5):
-            continue  # its folder entry never reached the disk
+    for name, found in _replay(events, folder, before, upto).items():
+        file: _File | None = found
+        if not found.named and (rng is None or rng.random() < 0.5):
+            file = found.replaced  # its folder entry never reached the disk: the older one's may be there
+        if file is None or (file.unlinked and rng is not None and rng.random() < 0.5):
+            continue  # no entry, or its removal reached the disk
         left[name] = file.after_loss(rng)
     return left
 

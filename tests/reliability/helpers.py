@@ -116,6 +116,23 @@ def raw_rows(db_path: Path) -> dict[int, tuple[int, str]]:
     return {int(i): (int(v), str(c)) for i, v, c in rows}
 
 
+def seeded_database(db: Path, count: int = 3) -> None:
+    """A closed store at ``db`` holding ``count`` records (ids from 1)."""
+    from tact_memory.store.sqlite import MemoryStore
+
+    with MemoryStore(db) as store:
+        for i in range(count):
+            store.put(f"service number {i} listens on port {8000 + i}")
+
+
+def stored_records(db: Path) -> Model:
+    """What the store at ``db`` holds, as a model: id to (version, content)."""
+    from tact_memory.store.sqlite import MemoryStore
+
+    with MemoryStore(db) as store:
+        return {r.key.id: (r.key.version, r.content) for r in store.list_records(order="id")}
+
+
 def integrity(db_path: Path) -> str:
     """``PRAGMA integrity_check`` of the file, as one string (``"ok"`` when intact)."""
     conn = sqlite3.connect(db_path)

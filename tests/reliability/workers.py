@@ -306,6 +306,7 @@ def mixed(path: str, seed: int, ops: int) -> None:
         target = [id_, known[id_]] if op in ("replace", "delete") else [0, 0]
         out.write(json.dumps(["intent", op, *target, content if op in ("put", "replace") else ""]) + "\n")
         out.flush()
+        pinned = False
         if op == "put":
             key = store.put(content).memory.key
             known[key.id] = key.version
@@ -325,11 +326,6 @@ def mixed(path: str, seed: int, ops: int) -> None:
                 reader.execute("SELECT count(*) FROM memories").fetchone()
             store.delete(RecordKey(id_, known[id_]))
             line = ["ack", "delete", id_, known.pop(id_), "pinned" if pinned else ""]
-            if pinned:
-                out.write(json.dumps(line) + "\n")
-                out.flush()
-                reader.execute("COMMIT")
-                continue
         elif op == "scan":
             store.scan(f"{WORDS[serial % len(WORDS)]} service team{serial % 13} port")
             line = ["ack", "scan", 0, 0, ""]
@@ -338,6 +334,8 @@ def mixed(path: str, seed: int, ops: int) -> None:
             line = ["ack", "read", 0, 0, ""]
         out.write(json.dumps(line) + "\n")
         out.flush()
+        if pinned:
+            reader.execute("COMMIT")  # only once the delete is acknowledged
     out.write(json.dumps(["done", "rewrites", store._scrubber.rewrites, 0, ""]) + "\n")
     out.flush()
     os._exit(0)  # no close: the WAL stays as a running process leaves it

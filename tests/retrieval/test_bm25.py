@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import math
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -393,10 +397,6 @@ def test_a_tie_breaks_by_id_whatever_the_hash_seed() -> None:
     """Records 1 and 2 tie exactly (each shares alpha, bravo and one term that occurs once). Scores
     are summed in the same order in every process, so they come out equal to the bit and id 1 is
     first, whatever order the process's hash seed gives the query's set of terms."""
-    import ast
-    import os
-    import subprocess
-    import sys
 
     seen = set()
     for seed in range(12):

@@ -13,10 +13,13 @@ import pytest
 
 from tact_memory.store import held
 
+from .flushes import recorded_flushes
 
-def _identity(path: Path) -> tuple[int, int]:
-    st_ = os.stat(path)
-    return st_.st_dev, st_.st_ino
+
+def _identity(path: Path) -> held.Identity:
+    found = held.identity(str(path))
+    assert found is not None
+    return found
 
 
 @pytest.mark.parametrize("wal", [False, True], ids=["rollback", "wal"])
@@ -65,14 +68,16 @@ conn.close()  # the last connection, if it can take the exclusive lock, checkpoi
 """
 
 
-@pytest.mark.parametrize("read", ["held.image", "open and close"])
+@pytest.mark.parametrize("read", ["held.image", "held.sync of the wal", "open and close"])
 def test_reading_the_image_keeps_the_locks_that_keep_the_wal(tmp_path: Path, read: str) -> None:
     """Why :func:`held.image` borrows SQLite's descriptor: closing any descriptor of a file drops the
     process's POSIX locks on it. With a WAL-mode connection open here, another process that opens
     the database, reads and closes must leave the ``-wal`` alone. After :func:`held.image` it does. The
     control, reading the file with ``open()`` and closing it, drops this connection's shared lock,
     and the other process, taking the file for unused, checkpoints and deletes the WAL (reproduced
-    on Linux)."""
+    on Linux). And why ``sync`` may open and close a descriptor of the WAL: SQLite locks the
+    database file and the ``-shm`` index, never the ``-wal``, so after a flush of the WAL the other
+    process still finds this connection's lock."""
     db = tmp_path / "locks.sqlite3"
     wal = Path(f"{db}-wal")
     conn = sqlite3.connect(db, isolation_level=None)
@@ -83,27 +88,17 @@ def test_reading_the_image_keeps_the_locks_that_keep_the_wal(tmp_path: Path, rea
         assert wal.stat().st_size > 0
         if read == "held.image":
             assert held.image(_identity(db)) is not None
+        elif read == "held.sync of the wal":
+            found = _identity(wal)
+            assert held.descriptor(found) is not None  # SQLite holds it open
+            assert held.sync(str(wal), found) is True
         else:
             with open(db, "rb") as f:
                 f.read()
         subprocess.run([sys.executable, "-c", OTHER_PROCESS, str(db)], check=True, timeout=60)
-        assert wal.exists() is (read == "held.image")
+        assert wal.exists() is (read != "open and close")
     finally:
         conn.close()
-
-
-def _recording(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
-    """The files :func:`held.sync` flushes, by identity."""
-    flushed: list[tuple[int, int]] = []
-    real = held._flush
-
-    def recording(fd: int) -> None:
-        st = os.fstat(fd)
-        flushed.append((st.st_dev, st.st_ino))
-        real(fd)
-
-    monkeypatch.setattr(held, "_flush", recording)
-    return flushed
 
 
 def _open_descriptors() -> int:
@@ -117,7 +112,7 @@ def test_sync_flushes_the_file_at_the_path_while_it_is_the_same_file(tmp_path: P
     path.write_bytes(b"frames")
     wanted = held.identity(str(path))
     assert wanted is not None
-    flushed = _recording(monkeypatch)
+    flushed = recorded_flushes(monkeypatch)
     before = _open_descriptors()
     assert held.sync(str(path), wanted) is True
     assert flushed == [wanted] and _open_descriptors() == before
@@ -146,31 +141,3 @@ def test_a_refused_flush_is_raised_and_its_descriptor_closed(tmp_path: Path, mon
         held.sync(str(path), found)
     assert _open_descriptors() == before
 
-
-FLUSH_THEN_CLOSE = """
-import sqlite3, sys
-conn = sqlite3.connect(sys.argv[1])
-assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 1
-conn.close()  # the last connection, if it can take the exclusive lock, checkpoints and deletes the WAL
-"""
-
-
-def test_flushing_the_wal_through_a_descriptor_of_its_own_keeps_the_locks(tmp_path: Path) -> None:
-    """Why ``sync`` may open and close a descriptor of the WAL, where ``image`` must borrow one of
-    the database: SQLite locks the database file and the ``-shm`` index, never the ``-wal``. After
-    a flush of the WAL, another process that opens the database, reads and closes still finds this
-    connection's lock and leaves the WAL in place."""
-    db = tmp_path / "locks.sqlite3"
-    wal = Path(f"{db}-wal")
-    conn = sqlite3.connect(db, isolation_level=None)
-    try:
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("CREATE TABLE t (x TEXT)")
-        conn.execute("INSERT INTO t VALUES ('a row')")
-        found = held.identity(str(wal))
-        assert found is not None and held.descriptor(found) is not None  # SQLite holds it open
-        assert held.sync(str(wal), found) is True
-        subprocess.run([sys.executable, "-c", FLUSH_THEN_CLOSE, str(db)], check=True, timeout=60)
-        assert wal.exists()
-    finally:
-        conn.close()

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,9 @@ from tact_memory import errors
 from tact_memory.records import RecordKey
 from tact_memory.store import held, hygiene
 from tact_memory.store.sqlite import MemoryStore
+
+from ..reliability.helpers import strace_problem
+from .flushes import recorded_flushes
 
 SIDECARS = ("-wal", "-shm")
 
@@ -156,8 +156,9 @@ def test_each_write_makes_only_the_syncs_its_durability_needs(tmp_path: Path) ->
     again syncs its new header. A fourth sync (a commit at FULL before the checkpoint) fails it."""
     from tact_memory.cli.bench_probes import sync_calls
 
-    if shutil.which("strace") is None or subprocess.run(["strace", "-qq", "-o", os.devnull, "true"], check=False).returncode:
-        pytest.skip("strace is not installed or not permitted")
+    why_not = strace_problem()
+    if why_not:
+        pytest.skip(why_not)
     db = tmp_path / "memory" / "v1.sqlite3"
     with MemoryStore(db) as store:
         for i in range(12):
@@ -175,20 +176,6 @@ def _pinned(db: Path) -> sqlite3.Connection:
     return reader
 
 
-def _wal_flushes(monkeypatch: pytest.MonkeyPatch, db: Path) -> list[str]:
-    """Record the flushes the store makes through :func:`tact_memory.store.held.sync`, by file name."""
-    flushed: list[str] = []
-    real = held._flush
-
-    def recording(fd: int) -> None:
-        flushed.append(Path(os.readlink(f"/proc/self/fd/{fd}")).name)
-        real(fd)
-
-    monkeypatch.setattr(held, "_flush", recording)
-    return flushed
-
-
-@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="names descriptors through /proc")
 def test_a_removal_no_checkpoint_could_copy_is_flushed_before_it_returns(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -197,17 +184,18 @@ def test_a_removal_no_checkpoint_could_copy_is_flushed_before_it_returns(
     and leaves the scrub owed. A delete whose checkpoint ran flushes nothing more."""
     monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
     seeded(db_path, 4)
-    flushed = _wal_flushes(monkeypatch, db_path)
+    flushed = recorded_flushes(monkeypatch)
     with MemoryStore(db_path) as store:
         store.delete(RecordKey(1, 1))
         assert flushed == [] and not store._scrubber.owed
+        wal = held.identity(f"{db_path}-wal")  # the WAL the store keeps (emptied, never removed) while open
         reader = _pinned(db_path)
         store.delete(RecordKey(2, 1))
-        assert flushed == [f"{db_path.name}-wal"] and store._scrubber.owed
+        assert wal is not None and flushed == [wal] and store._scrubber.owed
         reader.execute("COMMIT")
         reader.close()
         store.delete(RecordKey(3, 1))  # pays the owed scrub, whose checkpoint copies it all
-        assert flushed == [f"{db_path.name}-wal"] and not store._scrubber.owed
+        assert flushed == [wal] and not store._scrubber.owed
     assert [r.key.id for r in MemoryStore(db_path).list_records(order="id")] == [4]
 
 
