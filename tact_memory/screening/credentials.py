@@ -32,6 +32,12 @@ Design:
   followed by more words (``token: see the docs``, ``Secret: rotate it every 90 days``) is prose,
   and only a value that looks generated there is refused: eight or more bytes, four distinct
   characters, a letter together with a digit or a symbol.
+- A sentence names a credential and gives its value after a linking word, without a separator:
+  ``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``, ``the token is
+  now ...``. What follows such a word is mostly a description (``the token is expired``, ``the
+  secret is base64-encoded``, ``the key is ed25519``), so the value must look generated, or end its
+  sentence and be no plain word (``the admin password is hunter2.``); a word joined to a
+  description by a hyphen, an algorithm or an encoding is kept.
 - A credential-like name *ends* in a credential word at a word boundary (``DB_PASSWORD``,
   ``clientSecret``, ``api-key``, ``authToken``, ``STRIPE_KEY``), optionally followed by an
   environment or version qualifier (``DB_PASSWORD_PROD``, ``JWT_SECRET_1``, ``dbPasswordV2``).
@@ -58,7 +64,8 @@ into the buffer, pydantic's parsed copies, the tool arguments of the agent loop,
 and pages, or operating-system copies.
 
 Limits: this is not a complete secret scanner. It cannot recognise every private value: a password
-written in running prose without a digit or symbol, a key with an unpublished shape that is not
+written in running prose without a digit or symbol (or a short one that the sentence goes on
+after: ``the password is hunter2 for staging``), a key with an unpublished shape that is not
 assigned to a credential-like name, a credential split across lines, letters from other scripts that
 merely look like Latin ones, or any encoded, encrypted or obfuscated secret. Passing the screen is no
 proof that content is free of secrets.
@@ -142,6 +149,7 @@ _IGNORABLE = (
 _MIN_VALUE = 8
 _MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
 _MIN_DISTINCT = 4
+_MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
 _TRAILING = b",;.:)]}>"  # trimmed from a value so "set password=abc123xyz." leaves out the full stop
 
 # What a value is: after up to eight spaces and an optional string prefix (f"...", b'...'), either
@@ -207,6 +215,15 @@ _REFERENCE = (
 # A letter together with a digit or a symbol: "hunter2x", "pa$$word". Letters alone are too often
 # type and variable names (credentials: OAuthCredentials); a header value may also qualify by a
 # lower-to-upper step, as base64 of a short user:password pair ("dXNlcjpwYXNz") does.
+# A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
+# lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
+# The name of an algorithm or an encoding is described the same way (the secret is sha256).
+_DESCRIPTION = (
+    rb"[A-Za-z0-9]{1,16}(?:-[a-z]{2,16}){1,3}"
+    rb"|(?i:(?:hmac-?)?sha-?(?:1|224|256|384|512)|md5|aes-?(?:128|192|256)(?:-[a-z]{3})?|[rhep]s(?:256|384|512)"
+    rb"|ed25519|ed448|x25519|p-?(?:256|384|521)|argon2(?:id|i|d)?|pbkdf2|rsa-?(?:1024|2048|3072|4096)"
+    rb"|utf-?(?:8|16|32)|base(?:16|32|58|64)(?:url)?|v[0-9]{1,3}(?:\.[0-9]{1,3}){0,2})"
+)
 _TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]).*"
 _HEADER_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]|[a-z][A-Z]).*"
 
@@ -364,6 +381,7 @@ class _Screen:
     name_before = _compiled(_NAME_BEFORE)
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
     word_gap = _compiled(rb"\s")
+    description = _compiled(_DESCRIPTION)
     key_header_name = _compiled(_KEY_HEADER)
     cookie_pair = _compiled(_COOKIE_PAIR)
     cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
@@ -653,6 +671,39 @@ class _Screen:
             and self.header_texture.fullmatch(buffer, first, close) is not None
         )
 
+    def linked_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an unquoted value after a credential name and a linking word, in a sentence
+        (``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``).
+
+        Prose says much after such words (``the token is expired``, ``the secret is base64-encoded``),
+        so a value counts when it looks generated, or when it ends its clause and is no plain word:
+        six bytes or more, four distinct, a letter with a digit or a symbol (``is hunter2.``). A
+        word joined to a description (``HS256-signed``, ``256-bit``) is a description.
+        """
+        end = match.start()
+        start = self.name_ending_at(buffer, end)
+        if start is None or not chr(buffer[start]).isalpha():  # a word of the sentence (not 1Password)
+            return False
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None or not self.credential_named(buffer, start, end):
+            return False
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None:
+            return False
+        first, last, certain = found
+        while last > first and buffer[last - 1] in _TRAILING:
+            last -= 1
+        if self.description.fullmatch(buffer, first, last) is not None:
+            return False
+        if self.looks_secret(buffer, first, last):
+            return True
+        return (
+            certain
+            and last - first >= _MIN_LINKED
+            and _distinct(buffer, first, last) >= _MIN_DISTINCT
+            and self.texture.fullmatch(buffer, first, last) is not None
+            and self.is_value(buffer, first, last)
+        )
+
     def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
         """Where the name that ends at ``end`` starts; ``None`` when no name ends there, or one
         longer than any credential name worth matching."""
@@ -680,6 +731,10 @@ def _distinct(buffer: bytearray, start: int, end: int) -> int:
 
 _LINKING = (b"is", b"was", b"are", b"were", b"be", b"becomes", b"became", b"to", b"as", b"remains", b"stays")
 """Verbs and prepositions that may stand between a credential's name and its quoted value."""
+
+
+_ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always)[ \t]+)?"
+"""A word that may stand between a linking word and the value (the key is now ...)."""
 
 
 def _linking(buffer: bytearray, start: int, end: int) -> bool:
@@ -884,6 +939,9 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.element,
     ),
     ("credential_assignment", _lead(rb"value", rb"[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), _Screen.pair_value),
+    # A credential named in a sentence and given after a linking word, unquoted: the staging
+    # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
+    *(("credential_assignment", b" " + verb + rb"[ \t]+" + _ADVERB, _Screen.linked_value) for verb in _LINKING),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
     *(

@@ -337,6 +337,47 @@ def test_names_about_credentials_are_not_credential_names(name: str, form: str, 
     assert find_secret(form.format(n=name, v=value)) is None
 
 
+# A credential named in a sentence, its value after a linking word and unquoted: the way a model
+# tends to write a conclusion down ("the staging password is Tr0ub4dor&3").
+PROSE_NAMES = ["password", "DB password", "admin password", "API key", "Stripe API key", "deploy token",
+               "client secret", "passphrase", "access token", "webhook secret", "DB_PASSWORD", "apiToken"]  # fmt: skip
+LINKS = ["is", "was", "is now", "remains", "to", "became", "is still"]
+generated_values = st.text(ALNUM + "!@$%^*+?~", min_size=8, max_size=24).filter(
+    lambda v: len(set(v)) >= 4
+    and v[0].isalnum()  # $X, %X%, !X and *X stand for a value (a reference, a YAML tag, a mask)
+    and re.search(r"[A-Za-z]", v) is not None
+    and re.search(r"[0-9!@$%^*+?~]", v) is not None
+    and len(re.findall(r"[A-Z][a-z]{2,}", v)) < 2  # not a class name such as Ed25519PrivateKey
+)
+
+
+@given(name=st.sampled_from(PROSE_NAMES), link=st.sampled_from(LINKS), value=generated_values,
+       tail=st.sampled_from(["", ".", " for staging", ", ask ops before rotating it", " until Monday."]))  # fmt: skip
+def test_a_generated_value_after_a_credential_name_and_a_linking_word_is_rejected(name: str, link: str, value: str, tail: str) -> None:
+    text = f"In the billing repo the {name} {link} {value}{tail}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@given(name=st.sampled_from(PROSE_NAMES), link=st.sampled_from(LINKS), value=short_values.filter(lambda v: len(v) >= 6))
+def test_a_short_value_that_ends_its_sentence_after_a_linking_word_is_rejected(name: str, link: str, value: str) -> None:
+    # "the admin password is hunter2.": nothing follows, so it is the value, not a word of prose.
+    assume(re.search(r"[A-Za-z]", value) and re.search(r"[0-9!@^*+?~]", value))
+    text = f"The {name} {link} {value}."
+    assert find_secret(text) == "credential_assignment", text
+
+
+@given(
+    name=st.sampled_from(PROSE_NAMES),
+    link=st.sampled_from(LINKS),
+    value=st.sampled_from(["HS256-signed", "base64-encoded", "256-bit", "sha256", "ed25519", "AES-256-gcm", "v2.1",
+                           "expired", "rotated monthly", "stored in 1Password", "32 characters long", "RS256", "utf-8"]),
+    tail=st.sampled_from(["", ".", " and issued per tenant", ", see the runbook"]),
+)  # fmt: skip
+def test_a_description_after_a_credential_name_and_a_linking_word_is_kept(name: str, link: str, value: str, tail: str) -> None:
+    text = f"The {name} {link} {value}{tail}"
+    assert find_secret(text) is None, text
+
+
 @pytest.mark.parametrize(
     "text",
     [
