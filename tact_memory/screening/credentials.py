@@ -37,7 +37,8 @@ Design:
   now ...``. What follows such a word is mostly a description (``the token is expired``, ``the
   secret is base64-encoded``, ``the key is ed25519``), so the value must look generated, or end its
   sentence and be no plain word (``the admin password is hunter2.``); a word joined to a
-  description by a hyphen, an algorithm or an encoding is kept.
+  description by a hyphen, an algorithm or an encoding is kept. The name may be followed by what
+  it is for, in up to four words (``the password for the staging DB is ...``).
 - A credential-like name *ends* in a credential word at a word boundary (``DB_PASSWORD``,
   ``clientSecret``, ``api-key``, ``authToken``, ``STRIPE_KEY``), optionally followed by an
   environment or version qualifier (``DB_PASSWORD_PROD``, ``JWT_SECRET_1``, ``dbPasswordV2``).
@@ -149,6 +150,7 @@ _IGNORABLE = (
 _MIN_VALUE = 8
 _MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
 _MIN_DISTINCT = 4
+_MAX_PURPOSE = 160  # how far before a linking word "<name> for <what it is for>" may start
 _MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
 _TRAILING = b",;.:)]}>"  # trimmed from a value so "set password=abc123xyz." leaves out the full stop
 
@@ -217,6 +219,9 @@ _REFERENCE = (
 # lower-to-upper step, as base64 of a short user:password pair ("dXNlcjpwYXNz") does.
 # A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
 # lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
+# A credential's name followed by what it is for, up to four words, ending where a linking word
+# follows (the password for the staging DB, the API key of the billing service).
+_PURPOSE = rb"(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})[ \t]+(?:for|of|on|in|at|to)(?:[ \t]+[A-Za-z0-9_.-]{1,32}){1,4}\Z"
 # The name of an algorithm or an encoding is described the same way (the secret is sha256).
 _DESCRIPTION = (
     rb"[A-Za-z0-9]{1,16}(?:-[a-z]{2,16}){1,3}"
@@ -382,6 +387,7 @@ class _Screen:
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
     word_gap = _compiled(rb"\s")
     description = _compiled(_DESCRIPTION)
+    purpose = _compiled(_PURPOSE)
     key_header_name = _compiled(_KEY_HEADER)
     cookie_pair = _compiled(_COOKIE_PAIR)
     cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
@@ -678,30 +684,49 @@ class _Screen:
         Prose says much after such words (``the token is expired``, ``the secret is base64-encoded``),
         so a value counts when it looks generated, or when it ends its clause and is no plain word:
         six bytes or more, four distinct, a letter with a digit or a symbol (``is hunter2.``). A
-        word joined to a description (``HS256-signed``, ``256-bit``) is a description.
+        word joined to a description (``HS256-signed``, ``256-bit``) is a description. The value is
+        looked at first: linking words are common, values that could be a credential are not.
         """
-        end = match.start()
-        start = self.name_ending_at(buffer, end)
-        if start is None or not chr(buffer[start]).isalpha():  # a word of the sentence (not 1Password)
-            return False
-        if self.not_credential_name.fullmatch(buffer, start, end) is not None or not self.credential_named(buffer, start, end):
-            return False
         found = self.value_at(buffer, match.end(), tight=False)
         if found is None:
             return False
         first, last, certain = found
         while last > first and buffer[last - 1] in _TRAILING:
             last -= 1
+        if last - first < _MIN_LINKED or self.texture.fullmatch(buffer, first, last) is None:
+            return False
         if self.description.fullmatch(buffer, first, last) is not None:
             return False
-        if self.looks_secret(buffer, first, last):
+        generated = self.looks_secret(buffer, first, last)
+        if not generated and not (certain and _distinct(buffer, first, last) >= _MIN_DISTINCT and self.is_value(buffer, first, last)):
+            return False
+        return self.named_before(buffer, match.start())
+
+    def named_before(self, buffer: bytearray, end: int) -> bool:
+        """Whether the words that end at ``end`` name a credential: the name itself (``the admin
+        password``), or the name and what it is for (``the password for the staging DB``, ``the
+        API key of the billing service``), in the sentence's own words."""
+        start = self.name_ending_at(buffer, end)
+        if start is not None and self.sentence_credential(buffer, start, end):
             return True
+        at = max(0, end - _MAX_PURPOSE)
+        for _ in range(4):  # the cache for the token for prod: the nearer name may be the one
+            phrase = self.purpose.search(buffer, at, end)
+            if phrase is None:
+                return False
+            if self.sentence_credential(buffer, phrase.start("name"), phrase.end("name")):
+                return True
+            at = phrase.end("name")
+        return False
+
+    def sentence_credential(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]``, a word of a sentence, names a credential (``1Password``,
+        a product, starts with a digit and is none)."""
         return (
-            certain
-            and last - first >= _MIN_LINKED
-            and _distinct(buffer, first, last) >= _MIN_DISTINCT
-            and self.texture.fullmatch(buffer, first, last) is not None
-            and self.is_value(buffer, first, last)
+            chr(buffer[start]).isalpha()
+            and (start == 0 or buffer[start - 1] not in _NAME_CHARS)
+            and self.not_credential_name.fullmatch(buffer, start, end) is None
+            and self.credential_named(buffer, start, end)
         )
 
     def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
@@ -941,7 +966,7 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", _lead(rb"value", rb"[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), _Screen.pair_value),
     # A credential named in a sentence and given after a linking word, unquoted: the staging
     # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
-    *(("credential_assignment", b" " + verb + rb"[ \t]+" + _ADVERB, _Screen.linked_value) for verb in _LINKING),
+    ("credential_assignment", rb" (?:" + b"|".join(_LINKING) + rb")[ \t]+" + _ADVERB, _Screen.linked_value),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
     *(

@@ -358,6 +358,29 @@ def test_a_generated_value_after_a_credential_name_and_a_linking_word_is_rejecte
     assert find_secret(text) == "credential_assignment", text
 
 
+@given(
+    name=st.sampled_from(PROSE_NAMES),
+    purpose=st.sampled_from(["for the staging DB", "of the billing service", "for prod", "on the CI runner", "for the release bot account"]),
+    link=st.sampled_from(LINKS),
+    value=generated_values,
+)
+def test_a_generated_value_after_a_credential_and_what_it_is_for_is_rejected(name: str, purpose: str, link: str, value: str) -> None:
+    text = f"The {name} {purpose} {link} {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The password policy for admin accounts is NIST-800-63b.", "The token for prod is in Vault at secret/prod/token.",
+        "The cache key for user sessions is user:1234:profile.", "1Password for the team is 1Password8 Business.",
+        "The token limit for gpt4o is 128k tokens.", "The signing key for release tags is ed25519.",
+    ],
+)  # fmt: skip
+def test_what_a_credential_is_for_followed_by_a_description_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 @given(name=st.sampled_from(PROSE_NAMES), link=st.sampled_from(LINKS), value=short_values.filter(lambda v: len(v) >= 6))
 def test_a_short_value_that_ends_its_sentence_after_a_linking_word_is_rejected(name: str, link: str, value: str) -> None:
     # "the admin password is hunter2.": nothing follows, so it is the value, not a word of prose.
