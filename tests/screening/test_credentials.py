@@ -393,7 +393,8 @@ def test_a_short_value_that_ends_its_sentence_after_a_linking_word_is_rejected(n
     name=st.sampled_from(PROSE_NAMES),
     link=st.sampled_from(LINKS),
     value=st.sampled_from(["HS256-signed", "base64-encoded", "256-bit", "sha256", "ed25519", "AES-256-gcm", "v2.1",
-                           "expired", "rotated monthly", "stored in 1Password", "32 characters long", "RS256", "utf-8"]),
+                           "expired", "rotated monthly", "stored in 1Password", "32 characters long", "RS256", "utf-8",
+                           "OAuth2", "SAML2", "UUIDv4", "TLS1.3", "x509", "PKCS12", "rate-limited", "read-only"]),
     tail=st.sampled_from(["", ".", " and issued per tenant", ", see the runbook"]),
 )  # fmt: skip
 def test_a_description_after_a_credential_name_and_a_linking_word_is_kept(name: str, link: str, value: str, tail: str) -> None:
