@@ -217,11 +217,14 @@ _REFERENCE = (
 # A letter together with a digit or a symbol: "hunter2x", "pa$$word". Letters alone are too often
 # type and variable names (credentials: OAuthCredentials); a header value may also qualify by a
 # lower-to-upper step, as base64 of a short user:password pair ("dXNlcjpwYXNz") does.
-# A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
-# lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
+_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]).*"
+_HEADER_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]|[a-z][A-Z]).*"
+
 # A credential's name followed by what it is for, up to four words, ending where a linking word
 # follows (the password for the staging DB, the API key of the billing service).
 _PURPOSE = rb"(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})[ \t]+(?:for|of|on|in|at|to)(?:[ \t]+[A-Za-z0-9_.-]{1,32}){1,4}\Z"
+# A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
+# lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
 # The name of an algorithm or an encoding is described the same way (the secret is sha256).
 _DESCRIPTION = (
     rb"[A-Za-z0-9]{1,16}(?:-[a-z]{2,16}){1,3}"
@@ -231,8 +234,6 @@ _DESCRIPTION = (
     rb"|oauth-?[12](?:\.[0-9])?|saml-?2(?:\.0)?|http-?[123](?:\.[01])?|tls-?1(?:\.[0-3])?|ipv[46]|x\.?509"
     rb"|pkcs-?(?:1|7|8|11|12)|ecdsa-?p?(?:256|384|521)|uuid-?v?[1-8])"
 )
-_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]).*"
-_HEADER_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]|[a-z][A-Z]).*"
 
 # A class name with digits in it (Ed25519PrivateKey, PKCS7PrivateKeyTypes, OAuth2Token): blocks
 # of an optional acronym, optional digits and a capitalised word of three letters or more, with at
@@ -443,13 +444,14 @@ class _Screen:
             and not self.is_type_name(buffer, start, end)
         )
 
-    def looks_secret(self, buffer: bytearray, start: int, end: int, *, header: bool = False) -> bool:
-        """Whether ``buffer[start:end]``, met in prose, has the shape of a generated credential."""
+    def looks_secret(self, buffer: bytearray, start: int, end: int, *, header: bool = False, shortest: int = _MIN_VALUE) -> bool:
+        """Whether ``buffer[start:end]``, met in prose, has the shape of a generated credential
+        (``shortest`` bytes or more)."""
         while end > start and buffer[end - 1] in _TRAILING:
             end -= 1
         texture = self.header_texture if header else self.texture
         return (
-            end - start >= _MIN_VALUE
+            end - start >= shortest
             and _distinct(buffer, start, end) >= _MIN_DISTINCT
             and texture.fullmatch(buffer, start, end) is not None
             and self.is_value(buffer, start, end)
@@ -695,14 +697,9 @@ class _Screen:
         first, last, certain = found
         while last > first and buffer[last - 1] in _TRAILING:
             last -= 1
-        if last - first < _MIN_LINKED or self.texture.fullmatch(buffer, first, last) is None:
+        if not self.looks_secret(buffer, first, last, shortest=_MIN_LINKED if certain else _MIN_VALUE):
             return False
-        if self.description.fullmatch(buffer, first, last) is not None:
-            return False
-        generated = self.looks_secret(buffer, first, last)
-        if not generated and not (certain and _distinct(buffer, first, last) >= _MIN_DISTINCT and self.is_value(buffer, first, last)):
-            return False
-        return self.named_before(buffer, match.start())
+        return self.description.fullmatch(buffer, first, last) is None and self.named_before(buffer, match.start())
 
     def named_before(self, buffer: bytearray, end: int) -> bool:
         """Whether the words that end at ``end`` name a credential: the name itself (``the admin

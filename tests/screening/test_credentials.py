@@ -381,10 +381,19 @@ def test_what_a_credential_is_for_followed_by_a_description_is_kept(text: str) -
     assert find_secret(text) is None
 
 
-@given(name=st.sampled_from(PROSE_NAMES), link=st.sampled_from(LINKS), value=short_values.filter(lambda v: len(v) >= 6))
+# Six bytes or more, four of them distinct, a letter with a digit or a symbol (the rule's own floor).
+ending_values = short_values.filter(
+    lambda v: len(v) >= 6
+    and len(set(v)) >= 4
+    and v[0].isalnum()
+    and re.search(r"[A-Za-z]", v) is not None
+    and re.search(r"[0-9!@^*+?~]", v) is not None
+)
+
+
+@given(name=st.sampled_from(PROSE_NAMES), link=st.sampled_from(LINKS), value=ending_values)
 def test_a_short_value_that_ends_its_sentence_after_a_linking_word_is_rejected(name: str, link: str, value: str) -> None:
     # "the admin password is hunter2.": nothing follows, so it is the value, not a word of prose.
-    assume(re.search(r"[A-Za-z]", value) and re.search(r"[0-9!@^*+?~]", value))
     text = f"The {name} {link} {value}."
     assert find_secret(text) == "credential_assignment", text
 
