@@ -83,6 +83,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import AnyStr
 
+from . import providers
+
 __all__ = ["KINDS", "find_secret", "literal_lead"]
 
 KINDS: Mapping[str, str] = MappingProxyType(
@@ -111,16 +113,9 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "telegram_bot_token": "a Telegram bot token",
         "vault_token": "a HashiCorp Vault token",
         "openrouter_key": "an OpenRouter API key",
-        "groq_key": "a Groq API key",
-        "xai_key": "an xAI API key",
-        "perplexity_key": "a Perplexity API key",
-        "replicate_token": "a Replicate API token",
-        "mailgun_key": "a Mailgun API key",
         "atlassian_token": "an Atlassian API token",
-        "linear_key": "a Linear API key",
         "notion_token": "a Notion integration token",
         "grafana_token": "a Grafana token",
-        "postman_key": "a Postman API key",
         "square_token": "a Square access token or secret",
         "newrelic_key": "a New Relic API key",
         "sentry_token": "a Sentry auth token",
@@ -136,6 +131,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "command_line_credential": "a credential passed as a command-line argument",
         "netrc_password": "a netrc entry with a password",
         "credential_assignment": "a value assigned to a credential-like name",
+        **providers.KINDS,
     }
 )
 """Every kind :func:`find_secret` can return, with a short description for error messages."""
@@ -333,6 +329,7 @@ _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 
 _TOKEN_GAP = rb"[A-Za-z0-9_-]"
 _E = rb"(?![A-Za-z0-9_-])"  # a token ends where its run of token characters ends
+_TOKEN_RUN = rb"[A-Za-z0-9_.~+/%=-]{16}"  # what every token of :mod:`.providers` has somewhere
 _URLSAFE_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 """The characters of that run (base64url), as byte values."""
 
@@ -389,6 +386,7 @@ class _Screen:
     name_before = _compiled(_NAME_BEFORE)
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
     word_gap = _compiled(rb"\s")
+    token_run = _compiled(_TOKEN_RUN)
     description = _compiled(_DESCRIPTION)
     purpose = _compiled(_PURPOSE)
     key_header_name = _compiled(_KEY_HEADER)
@@ -402,7 +400,13 @@ class _Screen:
 
         A rule whose literal lead is not in ``buffer`` cannot match, so it is neither compiled nor run.
         """
+        runs: bool | None = None  # whether the content has a run a provider token needs, once asked
         for number, (kind, source, check) in enumerate(_RULES):
+            if number in _PROVIDERS:
+                if runs is None:
+                    runs = self.token_run.search(buffer) is not None
+                if not runs:
+                    continue
             if _LEADS[number] not in buffer:
                 continue
             pattern = self.rules[number]
@@ -773,20 +777,14 @@ def _escaped_newline(buffer: bytearray, pos: int) -> bool:
 
 _Check = Callable[[_Screen, bytearray, re.Match[bytes]], bool]
 
-# Provider tokens that are a prefix and a run of token characters, as public secret-scanner rule
-# sets publish them: (kind, prefix, the run after it).
-_PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
-    ("groq_key", rb"gsk_", rb"[A-Za-z0-9]{40,64}"),
-    ("xai_key", rb"xai-", rb"[A-Za-z0-9]{60,120}"),
-    ("perplexity_key", rb"pplx-", rb"[A-Za-z0-9]{40,64}"),
-    ("replicate_token", rb"r8_", rb"[A-Za-z0-9]{30,48}"),
-    ("mailgun_key", rb"key-", rb"[a-f0-9]{32}"),
-    ("atlassian_token", rb"ATATT3", rb"[A-Za-z0-9_=-]{60,250}"),
-    ("linear_key", rb"lin_api_", rb"[A-Za-z0-9]{32,64}"),
-    ("notion_token", rb"ntn_", rb"[A-Za-z0-9]{40,60}"),
-    ("grafana_token", rb"glsa_", rb"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
-    ("postman_key", rb"PMAK-", rb"[A-Za-z0-9]{24}-[A-Za-z0-9]{34}"),
-)
+
+def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
+    """Published prefixes and lengths of other providers' tokens, and tokens marked inside (:mod:`.providers`)."""
+    return (
+        *((kind, _lead(prefix, rb"(?P<body>" + shape + rb")" + _E), _Screen.body) for kind, prefix, shape in providers.PREFIXED),
+        *((kind, pattern, _Screen.body) for kind, pattern in providers.MARKED),
+    )
+
 
 # In priority order: the most specific description of a credential wins.
 _RULES: tuple[tuple[str, bytes, _Check], ...] = (
@@ -851,8 +849,7 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("openai_key", _lead(rb"sk-", rb"(?:proj|svcacct|admin)-(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
     # Keys have 48 characters after "sk-"; a shorter run with a digit in it is still one.
     ("openai_key", _lead(rb"sk-", rb"(?:[A-Za-z0-9]{32,200}|(?=[A-Za-z]{0,30}[0-9])[A-Za-z0-9]{12,31})" + _E), _Screen.body),
-    # Published prefixes and lengths of other providers' tokens (:data:`_PREFIXED`).
-    *((kind, _lead(prefix, rb"(?P<body>" + shape + rb")" + _E), _Screen.body) for kind, prefix, shape in _PREFIXED),
+    *(_PROVIDER_RULES := _provider_rules()),
     ("grafana_token", _lead(rb"glc_", rb"(?P<body>[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9+/=])"), _Screen.body),
     ("square_token", _lead(rb"sq0", rb"(?:atp-(?P<body>[A-Za-z0-9_-]{22})|csp-[A-Za-z0-9_-]{43})" + _E), _Screen.body),
     ("newrelic_key", _lead(rb"NR", rb"(?:AK|JS|II|AA)-(?P<body>[A-Za-z0-9]{20,40})" + _E), _Screen.body),
@@ -866,7 +863,7 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("google_api_key", _lead(rb"AIza", rb"(?P<body>[A-Za-z0-9_-]{35})" + _E), _Screen.body),
     ("google_oauth_token", _lead(rb"GOCSPX-", rb"(?P<body>[A-Za-z0-9_-]{24,64})"), _Screen.body),
     ("google_oauth_token", _lead(rb"ya29\.", rb"(?P<body>[A-Za-z0-9_-]{30,})"), _Screen.body),
-    ("stripe_key", _lead(rb"[sr]k_", rb"(?:live|test)_(?P<body>[A-Za-z0-9]{16,250})"), _Screen.body),
+    ("stripe_key", _lead(rb"[sr]k_", rb"(?:live|test|prod)_(?P<body>[A-Za-z0-9]{16,250})"), _Screen.body),
     ("stripe_key", _lead(rb"whsec_", rb"(?P<body>[A-Za-z0-9]{24,250})"), _Screen.body),
     ("huggingface_token", _lead(rb"hf_", rb"(?P<body>[A-Za-z0-9]{30,64})" + _E), _Screen.body),
     ("huggingface_token", _lead(rb"api_org_", rb"(?P<body>[A-Za-z0-9]{30,64})" + _E), _Screen.body),
@@ -1034,6 +1031,10 @@ def _top_level_alternative(source: bytes) -> bool:
 
 
 _LEADS = tuple(literal_lead(source) for _, source, _ in _RULES)
+_PROVIDERS = range(_RULES.index(_PROVIDER_RULES[0]), _RULES.index(_PROVIDER_RULES[0]) + len(_PROVIDER_RULES))
+"""Where :mod:`.providers`' rules sit in :data:`_RULES`. Each of their tokens has a run of at least
+sixteen :data:`_TOKEN_RUN` characters; content without one (most prose) skips their lead checks,
+each a pass over the content."""
 
 
 @functools.cache

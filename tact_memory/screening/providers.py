@@ -1,0 +1,195 @@
+"""Provider tokens that say what they are: a published prefix or marker and a run of a fixed shape.
+
+These are the credentials a screen can recognise on their own, anywhere in a record, without a name
+such as ``api_key =`` before them. Their prefixes and lengths are the ones the providers publish
+and public secret-scanner rule sets (gitleaks, GitHub secret scanning) match; a shape that varies
+between a provider's token generations is given the range they span.
+
+:mod:`.credentials` builds one rule from each row and runs them before the rules that judge a value
+by the name it is assigned to, so a Twilio key in ``TWILIO_KEY=SK...`` is reported as a Twilio key.
+A row cannot start in the middle of a longer word or end before its run of token characters does,
+and a body of fewer than four distinct characters (``SKxxxx...``) is a placeholder, kept as such.
+
+This module is data only; it imports nothing, so the screen stays cheap to import.
+"""
+
+from __future__ import annotations
+
+__all__ = ["KINDS", "MARKED", "PREFIXED"]
+
+KINDS = {
+    "groq_key": "a Groq API key",
+    "xai_key": "an xAI API key",
+    "perplexity_key": "a Perplexity API key",
+    "replicate_token": "a Replicate API token",
+    "mailgun_key": "a Mailgun API key",
+    "linear_key": "a Linear API key",
+    "postman_key": "a Postman API key",
+    "twilio_key": "a Twilio API key",
+    "heroku_key": "a Heroku API key",
+    "azure_client_secret": "a Microsoft Entra ID (Azure AD) client secret",
+    "alibaba_key": "an Alibaba Cloud AccessKey ID",
+    "onepassword_key": "a 1Password secret key or service account token",
+    "adobe_secret": "an Adobe client secret",
+    "artifactory_token": "a JFrog Artifactory API key or reference token",
+    "clickhouse_key": "a ClickHouse Cloud API secret",
+    "clojars_token": "a Clojars deploy token",
+    "cloudflare_key": "a Cloudflare Origin CA key",
+    "defined_networking_token": "a Defined Networking API token",
+    "dropbox_token": "a Dropbox access token",
+    "duffel_token": "a Duffel access token",
+    "dynatrace_token": "a Dynatrace API token",
+    "easypost_key": "an EasyPost API key",
+    "facebook_token": "a Meta (Facebook) access token",
+    "flutterwave_key": "a Flutterwave secret or encryption key",
+    "flyio_token": "a Fly.io access token",
+    "frameio_token": "a Frame.io API token",
+    "harness_token": "a Harness API key or token",
+    "infracost_key": "an Infracost API key",
+    "maxmind_key": "a MaxMind license key",
+    "teams_webhook": "a Microsoft Teams webhook URL",
+    "openshift_token": "an OpenShift user token",
+    "plaid_token": "a Plaid access token",
+    "planetscale_token": "a PlanetScale token or password",
+    "prefect_key": "a Prefect API key",
+    "pulumi_token": "a Pulumi access token",
+    "readme_key": "a ReadMe API key",
+    "rubygems_key": "a RubyGems API key",
+    "scalingo_token": "a Scalingo API token",
+    "brevo_key": "a Brevo (Sendinblue) API or SMTP key",
+    "shippo_token": "a Shippo API token",
+    "twitter_token": "an X (Twitter) bearer token",
+    "typeform_token": "a Typeform personal access token",
+    "yandex_token": "a Yandex Cloud key or token",
+    "lob_key": "a Lob API key",
+    "mailchimp_key": "a Mailchimp API key",
+    "mapbox_token": "a Mapbox secret token",
+    "sourcegraph_token": "a Sourcegraph access token",
+    "airtable_token": "an Airtable personal access token",
+    "docker_token": "a Docker Hub access token",
+    "buildkite_token": "a Buildkite API token",
+    "langsmith_key": "a LangSmith API key",
+    "supabase_key": "a Supabase access token or secret key",
+    "pinecone_key": "a Pinecone API key",
+    "tailscale_key": "a Tailscale auth key or API key",
+    "contentful_token": "a Contentful personal access token",
+    "posthog_key": "a PostHog personal API key",
+    "figma_token": "a Figma personal access token",
+    "circleci_token": "a CircleCI personal API token",
+    "resend_key": "a Resend API key",
+    "render_key": "a Render API key",
+}
+"""The kinds this module adds to the screen's, with a short description for error messages."""
+
+_HEX = rb"[a-f0-9]"
+_ALNUM = rb"[A-Za-z0-9]"
+_UUID = rb"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
+
+PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
+    ("groq_key", rb"gsk_", _ALNUM + rb"{40,64}"),
+    ("xai_key", rb"xai-", _ALNUM + rb"{60,120}"),
+    ("perplexity_key", rb"pplx-", _ALNUM + rb"{40,64}"),
+    ("replicate_token", rb"r8_", _ALNUM + rb"{30,48}"),
+    ("mailgun_key", rb"key-", _HEX + rb"{32}"),
+    ("atlassian_token", rb"ATATT3", rb"[A-Za-z0-9_=-]{60,250}"),
+    ("atlassian_token", rb"ATBB", rb"[A-Za-z0-9_=.-]{28,64}"),  # a Bitbucket app password
+    ("linear_key", rb"lin_api_", _ALNUM + rb"{32,64}"),
+    ("notion_token", rb"ntn_", _ALNUM + rb"{40,60}"),
+    ("notion_token", rb"secret_", rb"(?=[A-Za-z]{0,42}[0-9])" + _ALNUM + rb"{43}"),  # a legacy integration token
+    ("grafana_token", rb"glsa_", _ALNUM + rb"{32}_[A-Fa-f0-9]{8}"),
+    ("grafana_token", rb"eyJrIjoi", _ALNUM + rb"{70,400}={0,3}"),  # an API key: base64 of {"k":"
+    ("postman_key", rb"PMAK-", _ALNUM + rb"{24}-" + _ALNUM + rb"{34}"),
+    ("square_token", rb"EAAA", rb"[A-Za-z0-9_-]{22,60}"),
+    ("twilio_key", rb"SK", rb"[0-9a-fA-F]{32}"),
+    ("heroku_key", rb"HRKU-", rb"[A-Za-z0-9_-]{60}"),
+    ("alibaba_key", rb"LTAI", _ALNUM + rb"{12,20}"),
+    (
+        "onepassword_key",
+        rb"A3-",
+        rb"[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
+    ),
+    ("onepassword_key", rb"ops_", rb"eyJ[A-Za-z0-9+/]{250,2000}={0,3}"),
+    ("adobe_secret", rb"p8e-", _ALNUM + rb"{32}"),
+    ("artifactory_token", rb"AKCp", _ALNUM + rb"{60,80}"),
+    ("artifactory_token", rb"cmVmd", _ALNUM + rb"{59}"),  # a reference token: base64 of "ref"
+    ("clickhouse_key", rb"4b1d", _ALNUM + rb"{38}"),
+    ("clojars_token", rb"CLOJARS_", _ALNUM + rb"{60}"),
+    ("cloudflare_key", rb"v1\.0-", _HEX + rb"{24}-" + _HEX + rb"{146}"),
+    ("defined_networking_token", rb"dnkey-", rb"[A-Za-z0-9_=-]{60,100}"),
+    ("dropbox_token", rb"sl\.", rb"(?:u\.)?[A-Za-z0-9_=-]{130,1500}"),
+    ("duffel_token", rb"duffel_", rb"(?:test|live)_[A-Za-z0-9_=-]{43}"),
+    ("dynatrace_token", rb"dt0c01\.", _ALNUM + rb"{24}\." + _ALNUM + rb"{64}"),
+    ("easypost_key", rb"EZ", rb"[AT]K" + _ALNUM + rb"{54}"),
+    ("facebook_token", rb"EAA", _ALNUM + rb"{100,500}"),
+    ("flutterwave_key", rb"FLWSECK", rb"(?:_TEST)?-(?:" + _ALNUM + rb"{32}-X|" + _ALNUM + rb"{12})"),
+    ("flyio_token", rb"fo1_", rb"[A-Za-z0-9_-]{43}"),
+    ("flyio_token", rb"fm", rb"(?:1[ar]|2)_[A-Za-z0-9+/]{100,2000}={0,3}"),
+    ("frameio_token", rb"fio-u-", rb"[A-Za-z0-9_=-]{64}"),
+    *(
+        ("harness_token", lead, rb"[A-Za-z0-9_-]{22}\." + _ALNUM + rb"{24}\." + _ALNUM + rb"{20}")
+        for lead in (rb"pat\.", rb"sat\.")
+    ),
+    ("infracost_key", rb"ico-", _ALNUM + rb"{32}"),
+    ("openshift_token", rb"sha256~", rb"[A-Za-z0-9_-]{43}"),
+    ("plaid_token", rb"access-", rb"(?:sandbox|development|production)-" + _UUID),
+    ("planetscale_token", rb"pscale_", rb"(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}"),
+    ("prefect_key", rb"pnu_", _ALNUM + rb"{36}"),
+    ("pulumi_token", rb"pul-", _HEX + rb"{40}"),
+    ("readme_key", rb"rdme_", rb"[a-z0-9]{70}"),
+    ("rubygems_key", rb"rubygems_", _HEX + rb"{48}"),
+    ("scalingo_token", rb"tk-us-", rb"[A-Za-z0-9_-]{48}"),
+    *(("brevo_key", lead, _HEX + rb"{64}-" + _ALNUM + rb"{16}") for lead in (rb"xkeysib-", rb"xsmtpsib-")),
+    ("shippo_token", rb"shippo_", rb"(?:live|test)_[a-fA-F0-9]{40}"),
+    ("twitter_token", rb"A" * 22, rb"[A-Za-z0-9%]{80,100}"),
+    ("typeform_token", rb"tfp_", rb"[A-Za-z0-9_=.-]{59}"),
+    ("yandex_token", rb"t1\.", rb"[A-Za-z0-9_-]{8,200}={0,2}\.[A-Za-z0-9_-]{86}={0,2}"),
+    ("yandex_token", rb"AQVN", rb"[A-Za-z0-9_-]{35,38}"),
+    ("yandex_token", rb"YC", rb"[A-Za-z0-9_-]{38}"),
+    *(("lob_key", lead, _HEX + rb"{35}") for lead in (rb"live_", rb"test_")),
+    ("mapbox_token", rb"sk\.", rb"eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{20,100}"),
+    ("sourcegraph_token", rb"sgp_", rb"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}"),
+    ("airtable_token", rb"pat", _ALNUM + rb"{14}\." + _HEX + rb"{64}"),
+    ("docker_token", rb"dckr_", rb"(?:pat|oat)_[A-Za-z0-9_-]{24,64}"),
+    ("buildkite_token", rb"bkua_", _HEX + rb"{40}"),
+    ("langsmith_key", rb"lsv2_", rb"(?:pt|sk)_" + _HEX + rb"{32}_" + _HEX + rb"{10}"),
+    ("supabase_key", rb"sbp_", rb"(?:oauth_)?" + _HEX + rb"{40}"),
+    ("supabase_key", rb"sb_secret_", rb"[A-Za-z0-9_-]{20,100}"),
+    ("pinecone_key", rb"pcsk_", rb"[A-Za-z0-9_]{40,100}"),
+    ("tailscale_key", rb"tskey-", rb"(?:auth|api|client|webhook|scim)-[A-Za-z0-9-]{20,200}"),
+    ("contentful_token", rb"CFPAT-", rb"[A-Za-z0-9_-]{43}"),
+    ("posthog_key", rb"phx_", _ALNUM + rb"{40,60}"),
+    ("figma_token", rb"figd_", rb"[A-Za-z0-9_-]{40,60}"),
+    ("circleci_token", rb"CCIPAT_", _ALNUM + rb"{20,30}_" + _HEX + rb"{40}"),
+    ("resend_key", rb"re_", rb"(?=[A-Za-z_]{0,33}[0-9])" + _ALNUM + rb"{8}_" + _ALNUM + rb"{24}"),
+    ("render_key", rb"rnd_", _ALNUM + rb"{32}"),
+)
+"""Rows of (kind, prefix, the run after it), as regular-expression source. The prefix is a literal
+(escaped where it holds a dot), so the engine jumps between its occurrences; the run is the body
+the screen checks. Rows of one prefix come most specific first."""
+
+_END = rb"(?![A-Za-z0-9_-])"
+
+MARKED: tuple[tuple[str, bytes], ...] = (
+    # A 32-digit hex key and its data centre: the "-us" between them is the literal the engine
+    # jumps to, and the key is looked for behind it.
+    ("mailchimp_key", rb"-us(?<=(?<![A-Za-z0-9_-])(?P<body>[a-f0-9]{32})-us)[0-9]{1,2}" + _END),
+    # Six characters, an underscore, twenty-nine, and "_mmk".
+    ("maxmind_key", rb"_mmk(?<=(?<![A-Za-z0-9_-])(?P<body>[A-Za-z0-9]{6}_[A-Za-z0-9]{29})_mmk)" + _END),
+    # Three characters, a digit and "Q~", then 31 to 34 more.
+    (
+        "azure_client_secret",
+        rb"Q~(?<=(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~)(?P<body>[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])",
+    ),
+    # A long-lived Dropbox token: eleven characters, ten "A"s, forty-three more.
+    (
+        "dropbox_token",
+        rb"AAAAAAAAAA(?<=(?<![A-Za-z0-9_-])[A-Za-z0-9]{11}AAAAAAAAAA)(?P<body>[A-Za-z0-9_=-]{43})" + _END,
+    ),
+    (
+        "teams_webhook",
+        rb"\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}/IncomingWebhook/"
+        rb"(?P<body>[A-Za-z0-9]{32})/[a-f0-9-]{36}",
+    ),
+)
+"""Rows of (kind, pattern) for tokens whose marker is not at their start: each pattern starts with
+that marker and looks back for what comes before it; its ``body`` group is what the screen checks."""

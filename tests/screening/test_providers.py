@@ -1,0 +1,192 @@
+"""Provider tokens recognised by their own prefix or marker (``screening/providers.py``).
+
+The shapes below are written from the providers' published token formats (as public secret-scanner
+rule sets match them), not read from the module, so a rule that drifts from them fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import random
+import string
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from tact_memory.screening import providers
+from tact_memory.screening.credentials import KINDS, find_secret
+
+from .test_credentials import PROSE_WORDS, body, coincides_with_a_kind_name, shares_a_run
+
+ALNUM = string.ascii_letters + string.digits
+URLSAFE = ALNUM + "-_"
+HEX = "0123456789abcdef"
+UPPER_DIGITS = string.ascii_uppercase + string.digits
+BASE64 = ALNUM + "+/"
+
+
+def token(*parts: str | tuple[str, int] | tuple[str, int, int]) -> st.SearchStrategy[tuple[str, str]]:
+    """A token of literal parts and random runs (``(alphabet, size)`` or ``(alphabet, least,
+    most)``), drawn as ``(token, its random runs joined by NUL)``: what an echo could repeat."""
+    drawn: list[st.SearchStrategy[tuple[str, str]]] = []
+    for part in parts:
+        if isinstance(part, str):
+            drawn.append(st.just((part, "")))
+        else:
+            alphabet, least, *most = part
+            # A short part is any draw; a long one is checked as a token body (not a placeholder).
+            short = st.text(alphabet, min_size=least, max_size=most[0] if most else least)
+            run = short if least < 8 else body(alphabet, least, most[0] if most else least)
+            drawn.append(run.map(lambda text: (text, text)))
+    return st.tuples(*drawn).map(lambda got: ("".join(t for t, _ in got), "\0".join(r for _, r in got if r)))
+
+
+UUID = ((HEX, 8), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 12))
+
+TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
+    "twilio_key": token("SK", (HEX + "ABCDEF", 32)),
+    "heroku_key": token("HRKU-", (URLSAFE, 60)),
+    "azure_client_secret": token((ALNUM, 3), (string.digits, 1), "Q~", (ALNUM + "_~.-", 31, 34)),
+    "alibaba_key": token("LTAI", (ALNUM, 12, 20)),
+    "onepassword_key": st.one_of(
+        token("A3-", (UPPER_DIGITS, 6), "-", (UPPER_DIGITS, 11), "-", (UPPER_DIGITS, 5), "-", (UPPER_DIGITS, 5), "-", (UPPER_DIGITS, 5)),
+        token("ops_eyJ", (BASE64, 250, 400)),
+    ),
+    "adobe_secret": token("p8e-", (ALNUM, 32)),
+    "artifactory_token": st.one_of(token("AKCp", (ALNUM, 69)), token("cmVmd", (ALNUM, 59))),
+    "clickhouse_key": token("4b1d", (ALNUM, 38)),
+    "clojars_token": token("CLOJARS_", (string.ascii_lowercase + string.digits, 60)),
+    "cloudflare_key": token("v1.0-", (HEX, 24), "-", (HEX, 146)),
+    "defined_networking_token": token("dnkey-", (UPPER_DIGITS, 26), "-", (UPPER_DIGITS, 52)),
+    "dropbox_token": st.one_of(token("sl.", (URLSAFE, 135, 160)), token((ALNUM, 11), "AAAAAAAAAA", (URLSAFE, 43))),
+    "duffel_token": st.one_of(token("duffel_test_", (URLSAFE, 43)), token("duffel_live_", (URLSAFE, 43))),
+    "dynatrace_token": token("dt0c01.", (UPPER_DIGITS, 24), ".", (UPPER_DIGITS, 64)),
+    "easypost_key": st.one_of(token("EZAK", (ALNUM, 54)), token("EZTK", (ALNUM, 54))),
+    "facebook_token": token("EAAC", (ALNUM, 100, 200)),
+    "flutterwave_key": token("FLWSECK_TEST-", (HEX, 32), "-X"),
+    "flyio_token": st.one_of(token("fo1_", (URLSAFE, 43)), token("fm2_", (BASE64, 100, 300))),
+    "frameio_token": token("fio-u-", (URLSAFE, 64)),
+    "harness_token": token("pat.", (URLSAFE, 22), ".", (ALNUM, 24), ".", (ALNUM, 20)),
+    "infracost_key": token("ico-", (ALNUM, 32)),
+    "maxmind_key": token((ALNUM, 6), "_", (ALNUM, 29), "_mmk"),
+    "openshift_token": token("sha256~", (URLSAFE, 43)),
+    "plaid_token": st.one_of(*(token(f"access-{env}-", *UUID) for env in ("sandbox", "development", "production"))),
+    "planetscale_token": st.one_of(*(token(lead, (URLSAFE, 32, 64)) for lead in ("pscale_tkn_", "pscale_pw_", "pscale_oauth_"))),
+    "prefect_key": token("pnu_", (ALNUM, 36)),
+    "pulumi_token": token("pul-", (HEX, 40)),
+    "readme_key": token("rdme_", (string.ascii_lowercase + string.digits, 70)),
+    "rubygems_key": token("rubygems_", (HEX, 48)),
+    "scalingo_token": token("tk-us-", (URLSAFE, 48)),
+    "brevo_key": st.one_of(token("xkeysib-", (HEX, 64), "-", (ALNUM, 16)), token("xsmtpsib-", (HEX, 64), "-", (ALNUM, 16))),
+    "shippo_token": token("shippo_live_", (HEX, 40)),
+    "twitter_token": token("A" * 22, (ALNUM, 1), (ALNUM + "%", 79, 99)),
+    "typeform_token": token("tfp_", (URLSAFE, 59)),
+    "yandex_token": st.one_of(token("AQVN", (URLSAFE, 35, 38)), token("YC", (URLSAFE, 38))),
+    "lob_key": token("live_", (HEX, 35)),
+    "mailchimp_key": token((HEX, 32), "-us", (string.digits, 1, 2)),
+    "mapbox_token": token("sk.eyJ", (URLSAFE, 60), ".", (URLSAFE, 22)),
+    "sourcegraph_token": token("sgp_", (HEX, 16), "_", (HEX, 40)),
+    "airtable_token": token("pat", (ALNUM, 14), ".", (HEX, 64)),
+    "docker_token": token("dckr_pat_", (URLSAFE, 27)),
+    "buildkite_token": token("bkua_", (HEX, 40)),
+    "langsmith_key": token("lsv2_pt_", (HEX, 32), "_", (HEX, 10)),
+    "supabase_key": st.one_of(token("sbp_", (HEX, 40)), token("sb_secret_", (URLSAFE, 20, 60))),
+    "pinecone_key": token("pcsk_", (ALNUM + "_", 40, 100)),
+    "tailscale_key": token("tskey-auth-", (ALNUM, 20, 60)),
+    "contentful_token": token("CFPAT-", (URLSAFE, 43)),
+    "posthog_key": token("phx_", (ALNUM, 43)),
+    "figma_token": token("figd_", (URLSAFE, 40, 60)),
+    "circleci_token": token("CCIPAT_", (ALNUM, 22), "_", (HEX, 40)),
+    "resend_key": token("re_", (ALNUM, 8), "_", (ALNUM, 24)).filter(lambda t: any(c.isdigit() for c in t[0])),
+    "render_key": token("rnd_", (ALNUM, 32)),
+}
+
+
+def test_every_provider_kind_is_generated_and_described() -> None:
+    kinds = {kind for kind, *_ in providers.PREFIXED} | {kind for kind, _ in providers.MARKED}
+    assert set(providers.KINDS) <= kinds <= set(KINDS)
+    assert set(providers.KINDS) - {"groq_key", "xai_key", "perplexity_key", "replicate_token", "mailgun_key", "linear_key", "postman_key", "teams_webhook"} <= set(TOKENS)
+    assert all(description.startswith(("a ", "an ")) for description in providers.KINDS.values())
+
+
+@pytest.mark.parametrize("kind", sorted(TOKENS))
+@settings(max_examples=40)
+@given(data=st.data())
+def test_a_provider_token_in_prose_is_refused_without_echo(kind: str, data: st.DataObject) -> None:
+    secret, random_runs = data.draw(TOKENS[kind])
+    before = " ".join(data.draw(st.lists(st.sampled_from(PROSE_WORDS), max_size=4)))
+    after = " ".join(data.draw(st.lists(st.sampled_from(PROSE_WORDS), max_size=4)))
+    found = find_secret(f"{before} {secret} {after}")
+    assert found == kind
+    assume(not any(coincides_with_a_kind_name(run) for run in random_runs.split("\0")))
+    assert not any(shares_a_run(found, run) for run in random_runs.split("\0"))
+
+
+@pytest.mark.parametrize("kind", sorted(TOKENS))
+@settings(max_examples=40)
+@given(data=st.data())
+def test_a_provider_token_inside_a_longer_word_is_not_taken_for_one(kind: str, data: st.DataObject) -> None:
+    # Glued to letters on both sides the run is part of some longer identifier, not a token.
+    secret, _ = data.draw(TOKENS[kind])
+    found = find_secret(f"see xq{secret}qz for details")
+    assert found != kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SK" + "0123456789abcdef" * 2 + "0",  # one hex digit too many
+        "SK" + "0123456789abcdef0123456789abcde",  # one too few
+        "the SKU list is SKABCDEFGHIJKLMNOPQRSTUVWXYZ012345 in the sheet",  # not hex
+        "we run t1.micro and t1.2xlarge for the builders",
+        "the ico-sphere mesh and the pul-down menu",
+        "re_compile_pattern_for_the_tokenizer_module is slow",
+        "live_reload_for_the_development_server_is_enabled_now",
+        "test_0123456789_abcdef is the fixture name",
+        "the pat.json file and sat.yaml config",
+        "sha256~abc is not a token",
+        "the access-sandbox-env variable is documented",
+        "A3-PAPER is the print size; A3-FAKE12 is a part number",
+        "LTAI is the ticker; LTAIxx",
+        "the YC batch of 2024 and YCombinator",
+        "EAA is the European Aviation Authority",
+        "the fm2_config flag and the fo1_ prefix",
+        "Q~ appears in the math notation x8Q~y",
+        "focus-us21 and 0123456789abcdef-us-east-1",
+        "a 4b1d" + "0123456789abcdef" * 2 + " commit-ish hash",
+        "sl. 3 of the lecture notes",
+        "the tskey-auth- prefix marks a Tailscale auth key",
+        "sgp_ tokens are Sourcegraph's, CFPAT- tokens Contentful's, dckr_pat_ tokens Docker's",
+        "SK" + "x" * 32,
+        "sbp_" + "0" * 40,
+        "HRKU-" + "A" * 60,
+    ],
+)
+def test_near_misses_and_mentions_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+def test_random_base64_and_hashes_are_kept() -> None:
+    # Several prefixes are made of base64 letters (EAAA, SK, YC, AKCp); a base64 blob or a hash
+    # holds such letters by chance, and must not be taken for a token.
+    rng = random.Random(20261203)
+    found = []
+    for _ in range(1500):
+        blob = base64.b64encode(rng.randbytes(rng.choice([32, 96, 256, 384]))).decode()
+        digest = rng.randbytes(32).hex()
+        for text in (
+            f"the deploy key is ssh-rsa AAAAB3NzaC1yc2E{blob} ci@example",
+            f"integrity sha512-{blob}",
+            f"commit {digest[:40]} and sha256 {digest}",
+        ):
+            if (kind := find_secret(text)) is not None:
+                found.append((kind, text))
+    assert found == []
+
+
+def test_the_module_is_data_only() -> None:
+    with open(providers.__file__, encoding="utf-8") as file:
+        tree = ast.parse(file.read())
+    imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert [getattr(node, "module", None) for node in imports] == ["__future__"]
