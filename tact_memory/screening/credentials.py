@@ -38,7 +38,18 @@ Design:
   secret is base64-encoded``, ``the key is ed25519``), so the value must look generated, or end its
   sentence and be no plain word (``the admin password is hunter2.``); a word joined to a
   description by a hyphen, an algorithm or an encoding is kept. The name may be followed by what
-  it is for, in up to four words (``the password for the staging DB is ...``).
+  it is for, in up to four words (``the password for the staging DB is ...``). A colon may stand
+  after those words (``the password for the intern account: ...``, ``the password is: ...``).
+  With no verb at all (``login with password Hunter2024``), only a value that no word of prose
+  has the texture of counts: three of lower case, upper case, digits and symbols, or an unbroken
+  hex or base32 run of sixteen or more.
+- Code names credentials without holding them, and a record may quote it: a template or a
+  variable after a header name (``f"Bearer {api_key}"``, ``= _digest_auth``), a variable passed
+  on under its own name (``api_key=api_key``, ``self.token = token``, ``= request.url.password``),
+  a name unpacked from another (``username, password = auth``), a variable used as a subscript key
+  (``meta[TOKEN_KEY] = x``), a type (``auth: BearerAuth | None = None``), a private or special
+  name (``_digest_auth``, ``__root__``), a header's own name (``X-API-Key``) and a one-byte value
+  (``token = 0``) are kept; the same forms with a quoted or symbol-bearing value are not.
 - A credential-like name *ends* in a credential word at a word boundary (``DB_PASSWORD``,
   ``clientSecret``, ``api-key``, ``authToken``, ``STRIPE_KEY``), optionally followed by an
   environment or version qualifier (``DB_PASSWORD_PROD``, ``JWT_SECRET_1``, ``dbPasswordV2``).
@@ -66,7 +77,8 @@ and pages, or operating-system copies.
 
 Limits: this is not a complete secret scanner. It cannot recognise every private value: a password
 written in running prose without a digit or symbol (or a short one that the sentence goes on
-after: ``the password is hunter2 for staging``), a key with an unpublished shape that is not
+after: ``the password is hunter2 for staging``, or one of lower case and digits right after the
+name: ``password hunter2024``), a key with an unpublished shape that is not
 assigned to a credential-like name, a credential split across lines, letters from other scripts that
 merely look like Latin ones, or any encoded, encrypted or obfuscated secret. Passing the screen is no
 proof that content is free of secrets.
@@ -179,6 +191,8 @@ _PLACEHOLDER = (
     rb"|disabled|enabled|todo|tbd|tba|n/?a|see|same|ditto|default|auto|prompt|ask|stdin|env"
     rb"|str|string|bytes|bytearray|int|integer|bool|boolean|number|any|object|text|char|varchar"
     rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm)"
+    rb"|value|val"  # the variable code names a value by (api_key = value); VALUE is how a command stands one in
+    rb"|(?i:basic|bearer|token|digest)[ \t]+"  # the scheme alone, the credential joined on after it
 )
 
 # Values that name where a secret lives, or name something else, rather than containing a secret.
@@ -207,6 +221,9 @@ _REFERENCE = (
     rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
     rb"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # email addresses
     rb"|.*[(\[].*"  # a call or subscript: os.getenv("X"), env["X"]
+    rb"|(?:self|this|cls)\.[A-Za-z_][A-Za-z0-9_.]*"  # an attribute of the object in code: self.current
+    rb"|_{1,2}[A-Za-z][A-Za-z_]*"  # a private or special name in code (_digest_auth, __root__), no digit
+    rb"|[Xx]-[A-Za-z]+(?:-[A-Za-z]+)*"  # a header's name (X-API-Key), not its value
     rb"|[A-Za-z_][A-Za-z0-9_]*=[^=].*"  # an option list such as id=npmrc,src=..., not padding
 )
 
@@ -387,6 +404,10 @@ class _Screen:
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
     word_gap = _compiled(rb"\s")
     token_run = _compiled(_TOKEN_RUN)
+    identifier = _compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
+    path = _compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+    ends_authorization = _compiled(rb"(?i:authorization)\Z")
+    annotation_rest = _compiled(rb"[ \t]*(?:\|[ \t]*[A-Za-z_]|=[ \t]*[A-Za-z_0-9\"'(\[{])")
     description = _compiled(_DESCRIPTION)
     purpose = _compiled(_PURPOSE)
     key_header_name = _compiled(_KEY_HEADER)
@@ -435,10 +456,12 @@ class _Screen:
         return start, end, certain
 
     def is_value(self, buffer: bytearray, start: int, end: int) -> bool:
-        """Whether ``buffer[start:end]`` is a value of its own rather than a stand-in or a reference."""
-        while end > start and buffer[end - 1] in _TRAILING:
-            end -= 1
-        if end == start:
+        """Whether ``buffer[start:end]`` is a value of its own rather than a stand-in or a reference.
+
+        A single byte is never one (``token = 0``, ``"token": i``).
+        """
+        end = _trimmed(buffer, start, end)
+        if end - start <= 1:
             return False
         distinct = _distinct(buffer, start, end)
         return (
@@ -451,8 +474,7 @@ class _Screen:
     def looks_secret(self, buffer: bytearray, start: int, end: int, *, header: bool = False, shortest: int = _MIN_VALUE) -> bool:
         """Whether ``buffer[start:end]``, met in prose, has the shape of a generated credential
         (``shortest`` bytes or more)."""
-        while end > start and buffer[end - 1] in _TRAILING:
-            end -= 1
+        end = _trimmed(buffer, start, end)
         texture = self.header_texture if header else self.texture
         return (
             end - start >= shortest
@@ -515,7 +537,13 @@ class _Screen:
         return self.is_value(buffer, found[0], found[1])
 
     def header_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for authorization headers, whose base64 values may be letters only."""
+        """Check for authorization headers, whose base64 values may be letters only; a variable
+        named for the header (``authorization=authorization``, ``= dest.authorization``) is code."""
+        value = self.value.match(buffer, match.end())
+        if value is not None and value.start("bare") >= 0:
+            first, last = value.start("bare"), _trimmed(buffer, *value.span("bare"))
+            if self.path.fullmatch(buffer, first, last) and self.ends_authorization.search(buffer, first, last):
+                return False
         return self.credential_after(buffer, match.end(), tight=False, header=True)
 
     def key_header(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -615,6 +643,8 @@ class _Screen:
                 end -= 1
         if end and buffer[end - 1] == ord("]"):  # ENV['API_TOKEN'] = ...
             end -= 1
+            if end and buffer[end - 1] in _NAME_CHARS:  # meta[TOKEN_KEY] = ...: a variable holds the key
+                return False
         if end and buffer[end - 1] in b"\"'`":  # "password": ...
             end -= 1
         for _ in range(3):
@@ -629,11 +659,37 @@ class _Screen:
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         if self.credential_named(buffer, start, end):
-            return self.credential_after(buffer, match.end())
+            return not self.code_reference(buffer, start, end, match) and self.credential_after(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
             return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
-        return False
+        # A sentence that names the credential before a colon: "the password for the intern
+        # account: ...", "the vault password is: ...". The value is looked at first (colons are common).
+        if buffer[match.start()] != ord(":") or match.start() != end or not self.credential_after(buffer, match.end()):
+            return False  # not a colon right after the words (":class:`Token`" is markup)
+        if _linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
+            end = start - 1
+        return self.named_before(buffer, end)
+
+    def code_reference(self, buffer: bytearray, start: int, end: int, match: re.Match[bytes]) -> bool:
+        """Whether the unquoted value after the separator ``match``, given to the name
+        ``buffer[start:end]``, is code that names where the value comes from: the same name
+        (``api_key=api_key``, ``self.token = token``), a name unpacked from another
+        (``username, password = auth``), or a type (``auth: BearerAuth | None = None``)."""
+        value = self.value.match(buffer, match.end())
+        if value is None or value.start("bare") < 0:
+            return False
+        first, last = value.start("bare"), _trimmed(buffer, *value.span("bare"))
+        if _same_name(buffer, start, end, first, last):
+            return True
+        if self.path.fullmatch(buffer, first, last) is None:
+            return False
+        if buffer[match.start()] == ord(":"):  # a class's name, then more of the annotation
+            return buffer[first] in _TYPE_START and self.annotation_rest.match(buffer, last) is not None
+        before = start
+        while before and buffer[before - 1] in b" \t":
+            before -= 1
+        return before > 1 and buffer[before - 1] == ord(",") and buffer[before - 2] in _NAME_CHARS
 
     def element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``<password>VALUE</password>``: an element named for a credential (after any
@@ -684,6 +740,28 @@ class _Screen:
             and self.is_value(buffer, first, close)
             and self.header_texture.fullmatch(buffer, first, close) is not None
         )
+
+    def bare_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an unquoted value right after a credential word in prose, with no verb or
+        separator (``login with password Hunter2024``, ``TOTP secret JBSWY3DPEHPK3PXP``).
+
+        Many words follow these names in prose (``password reset``, ``token cl100k_base``,
+        ``secret us-east-1``), so only a value that could not be one counts: eight bytes or more
+        that mix three of lower case, upper case, digits and symbols (``-``, ``_`` and ``.`` join
+        words and are no symbols), or sixteen or more of one case's letters and digits (hex, base32).
+        """
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None:
+            return False
+        first, last = found[0], _trimmed(buffer, found[0], found[1])
+        if last - first < _MIN_VALUE or not _mixed(buffer, first, last):
+            return False
+        if not self.is_value(buffer, first, last) or self.description.fullmatch(buffer, first, last) is not None:
+            return False
+        end = match.end()
+        while buffer[end - 1] in b" \t":
+            end -= 1
+        return self.named_before(buffer, end)
 
     def linked_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an unquoted value after a credential name and a linking word, in a sentence
@@ -749,6 +827,65 @@ class _Screen:
             return False
         word = self.name_ending_at(buffer, start - 1)
         return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
+
+
+def _mixed(buffer: bytearray, start: int, end: int) -> bool:
+    """Whether ``buffer[start:end]`` mixes three of lower case, upper case, digits and symbols, or
+    is an unbroken run of sixteen or more letters of one case and digits, with both (hex, base32)."""
+    lower = upper = digit = symbol = joined = False
+    with memoryview(buffer) as view:
+        for byte in view[start:end]:
+            if 97 <= byte <= 122:
+                lower = True
+            elif 65 <= byte <= 90:
+                upper = True
+            elif 48 <= byte <= 57:
+                digit = True
+            elif byte in _JOINERS:
+                joined = True
+            else:
+                symbol = True
+    if lower + upper + digit + symbol >= 3:
+        return True
+    unbroken = not (symbol or joined)
+    return end - start >= 16 and unbroken and digit and lower != upper and _distinct(buffer, start, end) >= 8
+
+
+_JOINERS = frozenset(b"-_.")
+
+
+def _same_name(buffer: bytearray, start: int, end: int, first: int, last: int) -> bool:
+    """Whether the name ``buffer[start:end]`` and the value ``buffer[first:last]`` end in one
+    identifier, each without what comes before its last dot (``self.``, ``request.url.``) or its
+    leading underscores."""
+    start, first = _bare_name(buffer, start, end), _bare_name(buffer, first, last)
+    if end - start != last - first or end == start:
+        return False
+    with memoryview(buffer) as view:  # compared in place: a slice of the buffer would be a copy
+        return view[start:end] == view[first:last]
+
+
+def _bare_name(buffer: bytearray, start: int, end: int) -> int:
+    start = buffer.rfind(b".", start, end) + 1 or start  # the last attribute of a path
+    while start < end and buffer[start] == ord("_"):
+        start += 1
+    return start
+
+
+def _trimmed(buffer: bytearray, start: int, end: int) -> int:
+    """Where the value ``buffer[start:end]`` ends without the punctuation that closes its clause
+    (``set password=abc123xyz.``); a bracket that closes one opened in the value stays
+    (``f"Bearer {api_key}"`` is a template, ``{password: hunter2}`` a value in an object)."""
+    while end > start and buffer[end - 1] in _TRAILING:
+        opener = _OPENERS.get(buffer[end - 1])
+        if opener is not None and buffer.find(opener, start, end - 1) >= 0:
+            break
+        end -= 1
+    return end
+
+
+_TYPE_START = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+_OPENERS = {ord(")"): b"(", ord("]"): b"[", ord("}"): b"{", ord(">"): b"<"}
 
 
 def _distinct(buffer: bytearray, start: int, end: int) -> int:
@@ -963,6 +1100,13 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A credential named in a sentence and given after a linking word, unquoted: the staging
     # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
     ("credential_assignment", rb" (?:" + b"|".join(_LINKING) + rb")[ \t]+" + _ADVERB, _Screen.linked_value),
+    # A value right after a credential word, no verb: login with password Hunter2024. Found by
+    # the word (each spelling a literal), the rest of the name checked before it.
+    *(
+        ("credential_assignment", pattern, _Screen.bare_after_name)
+        for word in (b"password", b"passwd", b"passphrase", b"pwd", b"secret", b"token")
+        for pattern in _cased(word, rb"[ \t]+", gap=rb"[A-Za-z]")
+    ),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
     *(

@@ -616,7 +616,7 @@ ADVERSARIAL: dict[str, str | None] = {
     "postgres://" + ":" * 1013: None,  # no user, password and host
     "https://u:" + "p" * 1014: None,  # no host after the password
     "x-" * 512: None,
-    "Authorization: " * 68: "authorization_header",
+    "Authorization: " * 68: None,  # the header's own name is no value (as in authorization=authorization)
     "machine a login b " * 56: None,  # a netrc line without a password
     "--password " * 93: None,  # an option with only more options after it
     "Bearer " * 146: None,

@@ -1,0 +1,101 @@
+"""Code that names a credential without holding one: lines a coding agent may well write into a
+record, taken from the source of widely used Python packages (requests, httpx, httpcore, pip,
+jinja2, pytest, hypothesis, pydantic, openai, langsmith, mcp), where the screen used to refuse
+them. Beside each, the same form carrying a literal value is still refused."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_credentials import credential_values
+
+CODE_FROM_PACKAGES = [
+    # a template or a variable in an Authorization header
+    'headers["Authorization"] = f"Bearer {api_key}"',
+    "headers = {'Authorization': f'Bearer {token}'}",
+    'request.headers["Authorization"] = f"Bearer {self._tokens.access_token}"',
+    'headers["Authorization"] = f"Basic {encoded_credentials}"',
+    'r.headers["Authorization"] = _digest_auth',
+    'authorization = b"Basic " + base64.b64encode(userpass)',
+    # a variable passed on or kept under its own name
+    "encryption_key=encryption_key,",
+    "authorization=authorization,",
+    "authorization=dest.authorization,",
+    "self.service_key = service_key",
+    '"service_key": service_key,',
+    "self._expected_authorization = expected_authorization",
+    "username, password = request.url.username, request.url.password",
+    # unpacked from another value, or an attribute of the object
+    "username, password = proxy_auth",
+    "mode, credential = configuration",
+    "ns, tool_call_id, token = info",
+    "token = self.stream.current",
+    # a variable holding a key, used as one
+    "report.__dict__[STATS_KEY] = stats",
+    "ctx.meta[LANG_KEY] = value",
+    "self._listeners[token] = listener",
+    # a type, a private name, a header's name, the word code uses for "the value"
+    "auth: _BedrockBearerAuth | _BedrockSigV4Auth | None = None",
+    'STATS_KEY = "_hypothesis_stats"',
+    "ROOT_KEY = '__root__'",
+    '"x-api-key": "X-API-Key",',
+    'X_API_KEY = "x-api-key"',
+    "api_key = value",
+    "self._secret_value = value",
+    # one character is no value
+    "token = 0",
+    '"token": i,',
+    "SCANNING_KEY = 4",
+]
+
+LITERALS_IN_CODE = [
+    'headers["Authorization"] = f"Bearer 9f8e7d6c5b4a3f2e1d0c"',
+    'headers["Authorization"] = "Basic dXNlcjpwYXNz"',
+    'api_key = "FAKEk3y0123456789"',
+    'self.password = "Tr0ub4dor&3"',
+    'username, password = "admin", "hunter2"',
+    "password = password_2",
+    "api_key=api_key2",
+    'meta["API_TOKEN"] = "s3cr3tV4lue"',
+    "{password: hunter2}",
+    "password=hunter2}",
+    "token = a1",
+    'STATS_KEY = "FAKEk3y0123456789"',
+    '"x-api-key": "FAKEk3y0123456789",',
+]
+
+
+@pytest.mark.parametrize("line", CODE_FROM_PACKAGES)
+def test_code_that_only_names_a_credential_is_kept(line: str) -> None:
+    assert find_secret(line) is None
+
+
+@pytest.mark.parametrize("line", LITERALS_IN_CODE)
+def test_the_same_forms_with_a_literal_value_are_refused(line: str) -> None:
+    assert find_secret(line) is not None
+
+
+IDENTIFIER_NAMES = ["password", "api_key", "secret", "access_token", "client_secret", "dbPassword", "AUTH_TOKEN"]
+NAME_FORMS = ["{n}={n}", "{n} = {n}", "self.{n} = {n}", "self._{n} = {n}", '"{n}": {n},', "{n}=request.{n}", "a, {n} = b"]
+VALUE_FORMS = ["{n}={v}", "{n} = {v}", "self.{n} = {v}", '"{n}": {v},', "a, {n} = {v}"]
+
+
+@given(name=st.sampled_from(IDENTIFIER_NAMES), form=st.sampled_from(NAME_FORMS))
+def test_a_name_given_to_itself_is_kept(name: str, form: str) -> None:
+    assert find_secret(form.format(n=name)) is None
+
+
+@given(
+    name=st.sampled_from(IDENTIFIER_NAMES),
+    form=st.sampled_from(VALUE_FORMS),
+    value=credential_values.filter(lambda v: not set(v) <= set(string.ascii_letters + string.digits + "_")),
+)
+def test_a_value_that_is_no_identifier_is_refused_in_every_code_form(name: str, form: str, value: str) -> None:
+    # A value with a symbol in it cannot be a variable, whatever form of code it stands in.
+    assert find_secret(form.format(n=name, v=value)) == "credential_assignment"
