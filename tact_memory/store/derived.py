@@ -48,7 +48,13 @@ __all__ = ["Derived", "content_digest", "decode", "derive", "digest", "encode", 
 _FORMAT = 1
 """The layout of the stored array; part of :func:`rules`."""
 
-_SOURCES = ("screening/credentials.py", "screening/checkpoint.py", "screening/lookalike.py", "retrieval/lexer.py")
+_SOURCES = (
+    "screening/credentials.py",
+    "screening/providers.py",
+    "screening/checkpoint.py",
+    "screening/lookalike.py",
+    "retrieval/lexer.py",
+)
 """The modules whose rules decide a verdict, a duplicate key or a term (relative to the package)."""
 
 
