@@ -689,7 +689,18 @@ class _Screen:
         before = start
         while before and buffer[before - 1] in b" \t":
             before -= 1
-        return before > 1 and buffer[before - 1] == ord(",") and buffer[before - 2] in _NAME_CHARS
+        if before < 2 or buffer[before - 1] != ord(",") or buffer[before - 2] not in _NAME_CHARS:
+            return False
+        # Unpacked: every value on the right is a name too (user, password = admin, Hunter2024 is
+        # a pair of values written out, not code).
+        while last < len(buffer) and buffer[last] == ord(","):
+            item = self.value.match(buffer, last + 1)
+            if item is None or item.start("bare") < 0:
+                return False
+            first, last = item.start("bare"), _trimmed(buffer, *item.span("bare"))
+            if self.path.fullmatch(buffer, first, last) is None or _mixed(buffer, first, last):
+                return False
+        return True
 
     def element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``<password>VALUE</password>``: an element named for a credential (after any

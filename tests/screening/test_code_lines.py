@@ -60,6 +60,7 @@ LITERALS_IN_CODE = [
     'api_key = "FAKEk3y0123456789"',
     'self.password = "Tr0ub4dor&3"',
     'username, password = "admin", "hunter2"',
+    "user, password = admin, Hunter2024",  # values written out, not names unpacked
     "password = password_2",
     "api_key=api_key2",
     'meta["API_TOKEN"] = "s3cr3tV4lue"',
