@@ -46,10 +46,12 @@ Design:
 - Code names credentials without holding them, and a record may quote it: a template or a
   variable after a header name (``f"Bearer {api_key}"``, ``= _digest_auth``), a variable passed
   on under its own name (``api_key=api_key``, ``self.token = token``, ``= request.url.password``),
-  a name unpacked from another (``username, password = auth``), a variable used as a subscript key
-  (``meta[TOKEN_KEY] = x``), a type (``auth: BearerAuth | None = None``), a private or special
-  name (``_digest_auth``, ``__root__``), a header's own name (``X-API-Key``) and a one-byte value
-  (``token = 0``) are kept; the same forms with a quoted or symbol-bearing value are not.
+  names unpacked from names (``username, password = auth``), a name stored under a variable key
+  (``meta[TOKEN_KEY] = stats``), a type (``auth: BearerAuth | None = None``), a private or
+  special name (``_digest_auth``, ``__root__``), a header's own name (``X-API-Key``) and a one-byte
+  value (``token = 0``) are kept. A name here is a dotted identifier without a digit; the same
+  forms with a quoted, digit-bearing or symbol-bearing value are judged as values, and so is a
+  list of pairs (``user=admin, password=...``) or a table cell (``| password: ... |``).
 - A credential-like name *ends* in a credential word at a word boundary (``DB_PASSWORD``,
   ``clientSecret``, ``api-key``, ``authToken``, ``STRIPE_KEY``), optionally followed by an
   environment or version qualifier (``DB_PASSWORD_PROD``, ``JWT_SECRET_1``, ``dbPasswordV2``).
@@ -159,6 +161,8 @@ _MIN_VALUE = 8
 _MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
 _MIN_DISTINCT = 4
 _MAX_PURPOSE = 160  # how far before a linking word "<name> for <what it is for>" may start
+_MAX_NAMED = 24  # sentence-name searches one screen makes; past them, no sentence names a credential
+_MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at before it is judged a value
 _MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
 _TRAILING = b",;.:)]}>"  # trimmed from a value so "set password=abc123xyz." leaves out the full stop
 
@@ -221,9 +225,10 @@ _REFERENCE = (
     rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
     rb"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # email addresses
     rb"|.*[(\[].*"  # a call or subscript: os.getenv("X"), env["X"]
-    rb"|(?:self|this|cls)\.[A-Za-z_][A-Za-z0-9_.]*"  # an attribute of the object in code: self.current
-    rb"|_{1,2}[A-Za-z][A-Za-z_]*"  # a private or special name in code (_digest_auth, __root__), no digit
-    rb"|[Xx]-[A-Za-z]+(?:-[A-Za-z]+)*"  # a header's name (X-API-Key), not its value
+    rb"|(?:self|this|cls)\.[A-Za-z_][A-Za-z_.]*"  # an attribute of the object in code: self.current
+    rb"|__[a-z]+(?:_[a-z]+)*__|_{1,2}[A-Za-z]+(?:_[A-Za-z]+)+|_{1,2}[A-Z][a-z]+(?:[A-Z][a-z]+)+"  # __root__,
+    # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
+    rb"|[Xx](?:-[A-Za-z]+){2,}"  # a header's name (X-API-Key, x-auth-token), not its value
     rb"|[A-Za-z_][A-Za-z0-9_]*=[^=].*"  # an option list such as id=npmrc,src=..., not padding
 )
 
@@ -246,6 +251,19 @@ _DESCRIPTION = (
     rb"|utf-?(?:8|16|32)|base(?:16|32|58|64)(?:url)?|v[0-9]{1,3}(?:\.[0-9]{1,3}){0,2}"
     rb"|oauth-?[12](?:\.[0-9])?|saml-?2(?:\.0)?|http-?[123](?:\.[01])?|tls-?1(?:\.[0-3])?|ipv[46]|x\.?509"
     rb"|pkcs-?(?:1|7|8|11|12)|ecdsa-?p?(?:256|384|521)|uuid-?v?[1-8])"
+)
+
+# What prose names after a credential word that is no credential: a class or type name
+# (ERC20Token, T5Tokenizer), an address (0x and 40 hex digits), a digest with its algorithm
+# (sha256:..., sha512-...), a version with a suffix (v1.2.3-beta), a Windows path (C:/Users/...),
+# words joined by slashes (MyApp/Prod/DbCreds names where a secret is kept).
+_NAMED_THING = (
+    rb"(?:[A-Z][a-z]?[0-9]{1,6})?(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]{2,})+"
+    rb"|0x[0-9A-Fa-f]{40}"
+    rb"|(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:-][A-Za-z0-9+/=]+"
+    rb"|v?[0-9]{1,4}(?:\.[0-9]{1,4}){1,3}(?:-[A-Za-z0-9.]{1,32})?(?:\+[A-Za-z0-9.]{1,32})?"
+    rb"|[A-Za-z]:[/\\].*"
+    rb"|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*[0-9]{0,4}(?:/[A-Z]?[a-z]+(?:[A-Z][a-z]+)*[0-9]{0,4})+"  # MyApp/Prod/DbCreds
 )
 
 # A class name with digits in it (Ed25519PrivateKey, PKCS7PrivateKeyTypes, OAuth2Token): blocks
@@ -383,8 +401,12 @@ class _Screen:
     """The compiled rules and the shape checks that use them."""
 
     def __init__(self) -> None:
+        import threading
+
         self.rules: list[re.Pattern[bytes] | None] = [None] * len(_RULES)
         """Each rule compiled, once it has first had to run (its literal lead was in some content)."""
+        self.calls = threading.local()
+        """What one screen has spent, per thread: ``named`` counts its sentence-name searches."""
 
     # The shape checks' own patterns, each compiled on its first use.
     ignorable = _compiled(_IGNORABLE)
@@ -407,7 +429,16 @@ class _Screen:
     identifier = _compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     path = _compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
     ends_authorization = _compiled(rb"(?i:authorization)\Z")
-    annotation_rest = _compiled(rb"[ \t]*(?:\|[ \t]*[A-Za-z_]|=[ \t]*[A-Za-z_0-9\"'(\[{])")
+    named_thing = _compiled(_NAMED_THING)
+    redacted = _compiled(rb".*<[A-Za-z_ -]{1,32}>")
+    template = _compiled(
+        rb"(?:(?i:basic|bearer|token|digest|apikey|key)[ \t]+)?\{[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]{}]{1,64}\])?\}"
+    )
+    type_name_in_code = _compiled(rb"_{0,2}[A-Z][A-Za-z_]*(?:\.[A-Za-z_]+)*")
+    annotation_rest = _compiled(
+        rb"(?:[ \t]*\|[ \t]*(?:None|_{0,2}[A-Z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*|[a-z]+))+(?:[ \t]*=[ \t]*[^=\s]|[ \t]*[,)])"
+        rb"|[ \t]+=[ \t]+[^=\s]"
+    )
     description = _compiled(_DESCRIPTION)
     purpose = _compiled(_PURPOSE)
     key_header_name = _compiled(_KEY_HEADER)
@@ -422,6 +453,7 @@ class _Screen:
         A rule whose literal lead is not in ``buffer`` cannot match, so it is neither compiled nor run.
         """
         runs: bool | None = None  # whether the content has a run a provider token needs, once asked
+        self.calls.named = 0
         for number, (kind, source, check) in enumerate(_RULES):
             if number in _PROVIDERS:
                 if runs is None:
@@ -458,8 +490,12 @@ class _Screen:
     def is_value(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` is a value of its own rather than a stand-in or a reference.
 
-        A single byte is never one (``token = 0``, ``"token": i``).
+        A single byte is never one (``token = 0``, ``"token": i``), nor is a format template
+        that fills in a variable (``f"Bearer {api_key}"``) or a value with a redaction marker
+        (``ya29.<redacted>``, ``Hunter<REDACTED>``).
         """
+        if self.template.fullmatch(buffer, start, end) is not None or self.redacted.fullmatch(buffer, start, end):
+            return False
         end = _trimmed(buffer, start, end)
         if end - start <= 1:
             return False
@@ -641,10 +677,10 @@ class _Screen:
         for _ in range(4):
             if end and buffer[end - 1] in b" \t":
                 end -= 1
+        variable_key = False
         if end and buffer[end - 1] == ord("]"):  # ENV['API_TOKEN'] = ...
             end -= 1
-            if end and buffer[end - 1] in _NAME_CHARS:  # meta[TOKEN_KEY] = ...: a variable holds the key
-                return False
+            variable_key = bool(end) and buffer[end - 1] in _NAME_CHARS  # meta[TOKEN_KEY] = stats
         if end and buffer[end - 1] in b"\"'`":  # "password": ...
             end -= 1
         for _ in range(3):
@@ -659,48 +695,91 @@ class _Screen:
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         if self.credential_named(buffer, start, end):
-            return not self.code_reference(buffer, start, end, match) and self.credential_after(buffer, match.end())
+            if self.code_reference(buffer, start, end, match, variable_key=variable_key):
+                return False
+            return self.credential_after(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
             return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
         # A sentence that names the credential before a colon: "the password for the intern
         # account: ...", "the vault password is: ...". The value is looked at first (colons are common).
-        if buffer[match.start()] != ord(":") or match.start() != end or not self.credential_after(buffer, match.end()):
+        # Such words end many a bullet (token for CI: repo scopes, the token is: opaque), so only a
+        # value with a password's texture counts, as after a name with no verb (bare_after_name).
+        if buffer[match.start()] != ord(":") or match.start() != end:
             return False  # not a colon right after the words (":class:`Token`" is markup)
+        if not self.prose_value(buffer, match.end()):
+            return False
         if _linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_before(buffer, end)
 
-    def code_reference(self, buffer: bytearray, start: int, end: int, match: re.Match[bytes]) -> bool:
+    def code_reference(self, buffer: bytearray, start: int, end: int, match: re.Match[bytes], *, variable_key: bool = False) -> bool:
         """Whether the unquoted value after the separator ``match``, given to the name
         ``buffer[start:end]``, is code that names where the value comes from: the same name
-        (``api_key=api_key``, ``self.token = token``), a name unpacked from another
-        (``username, password = auth``), or a type (``auth: BearerAuth | None = None``)."""
+        (``api_key=api_key``, ``self.token = token``), a name stored under a variable key
+        (``meta[TOKEN_KEY] = stats``), names unpacked from names (``username, password = auth``),
+        or a type (``auth: BearerAuth | None = None``). A name here is a dotted identifier without
+        a digit or a password's mix of cases and symbols; anything else is judged as a value."""
         value = self.value.match(buffer, match.end())
         if value is None or value.start("bare") < 0:
             return False
         first, last = value.start("bare"), _trimmed(buffer, *value.span("bare"))
         if _same_name(buffer, start, end, first, last):
             return True
-        if self.path.fullmatch(buffer, first, last) is None:
+        if not self.code_name(buffer, first, last):
             return False
-        if buffer[match.start()] == ord(":"):  # a class's name, then more of the annotation
-            return buffer[first] in _TYPE_START and self.annotation_rest.match(buffer, last) is not None
-        before = start
-        while before and buffer[before - 1] in b" \t":
-            before -= 1
-        if before < 2 or buffer[before - 1] != ord(",") or buffer[before - 2] not in _NAME_CHARS:
+        if variable_key:  # meta[TOKEN_KEY] = stats; a shell's db[password]=value has no spaces
+            return buffer[match.start() - 1] in b" \t"
+        if buffer[match.start()] == ord(":"):  # a class's name, then the rest of a union or a default
+            return self.type_name_in_code.fullmatch(buffer, first, last) is not None and (
+                self.annotation_rest.match(buffer, last) is not None
+            )
+        spaced = buffer[match.start() - 1] in b" \t" and match.end() < len(buffer) and buffer[match.end()] in b" \t"
+        return spaced and self.unpacked(buffer, start, last)  # a, b = c: not a keyword argument
+
+    def code_name(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]`` reads as a name in code: a dotted identifier without a digit."""
+        if self.path.fullmatch(buffer, start, end) is None:
             return False
-        # Unpacked: every value on the right is a name too (user, password = admin, Hunter2024 is
-        # a pair of values written out, not code).
-        while last < len(buffer) and buffer[last] == ord(","):
+        with memoryview(buffer) as view:
+            return not any(48 <= byte <= 57 for byte in view[start:end])
+
+    def unpacked(self, buffer: bytearray, start: int, last: int) -> bool:
+        """Whether the name at ``start`` is one of several targets of one assignment (``user,
+        password = ...``: names and commas back to the start of the statement, no other
+        separator), and every value on the right after ``last`` is a name too."""
+        at = start
+        for _ in range(_MAX_UNPACKED + 1):
+            while at and buffer[at - 1] in b" \t":
+                at -= 1
+            if not at or buffer[at - 1] != ord(","):
+                break
+            at -= 1
+            while at and buffer[at - 1] in b" \t":
+                at -= 1
+            name_end = at
+            while at and buffer[at - 1] in _NAME_CHARS:
+                at -= 1
+            if at == name_end:
+                return False  # a comma after no name
+        else:
+            return False  # too many to be the targets of one statement
+        if at == start:
+            return False  # one target
+        while at and buffer[at - 1] in b" \t":
+            at -= 1
+        if at and buffer[at - 1] not in b"\n\r;":
+            return False  # a list that another clause or a call comes before (user=admin, password=...)
+        for _ in range(_MAX_UNPACKED + 1):
+            if last >= len(buffer) or buffer[last] != ord(","):
+                return True
             item = self.value.match(buffer, last + 1)
             if item is None or item.start("bare") < 0:
                 return False
             first, last = item.start("bare"), _trimmed(buffer, *item.span("bare"))
-            if self.path.fullmatch(buffer, first, last) is None or _mixed(buffer, first, last):
+            if not self.code_name(buffer, first, last):
                 return False
-        return True
+        return False  # too many to be the names of a few targets
 
     def element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``<password>VALUE</password>``: an element named for a credential (after any
@@ -752,6 +831,26 @@ class _Screen:
             and self.header_texture.fullmatch(buffer, first, close) is not None
         )
 
+    def prose_value(self, buffer: bytearray, pos: int, *, joined: bool = True) -> bool:
+        """Whether the unquoted value at ``pos`` has a texture no word of prose has: eight bytes or
+        more that mix three of lower case, upper case, digits and symbols, or an unbroken hex or
+        base32 run of sixteen or more; and is not a name, a description, a type, an address or a
+        digest (``ERC20Token``, ``v1.2.3-Beta``, ``0xA0b8...``, ``sha512-...``, ``C:/Users/...``).
+        Unless ``joined``, parts joined by ``-``, ``_``, ``.`` or ``/`` without a symbol are a name
+        (``Qwen2.5-7B``, ``meta-llama/Llama-3.1-8B``), as a value right after a name with no verb
+        so often is."""
+        found = self.value_at(buffer, pos, tight=False)
+        if found is None:
+            return False
+        first, last = found[0], _trimmed(buffer, found[0], found[1])
+        return (
+            last - first >= _MIN_VALUE
+            and _mixed(buffer, first, last, joined=joined)
+            and self.is_value(buffer, first, found[1])  # untrimmed: is_value reads a closing ">" first
+            and self.description.fullmatch(buffer, first, last) is None
+            and self.named_thing.fullmatch(buffer, first, last) is None
+        )
+
     def bare_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an unquoted value right after a credential word in prose, with no verb or
         separator (``login with password Hunter2024``, ``TOTP secret JBSWY3DPEHPK3PXP``).
@@ -761,13 +860,7 @@ class _Screen:
         that mix three of lower case, upper case, digits and symbols (``-``, ``_`` and ``.`` join
         words and are no symbols), or sixteen or more of one case's letters and digits (hex, base32).
         """
-        found = self.value_at(buffer, match.end(), tight=False)
-        if found is None:
-            return False
-        first, last = found[0], _trimmed(buffer, found[0], found[1])
-        if last - first < _MIN_VALUE or not _mixed(buffer, first, last):
-            return False
-        if not self.is_value(buffer, first, last) or self.description.fullmatch(buffer, first, last) is not None:
+        if not self.prose_value(buffer, match.end(), joined=False):
             return False
         end = match.end()
         while buffer[end - 1] in b" \t":
@@ -797,7 +890,16 @@ class _Screen:
     def named_before(self, buffer: bytearray, end: int) -> bool:
         """Whether the words that end at ``end`` name a credential: the name itself (``the admin
         password``), or the name and what it is for (``the password for the staging DB``, ``the
-        API key of the billing service``), in the sentence's own words."""
+        API key of the billing service``), in the sentence's own words.
+
+        It is asked only after a value that could be a password, so prose asks it rarely. Past
+        :data:`_MAX_NAMED` times in one screen (a list of timestamps, hosts and digests) it answers
+        no: that bounds the work a kilobyte can cause, and every rule that needs no sentence (a
+        name with a separator, a provider's token) still runs.
+        """
+        self.calls.named = getattr(self.calls, "named", 0) + 1  # set to 0 by each first_kind
+        if self.calls.named > _MAX_NAMED:
+            return False
         start = self.name_ending_at(buffer, end)
         if start is not None and self.sentence_credential(buffer, start, end):
             return True
@@ -840,10 +942,11 @@ class _Screen:
         return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
 
 
-def _mixed(buffer: bytearray, start: int, end: int) -> bool:
+def _mixed(buffer: bytearray, start: int, end: int, *, joined: bool = True) -> bool:
     """Whether ``buffer[start:end]`` mixes three of lower case, upper case, digits and symbols, or
-    is an unbroken run of sixteen or more letters of one case and digits, with both (hex, base32)."""
-    lower = upper = digit = symbol = joined = False
+    is an unbroken run of sixteen or more letters of one case and digits, with both (hex, base32).
+    Unless ``joined``, a value with ``-``, ``_``, ``.`` or ``/`` in it and no symbol does not count."""
+    lower = upper = digit = symbol = joiner = False
     with memoryview(buffer) as view:
         for byte in view[start:end]:
             if 97 <= byte <= 122:
@@ -852,13 +955,15 @@ def _mixed(buffer: bytearray, start: int, end: int) -> bool:
                 upper = True
             elif 48 <= byte <= 57:
                 digit = True
-            elif byte in _JOINERS:
-                joined = True
-            else:
+            elif byte in _JOINERS or (byte == 0x2F and not joined):  # a slash joins names too (org/model)
+                joiner = True
+            elif byte < 0x80:  # a byte of a non-ASCII letter is neither case here, and no symbol
                 symbol = True
+    if joiner and not symbol and not joined:
+        return False
     if lower + upper + digit + symbol >= 3:
         return True
-    unbroken = not (symbol or joined)
+    unbroken = not (symbol or joiner)
     return end - start >= 16 and unbroken and digit and lower != upper and _distinct(buffer, start, end) >= 8
 
 
@@ -885,18 +990,10 @@ def _bare_name(buffer: bytearray, start: int, end: int) -> int:
 
 def _trimmed(buffer: bytearray, start: int, end: int) -> int:
     """Where the value ``buffer[start:end]`` ends without the punctuation that closes its clause
-    (``set password=abc123xyz.``); a bracket that closes one opened in the value stays
-    (``f"Bearer {api_key}"`` is a template, ``{password: hunter2}`` a value in an object)."""
+    (``set password=abc123xyz.``, ``{password: hunter2}``)."""
     while end > start and buffer[end - 1] in _TRAILING:
-        opener = _OPENERS.get(buffer[end - 1])
-        if opener is not None and buffer.find(opener, start, end - 1) >= 0:
-            break
         end -= 1
     return end
-
-
-_TYPE_START = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ_"
-_OPENERS = {ord(")"): b"(", ord("]"): b"[", ord("}"): b"{", ord(">"): b"<"}
 
 
 def _distinct(buffer: bytearray, start: int, end: int) -> int:
@@ -1116,7 +1213,7 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("credential_assignment", pattern, _Screen.bare_after_name)
         for word in (b"password", b"passwd", b"passphrase", b"pwd", b"secret", b"token")
-        for pattern in _cased(word, rb"[ \t]+", gap=rb"[A-Za-z]")
+        for pattern in _cased(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.

@@ -99,7 +99,6 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("grafana_token", rb"glsa_", _ALNUM + rb"{32}_[A-Fa-f0-9]{8}"),
     ("grafana_token", rb"eyJrIjoi", _ALNUM + rb"{70,400}={0,3}"),  # an API key: base64 of {"k":"
     ("postman_key", rb"PMAK-", _ALNUM + rb"{24}-" + _ALNUM + rb"{34}"),
-    ("square_token", rb"EAAA", rb"[A-Za-z0-9_-]{22,60}"),
     ("twilio_key", rb"SK", rb"[0-9a-fA-F]{32}"),
     ("heroku_key", rb"HRKU-", rb"[A-Za-z0-9_-]{60}"),
     ("alibaba_key", rb"LTAI", _ALNUM + rb"{12,20}"),
@@ -120,7 +119,6 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("duffel_token", rb"duffel_", rb"(?:test|live)_[A-Za-z0-9_=-]{43}"),
     ("dynatrace_token", rb"dt0c01\.", _ALNUM + rb"{24}\." + _ALNUM + rb"{64}"),
     ("easypost_key", rb"EZ", rb"[AT]K" + _ALNUM + rb"{54}"),
-    ("facebook_token", rb"EAA", _ALNUM + rb"{100,500}"),
     ("flutterwave_key", rb"FLWSECK", rb"(?:_TEST)?-(?:" + _ALNUM + rb"{32}-X|" + _ALNUM + rb"{12})"),
     ("flyio_token", rb"fo1_", rb"[A-Za-z0-9_-]{43}"),
     ("flyio_token", rb"fm", rb"(?:1[ar]|2)_[A-Za-z0-9+/]{100,2000}={0,3}"),
@@ -140,11 +138,10 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("scalingo_token", rb"tk-us-", rb"[A-Za-z0-9_-]{48}"),
     *(("brevo_key", lead, _HEX + rb"{64}-" + _ALNUM + rb"{16}") for lead in (rb"xkeysib-", rb"xsmtpsib-")),
     ("shippo_token", rb"shippo_", rb"(?:live|test)_[a-fA-F0-9]{40}"),
-    ("twitter_token", rb"A" * 22, rb"[A-Za-z0-9%]{80,100}"),
     ("typeform_token", rb"tfp_", rb"[A-Za-z0-9_=.-]{59}"),
     ("yandex_token", rb"t1\.", rb"[A-Za-z0-9_-]{8,200}={0,2}\.[A-Za-z0-9_-]{86}={0,2}"),
     ("yandex_token", rb"AQVN", rb"[A-Za-z0-9_-]{35,38}"),
-    ("yandex_token", rb"YC", rb"[A-Za-z0-9_-]{38}"),
+    ("yandex_token", rb"YC", rb"(?=[A-Za-z0-9_-]{0,37}[a-z])[A-Za-z0-9_-]{38}"),  # random, so mixed case
     *(("lob_key", lead, _HEX + rb"{35}") for lead in (rb"live_", rb"test_")),
     ("mapbox_token", rb"sk\.", rb"eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{20,100}"),
     ("sourcegraph_token", rb"sgp_", rb"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}"),
@@ -168,6 +165,10 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
 the screen checks. Rows of one prefix come most specific first."""
 
 _END = rb"(?![A-Za-z0-9_-])"
+_NOT_IN_BASE64 = rb"(?<![A-Za-z0-9_+/-])"
+"""Before a token whose letters base64 also has (EAA, a run of A, which base64 writes for zero
+bytes): not inside a base64 run, where "+" and "/" would pass for a word's edge."""
+_BASE64_END = rb"(?![A-Za-z0-9_+/=%-])"
 
 MARKED: tuple[tuple[str, bytes], ...] = (
     # A 32-digit hex key and its data centre: the "-us" between them is the literal the engine
@@ -180,10 +181,19 @@ MARKED: tuple[tuple[str, bytes], ...] = (
         "azure_client_secret",
         rb"Q~(?<=(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~)(?P<body>[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])",
     ),
-    # A long-lived Dropbox token: eleven characters, ten "A"s, forty-three more.
+    # A long-lived Dropbox token: eleven characters (the last no "A"), ten "A"s, forty-three more.
     (
         "dropbox_token",
-        rb"AAAAAAAAAA(?<=(?<![A-Za-z0-9_-])[A-Za-z0-9]{11}AAAAAAAAAA)(?P<body>[A-Za-z0-9_=-]{43})" + _END,
+        rb"AAAAAAAAAA(?<=" + _NOT_IN_BASE64 + rb"[A-Za-z0-9]{10}[B-Za-z0-9]AAAAAAAAAA)(?P<body>[A-Za-z0-9_=-]{43})"
+        + _BASE64_END,
+    ),
+    # Square's access tokens and Meta's start with EAA (Square's with EAAA, and shorter).
+    ("square_token", rb"EAAA(?<=" + _NOT_IN_BASE64 + rb"EAAA)(?P<body>[A-Za-z0-9_-]{22,60})" + _BASE64_END),
+    ("facebook_token", rb"EAA(?<=" + _NOT_IN_BASE64 + rb"EAA)(?P<body>[A-Za-z0-9]{100,500})" + _BASE64_END),
+    # An X (Twitter) app's bearer token: exactly twenty-two "A"s, then URL-encoded base64.
+    (
+        "twitter_token",
+        rb"A" * 22 + rb"(?<=" + _NOT_IN_BASE64 + rb"A{22})(?P<body>[B-Za-z0-9%][A-Za-z0-9%]{79,99})" + _BASE64_END,
     ),
     (
         "teams_webhook",

@@ -69,6 +69,31 @@ LITERALS_IN_CODE = [
     "token = a1",
     'STATS_KEY = "FAKEk3y0123456789"',
     '"x-api-key": "FAKEk3y0123456789",',
+    # Lists of pairs, subscripts with a literal, table cells and bracketed passwords: values, not code.
+    "user=admin, password=Hunter2024",
+    "host=db.internal, user=admin, password=Pr0dPassw0rd",
+    "login as admin, password = Welcome2024",
+    "user, password = admin, letmein123",
+    'params[:password] = "Hunter2024!"',
+    'settings[SECRET_KEY] = "django-insecure-8f7a6b5c4d3e2f1a0b9c"',
+    'creds[password]="Tr0ub4dor&3"',
+    "| staging | password: Welcome2024 | admin |",
+    "DB_PASSWORD: Winter2024 | prod",
+    '"password": "Xk9{abcQ}"',
+    "DB_PASSWORD=aB3{x9Q}",
+    "api_key=k2J<8sd9FqL>",
+    "DB_PASSWORD=this.is.prod.2024",
+    "password: this.IsMySecret2024",
+    "DB_PASSWORD=_correcthorsebatterystaple",
+    "DB_PASSWORD=X-TrustNoOne",
+    # Maps, keyword arguments and shell arrays with word-only passwords: not annotations or unpacking.
+    "{user: admin, password: Swordfish, host: db}",
+    "- password: Swordfish, user: admin",
+    "db creds (user: app, password: Opensesame)",
+    "vault_token: Swordfish)",
+    "connect(admin, password=Swordfish)",
+    "def login(user, password=Swordfish):",
+    "declare -A db; db[password]=opensesame",
 ]
 
 

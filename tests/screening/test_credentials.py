@@ -628,6 +628,14 @@ ADVERSARIAL: dict[str, str | None] = {
     "password: " + "A1" * 507: None,  # two distinct characters: a mask, like `********`
     "token = " + "Ab" * 508: None,
     "AbcDef" * 170: None,
+    # Values a sentence name is looked for before: past a few dozen searches, no sentence names one.
+    "q: Ab1cdefg " * 85: None,
+    "a for b c d: Xy12345z\n" * 46: None,
+    "password " + "a" * 1013 + "1!": None,  # a run of letters (longer than any value) must not backtrack
+    "password " + "a" * 200 + "1!": "credential_assignment",
+    ("k,password=" + "a," * 507)[:1024]: None,  # more names on the right than an unpacking has
+    "m[K]=1 " * 146: None,
+    "token " + "aB1" * 339: "credential_assignment",
 }
 
 
