@@ -91,6 +91,7 @@ rules read best side by side, and splitting them would hide which rule wins.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Callable, Mapping
@@ -161,6 +162,8 @@ _MIN_VALUE = 8
 _MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
 _MIN_DISTINCT = 4
 _MAX_PURPOSE = 160  # how far before a linking word "<name> for <what it is for>" may start
+_CREDENTIAL_WORD = rb"(?i:pass|pw|psk|pat|secret|token|key|cred|auth)"
+"""A part of every name :meth:`_Screen.credential_named` takes."""
 _MAX_NAMED = 24  # sentence-name searches one screen makes; past them, no sentence names a credential
 _MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at before it is judged a value
 _MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
@@ -256,14 +259,19 @@ _DESCRIPTION = (
 # What prose names after a credential word that is no credential: a class or type name
 # (ERC20Token, T5Tokenizer), an address (0x and 40 hex digits), a digest with its algorithm
 # (sha256:..., sha512-...), a version with a suffix (v1.2.3-beta), a Windows path (C:/Users/...),
-# words joined by slashes (MyApp/Prod/DbCreds names where a secret is kept).
+# words joined by slashes (MyApp/Prod/DbCreds names where a secret is kept), a time (ISO 8601), a
+# host and port, an image reference and a model's name (org/Model-7B).
 _NAMED_THING = (
     rb"(?:[A-Z][a-z]?[0-9]{1,6})?(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]{2,})+"
     rb"|0x[0-9A-Fa-f]{40}"
     rb"|(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:-][A-Za-z0-9+/=]+"
     rb"|v?[0-9]{1,4}(?:\.[0-9]{1,4}){1,3}(?:-[A-Za-z0-9.]{1,32})?(?:\+[A-Za-z0-9.]{1,32})?"
     rb"|[A-Za-z]:[/\\].*"
-    rb"|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*[0-9]{0,4}(?:/[A-Z]?[a-z]+(?:[A-Z][a-z]+)*[0-9]{0,4})+"  # MyApp/Prod/DbCreds
+    rb"|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*-?[0-9]{0,4}(?:/[A-Z]?[a-z]+(?:[A-Z][a-z]+)*-?[0-9]{0,4})+"  # KeyVault/Prod-2
+    rb"|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?"
+    rb"|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*:[0-9]{1,5}"  # a host and port
+    rb"|[a-z0-9-]+(?:\.[a-z0-9-]+)*(?:/[a-z0-9._-]+)+(?::[A-Za-z0-9._-]{1,64})?"  # an image: ghcr.io/acme/app:v1.2
+    rb"|[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)+"  # a model: Qwen/Qwen2.5-7B
 )
 
 # A class name with digits in it (Ed25519PrivateKey, PKCS7PrivateKeyTypes, OAuth2Token): blocks
@@ -430,7 +438,15 @@ class _Screen:
     path = _compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
     ends_authorization = _compiled(rb"(?i:authorization)\Z")
     named_thing = _compiled(_NAMED_THING)
-    redacted = _compiled(rb".*<[A-Za-z_ -]{1,32}>")
+    lower = _compiled(rb"[a-z]")
+    upper = _compiled(rb"[A-Z]")
+    digit = _compiled(rb"[0-9]")
+    joiner = _compiled(rb"[-_.]")
+    symbol = _compiled(rb"[\x00-\x2c\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]")  # ASCII, not alnum, - . _ or /
+    credential_word = _compiled(_CREDENTIAL_WORD)
+    redacted = _compiled(
+        rb".*<(?i:redacted|removed|hidden|masked|omitted|elided|snip|snipped|censored|truncated|secret|password|token|key)>"
+    )
     template = _compiled(
         rb"(?:(?i:basic|bearer|token|digest|apikey|key)[ \t]+)?\{[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]{}]{1,64}\])?\}"
     )
@@ -454,6 +470,7 @@ class _Screen:
         """
         runs: bool | None = None  # whether the content has a run a provider token needs, once asked
         self.calls.named = 0
+        self.calls.words = None
         for number, (kind, source, check) in enumerate(_RULES):
             if number in _PROVIDERS:
                 if runs is None:
@@ -552,7 +569,7 @@ class _Screen:
     def flag_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``--password VALUE``: certain when quoted, last, or followed by another option."""
         found = self.value_at(buffer, match.end(), tight=False)
-        if found is None or buffer[found[0]] == ord("-"):  # the next option, not a value
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):  # none, or the next option
             return False
         start, end, certain = found
         if certain or self.next_flag.match(buffer, end) is not None:
@@ -566,7 +583,7 @@ class _Screen:
         if tool is None or tool.lastgroup not in _OPTION_TOOL[buffer[match.start() + 1]]:
             return False
         found = self.value_at(buffer, match.end())
-        if found is None or buffer[found[0]] == ord("-"):
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
             return False
         if tool.lastgroup == "attached" and found[0] != match.end():
             return False  # "mysql -p dbname" prompts for the password and opens dbname
@@ -707,6 +724,8 @@ class _Screen:
         # value with a password's texture counts, as after a name with no verb (bare_after_name).
         if buffer[match.start()] != ord(":") or match.start() != end:
             return False  # not a colon right after the words (":class:`Token`" is markup)
+        if not self.word_within_reach(buffer, end):
+            return False  # checked first, as colons are common
         if not self.prose_value(buffer, match.end()):
             return False
         if _linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
@@ -831,6 +850,24 @@ class _Screen:
             and self.header_texture.fullmatch(buffer, first, close) is not None
         )
 
+    def mixed(self, buffer: bytearray, start: int, end: int, *, joined: bool = True) -> bool:
+        """Whether ``buffer[start:end]`` mixes three of lower case, upper case, digits and symbols,
+        or is an unbroken run of sixteen or more letters of one case and digits, with both (hex,
+        base32). ``-``, ``_`` and ``.`` join words and are no symbol; a byte of a non-ASCII letter
+        is neither. Unless ``joined``, ``/`` joins words too, and a value with a joiner in it and
+        no symbol does not count. Each class is one search in the engine, not a loop here."""
+        lower = self.lower.search(buffer, start, end) is not None
+        upper = self.upper.search(buffer, start, end) is not None
+        digit = self.digit.search(buffer, start, end) is not None
+        symbol = self.symbol.search(buffer, start, end) is not None or (joined and buffer.find(b"/", start, end) >= 0)
+        joiner = self.joiner.search(buffer, start, end) is not None or (not joined and buffer.find(b"/", start, end) >= 0)
+        if joiner and not symbol and not joined:
+            return False
+        if lower + upper + digit + symbol >= 3:
+            return True
+        unbroken = not (symbol or joiner)
+        return end - start >= 16 and unbroken and digit and lower != upper and _distinct(buffer, start, end) >= 8
+
     def prose_value(self, buffer: bytearray, pos: int, *, joined: bool = True) -> bool:
         """Whether the unquoted value at ``pos`` has a texture no word of prose has: eight bytes or
         more that mix three of lower case, upper case, digits and symbols, or an unbroken hex or
@@ -845,7 +882,7 @@ class _Screen:
         first, last = found[0], _trimmed(buffer, found[0], found[1])
         return (
             last - first >= _MIN_VALUE
-            and _mixed(buffer, first, last, joined=joined)
+            and self.mixed(buffer, first, last, joined=joined)
             and self.is_value(buffer, first, found[1])  # untrimmed: is_value reads a closing ">" first
             and self.description.fullmatch(buffer, first, last) is None
             and self.named_thing.fullmatch(buffer, first, last) is None
@@ -887,16 +924,27 @@ class _Screen:
             return False
         return self.description.fullmatch(buffer, first, last) is None and self.named_before(buffer, match.start())
 
+    def word_within_reach(self, buffer: bytearray, end: int) -> bool:
+        """Whether a credential word (:data:`_CREDENTIAL_WORD`) starts within :data:`_MAX_PURPOSE`
+        bytes before ``end``. The words' places are found in one pass per screen, then looked up."""
+        starts = getattr(self.calls, "words", None)
+        if starts is None:
+            starts = self.calls.words = [found.start() for found in self.credential_word.finditer(buffer)]
+        at = bisect.bisect_left(starts, max(0, end - _MAX_PURPOSE))
+        return at < len(starts) and starts[at] < end
+
     def named_before(self, buffer: bytearray, end: int) -> bool:
         """Whether the words that end at ``end`` name a credential: the name itself (``the admin
         password``), or the name and what it is for (``the password for the staging DB``, ``the
         API key of the billing service``), in the sentence's own words.
 
-        It is asked only after a value that could be a password, so prose asks it rarely. Past
-        :data:`_MAX_NAMED` times in one screen (a list of timestamps, hosts and digests) it answers
-        no: that bounds the work a kilobyte can cause, and every rule that needs no sentence (a
+        It is asked only after a value that could be a password, and searches only where a
+        credential word stands within reach, so prose asks it rarely. Past :data:`_MAX_NAMED`
+        times in one screen it answers no: that bounds the work a kilobyte can cause, and every rule that needs no sentence (a
         name with a separator, a provider's token) still runs.
         """
+        if not self.word_within_reach(buffer, end):
+            return False  # nothing to look for, and nothing spent
         self.calls.named = getattr(self.calls, "named", 0) + 1  # set to 0 by each first_kind
         if self.calls.named > _MAX_NAMED:
             return False
@@ -942,32 +990,6 @@ class _Screen:
         return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
 
 
-def _mixed(buffer: bytearray, start: int, end: int, *, joined: bool = True) -> bool:
-    """Whether ``buffer[start:end]`` mixes three of lower case, upper case, digits and symbols, or
-    is an unbroken run of sixteen or more letters of one case and digits, with both (hex, base32).
-    Unless ``joined``, a value with ``-``, ``_``, ``.`` or ``/`` in it and no symbol does not count."""
-    lower = upper = digit = symbol = joiner = False
-    with memoryview(buffer) as view:
-        for byte in view[start:end]:
-            if 97 <= byte <= 122:
-                lower = True
-            elif 65 <= byte <= 90:
-                upper = True
-            elif 48 <= byte <= 57:
-                digit = True
-            elif byte in _JOINERS or (byte == 0x2F and not joined):  # a slash joins names too (org/model)
-                joiner = True
-            elif byte < 0x80:  # a byte of a non-ASCII letter is neither case here, and no symbol
-                symbol = True
-    if joiner and not symbol and not joined:
-        return False
-    if lower + upper + digit + symbol >= 3:
-        return True
-    unbroken = not (symbol or joiner)
-    return end - start >= 16 and unbroken and digit and lower != upper and _distinct(buffer, start, end) >= 8
-
-
-_JOINERS = frozenset(b"-_.")
 
 
 def _same_name(buffer: bytearray, start: int, end: int, first: int, last: int) -> bool:

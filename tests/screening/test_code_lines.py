@@ -94,6 +94,10 @@ LITERALS_IN_CODE = [
     "connect(admin, password=Swordfish)",
     "def login(user, password=Swordfish):",
     "declare -A db; db[password]=opensesame",
+    # A tag after the value is markup, not a redaction marker.
+    "Password: Hunter2024<br>\nUser: admin",
+    "api_key: 9f8e7d6c5b4a3f2e<br>",
+    "DB_PASSWORD=Sup3rS3cret<prod>",
 ]
 
 

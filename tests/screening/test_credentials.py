@@ -635,6 +635,11 @@ ADVERSARIAL: dict[str, str | None] = {
     "password " + "a" * 200 + "1!": "credential_assignment",
     ("k,password=" + "a," * 507)[:1024]: None,  # more names on the right than an unpacking has
     "m[K]=1 " * 146: None,
+    ("@h:" * 342)[:1024]: None,  # a colon after every word, none near a credential word
+    ("x[1:2]y[3:4]" * 86)[:1024]: None,
+    ("token@h:" * 128)[:1024]: None,
+    'mysql -p"': None,  # an option whose quoted value never starts
+    'curl --password "': None,
     "token " + "aB1" * 339: "credential_assignment",
 }
 

@@ -22,6 +22,9 @@ REFUSED = [
     "The master password for the vault is: Correct-Horse-9",
     "the token for the billing API: 9f8e7d6c5b4a3f2e1d0c",
     "the admin password was: Tr0ub4dor&3",
+    # A credential among many colons that name nothing: they cost no search, so it is still found.
+    "The admin password is Tr0ub4dor&3.\n" + "".join(f"  db{i}: db{i}.internal:5432\n" for i in range(23)),
+    "".join(f"- at: 2024-07-01T10:{i:02d}:00Z\n" for i in range(25)) + "the staging password is Hunter2024!",
 ]
 
 KEPT = [
@@ -62,6 +65,15 @@ KEPT = [
     "secret v2.1.0-beta+build5",
     "the refresh token for Google: ya29.<redacted>",
     "password for prod: Hunter<REDACTED>",
+    # What a rotation or deployment note says after "<credential> for ...:".
+    "Token for GitHub expires: 2024-09-01T00:00:00Z",
+    "Password for admin changed at: 2024-07-01T10:00:00Z",
+    "- Slack token for alerts created: 2024-06-01T09:00:00+02:00",
+    "Token for the registry: ghcr.io/acme/app:v1.2",
+    "Pull secret for the image: docker.io/library/postgres:16",
+    "Password for postgres at: db1.internal:5432",
+    "Secret for signing lives in: KeyVault/Prod-2",
+    "token for model download: Qwen/Qwen2.5-7B-Instruct",
     # A list of hosts, times and digests after colons: each asks for a name, none is a credential.
     "".join(f"  db{i}: db{i}.internal:5432\n" for i in range(25)),
     "".join(f"- run {i}: started 2024-07-01T10:{i:02d}Z\n" for i in range(25)),
