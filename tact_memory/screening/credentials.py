@@ -471,13 +471,14 @@ class _Screen:
         runs: bool | None = None  # whether the content has a run a provider token needs, once asked
         self.calls.named = 0
         self.calls.words = None
+        leads = _leads()
         for number, (kind, source, check) in enumerate(_RULES):
             if number in _PROVIDERS:
                 if runs is None:
                     runs = self.token_run.search(buffer) is not None
                 if not runs:
                     continue
-            if _LEADS[number] not in buffer:
+            if leads[number] not in buffer:
                 continue
             pattern = self.rules[number]
             if pattern is None:
@@ -1304,7 +1305,13 @@ def _top_level_alternative(source: bytes) -> bool:
     return False
 
 
-_LEADS = tuple(literal_lead(source) for _, source, _ in _RULES)
+@functools.cache
+def _leads() -> tuple[bytes, ...]:
+    """Each rule's literal lead, read on the first screen rather than on import (reading about
+    150 patterns costs a millisecond or two that a process which never screens should not pay)."""
+    return tuple(literal_lead(source) for _, source, _ in _RULES)
+
+
 _PROVIDERS = range(_RULES.index(_PROVIDER_RULES[0]), _RULES.index(_PROVIDER_RULES[0]) + len(_PROVIDER_RULES))
 """Where :mod:`.providers`' rules sit in :data:`_RULES`. Each of their tokens has a run of at least
 sixteen :data:`_TOKEN_RUN` characters; content without one (most prose) skips their lead checks,
