@@ -434,7 +434,6 @@ class _Screen:
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
     word_gap = _compiled(rb"\s")
     token_run = _compiled(_TOKEN_RUN)
-    identifier = _compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     path = _compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
     ends_authorization = _compiled(rb"(?i:authorization)\Z")
     named_thing = _compiled(_NAMED_THING)
@@ -720,9 +719,9 @@ class _Screen:
             found = self.value_at(buffer, match.end())
             return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
         # A sentence that names the credential before a colon: "the password for the intern
-        # account: ...", "the vault password is: ...". The value is looked at first (colons are common).
-        # Such words end many a bullet (token for CI: repo scopes, the token is: opaque), so only a
-        # value with a password's texture counts, as after a name with no verb (bare_after_name).
+        # account: ...", "the vault password is: ...". Such words end many a bullet (token for CI:
+        # repo scopes, the token is: opaque), so only a value with a password's texture counts, as
+        # after a name with no verb (bare_after_name).
         if buffer[match.start()] != ord(":") or match.start() != end:
             return False  # not a colon right after the words (":class:`Token`" is markup)
         if not self.word_within_reach(buffer, end):
@@ -759,10 +758,7 @@ class _Screen:
 
     def code_name(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` reads as a name in code: a dotted identifier without a digit."""
-        if self.path.fullmatch(buffer, start, end) is None:
-            return False
-        with memoryview(buffer) as view:
-            return not any(48 <= byte <= 57 for byte in view[start:end])
+        return self.path.fullmatch(buffer, start, end) is not None and self.digit.search(buffer, start, end) is None
 
     def unpacked(self, buffer: bytearray, start: int, last: int) -> bool:
         """Whether the name at ``start`` is one of several targets of one assignment (``user,
@@ -894,9 +890,8 @@ class _Screen:
         separator (``login with password Hunter2024``, ``TOTP secret JBSWY3DPEHPK3PXP``).
 
         Many words follow these names in prose (``password reset``, ``token cl100k_base``,
-        ``secret us-east-1``), so only a value that could not be one counts: eight bytes or more
-        that mix three of lower case, upper case, digits and symbols (``-``, ``_`` and ``.`` join
-        words and are no symbols), or sixteen or more of one case's letters and digits (hex, base32).
+        ``secret us-east-1``), so only a value that could not be one counts (:meth:`prose_value`,
+        with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``).
         """
         if not self.prose_value(buffer, match.end(), joined=False):
             return False
@@ -919,8 +914,7 @@ class _Screen:
         if found is None:
             return False
         first, last, certain = found
-        while last > first and buffer[last - 1] in _TRAILING:
-            last -= 1
+        last = _trimmed(buffer, first, last)
         if not self.looks_secret(buffer, first, last, shortest=_MIN_LINKED if certain else _MIN_VALUE):
             return False
         return self.description.fullmatch(buffer, first, last) is None and self.named_before(buffer, match.start())
@@ -941,8 +935,8 @@ class _Screen:
 
         It is asked only after a value that could be a password, and searches only where a
         credential word stands within reach, so prose asks it rarely. Past :data:`_MAX_NAMED`
-        times in one screen it answers no: that bounds the work a kilobyte can cause, and every rule that needs no sentence (a
-        name with a separator, a provider's token) still runs.
+        times in one screen it answers no: that bounds the work a kilobyte can cause, and every
+        rule that needs no sentence (a name with a separator, a provider's token) still runs.
         """
         if not self.word_within_reach(buffer, end):
             return False  # nothing to look for, and nothing spent
@@ -989,8 +983,6 @@ class _Screen:
             return False
         word = self.name_ending_at(buffer, start - 1)
         return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
-
-
 
 
 def _same_name(buffer: bytearray, start: int, end: int, first: int, last: int) -> bool:
@@ -1312,7 +1304,8 @@ def _leads() -> tuple[bytes, ...]:
     return tuple(literal_lead(source) for _, source, _ in _RULES)
 
 
-_PROVIDERS = range(_RULES.index(_PROVIDER_RULES[0]), _RULES.index(_PROVIDER_RULES[0]) + len(_PROVIDER_RULES))
+_FIRST_PROVIDER = _RULES.index(_PROVIDER_RULES[0])
+_PROVIDERS = range(_FIRST_PROVIDER, _FIRST_PROVIDER + len(_PROVIDER_RULES))
 """Where :mod:`.providers`' rules sit in :data:`_RULES`. Each of their tokens has a run of at least
 sixteen :data:`_TOKEN_RUN` characters; content without one (most prose) skips their lead checks,
 each a pass over the content."""
