@@ -82,6 +82,8 @@ class Scrubber:
         """The stored text of what left, or ``None`` when it is not known (then any loose text counts)."""
         self.rewrites = 0
         """How many scrubs of this store rewrote the file with ``VACUUM``."""
+        self._pages = residue.PageMemo()
+        """The file's pages as the last check read them, so the next check parses only those that changed."""
         self.disk_error: sqlite3.Error | None = None
         """The error of the last scrub when the disk failed it (a write or a flush refused, the disk
         full), rather than a lock: a flush it made may have failed, so the caller must not take
@@ -149,8 +151,7 @@ class Scrubber:
             pass  # only where the next WAL header sync is paid moves; nothing is owed
         return copied
 
-    @staticmethod
-    def _checked(conn: sqlite3.Connection, image: Image | None, removed: set[str] | None) -> tuple[bool, bool]:
+    def _checked(self, conn: sqlite3.Connection, image: Image | None, removed: set[str] | None) -> tuple[bool, bool]:
         """Whether the file, with every frame copied in, holds none of the removed text outside
         live rows (with ``removed`` unknown, no bytes that could be any text), ``False`` also when
         that cannot be told (then the caller rewrites the file); and whether the checkpoint
@@ -176,10 +177,10 @@ class Scrubber:
             conn.execute("ROLLBACK")
         if data is None:
             return False, copied
-        spans = residue.loose_spans(data)
-        if spans is None:
+        runs = residue.loose_runs(data, self._pages)
+        if runs is None:
             return False, copied
-        clean = not (residue.holds_text(data, spans) if removed is None else residue.holds_any(data, spans, removed))
+        clean = not (residue.runs_hold_text(runs) if removed is None else residue.runs_hold_any(runs, removed))
         return clean, copied
 
 

@@ -18,6 +18,9 @@ then asks whether any four consecutive bytes of a loose span also occur in the r
 Anything the reader does not fully understand (another text encoding, auto-vacuum pointer-map
 pages, an overflow page, a header that does not add up) makes :func:`loose_spans` return ``None``,
 and the caller rewrites the file, as it would for a hit. So the check errs towards the full scrub.
+
+A scrub reads the file after every removal, which rewrites a few of its pages; :func:`loose_runs`
+with a :class:`PageMemo` parses only the pages whose bytes changed since the last read.
 """
 
 from __future__ import annotations
@@ -26,7 +29,17 @@ import re
 import struct
 from collections.abc import Iterable
 
-__all__ = ["GRAM", "grams", "holds_any", "holds_text", "loose_spans"]
+__all__ = [
+    "GRAM",
+    "PageMemo",
+    "grams",
+    "holds_any",
+    "holds_text",
+    "loose_runs",
+    "loose_spans",
+    "runs_hold_any",
+    "runs_hold_text",
+]
 
 GRAM = 4
 """How many consecutive bytes of removed text count as a copy of it. Shorter runs are not checked
@@ -59,6 +72,86 @@ def _u32(data: bytes, at: int) -> int:
 def loose_spans(image: bytes) -> list[tuple[int, int]] | None:
     """``(start, end)`` byte offsets of every loose span of a database image, or ``None`` when
     the image holds anything this reader cannot account for."""
+    layout = _layout(image)
+    if layout is None:
+        return None
+    page_size, usable, spans, pages = layout
+    for number in pages:
+        if not _btree_page(image, number, page_size, usable, spans):
+            return None
+    return spans
+
+
+class PageMemo:
+    """The loose runs each b-tree page of one file had when it was last read, kept with the
+    page's bytes, so that reading the file again parses only the pages that changed.
+
+    A scrub reads the whole file after every removal, and a removal rewrites a few pages of it. A
+    page's loose runs follow from its own bytes, the page size and the usable size alone, so a page
+    whose bytes are those remembered has the runs remembered. Holds a copy of every b-tree page it
+    has parsed (about the size of the file). Not thread-safe; one per store, used under its lock.
+    """
+
+    __slots__ = ("_geometry", "_pages", "parsed")
+
+    def __init__(self) -> None:
+        self._geometry: tuple[int, int] | None = None
+        self._pages: dict[int, tuple[bytes, list[bytes]]] = {}
+        self.parsed = 0
+        """How many pages :func:`loose_runs` has parsed through this memo (the rest it remembered)."""
+
+    def _page(self, image: bytes, number: int, page_size: int, usable: int) -> list[bytes] | None:
+        base = (number - 1) * page_size
+        known = self._pages.get(number)
+        if known is not None and image.startswith(known[0], base):
+            return known[1]
+        self.parsed += 1
+        spans: list[tuple[int, int]] = []
+        if not _btree_page(image, number, page_size, usable, spans):
+            self._pages.pop(number, None)
+            return None
+        runs = _loose_runs(image, spans)
+        self._pages[number] = (image[base : base + page_size], runs)
+        return runs
+
+    def _use(self, page_size: int, usable: int) -> None:
+        """Forget every page remembered under another page size or usable size."""
+        if self._geometry != (page_size, usable):
+            self._geometry = (page_size, usable)
+            self._pages.clear()
+
+
+def loose_runs(image: bytes, memo: PageMemo | None = None) -> list[bytes] | None:
+    """The runs of at least :data:`GRAM` non-zero bytes in the loose spans of an image, in the
+    order of :func:`loose_spans`, or ``None`` when it holds anything this reader cannot account for.
+
+    With a ``memo`` of the same file's earlier reads, a page whose bytes have not changed since is
+    not parsed again.
+    """
+    layout = _layout(image)
+    if layout is None:
+        return None
+    page_size, usable, spans, pages = layout
+    runs = _loose_runs(image, spans)
+    if memo is None:
+        spans = []
+        for number in pages:
+            if not _btree_page(image, number, page_size, usable, spans):
+                return None
+        return runs + _loose_runs(image, spans)
+    memo._use(page_size, usable)
+    for number in pages:
+        found = memo._page(image, number, page_size, usable)
+        if found is None:
+            return None
+        runs.extend(found)
+    return runs
+
+
+def _layout(image: bytes) -> tuple[int, int, list[tuple[int, int]], list[int]] | None:
+    """The page size, the usable size, the loose spans outside b-tree pages (pages past the
+    counted end, the freelist's unused bytes) and the numbers of the pages that must be b-tree
+    pages; ``None`` when the header or the freelist cannot be accounted for."""
     if len(image) < 100 or image[:16] != _MAGIC or image[56:60] != b"\x00\x00\x00\x01":
         return None  # not a database, or text stored as UTF-16
     page_size = _u16(image, 16)
@@ -80,10 +173,7 @@ def loose_spans(image: bytes) -> list[tuple[int, int]] | None:
     free = _freelist(image, page_size, usable, pages, spans)
     if free is None:
         return None
-    for number in range(1, pages + 1):
-        if number not in free and not _btree_page(image, number, page_size, usable, spans):
-            return None
-    return spans
+    return page_size, usable, spans, [n for n in range(1, pages + 1) if n not in free]
 
 
 def _freelist(image: bytes, page_size: int, usable: int, pages: int, spans: list[tuple[int, int]]) -> set[int] | None:
@@ -175,12 +265,21 @@ def holds_text(image: bytes, spans: Iterable[tuple[int, int]]) -> bool:
     space, stale cell offsets and free-block headers, is mostly page offsets and sizes, whose high
     byte is below 0x10 on pages up to 4 KiB, so it rarely passes for text.
     """
-    return any(_TEXT.search(run) for run in _loose_runs(image, spans))
+    return runs_hold_text(_loose_runs(image, spans))
+
+
+def runs_hold_text(runs: Iterable[bytes]) -> bool:
+    """:func:`holds_text` for loose runs already found (:func:`loose_runs`)."""
+    return any(_TEXT.search(run) for run in runs)
 
 
 def holds_any(image: bytes, spans: Iterable[tuple[int, int]], texts: Iterable[str]) -> bool:
     """Whether any loose span holds :data:`GRAM` consecutive bytes of one of the ``texts``."""
-    runs = _loose_runs(image, spans)
+    return runs_hold_any(_loose_runs(image, spans), texts)
+
+
+def runs_hold_any(runs: list[bytes], texts: Iterable[str]) -> bool:
+    """:func:`holds_any` for loose runs already found (:func:`loose_runs`)."""
     if not runs:
         return False
     windows = sum(len(run) - GRAM + 1 for run in runs)

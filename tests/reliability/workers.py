@@ -283,14 +283,14 @@ def mixed(path: str, seed: int, ops: int) -> None:
 
     tact_memory.store.sqlite.BUSY_TIMEOUT_S = 0.05  # a checkpoint gives up on the reader at once
     checks = 0
-    holds_any = residue.holds_any
+    holds_any = residue.runs_hold_any
 
     def every_third_holds_text(*args: Any) -> bool:
         nonlocal checks
         checks += 1
         return checks % 3 == 0 or holds_any(*args)
 
-    residue.holds_any = every_third_holds_text
+    residue.runs_hold_any = every_third_holds_text
     rng = random.Random(seed)
     store = MemoryStore(path)
     reader = sqlite3.connect(path, isolation_level=None)

@@ -18,6 +18,7 @@ from the end of its list of leaves.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 import re
 import signal
@@ -490,6 +491,114 @@ def test_random_images_never_raise_or_hang(base: Built, tail: bytes, pages: int,
     check_robust(tail)
     check_robust((base.image[:100] + tail).ljust(pages * 512, b"\x00")[: pages * 512])
     check_robust(_shaped(header, tail, pages))
+
+
+# -- reading a file again through a memo --------------------------------------------------------
+
+
+def fresh_runs(image: bytes) -> list[bytes] | None:
+    """The loose runs of an image read from nothing: the spans, then the non-zero runs in them."""
+    spans = residue.loose_spans(image)
+    return None if spans is None else residue._loose_runs(image, spans)
+
+
+def test_loose_runs_without_a_memo_are_the_runs_of_the_spans(base: Built) -> None:
+    runs = residue.loose_runs(base.image)
+    assert runs == fresh_runs(base.image) and runs
+
+
+@settings(max_examples=200)
+@given(data=st.data())
+def test_a_memo_reads_a_changed_image_as_a_fresh_read_does(base: Built, data: st.DataObject) -> None:
+    """A memo that read the real image and then some mutations of it gives, for each next image,
+    exactly the runs (or the refusal) of a read from nothing: a remembered page is used only when
+    its bytes are those remembered."""
+    memo = residue.PageMemo()
+    assert residue.loose_runs(base.image, memo) == fresh_runs(base.image)
+    for _ in range(data.draw(st.integers(1, 4))):
+        image = data.draw(mutations(base.image))
+        with time_limit(5):
+            assert residue.loose_runs(image, memo) == fresh_runs(image)
+        assert residue.loose_runs(base.image, memo) == fresh_runs(base.image)  # and back again
+
+
+@settings(max_examples=25)
+@given(work=WORKLOADS)
+def test_a_memo_follows_a_real_file_through_its_writes(work: Workload, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The same file read after every transaction of a workload (splits, merges, freed and reused
+    pages, page 1 rewritten, the page size fixed but pages added and dropped): the memo's runs are
+    the fresh read's each time, and the pages it parses again are at most the ones that changed."""
+    path = tmp_path_factory.mktemp("memo") / "db.sqlite3"
+    memo = residue.PageMemo()
+    previous = b""
+    rng = random.Random(work.seed)
+    for number, step in enumerate(work.steps, start=1):
+        partial = dataclasses.replace(work, steps=work.steps[:number], overflow=False, wal=False)
+        if number == 1:
+            image = build(path, partial).image
+        else:
+            image = _one_more_step(path, step, rng)
+        parsed = memo.parsed
+        assert residue.loose_runs(image, memo) == fresh_runs(image)
+        page_size = work.page_size
+        changed = sum(
+            1
+            for at in range(0, len(image), page_size)
+            if image[at : at + page_size] != previous[at : at + page_size]
+        )
+        assert memo.parsed - parsed <= changed
+        previous = image
+
+
+def _one_more_step(path: Path, step: tuple[str, int], rng: random.Random) -> bytes:
+    """Insert, update or delete rows of the file :func:`build` made, in one transaction."""
+    kind, n = step
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("PRAGMA secure_delete = ON")
+        conn.execute("BEGIN")
+        ids = [row[0] for row in conn.execute("SELECT id FROM t")]
+        if kind in ("insert", "small"):
+            conn.executemany(
+                "INSERT INTO t (body, tag) VALUES (?, ?)",
+                [(_text(rng, rng.randint(1, 300)), _text(rng, rng.randint(1, 40))) for _ in range(n)],
+            )
+        elif kind == "update":
+            for id_ in rng.sample(ids, min(n, len(ids))):
+                conn.execute("UPDATE t SET body = ? WHERE id = ?", (_text(rng, rng.randint(1, 300)), id_))
+        else:
+            conn.executemany("DELETE FROM t WHERE id = ?", [(i,) for i in rng.sample(ids, min(n, len(ids)))])
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    return path.read_bytes()
+
+
+def test_a_memo_parses_only_the_page_that_changed(base: Built) -> None:
+    """One page's bytes changed: that page alone is parsed again (the point of the memo)."""
+    memo = residue.PageMemo()
+    residue.loose_runs(base.image, memo)
+    first = memo.parsed
+    assert first == len([n for n, *_ in base.stat])  # every b-tree page, the first time
+    assert residue.loose_runs(base.image, memo) == fresh_runs(base.image)
+    assert memo.parsed == first  # nothing changed: nothing parsed
+    spans = residue.loose_spans(base.image)
+    assert spans is not None
+    at = next(start for start, end in spans if start >= 512 and end - start >= 16 and end // 512 == start // 512)
+    changed = _break(base.image, at, b"moved text")
+    runs = residue.loose_runs(changed, memo)
+    assert memo.parsed == first + 1
+    assert runs == fresh_runs(changed) and any(b"moved text" in run for run in runs or [])
+
+
+def test_a_memo_of_another_page_size_is_not_used(tmp_path: Path) -> None:
+    """Pages remembered at one page size are never matched against a file of another, even where
+    the bytes at the same offsets agree."""
+    small = _plain_file(tmp_path / "small.sqlite3", "PRAGMA page_size = 512")
+    large = _plain_file(tmp_path / "large.sqlite3", "PRAGMA page_size = 1024")
+    memo = residue.PageMemo()
+    for image in (small, large, small, large):
+        assert residue.loose_runs(image, memo) == fresh_runs(image)
 
 
 # -- holds_any -------------------------------------------------------------------------------------
