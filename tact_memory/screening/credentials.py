@@ -409,11 +409,11 @@ class _Screen:
     """The compiled rules and the shape checks that use them."""
 
     def __init__(self) -> None:
-        import threading
+        import _thread  # threading.local is _thread._local; a cold process need not import threading
 
         self.rules: list[re.Pattern[bytes] | None] = [None] * len(_RULES)
         """Each rule compiled, once it has first had to run (its literal lead was in some content)."""
-        self.calls = threading.local()
+        self.calls = _thread._local()
         """What one screen has spent, per thread: ``named`` counts its sentence-name searches."""
 
     # The shape checks' own patterns, each compiled on its first use.
@@ -1247,7 +1247,7 @@ def literal_lead(source: bytes) -> bytes:
     and nothing at all when the pattern has a top-level alternative (``a|b``). Reading it costs
     microseconds, where compiling the pattern costs a quarter of a millisecond or more.
     """
-    if _top_level_alternative(source):
+    if b"|" in source and _top_level_alternative(source):  # the byte-by-byte walk, only where it can matter
         return b""
     lead = bytearray()
     i = 0

@@ -36,8 +36,8 @@ import errno
 import itertools
 import json
 import os
+import _thread
 import sqlite3
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -105,7 +105,7 @@ class MemoryStore:
         self.path = Path(os.path.abspath(path))
         self.limits = limits
         self._clock = clock
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()  # threading's RLock, without importing threading (a cold process)
         self._conn: sqlite3.Connection | None = None
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file the connection opened
         self._older_schema = False

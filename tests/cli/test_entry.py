@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import click
@@ -143,7 +144,8 @@ def test_a_cold_tool_scan_imports_no_click_pydantic_or_session(config_path: Path
     imported = _imported(done.stderr)
     assert "tact_memory.store.sqlite" in imported  # the check reads what was imported
     # ASCII records are folded by the module's own table: the confusable data is never opened.
-    for heavy in (*HEAVY, "importlib.resources"):
+    # The store's lock and the screen's per-thread counters come from _thread, not threading.
+    for heavy in (*HEAVY, "importlib.resources", "threading"):
         assert not any(name == heavy or name.startswith(heavy + ".") for name in imported), heavy
 
 
@@ -175,3 +177,54 @@ def test_ctrl_c_while_reading_calls_says_aborted_and_exits_1(entry: str, config_
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 1
         assert proc.stderr.read() == "\nAborted!\n"
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+@pytest.mark.parametrize("stream", [True, False])
+def test_one_call_runs_without_the_collector_and_leaves_it_as_the_caller_had_it(
+    collecting: bool, stream: bool, config_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A call given on the command line is answered with the cyclic collector off; a stream of
+    calls on standard input runs with it as it was; either way a caller in the same process finds
+    the collector as it left it (also a caller that had switched it off)."""
+    import gc
+    import io
+
+    from tact_memory.cli import entry
+
+    seen: list[bool] = []
+    echo = entry._echo
+
+    def noting(text: str, *, err: bool = False) -> None:
+        seen.append(gc.isenabled())
+        echo(text, err=err)
+
+    monkeypatch.setattr(entry, "_echo", noting)
+    monkeypatch.setattr(entry, "_streams_usable", lambda: True)
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(f"{CALL}\n{CALL}\n".encode())))
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        entry.main(["--config", str(config_path), "tool", *([] if stream else [CALL])])
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [a["operation"] for a in answers] == ["scan"] * (2 if stream else 1)
+    assert seen == ([collecting] * 2 if stream else [False])
+    assert after is collecting
+
+
+def test_a_one_call_tool_process_leaves_the_collector_as_it_found_it(config_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Also when the call ends in an exit (an unusable configuration exits 1 before any answer)."""
+    import gc
+
+    from tact_memory.cli import entry
+
+    monkeypatch.setattr(entry, "_streams_usable", lambda: True)
+    bad = config_path.parent / "bad.toml"
+    bad.write_text("[memory]\nenabled = 3\n", encoding="utf-8")
+    assert gc.isenabled()
+    with pytest.raises(SystemExit):
+        entry.main(["--config", str(bad), "tool", CALL])
+    assert gc.isenabled()
