@@ -451,11 +451,10 @@ class _BareTelemetry:
             self.conn.execute(f"PRAGMA {pragma}")
 
     def commit(self, keys: list[tuple[int, int]]) -> None:
+        from ..store.sqlite import _SCANNED
+
         self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.executemany(
-            "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE id = ? AND version = ?",
-            [(1, id_, version) for id_, version in keys],
-        )
+        self.conn.executemany(_SCANNED, [(time.time_ns() // 1_000_000, id_, version) for id_, version in keys])
         self.conn.execute("COMMIT")
 
 

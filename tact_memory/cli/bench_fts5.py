@@ -27,10 +27,12 @@ class Fts5Baseline:
 
     def fill(self, texts: list[str]) -> Fts5Baseline:
         """Create the tables and add ``texts`` (ids from 1)."""
-        # Content and telemetry in one row, as in the store, so a telemetry update writes as much.
+        # Content in one table and telemetry in another, as in the store, so a telemetry update
+        # writes as much.
+        self.conn.execute("CREATE TABLE memories (id INTEGER PRIMARY KEY, content TEXT NOT NULL)")
         self.conn.execute(
-            "CREATE TABLE memories (id INTEGER PRIMARY KEY, content TEXT NOT NULL,"
-            " scan_count INTEGER NOT NULL DEFAULT 0, last_scanned_at_ms INTEGER)"
+            "CREATE TABLE telemetry (memory_id INTEGER PRIMARY KEY, scan_count INTEGER NOT NULL DEFAULT 0,"
+            " last_scanned_at_ms INTEGER)"
         )
         self.conn.execute("CREATE VIRTUAL TABLE fts USING fts5(content)")
         self.conn.execute("BEGIN")
@@ -58,7 +60,8 @@ class Fts5Baseline:
         marks = ", ".join("?" * len(ids))
         found = dict(self.conn.execute(f"SELECT id, substr(content, 1, 64) FROM memories WHERE id IN ({marks})", ids))
         self.conn.executemany(
-            "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ? WHERE id = ?",
+            "INSERT INTO telemetry (memory_id, scan_count, last_scanned_at_ms) VALUES (?2, 1, ?1)"
+            " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = ?1",
             [(time.time_ns() // 1_000_000, i) for i in ids],  # a real time: 0 would take no bytes
         )
         self.conn.execute("COMMIT")

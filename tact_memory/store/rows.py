@@ -17,29 +17,73 @@ from ..records import MemoryRecord, RecordKey
 from .policy import content_size
 from .sqlite_errors import unavailable
 
-__all__ = ["CELLS_VALID", "COLUMNS", "content", "decode", "integer", "record", "refuse", "text"]
+__all__ = [
+    "CELLS_VALID",
+    "COLUMNS",
+    "FROM",
+    "LEGACY_COLUMNS",
+    "LEGACY_FROM",
+    "MEMORY_CELLS_VALID",
+    "TELEMETRY_CELLS_VALID",
+    "TELEMETRY_TABLE",
+    "content",
+    "decode",
+    "integer",
+    "record",
+    "refuse",
+    "text",
+]
+
+FROM = "memories LEFT JOIN telemetry ON telemetry.memory_id = memories.id"
+"""Where whole records are read: each row of ``memories`` with its telemetry, if it has a row
+(every column name is unique to its table, so ``id`` and ``version`` need no table name)."""
 
 COLUMNS = (
+    "id, version, content, created_at_ms, updated_at_ms, coalesce(scan_count, 0) AS scan_count,"
+    " last_scanned_at_ms, coalesce(read_count, 0) AS read_count, last_read_at_ms, probation_until_ms"
+)
+"""The columns of a whole record from :data:`FROM`, in the order :func:`record` reads them; a
+record without a telemetry row reads as never scanned or read, and not on probation."""
+
+LEGACY_FROM = "memories"
+LEGACY_COLUMNS = (
     "id, version, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,"
     " read_count, last_read_at_ms, probation_until_ms"
 )
-"""The columns of a whole record, in the order :func:`record` reads them."""
+"""The same, from a file of schema version 1 or 2 (telemetry in ``memories``), which people's
+views read as it is; the first write migrates it."""
 
-_COUNTS = ("created_at_ms", "updated_at_ms", "scan_count", "read_count")
+TELEMETRY_TABLE = {"scan_count", "last_scanned_at_ms", "read_count", "last_read_at_ms", "probation_until_ms"}
+"""The columns of a record that live in the ``telemetry`` table."""
+
+_COUNTS = ("created_at_ms", "updated_at_ms")
+_TELEMETRY_COUNTS = ("scan_count", "read_count")
 _OPTIONAL = ("last_scanned_at_ms", "last_read_at_ms", "probation_until_ms")
 
-CELLS_VALID = " AND ".join(
+
+def _optional(column: str) -> str:
+    return f"({column} IS NULL OR (typeof({column}) = 'integer' AND {column} >= 0))"
+
+
+MEMORY_CELLS_VALID = " AND ".join(
     [
         "typeof(id) = 'integer' AND id >= 1",
         "typeof(version) = 'integer' AND version >= 1",
         "typeof(content) = 'text'",
         *(f"typeof({c}) = 'integer' AND {c} >= 0" for c in _COUNTS),
-        *(f"({c} IS NULL OR (typeof({c}) = 'integer' AND {c} >= 0))" for c in _OPTIONAL),
     ]
 )
-"""SQL that is true of a row whose cells :func:`record` accepts (but for its text's encoding and
-size, which only the decoded text tells): a guard a statement can carry, so that a row changed by
-hand is never updated as if it were sound."""
+"""SQL true of a ``memories`` row whose cells :func:`record` accepts (but for its text's encoding
+and size, which only the decoded text tells)."""
+
+TELEMETRY_CELLS_VALID = " AND ".join(
+    [*(f"typeof({c}) = 'integer' AND {c} >= 0" for c in _TELEMETRY_COUNTS), *(_optional(c) for c in _OPTIONAL)]
+)
+"""SQL true of a ``telemetry`` row whose cells :func:`record` accepts."""
+
+CELLS_VALID = f"{MEMORY_CELLS_VALID} AND (telemetry.memory_id IS NULL OR ({TELEMETRY_CELLS_VALID}))"
+"""SQL true of a row of :data:`FROM` whose cells :func:`record` accepts: a guard a statement can
+carry, so that a row changed by hand is never updated as if it were sound."""
 
 
 class _Undecodable:
@@ -90,10 +134,11 @@ def _checked(path: Path, id_: object, column: str, value: object, *, text: bool 
         if type(value) is int and value >= minimum:
             return value
         wanted = f"an integer of at least {minimum}"
+    where = f"the telemetry of row {id_} of the memories table" if column in TELEMETRY_TABLE else f"row {id_} of the memories table"
     raise unavailable(
         path,
         "malformed_row",
-        f"row {id_} of the memories table holds {_describe(value)} in {column}, where {wanted} belongs; {_REFUSED}",
+        f"{where} holds {_describe(value)} in {column}, where {wanted} belongs; {_REFUSED}",
     )
 
 

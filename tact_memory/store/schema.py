@@ -10,8 +10,8 @@ an in-memory database and the store refuses any file whose ``sqlite_master`` dif
 (an extra trigger, view, table or index, or a changed column), because SQLite runs whatever a
 schema holds (a trigger fires on our own statements) and the file is data, never code.
 
-The corpus is one ordinary table (no FTS virtual table, no embedding index), so it can be read with
-the ``sqlite3`` shell. ``meta.generation`` grows with every content change (put, replace, delete,
+The corpus is one ordinary table (no FTS virtual table, no embedding index), and what scans and
+reads record about it another (migration 3), so both can be read with the ``sqlite3`` shell. ``meta.generation`` grows with every content change (put, replace, delete,
 prune) and not with telemetry, which lets an in-process index tell when another process changed
 the corpus. Each row's ``derived`` column (migration 2) caches what the store derived from its
 current version's content, so a new process neither screens nor tokenizes the corpus again.
@@ -33,6 +33,7 @@ __all__ = [
     "expected_schema",
     "m001_create_memories",
     "m002_add_derived",
+    "m003_split_telemetry",
     "migrate",
     "schema_of",
 ]
@@ -74,7 +75,62 @@ def m002_add_derived(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX memories_version ON memories (version)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (m001_create_memories, m002_add_derived)
+_TELEMETRY_COLUMNS = "scan_count, last_scanned_at_ms, read_count, last_read_at_ms, probation_until_ms"
+
+
+def m003_split_telemetry(conn: sqlite3.Connection) -> None:
+    """Telemetry (scan and read counts and times, unread probation) in a table of its own.
+
+    A scan's or read's telemetry then rewrites a few pages of small rows instead of the pages that
+    hold the records' content: less to write into the WAL per scan, a checkpoint that copies a few
+    pages, and no content page copied into the WAL by a scan. ``telemetry.memory_id`` is the id of
+    the record it counts; a record without a row has no telemetry yet. ``memories`` is made again
+    without the moved columns (the old table renamed, a new one filled from it, the old one
+    dropped: ``DROP COLUMN`` needs SQLite 3.35), keeping its ``AUTOINCREMENT`` counter, so an id is
+    never handed out twice. A new file goes through it too, so it starts with the two pages the
+    first table and its index had on its freelist (zeroed); its first rows reuse them.
+    """
+    conn.execute(
+        """
+        CREATE TABLE telemetry (
+            memory_id          INTEGER PRIMARY KEY,
+            scan_count         INTEGER NOT NULL DEFAULT 0,
+            last_scanned_at_ms INTEGER,
+            read_count         INTEGER NOT NULL DEFAULT 0,
+            last_read_at_ms    INTEGER,
+            probation_until_ms INTEGER
+        )
+        """
+    )
+    conn.execute(f"INSERT INTO telemetry (memory_id, {_TELEMETRY_COLUMNS}) SELECT id, {_TELEMETRY_COLUMNS} FROM memories")
+    counter = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'memories'").fetchone()
+    conn.execute("ALTER TABLE memories RENAME TO memories_before_3")  # its index and counter go with it
+    conn.execute(
+        """
+        CREATE TABLE memories (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            version       INTEGER NOT NULL CHECK (version >= 1),
+            content       TEXT    NOT NULL,
+            created_at_ms INTEGER NOT NULL,
+            updated_at_ms INTEGER NOT NULL,
+            derived       TEXT
+        )
+        """
+    )
+    columns = "id, version, content, created_at_ms, updated_at_ms, derived"
+    conn.execute(f"INSERT INTO memories ({columns}) SELECT {columns} FROM memories_before_3")
+    conn.execute("DROP TABLE memories_before_3")  # and its index; secure_delete zeroes the freed pages
+    if counter is not None:
+        conn.execute("DELETE FROM sqlite_sequence WHERE name = 'memories'")
+        conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('memories', ?)", counter)
+    conn.execute("CREATE INDEX memories_version ON memories (version)")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    m001_create_memories,
+    m002_add_derived,
+    m003_split_telemetry,
+)
 """Every migration, in order; the position (from 1) is the ``user_version`` it brings a file to."""
 SCHEMA_VERSION = len(MIGRATIONS)
 """The ``user_version`` of a database this version of tact-memory fully understands."""

@@ -1,10 +1,12 @@
-"""The SQLite store: one file, one table, every change one transaction.
+"""The SQLite store: one file, one table of records, every change one transaction.
 
 The corpus is one ordinary table, ``memories``, in ``<config-dir>/memory/v1.sqlite3``. There is no
 FTS virtual table and no embedding index: ranking happens in process (:mod:`tact_memory.retrieval.bm25`),
-so the whole data model can be read with the ``sqlite3`` shell. A second table, ``meta``, holds one
-counter, ``generation``, that every content change (put, replace, delete, prune) increments and
-telemetry updates do not. Ids come from ``AUTOINCREMENT`` and are never reused, so a stale id can
+so the whole data model can be read with the ``sqlite3`` shell. What scans and reads record (counts,
+times, unread probation) sits in a table of its own, ``telemetry``, one row per record, so that a
+scan's write touches no page that holds content. A third table, ``meta``, holds one counter,
+``generation``, that every content change (put, replace, delete, prune) increments and telemetry
+updates do not. Ids come from ``AUTOINCREMENT`` and are never reused, so a stale id can
 never name a newer record.
 
 This module composes the store from one module per concern, each the single home of its rules:
@@ -75,8 +77,28 @@ BUSY_TIMEOUT_S = 5.0
 _AT_VERSION = "(id, version) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))"
 """Rows still at the version a view saw: ``?`` is a JSON list of ``[id, version]`` pairs."""
 
-_KEY_IS = "id = ? AND version = ?"
-"""One row still at the version a view saw (one statement per row: cheaper than a JSON list here)."""
+_SCANNED = (
+    "INSERT INTO telemetry (memory_id, scan_count, last_scanned_at_ms)"
+    f" SELECT id, 1, ?1 FROM memories WHERE id = ?2 AND version = ?3 AND {rows.MEMORY_CELLS_VALID}"
+    " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = ?1"
+    f" WHERE {rows.TELEMETRY_CELLS_VALID}"
+)
+"""A scan's telemetry for one served card ``(now, id, version)``: counted only while the record is at
+that version and every cell of it is sound; a record without a telemetry row gets one. Written
+into the ``telemetry`` table alone, so a scan rewrites none of the pages that hold content."""
+
+_READ = (
+    "INSERT INTO telemetry (memory_id, read_count, last_read_at_ms)"
+    " SELECT id, 1, ?1 FROM memories WHERE id = ?2 AND version = ?3"
+    " ON CONFLICT (memory_id) DO UPDATE SET read_count = read_count + 1, last_read_at_ms = ?1,"
+    " probation_until_ms = NULL"
+)
+"""A read's telemetry for one record ``(now, id, version)``: counted, and the record leaves
+probation, while it is at that version (the read has checked every cell of it)."""
+
+_TELEMETRY_STARTS = "INSERT OR REPLACE INTO telemetry (memory_id, probation_until_ms) VALUES (?, ?)"
+"""A new version's telemetry ``(id, probation deadline or None)``: never scanned or read; it
+replaces the telemetry of the version before, and any row a hand left for an id not yet used."""
 
 _ORDER_SQL = {name: ", ".join(f"{f} {'DESC' if desc else 'ASC'}" for f, desc in keys) for name, keys in ORDERS.items()}
 
@@ -283,6 +305,11 @@ class MemoryStore:
                 "crash of the system could still undo it; check the disk before relying on it",
             ) from exc
 
+    def _layout(self) -> tuple[str, str]:
+        """The columns of a whole record and where to read them, for the schema of the open file
+        (people's views read an older file as it is)."""
+        return (rows.LEGACY_COLUMNS, rows.LEGACY_FROM) if self._older_schema else (rows.COLUMNS, rows.FROM)
+
     def _record(self, row: Sequence[object]) -> MemoryRecord:
         """A row of :data:`.rows.COLUMNS` as a record, every cell checked, the content within the record bound."""
         return rows.record(row, self.path, record_bytes=self.limits.record_bytes)
@@ -301,7 +328,9 @@ class MemoryStore:
     def _prune(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
         """Delete these rows (expired probation, to make room), telling the scrubber what leaves."""
         self._retire(conn, ids)
-        conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(list(ids)),))
+        listed = (json.dumps(list(ids)),)
+        conn.execute("DELETE FROM telemetry WHERE memory_id IN (SELECT value FROM json_each(?))", listed)
+        conn.execute("DELETE FROM memories WHERE id IN (SELECT value FROM json_each(?))", listed)
 
     def _refresh(self, conn: sqlite3.Connection, *, writing: bool = True) -> None:
         """Bring the index up to date if any process changed the corpus since it was built.
@@ -339,7 +368,7 @@ class MemoryStore:
         over as ``(id, None, size)``: the index holds it as refused, so no scan serves what a read
         would refuse, and the rows beside it stay usable."""
         found = conn.execute(
-            f"SELECT id, content, derived, {rows.CELLS_VALID} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+            f"SELECT id, content, derived, {rows.CELLS_VALID} FROM {rows.FROM} WHERE id IN (SELECT value FROM json_each(?))",
             (json.dumps(list(ids)),),
         )
         derivable: list[tuple[int, str | None, object]] = []
@@ -355,7 +384,7 @@ class MemoryStore:
         """Raise ``malformed_row`` naming the first of ``ids`` the index holds as refused, from the row itself."""
         for id_ in ids:
             if self._corpus.refused(id_):
-                row = conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (id_,)).fetchone()
+                row = conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE id = ?", (id_,)).fetchone()
                 rows.refuse(row, self.path, self.limits.record_bytes)
 
     def _save_derived(self, conn: sqlite3.Connection) -> None:
@@ -409,7 +438,7 @@ class MemoryStore:
         """Refuse (``malformed_row``) a served row that its telemetry update passed over because a
         cell of it is not sound; one replaced or deleted meanwhile is passed over rightly."""
         found = conn.execute(
-            f"SELECT {rows.COLUMNS} FROM memories WHERE {_AT_VERSION}", (json.dumps([[k.id, k.version] for k in keys]),)
+            f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE {_AT_VERSION}", (json.dumps([[k.id, k.version] for k in keys]),)
         )
         for row in found:
             try:
@@ -461,12 +490,7 @@ class MemoryStore:
             with self._transaction("telemetry") as conn:
                 now = self._clock()
                 self._save_derived(conn)
-                bumped = self._record_telemetry(
-                    conn,
-                    "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = ?"
-                    f" WHERE {_KEY_IS} AND {rows.CELLS_VALID}",
-                    [(now, c.key.id, c.key.version) for c in cards],
-                )
+                bumped = self._record_telemetry(conn, _SCANNED, [(now, c.key.id, c.key.version) for c in cards])
                 if bumped is not None and bumped < len(cards):
                     self._check_served(conn, [c.key for c in cards])
         return cards
@@ -527,7 +551,7 @@ class MemoryStore:
             if not found:
                 return []
             selected = (
-                f"SELECT {rows.COLUMNS} FROM memories WHERE id IN (SELECT value FROM json_each(?))",
+                f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE id IN (SELECT value FROM json_each(?))",
                 (json.dumps(found),),
             )
             served = [self._record(row) for row in conn.execute(*selected).fetchall()]
@@ -542,13 +566,8 @@ class MemoryStore:
         with self._transaction("telemetry") as conn:
             now = self._clock()
             self._save_derived(conn)
-            self._record_telemetry(
-                conn,
-                "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = ?,"
-                f" probation_until_ms = NULL WHERE {_KEY_IS}",
-                [(now, i, by_id[i].key.version) for i in found],
-            )
-            for row in conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE {_AT_VERSION}", (seen,)):
+            self._record_telemetry(conn, _READ, [(now, i, by_id[i].key.version) for i in found])
+            for row in conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE {_AT_VERSION}", (seen,)):
                 record = self._record(row)
                 by_id[record.key.id] = record
         return [by_id[i] for i in found if i in by_id]
@@ -642,29 +661,27 @@ class MemoryStore:
             version = 1 if replace is None else replace.version + 1
             if replace is None:
                 cur = conn.execute(
-                    "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms, derived)"
-                    " VALUES (1, ?, ?, ?, ?, ?)",
-                    (content, now, now, until, stored.encode(version, derived)),
+                    "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, derived) VALUES (1, ?, ?, ?, ?)",
+                    (content, now, now, stored.encode(version, derived)),
                 )
                 new_id = int(cur.lastrowid or 0)
             else:
-                # A new version starts its own telemetry, as it starts its own probation.
                 conn.execute(
-                    "UPDATE memories SET version = version + 1, content = ?, updated_at_ms = ?,"
-                    " probation_until_ms = ?, derived = ?, scan_count = 0, last_scanned_at_ms = NULL,"
-                    " read_count = 0, last_read_at_ms = NULL WHERE id = ?",
-                    (content, now, until, stored.encode(version, derived), replace.id),
+                    "UPDATE memories SET version = version + 1, content = ?, updated_at_ms = ?, derived = ? WHERE id = ?",
+                    (content, now, stored.encode(version, derived), replace.id),
                 )
                 new_id = replace.id
+            # A new version starts its own telemetry, as it starts its own probation.
+            conn.execute(_TELEMETRY_STARTS, (new_id, until))
             self._bump_generation(conn)
-            record = self._record(conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (new_id,)).fetchone())
+            record = self._record(conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE id = ?", (new_id,)).fetchone())
         # Committed under the write lock taken before `read`: the file is at `read + 1`, by exactly this.
         self._corpus.committed(read, written=(new_id, record.key.version, content, derived), removed=prune)
         return PutResult(memory=record, replaced=replace is not None)
 
     def _capacity_rows(self, conn: sqlite3.Connection) -> list[policy.Row]:
         """Every live row as the capacity policy sees it; sizes come from the refreshed index."""
-        found = conn.execute("SELECT id, updated_at_ms, probation_until_ms FROM memories ORDER BY id")
+        found = conn.execute(f"SELECT id, updated_at_ms, probation_until_ms FROM {rows.FROM} ORDER BY id")
         return [
             policy.Row(
                 id_,
@@ -701,6 +718,7 @@ class MemoryStore:
                         current_version=version,
                     )
                 self._retire(conn, [key.id])
+                conn.execute("DELETE FROM telemetry WHERE memory_id = ?", (key.id,))
                 conn.execute("DELETE FROM memories WHERE id = ?", (key.id,))
                 self._bump_generation(conn)
             self._corpus.committed(read, removed=[key.id])
@@ -725,7 +743,8 @@ class MemoryStore:
             if conn is None:
                 return []
             with self._translating():
-                found = conn.execute(f"SELECT {rows.COLUMNS} FROM memories ORDER BY {_ORDER_SQL[order]}").fetchall()
+                columns, source = self._layout()
+                found = conn.execute(f"SELECT {columns} FROM {source} ORDER BY {_ORDER_SQL[order]}").fetchall()
         return [self._record(row) for row in found]
 
     def get(self, id_: int) -> MemoryRecord | None:
@@ -738,7 +757,8 @@ class MemoryStore:
             if conn is None:
                 return None
             with self._translating():
-                row = conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (id_,)).fetchone()
+                columns, source = self._layout()
+                row = conn.execute(f"SELECT {columns} FROM {source} WHERE id = ?", (id_,)).fetchone()
         return None if row is None else self._record(row)
 
     def export(self) -> Iterator[MemoryRecord]:
@@ -870,11 +890,11 @@ class MemoryStore:
                         self._prune(conn, prune)
                     for content in texts:
                         cur = conn.execute(
-                            "INSERT INTO memories (version, content, created_at_ms, updated_at_ms, probation_until_ms)"
-                            " VALUES (1, ?, ?, ?, ?)",
-                            (content, now, now, until),
+                            "INSERT INTO memories (version, content, created_at_ms, updated_at_ms) VALUES (1, ?, ?, ?)",
+                            (content, now, now),
                         )
-                        row = conn.execute(f"SELECT {rows.COLUMNS} FROM memories WHERE id = ?", (cur.lastrowid,))
+                        conn.execute(_TELEMETRY_STARTS, (cur.lastrowid, until))
+                        row = conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE id = ?", (cur.lastrowid,))
                         results.append(PutResult(memory=self._record(row.fetchone()), replaced=False))
                         if on_put is not None:
                             on_put(results[-1])

@@ -33,8 +33,8 @@ from tact_memory.tool.wire import OPERATIONS
 from ..conftest import FakeClock
 from .helpers import check_result, child_env, cli_command, raw_rows, sidecars_within_bounds
 
-SMALL = Limits(rows=6, content_bytes=2_000, file_bytes=6 * 4096)
-"""Bounds small enough that a few hundred calls reach every one of them."""
+SMALL = Limits(rows=6, content_bytes=2_000, file_bytes=8 * 4096)
+"""Bounds small enough that a few hundred calls reach every one of them (an empty file is 8 pages)."""
 
 EXAMPLES_COUNT = int(os.environ.get("TACT_FUZZ_EXAMPLES", "250"))
 """Stateless examples per run; the state machine runs a sixth as many sequences of up to 40 calls."""
@@ -281,7 +281,7 @@ def test_cli_lines_that_are_not_utf8_with_strict_stdin(config_path: Path) -> Non
 LIMIT_CHOICES = [
     Limits(rows=4),
     Limits(content_bytes=1_500),
-    Limits(file_bytes=6 * 4096, content_bytes=10**6, rows=10**4),
+    Limits(file_bytes=8 * 4096, content_bytes=10**6, rows=10**4),
 ]
 words = st.sampled_from(["cache", "Cache", "port", "8080", "billing", "service", "queue", "  ", "\n", "deploy"])
 ACTORS = st.sampled_from(["root", "root", "other", "child"])

@@ -223,7 +223,7 @@ def test_a_version_1_file_is_read_untouched_then_migrated_by_the_first_write(db_
     with MemoryStore(db_path, clock=clock) as store:
         assert [c.preview for c in store.scan("queue")] == ["the queue is redis"]
         with closing(sqlite3.connect(db_path)) as conn:
-            assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
             assert schema.schema_of(conn) == schema.expected_schema(SCHEMA_VERSION)
             kept = [stored.decode(d, 1) for (d,) in conn.execute("SELECT derived FROM memories ORDER BY id")]
         assert [d is not None and d.hidden for d in kept] == [None, "aws_access_key", None]

@@ -60,7 +60,7 @@ def test_the_expected_schema_is_what_the_migrations_make_on_disk(tmp_path: Path)
     assert schema_of(conn) == expected_schema(SCHEMA_VERSION)
     assert {(kind, name) for kind, name, _, _ in expected_schema(SCHEMA_VERSION)} == {
         ("table", "memories"), ("table", "meta"), ("table", "sqlite_sequence"), ("index", "sqlite_autoindex_meta_1"),
-        ("index", "memories_version"),
+        ("index", "memories_version"), ("table", "telemetry"),
     }  # fmt: skip
     assert expected_schema(0) == frozenset()
     conn.execute("CREATE TRIGGER t AFTER INSERT ON meta BEGIN SELECT 1; END")
@@ -79,5 +79,5 @@ def test_white_space_in_the_stored_sql_does_not_matter(tmp_path: Path) -> None:
     assert ("table", "meta", "meta", "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)") not in schema_of(conn)
     conn.execute("DROP TABLE meta")
     conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value BLOB NOT NULL)")
-    assert describe_difference(schema_of(conn), expected_schema(SCHEMA_VERSION)) == "memories, memories_version, meta, sqlite_sequence missing or changed"
+    assert describe_difference(schema_of(conn), expected_schema(SCHEMA_VERSION)) == "memories, memories_version, meta, sqlite_sequence, telemetry missing or changed"
     conn.close()

@@ -167,7 +167,7 @@ def test_rows_imitating_the_checkpoint_are_hidden_when_served(store: MemoryStore
     assert hidden.content == planted and store.secret_kind(hidden) == IMITATION_KIND
     assert store.status().hidden == 1
     with sqlite3.connect(db_path) as conn:  # neither scan nor read counted it
-        assert conn.execute("SELECT scan_count, read_count FROM memories WHERE id = 2").fetchone() == (0, 0)
+        assert conn.execute("SELECT count(*) FROM telemetry WHERE memory_id = 2").fetchone() == (0,)
     store.delete(RecordKey(2, 1))
     assert store.status().hidden == 0 and [r.key.id for r in store.list_records()] == [1]
 
