@@ -55,6 +55,8 @@ _FREE_BLOCK = struct.Struct(">HH")
 _RUNS = re.compile(rb"[^\x00]{%d,}" % GRAM)
 """A run of non-zero bytes long enough to hold a gram (stored text never contains NUL)."""
 _TEXT = re.compile(rb"[\t\n\r\x20-\x7e\x80-\xff]{%d}" % GRAM)
+_TEXT_RUN = re.compile(rb"[\t\n\r\x20-\x7e\x80-\xff]{%d,}" % GRAM)
+_ALL_TEXT = re.compile(rb"[\t\n\r\x20-\x7e\x80-\xff]*")
 """Bytes that stored text can be made of (:func:`holds_text`), :data:`GRAM` of them in a row."""
 _FEW_WINDOWS = 64
 """Up to this many windows of loose bytes are searched for in the texts directly; more are
@@ -279,12 +281,23 @@ def holds_any(image: bytes, spans: Iterable[tuple[int, int]], texts: Iterable[st
 
 
 def runs_hold_any(runs: list[bytes], texts: Iterable[str]) -> bool:
-    """:func:`holds_any` for loose runs already found (:func:`loose_runs`)."""
+    """:func:`holds_any` for loose runs already found (:func:`loose_runs`).
+
+    When every text is made of the bytes stored text is made of (:data:`_TEXT`; what the store
+    writes always is), a gram of them can only lie in a run of such bytes, so only those runs are
+    searched: the stale cells of small integer rows (telemetry) that a rebuilt page leaves behind
+    are mostly other bytes, and no longer cost a lookup per window.
+    """
     if not runs:
         return False
+    stored = [text.encode("utf-8") for text in texts]
+    if all(_ALL_TEXT.fullmatch(data) for data in stored):
+        runs = [found.group() for run in runs for found in _TEXT_RUN.finditer(run)]
+        if not runs:
+            return False
     windows = sum(len(run) - GRAM + 1 for run in runs)
     if windows <= _FEW_WINDOWS:  # a few stale pointers or free-block headers: look each one up
-        stored = b"\x00".join(text.encode("utf-8") for text in texts)
-        return any(run[i : i + GRAM] in stored for run in runs for i in range(len(run) - GRAM + 1))
-    wanted = grams(texts)
+        joined = b"\x00".join(stored)
+        return any(run[i : i + GRAM] in joined for run in runs for i in range(len(run) - GRAM + 1))
+    wanted = {data[i : i + GRAM] for data in stored for i in range(len(data) - GRAM + 1)}
     return any(run[i : i + GRAM] in wanted for run in runs for i in range(len(run) - GRAM + 1))
