@@ -307,6 +307,7 @@ STAND_INS = {
     "bytes", "bool", "prompt", "stdin", "auto", "ditto", "basic", "digest", "ntlm", "string", "object", "number",
     "nothing", "undef", "missing", "invalid", "expired", "revoked", "rotated", "enabled", "default", "hidden",
     "masked", "omitted", "elided", "removed", "bearer", "integer", "boolean", "varchar", "changeme", "redacted",
+    "value", "val",
 }  # fmt: skip
 short_values = st.text(ALNUM + "!@^*+?~", min_size=1, max_size=7).filter(
     lambda v: len(set(v)) >= 3
