@@ -305,10 +305,21 @@ class MemoryStore:
                 "crash of the system could still undo it; check the disk before relying on it",
             ) from exc
 
-    def _layout(self) -> tuple[str, str]:
-        """The columns of a whole record and where to read them, for the schema of the open file
-        (people's views read an older file as it is)."""
-        return (rows.LEGACY_COLUMNS, rows.LEGACY_FROM) if self._older_schema else (rows.COLUMNS, rows.FROM)
+    @contextmanager
+    def _view(self, conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
+        """A read transaction for a people's view, and the columns of a whole record and where to
+        read them for the schema the file has in it: an older file is read as it is, and one that
+        another process migrated since this connection opened it is read as it now is."""
+        conn.execute("BEGIN")
+        try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+                yield rows.LEGACY_COLUMNS, rows.LEGACY_FROM
+            else:
+                self._older_schema = False
+                yield rows.COLUMNS, rows.FROM
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
 
     def _record(self, row: Sequence[object]) -> MemoryRecord:
         """A row of :data:`.rows.COLUMNS` as a record, every cell checked, the content within the record bound."""
@@ -742,8 +753,7 @@ class MemoryStore:
             conn = self._connection(create=False)
             if conn is None:
                 return []
-            with self._translating():
-                columns, source = self._layout()
+            with self._translating(), self._view(conn) as (columns, source):
                 found = conn.execute(f"SELECT {columns} FROM {source} ORDER BY {_ORDER_SQL[order]}").fetchall()
         return [self._record(row) for row in found]
 
@@ -756,8 +766,7 @@ class MemoryStore:
             conn = self._connection(create=False)
             if conn is None:
                 return None
-            with self._translating():
-                columns, source = self._layout()
+            with self._translating(), self._view(conn) as (columns, source):
                 row = conn.execute(f"SELECT {columns} FROM {source} WHERE id = ?", (id_,)).fetchone()
         return None if row is None else self._record(row)
 

@@ -187,3 +187,18 @@ def test_delete_and_replace_take_the_telemetry_row_with_the_version(store: Memor
     store.delete(second.key)
     assert set(telemetry_of(db_path)) == {1}
     assert telemetry_of(db_path)[1][0] == 0
+
+
+def test_a_view_open_on_a_version_2_file_follows_its_migration_by_another_store(db_path: Path, clock: FakeClock) -> None:
+    """A browser that opened the file before an upgraded session's first write migrated it keeps
+    listing: each view reads the schema the file has in its own read transaction."""
+    v2_file(db_path, ROWS)
+    with MemoryStore(db_path, clock=clock) as browser, MemoryStore(db_path, clock=clock) as session:
+        before = browser.list_records(order="id")
+        assert browser.get(1) == before[0]
+        session.scan("queue redis")  # the first write: migrates the file
+        after = browser.list_records(order="id")
+        assert [r.key for r in after] == [r.key for r in before]
+        assert after[0].scan_count == before[0].scan_count + 1 and after[1:] == before[1:]
+        assert browser.get(1) == after[0]
+        assert [c.key.id for c in browser.scan("deploys friday")] == [3]  # and its own writes work
