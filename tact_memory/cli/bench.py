@@ -58,7 +58,7 @@ from typing import Any
 from ..limits import DEFAULT_LIMITS
 from ..records import Candidate
 from ..store.connection import WAL_AUTOCHECKPOINT_PAGES
-from ..store.sqlite import MemoryStore
+from ..store.sqlite import SCAN_TELEMETRY, MemoryStore
 from .bench_fts5 import Fts5Baseline
 from .bench_import import measure_import
 from .bench_probes import (
@@ -451,10 +451,8 @@ class _BareTelemetry:
             self.conn.execute(f"PRAGMA {pragma}")
 
     def commit(self, keys: list[tuple[int, int]]) -> None:
-        from ..store.sqlite import _SCANNED
-
         self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.executemany(_SCANNED, [(time.time_ns() // 1_000_000, id_, version) for id_, version in keys])
+        self.conn.executemany(SCAN_TELEMETRY, [(time.time_ns() // 1_000_000, id_, version) for id_, version in keys])
         self.conn.execute("COMMIT")
 
 

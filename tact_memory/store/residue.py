@@ -54,10 +54,15 @@ _FREE_BLOCK = struct.Struct(">HH")
 """A free block's next free block and size."""
 _RUNS = re.compile(rb"[^\x00]{%d,}" % GRAM)
 """A run of non-zero bytes long enough to hold a gram (stored text never contains NUL)."""
-_TEXT = re.compile(rb"[\t\n\r\x20-\x7e\x80-\xff]{%d}" % GRAM)
-_TEXT_RUN = re.compile(rb"[\t\n\r\x20-\x7e\x80-\xff]{%d,}" % GRAM)
-_ALL_TEXT = re.compile(rb"[\t\n\r\x20-\x7e\x80-\xff]*")
-"""Bytes that stored text can be made of (:func:`holds_text`), :data:`GRAM` of them in a row."""
+_TEXT_BYTE = rb"[\t\n\r\x20-\x7e\x80-\xff]"
+"""A byte that stored text can be made of (UTF-8 without control characters but tab, newline and
+carriage return)."""
+_TEXT = re.compile(_TEXT_BYTE + rb"{%d}" % GRAM)
+""":data:`GRAM` text bytes in a row (:func:`holds_text`)."""
+_TEXT_RUN = re.compile(_TEXT_BYTE + rb"{%d,}" % GRAM)
+"""A run of text bytes long enough to hold a gram (:func:`runs_hold_any`)."""
+_ALL_TEXT = re.compile(_TEXT_BYTE + rb"*")
+"""Bytes that are all text bytes."""
 _FEW_WINDOWS = 64
 """Up to this many windows of loose bytes are searched for in the texts directly; more are
 looked up in the set of the texts' grams."""
@@ -130,17 +135,14 @@ def loose_runs(image: bytes, memo: PageMemo | None = None) -> list[bytes] | None
     With a ``memo`` of the same file's earlier reads, a page whose bytes have not changed since is
     not parsed again.
     """
+    if memo is None:
+        spans = loose_spans(image)
+        return None if spans is None else _loose_runs(image, spans)
     layout = _layout(image)
     if layout is None:
         return None
     page_size, usable, spans, pages = layout
     runs = _loose_runs(image, spans)
-    if memo is None:
-        spans = []
-        for number in pages:
-            if not _btree_page(image, number, page_size, usable, spans):
-                return None
-        return runs + _loose_runs(image, spans)
     memo._use(page_size, usable)
     for number in pages:
         found = memo._page(image, number, page_size, usable)
@@ -230,11 +232,11 @@ def _btree_page(image: bytes, number: int, page_size: int, usable: int, spans: l
 
 def grams(texts: Iterable[str]) -> frozenset[bytes]:
     """Every :data:`GRAM`-byte run of the texts' UTF-8, as SQLite stores them."""
-    found: set[bytes] = set()
-    for text in texts:
-        data = text.encode("utf-8")
-        found.update(data[i : i + GRAM] for i in range(len(data) - GRAM + 1))
-    return frozenset(found)
+    return _grams([text.encode("utf-8") for text in texts])
+
+
+def _grams(stored: Iterable[bytes]) -> frozenset[bytes]:
+    return frozenset(data[i : i + GRAM] for data in stored for i in range(len(data) - GRAM + 1))
 
 
 _ZEROS = bytes(65536)
@@ -283,7 +285,7 @@ def holds_any(image: bytes, spans: Iterable[tuple[int, int]], texts: Iterable[st
 def runs_hold_any(runs: list[bytes], texts: Iterable[str]) -> bool:
     """:func:`holds_any` for loose runs already found (:func:`loose_runs`).
 
-    When every text is made of the bytes stored text is made of (:data:`_TEXT`; what the store
+    When every text is made of the bytes stored text is made of (:data:`_TEXT_BYTE`; what the store
     writes always is), a gram of them can only lie in a run of such bytes, so only those runs are
     searched: the stale cells of small integer rows (telemetry) that a rebuilt page leaves behind
     are mostly other bytes, and no longer cost a lookup per window.
@@ -299,5 +301,5 @@ def runs_hold_any(runs: list[bytes], texts: Iterable[str]) -> bool:
     if windows <= _FEW_WINDOWS:  # a few stale pointers or free-block headers: look each one up
         joined = b"\x00".join(stored)
         return any(run[i : i + GRAM] in joined for run in runs for i in range(len(run) - GRAM + 1))
-    wanted = {data[i : i + GRAM] for data in stored for i in range(len(data) - GRAM + 1)}
+    wanted = _grams(stored)
     return any(run[i : i + GRAM] in wanted for run in runs for i in range(len(run) - GRAM + 1))

@@ -25,7 +25,7 @@ __all__ = [
     "LEGACY_FROM",
     "MEMORY_CELLS_VALID",
     "TELEMETRY_CELLS_VALID",
-    "TELEMETRY_TABLE",
+    "TELEMETRY_COLUMNS",
     "content",
     "decode",
     "integer",
@@ -53,7 +53,7 @@ LEGACY_COLUMNS = (
 """The same, from a file of schema version 1 or 2 (telemetry in ``memories``), which people's
 views read as it is; the first write migrates it."""
 
-TELEMETRY_TABLE = {"scan_count", "last_scanned_at_ms", "read_count", "last_read_at_ms", "probation_until_ms"}
+TELEMETRY_COLUMNS = {"scan_count", "last_scanned_at_ms", "read_count", "last_read_at_ms", "probation_until_ms"}
 """The columns of a record that live in the ``telemetry`` table."""
 
 _COUNTS = ("created_at_ms", "updated_at_ms")
@@ -134,7 +134,9 @@ def _checked(path: Path, id_: object, column: str, value: object, *, text: bool 
         if type(value) is int and value >= minimum:
             return value
         wanted = f"an integer of at least {minimum}"
-    where = f"the telemetry of row {id_} of the memories table" if column in TELEMETRY_TABLE else f"row {id_} of the memories table"
+    where = f"row {id_} of the memories table"
+    if column in TELEMETRY_COLUMNS:
+        where = f"the telemetry of {where}"
     raise unavailable(
         path,
         "malformed_row",

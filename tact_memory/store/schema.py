@@ -11,8 +11,9 @@ an in-memory database and the store refuses any file whose ``sqlite_master`` dif
 schema holds (a trigger fires on our own statements) and the file is data, never code.
 
 The corpus is one ordinary table (no FTS virtual table, no embedding index), and what scans and
-reads record about it another (migration 3), so both can be read with the ``sqlite3`` shell. ``meta.generation`` grows with every content change (put, replace, delete,
-prune) and not with telemetry, which lets an in-process index tell when another process changed
+reads record about it another (migration 3), so both can be read with the ``sqlite3`` shell.
+``meta.generation`` grows with every content change (put, replace, delete, prune) and not with
+telemetry, which lets an in-process index tell when another process changed
 the corpus. Each row's ``derived`` column (migration 2) caches what the store derived from its
 current version's content, so a new process neither screens nor tokenizes the corpus again.
 """
@@ -87,8 +88,8 @@ def m003_split_telemetry(conn: sqlite3.Connection) -> None:
     the record it counts; a record without a row has no telemetry yet. ``memories`` is made again
     without the moved columns (the old table renamed, a new one filled from it, the old one
     dropped: ``DROP COLUMN`` needs SQLite 3.35), keeping its ``AUTOINCREMENT`` counter, so an id is
-    never handed out twice. A new file goes through it too, so it starts with the two pages the
-    first table and its index had on its freelist (zeroed); its first rows reuse them.
+    never handed out twice. A new file goes through it too, so it starts with a page the first
+    table left on its freelist (zeroed); its first rows reuse it.
     """
     conn.execute(
         """

@@ -69,7 +69,7 @@ from .sqlite_errors import SQLITE_READONLY_DBMOVED, UNAVAILABLE, is_full, transl
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Hit, Index
 
-__all__ = ["BUSY_TIMEOUT_S", "SCHEMA_VERSION", "MemoryStore"]
+__all__ = ["BUSY_TIMEOUT_S", "SCAN_TELEMETRY", "SCHEMA_VERSION", "MemoryStore"]
 
 BUSY_TIMEOUT_S = 5.0
 """How long an operation waits for another process's write lock before answering ``busy``."""
@@ -77,7 +77,7 @@ BUSY_TIMEOUT_S = 5.0
 _AT_VERSION = "(id, version) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))"
 """Rows still at the version a view saw: ``?`` is a JSON list of ``[id, version]`` pairs."""
 
-_SCANNED = (
+SCAN_TELEMETRY = (
     "INSERT INTO telemetry (memory_id, scan_count, last_scanned_at_ms)"
     f" SELECT id, 1, ?1 FROM memories WHERE id = ?2 AND version = ?3 AND {rows.MEMORY_CELLS_VALID}"
     " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = ?1"
@@ -309,7 +309,8 @@ class MemoryStore:
     def _view(self, conn: sqlite3.Connection) -> Iterator[tuple[str, str]]:
         """A read transaction for a people's view, and the columns of a whole record and where to
         read them for the schema the file has in it: an older file is read as it is, and one that
-        another process migrated since this connection opened it is read as it now is."""
+        another process migrated since this connection opened it is read as it now is (and the
+        store no longer takes it for older, so its next write does not reopen it to migrate)."""
         conn.execute("BEGIN")
         try:
             if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
@@ -501,7 +502,7 @@ class MemoryStore:
             with self._transaction("telemetry") as conn:
                 now = self._clock()
                 self._save_derived(conn)
-                bumped = self._record_telemetry(conn, _SCANNED, [(now, c.key.id, c.key.version) for c in cards])
+                bumped = self._record_telemetry(conn, SCAN_TELEMETRY, [(now, c.key.id, c.key.version) for c in cards])
                 if bumped is not None and bumped < len(cards):
                     self._check_served(conn, [c.key for c in cards])
         return cards

@@ -532,20 +532,13 @@ def test_a_memo_follows_a_real_file_through_its_writes(work: Workload, tmp_path_
     memo = residue.PageMemo()
     previous = b""
     rng = random.Random(work.seed)
-    for number, step in enumerate(work.steps, start=1):
-        partial = dataclasses.replace(work, steps=work.steps[:number], overflow=False, wal=False)
-        if number == 1:
-            image = build(path, partial).image
-        else:
-            image = _one_more_step(path, step, rng)
+    first = dataclasses.replace(work, steps=work.steps[:1], overflow=False, wal=False)
+    for number, step in enumerate(work.steps):
+        image = build(path, first).image if number == 0 else _one_more_step(path, step, rng)
         parsed = memo.parsed
         assert residue.loose_runs(image, memo) == fresh_runs(image)
-        page_size = work.page_size
-        changed = sum(
-            1
-            for at in range(0, len(image), page_size)
-            if image[at : at + page_size] != previous[at : at + page_size]
-        )
+        size = work.page_size
+        changed = sum(1 for at in range(0, len(image), size) if image[at : at + size] != previous[at : at + size])
         assert memo.parsed - parsed <= changed
         previous = image
 

@@ -147,7 +147,7 @@ def test_a_scan_writes_no_page_that_holds_content(store: MemoryStore, db_path: P
     frames_before = wal.stat().st_size
     assert [c.key.id for c in store.scan("service7 release7")][:1] == [8]
     data = wal.read_bytes()
-    page_size, frame = 4096, 24 + 4096
+    frame = 24 + 4096  # a frame header and a page of the store's size
     written = {int.from_bytes(data[at : at + 4], "big") for at in range(max(32, frames_before), len(data), frame)}
     assert written and not written & content_pages
 
