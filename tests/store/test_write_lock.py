@@ -1,4 +1,5 @@
-"""Waiting for the write lock: ``BEGIN IMMEDIATE`` asks again after short pauses, not SQLite's sleeps."""
+"""Waiting for the write lock: ``BEGIN IMMEDIATE``, or a statement that is its own transaction, asks again
+after short pauses, not SQLite's sleeps."""
 
 from __future__ import annotations
 
@@ -27,17 +28,22 @@ def traced(conn: sqlite3.Connection) -> list[str]:
     return statements
 
 
+def tries(asked: list[str], statement: str) -> int:
+    """How many of the statements ``asked`` begin with ``statement``."""
+    return sum(s.startswith(statement) for s in list(asked))
+
+
 def held_until_asked_twice(
-    file: Path, asked: list[str], *, patience_ms: int = 2000
+    file: Path, asked: list[str], *, patience_ms: int = 2000, statement: str = "BEGIN IMMEDIATE"
 ) -> tuple[threading.Thread, sqlite3.Connection]:
-    """Another connection holds the write lock until ``asked`` shows a second try (or about
-    ``patience_ms`` pass)."""
+    """Another connection holds the write lock until ``asked`` shows a second try of ``statement``
+    (or about ``patience_ms`` pass)."""
     holder = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
 
     def release() -> None:
         for _ in range(patience_ms):
-            if asked.count("BEGIN IMMEDIATE") >= 2:
+            if tries(asked, statement) >= 2:
                 break
             threading.Event().wait(0.001)
         holder.execute("ROLLBACK")
@@ -114,24 +120,83 @@ def test_a_read_transaction_begins_without_touching_the_timeout(file: Path) -> N
         reader.close()
 
 
-def test_a_scans_telemetry_asks_again_and_counts_once_the_lock_is_free(file: Path) -> None:
+@pytest.mark.parametrize("after", ["scan", "put"])
+def test_a_scans_telemetry_asks_again_and_counts_once_the_lock_is_free(file: Path, after: str) -> None:
+    """After a scan, the next scan's telemetry is one statement that is its own transaction; after
+    a put it is the same (the sync level changes between transactions). Either asks again while
+    the lock is held, then counts once."""
     store = MemoryStore(file)
     try:
         assert store.scan("build cache")  # opens the connection and warms the index
+        if after == "put":
+            store.put("the release branch is cut on Thursdays")
         conn = store._conn
         assert conn is not None
         asked = traced(conn)
-        thread, holder = held_until_asked_twice(file, asked)
+        thread, holder = held_until_asked_twice(file, asked, statement="INSERT INTO telemetry")
         try:
             cards = store.scan("build cache")
         finally:
             thread.join()
             holder.close()
         assert [c.key.id for c in cards] == [1]
-        assert asked.count("BEGIN IMMEDIATE") >= 2
+        assert tries(asked, "INSERT INTO telemetry") >= 2 and tries(asked, "BEGIN") == 0
         assert store.get(1).scan_count == 2  # type: ignore[union-attr]
+        assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
     finally:
         store.close()
+
+
+def test_a_scans_telemetry_gives_up_busy_after_the_timeout_and_counts_nothing(
+    file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Held past the timeout: the scan answers ``busy`` and no card is counted, half or whole."""
+    from tact_memory import errors
+    from tact_memory.store import sqlite as store_module
+
+    store = MemoryStore(file)
+    holder = sqlite3.connect(file, isolation_level=None)
+    try:
+        store.put("the build cache is pruned weekly")
+        store.scan("build cache")
+        before = {r.key.id: r.scan_count for r in store.list_records()}
+        monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.05)
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(errors.StoreUnavailable) as busy:
+            store.scan("build cache")
+        assert busy.value.reason == "busy"
+        holder.execute("ROLLBACK")
+        assert {r.key.id: r.scan_count for r in store.list_records()} == before
+        assert sorted(c.key.id for c in store.scan("build cache")) == [1, 2]  # the lock is free again
+    finally:
+        holder.close()
+        store.close()
+
+
+class _SnapshotOnce(sqlite3.Connection):
+    """A connection whose first write statement is refused as SQLite refuses a writer whose snapshot
+    another writer moved past between its read and its lock (``SQLITE_BUSY_SNAPSHOT``, 517)."""
+
+    refused = 0
+
+    def execute(self, sql: str, *args: object) -> sqlite3.Cursor:  # type: ignore[override]
+        if sql.startswith("UPDATE") and not self.refused:
+            self.refused += 1
+            error = sqlite3.OperationalError("database is locked")
+            error.sqlite_errorcode = 517  # type: ignore[attr-defined]
+            raise error
+        return super().execute(sql, *args)
+
+
+def test_a_busy_snapshot_refusal_is_tried_again(file: Path) -> None:
+    """An extended busy code is busy too: the statement is asked again and runs once."""
+    writer = sqlite3.connect(file, isolation_level=None, factory=_SnapshotOnce)
+    try:
+        connection.write_polling(writer, "UPDATE meta SET value = value + 1 WHERE key = 'generation'", (), busy_timeout_s=5.0)
+        assert writer.refused == 1  # type: ignore[attr-defined]
+        assert writer.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0] == 2
+    finally:
+        writer.close()
 
 
 def test_a_put_waits_through_sqlites_own_handler(file: Path) -> None:
