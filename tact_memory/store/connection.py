@@ -367,7 +367,7 @@ def use_wal(conn: sqlite3.Connection, *, busy_timeout_s: float) -> None:
         try:
             mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
         except sqlite3.OperationalError as exc:
-            if error_code(exc) not in (SQLITE_BUSY, SQLITE_LOCKED) or time.monotonic() >= deadline:
+            if (error_code(exc) or 0) & 0xFF not in (SQLITE_BUSY, SQLITE_LOCKED) or time.monotonic() >= deadline:
                 raise
             time.sleep(min(0.001 * 2**attempt, 0.05))
             continue

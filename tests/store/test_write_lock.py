@@ -173,24 +173,30 @@ def test_a_scans_telemetry_gives_up_busy_after_the_timeout_and_counts_nothing(
         store.close()
 
 
-class _SnapshotOnce(sqlite3.Connection):
-    """A connection whose first write statement is refused as SQLite refuses a writer whose snapshot
-    another writer moved past between its read and its lock (``SQLITE_BUSY_SNAPSHOT``, 517)."""
+class _RefusedOnce(sqlite3.Connection):
+    """A connection whose first statement that begins with :attr:`refusing` is refused with an
+    extended busy code, as SQLite refuses a writer whose snapshot another writer moved past between
+    its read and its lock (``SQLITE_BUSY_SNAPSHOT``, 517) or any connection while another recovers
+    the WAL index (``SQLITE_BUSY_RECOVERY``, 261)."""
 
+    refusing = ""
+    code = 517
     refused = 0
 
     def execute(self, sql: str, *args: object) -> sqlite3.Cursor:  # type: ignore[override]
-        if sql.startswith("UPDATE") and not self.refused:
+        if sql.startswith(self.refusing) and not self.refused:
             self.refused += 1
             error = sqlite3.OperationalError("database is locked")
-            error.sqlite_errorcode = 517  # type: ignore[attr-defined]
+            error.sqlite_errorcode = self.code  # type: ignore[attr-defined]
             raise error
         return super().execute(sql, *args)
 
 
-def test_a_busy_snapshot_refusal_is_tried_again(file: Path) -> None:
+@pytest.mark.parametrize("code", [517, 261])
+def test_an_extended_busy_refusal_of_a_write_is_tried_again(file: Path, code: int) -> None:
     """An extended busy code is busy too: the statement is asked again and runs once."""
-    writer = sqlite3.connect(file, isolation_level=None, factory=_SnapshotOnce)
+    writer = sqlite3.connect(file, isolation_level=None, factory=_RefusedOnce)
+    writer.refusing, writer.code = "UPDATE", code  # type: ignore[attr-defined]
     try:
         connection.write_polling(writer, "UPDATE meta SET value = value + 1 WHERE key = 'generation'", (), busy_timeout_s=5.0)
         assert writer.refused == 1  # type: ignore[attr-defined]
@@ -199,21 +205,14 @@ def test_a_busy_snapshot_refusal_is_tried_again(file: Path) -> None:
         writer.close()
 
 
-def test_a_put_waits_through_sqlites_own_handler(file: Path) -> None:
-    """A mutation's wait is one ``BEGIN IMMEDIATE`` that SQLite's busy handler holds until the lock is free."""
-    store = MemoryStore(file)
+def test_an_extended_busy_refusal_of_the_switch_to_wal_is_tried_again(tmp_path: Path) -> None:
+    path = tmp_path / "plain.sqlite3"
+    sqlite3.connect(path).close()
+    conn = sqlite3.connect(path, isolation_level=None, factory=_RefusedOnce)
+    conn.refusing, conn.code = "PRAGMA journal_mode = WAL", 261  # type: ignore[attr-defined]
     try:
-        store.scan("build cache")
-        conn = store._conn
-        assert conn is not None
-        asked = traced(conn)
-        thread, holder = held_until_asked_twice(file, asked, patience_ms=200)  # never asked twice
-        try:
-            store.put("the release branch is cut on Thursdays")
-        finally:
-            thread.join()
-            holder.close()
-        assert asked.count("BEGIN IMMEDIATE") == 1
-        assert len(store.list_records()) == 2
+        connection.use_wal(conn, busy_timeout_s=5.0)
+        assert conn.refused == 1  # type: ignore[attr-defined]
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
-        store.close()
+        conn.close()
