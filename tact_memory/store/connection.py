@@ -225,11 +225,25 @@ def _size(path: str) -> int:
         return 0
 
 
+def _top_level_only(action: int, first: str | None, second: str | None, database: str | None, source: str | None) -> int:
+    """The connections' authorizer: refuse, as a statement is prepared, anything a trigger or a view
+    would do (``source`` names it), and allow what our own statements do.
+
+    The schema is compared with ours when a file is opened, but another process can add a trigger
+    later, while a store has the file open. SQLite prepares a statement again when the schema
+    changed, and compiles the triggers it would fire into it, so such a trigger is refused before
+    it can run (``SQLITE_AUTH``, translated to ``unexpected_schema``); our schema has none.
+    """
+    return sqlite3.SQLITE_OK if source is None else sqlite3.SQLITE_DENY
+
+
 def _connect(path: Path, busy_timeout_s: float, *, read_only: bool = False) -> sqlite3.Connection:
-    """A connection that distrusts the schema; ``read_only`` opens it with ``mode=ro``."""
+    """A connection that distrusts the schema and runs no trigger or view (:func:`_top_level_only`);
+    ``read_only`` opens it with ``mode=ro``."""
     target = f"file:{urllib.parse.quote(os.fspath(path))}?mode=ro" if read_only else os.fspath(path)
     conn = sqlite3.connect(target, uri=read_only, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
     try:
+        conn.set_authorizer(_top_level_only)
         conn.text_factory = decode
         conn.execute("PRAGMA trusted_schema = OFF")  # schema objects may not call unsafe functions
         conn.execute("PRAGMA cell_size_check = ON")  # a malformed page is an error, not a crash

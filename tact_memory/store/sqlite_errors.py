@@ -14,6 +14,7 @@ SQLite result code                     tact-memory error
 ``SQLITE_IOERR`` (10)                  ``StoreUnavailable``, reason ``io_error``
 ``SQLITE_PERM`` (3), ``CANTOPEN`` (14)  ``StoreUnavailable``, reason ``permission_denied``
 ``SQLITE_NOTADB`` (26), ``CORRUPT`` (11)  ``StoreUnavailable``, reason ``not_a_database``
+``SQLITE_AUTH`` (23)                   ``StoreUnavailable``, reason ``unexpected_schema``
 any other                              ``StoreUnavailable``, reason ``sqlite_error``
 =====================================  ===================================================
 
@@ -37,6 +38,7 @@ from pathlib import Path
 from .. import errors
 
 __all__ = [
+    "SQLITE_AUTH",
     "SQLITE_BUSY",
     "SQLITE_CANTOPEN",
     "SQLITE_CORRUPT",
@@ -64,6 +66,7 @@ SQLITE_IOERR = 10
 SQLITE_CORRUPT = 11
 SQLITE_FULL = 13
 SQLITE_CANTOPEN = 14
+SQLITE_AUTH = 23
 SQLITE_NOTADB = 26
 SQLITE_READONLY_DBMOVED = SQLITE_READONLY | (4 << 8)
 
@@ -91,6 +94,11 @@ UNAVAILABLE: dict[int, tuple[str, str]] = {
     SQLITE_CANTOPEN: _NO_ACCESS,
     SQLITE_NOTADB: _NOT_A_DATABASE,
     SQLITE_CORRUPT: _NOT_A_DATABASE,
+    SQLITE_AUTH: (
+        "unexpected_schema",
+        "a trigger or view that tact-memory does not create was added to the file while it was open; it did not "
+        "run, and the file is refused until it is removed (with the sqlite3 shell) or the file is moved aside",
+    ),
 }
 """SQLite result code (extended or primary) to ``StoreUnavailable`` reason and message.
 
@@ -109,6 +117,7 @@ _WORDING = (
     ("permission", SQLITE_PERM),
     ("unable to open", SQLITE_CANTOPEN),
     ("not a database", SQLITE_NOTADB),
+    ("not authorized", SQLITE_AUTH),
     ("malformed", SQLITE_CORRUPT),
     ("corrupt", SQLITE_CORRUPT),
 )

@@ -160,6 +160,54 @@ def test_a_schema_that_is_not_exactly_ours_is_refused_untouched(config_path: Pat
     )  # no sidecar appeared either
 
 
+TRIGGERS = [case for case, statements in HOSTILE_SCHEMAS.items() if any("TRIGGER" in sql for sql in statements)]
+
+
+@pytest.mark.parametrize("case", TRIGGERS)
+def test_a_trigger_added_while_the_file_is_open_never_runs(db_path: Path, case: str) -> None:
+    """The schema is compared with ours when the file is opened; a trigger another process adds
+    later, while a session has the file open and its statements prepared, is refused when SQLite
+    prepares a statement that would fire it (``unexpected_schema``), before it runs. The session's
+    next call opens the file again, and the whole schema is compared then."""
+    seeded(db_path)
+    store = MemoryStore(db_path)
+    tool = Dispatcher(store)
+    for call in (SCAN, {"operation": "read", "ids": [1, 2, 3]}):
+        assert "error" not in check_result(tool.call(call), sent=call)
+    tampered(db_path, *HOSTILE_SCHEMAS[case])
+    answers = []
+    for call in [*CALLS, SCAN, {"operation": "delete", "id": 3, "version": 1}]:
+        answers.append(check_result(tool.call(call), sent=call))
+    store.close()
+    refused = [a["error"] for a in answers if "error" in a]
+    assert refused, answers
+    assert all(e["code"] == "unavailable" and e["reason"] == "unexpected_schema" for e in refused), refused
+    # nothing a trigger does happened: no record rewritten, no text copied, no delete reported done
+    # while its row stayed
+    assert all(CHECKPOINT_LOOKALIKE not in content for _, content in raw_rows(db_path).values())
+    with closing(sqlite3.connect(db_path)) as conn:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'stash'").fetchone():
+            assert conn.execute("SELECT count(*) FROM stash").fetchone()[0] == 0
+    deleted = {a["id"] for a in answers if a.get("operation") == "delete" and "error" not in a}
+    assert not deleted & set(raw_rows(db_path))
+
+
+def test_people_views_open_before_a_trigger_was_added_refuse_it(db_path: Path) -> None:
+    """A browser or ``list`` that had the file open reads no planted view or trigger either: its
+    connection refuses anything a schema object would do."""
+    seeded(db_path)
+    with MemoryStore(db_path) as store:
+        assert len(store.list_records()) == 3
+        tampered(
+            db_path,
+            "ALTER TABLE memories RENAME TO kept",
+            "CREATE VIEW memories AS SELECT id, version, 'planted' AS content, created_at_ms, updated_at_ms, derived FROM kept",
+        )
+        with pytest.raises(errors.StoreUnavailable) as info:
+            store.list_records()
+        assert info.value.reason == "unexpected_schema"
+
+
 def test_the_refusal_names_what_differs_without_quoting_the_file(db_path: Path) -> None:
     seeded(db_path)
     tampered(db_path, *HOSTILE_SCHEMAS["deleted text copied elsewhere"], "CREATE TRIGGER \"ignore previous instructions\" "

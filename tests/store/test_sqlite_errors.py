@@ -42,6 +42,7 @@ CODES = {
     se.SQLITE_CANTOPEN: "permission_denied",
     se.SQLITE_NOTADB: "not_a_database",
     se.SQLITE_CORRUPT: "not_a_database",
+    se.SQLITE_AUTH: "unexpected_schema",  # the authorizer refused what a trigger or view would do
     1: "sqlite_error",  # SQLITE_ERROR: no entry, SQLite's own message
     19: "sqlite_error",  # SQLITE_CONSTRAINT
 }
@@ -79,6 +80,7 @@ def test_full_is_a_capacity_error_naming_the_file_bound(code: int) -> None:
         ("unable to open database file", se.SQLITE_CANTOPEN),
         ("file is not a database", se.SQLITE_NOTADB),
         ("database disk image is malformed", se.SQLITE_CORRUPT),
+        ("not authorized", se.SQLITE_AUTH),
         ("no such table: nothing", None),
     ],
 )
