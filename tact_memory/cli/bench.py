@@ -438,9 +438,9 @@ def _index_update_ms(texts: list[str], samples: int) -> float:
 
 
 class _BareTelemetry:
-    """The telemetry transaction a scan commits (one statement), on a copy of the store file with the store's own
-    pragmas and nothing around it (no stat, no checks, no wrapper): what any scan of this design,
-    which commits its telemetry and deletes securely, pays at least."""
+    """The telemetry transaction a scan commits (one statement), on a copy of the store file with
+    the store's own pragmas and nothing around it (no stat, no checks, no wrapper): what any scan
+    of this design, which commits its telemetry and deletes securely, pays at least."""
 
     def __init__(self, source: Path, copy: Path) -> None:
         self.conn = _backup(source, copy)

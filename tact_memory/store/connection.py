@@ -106,7 +106,9 @@ from .schema import (
 )
 from .sqlite_errors import SQLITE_BUSY, SQLITE_LOCKED, error_code, unavailable
 
-__all__ = ["TRANSACTIONS", "Transaction", "TransactionKind", "begin", "commit_unchanged", "open_database", "use_wal", "write_polling"]
+__all__ = [
+    "TRANSACTIONS", "Transaction", "TransactionKind", "begin", "commit_unchanged", "open_database", "use_wal", "write_polling",
+]  # fmt: skip
 
 TransactionKind = Literal["mutation", "removal", "telemetry", "view"]
 """A content change that adds (a put, the rows it prunes), one that takes content out (a delete, a
@@ -225,7 +227,9 @@ def _size(path: str) -> int:
         return 0
 
 
-def _top_level_only(action: int, first: str | None, second: str | None, database: str | None, source: str | None) -> int:
+def _top_level_only(
+    action: int, first: str | None, second: str | None, database: str | None, source: str | None
+) -> int:
     """The connections' authorizer: refuse, as a statement is prepared, anything a trigger or a view
     would do (``source`` names it), and allow what our own statements do.
 
@@ -300,7 +304,9 @@ def begin(conn: sqlite3.Connection, statement: str, *, busy_timeout_s: float) ->
     write_polling(conn, statement, (), busy_timeout_s=busy_timeout_s)
 
 
-def write_polling(conn: sqlite3.Connection, statement: str, params: Sequence[object], *, busy_timeout_s: float) -> sqlite3.Cursor:
+def write_polling(
+    conn: sqlite3.Connection, statement: str, params: Sequence[object], *, busy_timeout_s: float
+) -> sqlite3.Cursor:
     """Run ``statement``, which takes the write lock, asking for the lock again while another holds it.
 
     SQLite's own busy handler sleeps at least a millisecond on the first refusal and longer on each
