@@ -192,20 +192,27 @@ def test_a_trigger_added_while_the_file_is_open_never_runs(db_path: Path, case: 
     assert not deleted & set(raw_rows(db_path))
 
 
-def test_people_views_open_before_a_trigger_was_added_refuse_it(db_path: Path) -> None:
-    """A browser or ``list`` that had the file open reads no planted view or trigger either: its
-    connection refuses anything a schema object would do."""
+@pytest.mark.parametrize("reader", ["list", "scan", "read"])
+def test_a_view_put_in_a_tables_place_while_the_file_is_open_is_never_read(db_path: Path, reader: str) -> None:
+    """A browser or ``list``, or a session, that had the file open reads nothing through a view
+    planted in the ``memories`` table's place: its connection refuses what a view would do."""
     seeded(db_path)
     with MemoryStore(db_path) as store:
-        assert len(store.list_records()) == 3
+        tool = Dispatcher(store)
+        assert len(store.list_records()) == 3 and "error" not in tool.call(SCAN)
         tampered(
             db_path,
             "ALTER TABLE memories RENAME TO kept",
             "CREATE VIEW memories AS SELECT id, version, 'planted' AS content, created_at_ms, updated_at_ms, derived FROM kept",
         )
-        with pytest.raises(errors.StoreUnavailable) as info:
-            store.list_records()
-        assert info.value.reason == "unexpected_schema"
+        if reader == "list":
+            with pytest.raises(errors.StoreUnavailable) as info:
+                store.list_records()
+            assert info.value.reason == "unexpected_schema"
+        else:
+            call = SCAN if reader == "scan" else {"operation": "read", "ids": [1]}
+            result = check_result(tool.call(call), sent=call)
+            assert result["error"]["code"] == "unavailable" and result["error"]["reason"] == "unexpected_schema", result
 
 
 def test_the_refusal_names_what_differs_without_quoting_the_file(db_path: Path) -> None:
