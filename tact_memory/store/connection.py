@@ -54,9 +54,7 @@ and a checkpoint later copies them into the database.
   so the first write into a WAL an automatic checkpoint emptied costs one sync; after a removal
   the scrub has made that write). It survives a killed process; a crash of the system or a
   power loss can undo the latest ones (whole, never half) until the next mutation or
-  checkpoint syncs the WAL. A scan's counts are one statement, which, once the connection is
-  in WAL mode, is run as a transaction of its own: the same lock, asked for the same way
-  (:func:`write_polling`), without a ``BEGIN`` and a ``COMMIT`` around it.
+  checkpoint syncs the WAL.
 - ``view`` (a scan's or read's refresh, ranking and fetching): a plain ``BEGIN`` that only reads.
   WAL readers take no lock a writer waits for, so ranking never holds the write lock.
 
@@ -89,7 +87,6 @@ import os
 import sqlite3
 import time
 import urllib.parse
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -106,9 +103,7 @@ from .schema import (
 )
 from .sqlite_errors import SQLITE_BUSY, SQLITE_LOCKED, error_code, unavailable
 
-__all__ = [
-    "TRANSACTIONS", "Transaction", "TransactionKind", "begin", "commit_unchanged", "open_database", "use_wal", "write_polling",
-]  # fmt: skip
+__all__ = ["TRANSACTIONS", "Transaction", "TransactionKind", "begin", "commit_unchanged", "open_database", "use_wal"]
 
 TransactionKind = Literal["mutation", "removal", "telemetry", "view"]
 """A content change that adds (a put, the rows it prunes), one that takes content out (a delete, a
@@ -291,8 +286,14 @@ LAST_PAUSE_S = 0.002
 
 
 def begin(conn: sqlite3.Connection, statement: str, *, busy_timeout_s: float) -> None:
-    """Run ``statement`` (a ``BEGIN``); a ``BEGIN IMMEDIATE`` waits for the write lock here, as
-    :func:`write_polling` does.
+    """Run ``statement`` (a ``BEGIN``); a ``BEGIN IMMEDIATE`` waits for the write lock here.
+
+    SQLite's own busy handler sleeps at least a millisecond on the first refusal and longer on each
+    next one, while the transactions that hold the lock (a scan's telemetry, most puts) are over in
+    a tenth of that. So with the handler off, the lock is asked for again after
+    :data:`FIRST_PAUSE_S`, the pause doubling up to :data:`LAST_PAUSE_S`, until ``busy_timeout_s``
+    has passed. The connection's busy timeout is put back afterwards for every other statement
+    (checkpoints wait for readers through it).
 
     Raises:
         sqlite3.OperationalError: still busy after ``busy_timeout_s``, or any other error; the
@@ -301,37 +302,17 @@ def begin(conn: sqlite3.Connection, statement: str, *, busy_timeout_s: float) ->
     if statement != "BEGIN IMMEDIATE":
         conn.execute(statement)
         return
-    write_polling(conn, statement, (), busy_timeout_s=busy_timeout_s)
-
-
-def write_polling(
-    conn: sqlite3.Connection, statement: str, params: Sequence[object], *, busy_timeout_s: float
-) -> sqlite3.Cursor:
-    """Run ``statement``, which takes the write lock, asking for the lock again while another holds it.
-
-    SQLite's own busy handler sleeps at least a millisecond on the first refusal and longer on each
-    next one, while the transactions that hold the lock (a scan's telemetry, most puts) are over in
-    a tenth of that. So with the handler off, the statement is tried again after
-    :data:`FIRST_PAUSE_S`, the pause doubling up to :data:`LAST_PAUSE_S`, until ``busy_timeout_s``
-    has passed. The connection's busy timeout is put back afterwards for every other statement
-    (checkpoints wait for readers through it). A refused try changes nothing: outside a
-    transaction, a statement that cannot take the lock (or whose snapshot another writer moved
-    past) is undone whole, and the next try reads afresh.
-
-    Raises:
-        sqlite3.OperationalError: still busy after ``busy_timeout_s``, or any other error; the
-            caller translates it.
-    """
     conn.execute("PRAGMA busy_timeout = 0")
     try:
         deadline: float | None = None
         pause = FIRST_PAUSE_S
         while True:
             try:
-                return conn.execute(statement, params)
+                conn.execute(statement)
+                return
             except sqlite3.OperationalError as exc:
-                # the extended codes too: BUSY_SNAPSHOT when another writer committed between this
-                # try's snapshot and its lock, which the next try reads afresh
+                # the extended codes too: BUSY_SNAPSHOT when another writer committed between the
+                # snapshot this try took and its lock, which the next try takes afresh
                 if (error_code(exc) or 0) & 0xFF not in (SQLITE_BUSY, SQLITE_LOCKED):
                     raise
                 now = time.monotonic()

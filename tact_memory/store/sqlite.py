@@ -42,7 +42,6 @@ import _thread
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,7 +59,7 @@ from ..records import (
 )
 from . import derived as stored
 from . import held, policy, rows
-from .connection import TRANSACTIONS, TransactionKind, begin, commit_unchanged, open_database, use_wal, write_polling
+from .connection import TRANSACTIONS, TransactionKind, begin, commit_unchanged, open_database, use_wal
 from .files import SIDECARS
 from .hygiene import Scrubber
 from .index import CorpusIndex
@@ -70,7 +69,7 @@ from .sqlite_errors import SQLITE_READONLY_DBMOVED, UNAVAILABLE, is_full, transl
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Hit, Index
 
-__all__ = ["BUSY_TIMEOUT_S", "SCHEMA_VERSION", "MemoryStore", "scan_telemetry", "scan_telemetry_params"]
+__all__ = ["BUSY_TIMEOUT_S", "SCAN_TELEMETRY", "SCHEMA_VERSION", "MemoryStore"]
 
 BUSY_TIMEOUT_S = 5.0
 """How long an operation waits for another process's write lock before answering ``busy``."""
@@ -78,35 +77,15 @@ BUSY_TIMEOUT_S = 5.0
 _AT_VERSION = "(id, version) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))"
 """Rows still at the version a view saw: ``?`` is a JSON list of ``[id, version]`` pairs."""
 
-def scan_telemetry(cards: int) -> str:
-    """A scan's telemetry for ``cards`` served cards, as one statement: ``?1`` is the time, then
-    each card's id and version, in pairs (:func:`scan_telemetry_params`).
-
-    A card is counted only while its record is at that version and every cell of it is sound; a
-    record without a telemetry row gets one. Written into the ``telemetry`` table alone, so a scan
-    rewrites none of the pages that hold content. One statement is atomic by itself, so outside a
-    transaction it is its own: all the cards counted, or none.
-    """
-    served = ", ".join(f"(?{2 * i + 2}, ?{2 * i + 3})" for i in range(cards))
-    return (
-        "INSERT INTO telemetry (memory_id, scan_count, last_scanned_at_ms)"
-        f" SELECT id, 1, ?1 FROM (VALUES {served}) AS served JOIN memories ON id = served.column1 AND version = served.column2"
-        f" WHERE {rows.MEMORY_CELLS_VALID}"
-        " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = ?1"
-        f" WHERE {rows.TELEMETRY_CELLS_VALID}"
-    )
-
-
-def scan_telemetry_params(now: int, keys: Iterable[tuple[int, int]]) -> list[int]:
-    """The parameters of :func:`scan_telemetry`: the time, then each ``(id, version)`` in order."""
-    params = [now]
-    for pair in keys:
-        params += pair
-    return params
-
-
-_SCAN_TELEMETRY: dict[int, str] = {}
-""":func:`scan_telemetry` by the number of cards, made as first needed."""
+SCAN_TELEMETRY = (
+    "INSERT INTO telemetry (memory_id, scan_count, last_scanned_at_ms)"
+    f" SELECT id, 1, ?1 FROM memories WHERE id = ?2 AND version = ?3 AND {rows.MEMORY_CELLS_VALID}"
+    " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = ?1"
+    f" WHERE {rows.TELEMETRY_CELLS_VALID}"
+)
+"""A scan's telemetry for one served card ``(now, id, version)``: counted only while the record is at
+that version and every cell of it is sound; a record without a telemetry row gets one. Written
+into the ``telemetry`` table alone, so a scan rewrites none of the pages that hold content."""
 
 _READ = (
     "INSERT INTO telemetry (memory_id, read_count, last_read_at_ms)"
@@ -271,54 +250,20 @@ class MemoryStore:
             except BaseException as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
+                self._corpus.invalidate()  # the file's generation went back; compare versions again
                 if not isinstance(exc, (sqlite3.Error, OSError)):
-                    self._corpus.invalidate()
                     raise
-                raise self._failed(exc) from exc
+                error = self._translate(exc)
+                if isinstance(error, errors.StoreUnavailable) and error.reason != "busy":
+                    # A connection to a moved, corrupt or read-only file stays that way; the next
+                    # call opens the path afresh, so the loop recovers once it is fixed.
+                    self.close()
+                raise error from exc
             copied = False
             if spec.synchronous is not None and self._scrubber.owed:
                 copied = self._scrubber.scrub(conn, self._image)
             if wal is not None and not copied:
                 self._flush_wal(conn, wal)
-
-    def _failed(self, exc: sqlite3.Error | OSError) -> errors.TactMemoryError:
-        """The error to raise for a write that failed (and was undone) with ``exc``."""
-        self._corpus.invalidate()  # the file's generation went back; compare versions again
-        error = self._translate(exc)
-        if isinstance(error, errors.StoreUnavailable) and error.reason != "busy":
-            # A connection to a moved, corrupt or read-only file stays that way; the next call
-            # opens the path afresh, so the loop recovers once it is fixed.
-            self.close()
-        return error
-
-    def _count_alone(self, sql: str, params: Sequence[object], keys: Sequence[RecordKey]) -> bool:
-        """Count a scan's cards with its one telemetry statement as a transaction of its own, when
-        an earlier write left the connection in WAL mode and nothing derived waits to be kept in
-        the file; answer ``False``, having done nothing, otherwise (the caller then takes a
-        ``telemetry`` transaction).
-
-        It is that transaction without its ``BEGIN`` and ``COMMIT``: the same statement, under the
-        write lock asked for the same way, as atomic and as durable, and followed by the same
-        scrub when one is owed. A served row passed over because a cell of it is not sound is
-        refused from a view that follows.
-        """
-        conn, level = self._conn, TRANSACTIONS["telemetry"].synchronous
-        if conn is None or conn.in_transaction or self._synchronous is None or self._corpus.unsaved():
-            return False
-        self._check_not_moved()
-        try:
-            if self._synchronous != level:
-                conn.execute(f"PRAGMA synchronous = {level}")
-                self._synchronous = level
-            bumped = self._record_telemetry(partial(write_polling, conn, sql, params, busy_timeout_s=BUSY_TIMEOUT_S))
-        except (sqlite3.Error, OSError) as exc:
-            raise self._failed(exc) from exc
-        if self._scrubber.owed:
-            self._scrubber.scrub(conn, self._image)
-        if bumped is not None and bumped < len(keys):
-            with self._transaction("view") as view:
-                self._check_served(view, keys)
-        return True
 
     def _held_wal(self) -> held.Identity | None:
         """The WAL's identity, if SQLite is seen to hold the WAL at that path open (so that a flush
@@ -485,19 +430,17 @@ class MemoryStore:
         return row[0] if row is not None and type(row[0]) is int else None
 
     @staticmethod
-    def _record_telemetry(write: Callable[[], sqlite3.Cursor]) -> int | None:
-        """Run a telemetry update and answer how many rows it changed; at the file bound, skip it
-        rather than fail the scan or read (and answer ``None``).
+    def _record_telemetry(conn: sqlite3.Connection, sql: str, params: Sequence[tuple[object, ...]]) -> int | None:
+        """Run a telemetry update once per row and answer how many rows it changed; at the file
+        bound, skip the rest rather than fail the scan or read (and answer ``None``).
 
-        A first scan or read adds a telemetry row, and a first scan time turns a NULL into an
-        integer, so a row grows; on a full page that needs a page the file may not add
-        (``SQLITE_FULL``). SQLite undoes just the statement that needed it, or (when it kept no
-        statement journal) the transaction, which held nothing but this telemetry: a scan's
-        cards are one statement, so none of them is counted; a read's rows counted before it
-        keep theirs.
+        A first scan time turns a NULL into an integer, so a row grows; on a full page that needs a
+        page the file may not add (``SQLITE_FULL``). SQLite undoes just that row's statement, or
+        (when it kept no statement journal) the transaction, which held nothing but this call's
+        telemetry; rows updated before it keep theirs.
         """
         try:
-            return int(write().rowcount)
+            return int(conn.executemany(sql, params).rowcount)
         except sqlite3.OperationalError as exc:
             if not is_full(exc):
                 raise
@@ -556,15 +499,12 @@ class MemoryStore:
             for hit in hits:
                 key, shown = self._corpus.card_of(hit.id, self.limits.preview_bytes)
                 cards.append(Candidate(key, round(hit.score, 4), shown))
-            now = self._clock()
-            sql = _SCAN_TELEMETRY.get(len(cards)) or _SCAN_TELEMETRY.setdefault(len(cards), scan_telemetry(len(cards)))
-            params = scan_telemetry_params(now, [(c.key.id, c.key.version) for c in cards])
-            if not self._count_alone(sql, params, [c.key for c in cards]):
-                with self._transaction("telemetry") as conn:
-                    self._save_derived(conn)
-                    bumped = self._record_telemetry(partial(conn.execute, sql, params))
-                    if bumped is not None and bumped < len(cards):
-                        self._check_served(conn, [c.key for c in cards])
+            with self._transaction("telemetry") as conn:
+                now = self._clock()
+                self._save_derived(conn)
+                bumped = self._record_telemetry(conn, SCAN_TELEMETRY, [(now, c.key.id, c.key.version) for c in cards])
+                if bumped is not None and bumped < len(cards):
+                    self._check_served(conn, [c.key for c in cards])
         return cards
 
     def _quiet(self) -> bool:
@@ -638,7 +578,7 @@ class MemoryStore:
         with self._transaction("telemetry") as conn:
             now = self._clock()
             self._save_derived(conn)
-            self._record_telemetry(partial(conn.executemany, _READ, [(now, i, by_id[i].key.version) for i in found]))
+            self._record_telemetry(conn, _READ, [(now, i, by_id[i].key.version) for i in found])
             for row in conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE {_AT_VERSION}", (seen,)):
                 record = self._record(row)
                 by_id[record.key.id] = record

@@ -394,9 +394,13 @@ def test_a_malformed_row_is_a_named_error_naming_the_row(config_path: Path, db_p
 
 
 def cells(db: Path, id_: int) -> tuple[object, ...]:
+    """Every cell of a record, in ``memories`` and in ``telemetry``, as the file holds it."""
     with closing(sqlite3.connect(db)) as conn:
         conn.text_factory = bytes
-        return tuple(conn.execute("SELECT * FROM memories WHERE id = ?", (id_,)).fetchone())
+        found = conn.execute(
+            "SELECT * FROM memories LEFT JOIN telemetry ON telemetry.memory_id = memories.id WHERE id = ?", (id_,)
+        )
+        return tuple(found.fetchone())
 
 
 @pytest.mark.parametrize("case", KEYS_INTACT)

@@ -1,5 +1,4 @@
-"""Waiting for the write lock: ``BEGIN IMMEDIATE``, or a statement that is its own transaction, asks again
-after short pauses, not SQLite's sleeps."""
+"""Waiting for the write lock: ``BEGIN IMMEDIATE`` asks again after short pauses, not SQLite's sleeps."""
 
 from __future__ import annotations
 
@@ -122,9 +121,8 @@ def test_a_read_transaction_begins_without_touching_the_timeout(file: Path) -> N
 
 @pytest.mark.parametrize("after", ["scan", "put"])
 def test_a_scans_telemetry_asks_again_and_counts_once_the_lock_is_free(file: Path, after: str) -> None:
-    """After a scan, the next scan's telemetry is one statement that is its own transaction; after
-    a put it is the same (the sync level changes between transactions). Either asks again while
-    the lock is held, then counts once."""
+    """After a scan, or after a put (which left another sync level), the next scan's telemetry
+    asks for the lock again while it is held, then counts once."""
     store = MemoryStore(file)
     try:
         assert store.scan("build cache")  # opens the connection and warms the index
@@ -133,14 +131,14 @@ def test_a_scans_telemetry_asks_again_and_counts_once_the_lock_is_free(file: Pat
         conn = store._conn
         assert conn is not None
         asked = traced(conn)
-        thread, holder = held_until_asked_twice(file, asked, statement="INSERT INTO telemetry")
+        thread, holder = held_until_asked_twice(file, asked)
         try:
             cards = store.scan("build cache")
         finally:
             thread.join()
             holder.close()
         assert [c.key.id for c in cards] == [1]
-        assert tries(asked, "INSERT INTO telemetry") >= 2 and tries(asked, "BEGIN") == 0
+        assert tries(asked, "BEGIN IMMEDIATE") >= 2
         assert store.get(1).scan_count == 2  # type: ignore[union-attr]
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
     finally:
@@ -193,13 +191,15 @@ class _RefusedOnce(sqlite3.Connection):
 
 
 @pytest.mark.parametrize("code", [517, 261])
-def test_an_extended_busy_refusal_of_a_write_is_tried_again(file: Path, code: int) -> None:
-    """An extended busy code is busy too: the statement is asked again and runs once."""
+def test_an_extended_busy_refusal_of_the_write_lock_is_tried_again(file: Path, code: int) -> None:
+    """An extended busy code is busy too: the lock is asked for again, and the transaction holds it."""
     writer = sqlite3.connect(file, isolation_level=None, factory=_RefusedOnce)
-    writer.refusing, writer.code = "UPDATE", code  # type: ignore[attr-defined]
+    writer.refusing, writer.code = "BEGIN IMMEDIATE", code  # type: ignore[attr-defined]
     try:
-        connection.write_polling(writer, "UPDATE meta SET value = value + 1 WHERE key = 'generation'", (), busy_timeout_s=5.0)
-        assert writer.refused == 1  # type: ignore[attr-defined]
+        connection.begin(writer, "BEGIN IMMEDIATE", busy_timeout_s=5.0)
+        assert writer.refused == 1 and writer.in_transaction  # type: ignore[attr-defined]
+        writer.execute("UPDATE meta SET value = value + 1 WHERE key = 'generation'")
+        writer.execute("COMMIT")
         assert writer.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0] == 2
     finally:
         writer.close()
