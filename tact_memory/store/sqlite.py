@@ -337,8 +337,9 @@ class MemoryStore:
         )
         self._scrubber.mark(text for row in found for text in row if isinstance(text, str))
 
-    def _prune(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
-        """Delete these rows (expired probation, to make room), telling the scrubber what leaves."""
+    def _remove(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+        """Delete these rows and their telemetry (a delete, or a prune of expired probation to make
+        room), telling the scrubber what leaves."""
         self._retire(conn, ids)
         listed = (json.dumps(list(ids)),)
         conn.execute("DELETE FROM telemetry WHERE memory_id IN (SELECT value FROM json_each(?))", listed)
@@ -662,7 +663,7 @@ class MemoryStore:
             if prune is None:
                 return None
             if prune:
-                self._prune(conn, prune)
+                self._remove(conn, prune)
             if replace is not None:
                 self._retire(conn, [replace.id])
             until = policy.probation_deadline(now, self.limits, probation=probation)
@@ -729,9 +730,7 @@ class MemoryStore:
                         id=key.id,
                         current_version=version,
                     )
-                self._retire(conn, [key.id])
-                conn.execute("DELETE FROM telemetry WHERE memory_id = ?", (key.id,))
-                conn.execute("DELETE FROM memories WHERE id = ?", (key.id,))
+                self._remove(conn, [key.id])
                 self._bump_generation(conn)
             self._corpus.committed(read, removed=[key.id])
         except errors.DatabaseCapacity as exc:
@@ -897,7 +896,7 @@ class MemoryStore:
                         planned = [row for row in planned if row.id not in chosen]
                         planned.append(policy.Row(-1 - position, size, now, until))  # not yet written
                     if prune:
-                        self._prune(conn, prune)
+                        self._remove(conn, prune)
                     for content in texts:
                         cur = conn.execute(
                             "INSERT INTO memories (version, content, created_at_ms, updated_at_ms) VALUES (1, ?, ?, ?)",

@@ -175,21 +175,20 @@ def test_a_trigger_added_while_the_file_is_open_never_runs(db_path: Path, case: 
     for call in (SCAN, {"operation": "read", "ids": [1, 2, 3]}):
         assert "error" not in check_result(tool.call(call), sent=call)
     tampered(db_path, *HOSTILE_SCHEMAS[case])
-    answers = []
-    for call in [*CALLS, SCAN, {"operation": "delete", "id": 3, "version": 1}]:
-        answers.append(check_result(tool.call(call), sent=call))
+    answers = [check_result(tool.call(call), sent=call) for call in [*CALLS, SCAN, {"operation": "delete", "id": 3, "version": 1}]]
     store.close()
     refused = [a["error"] for a in answers if "error" in a]
     assert refused, answers
     assert all(e["code"] == "unavailable" and e["reason"] == "unexpected_schema" for e in refused), refused
     # nothing a trigger does happened: no record rewritten, no text copied, no delete reported done
     # while its row stayed
-    assert all(CHECKPOINT_LOOKALIKE not in content for _, content in raw_rows(db_path).values())
+    kept = raw_rows(db_path)
+    assert all(CHECKPOINT_LOOKALIKE not in content for _, content in kept.values())
     with closing(sqlite3.connect(db_path)) as conn:
         if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'stash'").fetchone():
             assert conn.execute("SELECT count(*) FROM stash").fetchone()[0] == 0
     deleted = {a["id"] for a in answers if a.get("operation") == "delete" and "error" not in a}
-    assert not deleted & set(raw_rows(db_path))
+    assert not deleted & set(kept)
 
 
 @pytest.mark.parametrize("reader", ["list", "scan", "read"])

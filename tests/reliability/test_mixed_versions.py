@@ -66,7 +66,7 @@ class EarlierSession:
         return answer
 
     def close(self) -> tuple[int, str]:
-        stdout, stderr = self.process.communicate(timeout=30)
+        _, stderr = self.process.communicate(timeout=30)
         return self.process.returncode, stderr
 
 

@@ -27,22 +27,17 @@ def traced(conn: sqlite3.Connection) -> list[str]:
     return statements
 
 
-def tries(asked: list[str], statement: str) -> int:
-    """How many of the statements ``asked`` begin with ``statement``."""
-    return sum(s.startswith(statement) for s in list(asked))
-
-
 def held_until_asked_twice(
-    file: Path, asked: list[str], *, patience_ms: int = 2000, statement: str = "BEGIN IMMEDIATE"
+    file: Path, asked: list[str], *, patience_ms: int = 2000
 ) -> tuple[threading.Thread, sqlite3.Connection]:
-    """Another connection holds the write lock until ``asked`` shows a second try of ``statement``
-    (or about ``patience_ms`` pass)."""
+    """Another connection holds the write lock until ``asked`` shows a second try (or about
+    ``patience_ms`` pass)."""
     holder = sqlite3.connect(file, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN IMMEDIATE")
 
     def release() -> None:
         for _ in range(patience_ms):
-            if tries(asked, statement) >= 2:
+            if asked.count("BEGIN IMMEDIATE") >= 2:
                 break
             threading.Event().wait(0.001)
         holder.execute("ROLLBACK")
@@ -138,7 +133,7 @@ def test_a_scans_telemetry_asks_again_and_counts_once_the_lock_is_free(file: Pat
             thread.join()
             holder.close()
         assert [c.key.id for c in cards] == [1]
-        assert tries(asked, "BEGIN IMMEDIATE") >= 2
+        assert asked.count("BEGIN IMMEDIATE") >= 2
         assert store.get(1).scan_count == 2  # type: ignore[union-attr]
         assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
     finally:
@@ -168,6 +163,26 @@ def test_a_scans_telemetry_gives_up_busy_after_the_timeout_and_counts_nothing(
         assert sorted(c.key.id for c in store.scan("build cache")) == [1, 2]  # the lock is free again
     finally:
         holder.close()
+        store.close()
+
+
+def test_a_put_waits_through_sqlites_own_handler(file: Path) -> None:
+    """A mutation's wait is one ``BEGIN IMMEDIATE`` that SQLite's busy handler holds until the lock is free."""
+    store = MemoryStore(file)
+    try:
+        store.scan("build cache")
+        conn = store._conn
+        assert conn is not None
+        asked = traced(conn)
+        thread, holder = held_until_asked_twice(file, asked, patience_ms=200)  # never asked twice
+        try:
+            store.put("the release branch is cut on Thursdays")
+        finally:
+            thread.join()
+            holder.close()
+        assert asked.count("BEGIN IMMEDIATE") == 1
+        assert len(store.list_records()) == 2
+    finally:
         store.close()
 
 
