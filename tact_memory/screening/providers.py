@@ -181,10 +181,11 @@ MARKED: tuple[tuple[str, bytes], ...] = (
         "azure_client_secret",
         rb"Q~(?<=(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}[0-9]Q~)(?P<body>[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])",
     ),
-    # A long-lived Dropbox token: eleven characters (the last no "A"), ten "A"s, forty-three more.
+    # A long-lived Dropbox token: eleven characters (not all "A", which base64 writes for zero
+    # bytes), ten "A"s, forty-three more.
     (
         "dropbox_token",
-        rb"AAAAAAAAAA(?<=" + _NOT_IN_BASE64 + rb"[A-Za-z0-9]{10}[B-Za-z0-9]AAAAAAAAAA)(?P<body>[A-Za-z0-9_=-]{43})"
+        rb"AAAAAAAAAA(?<=" + _NOT_IN_BASE64 + rb"(?!A{11})[A-Za-z0-9]{11}AAAAAAAAAA)(?P<body>[A-Za-z0-9_=-]{43})"
         + _BASE64_END,
     ),
     # Square's access tokens and Meta's start with EAA (Square's with EAAA, and shorter).

@@ -209,6 +209,15 @@ def test_base64_of_sparse_binary_is_kept() -> None:
     assert found == []
 
 
+@pytest.mark.parametrize("prefix", ["0000000012A", "x7QpZr2mLkA", "b4AAAAAAAAA"])
+def test_a_dropbox_token_whose_eleventh_character_is_an_a_is_found(prefix: str) -> None:
+    # The published shape allows any letter or digit before the ten "A"s, "A" included; only
+    # eleven "A"s there (base64 of zero bytes) are not a token's.
+    token = prefix + "A" * 10 + "kR3vX9mQ2pL7wN5tY8zB4cD6fH1jG0sE-_aUoIeTyWq"
+    assert find_secret(f"the token {token} works") == "dropbox_token"
+    assert find_secret(f"fixture {'A' * 21}kR3vX9mQ2pL7wN5tY8zB4cD6fH1jG0sE-_aUoIeTyWq works") is None
+
+
 def test_the_module_is_data_only() -> None:
     with open(providers.__file__, encoding="utf-8") as file:
         tree = ast.parse(file.read())
