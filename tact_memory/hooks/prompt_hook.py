@@ -70,8 +70,14 @@ MAX_INPUT_BYTES = 16 << 20
 MAX_SESSION_ID = 256
 """Longest session id kept (clients send UUIDs)."""
 
-TRANSCRIPT_PROBE_BYTES = 256 << 10
-"""How much of a transcript's start is searched for an assistant reply."""
+TRANSCRIPT_CHUNK_BYTES = 256 << 10
+"""How much of a transcript is read at a time while looking for an assistant reply."""
+
+TRANSCRIPT_LIMIT_BYTES = 64 << 20
+"""How much of a transcript is searched at most. The first reply follows the first prompt, so the
+search usually ends within its first chunk; a first prompt that carried pasted images (kept in the
+transcript as base64) can push it megabytes further. A transcript with no reply within this bound
+proves nothing either way, and whether the session was seen decides."""
 
 STATE_DIR = "hooks"
 STATE_FILE = "sessions.json"
@@ -107,15 +113,22 @@ def config_path(explicit: str | None, environ: dict[str, str] | os._Environ[str]
     return os.path.join(platformdirs.user_config_dir("tact"), "config.toml"), False
 
 
-def _read_bounded(path: str, limit: int) -> bytes:
-    """At most ``limit`` bytes of a regular file; a FIFO, device or socket is never opened to read."""
+def _open_regular(path: str) -> int:
+    """A descriptor open for reading on a regular file; a FIFO, device or socket is never opened."""
     if not stat.S_ISREG(os.stat(path).st_mode):
         raise OSError(f"{path} is not a regular file")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    return fd
+
+
+def _read_bounded(path: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of a regular file (see :func:`_open_regular`)."""
+    fd = _open_regular(path)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path} is not a regular file")
         return os.read(fd, limit)
     finally:
         os.close(fd)
@@ -274,14 +287,28 @@ def _update(
 
 def _has_reply(transcript: object) -> bool | None:
     """Whether the transcript file the client named already holds an assistant message; ``None``
-    when it named none or the file cannot be read."""
+    when it named none, the file cannot be read, or none was found in its first
+    :data:`TRANSCRIPT_LIMIT_BYTES` and the file goes on."""
     if not isinstance(transcript, str) or not transcript:
         return None
+    keep = max(len(mark) for mark in _REPLY_MARKS) - 1  # a mark split between two chunks is still found
     try:
-        head = _read_bounded(os.path.expanduser(transcript), TRANSCRIPT_PROBE_BYTES)
+        fd = _open_regular(os.path.expanduser(transcript))
+        try:
+            carried, searched = b"", 0
+            while searched < TRANSCRIPT_LIMIT_BYTES:
+                chunk = os.read(fd, min(TRANSCRIPT_CHUNK_BYTES, TRANSCRIPT_LIMIT_BYTES - searched))
+                if not chunk:
+                    return False  # the whole transcript, and no reply in it
+                window = carried + chunk
+                if any(mark in window for mark in _REPLY_MARKS):
+                    return True
+                carried, searched = window[-keep:], searched + len(chunk)
+            return None if os.read(fd, 1) else False
+        finally:
+            os.close(fd)
     except OSError:
         return None
-    return any(mark in head for mark in _REPLY_MARKS)
 
 
 # --- events ------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -140,6 +141,70 @@ def test_a_first_prompt_another_hook_blocked_is_not_a_turn(config_path: Path, tm
     # Without a transcript to read, a session seen before is past its first turn, as before.
     assert prompt(config_path, session_id="no-file", transcript_path=str(tmp_path / "missing.jsonl")) == ""
     assert "additionalContext" in prompt(config_path, session_id="no-file", transcript_path=str(tmp_path / "missing.jsonl"))
+
+
+def _image_prompt(megabytes: float) -> str:
+    """A first user line as Claude Code keeps a prompt with a pasted screenshot: the image inline,
+    base64 (anthropics/claude-code#2104, #20021; Codex keeps data URIs in its rollout files)."""
+    data = base64.b64encode(os.urandom(int(megabytes * (1 << 20)) * 3 // 4)).decode()
+    content = [
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},
+        {"type": "text", "text": "what is wrong in this screenshot?"},
+    ]
+    return json.dumps({"type": "user", "message": {"role": "user", "content": content}}, separators=(",", ":"))
+
+
+_REPLY_LINE = json.dumps({"type": "assistant", "message": {"role": "assistant", "content": "ok"}}, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("megabytes", [0.3, 5])
+def test_a_first_prompt_with_a_large_image_still_leads_to_the_checkpoint(
+    config_path: Path, tmp_path: Path, megabytes: float
+) -> None:
+    """The reply to a first prompt that carried an image lies past the transcript's first chunk."""
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(_image_prompt(megabytes) + "\n", encoding="utf-8")
+    assert transcript.stat().st_size > prompt_hook.TRANSCRIPT_CHUNK_BYTES
+    assert prompt(config_path, session_id="big", transcript_path=str(transcript)) == ""
+    with transcript.open("a", encoding="utf-8") as file:
+        file.write(_REPLY_LINE + "\n")
+    for _ in range(2):  # the second prompt, and every later one
+        assert "additionalContext" in prompt(config_path, session_id="big", transcript_path=str(transcript))
+
+
+@pytest.mark.parametrize("cut", range(1, len('"type":"assistant"')))
+def test_a_reply_mark_split_between_two_reads_is_found(
+    config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: int
+) -> None:
+    """The reply's mark starts ``cut`` bytes before the end of the first read and ends in the second."""
+    monkeypatch.setattr(prompt_hook, "TRANSCRIPT_CHUNK_BYTES", 128)
+    empty = json.dumps({"type": "user", "message": {"role": "user", "content": ""}}, separators=(",", ":"))
+    padding = "x" * (128 - cut - 1 - len(empty) - 1)  # the user line, its newline, then the reply's `{`
+    first = empty.replace('"content":""', f'"content":"{padding}"')
+    text = first + "\n" + _REPLY_LINE + "\n"
+    assert text.index('"type":"assistant"') == 128 - cut
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(text, encoding="utf-8")
+    assert "additionalContext" in prompt(config_path, session_id=f"split{cut}", transcript_path=str(transcript))
+
+
+def test_a_transcript_searched_to_the_bound_without_a_reply_proves_nothing(
+    config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the bound, whether the session was seen decides, as when there is no transcript; a
+    transcript read to its end without a reply is still a first turn, seen or not."""
+    monkeypatch.setattr(prompt_hook, "TRANSCRIPT_CHUNK_BYTES", 4096)
+    monkeypatch.setattr(prompt_hook, "TRANSCRIPT_LIMIT_BYTES", 3 * 4096)
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text(_image_prompt(0.02) + "\n", encoding="utf-8")
+    assert transcript.stat().st_size > 3 * 4096
+    assert prompt(config_path, session_id="long", transcript_path=str(transcript)) == ""
+    assert "additionalContext" in prompt(config_path, session_id="long", transcript_path=str(transcript))
+    short = tmp_path / "short.jsonl"
+    short.write_text(_image_prompt(0.005) + "\n", encoding="utf-8")
+    assert short.stat().st_size < 3 * 4096
+    assert prompt(config_path, session_id="short", transcript_path=str(short)) == ""
+    assert prompt(config_path, session_id="short", transcript_path=str(short)) == ""
 
 
 def test_clear_starts_a_new_conversation_and_startup_changes_nothing(config_path: Path) -> None:
