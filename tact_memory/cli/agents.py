@@ -17,7 +17,7 @@ from .common import require_extra as _require
 from .common import store_for_config as _store
 
 if TYPE_CHECKING:
-    pass
+    from ..config.loading import ConfigSource
 
 from .common import dumps as _dumps
 
@@ -143,6 +143,19 @@ def hook_command(ctx: click.Context, event: str) -> None:
     sys.exit(hook_main([*(["--config", config_path] if config_path else []), event]))
 
 
+def _forwarded(source: ConfigSource) -> tuple[str, ...]:
+    """The variables the server needs from the client's environment: the team token's ``token_env``.
+    A configuration that cannot be read forwards nothing; the server names its error when it starts."""
+    from ..config.loading import read_config
+    from ..errors import ConfigError
+
+    try:
+        team = read_config(source).memory.team
+    except ConfigError:
+        return ()
+    return (team.token_env,) if team is not None and team.token_env else ()
+
+
 @click.command("setup")
 @click.argument("client", metavar="CLIENT", type=click.Choice(["claude-code", "claude-desktop", "codex", "cursor", "vscode"]))
 @click.option("--print", "print_only", is_flag=True, help="Print the entries and where they go; write nothing.")
@@ -190,7 +203,8 @@ def setup_command(
         _require("setup", "tomlkit")
     source = locate_config(ctx.obj.get("config_path"))
     pinned = clients.pinned_config(source)
-    launch = clients.Launch.detect(pinned, tools=tools)
+    forward = _forwarded(source)
+    launch = clients.Launch.detect(pinned, tools=tools, forward=forward)
     folder = workspace or Path(ctx.obj.get("workspace") or ".")
     try:
         changes = clients.plan(
@@ -228,3 +242,8 @@ def setup_command(
         click.echo("codex: open /hooks in Codex and trust the tact-memory hooks; Codex skips a new or changed hook until then")
     if note:
         click.echo(note)
+    if forward and client in ("claude-desktop", "cursor", "vscode"):
+        click.echo(
+            f"note: the team token is read from ${forward[0]}, and {client} may start the server without "
+            "your shell's variables; if calls answer token_missing, use token_file in [memory.team] instead"
+        )

@@ -41,7 +41,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -98,16 +97,19 @@ class Launch:
     """Its arguments, ending in ``mcp ...``."""
     hook: dict[str, str]
     """Client hook event name → the shell command that handles it."""
+    forward: tuple[str, ...] = ()
+    """Environment variables the server needs from the client's environment (the team token's
+    ``token_env``); a client that starts servers with a few variables only is told to pass these."""
 
     @classmethod
-    def detect(cls, config: Path | None, *, tools: str = "one") -> Launch:
+    def detect(cls, config: Path | None, *, tools: str = "one", forward: tuple[str, ...] = ()) -> Launch:
         """The installed command, pinned to ``config`` (see :func:`pinned_config`) when given."""
         script = Path(sys.executable).parent / ("tact-memory.exe" if os.name == "nt" else "tact-memory")
         command, args = (str(script), []) if script.is_file() else (sys.executable, ["-m", "tact_memory.cli"])
         pinned = ["--config", str(config)] if config is not None else []
         args = [*args, *pinned, "mcp", *(["--tools", "split"] if tools == "split" else [])]
         hook = {name: _shell(hook_argv(config, event)) for name, event in HOOK_EVENTS.items()}
-        return cls(command, args, hook)
+        return cls(command, args, hook, tuple(forward))
 
 
 def pinned_config(source: ConfigSource) -> Path | None:
@@ -135,8 +137,30 @@ def hook_argv(config: Path | None, event: str) -> list[str]:
     return [sys.executable, launcher, *(["--config", str(config)] if config is not None else []), event]
 
 
-def _shell(argv: list[str]) -> str:
-    return subprocess.list2cmdline(argv) if os.name == "nt" else shlex.join(argv)
+def _shell(argv: list[str], *, windows: bool | None = None) -> str:
+    """One command line for a client that runs hooks through a shell.
+
+    On Windows, Claude Code runs a hook's command through Git Bash (PowerShell when Git Bash is
+    missing), where a backslash is an escape: ``C:\\Users\\me`` would arrive as ``C:Usersme``
+    (anthropics/claude-code#21878, #22449). So each path is written with forward slashes, which
+    Windows, Git Bash, cmd and PowerShell all take, and a word is quoted only when it holds a
+    character that a shell would read (double quotes, which bash and cmd both strip).
+    """
+    if not (os.name == "nt" if windows is None else windows):
+        return shlex.join(argv)
+    return " ".join(_windows_word(arg) for arg in argv)
+
+
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/:._-+=@,")
+
+
+def _windows_word(arg: str) -> str:
+    word = arg.replace("\\", "/")
+    if word and set(word) <= _PLAIN:
+        return word
+    # Inside double quotes bash still expands `$` and backquotes; a backslash keeps them literal
+    # (and cmd, which keeps it, reads `/\` in a path as one separator). No Windows path holds `"`.
+    return '"' + word.replace("$", "\\$").replace("`", "\\`") + '"'
 
 
 @dataclass(frozen=True)
@@ -191,10 +215,27 @@ def _dump(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
-def _merged(current: object, entry: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+REMOTE_KEYS = ("url", "headers", "headersHelper", "oauth")
+"""Keys of a JSON client's remote (HTTP or SSE) server entry; a stdio entry has none of them."""
+
+CODEX_REMOTE_KEYS = (
+    "url", "bearer_token", "bearer_token_env_var", "http_headers", "env_http_headers", "oauth", "oauth_resource",
+)  # fmt: skip
+"""Keys Codex refuses on a stdio server, refusing its whole ``config.toml`` with them
+(``codex-rs/config/src/mcp_types.rs``: "url is not supported for stdio")."""
+
+
+def _merged(current: object, entry: dict[str, Any], defaults: dict[str, Any], remote: tuple[str, ...] = ()) -> dict[str, Any]:
     """Our entry over the one already there: ``entry``'s keys are set, the user's other keys (``env``,
-    ``disabled``, timeouts...) are kept, and ``defaults`` fill only what is missing."""
+    ``disabled``, timeouts...) are kept, and ``defaults`` fill only what is missing. An entry of
+    that name that served over HTTP loses what only a remote server has (``remote``, and a
+    ``type`` other than ``stdio``): left beside our command, the client would read a server of
+    both kinds, or refuse its file."""
     kept = dict(current) if isinstance(current, dict) else {}
+    for key in remote:
+        kept.pop(key, None)
+    if "type" not in entry and kept.get("type", "stdio") != "stdio":
+        del kept["type"]
     return {**defaults, **kept, **entry}
 
 
@@ -205,7 +246,7 @@ def _json_change(
     before = _read(path)
     root = _json_object(path, before)
     servers = _table(path, root, key)
-    merged = _merged(servers.get(SERVER_NAME), entry, defaults or {})
+    merged = _merged(servers.get(SERVER_NAME), entry, defaults or {}, REMOTE_KEYS)
     snippet = _dump({key: {SERVER_NAME: _merged(None, entry, defaults or {})}})
     if servers.get(SERVER_NAME) == merged and before is not None:
         return Change(path, before, before, snippet, mode)
@@ -266,7 +307,9 @@ def _toml_change(path: Path, launch: Launch) -> Change:
         old = doc.unwrap()
     except TOMLKitError as exc:
         raise SetupError(f"{path}: invalid TOML ({exc}); it was left unchanged") from None
-    entry = {"command": launch.command, "args": launch.args}
+    entry: dict[str, Any] = {"command": launch.command, "args": launch.args}
+    if launch.forward:
+        entry["env_vars"] = list(launch.forward)
     snippet_doc = tomlkit.document()
     snippet_doc["mcp_servers"] = tomlkit.table(is_super_table=True)
     table = tomlkit.table()
@@ -277,14 +320,23 @@ def _toml_change(path: Path, launch: Launch) -> Change:
     if not isinstance(servers, dict) or not isinstance(servers.get(SERVER_NAME, {}), dict):
         where = "mcp_servers" if not isinstance(servers, dict) else f"mcp_servers.{SERVER_NAME}"
         raise SetupError(f"{path}: `{where}` is not a table; it was left unchanged")
-    merged = _merged(servers.get(SERVER_NAME), entry, {})
-    if before is not None and servers.get(SERVER_NAME) == merged:
+    existing = servers.get(SERVER_NAME)
+    if launch.forward and isinstance(existing, dict) and isinstance(existing.get("env_vars"), list):
+        # The user's own forwarded variables (a name, or a table with a name) stay, ours are added.
+        named = {v if isinstance(v, str) else v.get("name") for v in existing["env_vars"] if isinstance(v, (str, dict))}
+        entry["env_vars"] = [*existing["env_vars"], *(name for name in launch.forward if name not in named)]
+    merged = _merged(existing, entry, {}, CODEX_REMOTE_KEYS)
+    if before is not None and existing == merged:
         return Change(path, before, before, snippet)
     try:
         if SERVER_NAME in servers:
             current = doc["mcp_servers"][SERVER_NAME]  # type: ignore[index]
+            for key in [*CODEX_REMOTE_KEYS, "type"]:
+                if key in current and key not in merged:  # type: ignore[operator]
+                    del current[key]  # type: ignore[union-attr]
             for key, value in entry.items():
-                current[key] = value  # type: ignore[index]
+                if current.get(key) != value:  # type: ignore[union-attr]
+                    current[key] = value  # type: ignore[index]
             after = tomlkit.dumps(doc)
         elif isinstance(doc.get("mcp_servers"), InlineTable):
             inline = tomlkit.inline_table()

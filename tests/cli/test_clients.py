@@ -431,3 +431,135 @@ def test_codex_setup_says_the_hooks_need_trust(home: Path, config_path: Path) ->
     again = setup(config_path, home, "codex")
     assert "trust" not in again.output
     assert "restart" in first.output and "restart" not in again.output  # nothing was written
+
+
+# --- an entry of our name that served over HTTP ------------------------------------------------
+
+# The remote form each client documents for a server: Claude Code (`claude mcp add --transport
+# http`, https://code.claude.com/docs/en/mcp), Claude Desktop and Cursor ("url" and "headers",
+# https://cursor.com/docs/context/mcp), VS Code ("type": "http", https://code.visualstudio.com/docs/
+# agents/reference/mcp-configuration) and Codex (url, bearer_token_env_var, http_headers,
+# env_http_headers; codex-rs/config/src/mcp_types.rs in https://github.com/openai/codex).
+REMOTE_ENTRIES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "claude-code": (".claude.json", "mcpServers", {"type": "http", "url": "https://m.example/mcp", "headers": {"Authorization": "Bearer ${T}"}}),
+    "claude-desktop": (".config/Claude/claude_desktop_config.json", "mcpServers", {"url": "https://m.example/mcp", "headers": {"X": "1"}}),
+    "cursor": (".cursor/mcp.json", "mcpServers", {"type": "streamable-http", "url": "https://m.example/mcp", "headers": {"X": "1"}}),
+    "vscode": ("work/.vscode/mcp.json", "servers", {"type": "http", "url": "https://m.example/mcp", "headers": {"X": "1"}}),
+}  # fmt: skip
+
+CODEX_REMOTE = """[mcp_servers.tact-memory]
+url = "https://m.example/mcp"
+bearer_token_env_var = "TACT_TEAM_TOKEN"
+http_headers = { "X-Team" = "core" }
+env_http_headers = { "X-Trace" = "TRACE_ID" }
+oauth_resource = "https://m.example"
+startup_timeout_sec = 20
+"""
+
+
+def codex_refuses(entry: dict[str, Any]) -> list[str]:
+    """What Codex refuses on a server with a ``command``: each of these set fails the whole file
+    ("{field} is not supported for stdio", ``TryFrom<RawMcpServerConfig>`` in codex-rs/config/src/mcp_types.rs)."""
+    stdio_refused = ["url", "bearer_token_env_var", "bearer_token", "http_headers", "env_http_headers", "oauth", "oauth_resource"]
+    return [key for key in stdio_refused if "command" in entry and key in entry]
+
+
+@pytest.mark.parametrize("client", list(REMOTE_ENTRIES))
+def test_an_http_entry_of_our_name_becomes_a_stdio_one_without_remote_keys(
+    client: str, home: Path, config_path: Path
+) -> None:
+    where, key, remote = REMOTE_ENTRIES[client]
+    target = home / where
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps({key: {"tact-memory": {**remote, "disabled": False}, "other": remote}}), encoding="utf-8")
+    result = setup(config_path, home, client)
+    assert result.exit_code == 0, result.output
+    servers = _json(target)[key]
+    entry = servers["tact-memory"]
+    assert not {"url", "headers"} & set(entry), entry
+    assert entry.get("type", "stdio") == "stdio" and entry["command"] and entry["disabled"] is False
+    assert servers["other"] == remote  # another server keeps its remote form
+    assert anyio.run(list_tools, entry) == ["memory"]
+
+
+def test_a_codex_http_entry_of_our_name_becomes_a_stdio_one_codex_accepts(home: Path, config_path: Path) -> None:
+    target = home / ".codex/config.toml"
+    target.parent.mkdir(parents=True)
+    target.write_text(CODEX_REMOTE, encoding="utf-8")
+    result = setup(config_path, home, "codex")
+    assert result.exit_code == 0, result.output
+    entry = _toml(target)["mcp_servers"]["tact-memory"]
+    assert codex_refuses(entry) == [] and entry["startup_timeout_sec"] == 20
+    assert codex_refuses(_toml(home / ".codex/config.toml.bak")["mcp_servers"]["tact-memory"] | {"command": "x"})  # the check bites
+    assert setup(config_path, home, "codex").output.count("already up to date") == 2
+
+
+# --- the team token, for clients that pass few variables ---------------------------------------
+
+TEAM = '\n[memory.team]\nendpoint = "http://127.0.0.1:9"\ntoken_env = "TACT_TEAM_TOKEN"\nworkspace_roots = ["{root}"]\n'
+
+
+def test_codex_is_told_to_pass_the_team_tokens_variable(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Codex starts a stdio server with HOME, PATH, USER, LANG and a few more, plus the entry's
+    ``env`` and the variables ``env_vars`` names (``create_env_for_mcp_server`` in
+    codex-rs/rmcp-client/src/utils.rs; https://developers.openai.com/codex/mcp): without the
+    token's variable, every call of a team workspace would answer ``token_missing``."""
+    from ..conftest import write_config
+
+    root = tmp_path / "team-work"
+    root.mkdir()
+    config = write_config(tmp_path / "cfg", extra=TEAM.format(root=root))
+    target = home / ".codex/config.toml"
+    target.parent.mkdir(parents=True)
+    target.write_text('[mcp_servers.tact-memory]\ncommand = "old"\nenv_vars = ["LOG_LEVEL", { name = "TRACE", source = "local" }]\n')
+    assert setup(config, home, "codex").exit_code == 0
+    entry = _toml(target)["mcp_servers"]["tact-memory"]
+    assert entry["env_vars"] == ["LOG_LEVEL", {"name": "TRACE", "source": "local"}, "TACT_TEAM_TOKEN"]
+    assert setup(config, home, "codex").output.count("already up to date") == 2
+    # Started as Codex starts it: the whitelist, and what env_vars forwards.
+    monkeypatch.setenv("TACT_TEAM_TOKEN", "tm_example_token_for_tests_0123456789")
+    passed = {k: os.environ[k] for k in ("HOME", "PATH", "USER", "LANG") if k in os.environ}
+    passed |= {name: os.environ[name] for name in entry["env_vars"] if isinstance(name, str) and name in os.environ}
+    import subprocess
+
+    call = json.dumps({"operation": "scan", "query": "deploys"})
+    argv = [entry["command"], *entry["args"][:-1], "--workspace", str(root), "tool", call]
+    answer = json.loads(subprocess.run(argv, capture_output=True, env={**passed, "PYTHONPATH": str(ROOT)}, timeout=60, check=False).stdout)
+    assert answer["error"]["code"] == "unavailable" and answer["error"]["reason"] != "token_missing", answer
+
+
+@pytest.mark.parametrize("client", ["cursor", "vscode", "claude-desktop"])
+def test_clients_without_a_forwarding_key_are_told_about_the_token(client: str, home: Path, tmp_path: Path) -> None:
+    from ..conftest import write_config
+
+    config = write_config(tmp_path / "cfg", extra=TEAM.format(root=tmp_path))
+    result = setup(config, home, client)
+    assert result.exit_code == 0 and "$TACT_TEAM_TOKEN" in result.output and "token_file" in result.output
+    plain = setup(write_config(tmp_path / "plain"), home, client)
+    assert "TACT_TEAM_TOKEN" not in plain.output
+
+
+# --- the hook command on Windows ---------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash, the shell Claude Code runs hooks with on Windows")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [r"C:\Users\me\proj\.venv\Scripts\python.exe", r"C:\Users\me\proj\.venv\Lib\site-packages\tact_memory\hooks\__main__.py", "user-prompt-submit"],
+        [r"C:\Program Files\Python311\python.exe", r"C:\Users\Ann (work)\tact\hooks\__main__.py", "--config", r"D:\cfg & co\config.toml", "session-start"],
+        [r"C:\Users\me\$tmp\python.exe", r"\\server\share\tact_memory\hooks\__main__.py", "user-prompt-submit"],
+    ],
+    ids=["plain", "spaces-and-shell-characters", "unc"],
+)
+def test_a_windows_hook_command_reaches_the_program_whole_through_bash(argv: list[str]) -> None:
+    """Claude Code runs a hook's command through Git Bash on Windows, where an unquoted backslash is
+    an escape: setups that wrote Windows paths as they are got ``C:Usersme...: command not found``
+    (anthropics/claude-code#21878, #22449; EmpiricaAI/empirica#111). Bash here splits the command
+    the way Git Bash would; each word must arrive as its path with forward slashes."""
+    import subprocess
+
+    line = clients._shell(argv, windows=True)
+    words = subprocess.run(["bash", "-c", f"printf '%s\\0' {line}"], capture_output=True, check=True).stdout
+    assert words.decode().split("\0")[:-1] == [arg.replace("\\", "/") for arg in argv]
+    assert "\\" not in line.replace("\\$", "")  # no backslash but one that keeps a `$` literal
