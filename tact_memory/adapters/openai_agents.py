@@ -19,7 +19,9 @@ nothing of memory, so the tool of an agent run without them refuses every call w
   :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` as its own last ``input_text`` part to
   every user message of the model input except the conversation's first (rule I5, as
   :func:`~tact_memory.runtime.checkpoint_rule.checkpoint_due` decides; a restored session's history
-  holds its first message, so it is past the first turn). The filter changes only what the model is
+  holds its first message, so it is past the first turn; a run whose input lacks the first turn,
+  because the provider keeps it (``previous_response_id``, a ``conversation_id`` run before) or
+  the session sends only its latest items, marks every user message). The filter changes only what the model is
   sent: a ``Session`` stores, and ``result.to_input_list()`` returns, what the user typed, and
   every later model call, also after a restore, shows the model the same checkpoints. The SDK has
   no steers (user input delivered while a run is under way), so there is none to mark.
@@ -40,10 +42,12 @@ With memory disabled there is no tool (``tools`` is empty), no instructions and 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import inspect
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import warnings
+from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -70,9 +74,15 @@ _CHECKPOINT_PART = {"type": "input_text", "text": CHECKPOINT_TEXT}
 class _Run:
     """One run started by :meth:`MemoryForAgents.run`: its role, its dispatcher and its own agents."""
 
-    def __init__(self, owner: MemoryForAgents, decision: RoleDecision, agents: Sequence[object]) -> None:
+    def __init__(
+        self, owner: MemoryForAgents, decision: RoleDecision, agents: Sequence[object], *, continued: bool = False
+    ) -> None:
         self.owner = owner
         self.decision = decision
+        self.continued = continued
+        """Whether the model input lacks the conversation's first turn (see :func:`with_checkpoints`)."""
+        self.sent = False
+        """Whether one of the run's own agents has called the model."""
         self.dispatcher = decision.dispatcher(owner.store)
         self.agents = list(agents)
         self.started_inside: dict[int, tuple[object, Dispatcher]] = {}
@@ -118,16 +128,19 @@ def _is_user_message(item: object) -> bool:
     return isinstance(item, Mapping) and item.get("role") == "user" and item.get("type", "message") == "message"
 
 
-def with_checkpoints(items: Iterable[Any]) -> list[Any]:
-    """Model input items with the checkpoint appended to every user message but the first.
+def with_checkpoints(items: Iterable[Any], *, continued: bool = False) -> list[Any]:
+    """Model input items with the checkpoint appended to every user message but the conversation's first.
 
     New items replace the changed ones; the items given, which a session may hold, are not changed.
 
     Args:
         items: The model input (``ModelInputData.input``): the conversation so far and this run's items.
+        continued: The input does not start at the conversation's first turn (the provider keeps the
+            earlier turns, or a session sends only its latest items), so every user message in it
+            gets the checkpoint.
     """
     out: list[Any] = []
-    seen_first = False
+    seen_first = continued
     for item in items:
         if _is_user_message(item):
             # Each user message after the conversation's first started a later turn: the SDK has no steers.
@@ -139,6 +152,54 @@ def with_checkpoints(items: Iterable[Any]) -> list[Any]:
                 item = {**item, "content": [*parts, dict(_CHECKPOINT_PART)]}
         out.append(item)
     return out
+
+
+_CONVERSATIONS_KEPT = 4096
+"""Conversation ids a :class:`MemoryForAgents` remembers having run (the oldest forgotten first)."""
+
+
+async def _session_trimmed(session: object, run_config: RunConfig | None) -> bool:
+    """Whether the SDK will send only the latest items of ``session``: it has a ``limit`` (the
+    session's ``session_settings``, overridden by the run's) and holds more items than that, so
+    the conversation's first message is not among them."""
+    if session is None:
+        return False
+    settings = getattr(session, "session_settings", None)
+    override = getattr(run_config, "session_settings", None)
+    if override is not None:
+        settings = settings.resolve(override) if settings is not None else override
+    limit = getattr(settings, "limit", None)
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        return False
+    get_items = getattr(session, "get_items", None)
+    if get_items is None:
+        return False
+    return len(await get_items(limit=limit + 1)) > limit
+
+
+def _on_default_loop(awaitable: Coroutine[Any, Any, bool]) -> bool:
+    """Run ``awaitable`` on the loop ``Runner.run_sync`` is about to use: the thread's default
+    loop, which a session may have bound its own primitives to. Inside a running loop
+    ``run_sync`` refuses to start; this answers ``False`` and lets it say so."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        awaitable.close()
+        return False
+    policy = asyncio.get_event_loop_policy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            loop = policy.get_event_loop()
+        except RuntimeError:
+            loop = policy.new_event_loop()
+            policy.set_event_loop(loop)
+    if loop.is_closed():
+        loop = policy.new_event_loop()
+        policy.set_event_loop(loop)
+    return loop.run_until_complete(awaitable)
 
 
 class MemoryForAgents(ConfiguredMemory):
@@ -154,6 +215,7 @@ class MemoryForAgents(ConfiguredMemory):
     def __init__(self, store: MemoryBackend | None, *, role: Role | None = None) -> None:
         self.store = store
         self.role = role
+        self._conversations: dict[str, None] = {}  # conversation ids run before, oldest first
         self.tool: FunctionTool | None = self._make_tool(store) if store is not None else None
         """The ``memory`` tool, or ``None`` when memory is disabled."""
 
@@ -207,8 +269,10 @@ class MemoryForAgents(ConfiguredMemory):
             return model_data
         items = model_data.input
         run = _RUN.get()
-        if run is not None and run.owner is self and run.owns(agent) and run.decision.role is Role.ROOT:
-            items = with_checkpoints(items)
+        if run is not None and run.owner is self and run.owns(agent):
+            run.sent = True
+            if run.decision.role is Role.ROOT:
+                items = with_checkpoints(items, continued=run.continued)
         return ModelInputData(input=items, instructions=assemble_system(model_data.instructions or "", enabled=True))
 
     def run_config(self, base: RunConfig | None = None) -> RunConfig:
@@ -228,12 +292,50 @@ class MemoryForAgents(ConfiguredMemory):
 
     # -- runs -------------------------------------------------------------------------------------
 
-    def _start(self, starting_agent: object) -> _Run:
+    def _start(self, starting_agent: object, *, continued: bool = False) -> _Run:
         """Decide a run's role where its caller's context is visible, before the run is marked."""
-        return _Run(self, decide_role(self.role), _own_agents(starting_agent))
+        return _Run(self, decide_role(self.role), _own_agents(starting_agent), continued=continued)
+
+    def _conversation_seen(self, kwargs: Mapping[str, Any]) -> bool | None:
+        """Whether the run continues a conversation the provider keeps; ``None`` when it names none.
+
+        With ``previous_response_id`` or ``conversation_id`` the provider holds the earlier turns
+        and the SDK sends only the new one. A previous response means an earlier turn. A
+        conversation id does only if a run of this object used it before: a conversation just
+        created has none, and one carried over from another process cannot be told apart (state
+        ``continues=True`` for it).
+        """
+        if kwargs.get("previous_response_id"):
+            return True
+        conversation = kwargs.get("conversation_id")
+        if not isinstance(conversation, str) or not conversation:
+            return None
+        return conversation in self._conversations
+
+    def _ran(self, run: _Run, kwargs: Mapping[str, Any]) -> None:
+        """Remember the run's conversation id once the run has sent the model its first turn."""
+        conversation = kwargs.get("conversation_id")
+        if run.sent and isinstance(conversation, str) and conversation:
+            self._conversations.pop(conversation, None)
+            self._conversations[conversation] = None
+            while len(self._conversations) > _CONVERSATIONS_KEPT:
+                del self._conversations[next(iter(self._conversations))]
+
+    async def _continues(self, kwargs: Mapping[str, Any], run_config: RunConfig | None) -> bool:
+        """Whether this run's model input lacks the conversation's first turn."""
+        seen = self._conversation_seen(kwargs)
+        if seen is not None:
+            return seen
+        return await _session_trimmed(kwargs.get("session"), run_config)
 
     async def run(
-        self, starting_agent: Agent[Any], input: Any, *, run_config: RunConfig | None = None, **kwargs: Any
+        self,
+        starting_agent: Agent[Any],
+        input: Any,
+        *,
+        run_config: RunConfig | None = None,
+        continues: bool | None = None,
+        **kwargs: Any,
     ) -> RunResult:
         """``Runner.run`` with memory: the same arguments, and the same result.
 
@@ -241,26 +343,45 @@ class MemoryForAgents(ConfiguredMemory):
             starting_agent: The agent the run starts with.
             input: The run's input (a string or input items).
             run_config: Your run configuration, if any; memory's filter is added to a copy of it.
+            continues: Whether the run continues a conversation whose earlier turns are not in the
+                model input; ``None`` (the default) tells from ``previous_response_id``, a
+                ``conversation_id`` this object ran before, or a ``session`` whose history the SDK
+                cuts to its ``limit``. Otherwise the input's first user message is the conversation's
+                first, which gets no checkpoint.
             **kwargs: Anything else ``Runner.run`` takes (``session``, ``context``, ``max_turns``...).
         """
         if not self.enabled:
             return await Runner.run(starting_agent, input, run_config=run_config, **kwargs)
-        token = _RUN.set(self._start(starting_agent))
+        continued = await self._continues(kwargs, run_config) if continues is None else continues
+        run = self._start(starting_agent, continued=continued)
+        token = _RUN.set(run)
         try:
             with running("openai-agents run"):
                 return await Runner.run(starting_agent, input, run_config=self.run_config(run_config), **kwargs)
         finally:
             _RUN.reset(token)
+            self._ran(run, kwargs)
 
     def run_sync(
-        self, starting_agent: Agent[Any], input: Any, *, run_config: RunConfig | None = None, **kwargs: Any
+        self,
+        starting_agent: Agent[Any],
+        input: Any,
+        *,
+        run_config: RunConfig | None = None,
+        continues: bool | None = None,
+        **kwargs: Any,
     ) -> RunResult:
         """``Runner.run_sync`` with memory (see :meth:`run`)."""
         if not self.enabled:
             return Runner.run_sync(starting_agent, input, run_config=run_config, **kwargs)
-        token = _RUN.set(self._start(starting_agent))
+        if continues is None:
+            seen = self._conversation_seen(kwargs)
+            continues = seen if seen is not None else _on_default_loop(_session_trimmed(kwargs.get("session"), run_config))
+        run = self._start(starting_agent, continued=continues)
+        token = _RUN.set(run)
         try:
             with running("openai-agents run"):
                 return Runner.run_sync(starting_agent, input, run_config=self.run_config(run_config), **kwargs)
         finally:
             _RUN.reset(token)
+            self._ran(run, kwargs)

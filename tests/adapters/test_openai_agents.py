@@ -131,6 +131,92 @@ async def test_a_restored_conversation_is_past_the_first_turn(config_path: Path,
     assert CHECKPOINT_TEXT not in repr(result.to_input_list())
 
 
+class Responses(Script):
+    """A script whose responses have ids, as the Responses API gives them, and that keeps the
+    ``previous_response_id`` and ``conversation_id`` it was called with."""
+
+    def __init__(self, *steps: Step) -> None:
+        super().__init__(*steps)
+        self.ids: list[tuple[str | None, str | None]] = []
+
+    async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+        response = await super().get_response(*args, **kwargs)
+        self.ids.append((kwargs.get("previous_response_id"), kwargs.get("conversation_id")))
+        return ModelResponse(output=response.output, usage=response.usage, response_id=f"resp_{len(self.seen)}")
+
+
+async def test_a_turn_chained_by_previous_response_id_gets_the_checkpoint(config_path: Path, seeded: MemoryStore) -> None:
+    """With ``previous_response_id`` the provider keeps the earlier turns and the SDK sends only the
+    new one ("Server-managed conversations" in openai-agents-python's docs/running_agents.md)."""
+    script = Responses(answer("one"), answer("two"))
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    first = await mem.run(agent, "Turn one.")
+    await mem.run(agent, "Turn two.", previous_response_id=first.last_response_id)
+    assert script.ids[1][0] == "resp_1"  # the SDK passed it on: the model was sent the new turn only
+    assert [user_texts(items) for _, items, _ in script.seen] == [[["Turn one."]], [["Turn two.", CHECKPOINT_TEXT]]]
+
+
+async def test_a_conversation_id_run_before_is_past_its_first_turn(config_path: Path, seeded: MemoryStore) -> None:
+    script = Responses(answer("one"), answer("two"), answer("other"))
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    await mem.run(agent, "Turn one.", conversation_id="conv_a")
+    await mem.run(agent, "Turn two.", conversation_id="conv_a")
+    await mem.run(agent, "Another conversation.", conversation_id="conv_b")
+    assert [c for _, c in script.ids] == ["conv_a", "conv_a", "conv_b"]
+    sent = [user_texts(items) for _, items, _ in script.seen]
+    assert sent == [[["Turn one."]], [["Turn two.", CHECKPOINT_TEXT]], [["Another conversation."]]]
+
+
+async def test_a_run_that_never_reached_the_model_does_not_start_its_conversation(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    script = Responses(answer("one"))
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+
+    def refuse(data: CallModelData[Any]) -> ModelInputData:
+        raise RuntimeError("no model today")
+
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    with pytest.raises(RuntimeError, match="no model today"):
+        await mem.run(agent, "Turn one.", conversation_id="conv_a", run_config=RunConfig(call_model_input_filter=refuse))
+    await mem.run(agent, "Turn one.", conversation_id="conv_a")
+    assert user_texts(script.seen[0][1]) == [["Turn one."]]
+
+
+@pytest.mark.parametrize("where", ["session", "run_config"])
+async def test_a_session_cut_to_its_limit_marks_every_user_message_it_sends(
+    config_path: Path, seeded: MemoryStore, where: str
+) -> None:
+    """With a ``SessionSettings(limit=N)`` the SDK sends the latest N history items
+    (``prepare_input_with_session``), so the oldest user message sent is not the conversation's first."""
+    from agents import SessionSettings
+
+    script = Script(answer("one"), answer("two"), answer("three"))
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    limit = SessionSettings(limit=2)
+    session = SQLiteSession("cut", session_settings=limit if where == "session" else None)
+    config = RunConfig(session_settings=limit) if where == "run_config" else None
+    for text in ("One.", "Two.", "Three."):
+        await mem.run(agent, text, session=session, run_config=config)
+    sent = [user_texts(items) for _, items, _ in script.seen]
+    assert sent[:2] == [[["One."]], [["One."], ["Two.", CHECKPOINT_TEXT]]]  # all of it still sent
+    assert sent[2] == [["Two.", CHECKPOINT_TEXT], ["Three.", CHECKPOINT_TEXT]]  # "One." cut off
+
+
+async def test_a_stated_continuation_wins(config_path: Path, seeded: MemoryStore) -> None:
+    script = Responses(answer("one"), answer("two"))
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    await mem.run(agent, "Carried over from another process.", conversation_id="conv_old", continues=True)
+    await mem.run(agent, "A new conversation after all.", previous_response_id="resp_x", continues=False)
+    assert [user_texts(items) for _, items, _ in script.seen] == [
+        [["Carried over from another process.", CHECKPOINT_TEXT]], [["A new conversation after all."]],
+    ]  # fmt: skip
+
+
 async def test_an_agent_run_as_a_tool_is_a_child_and_cannot_put(config_path: Path, seeded: MemoryStore) -> None:
     mem = MemoryForAgents.from_config(config_path, store=seeded)
     sub_script = Script(
@@ -230,6 +316,26 @@ def test_run_sync_has_the_same_behaviour(config_path: Path, seeded: MemoryStore)
         asyncio.set_event_loop(None)
     assert user_texts(script.seen[0][1]) == [["One."], ["Three.", CHECKPOINT_TEXT]]
     assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+def test_run_sync_continues_a_chained_turn_and_a_cut_session(config_path: Path, seeded: MemoryStore) -> None:
+    from agents import SessionSettings
+
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    script = Responses(answer("one"), answer("two"), answer("a"), answer("b"), answer("c"))
+    agent = Agent(name="a", model=script, tools=mem.tools)
+    try:
+        first = mem.run_sync(agent, "One.")
+        mem.run_sync(agent, "Two.", previous_response_id=first.last_response_id)
+        session = SQLiteSession("cut-sync", session_settings=SessionSettings(limit=2))
+        for text in ("A.", "B.", "C."):
+            mem.run_sync(agent, text, session=session)
+    finally:  # run_sync leaves the thread's default loop open on purpose
+        asyncio.get_event_loop_policy().get_event_loop().close()
+        asyncio.set_event_loop(None)
+    sent = [user_texts(items) for _, items, _ in script.seen]
+    assert sent[1] == [["Two.", CHECKPOINT_TEXT]]
+    assert sent[4] == [["B.", CHECKPOINT_TEXT], ["C.", CHECKPOINT_TEXT]]
 
 
 def test_with_checkpoints_leaves_the_items_given_unchanged() -> None:
