@@ -18,6 +18,7 @@ from .common import store_for_config as _store
 
 if TYPE_CHECKING:
     from ..config.loading import ConfigSource
+    from ..tool.schemas import Dialect
 
 from .common import dumps as _dumps
 
@@ -51,16 +52,28 @@ def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
 
 
 @click.command("schema")
-def schema_command() -> None:
+@click.option(
+    "--dialect", type=click.Choice(["default", "openai-strict", "anthropic-strict", "gemini"]), default="default",
+    show_default=True,
+    help="The provider mode the input schema is written for: openai-strict for OpenAI's strict: true, "
+    "anthropic-strict for Anthropic's strict: true, gemini for a Gemini FunctionDeclaration's parameters; "
+    "default for everything else (MCP, Anthropic and OpenAI without strict, Gemini's parametersJsonSchema).",
+)  # fmt: skip
+def schema_command(dialect: str) -> None:
     """Print the tool definition (name, description, input schema) as JSON.
+
+    Every dialect describes the same calls, and the tool checks each call the same way whichever
+    was published: a null field is taken as absent, and a bound a dialect cannot express (stated
+    in the field's description instead) is still enforced.
 
     \b
     Example:
         tact-memory schema > memory-tool.json
+        tact-memory schema --dialect openai-strict
     """
     from ..tool.schemas import tool_definition
 
-    click.echo(json.dumps(tool_definition(), indent=2, ensure_ascii=False))
+    click.echo(json.dumps(tool_definition(dialect=cast("Dialect", dialect)), indent=2, ensure_ascii=False))
 
 
 

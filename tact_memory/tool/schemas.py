@@ -9,6 +9,13 @@ combinator at its root and no reference anywhere. Fields, types and bounds come 
 :func:`~.wire.decode` checks calls against, and the bounds from the store's
 :class:`~tact_memory.limits.Limits`, so schema and validation cannot drift apart.
 
+The published schema comes in dialects (:data:`DIALECTS`), one for each provider mode that refuses
+part of the default: OpenAI's strict function calling wants every property required, Anthropic's
+strict tool use refuses numeric bounds and most item counts, and Gemini's ``parameters`` (an
+OpenAPI subset) knows no ``additionalProperties`` and no ``null`` type. A dialect describes the
+same calls in the shape its provider takes; a bound it cannot carry is stated in the field's
+description instead, and validation still enforces it.
+
 Output schemas describe results as :mod:`.results` builds them; a record's schema is read from its
 class in :mod:`tact_memory.records`. Each schema is built once per process and bounds and
 handed out as a fresh copy.
@@ -18,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
+from typing import Any, Literal
 
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
@@ -27,7 +34,9 @@ from ..values import Value, fields, omitted_when_none
 from .wire import FIELDS, OPERATIONS, FieldSpec
 
 __all__ = [
+    "DIALECTS",
     "TOOL_NAME",
+    "Dialect",
     "input_schema",
     "operation_input_schema",
     "output_schema",
@@ -37,6 +46,24 @@ __all__ = [
 
 TOOL_NAME = "memory"
 """The tool's name, as a model calls it."""
+
+Dialect = Literal["default", "openai-strict", "anthropic-strict", "gemini"]
+"""A shape of the published input schema: which provider mode it is written for."""
+
+DIALECTS: tuple[Dialect, ...] = ("default", "openai-strict", "anthropic-strict", "gemini")
+"""The dialects, the default first.
+
+- ``default``: JSON Schema that Anthropic's and OpenAI's APIs take without strict mode, and MCP
+  clients; each optional field is its schema or ``null``.
+- ``openai-strict``: the default with every property listed in ``required`` (what OpenAI's
+  ``strict: true`` asks); a field a call does not use is sent as ``null``.
+- ``anthropic-strict``: for Anthropic's ``strict: true``: optional fields are left out rather than
+  nullable, and ``minimum``, ``maximum`` and ``maxItems`` (and a ``minItems`` above 1) are stated
+  in the description.
+- ``gemini``: for a Gemini ``FunctionDeclaration``'s ``parameters`` (OpenAPI 3.0 subset): no
+  ``additionalProperties``, and an optional field is its own type with ``nullable: true``. Gemini's
+  ``parametersJsonSchema`` takes the default as it is.
+"""
 
 
 def tool_description(limits: Limits = DEFAULT_LIMITS) -> str:
@@ -89,13 +116,87 @@ def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [inner, {"type": "null"}], "description": prop["description"]}
 
 
-def _object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    properties = {name: prop if name in required else _nullable(prop) for name, prop in properties.items()}
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+def _openapi_nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    """An optional field for an OpenAPI reader: its own type with ``nullable: true`` (Gemini has no ``null`` type)."""
+    return {"type": prop["type"], "nullable": True, **prop}
+
+
+def _refuses(dialect: Dialect, key: str, value: object) -> bool:
+    """Whether ``dialect`` refuses the keyword ``key`` with this value in a field's schema."""
+    if dialect == "anthropic-strict":
+        return key in ("minimum", "maximum", "maxItems") or (key == "minItems" and value not in (0, 1))
+    return dialect == "gemini" and key == "additionalProperties"
+
+
+def _span(low: object, high: object) -> str:
+    """A range as a description says it: ``1 to 5``, ``at least 1`` or ``at most 5``."""
+    if low is not None and high is not None:
+        return f"{low} to {high}"
+    return f"at least {low}" if low is not None else f"at most {high}"
+
+
+def _states(text: str, span: str) -> bool:
+    """Whether ``text`` already says ``span`` (as whole words: ``1 to 5`` is not in ``11 to 50``)."""
+    start = text.find(span)
+    while start != -1:
+        end = start + len(span)
+        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            return True
+        start = text.find(span, start + 1)
+    return False
+
+
+def _fit(node: dict[str, Any], dialect: Dialect) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """``node`` without the keywords ``dialect`` refuses, and the bounds it lost as ``(range, sentence)``.
+
+    A node with a description adds the sentences of its lost bounds, and of its items', to it
+    (one whose range the description already states is not repeated); a node without one hands
+    them to its parent, which says them of each item.
+    """
+    kept = {key: value for key, value in node.items() if not _refuses(dialect, key, value)}
+    lost = node.keys() - kept.keys()
+    notes: list[tuple[str, str]] = []
+    for low, high, unit in (("minimum", "maximum", ""), ("minItems", "maxItems", " items")):
+        if lost & {low, high}:
+            span = _span(node.get(low), node.get(high))
+            said = f"from {span}" if span[0].isdigit() else span
+            notes.append((span, f"{said[0].upper()}{said[1:]}{unit}."))
+    if "items" in kept:
+        kept["items"], inner = _fit(kept["items"], dialect)
+        notes += [(span, f"Each item {sentence[0].lower()}{sentence[1:]}") for span, sentence in inner]
+    if "properties" in kept:
+        kept["properties"] = {name: _fit(prop, dialect)[0] for name, prop in kept["properties"].items()}
+    if "description" not in kept:
+        return kept, notes
+    added = [sentence for span, sentence in notes if not _states(kept["description"], span)]
+    if added:
+        kept["description"] = " ".join([kept["description"], *added])
+    return kept, []
+
+
+def _object(properties: dict[str, Any], required: list[str], dialect: Dialect = "default") -> dict[str, Any]:
+    """The published object of these fields, in ``dialect``; fields not in ``required`` are optional."""
+    if dialect in ("default", "openai-strict"):
+        properties = {name: prop if name in required else _nullable(prop) for name, prop in properties.items()}
+        listed = list(properties) if dialect == "openai-strict" else required
+        return {"type": "object", "properties": properties, "required": listed, "additionalProperties": False}
+    properties = {name: _fit(prop, dialect)[0] for name, prop in properties.items()}
+    if dialect == "anthropic-strict":
+        return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    properties = {name: prop if name in required else _openapi_nullable(prop) for name, prop in properties.items()}
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def _dialect(dialect: str) -> Dialect:
+    """``dialect`` if it is one of :data:`DIALECTS`; otherwise ``ValueError`` naming them."""
+    for known in DIALECTS:
+        if dialect == known:
+            return known
+    raise ValueError(f"unknown schema dialect {dialect!r}; use one of {', '.join(DIALECTS)}")
 
 
 @functools.cache
-def _input_schema_json(limits: Limits) -> str:
+def _input_schema_json(limits: Limits, dialect: Dialect) -> str:
     properties: dict[str, Any] = {
         "operation": {
             "type": "string",
@@ -109,10 +210,10 @@ def _input_schema_json(limits: Limits) -> str:
             prop = _field_schema(spec, limits)
             need = "required" if spec.required else "optional"
             properties[spec.name] = {**prop, "description": f"`{operation}` ({need}): {prop['description']}"}
-    return json.dumps(_object(properties, ["operation"]))
+    return json.dumps(_object(properties, ["operation"], dialect))
 
 
-def input_schema(limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
+def input_schema(limits: Limits = DEFAULT_LIMITS, dialect: Dialect = "default") -> dict[str, Any]:
     """The published JSON schema of one call of the ``memory`` tool.
 
     A root object: ``operation`` is a required string enum and every other field is an optional
@@ -122,36 +223,56 @@ def input_schema(limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
 
     Args:
         limits: The bounds of the store the tool is built with.
+        dialect: The provider mode the schema is written for (:data:`DIALECTS`); the default is
+            described above, and the others say the same in their provider's terms. Validation is
+            the same whichever was published: a null field is absent, and every bound holds.
+
+    Raises:
+        ValueError: ``dialect`` is not one of :data:`DIALECTS`.
     """
-    schema: dict[str, Any] = json.loads(_input_schema_json(limits))
+    schema: dict[str, Any] = json.loads(_input_schema_json(limits, _dialect(dialect)))
     return schema
 
 
 @functools.cache
-def _operation_schema_json(operation: str, limits: Limits) -> str:
+def _operation_schema_json(operation: str, limits: Limits, dialect: Dialect) -> str:
     specs = FIELDS[operation]
     properties = {spec.name: _field_schema(spec, limits) for spec in specs}
-    return json.dumps(_object(properties, [spec.name for spec in specs if spec.required]))
+    return json.dumps(_object(properties, [spec.name for spec in specs if spec.required], dialect))
 
 
-def operation_input_schema(operation: str, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
+def operation_input_schema(
+    operation: str, limits: Limits = DEFAULT_LIMITS, dialect: Dialect = "default"
+) -> dict[str, Any]:
     """The JSON schema of one operation's fields, without ``operation`` (for a tool that runs only it).
 
     Args:
         operation: ``scan``, ``read``, ``put`` or ``delete``.
         limits: The bounds of the store the tool is built with.
+        dialect: The provider mode the schema is written for (:data:`DIALECTS`).
+
+    Raises:
+        ValueError: ``dialect`` is not one of :data:`DIALECTS`.
     """
-    schema: dict[str, Any] = json.loads(_operation_schema_json(operation, limits))
+    schema: dict[str, Any] = json.loads(_operation_schema_json(operation, limits, _dialect(dialect)))
     return schema
 
 
-def tool_definition(limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
+def tool_definition(limits: Limits = DEFAULT_LIMITS, dialect: Dialect = "default") -> dict[str, Any]:
     """Name, description and input schema, the shape most model APIs take for a function tool.
 
     Args:
         limits: The bounds of the store the tool is built with.
+        dialect: The provider mode the input schema is written for (:data:`DIALECTS`).
+
+    Raises:
+        ValueError: ``dialect`` is not one of :data:`DIALECTS`.
     """
-    return {"name": TOOL_NAME, "description": tool_description(limits), "input_schema": input_schema(limits)}
+    return {
+        "name": TOOL_NAME,
+        "description": tool_description(limits),
+        "input_schema": input_schema(limits, dialect),
+    }
 
 
 # -- outputs -------------------------------------------------------------------------------------

@@ -6,8 +6,9 @@ request when that root carries ``oneOf``, ``anyOf`` or ``allOf``; OpenAI functio
 ``parameters`` as a JSON Schema object whose root is an object and not a combinator. Both limit a
 tool name to ``^[a-zA-Z0-9_-]{1,64}$``. We add: no ``$ref`` anywhere (some clients do not resolve
 one), and a schema that is itself valid JSON Schema. Checked on every face that publishes one: the
-``schema`` command, the MCP server in both layouts and roles, the pydantic-ai capability (as given
-and as its OpenAI profile sends it) and the LangChain middleware (as LangChain hands it to OpenAI).
+``schema`` command in each dialect, the MCP server in both layouts and roles, the pydantic-ai
+capability (as given and as its OpenAI profile sends it) and the LangChain middleware (as LangChain
+hands it to OpenAI).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from tact_memory.cli.app import cli
 from tact_memory.config.loading import load_config
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.tool.guard import Role
+from tact_memory.tool.schemas import DIALECTS
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ROOT_COMBINATORS = {"oneOf", "anyOf", "allOf"}
@@ -77,9 +79,12 @@ def test_the_rules_catch_what_the_apis_refuse(name: str, schema: dict[str, Any])
 
 
 def cli_definitions(tmp_path: Path) -> list[Definition]:
-    out = CliRunner().invoke(cli, ["--config", str(tmp_path / "missing.toml"), "schema"])
-    definition = json.loads(out.output)
-    return [("cli schema", definition["name"], definition["input_schema"])]
+    found: list[Definition] = []
+    for dialect in DIALECTS:  # the rules above hold in each (a provider's stricter ones: test_schema_dialects)
+        out = CliRunner().invoke(cli, ["--config", str(tmp_path / "missing.toml"), "schema", "--dialect", dialect])
+        definition = json.loads(out.output)
+        found.append((f"cli schema --dialect {dialect}", definition["name"], definition["input_schema"]))
+    return found
 
 
 async def mcp_definitions(config_path: Path, store: MemoryStore) -> list[Definition]:

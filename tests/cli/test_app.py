@@ -72,6 +72,25 @@ def test_schema_needs_no_config(tmp_path: Path, snapshot: SnapshotAssertion) -> 
     assert out.output == snapshot
 
 
+@pytest.mark.parametrize("dialect", ["default", "openai-strict", "anthropic-strict", "gemini"])
+def test_schema_prints_the_definition_in_the_dialect_asked_for(dialect: str) -> None:
+    from tact_memory.tool.schemas import tool_definition
+
+    out = run("schema", "--dialect", dialect)
+    assert out.exit_code == 0
+    assert out.output == json.dumps(tool_definition(dialect=dialect), indent=2, ensure_ascii=False) + "\n"  # type: ignore[arg-type]
+
+
+def test_schema_offers_every_dialect_and_refuses_others() -> None:
+    from tact_memory.cli.agents import schema_command
+    from tact_memory.tool.schemas import DIALECTS
+
+    (option,) = [param for param in schema_command.params if param.name == "dialect"]
+    assert tuple(option.type.choices) == DIALECTS  # type: ignore[attr-defined]
+    refused = CliRunner().invoke(cli, ["schema", "--dialect", "openai"])
+    assert refused.exit_code == 2 and "'openai' is not one of" in refused.output
+
+
 def test_status_before_and_after_use(config_path: Path, snapshot: SnapshotAssertion) -> None:
     before = run("--config", str(config_path), "status")
     assert "not created yet" in before.output

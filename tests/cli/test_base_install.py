@@ -115,6 +115,7 @@ def test_a_missing_extra_is_one_line_and_exit_two(
     "args",
     [
         ("schema",),
+        ("schema", "--dialect", "gemini"),
         ("status",),
         ("list",),
         ("tool", '{"operation": "scan", "query": "release tags"}'),
