@@ -164,3 +164,58 @@ def test_a_request_nested_too_deeply_is_invalid_arguments(capped: Service, make_
     token = make_token("alice")
     answer = capped.call("POST", "/v1/scan", token, content=b"[" * 3000 + b"]" * 3000, headers={"Content-Type": "application/json"})
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_arguments", answer.text
+
+
+def half_a_head(service: Service) -> Any:
+    """A raw connection that sends the first lines of a request head and never the blank line ending it."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(service.url)
+    sock = socket.create_connection((parts.hostname, parts.port))
+    sock.sendall(b"GET /v1/session HTTP/1.1\r\nHost: x\r\n")
+    return sock
+
+
+def test_connections_that_never_finish_a_request_head_lock_nobody_out(
+    capped: Service, make_token: Callable[..., str]
+) -> None:
+    """Many more unfinished heads than requests in flight: a request with a token is still served,
+    while they are all held (the service counts requests, not connections)."""
+    token = make_token("alice")
+    held = [half_a_head(capped) for _ in range(12)]
+    try:
+        answer = capped.call("GET", "/v1/session", token, timeout=10)
+        assert answer.status_code == 200, answer.text
+    finally:
+        for sock in held:
+            sock.close()
+
+
+@pytest.mark.parametrize("sent", ["nothing", "half a head", "a trickle"])
+def test_a_connection_slower_than_the_timeout_to_send_its_head_is_closed(capped: Service, sent: str) -> None:
+    """Silent, stalled and trickling connections alike are closed by the server (the timeout is 3 s;
+    30 s without it closing is a failure)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(capped.url)
+    sock = socket.create_connection((parts.hostname, parts.port))
+    try:
+        if sent != "nothing":
+            sock.sendall(b"GET /v1/session HTTP/1.1\r\n")
+        sock.settimeout(0.5 if sent == "a trickle" else 30)
+        closed = False
+        give_up = time.monotonic() + 30
+        while not closed and time.monotonic() < give_up:
+            try:
+                if sent == "a trickle":
+                    sock.sendall(b"X")  # one byte of a header line every half second: never a whole head
+                closed = sock.recv(1024) == b""
+            except socket.timeout:
+                continue
+            except OSError:  # the server closed the connection and reset the trickle
+                closed = True
+        assert closed, "the server kept a connection that never sent a whole request head"
+    finally:
+        sock.close()
