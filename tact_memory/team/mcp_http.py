@@ -24,8 +24,8 @@ content.
 ``memory_put``, ``memory_delete``; a reader token is offered the first two, and a call to the
 others by name is the ``forbidden`` result). Each layout has its own session manager; a session
 lives in the layout it was opened with. Every request takes a slot of the service's
-:class:`~.gate.Gate` (in flight, body cap, timeout) before it is authenticated, like the JSON
-routes. GET, which would open an event stream the service never writes to, is answered 405.
+:class:`~.gate.Gate` (in flight, body cap, timeout), and is authenticated from its headers before
+its body is read, like the JSON routes. GET, which would open an event stream the service never writes to, is answered 405.
 """
 
 from __future__ import annotations
@@ -164,30 +164,35 @@ class McpEndpoint:
                 scope, receive, watched
             )
 
-        async def answer(body: bytes, layout: ToolLayout) -> None:
-            nonlocal who
+        async def admit() -> Credential | None:
+            """The caller, from the request's headers alone; ``None`` once it has been refused."""
             try:
-                who = await run_in_threadpool(self._authenticate, Headers(scope=scope).get("authorization"))
+                found = await run_in_threadpool(self._authenticate, Headers(scope=scope).get("authorization"))
             except TokenRefused as exc:
                 await refuse(exc.code, exc.message, 401, **{"WWW-Authenticate": 'Bearer realm="tact-memory"'})
-                return
+                return None
             except errors.StoreUnavailable as exc:
                 await refuse(exc.code, exc.message, 503)
-                return
+                return None
             asserted = Headers(scope=scope).get("x-tact-namespace")
-            if asserted is not None and asserted != who.namespace:
+            if asserted is not None and asserted != found.namespace:
                 # As on /v1: a client that names a namespace is refused when its token is of another.
                 await refuse("namespace_mismatch", "the namespace this request asserts is not the token's", 403)
-                return
+                return None
             if not self._running:
                 await refuse("unavailable", "the MCP endpoint is not running in this process", 503)
-                return
+                return None
+            return found
+
+        async def answer(body: bytes, layout: ToolLayout, caller: Credential) -> None:
             from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
             from mcp.server.auth.provider import AccessToken
 
             # The session manager binds each MCP session to this identity: the token's row, never its text.
-            user = AuthenticatedUser(AccessToken(token=f"token-{who.token_id}", client_id=f"token-{who.token_id}", scopes=[who.role]))
-            inner = {**scope, "user": user, _CREDENTIAL: who, _DEADLINE: limit}
+            user = AuthenticatedUser(
+                AccessToken(token=f"token-{caller.token_id}", client_id=f"token-{caller.token_id}", scopes=[caller.role])
+            )
+            inner = {**scope, "user": user, _CREDENTIAL: caller, _DEADLINE: limit}
             await self.managers[layout].handle_request(inner, replay(body, receive), watched)
 
         try:
@@ -201,9 +206,15 @@ class McpEndpoint:
                     limit = self._gate.deadline()
 
                     async def read_and_answer() -> None:
-                        # Read inside the request timeout: half a body and silence holds a slot no longer.
+                        # As on /v1, the token is checked before the body is read, and the body is read
+                        # inside the request timeout: a caller without a credential reaches no body at
+                        # all, and half a body and silence holds a slot no longer than the timeout.
+                        nonlocal who
+                        who = await admit()
+                        if who is None:
+                            return
                         body = await self._gate.body(receive, Headers(scope=scope).get("content-length"))
-                        await answer(body, layout)
+                        await answer(body, layout, who)
 
                     await self._gate.timed(read_and_answer(), limit)
             except Refused as exc:

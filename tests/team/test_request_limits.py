@@ -219,3 +219,21 @@ def test_a_connection_slower_than_the_timeout_to_send_its_head_is_closed(capped:
         assert closed, "the server kept a connection that never sent a whole request head"
     finally:
         sock.close()
+
+
+@pytest.mark.parametrize("path", ["/v1/scan", "/mcp"])
+def test_a_body_without_a_token_is_refused_before_it_is_read(
+    capped: Service, make_token: Callable[..., str], path: str
+) -> None:
+    """Stalled bodies without a token are answered 401 from their headers, so they hold no slot:
+    while they are still open, a request with a token is served."""
+    token = make_token("alice")
+    stalled = [stalled_body(capped, path, None) for _ in range(2)]
+    try:
+        for sock in stalled:
+            sock.settimeout(30)
+            assert sock.recv(64).startswith(b"HTTP/1.1 401 ")
+        assert capped.call("GET", "/v1/session", token, timeout=10).status_code == 200
+    finally:
+        for sock in stalled:
+            sock.close()
