@@ -199,7 +199,7 @@ class PostgresStore:
 
                 assert self._dsn is not None
                 self._pool = ConnectionPool(
-                    self._dsn, min_size=1, max_size=2, open=True, kwargs={"autocommit": True}
+                    self._dsn, min_size=1, max_size=2, open=True, kwargs={"autocommit": True, "client_encoding": "utf8"}
                 )
             pool = self._pool
         limit = deadline.current()

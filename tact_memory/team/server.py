@@ -28,7 +28,7 @@ from typing import Any
 
 from ..limits import DEFAULT_LIMITS, Limits
 from .app import ACCESS_LOG, ServiceLimits, create_app
-from .migrations import SCHEMA_VERSION, NewerSchema, migrate, schema_version
+from .migrations import SCHEMA_VERSION, NewerSchema, WrongEncoding, check_encoding, migrate, schema_version
 from .watch import GenerationWatch
 
 __all__ = [
@@ -60,7 +60,7 @@ class CheckResult:
 
     reachable: bool
     schema: int | None
-    """The schema version found, when the database was reached."""
+    """The schema version found, when the database was reached and is usable."""
     message: str
 
     @property
@@ -81,7 +81,7 @@ def connect(dsn: str) -> Any:
     import psycopg
 
     try:
-        return psycopg.connect(dsn, autocommit=True, connect_timeout=10)
+        return psycopg.connect(dsn, autocommit=True, connect_timeout=10, client_encoding="utf8")
     except psycopg.Error:
         raise ServeError("cannot reach the team database (check the URL, the server and the credentials)") from None
 
@@ -93,6 +93,10 @@ def check(dsn: str) -> CheckResult:
     except ServeError as exc:
         return CheckResult(False, None, str(exc))
     with conn:
+        try:
+            check_encoding(conn)
+        except WrongEncoding as exc:
+            return CheckResult(True, None, str(exc))
         found = schema_version(conn)
     if found == SCHEMA_VERSION:
         return CheckResult(True, found, f"database reachable; schema version {found} is current")
@@ -108,7 +112,7 @@ def prepare(dsn: str) -> int:
     with connect(dsn) as conn:
         try:
             return migrate(conn)
-        except NewerSchema as exc:
+        except (NewerSchema, WrongEncoding) as exc:
             raise ServeError(str(exc)) from None
 
 
@@ -126,7 +130,8 @@ def open_pool(dsn: str, *, size: int, timeout_s: float) -> Any:
     options = f"-c statement_timeout={int(timeout_s * 1000)}"
     return ConnectionPool(
         dsn, min_size=1, max_size=size, open=True, timeout=timeout_s / 2, check=ConnectionPool.check_connection,
-        reconnect_timeout=24 * 3600.0, kwargs={"autocommit": True, "options": options, "connect_timeout": 10},
+        reconnect_timeout=24 * 3600.0,
+        kwargs={"autocommit": True, "options": options, "connect_timeout": 10, "client_encoding": "utf8"},
     )  # fmt: skip
 
 

@@ -127,7 +127,7 @@ class GenerationWatch:
         while not self._stopping.is_set():
             try:
                 with psycopg.connect(
-                    self._dsn, autocommit=True, connect_timeout=10, application_name=APPLICATION_NAME
+                    self._dsn, autocommit=True, connect_timeout=10, application_name=APPLICATION_NAME, client_encoding="utf8"
                 ) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self._baseline(conn)
