@@ -15,7 +15,8 @@ change committed before it: the version check, the duplicate check (per namespac
 (rows and content bytes per namespace, the same :class:`~tact_memory.limits.Limits` as a local
 store) and pruning the fewest expired probation rows all hold exactly, with one winner per
 version. Telemetry (scan and read counts) is updated in its own statements on the returned rows,
-locked in id order, and does not touch the generation.
+locked in id order (a scan's only on those still at the version it ranked), and does not touch the
+generation.
 
 Ranking
 -------
@@ -337,7 +338,8 @@ class PostgresStore:
     # -- model-facing operations -------------------------------------------------------------
 
     def scan(self, query: str, *, limit: int = 5) -> list[Candidate]:
-        """Rank visible records against ``query``; bump scan telemetry of the returned ones only."""
+        """Rank visible records against ``query``; bump scan telemetry of the returned ones only,
+        and only while they are still at the version ranked."""
         from ..retrieval.lexer import preview, utf8_size
 
         if not isinstance(query, str):
@@ -357,12 +359,6 @@ class PostgresStore:
             hits = self._index.search(query, limit=limit)
             if not hits:
                 return []
-            ids = [hit.id for hit in hits]
-            conn.execute(
-                "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = %s WHERE id IN"
-                " (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE)",
-                (self._clock(), ids),
-            )
             cards = []
             for hit in hits:
                 owner = self._owner(hit.id)
@@ -375,6 +371,17 @@ class PostgresStore:
                         preview=preview(content, self._limits.preview_bytes),
                     )
                 )
+            # As in the local store, only records still at the version ranked are counted: one that
+            # another store replaced or deleted since the cache was read gets nothing (a new version
+            # never inherits the scan of a card that showed the old one). The rows are locked in id
+            # order first, and a row changed meanwhile is compared at its committed version.
+            ids = [card.key.id for card in cards]
+            conn.execute(
+                "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = %s"
+                " WHERE (id, version) IN (SELECT * FROM unnest(%s::bigint[], %s::bigint[]))"
+                " AND id IN (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE)",
+                (self._clock(), ids, [card.key.version for card in cards], ids),
+            )
         return cards
 
     def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
