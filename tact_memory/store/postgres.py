@@ -408,6 +408,7 @@ class PostgresStore:
         return [by_id[i] for i in found if i in by_id]
 
     def _writable(self, key: RecordKey | None) -> None:
+        """Refuse a change by a reader, then a key no record of this namespace can have."""
         if self.role != "writer":
             raise errors.Forbidden(f"a {self.role} credential may scan and read, not change memory")
         if key is not None:
@@ -470,16 +471,18 @@ class PostgresStore:
     def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:
         """Add a record to this store's namespace, or replace one of its records at that exact version.
 
-        The same checks, in the same order, as the local store; bounds count this namespace only,
-        and only this namespace's expired probation rows are pruned to make room. ``probation``
-        false marks a version a person wrote (it starts graduated).
+        A reader is refused first; then the same checks, in the same order, as the local store (the
+        content before the key it replaces); bounds count this namespace only, and only this
+        namespace's expired probation rows are pruned to make room. ``probation`` false marks a
+        version a person wrote (it starts graduated).
 
         Raises:
             Forbidden, InvalidArguments, ContentTooLarge, SecretRejected, NotFound, VersionConflict,
             Duplicate, RecordCapacity, ContentCapacity, StoreUnavailable.
         """
+        self._writable(None)
+        validate_content(content, self._limits)  # the content first, as the local store checks it
         self._writable(replace)
-        validate_content(content, self._limits)
         from ..retrieval.lexer import fold_for_duplicate, utf8_size
 
         size = utf8_size(content)
