@@ -311,9 +311,14 @@ class PostgresStore:
         """Reload the namespaces whose generation moved since this store last read them.
 
         The generations come from the change listener when it is listening (no query), from the
-        table otherwise, or when ``exact`` asks for the table's word.
+        table otherwise, or when ``exact`` asks for the table's word. The listener hears of a
+        commit a moment after it, so it can be behind this store's own last change (a namespace
+        it has no number for yet, or an older one: numbers only grow); the table answers then,
+        rather than the store forgetting what it wrote.
         """
         known = None if exact or self._known_generations is None else self._known_generations()
+        if known is not None and any(known.get(ns, 0) < gen for ns, gen in self._generations.items()):
+            known = None
         if known is not None:
             current = {ns: gen for ns, gen in known.items() if self.readable is None or ns in self.readable}
         else:

@@ -136,3 +136,18 @@ def test_a_forged_notification_pins_nothing(pg_database: str, admin: Any) -> Non
         watch.stop()
         pool.close()
         admin.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+
+def test_a_store_keeps_its_own_writes_while_the_watch_is_behind(pg_database: str, admin: Any) -> None:
+    """The watch hears of a commit a moment after it: meanwhile a store's own put stays in its
+    scans, whether the watch knows no generation of the namespace yet or an older one."""
+    from tact_memory.store.postgres import PostgresStore
+
+    heard: dict[str, int] = {}  # a watch that has heard nothing yet
+    with PostgresStore(pg_database, namespace="alice", known_generations=lambda: dict(heard)) as alice:
+        first = alice.put("The wombatgrid cluster is retired").memory.key
+        assert [c.key for c in alice.scan("wombatgrid")] == [first]
+        heard.update(admin.execute("SELECT namespace, generation FROM generations").fetchall())
+        second = alice.put("The quokkanet cluster is new").memory.key
+        assert [c.key for c in alice.scan("quokkanet")] == [second]
+        assert [c.key for c in alice.scan("wombatgrid")] == [first]
