@@ -43,10 +43,20 @@ def _when(ms: int | None) -> str:
 @click.option("--max-in-flight", type=click.IntRange(1, 1024), default=32, show_default=True, help="Requests handled at once.")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(0.1, 300), default=10.0, show_default=True, help="Seconds per request.")
 @click.option("--max-body", type=click.IntRange(1024, 16 * 1024 * 1024), default=256 * 1024, show_default=True, help="Largest request body, in bytes.")
+@click.option("--mcp-sessions", type=click.IntRange(1, 100_000), default=1024, show_default=True, help="MCP sessions open at once.")
+@click.option(
+    "--mcp-sessions-per-token", type=click.IntRange(1, 1024), default=8, show_default=True,
+    help="MCP sessions one token holds open; opening another ends its least recently used.",
+)  # fmt: skip
+@click.option(
+    "--mcp-session-idle", "mcp_session_idle_s", type=click.FloatRange(1, 86_400), default=600.0, show_default=True,
+    help="Seconds without a request after which an MCP session ends.",
+)  # fmt: skip
 @click.option("--test-limits", "limits_json", hidden=True, metavar="JSON")
 @click.option("--test-clock-file", "clock_file", hidden=True, metavar="PATH")
 def serve_command(
     database: str, listen: str, check: bool, max_in_flight: int, timeout_s: float, max_body: int,
+    mcp_sessions: int, mcp_sessions_per_token: int, mcp_session_idle_s: float,
     limits_json: str | None, clock_file: str | None,
 ) -> None:  # fmt: skip
     """Serve team memory over HTTP from a PostgreSQL database (migrating its schema first).
@@ -84,7 +94,10 @@ def serve_command(
     try:
         server.serve(
             database, host=host, port=port,
-            service=ServiceLimits(max_in_flight=max_in_flight, timeout_s=timeout_s, body_bytes=max_body),
+            service=ServiceLimits(
+                max_in_flight=max_in_flight, timeout_s=timeout_s, body_bytes=max_body, mcp_sessions=mcp_sessions,
+                mcp_sessions_per_token=mcp_sessions_per_token, mcp_session_idle_s=mcp_session_idle_s,
+            ),
             limits=limits, clock=None if clock_file is None else server.file_clock(clock_file),
         )  # fmt: skip
     except server.ServeError as exc:

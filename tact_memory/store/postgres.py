@@ -15,7 +15,8 @@ change committed before it: the version check, the duplicate check (per namespac
 (rows and content bytes per namespace, the same :class:`~tact_memory.limits.Limits` as a local
 store) and pruning the fewest expired probation rows all hold exactly, with one winner per
 version. Telemetry (scan and read counts) is updated in its own statements on the returned rows,
-locked in id order, and does not touch the generation.
+locked in id order (a scan's only on those still at the version it ranked), and does not touch the
+generation.
 
 Ranking
 -------
@@ -199,7 +200,7 @@ class PostgresStore:
 
                 assert self._dsn is not None
                 self._pool = ConnectionPool(
-                    self._dsn, min_size=1, max_size=2, open=True, kwargs={"autocommit": True}
+                    self._dsn, min_size=1, max_size=2, open=True, kwargs={"autocommit": True, "client_encoding": "utf8"}
                 )
             pool = self._pool
         limit = deadline.current()
@@ -310,9 +311,14 @@ class PostgresStore:
         """Reload the namespaces whose generation moved since this store last read them.
 
         The generations come from the change listener when it is listening (no query), from the
-        table otherwise, or when ``exact`` asks for the table's word.
+        table otherwise, or when ``exact`` asks for the table's word. The listener hears of a
+        commit a moment after it, so it can be behind this store's own last change (a namespace
+        it has no number for yet, or an older one: numbers only grow); the table answers then,
+        rather than the store forgetting what it wrote.
         """
         known = None if exact or self._known_generations is None else self._known_generations()
+        if known is not None and any(known.get(ns, 0) < gen for ns, gen in self._generations.items()):
+            known = None
         if known is not None:
             current = {ns: gen for ns, gen in known.items() if self.readable is None or ns in self.readable}
         else:
@@ -337,7 +343,8 @@ class PostgresStore:
     # -- model-facing operations -------------------------------------------------------------
 
     def scan(self, query: str, *, limit: int = 5) -> list[Candidate]:
-        """Rank visible records against ``query``; bump scan telemetry of the returned ones only."""
+        """Rank visible records against ``query``; bump scan telemetry of the returned ones only,
+        and only while they are still at the version ranked."""
         from ..retrieval.lexer import preview, utf8_size
 
         if not isinstance(query, str):
@@ -357,12 +364,6 @@ class PostgresStore:
             hits = self._index.search(query, limit=limit)
             if not hits:
                 return []
-            ids = [hit.id for hit in hits]
-            conn.execute(
-                "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = %s WHERE id IN"
-                " (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE)",
-                (self._clock(), ids),
-            )
             cards = []
             for hit in hits:
                 owner = self._owner(hit.id)
@@ -375,6 +376,17 @@ class PostgresStore:
                         preview=preview(content, self._limits.preview_bytes),
                     )
                 )
+            # As in the local store, only records still at the version ranked are counted: one that
+            # another store replaced or deleted since the cache was read gets nothing (a new version
+            # never inherits the scan of a card that showed the old one). The rows are locked in id
+            # order first, and a row changed meanwhile is compared at its committed version.
+            ids = [card.key.id for card in cards]
+            conn.execute(
+                "UPDATE memories SET scan_count = scan_count + 1, last_scanned_at_ms = %s"
+                " WHERE (id, version) IN (SELECT * FROM unnest(%s::bigint[], %s::bigint[]))"
+                " AND id IN (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE)",
+                (self._clock(), ids, [card.key.version for card in cards], ids),
+            )
         return cards
 
     def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
@@ -401,6 +413,7 @@ class PostgresStore:
         return [by_id[i] for i in found if i in by_id]
 
     def _writable(self, key: RecordKey | None) -> None:
+        """Refuse a change by a reader, then a key no record of this namespace can have."""
         if self.role != "writer":
             raise errors.Forbidden(f"a {self.role} credential may scan and read, not change memory")
         if key is not None:
@@ -463,16 +476,18 @@ class PostgresStore:
     def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:
         """Add a record to this store's namespace, or replace one of its records at that exact version.
 
-        The same checks, in the same order, as the local store; bounds count this namespace only,
-        and only this namespace's expired probation rows are pruned to make room. ``probation``
-        false marks a version a person wrote (it starts graduated).
+        A reader is refused first; then the same checks, in the same order, as the local store (the
+        content before the key it replaces); bounds count this namespace only, and only this
+        namespace's expired probation rows are pruned to make room. ``probation`` false marks a
+        version a person wrote (it starts graduated).
 
         Raises:
             Forbidden, InvalidArguments, ContentTooLarge, SecretRejected, NotFound, VersionConflict,
             Duplicate, RecordCapacity, ContentCapacity, StoreUnavailable.
         """
+        self._writable(None)
+        validate_content(content, self._limits)  # the content first, as the local store checks it
         self._writable(replace)
-        validate_content(content, self._limits)
         from ..retrieval.lexer import fold_for_duplicate, utf8_size
 
         size = utf8_size(content)

@@ -102,6 +102,12 @@ class ServiceLimits:
     """Largest request body; larger ones are refused as ``body_too_large`` (HTTP 413)."""
     sync_records: int = 64
     """Most records one ``sync`` call may push."""
+    mcp_sessions: int = 1024
+    """MCP sessions open at once; a request that would open another is refused ``busy`` (HTTP 503)."""
+    mcp_sessions_per_token: int = 8
+    """MCP sessions one token holds open; opening another ends that token's least recently used one."""
+    mcp_session_idle_s: float = 600.0
+    """An MCP session without a request for this long ends (its client opens a new one)."""
 
 
 def _error(code: str, message: str, details: dict[str, Any] | None = None) -> JSONResponse:
@@ -445,7 +451,11 @@ def create_app(
         Route("/v1/export", _endpoint(state, _export), methods=get),
         Route("/v1/status", _endpoint(state, _status), methods=get),
     ]
-    mcp = McpEndpoint(authenticate=state.authenticate, store=state.store, limits=limits, log=_access, gate=state.gate)
+    mcp = McpEndpoint(
+        authenticate=state.authenticate, store=state.store, limits=limits, log=_access, gate=state.gate,
+        sessions=service.mcp_sessions, sessions_per_token=service.mcp_sessions_per_token,
+        session_idle_s=service.mcp_session_idle_s,
+    )  # fmt: skip
     routes.append(Route(MCP_PATH, mcp, methods=["GET", "POST", "DELETE"]))
 
     @contextlib.asynccontextmanager

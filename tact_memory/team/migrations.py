@@ -3,7 +3,9 @@
 ``tact_schema`` holds one row, the schema version. Each migration is a list of statements that
 takes the schema from version ``n - 1`` to ``n``; :func:`migrate` runs the missing ones in one
 transaction under an advisory lock, so servers starting together take turns and none sees a
-half-made schema. A database whose version is newer than this release knows is refused untouched.
+half-made schema. A database whose version is newer than this release knows is refused untouched,
+and so is one whose encoding is not UTF8: ``SQL_ASCII`` stores bytes unchecked (psycopg hands its
+text back as ``bytes``), and an encoding such as ``LATIN1`` cannot hold most of what people write.
 
 Tables
 ------
@@ -28,7 +30,17 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "NewerSchema", "SchemaState", "migrate", "schema_version", "state"]
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "NewerSchema",
+    "SchemaState",
+    "WrongEncoding",
+    "check_encoding",
+    "migrate",
+    "schema_version",
+    "state",
+]
 
 _LOCK_KEY = 0x7AC7_3E30  # pg_advisory_xact_lock key for migrations
 
@@ -106,6 +118,31 @@ class NewerSchema(Exception):
         self.found = found
 
 
+class WrongEncoding(Exception):
+    """The database's encoding is not UTF8; nothing was changed."""
+
+    def __init__(self, found: str) -> None:
+        super().__init__(
+            f"the team database's encoding is {found}, and tact-memory needs UTF8; it was left untouched. "
+            "Create a database with ENCODING 'UTF8' (for example CREATE DATABASE tact ENCODING 'UTF8' "
+            "TEMPLATE template0) and point the URL at it."
+        )
+        self.found = found
+
+
+def check_encoding(conn: Any) -> None:
+    """Refuse a database whose server encoding is not UTF8.
+
+    Raises:
+        WrongEncoding: naming the encoding found.
+    """
+    found = conn.execute("SELECT current_setting('server_encoding')").fetchone()[0]
+    if isinstance(found, bytes):  # a SQL_ASCII connection returns text undecoded
+        found = found.decode("ascii", "replace")
+    if str(found).upper() not in ("UTF8", "UTF-8"):
+        raise WrongEncoding(str(found))
+
+
 def schema_version(conn: Any) -> int:
     """The schema version of the database ``conn`` is connected to; 0 when there is none yet."""
     row = conn.execute("SELECT to_regclass('tact_schema') IS NOT NULL").fetchone()
@@ -130,7 +167,9 @@ def migrate(conn: Any) -> int:
 
     Raises:
         NewerSchema: the database is newer; nothing was changed.
+        WrongEncoding: the database's encoding is not UTF8; nothing was changed.
     """
+    check_encoding(conn)
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
         found = schema_version(conn)

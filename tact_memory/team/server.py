@@ -7,10 +7,19 @@ see :mod:`tact_memory.deadline`), starts the
 :class:`~.watch.GenerationWatch` that keeps the stores' caches current, and serves the application
 with uvicorn. Access-log lines go to standard error. Messages about the database never repeat the
 connection string or the server's diagnostics, which can hold a password or a host.
+
+Connections are bounded by time, not counted: uvicorn's ``limit_concurrency`` counts open
+connections, so sockets that never finish a request would take every place and leave a client with
+a token answered 503; the application's :class:`~.gate.Gate` bounds the requests in flight instead.
+uvicorn has no deadline for receiving a request's head (its keep-alive timer stops at the first
+byte), so each connection gets one (:func:`with_head_deadline`): a connection that has not sent a
+whole request head within the request timeout of opening, or of its previous answer, is closed.
+Bodies are read under the request timeout by the gate.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from collections.abc import Callable
@@ -19,7 +28,7 @@ from typing import Any
 
 from ..limits import DEFAULT_LIMITS, Limits
 from .app import ACCESS_LOG, ServiceLimits, create_app
-from .migrations import SCHEMA_VERSION, NewerSchema, migrate, schema_version
+from .migrations import SCHEMA_VERSION, NewerSchema, WrongEncoding, check_encoding, migrate, schema_version
 from .watch import GenerationWatch
 
 __all__ = [
@@ -34,6 +43,7 @@ __all__ = [
     "prepare",
     "serve",
     "parse_test_limits",
+    "with_head_deadline",
 ]
 
 TEST_HOOKS_ENV = "TACT_TEAM_TEST_HOOKS"
@@ -50,7 +60,7 @@ class CheckResult:
 
     reachable: bool
     schema: int | None
-    """The schema version found, when the database was reached."""
+    """The schema version found, when the database was reached and is usable."""
     message: str
 
     @property
@@ -71,7 +81,7 @@ def connect(dsn: str) -> Any:
     import psycopg
 
     try:
-        return psycopg.connect(dsn, autocommit=True, connect_timeout=10)
+        return psycopg.connect(dsn, autocommit=True, connect_timeout=10, client_encoding="utf8")
     except psycopg.Error:
         raise ServeError("cannot reach the team database (check the URL, the server and the credentials)") from None
 
@@ -83,6 +93,10 @@ def check(dsn: str) -> CheckResult:
     except ServeError as exc:
         return CheckResult(False, None, str(exc))
     with conn:
+        try:
+            check_encoding(conn)
+        except WrongEncoding as exc:
+            return CheckResult(True, None, str(exc))
         found = schema_version(conn)
     if found == SCHEMA_VERSION:
         return CheckResult(True, found, f"database reachable; schema version {found} is current")
@@ -98,7 +112,7 @@ def prepare(dsn: str) -> int:
     with connect(dsn) as conn:
         try:
             return migrate(conn)
-        except NewerSchema as exc:
+        except (NewerSchema, WrongEncoding) as exc:
             raise ServeError(str(exc)) from None
 
 
@@ -116,7 +130,8 @@ def open_pool(dsn: str, *, size: int, timeout_s: float) -> Any:
     options = f"-c statement_timeout={int(timeout_s * 1000)}"
     return ConnectionPool(
         dsn, min_size=1, max_size=size, open=True, timeout=timeout_s / 2, check=ConnectionPool.check_connection,
-        reconnect_timeout=24 * 3600.0, kwargs={"autocommit": True, "options": options, "connect_timeout": 10},
+        reconnect_timeout=24 * 3600.0,
+        kwargs={"autocommit": True, "options": options, "connect_timeout": 10, "client_encoding": "utf8"},
     )  # fmt: skip
 
 
@@ -162,6 +177,50 @@ def file_clock(path: str) -> Callable[[], int]:
     return now
 
 
+def with_head_deadline(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol ``base``, closing a connection that is slower than ``seconds`` to send a request head.
+
+    The deadline starts when the connection opens and again when each answer is complete; it is
+    met once the whole head has arrived (uvicorn then starts the request's cycle), and a request
+    being handled is left to the request timeout. A connection idle past the deadline (no request
+    in hand, however many bytes of one it has trickled) is closed, as uvicorn's own shutdown
+    closes an idle connection.
+    """
+
+    class HeadDeadline(base):  # type: ignore[misc, valid-type]
+        _head_deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm_head_deadline()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm_head_deadline()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm_head_deadline()
+            super().connection_lost(exc)
+
+        def _arm_head_deadline(self) -> None:
+            self._disarm_head_deadline()
+            if not self.transport.is_closing():
+                self._head_deadline = asyncio.get_running_loop().call_later(seconds, self._head_deadline_passed)
+
+        def _disarm_head_deadline(self) -> None:
+            if self._head_deadline is not None:
+                self._head_deadline.cancel()
+                self._head_deadline = None
+
+        def _head_deadline_passed(self) -> None:
+            self._head_deadline = None
+            if (self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing():
+                self.transport.close()
+
+    HeadDeadline.__name__ = HeadDeadline.__qualname__ = f"HeadDeadline{base.__name__}"
+    return HeadDeadline
+
+
 def serve(
     dsn: str,
     *,
@@ -173,6 +232,7 @@ def serve(
 ) -> None:
     """Migrate, then serve until interrupted."""
     import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     prepare(dsn)
     if not ACCESS_LOG.handlers:
@@ -189,9 +249,10 @@ def serve(
     watch.start()
     try:
         app = create_app(pool, limits=limits, service=service, clock=clock, watch=watch)
+        # No limit_concurrency: it counts connections, which a client without a token can hold open.
         config = uvicorn.Config(
-            app, host=host, port=port, access_log=False, log_level="warning", lifespan="on",
-            limit_concurrency=service.max_in_flight * 2, timeout_keep_alive=5,
+            app, host=host, port=port, access_log=False, log_level="warning", lifespan="on", timeout_keep_alive=5,
+            http=with_head_deadline(AutoHTTPProtocol, service.timeout_s),
         )  # fmt: skip
         server = uvicorn.Server(config)
         print(

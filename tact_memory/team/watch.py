@@ -6,10 +6,16 @@ of schema version 2, so any writer that moves a generation notifies, whatever it
 the latest generation of every namespace; the stores of the process compare their caches with it
 instead of reading the ``generations`` table in each request.
 
+A notification is only a hint, never a value: any role that can connect to the database may
+``NOTIFY`` any channel with any payload, so the watch takes no generation from a payload. It reads
+the namespaces a batch of notifications names from the ``generations`` table (or the whole table,
+for a payload it cannot read) and keeps what the table says; a forged notification costs one small
+read and changes nothing.
+
 Correctness does not rest on the notifications alone:
 
 - the watch starts listening *before* it reads the whole table, so no commit falls between the
-  two; a notification older than that read cannot lower a generation (numbers only grow);
+  two, and every read of the table after a notification is as new as that notification or newer;
 - while its connection is down (killed, a restart, a network failure) :meth:`generations` is
   ``None`` and the stores read the table in each request, as without a watch; after reconnecting
   it reads the whole table again, so every store checks every namespace once (a full check);
@@ -32,7 +38,11 @@ from typing import Any
 __all__ = ["APPLICATION_NAME", "CHANNEL", "GenerationWatch"]
 
 CHANNEL = "tact_memory_generations"
-"""The notification channel of generation changes (payload: JSON ``namespace`` and ``generation``)."""
+"""The notification channel of generation changes (payload: JSON ``namespace`` and ``generation``;
+the watch uses only the namespace, as a hint of what to read again)."""
+
+_MOST_NAMED = 256
+"""Most namespaces one batch of notifications reads by name; more read the whole table."""
 
 APPLICATION_NAME = "tact-memory generation watch"
 """How the listening connection names itself in ``pg_stat_activity``."""
@@ -84,22 +94,32 @@ class GenerationWatch:
         with self._lock:
             self._known = {str(ns): int(gen) for ns, gen in rows}
 
-    def _heard(self, payload: str) -> bool:
-        """Apply one notification; ``False`` when only reading the whole table again will do."""
-        if payload == "*":
-            return False
+    @staticmethod
+    def _hint(payload: str) -> str | None:
+        """The namespace a notification names, or ``None`` when only the whole table will do.
+
+        The payload is untrusted: its generation is never used, and anything but a JSON object
+        naming a namespace as a string asks for the whole table.
+        """
         try:
             data = json.loads(payload)
-            namespace, generation = str(data["namespace"]), data["generation"]
-            number = None if generation is None else int(generation)
-        except (ValueError, KeyError, TypeError):
-            return False
+        except (ValueError, RecursionError):
+            return None
+        namespace = data.get("namespace") if isinstance(data, dict) else None
+        return namespace if isinstance(namespace, str) else None
+
+    def _reread(self, conn: Any, namespaces: set[str]) -> None:
+        """Keep what the table says now of ``namespaces``: each one's generation, or that it is gone."""
+        rows = conn.execute(
+            "SELECT namespace, generation FROM generations WHERE namespace = ANY(%s)", (sorted(namespaces),)
+        ).fetchall()
+        found = {str(ns): int(gen) for ns, gen in rows}
         with self._lock:
-            if number is None:
-                self._known.pop(namespace, None)
-            else:
-                self._known[namespace] = max(number, self._known.get(namespace, 0))
-        return True
+            for namespace in namespaces:
+                if namespace in found:
+                    self._known[namespace] = found[namespace]
+                else:
+                    self._known.pop(namespace, None)
 
     def _run(self) -> None:
         import psycopg
@@ -107,7 +127,7 @@ class GenerationWatch:
         while not self._stopping.is_set():
             try:
                 with psycopg.connect(
-                    self._dsn, autocommit=True, connect_timeout=10, application_name=APPLICATION_NAME
+                    self._dsn, autocommit=True, connect_timeout=10, application_name=APPLICATION_NAME, client_encoding="utf8"
                 ) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self._baseline(conn)
@@ -116,15 +136,22 @@ class GenerationWatch:
                     self.connects += 1
                     self.backend_pid = conn.info.backend_pid
                     while not self._stopping.is_set():
+                        named: set[str] = set()
                         whole = False
-                        # Notifications that arrive during the queries below wait in psycopg's backlog.
-                        for note in conn.notifies(timeout=self._heartbeat_s):
-                            if not self._heard(note.payload):
+                        # One batch: the notifications that arrived together (those that arrive during
+                        # the queries below wait in psycopg's backlog for the next batch).
+                        for note in conn.notifies(timeout=self._heartbeat_s, stop_after=1):
+                            hint = self._hint(note.payload) if note.channel == CHANNEL else None
+                            if hint is None or len(named) >= _MOST_NAMED:
                                 whole = True
-                                break
+                            else:
+                                named.add(hint)
                         if whole:
                             self._baseline(conn)
-                        conn.execute("SELECT 1")  # a silent, dead connection fails here
+                        elif named:
+                            self._reread(conn, named)
+                        else:
+                            conn.execute("SELECT 1")  # a quiet heartbeat: a silent, dead connection fails here
             except psycopg.Error:
                 _LOG.warning("team database: the change notifications stopped; reconnecting (details withheld)")
             finally:

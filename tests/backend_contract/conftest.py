@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,8 @@ class Harness:
     clock: FakeClock
     _make: Callable[[Limits], MemoryBackend]
     _plant: Callable[[MemoryBackend, str], int]
+    _ranker: Callable[[MemoryBackend], Any] | None = None
+    """The object whose ``search`` ranks a scan of a store, where a test can reach it (in process)."""
     made: list[MemoryBackend] = field(default_factory=list)
 
     def make(self, limits: Limits = DEFAULT_LIMITS) -> MemoryBackend:
@@ -47,6 +50,30 @@ class Harness:
     def plant(self, backend: MemoryBackend, content: str) -> int:
         """Write a row without any check (no screening, no bounds); returns its id."""
         return self._plant(backend, content)
+
+    @contextmanager
+    def after_ranking(self, backend: MemoryBackend, action: Callable[[], object]) -> Iterator[None]:
+        """Inside the ``with``, ``backend``'s next scan runs ``action`` once it has ranked and
+        before it records its telemetry; skips the test where the ranking runs in another process."""
+        if self._ranker is None:
+            pytest.skip(f"the {self.name} backend ranks in another process, out of a test's reach")
+        ranker = self._ranker(backend)
+        ranked = ranker.search
+        done: list[bool] = []
+
+        def search(query: str, *, limit: int) -> Any:
+            hits = ranked(query, limit=limit)
+            if not done:
+                done.append(True)
+                action()
+            return hits
+
+        ranker.search = search
+        try:
+            yield
+        finally:
+            del ranker.search
+        assert done, "the scan ranked nothing"
 
 
 def _sqlite(tmp_path: Path, clock: FakeClock) -> Harness:
@@ -66,7 +93,7 @@ def _sqlite(tmp_path: Path, clock: FakeClock) -> Harness:
         conn.close()
         return int(cur.lastrowid or 0)
 
-    return Harness("sqlite", clock, make, plant)
+    return Harness("sqlite", clock, make, plant, lambda backend: backend._corpus)  # type: ignore[attr-defined]
 
 
 def _postgres(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
@@ -93,7 +120,7 @@ def _postgres(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
             )
         return int(row[0])
 
-    return Harness("postgres", clock, make, plant)
+    return Harness("postgres", clock, make, plant, lambda backend: backend._index)  # type: ignore[attr-defined]
 
 
 class FileClock(FakeClock):

@@ -81,3 +81,26 @@ def test_listing_orders(backend: MemoryBackend, harness: Harness) -> None:
     assert ids["id"] == [a, b, c] == [r.key.id for r in backend.export()]
     with pytest.raises(errors.InvalidArguments):
         backend.list_records(order="random")  # type: ignore[arg-type]
+
+
+def test_a_scan_counts_only_records_still_at_the_version_it_ranked(harness: Harness) -> None:
+    """Another store replaces one candidate and deletes another after the scan ranked them and
+    before it counts them: the cards are as ranked, and only the untouched record is counted (the
+    new version does not inherit the scan of a card that showed the old one)."""
+    backend, other = harness.make(), harness.make()
+    replaced = backend.put("The deploy service number one listens on port 8001").memory.key
+    deleted = backend.put("The deploy service number two listens on port 8002").memory.key
+    kept = backend.put("The deploy service number three listens on port 8003").memory.key
+
+    def meanwhile() -> None:
+        other.put("The deploy service number one moved to port 9001", replace=replaced)
+        other.delete(deleted)
+
+    with harness.after_ranking(backend, meanwhile):
+        cards = backend.scan("deploy service port")
+    assert sorted(card.key.id for card in cards) == sorted([replaced.id, deleted.id, kept.id])
+    assert all(card.key.version == 1 for card in cards)  # ranked from what it had read
+    by_id = {record.key.id: record for record in other.export()}
+    assert deleted.id not in by_id
+    assert (by_id[replaced.id].key.version, by_id[replaced.id].scan_count) == (2, 0)
+    assert by_id[kept.id].scan_count == 1

@@ -84,6 +84,19 @@ def test_keys_out_of_range_are_invalid_arguments(backend: MemoryBackend, key: Re
     assert everything(backend) == before
 
 
+@pytest.mark.parametrize("key", [RecordKey(1, 0), RecordKey(0, 1), RecordKey(2**63, 1)])
+def test_a_put_checks_its_content_before_the_key_it_replaces(backend: MemoryBackend, key: RecordKey) -> None:
+    """Content a put could never store is refused as such, whatever key it names."""
+    backend.put("The cron job runs hourly")
+    before = everything(backend)
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    with pytest.raises(errors.ContentTooLarge):
+        backend.put("The cron job " + "runs hourly " * 200, replace=key)
+    with pytest.raises(errors.SecretRejected):
+        backend.put(f"The deploy token for ci is {secret}", replace=key)
+    assert everything(backend) == before
+
+
 def test_two_stores_on_one_corpus_see_each_others_writes(harness: Harness) -> None:
     mine, other = harness.make(), harness.make()
     key = mine.put("In the `commonware` repository, release tags use vX.Y.Z").memory.key

@@ -71,6 +71,59 @@ def test_serve_check_reports_reachability_and_schema(pg_server: Server) -> None:
         pg_server.drop_database(dsn)
 
 
+@pytest.mark.parametrize("encoding", ["SQL_ASCII", "LATIN1"])
+def test_a_database_not_in_utf8_is_refused_by_name_and_left_untouched(pg_server: Server, encoding: str) -> None:
+    """SQL_ASCII stores bytes unchecked (psycopg hands its text back as bytes), LATIN1 cannot hold
+    most scripts: migrate, serve, ``serve --check`` and the token commands all refuse either."""
+    import os
+
+    import psycopg
+
+    from tact_memory.team.migrations import WrongEncoding, migrate
+
+    name = f"enc_{encoding.lower()}_{os.getpid()}"
+    with psycopg.connect(pg_server.admin_dsn, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING '{encoding}' LC_COLLATE 'C' LC_CTYPE 'C'")
+    dsn = pg_server.dsn(name)
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            with pytest.raises(WrongEncoding, match=f"encoding is {encoding}"):
+                migrate(conn)
+        checked = cli("serve", "--check", "--database", dsn)
+        assert checked.returncode == 1 and f"encoding is {encoding}" in checked.stdout and "UTF8" in checked.stdout
+        served = cli("serve", "--database", dsn, "--listen", "127.0.0.1:1")
+        assert served.returncode == 1 and f"encoding is {encoding}" in served.stderr
+        token = cli("team", "token", "create", "--database", dsn, "--namespace", "alice", "--role", "writer")
+        assert token.returncode == 1 and f"encoding is {encoding}" in token.stderr and token.stdout == ""
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            assert conn.execute("SELECT to_regclass('tact_schema') IS NULL").fetchone()[0] is True
+    finally:
+        pg_server.drop_database(dsn)
+
+
+def test_the_service_talks_utf8_whatever_the_client_environment_says(
+    pg_database: str, admin: Any, tmp_path: Any
+) -> None:
+    """A ``PGCLIENTENCODING`` other than UTF8 in the service's environment changes nothing it stores."""
+    import time
+
+    from tact_memory.team.tokens import create_token
+
+    from .conftest import start_service, stop_service
+
+    token, _ = create_token(admin, namespace="alice", role="writer", now_ms=time.time_ns() // 1_000_000)
+    service = start_service(pg_database, tmp_path, env={"PGCLIENTENCODING": "LATIN1"})
+    try:
+        text = "デプロイには承認が二つ必要 🚀"
+        put = service.call("POST", "/v1/put", token, json={"content": text})
+        assert put.status_code == 200, put.text
+        [memory] = service.call("POST", "/v1/read", token, json={"ids": [put.json()["memory"]["key"]["id"]]}).json()["memories"]
+        assert memory["content"] == text
+    finally:
+        stop_service(service)
+
+
 def test_an_unreachable_database_is_named_without_the_url() -> None:
     url = "postgresql://someone:hunter2-password@127.0.0.1:1/nothing"
     result = cli("serve", "--check", "--database", url)

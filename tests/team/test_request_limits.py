@@ -164,3 +164,140 @@ def test_a_request_nested_too_deeply_is_invalid_arguments(capped: Service, make_
     token = make_token("alice")
     answer = capped.call("POST", "/v1/scan", token, content=b"[" * 3000 + b"]" * 3000, headers={"Content-Type": "application/json"})
     assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid_arguments", answer.text
+
+
+def half_a_head(service: Service) -> Any:
+    """A raw connection that sends the first lines of a request head and never the blank line ending it."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(service.url)
+    sock = socket.create_connection((parts.hostname, parts.port))
+    sock.sendall(b"GET /v1/session HTTP/1.1\r\nHost: x\r\n")
+    return sock
+
+
+def test_connections_that_never_finish_a_request_head_lock_nobody_out(
+    capped: Service, make_token: Callable[..., str]
+) -> None:
+    """Many more unfinished heads than requests in flight: a request with a token is still served,
+    while they are all held (the service counts requests, not connections)."""
+    token = make_token("alice")
+    held = [half_a_head(capped) for _ in range(12)]
+    try:
+        answer = capped.call("GET", "/v1/session", token, timeout=10)
+        assert answer.status_code == 200, answer.text
+    finally:
+        for sock in held:
+            sock.close()
+
+
+@pytest.mark.parametrize("sent", ["nothing", "half a head", "a trickle"])
+def test_a_connection_slower_than_the_timeout_to_send_its_head_is_closed(capped: Service, sent: str) -> None:
+    """Silent, stalled and trickling connections alike are closed by the server (the timeout is 3 s;
+    30 s without it closing is a failure)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(capped.url)
+    sock = socket.create_connection((parts.hostname, parts.port))
+    try:
+        if sent != "nothing":
+            sock.sendall(b"GET /v1/session HTTP/1.1\r\n")
+        sock.settimeout(0.5 if sent == "a trickle" else 30)
+        closed = False
+        give_up = time.monotonic() + 30
+        while not closed and time.monotonic() < give_up:
+            try:
+                if sent == "a trickle":
+                    sock.sendall(b"X")  # one byte of a header line every half second: never a whole head
+                closed = sock.recv(1024) == b""
+            except socket.timeout:
+                continue
+            except OSError:  # the server closed the connection and reset the trickle
+                closed = True
+        assert closed, "the server kept a connection that never sent a whole request head"
+    finally:
+        sock.close()
+
+
+@pytest.mark.parametrize("path", ["/v1/scan", "/mcp"])
+def test_a_body_without_a_token_is_refused_before_it_is_read(
+    capped: Service, make_token: Callable[..., str], path: str
+) -> None:
+    """Stalled bodies without a token are answered 401 from their headers, so they hold no slot:
+    while they are still open, a request with a token is served."""
+    token = make_token("alice")
+    stalled = [stalled_body(capped, path, None) for _ in range(2)]
+    try:
+        for sock in stalled:
+            sock.settimeout(30)
+            assert sock.recv(64).startswith(b"HTTP/1.1 401 ")
+        assert capped.call("GET", "/v1/session", token, timeout=10).status_code == 200
+    finally:
+        for sock in stalled:
+            sock.close()
+
+
+@pytest.fixture
+def few_sessions(pg_database: str, tmp_path: Any) -> Iterator[Service]:
+    """A ``serve`` process holding at most six MCP sessions, two per token."""
+    service = start_service(pg_database, tmp_path, "--mcp-sessions", "6", "--mcp-sessions-per-token", "2")
+    yield service
+    stop_service(service)
+
+
+def open_session(service: Service, token: str) -> Any:
+    return mcp_initialize(service, token)
+
+
+def list_tools(service: Service, token: str, session: str) -> int:
+    """The HTTP status of a ``tools/list`` in ``session``: 200 while it is open, 404 once it has ended."""
+    answer = service.call(
+        "POST", "/mcp", token, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        headers={**MCP_HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18"},
+    )  # fmt: skip
+    return int(answer.status_code)
+
+
+def test_one_token_cannot_take_every_mcp_session(few_sessions: Service, make_token: Callable[..., str]) -> None:
+    """A token opening sessions without end keeps its two newest; the others' sessions are untouched."""
+    alice, bob, carol = make_token("alice"), make_token("bob"), make_token("carol")
+    kept = open_session(few_sessions, bob).headers["mcp-session-id"]
+    opened = []
+    for _ in range(20):
+        answer = open_session(few_sessions, alice)
+        assert answer.status_code == 200, answer.text
+        opened.append(answer.headers["mcp-session-id"])
+        assert list_tools(few_sessions, bob, kept) == 200  # bob's session is never the one that ends
+    assert [list_tools(few_sessions, alice, s) for s in opened] == [404] * 18 + [200, 200]
+    assert open_session(few_sessions, carol).status_code == 200
+
+
+def test_the_process_holds_at_most_its_mcp_sessions(few_sessions: Service, make_token: Callable[..., str]) -> None:
+    """Six sessions of three tokens fill the process: a seventh is refused ``busy`` and none ends for
+    it; once one is deleted there is room again."""
+    tokens = [make_token(name) for name in ("alice", "bob", "carol", "dave")]
+    held = {t: [open_session(few_sessions, t).headers["mcp-session-id"] for _ in range(2)] for t in tokens[:3]}
+    refused = open_session(few_sessions, tokens[3])
+    assert refused.status_code == 503 and refused.json()["error"]["code"] == "busy"
+    assert all(list_tools(few_sessions, t, s) == 200 for t, sessions in held.items() for s in sessions)
+    ended = few_sessions.call("DELETE", "/mcp", tokens[0], headers={**MCP_HEADERS, "mcp-session-id": held[tokens[0]][0]})
+    assert ended.status_code == 200
+    assert open_session(few_sessions, tokens[3]).status_code == 200
+    assert list_tools(few_sessions, tokens[0], held[tokens[0]][0]) == 404
+
+
+def test_idle_mcp_sessions_end_and_make_room(pg_database: str, tmp_path: Any, make_token: Callable[..., str]) -> None:
+    """With room for two sessions, ended after 1 s idle: two idle sessions make room for a third."""
+    service = start_service(pg_database, tmp_path, "--mcp-sessions", "2", "--mcp-session-idle", "1")
+    try:
+        alice, bob = make_token("alice"), make_token("bob")
+        first = [open_session(service, alice).headers["mcp-session-id"] for _ in range(2)]
+        deadline = time.monotonic() + 30
+        while open_session(service, bob).status_code != 200:  # a refused opening touches no session
+            assert time.monotonic() < deadline, "idle MCP sessions never made room"
+            time.sleep(0.5)
+        assert list_tools(service, alice, first[0]) == 404
+    finally:
+        stop_service(service)

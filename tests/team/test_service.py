@@ -168,6 +168,16 @@ def test_bodies_over_the_cap_and_bad_json_are_refused(service: Service, make_tok
     assert corpus(admin) == []
 
 
+def test_a_raw_put_is_refused_for_its_content_before_its_key(service: Service, make_token: Callable[..., str], admin: Any) -> None:
+    """A client that does not screen (not this package's) gets the codes local memory gives."""
+    alice = make_token("alice")
+    for content, code in (("x" * 2000, "content_too_large"), (f"The deploy token for ci is {SECRET}", "secret_rejected")):
+        answer = service.call("POST", "/v1/put", alice, json={"content": content, "replace": {"id": 1, "version": 0}})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (422, code)
+        assert SECRET not in answer.text
+    assert corpus(admin) == []
+
+
 def test_errors_and_logs_carry_no_content_tokens_or_diagnostics(
     services: list[Service], make_token: Callable[..., str]
 ) -> None:

@@ -1,7 +1,9 @@
-"""Two real ``serve`` processes on one database learn of each other's writes from notifications."""
+"""Two real ``serve`` processes on one database learn of each other's writes from notifications, which
+nobody else can forge into a stale cache."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -87,3 +89,65 @@ def test_a_killed_listening_connection_falls_back_then_recovers(
     later = "the canary rollout pages the release captain on failure"
     assert services[0].call("POST", "/v1/put", alice, json={"content": later}).status_code == 200
     assert later in found(services[1], bob, "canary rollout release captain")
+
+
+def test_a_forged_notification_pins_nothing(pg_database: str, admin: Any) -> None:
+    """Any role that can connect may NOTIFY the channel with any payload: a forged generation
+    far ahead of the real one must not keep a deleted record in the scans of a process."""
+    import itertools
+    import os
+
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+    from psycopg_pool import ConnectionPool
+
+    from tact_memory.store.postgres import PostgresStore
+    from tact_memory.team.watch import CHANNEL, GenerationWatch
+
+    role = f"mallory_{os.getpid()}"
+    admin.execute(f'DROP ROLE IF EXISTS "{role}"')
+    admin.execute(f'CREATE ROLE "{role}" LOGIN')  # no privilege on any table of the service
+    watch = GenerationWatch(pg_database, heartbeat_s=0.5)
+    watch.start()
+    pool = ConnectionPool(pg_database, min_size=1, max_size=4, open=True, kwargs={"autocommit": True})
+    markers = itertools.count()
+    try:
+        eventually(lambda: watch.generations() is not None, "the watch listens")
+        writer = PostgresStore(pool, namespace="alice")
+        marker = PostgresStore(pool, namespace="zed")
+        reader = PostgresStore(pool, namespace="ci", role="reader", known_generations=watch.generations)
+
+        def heard_so_far() -> None:
+            """Wait until the watch has heard every notification sent so far (they arrive in order)."""
+            marker.put(f"marker number {next(markers)} of the ordering check")
+            real = admin.execute("SELECT generation FROM generations WHERE namespace = 'zed'").fetchone()[0]
+            eventually(lambda: (watch.generations() or {}).get("zed") == real, "the watch hears the marker")
+
+        record = writer.put("The wombatgrid cluster is retired").memory
+        with psycopg.connect(make_conninfo(pg_database, user=role), autocommit=True) as mallory:
+            forged = json.dumps({"namespace": "alice", "generation": 2**62})
+            mallory.execute("SELECT pg_notify(%s, %s)", (CHANNEL, forged))
+        heard_so_far()
+        assert [c.key.id for c in reader.scan("wombatgrid cluster")] == [record.key.id]
+        writer.delete(record.key)
+        heard_so_far()
+        assert reader.scan("wombatgrid cluster") == []
+    finally:
+        watch.stop()
+        pool.close()
+        admin.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+
+def test_a_store_keeps_its_own_writes_while_the_watch_is_behind(pg_database: str, admin: Any) -> None:
+    """The watch hears of a commit a moment after it: meanwhile a store's own put stays in its
+    scans, whether the watch knows no generation of the namespace yet or an older one."""
+    from tact_memory.store.postgres import PostgresStore
+
+    heard: dict[str, int] = {}  # a watch that has heard nothing yet
+    with PostgresStore(pg_database, namespace="alice", known_generations=lambda: dict(heard)) as alice:
+        first = alice.put("The wombatgrid cluster is retired").memory.key
+        assert [c.key for c in alice.scan("wombatgrid")] == [first]
+        heard.update(admin.execute("SELECT namespace, generation FROM generations").fetchall())
+        second = alice.put("The quokkanet cluster is new").memory.key
+        assert [c.key for c in alice.scan("quokkanet")] == [second]
+        assert [c.key for c in alice.scan("wombatgrid")] == [first]
