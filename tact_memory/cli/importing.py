@@ -66,6 +66,10 @@ def _content(raw: str | bytes) -> str:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise errors.InvalidArguments(f"the line is not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise errors.InvalidArguments("the line is nested too deeply to be read") from None
+    except ValueError:  # the only other one: an integer with more digits than Python converts (4,300)
+        raise errors.InvalidArguments("the line holds a number with too many digits to be read") from None
     if not isinstance(value, dict) or not isinstance(value.get("content"), str):
         raise errors.InvalidArguments('expected a JSON object with a "content" string, as export writes')
     return str(value["content"])

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from tact_memory.cli.importing import import_lines
 from tact_memory.limits import Limits
 from tact_memory.store.sqlite import MemoryStore
+
+from ..conftest import write_config
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def line(content: object, **extra: object) -> str:
@@ -59,3 +68,32 @@ def test_a_dry_run_on_a_missing_database_creates_nothing(db_path: Path) -> None:
     outcomes = list(import_lines(MemoryStore(db_path), [line("the cache is redis")], dry_run=True))
     assert [o.added for o in outcomes] == [True]
     assert not db_path.parent.exists()
+
+
+UNDECODABLE = ['{"content": "x", "n": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"content": "x", "n": 1' + "0" * 5_000 + "}"]
+
+
+def test_a_line_the_decoder_cannot_take_is_skipped_as_invalid(db_path: Path) -> None:
+    lines = [line("the cache is redis"), *UNDECODABLE, line("the queue is kafka")]
+    outcomes = list(import_lines(MemoryStore(db_path), lines))
+    assert [(o.line, o.code) for o in outcomes] == [(1, None), (2, "invalid_arguments"), (3, "invalid_arguments"), (4, None)]
+    assert [o.message for o in outcomes[1:3]] == [
+        "the line is nested too deeply to be read", "the line holds a number with too many digits to be read"
+    ]
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_import_from_stdin_goes_on_past_a_line_the_decoder_cannot_take(tmp_path: Path, dry_run: bool) -> None:
+    config = write_config(tmp_path / "tact")
+    data = "\n".join([line("the cache is redis"), *UNDECODABLE, line("the queue is kafka")]) + "\n"
+    command = [sys.executable, "-m", "tact_memory.cli", "--config", str(config), "import", *(["--dry-run"] if dry_run else []), "-"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(command, input=data, capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+    assert (done.returncode, done.stderr) == (1, "")
+    would = "would be " if dry_run else ""
+    assert done.stdout.splitlines()[:4] == [
+        f"line 1: {would}added" + ("" if dry_run else " as memory 1"),
+        "line 2: skipped, invalid_arguments: the line is nested too deeply to be read",
+        "line 3: skipped, invalid_arguments: the line holds a number with too many digits to be read",
+        f"line 4: {would}added" + ("" if dry_run else " as memory 2"),
+    ]
