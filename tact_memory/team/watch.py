@@ -92,7 +92,7 @@ class GenerationWatch:
             data = json.loads(payload)
             namespace, generation = str(data["namespace"]), data["generation"]
             number = None if generation is None else int(generation)
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             return False
         with self._lock:
             if number is None:

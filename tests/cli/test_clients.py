@@ -216,6 +216,15 @@ def test_jsonc_is_refused_unchanged(home: Path, config_path: Path) -> None:
     assert target.read_bytes() == before and not target.with_name("mcp.json.bak").exists()
 
 
+def test_a_file_nested_too_deeply_is_refused_unchanged(home: Path, config_path: Path) -> None:
+    target = home / ".claude.json"
+    target.write_text('{"projects": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    before = target.read_bytes()
+    result = setup(config_path, home, "claude-code")
+    assert result.exit_code == 1 and f"{target}: nested too deeply to be read; it was left unchanged" in result.output
+    assert target.read_bytes() == before and not target.with_name(".claude.json.bak").exists()
+
+
 def test_codex_without_tomlkit_names_the_extra(home: Path, config_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 

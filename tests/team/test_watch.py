@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tact_memory.team.watch import APPLICATION_NAME
+from tact_memory.team.watch import APPLICATION_NAME, GenerationWatch
 
 from .conftest import Service
 
@@ -87,3 +87,10 @@ def test_a_killed_listening_connection_falls_back_then_recovers(
     later = "the canary rollout pages the release captain on failure"
     assert services[0].call("POST", "/v1/put", alice, json={"content": later}).status_code == 200
     assert later in found(services[1], bob, "canary rollout release captain")
+
+
+def test_a_notification_it_cannot_read_sends_the_watch_to_the_table() -> None:
+    watch = GenerationWatch("postgresql://nowhere/x")
+    unreadable = ["*", "not json", "[" * 100_000, '{"namespace": "a", "generation": 1' + "0" * 5_000 + "}", '{"namespace": "a"}']
+    assert [watch._heard(payload) for payload in unreadable] == [False] * len(unreadable)
+    assert watch._heard('{"namespace": "a", "generation": 3}')
