@@ -122,7 +122,22 @@ def _stop_serving(signum: int, frame: object) -> None:
     os._exit(0)
 
 
-@click.command("hook", context_settings={"ignore_unknown_options": True})
+class _HookUsageError(click.UsageError):
+    exit_code = 1
+
+
+class _HookCommand(click.Command):
+    """``hook``: bad usage exits 1, as the hook's other errors do, not click's 2, which the clients
+    read as "block this prompt"."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise _HookUsageError(exc.format_message(), exc.ctx) from None
+
+
+@click.command("hook", cls=_HookCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("event", type=click.Choice(["user-prompt-submit", "session-start"]))
 @click.pass_context
 def hook_command(ctx: click.Context, event: str) -> None:
