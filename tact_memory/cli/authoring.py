@@ -109,6 +109,7 @@ def _get_record(store: MemoryBackend, record_id: int) -> MemoryRecord:
 
 def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
     from ..retrieval.lexer import utf8_size
+    from ..screening.display import terminal_safe
 
     def last(count: int, ms: int | None) -> str:
         return f"{count}" if ms is None else f"{count}, last {_when(ms)} UTC"
@@ -128,7 +129,7 @@ def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
     kind = store.hidden_reason(record)
     if kind is not None:
         lines.append(f"hidden    matches a secret pattern ({kind}): agents never see it; delete it")
-    return [*lines, "", record.content]
+    return [*lines, "", terminal_safe(record.content)]  # whatever wrote the row, as list shows it
 
 
 @click.command("show")
@@ -137,6 +138,9 @@ def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
 @click.pass_context
 def show_command(ctx: click.Context, record_id: int, as_json: bool) -> None:
     """Print record ID in full with its telemetry. Changes no telemetry.
+
+    Control characters and bidirectional overrides in the text are shown as escapes (\\x1b,
+    \\u202e), as in `list`.
 
     \b
     Example:

@@ -227,18 +227,24 @@ HOSTILE = "red \x1b[31mALERT\x1b[0m\rfake \u202etxt.exe\u202c \x9b2J"
 HOSTILE_SHOWN = "red \\x1b[31mALERT\\x1b[0m\\rfake \\u202etxt.exe\\u202c \\x9b2J"
 
 
-def test_list_and_delete_show_planted_controls_escaped(config_path: Path) -> None:
+def test_every_command_shows_planted_controls_escaped(config_path: Path) -> None:
     run("--config", str(config_path), "tool", input="\n".join(SESSION[1:3]) + "\n")
     # A row written around the store's validation, as anything with the file could.
     with closing(sqlite3.connect(config_path.parent / "memory" / "v1.sqlite3")) as conn, conn:
-        conn.execute("UPDATE memories SET content = ? WHERE id = 1", (HOSTILE + "\nsecond line",))
-    listing = run("--config", str(config_path), "list").output
-    asked = run("--config", str(config_path), "delete", "1", "--version", "1", input="n\n").output
-    for output in (listing, asked):
-        assert not {"\x1b", "\r", "\u202e", "\u202c", "\x9b"} & set(output), output
+        conn.execute("UPDATE memories SET content = ? WHERE id = 1", (HOSTILE + "\nsecond line\x07\u2028",))
+    cfg = ("--config", str(config_path))
+    listing, full, shown = run(*cfg, "list").output, run(*cfg, "list", "--full").output, run(*cfg, "show", "1").output
+    as_json = [run(*cfg, *command).output for command in (["show", "1", "--json"], ["list", "--json"], ["export"])]
+    asked = run(*cfg, "delete", "1", "--version", "1", input="n\n").output
+    for output in (listing, full, shown, *as_json, asked):
+        assert not {"\x1b", "\r", "\u202e", "\u202c", "\x9b", "\x07", "\u2028"} & set(output), output
     row = listing.splitlines()[1]
-    assert row.endswith(" *" + (HOSTILE_SHOWN + " second line")[:64])  # ASCII: 64 bytes
-    assert f"  {HOSTILE_SHOWN}\nsecond line\n" in asked and "kept" in asked
+    assert row.endswith(" *" + (HOSTILE_SHOWN + " second line\\x07\\u2028")[:64])  # ASCII: 64 bytes
+    assert shown.endswith(f"\n\n{HOSTILE_SHOWN}\nsecond line\\x07\\u2028\n")
+    assert f"{HOSTILE_SHOWN}\n{' ' * 42}second line" in full
+    assert f"  {HOSTILE_SHOWN}\nsecond line\\x07\\u2028\n" in asked and "kept" in asked
+    stored = HOSTILE + "\nsecond line\x07\u2028"  # JSON escapes lose nothing
+    assert [json.loads(as_json[0])["content"], json.loads(as_json[1])[0]["content"], json.loads(as_json[2])["content"]] == [stored] * 3
 
 
 # -- the person's commands: init, add, show, edit, import, list --full/--grep -------------------------
