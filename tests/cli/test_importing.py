@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -97,3 +98,50 @@ def test_import_from_stdin_goes_on_past_a_line_the_decoder_cannot_take(tmp_path:
         "line 3: skipped, invalid_arguments: the line holds a number with too many digits to be read",
         f"line 4: {would}added" + ("" if dry_run else " as memory 2"),
     ]
+
+
+def read_only_prefix(folder: Path) -> list[str]:
+    """A command prefix under which ``folder`` cannot be written, whoever runs the tests.
+
+    Root ignores file modes, so as root the command runs in a mount namespace of its own where
+    ``folder`` is bind-mounted read-only; anyone else gets the folder's write bits cleared.
+    """
+    if not hasattr(os, "geteuid"):
+        pytest.skip("no POSIX users here")
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        return []
+    probe = ["unshare", "-m", "true"]
+    if not (shutil.which("unshare") and shutil.which("mount")) or subprocess.run(probe, capture_output=True, check=False).returncode:
+        pytest.skip("running as root, which writes whatever the modes say, and no mount namespace here to make a folder read-only in")
+    script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+    return ["unshare", "-m", "sh", "-c", script, "sh", str(folder)]
+
+
+@pytest.mark.parametrize("database", ["missing", "present"])
+def test_a_dry_run_where_the_import_cannot_write_fails_as_the_import_does(tmp_path: Path, database: str) -> None:
+    config = write_config(tmp_path / "tact")
+    if database == "present":
+        MemoryStore(config.parent / "memory" / "v1.sqlite3").put("the cache is redis")
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(["not json", line("x" * 2_000), line("the queue is kafka")]) + "\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    try:
+        prefix = read_only_prefix(config.parent)
+        runs = [
+            subprocess.run(
+                [*prefix, sys.executable, "-m", "tact_memory.cli", "--config", str(config), "import", *flags, str(source)],
+                capture_output=True, text=True, env=env, check=False,
+            )  # fmt: skip
+            for flags in (["--dry-run"], [])
+        ]
+    finally:
+        config.parent.chmod(0o755)
+    dry, real = ((done.returncode, done.stdout, done.stderr) for done in runs)
+    assert dry == real  # the lines refused before the file is opened, then the same refusal
+    assert real[0] == 1
+    assert [row.split(":", 2)[:2] for row in real[1].splitlines()] == [
+        ["line 1", " skipped, invalid_arguments"], ["line 2", " skipped, content_too_large"]
+    ]
+    assert real[2].startswith("tact-memory: unavailable: memory database ") and "(stopped after 0 added, 2 skipped)" in real[2]
+    assert (config.parent / "memory").exists() == (database == "present")
