@@ -209,7 +209,9 @@ def setup_command(
         tact-memory setup codex
         tact-memory setup claude-code --tools split --reader-agent
     """
-    from ..config.loading import locate_config
+    import shlex
+
+    from ..config.loading import broken_link, locate_config
     from . import clients
 
     if reader_agent and (client != "claude-code" or tools != "split"):
@@ -229,7 +231,14 @@ def setup_command(
         _fail(str(exc))
         raise  # pragma: no cover
     note = None
-    if pinned is None:
+    broken = broken_link(source.path)
+    if broken is not None:
+        note = (
+            f"note: {source.path} is a symbolic link to {broken}, which does not exist, so the server would "
+            f"not start; create that file (`tact-memory --config {shlex.quote(str(broken))} init --enable`), "
+            "then run setup again so the command names it"
+        )
+    elif pinned is None:
         note = (
             f"note: no configuration file at {source.path} yet, so memory is off; `tact-memory init --enable` "
             "creates it, then run setup again so the command names it"

@@ -206,7 +206,8 @@ def _schema_problem(raw: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
-    """Whether the file says ``[memory] enabled = true`` (a missing fallback file means off).
+    """Whether the file says ``[memory] enabled = true`` (a missing fallback file means off, a
+    symbolic link to nothing is an error).
 
     The file is held to the same rules as :func:`~tact_memory.config.loading.load_config`, so
     the hook adds the checkpoint only where the memory server would start: the closed schema
@@ -214,13 +215,16 @@ def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
     test holds the two together).
 
     Raises:
-        HookError: the explicit file is missing, or the file is unreadable, too large, not valid
-            TOML, or not what the schema allows.
+        HookError: the explicit file is missing, or the file is a link to nothing, unreadable,
+            too large, not valid TOML, or not what the schema allows.
     """
     path = os.fspath(path)
     try:
         data = _read_bounded(path, MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
+        if os.path.islink(path):  # a link to nothing is an error, wherever it was found
+            target = os.path.realpath(path)
+            raise HookError(f"{path}: a symbolic link to {target}, which does not exist; run `tact-memory status`") from None
         if explicit:
             raise HookError(f"{path}: configuration file not found") from None
         return False

@@ -281,6 +281,30 @@ def test_init_writes_a_commented_disabled_config_and_never_overwrites(tmp_path: 
     assert target.read_text(encoding="utf-8") == "[memory]\nenabled = true\n"
 
 
+@pytest.mark.parametrize("found_by", ["--config", "TACT_HOME"])
+def test_a_config_link_to_nothing_is_named_by_status_and_init(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, found_by: str) -> None:
+    """Not "missing: defaults in force" on one side and "already exists" on the other: both say
+    where the link points, and init says how to make the file there."""
+    link, target = tmp_path / "tact" / "config.toml", tmp_path / "dotfiles" / "tact config.toml"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    cfg = ["--config", str(link)] if found_by == "--config" else []
+    monkeypatch.setenv("TACT_HOME", str(link.parent))
+    status, init = run(*cfg, "status"), run(*cfg, "init", "--enable")
+    assert status.exit_code == init.exit_code == 1
+    assert status.output == (
+        f"tact-memory: {link}: is a symbolic link to {target}, which does not exist; create the file there "
+        f"(`tact-memory --config '{target}' init`) or remove the link\n"
+    )
+    assert init.output == (
+        f"tact-memory: {link} is a symbolic link to {target}, which does not exist; it was left unchanged. "
+        f"Create the file there with `tact-memory --config '{target}' init --enable`, or remove the link\n"
+    )
+    assert link.is_symlink() and not target.exists() and not (link.parent / "memory").exists()
+    assert run("--config", str(target), "init", "--enable").exit_code == 0  # as it says
+    assert json.loads(run(*cfg, "status", "--json").output)["enabled"] is True
+
+
 def test_init_follows_tact_home_and_enable_turns_memory_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TACT_HOME", str(tmp_path / "home-tact"))
     result = run("init", "--enable")

@@ -284,6 +284,19 @@ def test_a_config_found_through_the_environment_is_named_so_a_bare_client_finds_
     assert "error" not in answer, answer  # memory is on: the same file was read
 
 
+def test_a_fallback_link_to_nothing_is_not_named_and_setup_says_where_it_points(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TACT_HOME", str(tmp_path / "tact"))
+    (tmp_path / "tact").mkdir()
+    (tmp_path / "tact" / "config.toml").symlink_to(tmp_path / "gone.toml")
+    result = bare_setup("cursor")
+    assert result.exit_code == 0, result.output
+    assert "--config" not in _json(home / ".cursor/mcp.json")["mcpServers"]["tact-memory"]["args"]
+    assert f"is a symbolic link to {tmp_path / 'gone.toml'}, which does not exist" in result.output
+    assert f"tact-memory --config {tmp_path / 'gone.toml'} init --enable" in result.output
+
+
 def test_a_missing_fallback_file_is_not_named_and_setup_says_memory_is_off(home: Path, tmp_path: Path) -> None:
     result = bare_setup("cursor")
     assert result.exit_code == 0, result.output

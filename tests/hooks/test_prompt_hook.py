@@ -389,6 +389,22 @@ def verdicts(path: Path, *, explicit: bool = True) -> tuple[str, str]:
     return loader, hook
 
 
+@pytest.mark.parametrize("explicit", [True, False])
+@pytest.mark.parametrize("link", ["to-nothing", "to-a-link-to-nothing", "to-a-missing-folder"])
+def test_the_hook_and_load_config_agree_on_a_link_to_nothing(link: str, explicit: bool, tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    if link == "to-nothing":
+        path.symlink_to(tmp_path / "gone.toml")
+    elif link == "to-a-link-to-nothing":
+        path.symlink_to(tmp_path / "next.toml")
+        (tmp_path / "next.toml").symlink_to("gone.toml")
+    else:
+        path.symlink_to(tmp_path / "no-such-folder" / "config.toml")
+    assert verdicts(path, explicit=explicit) == ("invalid", "invalid")
+    with pytest.raises(prompt_hook.HookError, match="a symbolic link to .*, which does not exist"):
+        prompt_hook.memory_enabled(path, explicit=explicit)
+
+
 @pytest.mark.parametrize("name", sorted(CONFIG_MATRIX))
 def test_the_hook_and_load_config_agree_on_every_file(name: str, tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
