@@ -135,7 +135,22 @@ def _stop_serving(signum: int, frame: object) -> None:
     os._exit(0)
 
 
-@click.command("hook", context_settings={"ignore_unknown_options": True})
+class _HookUsageError(click.UsageError):
+    exit_code = 1
+
+
+class _HookCommand(click.Command):
+    """``hook``: bad usage exits 1, as the hook's other errors do, not click's 2, which the clients
+    read as "block this prompt"."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise _HookUsageError(exc.format_message(), exc.ctx) from None
+
+
+@click.command("hook", cls=_HookCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("event", type=click.Choice(["user-prompt-submit", "session-start"]))
 @click.pass_context
 def hook_command(ctx: click.Context, event: str) -> None:
@@ -207,7 +222,9 @@ def setup_command(
         tact-memory setup codex
         tact-memory setup claude-code --tools split --reader-agent
     """
-    from ..config.loading import locate_config
+    import shlex
+
+    from ..config.loading import broken_link, locate_config
     from . import clients
 
     if reader_agent and (client != "claude-code" or tools != "split"):
@@ -227,7 +244,14 @@ def setup_command(
         _fail(str(exc))
         raise  # pragma: no cover
     note = None
-    if pinned is None:
+    broken = broken_link(source.path)
+    if broken is not None:
+        note = (
+            f"note: {source.path} is a symbolic link to {broken}, which does not exist, so the server would "
+            f"not start; create that file (`tact-memory --config {shlex.quote(str(broken))} init --enable`), "
+            "then run setup again so the command names it"
+        )
+    elif pinned is None:
         note = (
             f"note: no configuration file at {source.path} yet, so memory is off; `tact-memory init --enable` "
             "creates it, then run setup again so the command names it"

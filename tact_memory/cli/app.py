@@ -3,6 +3,9 @@
 Every command is a few lines that call the library; anything a command knows, Python callers can
 do too. Bad command-line usage exits 2 with a usage line (click's convention); an unusable
 configuration or database exits 1 with one line on stderr; tool refusals are results, exit 0.
+A command that needs an extra that is not installed exits 2 too, with one line naming it, before
+any work: like bad usage, it is the command that cannot run, and 1 is what ``eval`` and
+``bench --check`` answer for a verdict (fail, or a missed target). ``hook`` never exits 2.
 """
 
 from __future__ import annotations

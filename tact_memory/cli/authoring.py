@@ -32,19 +32,29 @@ def init_command(ctx: click.Context, enable: bool) -> None:
 
     The file is the one every other command would read: --config, else TACT_CONFIG, else
     $TACT_HOME/config.toml, else the user config folder. Memory is opt-in, so the file says
-    `enabled = false` unless you pass --enable. An existing file is never overwritten.
+    `enabled = false` unless you pass --enable. An existing file is never overwritten, nor
+    written through a symbolic link.
 
     \b
     Example:
         tact-memory init
         tact-memory --config ./tact/config.toml init --enable
     """
-    from ..config.loading import database_path_for, locate_config, write_new_config
+    import shlex
+
+    from ..config.loading import broken_link, database_path_for, locate_config, write_new_config
 
     source = locate_config(ctx.obj.get("config_path"))
     try:
         path = write_new_config(source.path, enabled=enable)
     except FileExistsError:
+        target = broken_link(source.path)
+        if target is not None:  # never written through: the link may not be the person's own
+            command = f"tact-memory --config {shlex.quote(str(target))} init{' --enable' if enable else ''}"
+            _fail(
+                f"{source.path} is a symbolic link to {target}, which does not exist; it was left unchanged. "
+                f"Create the file there with `{command}`, or remove the link"
+            )
         _fail(f"{source.path} already exists; it was left unchanged")
         raise  # pragma: no cover
     except OSError as exc:
@@ -109,6 +119,7 @@ def _get_record(store: MemoryBackend, record_id: int) -> MemoryRecord:
 
 def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
     from ..retrieval.lexer import utf8_size
+    from ..screening.display import terminal_safe
 
     def last(count: int, ms: int | None) -> str:
         return f"{count}" if ms is None else f"{count}, last {_when(ms)} UTC"
@@ -128,7 +139,7 @@ def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
     kind = store.hidden_reason(record)
     if kind is not None:
         lines.append(f"hidden    matches a secret pattern ({kind}): agents never see it; delete it")
-    return [*lines, "", record.content]
+    return [*lines, "", terminal_safe(record.content)]  # whatever wrote the row, as list shows it
 
 
 @click.command("show")
@@ -137,6 +148,9 @@ def _show_lines(store: MemoryBackend, record: MemoryRecord) -> list[str]:
 @click.pass_context
 def show_command(ctx: click.Context, record_id: int, as_json: bool) -> None:
     """Print record ID in full with its telemetry. Changes no telemetry.
+
+    Control characters and bidirectional overrides in the text are shown as escapes (\\x1b,
+    \\u202e), as in `list`.
 
     \b
     Example:

@@ -199,6 +199,8 @@ def _json_object(path: Path, text: str | None) -> dict[str, Any]:
         raise SetupError(
             f"{path}: not plain JSON ({exc.args[0]}; comments or trailing commas?); it was left unchanged"
         ) from None
+    except RecursionError:
+        raise SetupError(f"{path}: nested too deeply to be read; it was left unchanged") from None
     if not isinstance(value, dict):
         raise SetupError(f"{path}: expected a JSON object at the top; it was left unchanged")
     return value

@@ -133,7 +133,11 @@ def json_option(func: F) -> F:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """JSON for a command's output: non-ASCII text as it is, but every character a terminal would
+    act on (a C1 control, a bidirectional override) as a ``\\u`` escape, which reads back the same."""
+    from ..screening.display import json_safe
+
+    return json_safe(json.dumps(value, ensure_ascii=False))
 
 
 when = partial(format_ms, zone=False)  # the callers add " UTC" where a heading does not say it

@@ -16,7 +16,11 @@ imported. A database that cannot be used at all stops the import with
 
 A dry run makes the same puts against a copy of the database in a private temporary folder (mode
 0700) and deletes the copy afterwards, so its verdicts, capacity included, are the ones a real
-import would get at that moment. Nothing in the real database changes.
+import would get at that moment. Nothing in the real database changes. A database the real import
+could not write (a folder or file without write access, a read-only file system) stops the dry
+run as it would stop the import: with ``unavailable``, at the first line whose content would make
+the store open the file (the lines before it, refused without opening it, are reported as the
+import reports them).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,18 +70,30 @@ def _content(raw: str | bytes) -> str:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise errors.InvalidArguments(f"the line is not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise errors.InvalidArguments("the line is nested too deeply to be read") from None
+    except ValueError:  # the only other one: an integer with more digits than Python converts (4,300)
+        raise errors.InvalidArguments("the line holds a number with too many digits to be read") from None
     if not isinstance(value, dict) or not isinstance(value.get("content"), str):
         raise errors.InvalidArguments('expected a JSON object with a "content" string, as export writes')
     return str(value["content"])
 
 
-def _put_lines(store: MemoryBackend, lines: Iterable[str | bytes]) -> Iterator[LineOutcome]:
+def _put_lines(
+    store: MemoryBackend, lines: Iterable[str | bytes], *, opening: Callable[[str], None] | None = None
+) -> Iterator[LineOutcome]:
+    """Put each line's content; ``opening`` is called once, with the first content that would make
+    the store open its file (see :func:`import_lines`)."""
     line_of_id: dict[int, int] = {}  # ids added by this import, to name a duplicate by its line
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
         try:
-            record = store.put(_content(raw), probation=False).memory
+            content = _content(raw)
+            if opening is not None:
+                opening(content)
+                opening = None
+            record = store.put(content, probation=False).memory
         except errors.StoreUnavailable:
             raise
         except errors.Duplicate as exc:
@@ -92,8 +108,8 @@ def _put_lines(store: MemoryBackend, lines: Iterable[str | bytes]) -> Iterator[L
 
 
 @contextmanager
-def _scratch_copy(store: MemoryBackend) -> Iterator[MemoryStore]:
-    """A store over a consistent copy of ``store``'s database, deleted on exit."""
+def _scratch_copy(store: MemoryBackend) -> Iterator[tuple[MemoryStore, MemoryStore]]:
+    """``store`` (a local one) and a store over a consistent copy of its database, deleted on exit."""
     if not isinstance(store, MemoryStore):
         raise errors.InvalidArguments("--dry-run checks against a copy of the local database; a team store has none")
     store.list_records(order="id")  # refuses a foreign, newer or corrupt file, untouched
@@ -116,7 +132,7 @@ def _scratch_copy(store: MemoryBackend) -> Iterator[MemoryStore]:
                 source.close()
         scratch = MemoryStore(copy, limits=store.limits)
         try:
-            yield scratch
+            yield store, scratch
         finally:
             scratch.close()
 
@@ -136,5 +152,12 @@ def import_lines(store: MemoryBackend, lines: Iterable[str | bytes], *, dry_run:
     if not dry_run:
         yield from _put_lines(store, lines)
         return
-    with _scratch_copy(store) as scratch:
-        yield from _put_lines(scratch, lines)
+    with _scratch_copy(store) as (real, scratch):
+
+        def opening(content: str) -> None:
+            # Where the real import would open the file: at the first line whose content passes
+            # the checks a put makes before that. A file it could not write fails the dry run there.
+            scratch.validate_content(content)
+            real.check_writable()
+
+        yield from _put_lines(scratch, lines, opening=opening)

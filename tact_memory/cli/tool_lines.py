@@ -6,7 +6,6 @@ import json
 from typing import TYPE_CHECKING
 
 from ..tool.guard import Dispatcher, Role
-from .json_stream import split_values
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -23,6 +22,11 @@ def tool_answers(store: MemoryBackend | None, role: str, call: str | None, stdin
     whatever the locale's decoding, instead of ending the session.
     """
     dispatcher = Dispatcher(store, role=Role(role))
-    calls: Iterable[str | bytes] = [call.strip()] if call is not None else split_values(stdin)
+    if call is not None:
+        calls: Iterable[str | bytes] = [call.strip()]
+    else:
+        from .json_stream import split_values  # its patterns are compiled only for a stream
+
+        calls = split_values(stdin)
     for value in calls:
         yield json.dumps(dispatcher.call(value), ensure_ascii=False)

@@ -4,7 +4,9 @@ The selected file decides two things: whether memory is enabled, and where the o
 (``<folder of config.toml>/memory/v1.sqlite3``). The search order is ``--config PATH``, then
 ``TACT_CONFIG``, then ``$TACT_HOME/config.toml``, then the platform's user configuration folder for
 ``tact``. A file named explicitly (the first two) must exist; a file found by the fallbacks may be
-missing, which means every setting has its default and memory is off.
+missing, which means every setting has its default and memory is off. A symbolic link to nothing
+is not a missing file but an error wherever it was found, naming where it points: someone put a
+configuration there, and memory quietly off would hide that it is gone.
 
 The schema is closed: an unknown table or key, a value of the wrong type or a TOML syntax error is a
 :class:`~tact_memory.errors.ConfigError` that names the file and the key or line. Nothing is coerced:
@@ -39,6 +41,7 @@ __all__ = [
     "ConfigSource",
     "MemorySettings",
     "TeamSettings",
+    "broken_link",
     "config_template",
     "database_path_for",
     "declares_table",
@@ -332,6 +335,13 @@ def read_config(source: ConfigSource) -> Config:
     try:
         data = _read_regular_file(path)
     except FileNotFoundError:
+        target = broken_link(path)
+        if target is not None:
+            raise ConfigError(
+                f"is a symbolic link to {target}, which does not exist; create the file there "
+                f"(`tact-memory --config {_quoted(target)} init`) or remove the link",
+                path=str(path),
+            ) from None
         if source.explicit:
             hint = "" if source.origin == "given" else "; `tact-memory init --enable` creates it there"
             raise ConfigError(f"configuration file not found ({source.selected_by}){hint}", path=str(path)) from None
@@ -343,6 +353,20 @@ def read_config(source: ConfigSource) -> Config:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"not valid UTF-8 ({exc.reason})", path=str(path)) from exc
     return _parse(text, path, source.origin)
+
+
+def broken_link(path: str | os.PathLike[str]) -> Path | None:
+    """Where ``path`` leads when it is a symbolic link to nothing (through any links after it);
+    ``None`` when it is not a link, or its target exists (or cannot be looked at)."""
+    if not os.path.islink(path) or os.path.lexists(os.path.realpath(path)):
+        return None
+    return Path(os.path.realpath(path))
+
+
+def _quoted(path: Path) -> str:
+    import shlex
+
+    return shlex.quote(str(path))
 
 
 MAX_CONFIG_BYTES = 1 << 20

@@ -151,7 +151,7 @@ def _arguments(raw: dict[str, Any] | str) -> dict[str, Any]:
         return raw
     try:
         parsed = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         parsed = None
     return parsed if isinstance(parsed, dict) else {"raw": raw}
 

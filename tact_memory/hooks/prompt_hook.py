@@ -27,11 +27,13 @@ every update holds an exclusive lock on ``sessions.lock`` and replaces the file 
 concurrent sessions neither lose nor mix their entries.
 
 It runs before every prompt, so it is cheap: it imports only the standard library, opens no
-store, and reads the configuration itself (the same search and the same ``[memory] enabled``
-rule as :func:`~tact_memory.config.loading.load_config`; a test holds the two together). Parsing
-TOML is most of its cost, so while the config file keeps the identity recorded in the state, it
-is not parsed again; the checkpoint text is read from the source of
-:mod:`tact_memory.screening.checkpoint` without importing that module (:func:`checkpoint_text`).
+store, and reads the configuration itself, with the same search and the same rules as
+:func:`~tact_memory.config.loading.load_config` (a test holds the two together): a file every
+other command refuses, such as one with an unknown key, is an error here too, not a checkpoint
+for a memory server that would not start. Parsing TOML is most of its cost, so while the config
+file keeps the identity recorded in the state, it is not parsed again; the checkpoint text is read
+from the source of :mod:`tact_memory.screening.checkpoint` without importing that module
+(:func:`checkpoint_text`).
 Setup runs ``tact_memory/hooks/__main__.py`` by its path, which imports this module from compiled
 bytecode and nothing else of the package; this file also runs by its own path (``python
 .../prompt_hook.py user-prompt-submit``, as earlier setups wrote it), and ``tact-memory hook
@@ -51,6 +53,7 @@ from __future__ import annotations
 
 import json
 import os
+import re  # free: json has imported it
 import stat
 import sys
 import time
@@ -134,22 +137,101 @@ def _read_bounded(path: str, limit: int) -> bytes:
         os.close(fd)
 
 
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest ``config.toml`` read: :data:`tact_memory.config.loading.MAX_CONFIG_BYTES`."""
+
+_SCHEMA: dict[str, dict[str, type]] = {"memory": {"enabled": bool, "team": dict}}
+_TEAM_SCHEMA: dict[str, type] = {
+    "endpoint": str, "namespace": str, "token_env": str, "token_file": str, "workspace_roots": list,
+}  # fmt: skip
+"""The tables and keys of ``config.toml`` with the one TOML type each takes: the closed schema of
+:mod:`tact_memory.config.loading`, which this module may not import (a test holds them equal)."""
+_TYPE_NAMES = {bool: "a boolean (true or false)", str: "a string", dict: "a table", list: "an array"}
+
+
+def _key(*parts: str) -> str:
+    """A dotted key as TOML spells it (as ``loading._key_name`` does): a quoted key stays quoted."""
+    return ".".join(part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part) for part in parts)
+
+
+def _team_problem(table: dict[str, Any]) -> tuple[str, str] | None:
+    """What ``loading._team`` refuses in ``[memory.team]``: the first key and why; None when it is valid."""
+    for key, item in table.items():
+        if key not in _TEAM_SCHEMA:
+            return key, f"unknown key (known keys: {', '.join(sorted(_TEAM_SCHEMA))})"
+        if type(item) is not _TEAM_SCHEMA[key]:
+            return key, f"expected {_TYPE_NAMES[_TEAM_SCHEMA[key]]}"
+    if "endpoint" not in table:
+        return "endpoint", "missing"
+    from urllib.parse import urlsplit  # only for a team table, which is rare and then remembered
+
+    try:
+        url = urlsplit(table["endpoint"])
+        url.port  # noqa: B018  (raises ValueError for a bad port)
+    except ValueError:
+        return "endpoint", "not a valid URL"
+    if url.scheme not in ("http", "https") or not url.hostname or url.username is not None or url.password is not None:
+        return "endpoint", "expected an http:// or https:// URL with a host and no user name or password"
+    if url.query or url.fragment:
+        return "endpoint", "must not hold a query or fragment"
+    namespace, token_env = table.get("namespace"), table.get("token_env")
+    if namespace is not None and not re.fullmatch(r"[a-z0-9][a-z0-9_.-]{0,62}", namespace):
+        return "namespace", "not a namespace name"
+    if token_env is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,127}", token_env):
+        return "token_env", "not the name of an environment variable"
+    if token_env is None and table.get("token_file") is None:
+        return "token_env", "missing (or token_file)"
+    for root in table.get("workspace_roots", []):
+        if not isinstance(root, str) or not root.strip() or "\x00" in root:
+            return "workspace_roots", "each item must be a folder path"
+    return None
+
+
+def _schema_problem(raw: dict[str, Any]) -> tuple[str, str] | None:
+    """What :func:`~tact_memory.config.loading.load_config` refuses in a parsed file: the first key
+    (dotted) and why; None when the file is valid. Only the verdict must agree with it, not the words."""
+    for table, value in raw.items():
+        if table not in _SCHEMA:
+            return _key(table), f"unknown key (known tables: {', '.join(sorted(_SCHEMA))})"
+        if not isinstance(value, dict):
+            return _key(table), "expected a table"
+        for key, item in value.items():
+            if key not in _SCHEMA[table]:
+                return _key(table, key), f"unknown key (known keys: {', '.join(sorted(_SCHEMA[table]))})"
+            if type(item) is not _SCHEMA[table][key]:
+                return _key(table, key), f"expected {_TYPE_NAMES[_SCHEMA[table][key]]}"
+    team = raw.get("memory", {}).get("team")
+    problem = None if team is None else _team_problem(team)
+    return None if problem is None else (_key("memory", "team", problem[0]), problem[1])
+
+
 def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
-    """Whether the file says ``[memory] enabled = true`` (a missing fallback file means off).
+    """Whether the file says ``[memory] enabled = true`` (a missing fallback file means off, a
+    symbolic link to nothing is an error).
+
+    The file is held to the same rules as :func:`~tact_memory.config.loading.load_config`, so
+    the hook adds the checkpoint only where the memory server would start: the closed schema
+    (unknown tables and keys, wrong types, ``[memory.team]``'s values) and the size bound (a
+    test holds the two together).
 
     Raises:
-        HookError: the explicit file is missing, or the file is unreadable or not valid TOML, or
-            ``enabled`` is not a boolean. (The full schema check is ``tact-memory status``'s job.)
+        HookError: the explicit file is missing, or the file is a link to nothing, unreadable,
+            too large, not valid TOML, or not what the schema allows.
     """
     path = os.fspath(path)
     try:
-        data = _read_bounded(path, 1 << 20)
+        data = _read_bounded(path, MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
+        if os.path.islink(path):  # a link to nothing is an error, wherever it was found
+            target = os.path.realpath(path)
+            raise HookError(f"{path}: a symbolic link to {target}, which does not exist; run `tact-memory status`") from None
         if explicit:
             raise HookError(f"{path}: configuration file not found") from None
         return False
     except OSError as exc:
         raise HookError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise HookError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, the most a configuration file holds")
     if sys.version_info >= (3, 11):  # imported only for a file that exists: it is the hook's largest import
         import tomllib
     else:  # pragma: no cover - exercised by the 3.10 type check
@@ -158,11 +240,10 @@ def memory_enabled(path: str | os.PathLike[str], *, explicit: bool) -> bool:
         raw = tomllib.loads(data.decode("utf-8").removeprefix("\ufeff"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
         raise HookError(f"{path}: invalid configuration ({exc}); run `tact-memory status`") from None
-    memory = raw.get("memory", {})
-    enabled = memory.get("enabled", False) if isinstance(memory, dict) else None
-    if not isinstance(enabled, bool):
-        raise HookError(f"{path}: memory.enabled must be true or false; run `tact-memory status`")
-    return enabled
+    problem = _schema_problem(raw)
+    if problem is not None:
+        raise HookError(f"{path}: invalid configuration ({problem[0]}: {problem[1]}); run `tact-memory status`")
+    return bool(raw.get("memory", {}).get("enabled", False))
 
 
 MEMO_QUIET_NS = 2_000_000_000

@@ -1,7 +1,7 @@
 """Stored text made safe to show a person on a terminal.
 
-Record content reaches people through the browser, ``tact-memory list`` and the ``delete``
-confirmation. The store refuses control characters other than tab, newline and carriage return at
+Record content reaches people through the browser, ``tact-memory list`` and ``show``, the
+``delete`` confirmation and the commands that print records as JSON. The store refuses control characters other than tab, newline and carriage return at
 ``put``, but a database file can be written by anything, so what is shown must be safe whatever the
 rows hold. A terminal acts on some characters instead of showing them: an escape sequence can
 recolour, move the cursor, retitle the window or hide the rest of a line; a carriage return lets
@@ -17,15 +17,16 @@ escape instead, in Python's spelling:
 * lone surrogates, which cannot be encoded for output at all: ``\\ud800``.
 
 A backslash is left as it is, so Windows paths stay readable; the price is that content holding
-the four characters ``\\x1b`` looks the same as content holding an escape character. Everything
-here is a pure function.
+the four characters ``\\x1b`` looks the same as content holding an escape character. JSON output
+writes the same characters as ``\\uXXXX`` escapes instead (:func:`json_safe`), which JSON reads
+back as the characters themselves, so nothing is lost. Everything here is a pure function.
 """
 
 from __future__ import annotations
 
 from ..retrieval.lexer import BIDI_CONTROLS
 
-__all__ = ["one_line", "terminal_safe"]
+__all__ = ["json_safe", "one_line", "terminal_safe"]
 
 
 def _escape(code: int) -> str:
@@ -42,6 +43,7 @@ _UNSAFE = (
     + list(range(0xD800, 0xE000))
 )
 _TABLE: dict[int, str] = {code: _escape(code) for code in _UNSAFE}
+_JSON_TABLE: dict[int, str] = {code: f"\\u{code:04x}" for code in _UNSAFE}
 
 
 def terminal_safe(text: str) -> str:
@@ -72,3 +74,21 @@ def one_line(text: str) -> str:
         and the ends stripped.
     """
     return " ".join(terminal_safe(text).split())
+
+
+def json_safe(text: str) -> str:
+    """Return JSON ``text`` with every character a terminal would act on written as a JSON escape.
+
+    Args:
+        text: What :func:`json.dumps` wrote with ``ensure_ascii=False`` (which escapes the C0
+            controls, but not DEL, the C1 controls or the bidirectional characters).
+
+    Returns:
+        The same JSON value: such a character can only stand inside a string, where ``\\u202e``
+        means the character itself.
+
+    Example:
+        >>> json_safe('{"content": "evil\\u202etxt.exe"}')
+        '{"content": "evil\\\\u202etxt.exe"}'
+    """
+    return text.translate(_JSON_TABLE)

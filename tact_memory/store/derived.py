@@ -125,7 +125,7 @@ def decode(stored: object, version: int) -> Derived | None:
         return None
     try:
         value = _loads(stored)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, a number too long for int(), or nested too deeply
         return None
     if type(value) is not list or len(value) != 5:
         return None

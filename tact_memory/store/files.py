@@ -27,7 +27,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["SIDECARS", "UnsafeFile", "prepare"]
+__all__ = ["SIDECARS", "UnsafeFile", "prepare", "unwritable"]
 
 SIDECARS = ("-journal", "-wal", "-shm")
 """Files SQLite keeps beside a database."""
@@ -158,3 +158,36 @@ def prepare(path: Path, *, create: bool) -> bool:
         # made writable again, its WAL must follow, or every write would still fail as read-only.
         _tighten(side, st, directory=False, owner_bits=file_bits)
     return True
+
+
+def _may(path: Path, mode: int) -> bool:
+    """Whether this process may use ``path`` so, as the system judges it (root's bypass of modes,
+    a read-only file system, access control lists)."""
+    return os.access(path, mode, effective_ids=os.access in os.supports_effective_ids)
+
+
+def _on_read_only_fs(path: Path) -> bool:
+    statvfs = getattr(os, "statvfs", None)
+    return statvfs is not None and bool(statvfs(path).f_flag & getattr(os, "ST_RDONLY", 0))
+
+
+def unwritable(path: Path) -> str | None:
+    """Why a write to the database at ``path`` would fail for want of write access, found without
+    creating or opening anything (a dry run asks, as it writes to a copy); ``None`` when it would not.
+
+    Returns:
+        ``"read_only"``: the file, or the folder SQLite keeps its journal and WAL in, cannot be
+        written, or the file system is read-only. ``"permission_denied"``: the file, or the folder
+        to hold it, cannot be made there (judged by the nearest folder that exists).
+    """
+    if os.path.lexists(path):
+        needs, refused = [(path, os.R_OK | os.W_OK), (path.parent, os.W_OK | os.X_OK)], "read_only"
+    else:
+        folder = path.parent
+        while not os.path.lexists(folder) and folder.parent != folder:
+            folder = folder.parent
+        needs, refused = [(folder, os.W_OK | os.X_OK)], "permission_denied"
+    for target, mode in needs:
+        if not _may(target, mode):
+            return "read_only" if _on_read_only_fs(target) else refused
+    return None

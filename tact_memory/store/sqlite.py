@@ -60,11 +60,20 @@ from ..records import (
 from . import derived as stored
 from . import held, policy, rows
 from .connection import TRANSACTIONS, TransactionKind, begin, commit_unchanged, open_database, use_wal
-from .files import SIDECARS
+from .files import SIDECARS, unwritable
 from .hygiene import Scrubber
 from .index import CorpusIndex
 from .schema import SCHEMA_VERSION
-from .sqlite_errors import SQLITE_READONLY_DBMOVED, UNAVAILABLE, is_full, translate, translating, unavailable
+from .sqlite_errors import (
+    SQLITE_PERM,
+    SQLITE_READONLY,
+    SQLITE_READONLY_DBMOVED,
+    UNAVAILABLE,
+    is_full,
+    translate,
+    translating,
+    unavailable,
+)
 
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Hit, Index
@@ -783,6 +792,19 @@ class MemoryStore:
         ``IMITATION_KIND`` when it imitates the review checkpoint; ``None`` if it is not hidden."""
         with self._lock:
             return self._corpus.served_verdict(record.key.id, record.key.version, record.content)
+
+    def check_writable(self) -> None:
+        """Raise the ``unavailable`` error a write would meet because the folder or the file cannot
+        be made or written (permissions, a read-only file system); nothing is created or opened.
+
+        A dry run, which writes to a copy, asks this where the real write would open the file.
+
+        Raises:
+            StoreUnavailable: reason ``permission_denied`` or ``read_only``.
+        """
+        reason = unwritable(self.path)
+        if reason is not None:
+            raise unavailable(self.path, *UNAVAILABLE[SQLITE_PERM if reason == "permission_denied" else SQLITE_READONLY])
 
     def status(self) -> StoreStatus:
         """Usage against each bound and any degraded state, never creating or changing a file.

@@ -165,7 +165,7 @@ def _after(cursor: str | None) -> int:
         return 0
     try:
         after = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))["after"]
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError, RecursionError):
         raise errors.InvalidArguments("the export cursor is not one this service issued") from None
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
         raise errors.InvalidArguments("the export cursor is not one this service issued")

@@ -157,7 +157,7 @@ def parse_test_limits(text: str) -> Limits:
 
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ValueError("--test-limits takes a JSON object such as {\"rows\": 3}") from None
     known = set(fields(Limits))
     if not isinstance(data, dict) or not set(data) <= known:

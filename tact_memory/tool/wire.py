@@ -220,8 +220,12 @@ def _load(arguments: object) -> Mapping[Any, Any]:
     if isinstance(arguments, (str, bytes)):
         try:
             arguments = json.loads(arguments)
-        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise InvalidCall(f"arguments are not valid JSON: {exc}") from None
+        except RecursionError:
+            raise InvalidCall("arguments cannot be read: they are nested too deeply for a call") from None
+        except ValueError:  # the only other one: an integer with more digits than Python converts
+            raise InvalidCall("arguments cannot be read: a number has too many digits for a call") from None
     if not isinstance(arguments, Mapping):
         raise InvalidCall("arguments must be a JSON object with an 'operation' field")
     return arguments

@@ -246,18 +246,24 @@ HOSTILE = "red \x1b[31mALERT\x1b[0m\rfake \u202etxt.exe\u202c \x9b2J"
 HOSTILE_SHOWN = "red \\x1b[31mALERT\\x1b[0m\\rfake \\u202etxt.exe\\u202c \\x9b2J"
 
 
-def test_list_and_delete_show_planted_controls_escaped(config_path: Path) -> None:
+def test_every_command_shows_planted_controls_escaped(config_path: Path) -> None:
     run("--config", str(config_path), "tool", input="\n".join(SESSION[1:3]) + "\n")
     # A row written around the store's validation, as anything with the file could.
     with closing(sqlite3.connect(config_path.parent / "memory" / "v1.sqlite3")) as conn, conn:
-        conn.execute("UPDATE memories SET content = ? WHERE id = 1", (HOSTILE + "\nsecond line",))
-    listing = run("--config", str(config_path), "list").output
-    asked = run("--config", str(config_path), "delete", "1", "--version", "1", input="n\n").output
-    for output in (listing, asked):
-        assert not {"\x1b", "\r", "\u202e", "\u202c", "\x9b"} & set(output), output
+        conn.execute("UPDATE memories SET content = ? WHERE id = 1", (HOSTILE + "\nsecond line\x07\u2028",))
+    cfg = ("--config", str(config_path))
+    listing, full, shown = run(*cfg, "list").output, run(*cfg, "list", "--full").output, run(*cfg, "show", "1").output
+    as_json = [run(*cfg, *command).output for command in (["show", "1", "--json"], ["list", "--json"], ["export"])]
+    asked = run(*cfg, "delete", "1", "--version", "1", input="n\n").output
+    for output in (listing, full, shown, *as_json, asked):
+        assert not {"\x1b", "\r", "\u202e", "\u202c", "\x9b", "\x07", "\u2028"} & set(output), output
     row = listing.splitlines()[1]
-    assert row.endswith(" *" + (HOSTILE_SHOWN + " second line")[:64])  # ASCII: 64 bytes
-    assert f"  {HOSTILE_SHOWN}\nsecond line\n" in asked and "kept" in asked
+    assert row.endswith(" *" + (HOSTILE_SHOWN + " second line\\x07\\u2028")[:64])  # ASCII: 64 bytes
+    assert shown.endswith(f"\n\n{HOSTILE_SHOWN}\nsecond line\\x07\\u2028\n")
+    assert f"{HOSTILE_SHOWN}\n{' ' * 42}second line" in full
+    assert f"  {HOSTILE_SHOWN}\nsecond line\\x07\\u2028\n" in asked and "kept" in asked
+    stored = HOSTILE + "\nsecond line\x07\u2028"  # JSON escapes lose nothing
+    assert [json.loads(as_json[0])["content"], json.loads(as_json[1])[0]["content"], json.loads(as_json[2])["content"]] == [stored] * 3
 
 
 # -- the person's commands: init, add, show, edit, import, list --full/--grep -------------------------
@@ -292,6 +298,30 @@ def test_init_writes_a_commented_disabled_config_and_never_overwrites(tmp_path: 
     assert again.exit_code == 1 and again.output.count("\n") == 1
     assert "already exists; it was left unchanged" in again.output
     assert target.read_text(encoding="utf-8") == "[memory]\nenabled = true\n"
+
+
+@pytest.mark.parametrize("found_by", ["--config", "TACT_HOME"])
+def test_a_config_link_to_nothing_is_named_by_status_and_init(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, found_by: str) -> None:
+    """Not "missing: defaults in force" on one side and "already exists" on the other: both say
+    where the link points, and init says how to make the file there."""
+    link, target = tmp_path / "tact" / "config.toml", tmp_path / "dotfiles" / "tact config.toml"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    cfg = ["--config", str(link)] if found_by == "--config" else []
+    monkeypatch.setenv("TACT_HOME", str(link.parent))
+    status, init = run(*cfg, "status"), run(*cfg, "init", "--enable")
+    assert status.exit_code == init.exit_code == 1
+    assert status.output == (
+        f"tact-memory: {link}: is a symbolic link to {target}, which does not exist; create the file there "
+        f"(`tact-memory --config '{target}' init`) or remove the link\n"
+    )
+    assert init.output == (
+        f"tact-memory: {link} is a symbolic link to {target}, which does not exist; it was left unchanged. "
+        f"Create the file there with `tact-memory --config '{target}' init --enable`, or remove the link\n"
+    )
+    assert link.is_symlink() and not target.exists() and not (link.parent / "memory").exists()
+    assert run("--config", str(target), "init", "--enable").exit_code == 0  # as it says
+    assert json.loads(run(*cfg, "status", "--json").output)["enabled"] is True
 
 
 def test_init_follows_tact_home_and_enable_turns_memory_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

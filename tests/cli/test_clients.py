@@ -216,6 +216,15 @@ def test_jsonc_is_refused_unchanged(home: Path, config_path: Path) -> None:
     assert target.read_bytes() == before and not target.with_name("mcp.json.bak").exists()
 
 
+def test_a_file_nested_too_deeply_is_refused_unchanged(home: Path, config_path: Path) -> None:
+    target = home / ".claude.json"
+    target.write_text('{"projects": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    before = target.read_bytes()
+    result = setup(config_path, home, "claude-code")
+    assert result.exit_code == 1 and f"{target}: nested too deeply to be read; it was left unchanged" in result.output
+    assert target.read_bytes() == before and not target.with_name(".claude.json.bak").exists()
+
+
 def test_codex_without_tomlkit_names_the_extra(home: Path, config_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
@@ -273,6 +282,19 @@ def test_a_config_found_through_the_environment_is_named_so_a_bare_client_finds_
     assert "note:" not in result.output
     answer = anyio.run(scan_over, entry, {"HOME": str(home)})
     assert "error" not in answer, answer  # memory is on: the same file was read
+
+
+def test_a_fallback_link_to_nothing_is_not_named_and_setup_says_where_it_points(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TACT_HOME", str(tmp_path / "tact"))
+    (tmp_path / "tact").mkdir()
+    (tmp_path / "tact" / "config.toml").symlink_to(tmp_path / "gone.toml")
+    result = bare_setup("cursor")
+    assert result.exit_code == 0, result.output
+    assert "--config" not in _json(home / ".cursor/mcp.json")["mcpServers"]["tact-memory"]["args"]
+    assert f"is a symbolic link to {tmp_path / 'gone.toml'}, which does not exist" in result.output
+    assert f"tact-memory --config {tmp_path / 'gone.toml'} init --enable" in result.output
 
 
 def test_a_missing_fallback_file_is_not_named_and_setup_says_memory_is_off(home: Path, tmp_path: Path) -> None:

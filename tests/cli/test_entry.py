@@ -122,6 +122,24 @@ def test_the_process_prints_and_exits_as_click_does(case: str, enabled: bool, tm
     assert outputs[0] == outputs[1]
 
 
+UNDECODABLE = [
+    "[" * 100_000 + "]" * 100_000,  # deeper than the decoder goes
+    '{"operation": "read", "ids": [1' + "0" * 5_000 + "]}",  # more digits than int() takes
+    "[" * 2_000 + "\n" + "]" * 2_000,  # deep, over two lines
+    '{"operation": "read", "ids": [' + "[" * 2_000 + "x\n",  # deep, with an error
+]
+
+
+@pytest.mark.parametrize("entry", ["fast", "click"])
+def test_values_the_decoder_cannot_take_are_refused_and_the_stream_goes_on(entry: str, tmp_path: Path) -> None:
+    config = write_config(tmp_path / entry)
+    data = "".join(f"{CALL}\n{value}\n" for value in UNDECODABLE) + CALL + "\n"
+    done = _run(entry, ["--config", str(config), "tool"], cwd=tmp_path, data=data)
+    assert (done.returncode, done.stderr) == (0, "")
+    codes = [json.loads(line).get("error", {}).get("code") for line in done.stdout.splitlines()]
+    assert codes == [None, "invalid_arguments"] * len(UNDECODABLE) + [None]
+
+
 def test_a_missing_or_invalid_config_fails_as_click_does(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[memory]\nenabled = 3\n", encoding="utf-8")

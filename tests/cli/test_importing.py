@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from tact_memory.cli.importing import import_lines
 from tact_memory.limits import Limits
 from tact_memory.store.sqlite import MemoryStore
+
+from ..conftest import write_config
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def line(content: object, **extra: object) -> str:
@@ -59,3 +69,79 @@ def test_a_dry_run_on_a_missing_database_creates_nothing(db_path: Path) -> None:
     outcomes = list(import_lines(MemoryStore(db_path), [line("the cache is redis")], dry_run=True))
     assert [o.added for o in outcomes] == [True]
     assert not db_path.parent.exists()
+
+
+UNDECODABLE = ['{"content": "x", "n": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"content": "x", "n": 1' + "0" * 5_000 + "}"]
+
+
+def test_a_line_the_decoder_cannot_take_is_skipped_as_invalid(db_path: Path) -> None:
+    lines = [line("the cache is redis"), *UNDECODABLE, line("the queue is kafka")]
+    outcomes = list(import_lines(MemoryStore(db_path), lines))
+    assert [(o.line, o.code) for o in outcomes] == [(1, None), (2, "invalid_arguments"), (3, "invalid_arguments"), (4, None)]
+    assert [o.message for o in outcomes[1:3]] == [
+        "the line is nested too deeply to be read", "the line holds a number with too many digits to be read"
+    ]
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_import_from_stdin_goes_on_past_a_line_the_decoder_cannot_take(tmp_path: Path, dry_run: bool) -> None:
+    config = write_config(tmp_path / "tact")
+    data = "\n".join([line("the cache is redis"), *UNDECODABLE, line("the queue is kafka")]) + "\n"
+    command = [sys.executable, "-m", "tact_memory.cli", "--config", str(config), "import", *(["--dry-run"] if dry_run else []), "-"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(command, input=data, capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+    assert (done.returncode, done.stderr) == (1, "")
+    would = "would be " if dry_run else ""
+    assert done.stdout.splitlines()[:4] == [
+        f"line 1: {would}added" + ("" if dry_run else " as memory 1"),
+        "line 2: skipped, invalid_arguments: the line is nested too deeply to be read",
+        "line 3: skipped, invalid_arguments: the line holds a number with too many digits to be read",
+        f"line 4: {would}added" + ("" if dry_run else " as memory 2"),
+    ]
+
+
+def read_only_prefix(folder: Path) -> list[str]:
+    """A command prefix under which ``folder`` cannot be written, whoever runs the tests.
+
+    Root ignores file modes, so as root the command runs in a mount namespace of its own where
+    ``folder`` is bind-mounted read-only; anyone else gets the folder's write bits cleared.
+    """
+    if not hasattr(os, "geteuid"):
+        pytest.skip("no POSIX users here")
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        return []
+    probe = ["unshare", "-m", "true"]
+    if not (shutil.which("unshare") and shutil.which("mount")) or subprocess.run(probe, capture_output=True, check=False).returncode:
+        pytest.skip("running as root, which writes whatever the modes say, and no mount namespace here to make a folder read-only in")
+    script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+    return ["unshare", "-m", "sh", "-c", script, "sh", str(folder)]
+
+
+@pytest.mark.parametrize("database", ["missing", "present"])
+def test_a_dry_run_where_the_import_cannot_write_fails_as_the_import_does(tmp_path: Path, database: str) -> None:
+    config = write_config(tmp_path / "tact")
+    if database == "present":
+        MemoryStore(config.parent / "memory" / "v1.sqlite3").put("the cache is redis")
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(["not json", line("x" * 2_000), line("the queue is kafka")]) + "\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    try:
+        prefix = read_only_prefix(config.parent)
+        runs = [
+            subprocess.run(
+                [*prefix, sys.executable, "-m", "tact_memory.cli", "--config", str(config), "import", *flags, str(source)],
+                capture_output=True, text=True, env=env, check=False,
+            )  # fmt: skip
+            for flags in (["--dry-run"], [])
+        ]
+    finally:
+        config.parent.chmod(0o755)
+    dry, real = ((done.returncode, done.stdout, done.stderr) for done in runs)
+    assert dry == real  # the lines refused before the file is opened, then the same refusal
+    assert real[0] == 1
+    assert [row.split(":", 2)[:2] for row in real[1].splitlines()] == [
+        ["line 1", " skipped, invalid_arguments"], ["line 2", " skipped, content_too_large"]
+    ]
+    assert real[2].startswith("tact-memory: unavailable: memory database ") and "(stopped after 0 added, 2 skipped)" in real[2]
+    assert (config.parent / "memory").exists() == (database == "present")

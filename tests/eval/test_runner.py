@@ -121,3 +121,5 @@ def test_text_arguments_are_parsed_when_they_are_a_json_object() -> None:
     assert _arguments('{"operation": "scan", "query": "x"}') == {"operation": "scan", "query": "x"}
     assert _arguments("[1, 2]") == {"raw": "[1, 2]"}
     assert _arguments("not json") == {"raw": "not json"}
+    deep, digits = "[" * 100_000 + "]" * 100_000, '{"n": 1' + "0" * 5_000 + "}"
+    assert _arguments(deep) == {"raw": deep} and _arguments(digits) == {"raw": digits}

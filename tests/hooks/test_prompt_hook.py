@@ -9,16 +9,21 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from tact_memory.cli.app import cli
+from tact_memory.config import loading
 from tact_memory.config.loading import load_config
+from tact_memory.errors import ConfigError
 from tact_memory.hooks import prompt_hook
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
 
@@ -276,11 +281,156 @@ def test_bad_usage_exits_1_never_2(config_path: Path) -> None:
     assert result.returncode == 1 and b"usage" in result.stderr
 
 
-def test_an_invalid_config_is_an_error_not_a_checkpoint(tmp_path: Path) -> None:
+def test_bad_usage_of_the_cli_route_exits_1_never_2(config_path: Path) -> None:
+    for args in (["hook"], ["hook", "pre-tool-use"], ["hook", "user-prompt-submit", "extra"], ["hook", "--x", "session-start"]):
+        result = CliRunner().invoke(cli, ["--config", str(config_path), *args], input=b"{}")
+        assert result.exit_code == 1 and "Usage:" in result.output, args
+    done = subprocess.run(  # and as a process, as a client runs it
+        [sys.executable, "-m", "tact_memory.cli", "--config", str(config_path), "hook"], capture_output=True, cwd=ROOT, check=False
+    )
+    assert done.returncode == 1 and b"Missing argument" in done.stderr
+
+
+INVALID_FOR_EVERY_COMMAND = {
+    "enabled-string": "[memory]\nenabled = 'yes'\n",
+    "memory-key": "[memory]\nenabled = true\nfoo = 1\n",
+    "team-key": '[memory]\nenabled = true\n[memory.team]\nendpoint = "https://m.example.com"\ntoken_env = "T"\nbogus = 1\n',
+    "table": "[memory]\nenabled = true\n[other]\nx = 1\n",
+    "top-level-key": "enabled = true\n[memory]\nenabled = true\n",
+    "team-endpoint": '[memory]\nenabled = true\n[memory.team]\nendpoint = "ftp://m.example.com"\ntoken_env = "T"\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(INVALID_FOR_EVERY_COMMAND))
+def test_an_invalid_config_is_an_error_not_a_checkpoint(tmp_path: Path, name: str) -> None:
+    """A file the memory server refuses to start with gets no checkpoint either, on any prompt."""
     config = tmp_path / "config.toml"
-    config.write_text("[memory]\nenabled = 'yes'\n")
-    result = run_file(config, "user-prompt-submit", event("claude-user-prompt-submit.json"))
-    assert result.returncode == 1 and result.stdout == b"" and b"memory.enabled" in result.stderr
+    config.write_text(INVALID_FOR_EVERY_COMMAND[name], encoding="utf-8")
+    for session in ("s1", "s1", "s2"):
+        result = run_file(config, "user-prompt-submit", event("claude-user-prompt-submit.json", session_id=session))
+        assert result.returncode == 1 and result.stdout == b"" and b"invalid configuration" in result.stderr
+    assert not state_dir(config).exists()
+    via_cli = CliRunner().invoke(cli, ["--config", str(config), "hook", "user-prompt-submit"], input=event("claude-user-prompt-submit.json"))
+    assert via_cli.exit_code == 1 and "invalid configuration" in via_cli.output
+    with pytest.raises(ConfigError):
+        load_config(config)
+
+
+def test_the_hook_holds_the_loaders_schema() -> None:
+    assert prompt_hook._SCHEMA == loading._SCHEMA
+    assert prompt_hook._TEAM_SCHEMA == loading._TEAM_SCHEMA
+    assert prompt_hook.MAX_CONFIG_BYTES == loading.MAX_CONFIG_BYTES
+
+
+TEAM = '[memory.team]\nendpoint = "https://memory.example.com"\ntoken_env = "TEAM_TOKEN"\n'
+CONFIG_MATRIX: dict[str, str | bytes] = {
+    "empty": "",
+    "comments": "# nothing here\n",
+    "on": "[memory]\nenabled = true\n",
+    "off": "[memory]\nenabled = false\n",
+    "no-enabled": "[memory]\n",
+    "bom": "\ufeff[memory]\nenabled = true\n",
+    "dotted": "memory.enabled = true\n",
+    "inline": "memory = {enabled = true}\n",
+    "crlf": "[memory]\r\nenabled = true\r\n",
+    "enabled-int": "[memory]\nenabled = 1\n",
+    "enabled-string": "[memory]\nenabled = 'true'\n",
+    "memory-not-a-table": "memory = true\n",
+    "memory-array": "[[memory]]\nenabled = true\n",
+    "memory-key": "[memory]\nenabled = true\nfoo = 1\n",
+    "memory-quoted-key": '[memory]\nenabled = true\n"a b" = 1\n',
+    "off-with-unknown-key": "[memory]\nenabled = false\nfoo = 1\n",
+    "table": "[memory]\nenabled = true\n[other]\nx = 1\n",
+    "empty-table": "[memory]\nenabled = true\n[other]\n",
+    "top-level-key": "enabled = true\n[memory]\nenabled = true\n",
+    "team": "[memory]\nenabled = true\n" + TEAM,
+    "team-off": "[memory]\nenabled = false\n" + TEAM,
+    "team-all-keys": '[memory]\nenabled = true\n[memory.team]\nendpoint = "http://10.0.0.1:8080/"\nnamespace = "alice.b-2"\n'
+    'token_file = "team-token"\nworkspace_roots = ["~/work", "/srv/code"]\n',
+    "team-inline": '[memory]\nenabled = true\nteam = {endpoint = "http://h", token_file = "t"}\n',
+    "team-not-a-table": "[memory]\nenabled = true\nteam = 1\n",
+    "team-key": "[memory]\nenabled = true\n" + TEAM + "bogus = 1\n",
+    "team-wrong-type": "[memory]\nenabled = true\n" + TEAM + "namespace = 3\n",
+    "team-no-endpoint": '[memory]\nenabled = true\n[memory.team]\ntoken_env = "T"\n',
+    "team-no-token": '[memory]\nenabled = true\n[memory.team]\nendpoint = "https://h"\n',
+    "team-empty": "[memory]\nenabled = true\n[memory.team]\n",
+    **{
+        f"team-endpoint-{name}": f'[memory]\nenabled = true\n[memory.team]\nendpoint = "{url}"\ntoken_env = "T"\n'
+        for name, url in [
+            ("ftp", "ftp://h"), ("no-host", "https://"), ("user", "https://u@h"), ("password", "https://u:p@h"),
+            ("query", "https://h/?a=1"), ("fragment", "https://h/#x"), ("port", "https://h:99999"),
+            ("not-a-url", "memory.example.com"), ("ipv6", "http://[::1"),
+        ]
+    },  # fmt: skip
+    "team-namespace": "[memory]\nenabled = true\n" + TEAM + 'namespace = "Alice"\n',
+    "team-token-env": '[memory]\nenabled = true\n[memory.team]\nendpoint = "https://h"\ntoken_env = "ghp_x y"\n',
+    "team-root-empty": "[memory]\nenabled = true\n" + TEAM + 'workspace_roots = [" "]\n',
+    "team-root-number": "[memory]\nenabled = true\n" + TEAM + "workspace_roots = [1]\n",
+    "team-root-nul": "[memory]\nenabled = true\n" + TEAM + 'workspace_roots = ["a\\u0000b"]\n',
+    "bad-toml": "[memory\nenabled = true\n",
+    "duplicate": "[memory]\nenabled = true\nenabled = false\n",
+    "deep": "x = " + "[" * 5_000 + "]" * 5_000 + "\n",
+    "not-utf8": b"[memory]\nenabled = true # \xff\n",
+    "too-large": "[memory]\nenabled = true\n" + "#" * (1 << 20) + "\n",
+}
+
+
+def verdicts(path: Path, *, explicit: bool = True) -> tuple[str, str]:
+    """What ``load_config`` and the hook each make of the file: ``"invalid"``, ``"on"`` or ``"off"``."""
+    try:
+        config = load_config(path) if explicit else load_config(environ={"TACT_HOME": str(path.parent)})
+        loader = "on" if config.memory.enabled else "off"
+    except ConfigError:
+        loader = "invalid"
+    try:
+        hook = "on" if prompt_hook.memory_enabled(path, explicit=explicit) else "off"
+    except prompt_hook.HookError:
+        hook = "invalid"
+    return loader, hook
+
+
+@pytest.mark.parametrize("explicit", [True, False])
+@pytest.mark.parametrize("link", ["to-nothing", "to-a-link-to-nothing", "to-a-missing-folder"])
+def test_the_hook_and_load_config_agree_on_a_link_to_nothing(link: str, explicit: bool, tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    if link == "to-nothing":
+        path.symlink_to(tmp_path / "gone.toml")
+    elif link == "to-a-link-to-nothing":
+        path.symlink_to(tmp_path / "next.toml")
+        (tmp_path / "next.toml").symlink_to("gone.toml")
+    else:
+        path.symlink_to(tmp_path / "no-such-folder" / "config.toml")
+    assert verdicts(path, explicit=explicit) == ("invalid", "invalid")
+    with pytest.raises(prompt_hook.HookError, match="a symbolic link to .*, which does not exist"):
+        prompt_hook.memory_enabled(path, explicit=explicit)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIG_MATRIX))
+def test_the_hook_and_load_config_agree_on_every_file(name: str, tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    body = CONFIG_MATRIX[name]
+    path.write_bytes(body if isinstance(body, bytes) else body.encode("utf-8"))
+    loader, hook = verdicts(path)
+    assert loader == hook
+    assert verdicts(path, explicit=False) == (loader, loader)
+
+
+LINE_KEYS = st.sampled_from(["enabled", "team", "foo", "endpoint", "namespace", "token_env", "token_file", "workspace_roots", '"a b"'])
+LINE_VALUES = st.sampled_from(
+    ["true", "false", "1", '"yes"', '"https://m.example.com"', '"http://h:80/"', '"ftp://h"', '"https://"', '"https://u@h"',
+     '"alice"', '"Alice"', '"TEAM_TOKEN"', '"1X"', '["~/w"]', '[""]', "[1]", "[]", "{}", '{enabled = true}']
+)  # fmt: skip
+TABLES = st.sampled_from(["", "[memory]", "[memory.team]", "[other]", "[memory.other]", "[[memory]]"])
+
+
+@given(st.lists(st.tuples(TABLES, st.lists(st.tuples(LINE_KEYS, LINE_VALUES), max_size=4)), max_size=4))
+def test_the_hook_and_load_config_agree_on_generated_files(tables: list[tuple[str, list[tuple[str, str]]]]) -> None:
+    text = "".join(f"{header}\n" + "".join(f"{key} = {value}\n" for key, value in lines) for header, lines in tables)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "config.toml"
+        path.write_text(text, encoding="utf-8")
+        loader, hook = verdicts(path)
+    assert loader == hook, text
 
 
 @pytest.mark.parametrize(

@@ -113,7 +113,7 @@ UNREADABLE = {
     "utf16": "not valid UTF-8",
     "latin1": "not valid UTF-8",
     "symlink_loop": "cannot be read",
-    "dangling_symlink": "not found",
+    "dangling_symlink": "is a symbolic link to",
     "parent_is_a_file": "cannot be read",
 }
 

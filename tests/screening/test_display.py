@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import json
 import re
 import unicodedata
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tact_memory.screening.display import one_line, terminal_safe
+from tact_memory.screening.display import json_safe, one_line, terminal_safe
 
 
 def acts_on_a_terminal(ch: str) -> bool:
@@ -80,3 +81,15 @@ def test_one_line_is_one_safe_line(text: str) -> None:
 
 def test_one_line_keeps_a_carriage_return_visible() -> None:
     assert one_line("first\r\n  second\x1b[2K") == "first\\r second\\x1b[2K"
+
+
+@given(st.recursive(st.text() | st.none(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=6))
+def test_json_made_safe_reads_back_the_same_and_holds_nothing_a_terminal_acts_on(value: object) -> None:
+    text = json_safe(json.dumps(value, ensure_ascii=False))
+    assert json.loads(text) == value
+    assert not any(acts_on_a_terminal(ch) for ch in text)
+    text.encode("utf-8")  # printable: no lone surrogate left
+
+
+def test_json_keeps_other_text_as_it_is() -> None:
+    assert json_safe('{"a": "caf\u00e9 \u65e5\u672c", "b": "run \u202etxt"}') == '{"a": "café 日本", "b": "run \\u202etxt"}'

@@ -190,7 +190,11 @@ def test_a_tampered_stored_verdict_cannot_serve_a_secret_or_an_imitation(db_path
         assert cold.status().hidden == 1
 
 
-@pytest.mark.parametrize("damage", ["not json", '["x"]', "[1, 2, 3, 4, 5]", None])
+@pytest.mark.parametrize(
+    "damage",
+    ["not json", '["x"]', "[1, 2, 3, 4, 5]", None, "[" * 100_000 + "]" * 100_000, "[1" + "0" * 5_000 + "]"],
+    ids=["not-json", "short", "numbers", "null", "deep", "digits"],
+)
 def test_a_malformed_derived_value_is_derived_again(db_path: Path, clock: FakeClock, damage: str | None) -> None:
     filled(db_path, clock, 3)
     with closing(sqlite3.connect(db_path)) as conn, conn:

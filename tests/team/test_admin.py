@@ -241,6 +241,6 @@ def test_test_limits_take_known_positive_fields_only() -> None:
 
     assert parse_test_limits('{"rows": 3}').rows == 3
     assert parse_test_limits("{}") == DEFAULT_LIMITS
-    for bad in ("[]", '{"rowz": 3}', '{"rows": 0}', '{"rows": true}', "not json"):
+    for bad in ("[]", '{"rowz": 3}', '{"rows": 0}', '{"rows": true}', "not json", "[" * 100_000, '{"rows": 1' + "0" * 5_000 + "}"):
         with pytest.raises(ValueError):
             parse_test_limits(bad)

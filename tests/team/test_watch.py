@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tact_memory.team.watch import APPLICATION_NAME
+from tact_memory.team.watch import APPLICATION_NAME, GenerationWatch
 
 from .conftest import Service
 
@@ -151,3 +151,10 @@ def test_a_store_keeps_its_own_writes_while_the_watch_is_behind(pg_database: str
         second = alice.put("The quokkanet cluster is new").memory.key
         assert [c.key for c in alice.scan("quokkanet")] == [second]
         assert [c.key for c in alice.scan("wombatgrid")] == [first]
+
+
+def test_a_notification_it_cannot_read_sends_the_watch_to_the_table() -> None:
+    unreadable = ["*", "not json", "[" * 100_000, '{"namespace": "a", "generation": 1' + "0" * 5_000 + "}", '{"generation": 3}', '{"namespace": 7}']
+    assert [GenerationWatch._hint(payload) for payload in unreadable] == [None] * len(unreadable)
+    assert GenerationWatch._hint('{"namespace": "a", "generation": 3}') == "a"
+
