@@ -26,7 +26,8 @@ no path. It holds at most :data:`MAX_SESSIONS` sessions, the least recently seen
 every update holds an exclusive lock on ``sessions.lock`` and replaces the file atomically, so
 concurrent sessions neither lose nor mix their entries.
 
-It runs before every prompt, so it is cheap: it imports only the standard library, opens no
+It runs before every prompt, so it is cheap: it imports only the standard library (and
+``platformdirs``, only to find the user's config folder when no file is named), opens no
 store, and reads the configuration itself, with the same search and the same rules as
 :func:`~tact_memory.config.loading.load_config` (a test holds the two together): a file every
 other command refuses, such as one with an unknown key, is an error here too, not a checkpoint
