@@ -26,6 +26,10 @@ Design:
   (``****``, ``xxxx``), a word that marks a missing value (``None``, ``null``, ``changeme``,
   ``redacted``, ``required``), a type (``str``, ``SecretStr``), or a reference to where the value
   lives (``settings.KEY``, ``os.getenv(...)``, ``API_KEY_V2``, ``dbPassword``, paths, URLs, ARNs).
+  A quoted value is a string: it stands for a value only when the whole of it is a template, a
+  reference or a call (``"${API_KEY}"``, ``"{{ secret }}"``, ``'os.environ["KEY"]'``); a bracket,
+  ``$``, ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
+  ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``).
 - Prose uses the same separators, so context decides. A value is taken as certain when it is
   written tight against its separator (``password=x``, ``password:x``), quoted, or ends its clause
   (``password: x`` at the end of a line, before a comment, a comma or a closing bracket). A word
@@ -183,14 +187,15 @@ _CLAUSE_END = rb"[.!?:]?[ \t]*(?:\Z|[\r\n,;)}\]#|&\"'`]|\\[nrt\"'`\\])"
 # A value that is followed by another command-line option ("--password x --host db").
 _NEXT_FLAG = rb"[ \t]+-"
 
-# Values that stand for a secret without being one: template and environment references, command
-# substitutions, masks, YAML tags and block markers (!vault, |), words that say the value is missing
-# or elsewhere, type names, and authorization scheme names given without a credential.
+# Values that stand for a secret without being one: masks, YAML block markers (|, >-), words that
+# say the value is missing or elsewhere, type names, and authorization scheme names given without a
+# credential. "your-api-key-here" and "my_secret_key" are phrases, words joined by dashes or
+# underscores; "My-Prod-Passw0rd!" has a digit and a symbol, and is a password.
 # The credential words themselves are here too: "password=password" is how documentation writes a
 # value it does not show, and "token: Token" is a type annotation.
-_PLACEHOLDER = (
-    rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
-    rb"|(?i:(?:your|my|insert|replace|put|enter)[-_].*|.*[-_]here"
+_PLACEHOLDER_WORD = (
+    rb"\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
+    rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z]+)+|(?:[a-z]+[-_])+here"
     rb"|pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
     rb"|changeme|changeit|change[-_]?me|changethis|redacted|removed|placeholder|hidden|masked|omitted"
     rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"
@@ -200,6 +205,42 @@ _PLACEHOLDER = (
     rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm)"
     rb"|value|val"  # the variable code names a value by (api_key = value); VALUE is how a command stands one in
     rb"|(?i:basic|bearer|token|digest)[ \t]+"  # the scheme alone, the credential joined on after it
+)
+# Unquoted, a value that starts like a template, a reference, a command substitution or a comment
+# (${API_KEY}, $API_KEY, %TOKEN%, <token>, {{ secret }}, [REDACTED], $(pass show db), # set later),
+# or a YAML tag (!vault), stands for one: a shell or a YAML file would not take such a value bare.
+# Inside quotes these characters are a password's own (see _QUOTED_STAND_IN).
+_PLACEHOLDER = rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|" + _PLACEHOLDER_WORD
+
+# A quoted value stands for one only when the whole of it is a template or a reference: ${API_KEY}
+# (also with a default), ${{ secrets.X }}, $API_KEY, $(pass show db), %API_KEY%, %(password)s, %s,
+# <your-token>, {password}, {{ secret }}, {% raw %}, #{password}, or a stand-in word in brackets
+# ([REDACTED], (hidden)); several of them joined by punctuation ("${USER}:${PASS}") too. A dollar
+# sign before a name with upper case, lower case and digits all mixed ("$Tr0ub4dor") is a password.
+# No two alternatives match the same text, so a value that fails late is not tried two ways a
+# template.
+_TEMPLATE = (
+    rb"\$\{\{[^{}]{0,128}\}\}|\$\{[^{}]{0,128}\}|\$\([^()]{0,128}\)"
+    rb"|\$(?!(?=[A-Za-z0-9_]*[a-z])(?=[A-Za-z0-9_]*[A-Z])[A-Za-z0-9_]*[0-9])[A-Za-z_][A-Za-z0-9_]*"
+    rb"(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)*"
+    rb"|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
+    rb"|<[^<>]{0,128}>|\{\{[^{}]{0,128}\}\}|\{[^{}]{0,128}\}|#\{[^{}]{0,128}\}"
+    rb"|\[[A-Za-z][A-Za-z _.-]{0,63}\]|\([A-Za-z][A-Za-z _.-]{0,63}\)"
+)
+# A call or a subscript in code's own names, as the whole value: get_secret(), os.getenv(KEY),
+# env[TOKEN], vault.read(path).data. The callee is a dotted name without a digit, as in code_name.
+_CALL = (
+    rb"[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|\[[A-Za-z0-9_., :-]{0,128}\])+"
+    rb"(?:\.[A-Za-z_]+(?:\([A-Za-z0-9_., =:-]{0,128}\)|\[[A-Za-z0-9_., :-]{0,128}\])*)*"
+)
+_QUOTED_STAND_IN = rb"(?:" + _TEMPLATE + rb")(?:[-_.:/@,; ]{0,4}(?:" + _TEMPLATE + rb"))*|" + _CALL
+# A quoted value cut short by a quote of the other kind, which opens a string inside it: what
+# precedes that string is a template's or a call's opening (os.environ[, get_secret(, os.getenv(KEY,
+# ${{ secrets[, {{ required , $(pass show , <%= ENV[, #{ENV[), not a password.
+_OPEN_STAND_IN = (
+    rb"(?:\$\{\{?|\{\{-?|\{%-?|<%[=-]?|#\{|\$\()[^\"'`]{0,128}"
+    rb"|[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|\[[A-Za-z0-9_., :-]{0,128}\])*"
+    rb"[(\[][A-Za-z0-9_., =:-]{0,128}"
 )
 
 # Values that name where a secret lives, or name something else, rather than containing a secret.
@@ -223,16 +264,27 @@ _REFERENCE = (
     rb"|" + _ALGORITHM + rb"(?:[-_]" + _ALGORITHM + rb")+"  # hmac-sha256, aes-256-gcm
     rb"|(?=[A-Za-z_]*(?:_|[a-z][A-Z]))[A-Za-z_]*(?i:pass(?:word|wd)?|secret|token|credential|api_?key|pwd)[A-Za-z_]*"  # dbPassword
     rb"|[a-z0-9_-]+(?:/[a-z0-9_.-]+)+"  # projects/123/secrets/db
-    rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*"  # file paths
     rb"|[A-Za-z][A-Za-z0-9+.-]*://.*"  # URLs; embedded passwords have their own rule
     rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
     rb"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # email addresses
-    rb"|.*[(\[].*"  # a call or subscript: os.getenv("X"), env["X"]
     rb"|(?:self|this|cls)\.[A-Za-z_][A-Za-z_.]*"  # an attribute of the object in code: self.current
     rb"|__[a-z]+(?:_[a-z]+)*__|_{1,2}[A-Za-z]+(?:_[A-Za-z]+)+|_{1,2}[A-Z][a-z]+(?:[A-Z][a-z]+)+"  # __root__,
     # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
     rb"|[Xx](?:-[A-Za-z]+){2,}"  # a header's name (X-API-Key, x-auth-token), not its value
-    rb"|[A-Za-z_][A-Za-z0-9_]*=[^=].*"  # an option list such as id=npmrc,src=..., not padding
+)
+# Unquoted: a file path, an option list such as id=npmrc,src=... (not base64 padding), and a value
+# with a bracket in it, which is code: a call or a subscript (os.getenv("X"), env["X"]) that the
+# value's end, at the first quote or space, cuts short.
+_UNQUOTED_REFERENCE = (
+    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[A-Za-z_][A-Za-z0-9_]*=[^=].*|.*[(\[].*"
+)
+# Quoted, a path or an option list (two pairs or more) is made of the characters paths and option
+# values have; a quoted value with a bracket in it is a reference only as a whole call (_CALL). A
+# generated password starts with a slash or has an equals sign after its first letters often
+# enough ("/e.9M=haX(#@w*8Nk+7B", "x=4b%0p%)zcyc3e..."), and its symbols tell it from a path.
+_QUOTED_REFERENCE = (
+    _REFERENCE + rb"|(?:~|\.{1,2})?/[A-Za-z0-9_.~/@:+=,-]*|[A-Za-z]:\\[A-Za-z0-9_.~\\ :+=,-]*"
+    rb"|[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*(?:,[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*)+"
 )
 
 # A letter together with a digit or a symbol: "hunter2x", "pa$$word". Letters alone are too often
@@ -422,7 +474,11 @@ class _Screen:
     clause_end = _compiled(_CLAUSE_END)
     next_flag = _compiled(_NEXT_FLAG)
     placeholder = _compiled(_PLACEHOLDER)
-    reference = _compiled(_REFERENCE)
+    reference = _compiled(_UNQUOTED_REFERENCE)
+    placeholder_word = _compiled(_PLACEHOLDER_WORD)
+    quoted_reference = _compiled(_QUOTED_REFERENCE)
+    quoted_stand_in = _compiled(_QUOTED_STAND_IN)
+    open_stand_in = _compiled(_OPEN_STAND_IN)
     texture = _compiled(_TEXTURE)
     header_texture = _compiled(_HEADER_TEXTURE)
     type_name = _compiled(_TYPE_NAME)
@@ -510,18 +566,33 @@ class _Screen:
         A single byte is never one (``token = 0``, ``"token": i``), nor is a format template
         that fills in a variable (``f"Bearer {api_key}"``) or a value with a redaction marker
         (``ya29.<redacted>``, ``Hunter<REDACTED>``).
+
+        A quoted value is a string, whatever characters it holds: it stands for a value only as a
+        whole template or reference (:data:`_QUOTED_STAND_IN`).
         """
         if self.template.fullmatch(buffer, start, end) is not None or self.redacted.fullmatch(buffer, start, end):
             return False
-        end = _trimmed(buffer, start, end)
-        if end - start <= 1:
+        quoted = _opening_quote(buffer, start)
+        if quoted and (
+            self.quoted_stand_in.fullmatch(buffer, start, end) is not None
+            or (_cut_by_other_quote(buffer, end, quoted) and self.open_stand_in.fullmatch(buffer, start, end) is not None)
+        ):
             return False
-        distinct = _distinct(buffer, start, end)
+        last = _trimmed(buffer, start, end)
+        if last - start <= 1:
+            return False
+        if _distinct(buffer, start, last) <= 2 and last - start >= 4:  # a mask such as xxxx, 0000 or aaaa1111
+            return False
+        if quoted:
+            return (
+                self.placeholder_word.fullmatch(buffer, start, last) is None
+                and self.quoted_reference.fullmatch(buffer, start, last) is None
+                and not self.is_type_name(buffer, start, last)
+            )
         return (
-            not (distinct <= 2 and end - start >= 4)  # a mask such as xxxx, 0000 or aaaa1111
-            and self.placeholder.fullmatch(buffer, start, end) is None
-            and self.reference.fullmatch(buffer, start, end) is None
-            and not self.is_type_name(buffer, start, end)
+            self.placeholder.fullmatch(buffer, start, last) is None
+            and self.reference.fullmatch(buffer, start, last) is None
+            and not self.is_type_name(buffer, start, last)
         )
 
     def looks_secret(self, buffer: bytearray, start: int, end: int, *, header: bool = False, shortest: int = _MIN_VALUE) -> bool:
@@ -1001,6 +1072,19 @@ def _bare_name(buffer: bytearray, start: int, end: int) -> int:
     while start < end and buffer[start] == ord("_"):
         start += 1
     return start
+
+
+def _opening_quote(buffer: bytearray, start: int) -> int:
+    """The quote that opens the value at ``start`` (a byte value), or 0 when it is not quoted."""
+    return buffer[start - 1] if start and buffer[start - 1] in b"\"'`" else 0
+
+
+def _cut_by_other_quote(buffer: bytearray, end: int, quote: int) -> bool:
+    """Whether the quoted value that ends at ``end`` stops at a quote other than its own (escaped
+    or not): a string inside it starts there, as in ``'os.environ["DB_PASSWORD"]'``."""
+    while end < len(buffer) and buffer[end] == ord("\\"):
+        end += 1
+    return end < len(buffer) and buffer[end] in b"\"'`" and buffer[end] != quote
 
 
 def _trimmed(buffer: bytearray, start: int, end: int) -> int:
