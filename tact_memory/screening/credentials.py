@@ -29,7 +29,8 @@ Design:
   A quoted value is a string: it stands for a value only when the whole of it is a template, a
   reference or a call (``"${API_KEY}"``, ``"{{ secret }}"``, ``'os.environ["KEY"]'``); a bracket,
   ``$``, ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
-  ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``).
+  ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and capitalised words in it are a passphrase
+  (``"CorrectHorseBatteryStaple"``), not a type.
 - Prose uses the same separators, so context decides. A value is taken as certain when it is
   written tight against its separator (``password=x``, ``password:x``), quoted, or ends its clause
   (``password: x`` at the end of a line, before a comment, a comma or a closing bracket). A word
@@ -262,7 +263,11 @@ _REFERENCE = (
     rb"|creds|auth))"  # settings.SECRET_KEY, ed25519.PrivateKey, self.password
     rb"|[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+"  # OPENAI_API_KEY_V2, but not a random RUN_OF_CAPS7X2
     rb"|" + _ALGORITHM + rb"(?:[-_]" + _ALGORITHM + rb")+"  # hmac-sha256, aes-256-gcm
-    rb"|(?=[A-Za-z_]*(?:_|[a-z][A-Z]))[A-Za-z_]*(?i:pass(?:word|wd)?|secret|token|credential|api_?key|pwd)[A-Za-z_]*"  # dbPassword
+    # dbPassword, confirm_password, DB_PASSWORD_FILE: the credential word in one of code's cases
+    # (random letters hold "pWd" or "PAsS" by chance, and are a password)
+    rb"|(?=[A-Za-z_]*(?:_|[a-z][A-Z]))[A-Za-z_]*"
+    rb"(?:[Pp]ass(?:word|wd)?|PASS(?:WORD|WD)?|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Cc]redential|CREDENTIAL"
+    rb"|[Aa]pi_?[Kk]ey|API_?KEY|[Pp]wd|PWD)[A-Za-z_]*"
     rb"|[a-z0-9_-]+(?:/[a-z0-9_.-]+)+"  # projects/123/secrets/db
     rb"|[A-Za-z][A-Za-z0-9+.-]*://.*"  # URLs; embedded passwords have their own rule
     rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
@@ -568,7 +573,9 @@ class _Screen:
         (``ya29.<redacted>``, ``Hunter<REDACTED>``).
 
         A quoted value is a string, whatever characters it holds: it stands for a value only as a
-        whole template or reference (:data:`_QUOTED_STAND_IN`).
+        whole template or reference (:data:`_QUOTED_STAND_IN`), and capitalised words in it are a
+        passphrase (``"CorrectHorseBatteryStaple"``), not a type name as they are in code
+        (``password: SecretStr``, ``token = OAuth2Token``).
         """
         if self.template.fullmatch(buffer, start, end) is not None or self.redacted.fullmatch(buffer, start, end):
             return False
@@ -587,7 +594,6 @@ class _Screen:
             return (
                 self.placeholder_word.fullmatch(buffer, start, last) is None
                 and self.quoted_reference.fullmatch(buffer, start, last) is None
-                and not self.is_type_name(buffer, start, last)
             )
         return (
             self.placeholder.fullmatch(buffer, start, last) is None

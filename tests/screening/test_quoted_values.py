@@ -4,6 +4,8 @@ Unquoted, a value that starts with ``$``, ``<`` or ``{`` or has a bracket in it 
 template (a shell or a YAML file would not take it bare). Inside quotes those characters are a
 password's own (``"Tr0ub(4dor&3xZ"``, ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and only a whole
 template or reference (``"${DB_PASSWORD}"``, ``'os.environ["DB_PASSWORD"]'``) stands for a value.
+Capitalised words are a type in code (``password: SecretStr``) and a passphrase in quotes
+(``"CorrectHorseBatteryStaple"``).
 """
 
 from __future__ import annotations
@@ -129,6 +131,59 @@ DJANGO_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)"  # get_ra
 def test_a_generated_django_secret_key_is_refused(key: str) -> None:
     assert find_secret(f"SECRET_KEY = 'django-insecure-{key}'") == "credential_assignment"
     assert find_secret(f'SECRET_KEY = "{key}"') == "credential_assignment"
+
+
+PASSPHRASES = [
+    "CorrectHorseBatteryStaple", "SummerVacation", "HunterFalcon", "PurpleMonkeyDishwasher", "Ed25519PrivateKey",
+    "OAuth2Token", "QwErTyUiOp", "CXcFpWDjNGxB", "vvklTtzstkjPAsSH",  # random letters that hold "pWD" or "PAsS"
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", PASSPHRASES)
+@pytest.mark.parametrize("form", QUOTED_FORMS)
+def test_capitalised_words_in_quotes_are_a_passphrase(value: str, form: str) -> None:
+    assert find_secret(form.format(n="DB_PASSWORD", v=value)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: SecretStr",
+        "password = PasswordField",
+        "token: OAuth2Token",
+        "api_key: ApiKeyHeader = ApiKeyHeader(name='x-api-key')",
+        "auth: BearerAuth | None = None",
+        '"password": "SecretStr"',
+        'password: "dbPassword"',
+    ],
+)
+def test_type_names_in_code_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# Words as people join them into a passphrase, or a generator draws letters: capitalised runs.
+words = st.text(string.ascii_lowercase, min_size=2, max_size=9).map(str.capitalize)
+passphrases = st.lists(words, min_size=2, max_size=5).map("".join).filter(
+    lambda v: len(v) >= 6
+    and len(set(v)) >= 4
+    and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)  # dbPassword names a variable
+    and v.lower() not in {"changethis", "changeme", "changeit"}
+)
+mixed_case = st.text(string.ascii_letters, min_size=8, max_size=24).filter(
+    lambda v: re.search(r"[a-z]", v) is not None
+    and re.search(r"[A-Z]", v) is not None
+    and len(set(v)) >= 4
+    and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)
+)
+
+
+@given(name=st.sampled_from(SHORT_CREDENTIAL_NAMES), form=st.sampled_from(QUOTED_FORMS), value=passphrases | mixed_case)
+def test_any_quoted_mixed_case_passphrase_is_refused_without_echo(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    kind = find_secret(text)
+    assert kind == "credential_assignment", text
+    assume(not coincides_with_a_kind_name(value))
+    assert not shares_a_run(kind, value)
 
 
 ADVERSARIAL: dict[str, str | None] = {
