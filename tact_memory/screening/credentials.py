@@ -662,8 +662,9 @@ class _Screen:
         found = self.value_at(buffer, match.end())
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
             return False
-        if tool.lastgroup == "attached" and found[0] != match.end():
-            return False  # "mysql -p dbname" prompts for the password and opens dbname
+        attached = found[0] == match.end() or (found[0] == match.end() + 1 and buffer[match.end()] in b"\"'`")
+        if tool.lastgroup == "attached" and not attached:
+            return False  # "mysql -p dbname" prompts for the password and opens dbname; -p'VALUE' is one
         return self.is_value(buffer, found[0], found[1])
 
     def header_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -1292,7 +1293,8 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.given_value,
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
-    # redis-cli -a, ldapsearch -w, mysql -pVALUE (mysql's "-p VALUE" names a database instead).
+    # redis-cli -a, ldapsearch -w, mysql -pVALUE and -p'VALUE' (mysql's "-p VALUE" names a database
+    # instead).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
     ("command_line_credential", rb"-[paw](?<=[ \t]-[paw])", _Screen.short_option),
     # openssl's "-passin pass:VALUE" (env:, file: and fd: name where the password is instead).

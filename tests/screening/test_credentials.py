@@ -489,6 +489,43 @@ def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
+MYSQL_TOOLS = ["mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlsh", "mariadb", "mariadb-dump", "mariadb-admin", "mariadbdump"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mysql -u root -p'FAKEk9n86TkVYCM' app",
+        'mysql -u root -p"FAKEk9n86TkVYCM" app',
+        "mysqldump -uroot -p'Tr0ub(4dor&3' --all-databases > dump.sql",
+        "mariadb -u app -p'FAKE pass 2024' -h db.internal",
+        "mysqladmin -u root -p\"$ecretPassw0rd\" status",
+    ],
+)
+def test_a_quoted_mysql_password_is_refused(text: str) -> None:
+    assert find_secret(text) == "command_line_credential"
+
+
+@given(
+    tool=st.sampled_from(MYSQL_TOOLS),
+    quote=st.sampled_from(["'", '"']),
+    value=credential_values,
+    form=st.sampled_from(["{t} -u root -p{q}{v}{q} app", "{t} -uroot -p{q}{v}{q} --all-databases > dump.sql",
+                          "{t} -h db.internal -p{q}{v}{q}", "docker exec db {t} -u app -p{q}{v}{q} -e 'select 1'"]),
+)  # fmt: skip
+def test_a_quoted_password_attached_to_mysql_p_is_refused(tool: str, quote: str, value: str, form: str) -> None:
+    # The password may be quoted right after -p, as a shell needs it to be when it has symbols.
+    text = form.format(t=tool, q=quote, v=value)
+    assert find_secret(text) == "command_line_credential", text
+
+
+@pytest.mark.parametrize("tool", MYSQL_TOOLS)
+@pytest.mark.parametrize("rest", ["-p app_db", "-p 'app_db'", '-p "app db"', "-p''", '-p"$MYSQL_PWD" app', "-p'${DB_PASSWORD}' app", "-p"])
+def test_mysql_p_without_an_attached_value_is_kept(tool: str, rest: str) -> None:
+    # With a space, -p prompts for the password and what follows names the database.
+    assert find_secret(f"{tool} -u root {rest}") is None
+
+
 # --- text as a reader sees it -------------------------------------------------------------------
 
 INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u180e", "\ufe0f", "\U000e0041"]
