@@ -717,13 +717,20 @@ class _Screen:
 
         A password written with ``/``, ``?`` or ``#`` unescaped (as many connection-string parsers
         take it) is one too, unless what comes before the first of them is a port: then the ``@``
-        belongs to the path (``https://host:8443/@scope/pkg``).
+        belongs to the path (``https://host:8443/@scope/pkg``). A URL's password is delimited as a
+        quoted value is, so it stands for one only as a whole template (``${DB_PASSWORD}``, ``%s``,
+        ``{password}``): one that starts with a percent-encoded byte (``%40...``) or a symbol is a
+        password.
         """
         start, end = match.span("body")
         cut = min((i for i in (buffer.find(c, start, end) for c in b"/?#") if i >= 0), default=end)
         if cut < end and (cut == start or bytes(buffer[start:cut]).isdigit()):
             return False
-        return self.placeholder.fullmatch(buffer, start, end) is None and _distinct(buffer, start, end) > 1
+        return (
+            self.quoted_stand_in.fullmatch(buffer, start, end) is None
+            and self.placeholder_word.fullmatch(buffer, start, end) is None
+            and _distinct(buffer, start, end) > 1
+        )
 
     def token_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a URL's user that is a generated token: upper and lower case, digits, and ten
@@ -1241,10 +1248,13 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.body,
     ),
     ("jwt", _lead(rb"eyJ", rb"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"), _Screen.body),
-    # Only the part after the scheme matters, and "://" is a literal the engine can jump to.
+    # Only the part after the scheme matters, and "://" is a literal the engine can jump to. The
+    # host may be empty, with a path, a query or a port after the "@" (a Unix socket: Cloud SQL's
+    # postgresql+pg8000://app:PW@/app?unix_sock=..., mysql+pymysql://u:PW@/db), or percent-encoded
+    # (postgres://u:PW@%2Fvar%2Frun%2Fpostgresql/db).
     (
         "credential_url",
-        rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.-]",
+        rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.%/?:-]",
         _Screen.url_password,
     ),
     # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
