@@ -1204,9 +1204,16 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     ("anthropic_key", _lead(rb"sk-ant-", rb"(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
     ("openrouter_key", _lead(rb"sk-or-", rb"(?:v[0-9]{1,2}-)?(?P<body>[a-f0-9]{64})" + _E), _Screen.body),
-    ("openai_key", _lead(rb"sk-", rb"(?:proj|svcacct|admin)-(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
+    ("openai_key", _lead(rb"sk-", rb"(?:proj|svcacct|admin|None)-(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
     # Keys have 48 characters after "sk-"; a shorter run with a digit in it is still one.
     ("openai_key", _lead(rb"sk-", rb"(?:[A-Za-z0-9]{32,200}|(?=[A-Za-z]{0,30}[0-9])[A-Za-z0-9]{12,31})" + _E), _Screen.body),
+    # Every key OpenAI issues carries T3BlbkFJ (base64 of "OpenAI") in its body, whatever comes
+    # between "sk-" and it (sk-proj-, sk-None-, a name the prefix list does not know yet).
+    (
+        "openai_key",
+        _lead(rb"sk-", rb"(?P<body>(?=[A-Za-z0-9_-]{0,160}T3BlbkFJ)[A-Za-z0-9_-]{28,400})" + _E),
+        _Screen.body,
+    ),
     *(_PROVIDER_RULES := _provider_rules()),
     ("grafana_token", _lead(rb"glc_", rb"(?P<body>[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9+/=])"), _Screen.body),
     ("square_token", _lead(rb"sq0", rb"(?:atp-(?P<body>[A-Za-z0-9_-]{22})|csp-[A-Za-z0-9_-]{43})" + _E), _Screen.body),

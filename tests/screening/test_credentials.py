@@ -138,7 +138,14 @@ SHAPES: dict[str, st.SearchStrategy[Any]] = {
     "slack_token": shaped(["xoxb-", "xoxp-", "xoxa-", "xoxs-", "xoxr-", "xapp-"], ALNUM + "-", 20, 60),
     "anthropic_key": shaped(["sk-ant-api03-", "sk-ant-admin01-"], URLSAFE, 40, 100),
     "openai_key": st.one_of(
-        shaped(["sk-proj-", "sk-svcacct-"], URLSAFE, 40, 120), shaped(["sk-"], ALNUM, 48)
+        shaped(["sk-proj-", "sk-svcacct-", "sk-None-"], URLSAFE, 40, 120),
+        shaped(["sk-"], ALNUM, 48),
+        # T3BlbkFJ (base64 of "OpenAI") marks every key, whatever its prefix says.
+        st.tuples(
+            st.sampled_from(["sk-", "sk-proj-", "sk-None-", "sk-admin-", "sk-svcacct-", "sk-ci_bot-"]),
+            st.tuples(body(URLSAFE, 20, 74), body(URLSAFE, 20, 74)).map("T3BlbkFJ".join),
+            st.just(""),
+        ),
     ),
     "google_api_key": shaped(["AIza"], URLSAFE, 35),
     "google_oauth_token": st.one_of(shaped(["GOCSPX-"], URLSAFE, 28), shaped(["ya29."], URLSAFE, 40, 120)),

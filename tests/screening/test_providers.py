@@ -161,6 +161,10 @@ def test_a_provider_token_inside_a_longer_word_is_not_taken_for_one(kind: str, d
         "SK" + "x" * 32,
         "sbp_" + "0" * 40,
         "HRKU-" + "A" * 60,
+        "T3BlbkFJ is base64 for OpenAI; keys carry it after sk-",
+        "sk-learn is a common typo of scikit-learn",
+        "the sk-None- prefix marks a key without a project",
+        "base64 of a note on OpenAI: Tm90ZTogT3BlbkFJIGtleXMgYXJlIHJvdGF0ZWQ",
     ],
 )
 def test_near_misses_and_mentions_are_kept(text: str) -> None:
