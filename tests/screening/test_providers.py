@@ -100,6 +100,10 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "circleci_token": token("CCIPAT_", (ALNUM, 22), "_", (HEX, 40)),
     "resend_key": token("re_", (ALNUM, 8), "_", (ALNUM, 24)).filter(lambda t: any(c.isdigit() for c in t[0])),
     "render_key": token("rnd_", (ALNUM, 32)),
+    # A Vault service token from before 1.10: letters and digits, a digit among them.
+    "vault_token": token("s.", (ALNUM, 24)).filter(
+        lambda t: any(c.isdigit() for c in t[0][2:]) and any(c.isalpha() for c in t[0][2:])
+    ),
 }
 
 
@@ -163,6 +167,9 @@ def test_a_provider_token_inside_a_longer_word_is_not_taken_for_one(kind: str, d
         "HRKU-" + "A" * 60,
         "T3BlbkFJ is base64 for OpenAI; keys carry it after sk-",
         "sk-learn is a common typo of scikit-learn",
+        "s.ABCDEFGHIJKLMNOPQRSTUVWX is 24 letters, no digit",
+        "os.path.join and self.s.encode are code; s.0123456789012345678901234 is 25 digits",
+        "timestamps.1700000000123456abcdefgh and hvs. tokens",
         "the sk-None- prefix marks a key without a project",
         "base64 of a note on OpenAI: Tm90ZTogT3BlbkFJIGtleXMgYXJlIHJvdGF0ZWQ",
     ],
