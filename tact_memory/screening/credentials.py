@@ -742,13 +742,19 @@ class _Screen:
         return all(kinds) and _distinct(buffer, start, end) >= 10
 
     def body(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for provider shapes: the random part is not a run of one character or a placeholder."""
+        """Check for provider shapes: the random part is not a run of one character or a placeholder.
+
+        The part is delimited by its shape, as a quoted value is by its quotes, so it stands for a
+        value only as a whole template: a signature or a cookie that starts with a percent-encoded
+        byte (``sig=%2B...``, ``xoxd-%2F...``) is one.
+        """
         start, end = match.span("body") if "body" in match.re.groupindex else (-1, -1)
         if start < 0:  # no body group, or it sits in an alternative that did not take part
             start, end = match.span()
         return (
             _distinct(buffer, start, end) >= _MIN_DISTINCT
-            and self.placeholder.fullmatch(buffer, start, end) is None
+            and self.placeholder_word.fullmatch(buffer, start, end) is None
+            and self.quoted_stand_in.fullmatch(buffer, start, end) is None
         )
 
     def discord_bot(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -1181,7 +1187,10 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         + rb"[ \t]{0,4}(?:=>|:=|=|:)[ \t]{0,4}[\"']?(?P<body>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
         _Screen.body,
     ),
-    ("slack_token", _lead(rb"x", rb"(?:ox[abposre]|app)-(?P<body>[A-Za-z0-9-]{10,250})"), _Screen.body),
+    # xoxc- is the token of Slack's own clients (a browser session), used with the "d" cookie,
+    # xoxd- and URL-encoded base64 (%2F, %2B, %3D).
+    ("slack_token", _lead(rb"x", rb"(?:ox[abposrec]|app)-(?P<body>[A-Za-z0-9-]{10,250})"), _Screen.body),
+    ("slack_token", _lead(rb"xoxd-", rb"(?P<body>[A-Za-z0-9%/+=]{40,1000})(?![A-Za-z0-9%/+=_-])"), _Screen.body),
     (
         "slack_webhook",
         rb"hooks\.slack\.com/(?:services|workflows|triggers)/"

@@ -135,7 +135,17 @@ SHAPES: dict[str, st.SearchStrategy[Any]] = {
         body(ALNUM + "/+", 40),
         st.just(""),
     ),
-    "slack_token": shaped(["xoxb-", "xoxp-", "xoxa-", "xoxs-", "xoxr-", "xapp-"], ALNUM + "-", 20, 60),
+    "slack_token": st.one_of(
+        shaped(["xoxb-", "xoxp-", "xoxa-", "xoxs-", "xoxr-", "xapp-", "xoxc-"], ALNUM + "-", 20, 60),
+        # Slack's "d" cookie: URL-encoded base64, which may start with an encoded "/" or "+".
+        st.tuples(
+            st.just("xoxd-"),
+            st.tuples(st.sampled_from(["", "%2F", "%2B"]), body(ALNUM + "/+", 40, 200)).map(
+                lambda parts: (parts[0] + parts[1]).replace("/", "%2F").replace("+", "%2B")
+            ),
+            st.sampled_from(["", "%3D", "%3D%3D"]),
+        ),
+    ),
     "anthropic_key": shaped(["sk-ant-api03-", "sk-ant-admin01-"], URLSAFE, 40, 100),
     "openai_key": st.one_of(
         shaped(["sk-proj-", "sk-svcacct-", "sk-None-"], URLSAFE, 40, 120),
