@@ -110,6 +110,7 @@ __all__ = ["KINDS", "find_secret", "literal_lead"]
 KINDS: Mapping[str, str] = MappingProxyType(
     {
         "private_key": "a private key block",
+        "openvpn_key": "an OpenVPN static or tls-crypt key",
         "github_token": "a GitHub token",
         "gitlab_token": "a GitLab token",
         "aws_access_key": "an AWS access key ID",
@@ -1150,16 +1151,34 @@ def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
     )
 
 
+_ARMOUR_OPEN = rb"-? ?"  # after four dashes: a fifth (PEM), or a space (SSH2)
+_ARMOUR_CLOSE = rb" ?-{4,5}"
+_OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
+
 # In priority order: the most specific description of a credential wins.
 _RULES: tuple[tuple[str, bytes, _Check], ...] = (
+    # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space
+    # (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----).
     (
         "private_key",
-        rb"-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[nr])*"
+        rb"----" + _ARMOUR_OPEN + rb"BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?" + _ARMOUR_CLOSE + rb"(?:\s|\\[nr])*"
         rb"(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]{2,32}:[ \t])",
         _Screen.body,
     ),
     # An armour line on its own is refused even without its body: the key was there, or is next.
-    ("private_key", rb"-----(?:BEGIN|END)[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----", _Screen.armour_alone),
+    (
+        "private_key",
+        rb"----" + _ARMOUR_OPEN + rb"(?:BEGIN|END)[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?" + _ARMOUR_CLOSE,
+        _Screen.armour_alone,
+    ),
+    # OpenVPN's shared keys (--secret, --tls-auth, --tls-crypt) and tls-crypt-v2 keys: hex or
+    # base64 lines between armour lines of their own, after an optional comment line.
+    (
+        "openvpn_key",
+        rb"-----BEGIN " + _OPENVPN_KEY + rb"-----(?:\s|\\[nr])*(?:#[^\r\n\\]{0,80}(?:\s|\\[nr])+)?[A-Za-z0-9+/=]{16}",
+        _Screen.body,
+    ),
+    ("openvpn_key", rb"-----(?:BEGIN|END) " + _OPENVPN_KEY + rb"-----", _Screen.armour_alone),
     ("private_key", rb"Private-Lines:[ \t]*[0-9]+\s+[A-Za-z0-9+/=]{16}", _Screen.body),
     ("private_key", rb"AGE-SECRET-KEY-1(?P<body>[0-9A-Z]{58})", _Screen.body),
     ("github_token", _lead(rb"gh", rb"[pousr]_(?P<body>[A-Za-z0-9]{36,251})" + _E), _Screen.body),
