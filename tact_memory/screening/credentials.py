@@ -338,11 +338,12 @@ _NAMED_THING = (
 _TYPE_NAME = rb"(?:[A-Z][a-z]?[0-9]{1,6})?(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]{2,})+"
 _WORD = rb"[A-Z][a-z]{2,}"
 
-# Pagination cursors, the names of existing secret objects, public values (.NET's publicKeyToken)
-# and a tokenizer's special tokens (eos_token, pad_token) end in "token" or "secret" too.
+# Pagination cursors, the names of existing secret objects, public values (.NET's publicKeyToken,
+# Stripe's publishable key, which Stripe documents as safe to ship in a web page) and a tokenizer's
+# special tokens (eos_token, pad_token) end in "token", "key" or "secret" too.
 _NOT_CREDENTIAL_NAME = (
     rb"(?i:.*?(?:next|page|continuation|cursor|sync|existing|pad|eos|bos|unk|sep|cls|mask|special"
-    rb"|start|end|stop)[_.-]?(?:token|secret).*|.*public.*)"
+    rb"|start|end|stop)[_.-]?(?:token|secret).*|.*publi(?:c|shable).*)"
 )
 
 # Qualifiers that may follow a credential word and keep the name a credential name: digits and

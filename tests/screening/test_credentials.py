@@ -240,7 +240,8 @@ CREDENTIAL_NAMES = [
 NOT_CREDENTIAL_NAMES = [
     "TOKEN_TTL_SECONDS", "password_min_length", "token_url", "OAUTH_TOKEN_URL", "max_tokens",
     "tokens", "passwords", "secret_name", "token_count", "keyboard", "monkey", "primary_key",
-    "sort_key", "next_page_token", "publicKeyToken", "bypass", "mytoken", "commit", "image_digest",
+    "sort_key", "next_page_token", "publicKeyToken", "STRIPE_PUBLISHABLE_KEY", "stripePublishableKey",
+    "publishable_key", "bypass", "mytoken", "commit", "image_digest",
     "primary key", "sort key", "public key", "foreign key", "cache key", "the key", "API key id",
 ]  # fmt: skip
 FORMS = [
