@@ -27,8 +27,9 @@ Design:
   ``redacted``, ``required``), a type (``str``, ``SecretStr``), or a reference to where the value
   lives (``settings.KEY``, ``os.getenv(...)``, ``API_KEY_V2``, ``dbPassword``, paths, URLs, ARNs).
   A quoted value is a string: it stands for a value only when the whole of it is a template, a
-  reference or a call (``"${API_KEY}"``, ``"{{ secret }}"``, ``'os.environ["KEY"]'``); a bracket,
-  ``$``, ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
+  reference or a call (``"${API_KEY}"``, ``"{{ secret }}"``, ``'os.environ["KEY"]'``), or when it
+  is code (an f-string that interpolates, a regular expression, a colour); a bracket, ``$``,
+  ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
   ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and capitalised words in it are a passphrase
   (``"CorrectHorseBatteryStaple"``), not a type.
 - Prose uses the same separators, so context decides. A value is taken as certain when it is
@@ -217,25 +218,43 @@ _PLACEHOLDER = rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|" + _PLACEHOLDER_WORD
 # A quoted value stands for one only when the whole of it is a template or a reference: ${API_KEY}
 # (also with a default), ${{ secrets.X }}, $API_KEY, $(pass show db), %API_KEY%, %(password)s, %s,
 # <your-token>, {password}, {{ secret }}, {% raw %}, #{password}, or a stand-in word in brackets
-# ([REDACTED], (hidden)); several of them joined by punctuation ("${USER}:${PASS}") too. A dollar
-# sign before a name with upper case, lower case and digits all mixed ("$Tr0ub4dor") is a password.
-# No two alternatives match the same text, so a value that fails late is not tried two ways a
-# template.
+# ([REDACTED], (hidden)); several of them joined by punctuation ("${USER}:${PASS}", a format
+# string such as "(%s)|(%s)") too: no letter or digit outside them. A dollar sign before a name
+# with upper case, lower case and digits all mixed ("$Tr0ub4dor") is a password. No two
+# alternatives match the same text, so a value that fails late is not tried two ways a template.
 _TEMPLATE = (
     rb"\$\{\{[^{}]{0,128}\}\}|\$\{[^{}]{0,128}\}|\$\([^()]{0,128}\)"
     rb"|\$(?!(?=[A-Za-z0-9_]*[a-z])(?=[A-Za-z0-9_]*[A-Z])[A-Za-z0-9_]*[0-9])[A-Za-z_][A-Za-z0-9_]*"
     rb"(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)*"
+    rb"|\$[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)+"  # a style sheet's variable: $text-success
     rb"|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
     rb"|<[^<>]{0,128}>|\{\{[^{}]{0,128}\}\}|\{[^{}]{0,128}\}|#\{[^{}]{0,128}\}"
     rb"|\[[A-Za-z][A-Za-z _.-]{0,63}\]|\([A-Za-z][A-Za-z _.-]{0,63}\)"
 )
 # A call or a subscript in code's own names, as the whole value: get_secret(), os.getenv(KEY),
-# env[TOKEN], vault.read(path).data. The callee is a dotted name without a digit, as in code_name.
+# env[TOKEN], vault.read(path).data, and a type written as a string ("contextvars.Token[Span[Any]
+# | None]"). The callee is a dotted name without a digit, as in code_name.
+_SUBSCRIPT = rb"\[(?:[A-Za-z0-9_., :|-]|\[[A-Za-z0-9_., :|-]{0,64}\]){0,128}\]"
 _CALL = (
-    rb"[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|\[[A-Za-z0-9_., :-]{0,128}\])+"
-    rb"(?:\.[A-Za-z_]+(?:\([A-Za-z0-9_., =:-]{0,128}\)|\[[A-Za-z0-9_., :-]{0,128}\])*)*"
+    rb"[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")+"
+    rb"(?:\.[A-Za-z_]+(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")*)*"
 )
-_QUOTED_STAND_IN = rb"(?:" + _TEMPLATE + rb")(?:[-_.:/@,; ]{0,4}(?:" + _TEMPLATE + rb"))*|" + _CALL
+# A colour, as style sheets and syntax themes write one (Token.String: "#AB0909").
+_COLOUR = rb"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})"
+_JOINER = rb"[-_.:/@,;|()\[\] ]{0,4}"
+_QUOTED_STAND_IN = (
+    _JOINER + rb"(?:" + _TEMPLATE + rb")(?:" + _JOINER + rb"(?:" + _TEMPLATE + rb"))*" + _JOINER
+    + rb"|" + _CALL + rb"|" + _COLOUR
+)
+# Quoted strings that are code whatever else they hold: a regular expression (a group such as
+# (?:...), a class escape such as \w, or a character class with a range that a quantifier or
+# another class follows: [0-9A-Fa-f]{1,4}, [a-zA-Z_][a-zA-Z0-9_-]*), and what lies between two
+# string literals, which a value's parse sees from the first one's closing quote ("Basic " +
+# b64encode(pair) + "). Random symbols hold such a shape about once in a thousand passwords.
+_PATTERN_CONSTRUCT = rb"\(\?(?:[:=!#]|P?<)(?:[^()]{0,64}\)|\Z)|\\[wdsWDSbB]"
+_PATTERN_CLASS = rb"\[\^?[^\]\s\[]{1,64}\](?=[*+?{(\[])"
+_PATTERN_RANGE = rb"[A-Za-z0-9]-[A-Za-z0-9]"
+_BETWEEN_STRINGS = rb"[ \t]+(?:[-+%*.&|]|(?:or|and|if|else|in|for)[ \t])"
 # A quoted value cut short by a quote of the other kind, which opens a string inside it: what
 # precedes that string is a template's or a call's opening (os.environ[, get_secret(, os.getenv(KEY,
 # ${{ secrets[, {{ required , $(pass show , <%= ENV[, #{ENV[), not a password.
@@ -486,6 +505,10 @@ class _Screen:
     quoted_reference = _compiled(_QUOTED_REFERENCE)
     quoted_stand_in = _compiled(_QUOTED_STAND_IN)
     open_stand_in = _compiled(_OPEN_STAND_IN)
+    pattern_construct = _compiled(_PATTERN_CONSTRUCT)
+    pattern_class = _compiled(_PATTERN_CLASS)
+    pattern_range = _compiled(_PATTERN_RANGE)
+    between_strings = _compiled(_BETWEEN_STRINGS)
     texture = _compiled(_TEXTURE)
     header_texture = _compiled(_HEADER_TEXTURE)
     type_name = _compiled(_TYPE_NAME)
@@ -510,7 +533,8 @@ class _Screen:
         rb".*<(?i:redacted|removed|hidden|masked|omitted|elided|snip|snipped|censored|truncated|secret|password|token|key)>"
     )
     template = _compiled(
-        rb"(?:(?i:basic|bearer|token|digest|apikey|key)[ \t]+)?\{[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]{}]{1,64}\])?\}"
+        rb"(?:(?i:basic|bearer|token|digest|apikey|key)[ \t]+)?\{(?:await[ \t]+)?[A-Za-z_][A-Za-z0-9_]*"
+        rb"(?:\.[A-Za-z_][A-Za-z0-9_]*|\([^(){}\"']{0,64}\)|\[[^\[\]{}]{1,64}\])*\}"
     )
     type_name_in_code = _compiled(rb"_{0,2}[A-Z][A-Za-z_]*(?:\.[A-Za-z_]+)*")
     annotation_rest = _compiled(
@@ -582,10 +606,9 @@ class _Screen:
         if self.template.fullmatch(buffer, start, end) is not None or self.redacted.fullmatch(buffer, start, end):
             return False
         quoted = _opening_quote(buffer, start)
-        if quoted and (
-            self.quoted_stand_in.fullmatch(buffer, start, end) is not None
-            or (_cut_by_other_quote(buffer, end, quoted) and self.open_stand_in.fullmatch(buffer, start, end) is not None)
-        ):
+        if quoted and self.between_strings.match(buffer, start, end) is not None:
+            quoted = 0  # not a string: code between two of them, judged as code
+        if quoted and self.quoted_code(buffer, start, end, quoted):
             return False
         last = _trimmed(buffer, start, end)
         if last - start <= 1:
@@ -601,6 +624,30 @@ class _Screen:
             self.placeholder.fullmatch(buffer, start, last) is None
             and self.reference.fullmatch(buffer, start, last) is None
             and not self.is_type_name(buffer, start, last)
+        )
+
+    def quoted_code(self, buffer: bytearray, start: int, end: int, quote: int) -> bool:
+        """Whether the quoted value ``buffer[start:end]``, opened by ``quote``, stands for a value
+        or is code: a whole template, reference, call or colour; the opening of one that a string
+        inside it cuts short; an f-string or a JavaScript template literal that interpolates
+        (``f'{__name__}.lang'``, a backquoted ``${prefix}-key``); or a regular expression, which a
+        raw string holding a bracket, an escape or an operator is (``r'[^\\W\\d]\\w*'``)."""
+        if self.quoted_stand_in.fullmatch(buffer, start, end) is not None:
+            return True
+        if _cut_by_other_quote(buffer, end, quote) and self.open_stand_in.fullmatch(buffer, start, end) is not None:
+            return True
+        prefix = _string_prefix(buffer, start - 1)
+        if ord("f") in prefix and buffer.find(b"{", start, end) >= 0:
+            return True
+        if quote == ord("`") and buffer.find(b"${", start, end) >= 0:
+            return True
+        if ord("r") in prefix and any(buffer.find(c, start, end) >= 0 for c in b"[(\\^|*+?{"):
+            return True
+        if self.pattern_construct.search(buffer, start, end) is not None:
+            return True
+        return any(
+            self.pattern_range.search(buffer, found.start(), found.end()) is not None
+            for found in self.pattern_class.finditer(buffer, start, end)
         )
 
     def looks_secret(self, buffer: bytearray, start: int, end: int, *, header: bool = False, shortest: int = _MIN_VALUE) -> bool:
@@ -1099,6 +1146,17 @@ def _bare_name(buffer: bytearray, start: int, end: int) -> int:
 def _opening_quote(buffer: bytearray, start: int) -> int:
     """The quote that opens the value at ``start`` (a byte value), or 0 when it is not quoted."""
     return buffer[start - 1] if start and buffer[start - 1] in b"\"'`" else 0
+
+
+def _string_prefix(buffer: bytearray, quote: int) -> frozenset[int]:
+    """The letters of the string prefix (``f``, ``r``, ``rb``, ``fr``...) before the quote at
+    ``quote``, lower-cased; none when the letters before it end a longer name."""
+    at = quote
+    while at > max(0, quote - 2) and buffer[at - 1] in b"bBrRuUfF":
+        at -= 1
+    if at == quote or (at and buffer[at - 1] in _NAME_CHARS):
+        return frozenset()
+    return frozenset(buffer[i] | 0x20 for i in range(at, quote))
 
 
 def _cut_by_other_quote(buffer: bytearray, end: int, quote: int) -> bool:

@@ -105,6 +105,8 @@ SHELL_SYMBOL = re.compile(r"[!#&()*;<>?\[\]^{|}]")
 STAND_IN_SHAPE = re.compile(
     r"[{<\[(].*[}>\])]|[$%#][{(].*[})]|%.*%|\$\w+|[A-Za-z_.]+[(\[].*[)\]]|.*://.*|.*<[A-Za-z]+>.*"
     r"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
+    # a regular expression's shape: a group such as (?:...), or a class with a range and a quantifier
+    r"|.*\(\?(?:[:=!#]|P?<).*|.*\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\][*+?{(\[].*"
 )
 random_passwords = st.text(PRINTABLE, min_size=10, max_size=40).filter(
     lambda v: SHELL_SYMBOL.search(v) is not None
@@ -131,6 +133,52 @@ DJANGO_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)"  # get_ra
 def test_a_generated_django_secret_key_is_refused(key: str) -> None:
     assert find_secret(f"SECRET_KEY = 'django-insecure-{key}'") == "credential_assignment"
     assert find_secret(f'SECRET_KEY = "{key}"') == "credential_assignment"
+
+
+# Lines of code from installed packages (pygments, urllib3, click, anthropic, openai, fontTools,
+# textual, agents) that name a credential and quote code rather than a value.
+CODE_IN_QUOTES = [
+    'token = r"[-!#$%&\'*+.^_`|~0-9a-zA-Z]+"',
+    "jsonnet_token = r'[^\\W\\d]\\w*'",
+    'TOKEN = "[a-zA-Z_][a-zA-Z0-9_-]*"',
+    '_HEX_PAT = "[0-9A-Fa-f]{1,4}"',
+    '_LS32_PAT = "(?:{hex}:{hex}|{ipv4})".format(hex=_HEX_PAT, ipv4=_IPV4_PAT)',
+    '_IPV6_PAT = "(?:" + "|".join([x % _subs for x in _variations]) + ")"',
+    '_UNRESERVED_PAT = r"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._\\-~"',
+    "longopt_pat = r'[a-zA-Z](?:[a-zA-Z0-9-]*)'",
+    "ident_pattern_token = f'([{uni.xid_start}][{uni.xid_continue}]+)|[{uni.xid_start}]'",
+    "LANG_KEY = f'{__name__}.lang'",
+    "api_key = `${prefix}-${suffix}`",
+    '_token = "(%s)|(%s)|(%s)" % (_instruction, _number, _comment)',
+    'def reset_current_span(cls, token: "contextvars.Token[Span[Any] | None]") -> None:',
+    'request.headers["Authorization"] = f"Bearer {self._get_token()}"',
+    'request.headers["Authorization"] = f"Bearer {await self._ensure_access_token()}"',
+    'headers["Authorization"] = f"Basic {base64.b64encode(data).decode()}"',
+    'headers["authorization"] = "Basic " + b64encode(b(basic_auth)).decode("utf-8")',
+    'Token: "#ddd0c0",',
+    'Token.String: "#AB0909",',
+    'Token.String: "$text-success",',
+]
+
+
+@pytest.mark.parametrize("line", CODE_IN_QUOTES)
+def test_code_in_quotes_is_kept(line: str) -> None:
+    assert find_secret(line) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'token = "Tr0ub(4dor&3xZ"',  # a string, not raw: a bracket is a password's
+        'TOKEN = "[x9Q]Tr0ub4dor"',  # a class with no range or quantifier after it
+        'password = "f{Tr0ub4dor}3"',  # braces in a string that is no f-string
+        'Token: "#ddd0c0x1!"',  # more than a colour
+        'api_key = "$Tr0ub-4dor"',  # a style variable is lower case
+        'password = "(?:Tr0ub4dor"',  # a group opened and never closed, then more
+    ],
+)
+def test_the_same_shapes_with_a_password_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
 
 
 PASSPHRASES = [
@@ -207,6 +255,14 @@ ADVERSARIAL: dict[str, str | None] = {
     'password = "' + "[ab " * 60 + '!"': "credential_assignment",
     "password = '" + "<%= " * 60 + '"': "credential_assignment",  # longer than a template's opening
     "password = '" + "your-" * 50 + "here!'": "credential_assignment",
+    'token: "' + "a[b[c" * 50 + '"': "credential_assignment",  # subscripts nested past one level
+    'token: "' + "a[" + "[b]" * 80 + '!"': "credential_assignment",
+    'password = "' + "(%s)|" * 50 + '!"': "credential_assignment",  # joiners around templates
+    'password = "' + "(" * 250 + '"': None,  # two distinct bytes: a mask
+    'password = "' + "([a-b]" * 40 + '"': None,  # classes with a range and another class after them
+    'password = "' + "[a-" * 80 + '"': "credential_assignment",
+    'password = "' + "(?:a" * 60 + '"': "credential_assignment",
+    'headers["Authorization"] = f"Bearer {' + "a(b)." * 40 + '}"': None,  # an f-string's interpolation
 }
 
 
