@@ -26,6 +26,12 @@ Design:
   (``****``, ``xxxx``), a word that marks a missing value (``None``, ``null``, ``changeme``,
   ``redacted``, ``required``), a type (``str``, ``SecretStr``), or a reference to where the value
   lives (``settings.KEY``, ``os.getenv(...)``, ``API_KEY_V2``, ``dbPassword``, paths, URLs, ARNs).
+  A quoted value is a string: it stands for a value only when the whole of it is a template, a
+  reference or a call (``"${API_KEY}"``, ``"{{ secret }}"``, ``'os.environ["KEY"]'``), or when it
+  is code (an f-string that interpolates, a regular expression, a colour); a bracket, ``$``,
+  ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
+  ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and capitalised words in it are a passphrase
+  (``"CorrectHorseBatteryStaple"``), not a type.
 - Prose uses the same separators, so context decides. A value is taken as certain when it is
   written tight against its separator (``password=x``, ``password:x``), quoted, or ends its clause
   (``password: x`` at the end of a line, before a comment, a comma or a closing bracket). A word
@@ -105,6 +111,7 @@ __all__ = ["KINDS", "find_secret", "literal_lead"]
 KINDS: Mapping[str, str] = MappingProxyType(
     {
         "private_key": "a private key block",
+        "openvpn_key": "an OpenVPN static or tls-crypt key",
         "github_token": "a GitHub token",
         "gitlab_token": "a GitLab token",
         "aws_access_key": "an AWS access key ID",
@@ -183,14 +190,15 @@ _CLAUSE_END = rb"[.!?:]?[ \t]*(?:\Z|[\r\n,;)}\]#|&\"'`]|\\[nrt\"'`\\])"
 # A value that is followed by another command-line option ("--password x --host db").
 _NEXT_FLAG = rb"[ \t]+-"
 
-# Values that stand for a secret without being one: template and environment references, command
-# substitutions, masks, YAML tags and block markers (!vault, |), words that say the value is missing
-# or elsewhere, type names, and authorization scheme names given without a credential.
+# Values that stand for a secret without being one: masks, YAML block markers (|, >-), words that
+# say the value is missing or elsewhere, type names, and authorization scheme names given without a
+# credential. "your-api-key-here" and "my_secret_key" are phrases, words joined by dashes or
+# underscores; "My-Prod-Passw0rd!" has a digit and a symbol, and is a password.
 # The credential words themselves are here too: "password=password" is how documentation writes a
 # value it does not show, and "token: Token" is a type annotation.
-_PLACEHOLDER = (
-    rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
-    rb"|(?i:(?:your|my|insert|replace|put|enter)[-_].*|.*[-_]here"
+_PLACEHOLDER_WORD = (
+    rb"\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
+    rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z]+)+|(?:[a-z]+[-_])+here"
     rb"|pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
     rb"|changeme|changeit|change[-_]?me|changethis|redacted|removed|placeholder|hidden|masked|omitted"
     rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"
@@ -200,6 +208,60 @@ _PLACEHOLDER = (
     rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm)"
     rb"|value|val"  # the variable code names a value by (api_key = value); VALUE is how a command stands one in
     rb"|(?i:basic|bearer|token|digest)[ \t]+"  # the scheme alone, the credential joined on after it
+)
+# Unquoted, a value that starts like a template, a reference, a command substitution or a comment
+# (${API_KEY}, $API_KEY, %TOKEN%, <token>, {{ secret }}, [REDACTED], $(pass show db), # set later),
+# or a YAML tag (!vault), stands for one: a shell or a YAML file would not take such a value bare.
+# Inside quotes these characters are a password's own (see _QUOTED_STAND_IN).
+_PLACEHOLDER = rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|" + _PLACEHOLDER_WORD
+
+# A quoted value stands for one only when the whole of it is a template or a reference: ${API_KEY}
+# (also with a default), ${{ secrets.X }}, $API_KEY, $(pass show db), %API_KEY%, %(password)s, %s,
+# <your-token>, {password}, {{ secret }}, {% raw %}, #{password}, or a stand-in word in brackets
+# ([REDACTED], (hidden)); several of them joined by punctuation ("${USER}:${PASS}", a format
+# string such as "(%s)|(%s)") too: no letter or digit outside them. A dollar sign before a name
+# with upper case, lower case and digits all mixed ("$Tr0ub4dor") is a password. No two
+# alternatives match the same text, so a value that fails late is not tried two ways a template.
+_TEMPLATE = (
+    rb"\$\{\{[^{}]{0,128}\}\}|\$\{[^{}]{0,128}\}|\$\([^()]{0,128}\)"
+    rb"|\$(?!(?=[A-Za-z0-9_]*[a-z])(?=[A-Za-z0-9_]*[A-Z])[A-Za-z0-9_]*[0-9])[A-Za-z_][A-Za-z0-9_]*"
+    rb"(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)*"
+    rb"|\$[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)+"  # a style sheet's variable: $text-success
+    rb"|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
+    rb"|<[^<>]{0,128}>|\{\{[^{}]{0,128}\}\}|\{[^{}]{0,128}\}|#\{[^{}]{0,128}\}"
+    rb"|\[[A-Za-z][A-Za-z _.-]{0,63}\]|\([A-Za-z][A-Za-z _.-]{0,63}\)"
+)
+# A call or a subscript in code's own names, as the whole value: get_secret(), os.getenv(KEY),
+# env[TOKEN], vault.read(path).data, and a type written as a string ("contextvars.Token[Span[Any]
+# | None]"). The callee is a dotted name without a digit, as in code_name.
+_SUBSCRIPT = rb"\[(?:[A-Za-z0-9_., :|-]|\[[A-Za-z0-9_., :|-]{0,64}\]){0,128}\]"
+_CALL = (
+    rb"[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")+"
+    rb"(?:\.[A-Za-z_]+(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")*)*"
+)
+# A colour, as style sheets and syntax themes write one (Token.String: "#AB0909").
+_COLOUR = rb"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})"
+_JOINER = rb"[-_.:/@,;|()\[\] ]{0,4}"
+_QUOTED_STAND_IN = (
+    _JOINER + rb"(?:" + _TEMPLATE + rb")(?:" + _JOINER + rb"(?:" + _TEMPLATE + rb"))*" + _JOINER
+    + rb"|" + _CALL + rb"|" + _COLOUR
+)
+# Quoted strings that are code whatever else they hold: a regular expression (a group such as
+# (?:...), a class escape such as \w, or a character class with a range that a quantifier or
+# another class follows: [0-9A-Fa-f]{1,4}, [a-zA-Z_][a-zA-Z0-9_-]*), and what lies between two
+# string literals, which a value's parse sees from the first one's closing quote ("Basic " +
+# b64encode(pair) + "). Random symbols hold such a shape about once in a thousand passwords.
+_PATTERN_CONSTRUCT = rb"\(\?(?:[:=!#]|P?<)(?:[^()]{0,64}\)|\Z)|\\[wdsWDSbB]"
+_PATTERN_CLASS = rb"\[\^?[^\]\s\[]{1,64}\](?=[*+?{(\[])"
+_PATTERN_RANGE = rb"[A-Za-z0-9]-[A-Za-z0-9]"
+_BETWEEN_STRINGS = rb"[ \t]+(?:[-+%*.&|]|(?:or|and|if|else|in|for)[ \t])"
+# A quoted value cut short by a quote of the other kind, which opens a string inside it: what
+# precedes that string is a template's or a call's opening (os.environ[, get_secret(, os.getenv(KEY,
+# ${{ secrets[, {{ required , $(pass show , <%= ENV[, #{ENV[), not a password.
+_OPEN_STAND_IN = (
+    rb"(?:\$\{\{?|\{\{-?|\{%-?|<%[=-]?|#\{|\$\()[^\"'`]{0,128}"
+    rb"|[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|\[[A-Za-z0-9_., :-]{0,128}\])*"
+    rb"[(\[][A-Za-z0-9_., =:-]{0,128}"
 )
 
 # Values that name where a secret lives, or name something else, rather than containing a secret.
@@ -221,18 +283,33 @@ _REFERENCE = (
     rb"|creds|auth))"  # settings.SECRET_KEY, ed25519.PrivateKey, self.password
     rb"|[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+"  # OPENAI_API_KEY_V2, but not a random RUN_OF_CAPS7X2
     rb"|" + _ALGORITHM + rb"(?:[-_]" + _ALGORITHM + rb")+"  # hmac-sha256, aes-256-gcm
-    rb"|(?=[A-Za-z_]*(?:_|[a-z][A-Z]))[A-Za-z_]*(?i:pass(?:word|wd)?|secret|token|credential|api_?key|pwd)[A-Za-z_]*"  # dbPassword
+    # dbPassword, confirm_password, DB_PASSWORD_FILE: the credential word in one of code's cases
+    # (random letters hold "pWd" or "PAsS" by chance, and are a password)
+    rb"|(?=[A-Za-z_]*(?:_|[a-z][A-Z]))[A-Za-z_]*"
+    rb"(?:[Pp]ass(?:word|wd)?|PASS(?:WORD|WD)?|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Cc]redential|CREDENTIAL"
+    rb"|[Aa]pi_?[Kk]ey|API_?KEY|[Pp]wd|PWD)[A-Za-z_]*"
     rb"|[a-z0-9_-]+(?:/[a-z0-9_.-]+)+"  # projects/123/secrets/db
-    rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*"  # file paths
     rb"|[A-Za-z][A-Za-z0-9+.-]*://.*"  # URLs; embedded passwords have their own rule
     rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
     rb"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # email addresses
-    rb"|.*[(\[].*"  # a call or subscript: os.getenv("X"), env["X"]
     rb"|(?:self|this|cls)\.[A-Za-z_][A-Za-z_.]*"  # an attribute of the object in code: self.current
     rb"|__[a-z]+(?:_[a-z]+)*__|_{1,2}[A-Za-z]+(?:_[A-Za-z]+)+|_{1,2}[A-Z][a-z]+(?:[A-Z][a-z]+)+"  # __root__,
     # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
     rb"|[Xx](?:-[A-Za-z]+){2,}"  # a header's name (X-API-Key, x-auth-token), not its value
-    rb"|[A-Za-z_][A-Za-z0-9_]*=[^=].*"  # an option list such as id=npmrc,src=..., not padding
+)
+# Unquoted: a file path, an option list such as id=npmrc,src=... (not base64 padding), and a value
+# with a bracket in it, which is code: a call or a subscript (os.getenv("X"), env["X"]) that the
+# value's end, at the first quote or space, cuts short.
+_UNQUOTED_REFERENCE = (
+    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[A-Za-z_][A-Za-z0-9_]*=[^=].*|.*[(\[].*"
+)
+# Quoted, a path or an option list (two pairs or more) is made of the characters paths and option
+# values have; a quoted value with a bracket in it is a reference only as a whole call (_CALL). A
+# generated password starts with a slash or has an equals sign after its first letters often
+# enough ("/e.9M=haX(#@w*8Nk+7B", "x=4b%0p%)zcyc3e..."), and its symbols tell it from a path.
+_QUOTED_REFERENCE = (
+    _REFERENCE + rb"|(?:~|\.{1,2})?/[A-Za-z0-9_.~/@:+=,-]*|[A-Za-z]:\\[A-Za-z0-9_.~\\ :+=,-]*"
+    rb"|[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*(?:,[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*)+"
 )
 
 # A letter together with a digit or a symbol: "hunter2x", "pa$$word". Letters alone are too often
@@ -280,11 +357,12 @@ _NAMED_THING = (
 _TYPE_NAME = rb"(?:[A-Z][a-z]?[0-9]{1,6})?(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]{2,})+"
 _WORD = rb"[A-Z][a-z]{2,}"
 
-# Pagination cursors, the names of existing secret objects, public values (.NET's publicKeyToken)
-# and a tokenizer's special tokens (eos_token, pad_token) end in "token" or "secret" too.
+# Pagination cursors, the names of existing secret objects, public values (.NET's publicKeyToken,
+# Stripe's publishable key, which Stripe documents as safe to ship in a web page) and a tokenizer's
+# special tokens (eos_token, pad_token) end in "token", "key" or "secret" too.
 _NOT_CREDENTIAL_NAME = (
     rb"(?i:.*?(?:next|page|continuation|cursor|sync|existing|pad|eos|bos|unk|sep|cls|mask|special"
-    rb"|start|end|stop)[_.-]?(?:token|secret).*|.*public.*)"
+    rb"|start|end|stop)[_.-]?(?:token|secret).*|.*publi(?:c|shable).*)"
 )
 
 # Qualifiers that may follow a credential word and keep the name a credential name: digits and
@@ -422,7 +500,15 @@ class _Screen:
     clause_end = _compiled(_CLAUSE_END)
     next_flag = _compiled(_NEXT_FLAG)
     placeholder = _compiled(_PLACEHOLDER)
-    reference = _compiled(_REFERENCE)
+    reference = _compiled(_UNQUOTED_REFERENCE)
+    placeholder_word = _compiled(_PLACEHOLDER_WORD)
+    quoted_reference = _compiled(_QUOTED_REFERENCE)
+    quoted_stand_in = _compiled(_QUOTED_STAND_IN)
+    open_stand_in = _compiled(_OPEN_STAND_IN)
+    pattern_construct = _compiled(_PATTERN_CONSTRUCT)
+    pattern_class = _compiled(_PATTERN_CLASS)
+    pattern_range = _compiled(_PATTERN_RANGE)
+    between_strings = _compiled(_BETWEEN_STRINGS)
     texture = _compiled(_TEXTURE)
     header_texture = _compiled(_HEADER_TEXTURE)
     type_name = _compiled(_TYPE_NAME)
@@ -447,7 +533,8 @@ class _Screen:
         rb".*<(?i:redacted|removed|hidden|masked|omitted|elided|snip|snipped|censored|truncated|secret|password|token|key)>"
     )
     template = _compiled(
-        rb"(?:(?i:basic|bearer|token|digest|apikey|key)[ \t]+)?\{[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]{}]{1,64}\])?\}"
+        rb"(?:(?i:basic|bearer|token|digest|apikey|key)[ \t]+)?\{(?:await[ \t]+)?[A-Za-z_][A-Za-z0-9_]*"
+        rb"(?:\.[A-Za-z_][A-Za-z0-9_]*|\([^(){}\"']{0,64}\)|\[[^\[\]{}]{1,64}\])*\}"
     )
     type_name_in_code = _compiled(rb"_{0,2}[A-Z][A-Za-z_]*(?:\.[A-Za-z_]+)*")
     annotation_rest = _compiled(
@@ -510,18 +597,57 @@ class _Screen:
         A single byte is never one (``token = 0``, ``"token": i``), nor is a format template
         that fills in a variable (``f"Bearer {api_key}"``) or a value with a redaction marker
         (``ya29.<redacted>``, ``Hunter<REDACTED>``).
+
+        A quoted value is a string, whatever characters it holds: it stands for a value only as a
+        whole template or reference (:data:`_QUOTED_STAND_IN`), and capitalised words in it are a
+        passphrase (``"CorrectHorseBatteryStaple"``), not a type name as they are in code
+        (``password: SecretStr``, ``token = OAuth2Token``).
         """
         if self.template.fullmatch(buffer, start, end) is not None or self.redacted.fullmatch(buffer, start, end):
             return False
-        end = _trimmed(buffer, start, end)
-        if end - start <= 1:
+        quoted = _opening_quote(buffer, start)
+        if quoted and self.between_strings.match(buffer, start, end) is not None:
+            quoted = 0  # not a string: code between two of them, judged as code
+        if quoted and self.quoted_code(buffer, start, end, quoted):
             return False
-        distinct = _distinct(buffer, start, end)
+        last = _trimmed(buffer, start, end)
+        if last - start <= 1:
+            return False
+        if _distinct(buffer, start, last) <= 2 and last - start >= 4:  # a mask such as xxxx, 0000 or aaaa1111
+            return False
+        if quoted:
+            return (
+                self.placeholder_word.fullmatch(buffer, start, last) is None
+                and self.quoted_reference.fullmatch(buffer, start, last) is None
+            )
         return (
-            not (distinct <= 2 and end - start >= 4)  # a mask such as xxxx, 0000 or aaaa1111
-            and self.placeholder.fullmatch(buffer, start, end) is None
-            and self.reference.fullmatch(buffer, start, end) is None
-            and not self.is_type_name(buffer, start, end)
+            self.placeholder.fullmatch(buffer, start, last) is None
+            and self.reference.fullmatch(buffer, start, last) is None
+            and not self.is_type_name(buffer, start, last)
+        )
+
+    def quoted_code(self, buffer: bytearray, start: int, end: int, quote: int) -> bool:
+        """Whether the quoted value ``buffer[start:end]``, opened by ``quote``, stands for a value
+        or is code: a whole template, reference, call or colour; the opening of one that a string
+        inside it cuts short; an f-string or a JavaScript template literal that interpolates
+        (``f'{__name__}.lang'``, a backquoted ``${prefix}-key``); or a regular expression, which a
+        raw string holding a bracket, an escape or an operator is (``r'[^\\W\\d]\\w*'``)."""
+        if self.quoted_stand_in.fullmatch(buffer, start, end) is not None:
+            return True
+        if _cut_by_other_quote(buffer, end, quote) and self.open_stand_in.fullmatch(buffer, start, end) is not None:
+            return True
+        prefix = _string_prefix(buffer, start - 1)
+        if ord("f") in prefix and buffer.find(b"{", start, end) >= 0:
+            return True
+        if quote == ord("`") and buffer.find(b"${", start, end) >= 0:
+            return True
+        if ord("r") in prefix and any(buffer.find(c, start, end) >= 0 for c in b"[(\\^|*+?{"):
+            return True
+        if self.pattern_construct.search(buffer, start, end) is not None:
+            return True
+        return any(
+            self.pattern_range.search(buffer, found.start(), found.end()) is not None
+            for found in self.pattern_class.finditer(buffer, start, end)
         )
 
     def looks_secret(self, buffer: bytearray, start: int, end: int, *, header: bool = False, shortest: int = _MIN_VALUE) -> bool:
@@ -585,8 +711,9 @@ class _Screen:
         found = self.value_at(buffer, match.end())
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
             return False
-        if tool.lastgroup == "attached" and found[0] != match.end():
-            return False  # "mysql -p dbname" prompts for the password and opens dbname
+        attached = found[0] == match.end() or (found[0] == match.end() + 1 and buffer[match.end()] in b"\"'`")
+        if tool.lastgroup == "attached" and not attached:
+            return False  # "mysql -p dbname" prompts for the password and opens dbname; -p'VALUE' is one
         return self.is_value(buffer, found[0], found[1])
 
     def header_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -639,13 +766,20 @@ class _Screen:
 
         A password written with ``/``, ``?`` or ``#`` unescaped (as many connection-string parsers
         take it) is one too, unless what comes before the first of them is a port: then the ``@``
-        belongs to the path (``https://host:8443/@scope/pkg``).
+        belongs to the path (``https://host:8443/@scope/pkg``). A URL's password is delimited as a
+        quoted value is, so it stands for one only as a whole template (``${DB_PASSWORD}``, ``%s``,
+        ``{password}``): one that starts with a percent-encoded byte (``%40...``) or a symbol is a
+        password.
         """
         start, end = match.span("body")
         cut = min((i for i in (buffer.find(c, start, end) for c in b"/?#") if i >= 0), default=end)
         if cut < end and (cut == start or bytes(buffer[start:cut]).isdigit()):
             return False
-        return self.placeholder.fullmatch(buffer, start, end) is None and _distinct(buffer, start, end) > 1
+        return (
+            self.quoted_stand_in.fullmatch(buffer, start, end) is None
+            and self.placeholder_word.fullmatch(buffer, start, end) is None
+            and _distinct(buffer, start, end) > 1
+        )
 
     def token_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a URL's user that is a generated token: upper and lower case, digits, and ten
@@ -657,13 +791,19 @@ class _Screen:
         return all(kinds) and _distinct(buffer, start, end) >= 10
 
     def body(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for provider shapes: the random part is not a run of one character or a placeholder."""
+        """Check for provider shapes: the random part is not a run of one character or a placeholder.
+
+        The part is delimited by its shape, as a quoted value is by its quotes, so it stands for a
+        value only as a whole template: a signature or a cookie that starts with a percent-encoded
+        byte (``sig=%2B...``, ``xoxd-%2F...``) is one.
+        """
         start, end = match.span("body") if "body" in match.re.groupindex else (-1, -1)
         if start < 0:  # no body group, or it sits in an alternative that did not take part
             start, end = match.span()
         return (
             _distinct(buffer, start, end) >= _MIN_DISTINCT
-            and self.placeholder.fullmatch(buffer, start, end) is None
+            and self.placeholder_word.fullmatch(buffer, start, end) is None
+            and self.quoted_stand_in.fullmatch(buffer, start, end) is None
         )
 
     def discord_bot(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -1003,6 +1143,30 @@ def _bare_name(buffer: bytearray, start: int, end: int) -> int:
     return start
 
 
+def _opening_quote(buffer: bytearray, start: int) -> int:
+    """The quote that opens the value at ``start`` (a byte value), or 0 when it is not quoted."""
+    return buffer[start - 1] if start and buffer[start - 1] in b"\"'`" else 0
+
+
+def _string_prefix(buffer: bytearray, quote: int) -> frozenset[int]:
+    """The letters of the string prefix (``f``, ``r``, ``rb``, ``fr``...) before the quote at
+    ``quote``, lower-cased; none when the letters before it end a longer name."""
+    at = quote
+    while at > max(0, quote - 2) and buffer[at - 1] in b"bBrRuUfF":
+        at -= 1
+    if at == quote or (at and buffer[at - 1] in _NAME_CHARS):
+        return frozenset()
+    return frozenset(buffer[i] | 0x20 for i in range(at, quote))
+
+
+def _cut_by_other_quote(buffer: bytearray, end: int, quote: int) -> bool:
+    """Whether the quoted value that ends at ``end`` stops at a quote other than its own (escaped
+    or not): a string inside it starts there, as in ``'os.environ["DB_PASSWORD"]'``."""
+    while end < len(buffer) and buffer[end] == ord("\\"):
+        end += 1
+    return end < len(buffer) and buffer[end] in b"\"'`" and buffer[end] != quote
+
+
 def _trimmed(buffer: bytearray, start: int, end: int) -> int:
     """Where the value ``buffer[start:end]`` ends without the punctuation that closes its clause
     (``set password=abc123xyz.``, ``{password: hunter2}``)."""
@@ -1046,16 +1210,34 @@ def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
     )
 
 
+_ARMOUR_OPEN = rb"-? ?"  # after four dashes: a fifth (PEM), or a space (SSH2)
+_ARMOUR_CLOSE = rb" ?-{4,5}"
+_OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
+
 # In priority order: the most specific description of a credential wins.
 _RULES: tuple[tuple[str, bytes, _Check], ...] = (
+    # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space
+    # (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----).
     (
         "private_key",
-        rb"-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[nr])*"
+        rb"----" + _ARMOUR_OPEN + rb"BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?" + _ARMOUR_CLOSE + rb"(?:\s|\\[nr])*"
         rb"(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]{2,32}:[ \t])",
         _Screen.body,
     ),
     # An armour line on its own is refused even without its body: the key was there, or is next.
-    ("private_key", rb"-----(?:BEGIN|END)[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----", _Screen.armour_alone),
+    (
+        "private_key",
+        rb"----" + _ARMOUR_OPEN + rb"(?:BEGIN|END)[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?" + _ARMOUR_CLOSE,
+        _Screen.armour_alone,
+    ),
+    # OpenVPN's shared keys (--secret, --tls-auth, --tls-crypt) and tls-crypt-v2 keys: hex or
+    # base64 lines between armour lines of their own, after an optional comment line.
+    (
+        "openvpn_key",
+        rb"-----BEGIN " + _OPENVPN_KEY + rb"-----(?:\s|\\[nr])*(?:#[^\r\n\\]{0,80}(?:\s|\\[nr])+)?[A-Za-z0-9+/=]{16}",
+        _Screen.body,
+    ),
+    ("openvpn_key", rb"-----(?:BEGIN|END) " + _OPENVPN_KEY + rb"-----", _Screen.armour_alone),
     ("private_key", rb"Private-Lines:[ \t]*[0-9]+\s+[A-Za-z0-9+/=]{16}", _Screen.body),
     ("private_key", rb"AGE-SECRET-KEY-1(?P<body>[0-9A-Z]{58})", _Screen.body),
     ("github_token", _lead(rb"gh", rb"[pousr]_(?P<body>[A-Za-z0-9]{36,251})" + _E), _Screen.body),
@@ -1083,7 +1265,10 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         + rb"[ \t]{0,4}(?:=>|:=|=|:)[ \t]{0,4}[\"']?(?P<body>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
         _Screen.body,
     ),
-    ("slack_token", _lead(rb"x", rb"(?:ox[abposre]|app)-(?P<body>[A-Za-z0-9-]{10,250})"), _Screen.body),
+    # xoxc- is the token of Slack's own clients (a browser session), used with the "d" cookie,
+    # xoxd- and URL-encoded base64 (%2F, %2B, %3D).
+    ("slack_token", _lead(rb"x", rb"(?:ox[abposrec]|app)-(?P<body>[A-Za-z0-9-]{10,250})"), _Screen.body),
+    ("slack_token", _lead(rb"xoxd-", rb"(?P<body>[A-Za-z0-9%/+=]{40,1000})(?![A-Za-z0-9%/+=_-])"), _Screen.body),
     (
         "slack_webhook",
         rb"hooks\.slack\.com/(?:services|workflows|triggers)/"
@@ -1106,9 +1291,16 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     ("anthropic_key", _lead(rb"sk-ant-", rb"(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
     ("openrouter_key", _lead(rb"sk-or-", rb"(?:v[0-9]{1,2}-)?(?P<body>[a-f0-9]{64})" + _E), _Screen.body),
-    ("openai_key", _lead(rb"sk-", rb"(?:proj|svcacct|admin)-(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
+    ("openai_key", _lead(rb"sk-", rb"(?:proj|svcacct|admin|None)-(?P<body>[A-Za-z0-9_-]{20,250})"), _Screen.body),
     # Keys have 48 characters after "sk-"; a shorter run with a digit in it is still one.
     ("openai_key", _lead(rb"sk-", rb"(?:[A-Za-z0-9]{32,200}|(?=[A-Za-z]{0,30}[0-9])[A-Za-z0-9]{12,31})" + _E), _Screen.body),
+    # Every key OpenAI issues carries T3BlbkFJ (base64 of "OpenAI") in its body, whatever comes
+    # between "sk-" and it (sk-proj-, sk-None-, a name the prefix list does not know yet).
+    (
+        "openai_key",
+        _lead(rb"sk-", rb"(?P<body>(?=[A-Za-z0-9_-]{0,160}T3BlbkFJ)[A-Za-z0-9_-]{28,400})" + _E),
+        _Screen.body,
+    ),
     *(_PROVIDER_RULES := _provider_rules()),
     ("grafana_token", _lead(rb"glc_", rb"(?P<body>[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9+/=])"), _Screen.body),
     ("square_token", _lead(rb"sq0", rb"(?:atp-(?P<body>[A-Za-z0-9_-]{22})|csp-[A-Za-z0-9_-]{43})" + _E), _Screen.body),
@@ -1150,10 +1342,13 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.body,
     ),
     ("jwt", _lead(rb"eyJ", rb"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"), _Screen.body),
-    # Only the part after the scheme matters, and "://" is a literal the engine can jump to.
+    # Only the part after the scheme matters, and "://" is a literal the engine can jump to. The
+    # host may be empty, with a path, a query or a port after the "@" (a Unix socket: Cloud SQL's
+    # postgresql+pg8000://app:PW@/app?unix_sock=..., mysql+pymysql://u:PW@/db), or percent-encoded
+    # (postgres://u:PW@%2Fvar%2Frun%2Fpostgresql/db).
     (
         "credential_url",
-        rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.-]",
+        rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.%/?:-]",
         _Screen.url_password,
     ),
     # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
@@ -1202,7 +1397,8 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.given_value,
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
-    # redis-cli -a, ldapsearch -w, mysql -pVALUE (mysql's "-p VALUE" names a database instead).
+    # redis-cli -a, ldapsearch -w, mysql -pVALUE and -p'VALUE' (mysql's "-p VALUE" names a database
+    # instead).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
     ("command_line_credential", rb"-[paw](?<=[ \t]-[paw])", _Screen.short_option),
     # openssl's "-passin pass:VALUE" (env:, file: and fd: name where the password is instead).

@@ -159,6 +159,9 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("circleci_token", rb"CCIPAT_", _ALNUM + rb"{20,30}_" + _HEX + rb"{40}"),
     ("resend_key", rb"re_", rb"(?=[A-Za-z_]{0,33}[0-9])" + _ALNUM + rb"{8}_" + _ALNUM + rb"{24}"),
     ("render_key", rb"rnd_", _ALNUM + rb"{32}"),
+    # A HashiCorp Vault service token from before Vault 1.10 (now hvs.): "s." and 24 letters and
+    # digits, with a digit (24 letters alone are a word or a name, as gitleaks' rule allows).
+    ("vault_token", rb"s\.", rb"(?=[A-Za-z]{0,23}[0-9])(?=[0-9]{0,23}[A-Za-z])" + _ALNUM + rb"{24}"),
 )
 """Rows of (kind, prefix, the run after it), as regular-expression source. The prefix is a literal
 (escaped where it holds a dot), so the engine jumps between its occurrences; the run is the body

@@ -135,10 +135,27 @@ SHAPES: dict[str, st.SearchStrategy[Any]] = {
         body(ALNUM + "/+", 40),
         st.just(""),
     ),
-    "slack_token": shaped(["xoxb-", "xoxp-", "xoxa-", "xoxs-", "xoxr-", "xapp-"], ALNUM + "-", 20, 60),
+    "slack_token": st.one_of(
+        shaped(["xoxb-", "xoxp-", "xoxa-", "xoxs-", "xoxr-", "xapp-", "xoxc-"], ALNUM + "-", 20, 60),
+        # Slack's "d" cookie: URL-encoded base64, which may start with an encoded "/" or "+".
+        st.tuples(
+            st.just("xoxd-"),
+            st.tuples(st.sampled_from(["", "%2F", "%2B"]), body(ALNUM + "/+", 40, 200)).map(
+                lambda parts: (parts[0] + parts[1]).replace("/", "%2F").replace("+", "%2B")
+            ),
+            st.sampled_from(["", "%3D", "%3D%3D"]),
+        ),
+    ),
     "anthropic_key": shaped(["sk-ant-api03-", "sk-ant-admin01-"], URLSAFE, 40, 100),
     "openai_key": st.one_of(
-        shaped(["sk-proj-", "sk-svcacct-"], URLSAFE, 40, 120), shaped(["sk-"], ALNUM, 48)
+        shaped(["sk-proj-", "sk-svcacct-", "sk-None-"], URLSAFE, 40, 120),
+        shaped(["sk-"], ALNUM, 48),
+        # T3BlbkFJ (base64 of "OpenAI") marks every key, whatever its prefix says.
+        st.tuples(
+            st.sampled_from(["sk-", "sk-proj-", "sk-None-", "sk-admin-", "sk-svcacct-", "sk-ci_bot-"]),
+            st.tuples(body(URLSAFE, 20, 74), body(URLSAFE, 20, 74)).map("T3BlbkFJ".join),
+            st.just(""),
+        ),
     ),
     "google_api_key": shaped(["AIza"], URLSAFE, 35),
     "google_oauth_token": st.one_of(shaped(["GOCSPX-"], URLSAFE, 28), shaped(["ya29."], URLSAFE, 40, 120)),
@@ -223,7 +240,8 @@ CREDENTIAL_NAMES = [
 NOT_CREDENTIAL_NAMES = [
     "TOKEN_TTL_SECONDS", "password_min_length", "token_url", "OAUTH_TOKEN_URL", "max_tokens",
     "tokens", "passwords", "secret_name", "token_count", "keyboard", "monkey", "primary_key",
-    "sort_key", "next_page_token", "publicKeyToken", "bypass", "mytoken", "commit", "image_digest",
+    "sort_key", "next_page_token", "publicKeyToken", "STRIPE_PUBLISHABLE_KEY", "stripePublishableKey",
+    "publishable_key", "bypass", "mytoken", "commit", "image_digest",
     "primary key", "sort key", "public key", "foreign key", "cache key", "the key", "API key id",
 ]  # fmt: skip
 FORMS = [
@@ -261,15 +279,22 @@ PLACEHOLDERS = [
     "${API_TOKEN}", "$API_TOKEN", "<your-token>", "<redacted>", "%API_TOKEN%", "{{secrets.API_TOKEN}}",
     "********", "changeme", "REDACTED", "xxxxxxxxxxxx", "your-api-key-here", "settings.API_TOKEN",
     "OPENAI_API_KEY_V2", "/run/secrets/api_token", "~/.config/tool/token", "hmac-sha256",
-    "true", "Ed25519PrivateKey", "OAuth2Token", "None", "null", "$(pass show db/prod)", "***", "",
-    "str", "SecretStr", "required",
+    "true", "None", "null", "$(pass show db/prod)", "***", "", "str", "SecretStr", "required",
 ]  # fmt: skip
+# Class names made of words stand for a type in code; in quotes they are a passphrase.
+TYPE_NAMES = ["Ed25519PrivateKey", "OAuth2Token", "PasswordField", "BearerAuth"]
+UNQUOTED_FORMS = [form for form in FORMS if "'" not in form and '"' not in form]
 
 
 @given(
     name=st.sampled_from(CREDENTIAL_NAMES), form=st.sampled_from(FORMS), value=st.sampled_from(PLACEHOLDERS)
 )
 def test_placeholders_and_references_are_kept(name: str, form: str, value: str) -> None:
+    assert find_secret(form.format(n=name, v=value)) is None
+
+
+@given(name=st.sampled_from(CREDENTIAL_NAMES), form=st.sampled_from(UNQUOTED_FORMS), value=st.sampled_from(TYPE_NAMES))
+def test_type_names_in_code_are_kept(name: str, form: str, value: str) -> None:
     assert find_secret(form.format(n=name, v=value)) is None
 
 
@@ -480,6 +505,43 @@ def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(te
 )
 def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+MYSQL_TOOLS = ["mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlsh", "mariadb", "mariadb-dump", "mariadb-admin", "mariadbdump"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mysql -u root -p'FAKEk9n86TkVYCM' app",
+        'mysql -u root -p"FAKEk9n86TkVYCM" app',
+        "mysqldump -uroot -p'Tr0ub(4dor&3' --all-databases > dump.sql",
+        "mariadb -u app -p'FAKE pass 2024' -h db.internal",
+        "mysqladmin -u root -p\"$ecretPassw0rd\" status",
+    ],
+)
+def test_a_quoted_mysql_password_is_refused(text: str) -> None:
+    assert find_secret(text) == "command_line_credential"
+
+
+@given(
+    tool=st.sampled_from(MYSQL_TOOLS),
+    quote=st.sampled_from(["'", '"']),
+    value=credential_values,
+    form=st.sampled_from(["{t} -u root -p{q}{v}{q} app", "{t} -uroot -p{q}{v}{q} --all-databases > dump.sql",
+                          "{t} -h db.internal -p{q}{v}{q}", "docker exec db {t} -u app -p{q}{v}{q} -e 'select 1'"]),
+)  # fmt: skip
+def test_a_quoted_password_attached_to_mysql_p_is_refused(tool: str, quote: str, value: str, form: str) -> None:
+    # The password may be quoted right after -p, as a shell needs it to be when it has symbols.
+    text = form.format(t=tool, q=quote, v=value)
+    assert find_secret(text) == "command_line_credential", text
+
+
+@pytest.mark.parametrize("tool", MYSQL_TOOLS)
+@pytest.mark.parametrize("rest", ["-p app_db", "-p 'app_db'", '-p "app db"', "-p''", '-p"$MYSQL_PWD" app', "-p'${DB_PASSWORD}' app", "-p"])
+def test_mysql_p_without_an_attached_value_is_kept(tool: str, rest: str) -> None:
+    # With a space, -p prompts for the password and what follows names the database.
+    assert find_secret(f"{tool} -u root {rest}") is None
 
 
 # --- text as a reader sees it -------------------------------------------------------------------

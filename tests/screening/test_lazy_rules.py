@@ -102,6 +102,9 @@ def test_a_fresh_screen_of_ordinary_text_compiles_only_the_rules_it_reaches() ->
     assert screen.first_kind(buffer) is None
     compiled = {number for number, pattern in enumerate(screen.rules) if pattern is not None}
     reached = {number for number, lead in enumerate(secrets._leads()) if lead in buffer}
-    assert compiled == reached
+    # A provider's token has a run of sixteen token characters; text without one skips those rules
+    # whatever leads it holds ("s." in "Fridays." is a Vault token's).
+    assert re.search(secrets._TOKEN_RUN, bytes(buffer)) is None
+    assert compiled == reached - set(secrets._PROVIDERS)
     assert len(compiled) < len(secrets._RULES) // 2
     assert "value" not in vars(screen)  # no check ran, so no check's pattern was compiled

@@ -100,6 +100,10 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "circleci_token": token("CCIPAT_", (ALNUM, 22), "_", (HEX, 40)),
     "resend_key": token("re_", (ALNUM, 8), "_", (ALNUM, 24)).filter(lambda t: any(c.isdigit() for c in t[0])),
     "render_key": token("rnd_", (ALNUM, 32)),
+    # A Vault service token from before 1.10: letters and digits, a digit among them.
+    "vault_token": token("s.", (ALNUM, 24)).filter(
+        lambda t: any(c.isdigit() for c in t[0][2:]) and any(c.isalpha() for c in t[0][2:])
+    ),
 }
 
 
@@ -161,10 +165,32 @@ def test_a_provider_token_inside_a_longer_word_is_not_taken_for_one(kind: str, d
         "SK" + "x" * 32,
         "sbp_" + "0" * 40,
         "HRKU-" + "A" * 60,
+        "T3BlbkFJ is base64 for OpenAI; keys carry it after sk-",
+        "sk-learn is a common typo of scikit-learn",
+        "s.ABCDEFGHIJKLMNOPQRSTUVWX is 24 letters, no digit",
+        "os.path.join and self.s.encode are code; s.0123456789012345678901234 is 25 digits",
+        "timestamps.1700000000123456abcdefgh and hvs. tokens",
+        "the sk-None- prefix marks a key without a project",
+        "base64 of a note on OpenAI: Tm90ZTogT3BlbkFJIGtleXMgYXJlIHJvdGF0ZWQ",
     ],
 )
 def test_near_misses_and_mentions_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("d=xoxd-%2FFAKE0EXAMPLE0slack0d0cookie0value0FAKE0EXAMPLE%2B0123456789%3D", "slack_token"),
+        ("d=xoxd-%2BFAKE0EXAMPLE0slack0d0cookie0value0FAKE0EXAMPLE%2F0123456789", "slack_token"),
+        ("https://fakeexample.blob.core.windows.net/c/b?sv=2022-11-02&sig=%2BFAKE0EXAMPLE0sas0sig0123%3D", "signed_url"),
+        ("https://fakeexample.blob.core.windows.net/c/b?sp=r&sig=%2FFAKE0EXAMPLE0sas0sig0123%3D&se=2030", "signed_url"),
+        ("Bearer " + "A" * 22 + "%2BFAKE0EXAMPLE0twitter0bearer" + "0123456789" * 6, "twitter_token"),
+    ],
+)
+def test_a_token_that_starts_with_a_percent_encoded_byte_is_refused(text: str, kind: str) -> None:
+    # Base64 in a URL or a cookie starts with %2F or %2B one time in thirty-two: not a template.
+    assert find_secret(text) == kind
 
 
 def test_random_base64_and_hashes_are_kept() -> None:

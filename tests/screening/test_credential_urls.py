@@ -1,0 +1,118 @@
+"""Credential URLs: a password between a URL's user and its "@", whatever follows the "@".
+
+A connection string for a Unix socket has an empty host, with the path, the query or the port
+right after the "@" (Cloud SQL's ``postgresql+pg8000://app:PW@/app?unix_sock=...``), or the
+socket's directory percent-encoded as the host (``postgres://u:PW@%2Fvar%2Frun%2Fpostgresql/db``).
+A port before a path that holds an "@" (``https://host:8443/@scope/pkg``) is no password.
+"""
+
+from __future__ import annotations
+
+import string
+import threading
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_credentials import coincides_with_a_kind_name, shares_a_run
+
+EMPTY_OR_ENCODED_HOSTS = [
+    "/app?unix_sock=/cloudsql/proj:region:inst/.s.PGSQL.5432", "/app?unix_socket=/cloudsql/proj:region:inst",
+    "/app?host=/cloudsql/proj:region:inst", "/db", "%2Fvar%2Frun%2Fpostgresql/app", "%2Ftmp/db",
+    "?host=/var/run/postgresql", ":5432/app",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("host", EMPTY_OR_ENCODED_HOSTS)
+@pytest.mark.parametrize(
+    "form",
+    [
+        "postgresql+pg8000://app:FAKEk9n86TkVYCM@{h}", "mysql+pymysql://u:FAKEk9n86TkVYCM@{h}",
+        "postgres://u:FAKEk9n86TkVYCM@{h}", "DATABASE_URL=postgresql://app:FAKEk9n86TkVYCM@{h}",
+        'SQLALCHEMY_DATABASE_URI = "mysql+pymysql://root:FAKE(pw)2024!@{h}"', "redis://:FAKEk9n86TkVYCM@{h}",
+    ],
+)  # fmt: skip
+def test_a_password_before_an_empty_or_encoded_host_is_refused(form: str, host: str) -> None:
+    assert find_secret(form.format(h=host)) == "credential_url"
+
+
+@pytest.mark.parametrize(
+    "password", ["%40FAKEk9n86TkVYCM", "(FAKEk9n86TkVYCM", "$FAKEk9n86TkV2", "[FAKEk9n86TkVYCM", "{FAKEk9n86TkVYCM"]
+)
+def test_a_url_password_that_starts_with_a_symbol_or_an_encoded_byte_is_refused(password: str) -> None:
+    assert find_secret(f"postgres://app:{password}@db.internal/app") == "credential_url"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://host:8443/@scope/pkg",
+        "http://localhost:3000/@vite/client",
+        "https://registry.npmjs.org:443/@babel/core",
+        "https://example.com:8080/path?next=/a@/b",
+        "https://unpkg.com/react@18/umd/react.production.min.js",
+        "https://cdn.jsdelivr.net/npm/@scope/pkg@1.2.3/dist/index.js",
+        "postgres://user:password@/db",
+        "mysql://root:${MYSQL_PWD}@/app",
+        "postgres://app:$DB_PASSWORD@/app",
+        "postgres://%s:%s@%s/%s",
+        "postgres://{user}:{password}@{host}/{db}",
+        "postgres://app:<password>@/app",
+        "postgres://app:****@/app",
+        "postgresql://app@/app?host=/cloudsql/proj:region:inst",
+        "postgresql:///mydb?host=/var/run/postgresql",
+    ],
+)
+def test_urls_without_a_password_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+URL_PASSWORD = string.ascii_letters + string.digits + "!$&()*+,;=-._~"  # RFC 3986 userinfo, unescaped
+url_passwords = st.text(URL_PASSWORD, min_size=6, max_size=40).filter(
+    lambda p: len(set(p)) >= 4 and any(c.isdigit() for c in p) and any(c.isalpha() for c in p) and p[0].isalnum()
+)
+
+
+@given(
+    scheme=st.sampled_from(["postgresql", "postgresql+psycopg", "postgresql+pg8000", "mysql+pymysql", "mysql", "redis", "amqp", "mongodb"]),
+    user=st.sampled_from(["app", "root", "svc_billing", ""]),
+    password=url_passwords,
+    host=st.sampled_from(EMPTY_OR_ENCODED_HOSTS),
+)  # fmt: skip
+def test_any_password_before_an_empty_or_encoded_host_is_refused_without_echo(scheme: str, user: str, password: str, host: str) -> None:
+    text = f"{scheme}://{user}:{password}@{host}"
+    kind = find_secret(text)
+    assert kind == "credential_url", text
+    assume(not coincides_with_a_kind_name(password))
+    assert not shares_a_run(kind, password)
+
+
+@given(
+    host=st.sampled_from(["host", "localhost", "registry.example.com", "10.0.0.5"]),
+    port=st.integers(1, 65535),
+    path=st.lists(st.text(string.ascii_lowercase + string.digits + "-._", min_size=1, max_size=12), max_size=3).map("/".join),
+    after=st.sampled_from(["@scope/pkg", "@/x", "users/@me", "@vite/client", "a@b"]),
+)
+def test_a_port_before_a_path_with_an_at_sign_is_kept(host: str, port: int, path: str, after: str) -> None:
+    text = f"https://{host}:{port}/{path + '/' if path else ''}{after}"
+    assert find_secret(text) is None, text
+
+
+ADVERSARIAL: dict[str, str | None] = {
+    ("://" + "a:b@/" * 205)[:1024]: None,  # one-character passwords, as in a mask
+    ("postgres://u:" + "%2F@" * 253)[:1024]: "credential_url",
+    ("postgres://:" + "$a" * 600)[:1020] + "@/db": None,  # no "@" within a password's reach
+    ("https://h:1/" + "@/" * 511)[:1024]: None,
+}
+
+
+def test_adversarial_urls_get_their_verdicts_without_hanging() -> None:
+    verdicts: dict[str, str | None] = {}
+    worker = threading.Thread(target=lambda: verdicts.update({t: find_secret(t) for t in ADVERSARIAL}), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "screening did not finish: catastrophic backtracking?"
+    assert verdicts == ADVERSARIAL

@@ -1,0 +1,275 @@
+"""Quoted values after a credential name: a string holds a password whatever characters it has.
+
+Unquoted, a value that starts with ``$``, ``<`` or ``{`` or has a bracket in it is code or a
+template (a shell or a YAML file would not take it bare). Inside quotes those characters are a
+password's own (``"Tr0ub(4dor&3xZ"``, ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and only a whole
+template or reference (``"${DB_PASSWORD}"``, ``'os.environ["DB_PASSWORD"]'``) stands for a value.
+Capitalised words are a type in code (``password: SecretStr``) and a passphrase in quotes
+(``"CorrectHorseBatteryStaple"``).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import threading
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_credentials import SHORT_CREDENTIAL_NAMES, coincides_with_a_kind_name, shares_a_run
+
+QUOTED_FORMS = [
+    '{n}="{v}"', "{n}='{v}'", '{n} = "{v}"', "{n}: '{v}'", '"{n}": "{v}"', '{{"{n}": "{v}"}}',
+    'export {n}="{v}"', "{n} => '{v}',", '{n}: "{v}"  # prod', '{{\\"{n}\\": \\"{v}\\"}}',
+]  # fmt: skip
+
+SYMBOL_PASSWORDS = [
+    "Tr0ub(4dor&3xZ", "#9fK2mL!xqW", "$9fK2mL!xqW", "%9fK2mL!xqW", "<9fK2mL!xqW", "{9fK2mL!xqW", "[9fK2mL!xqW",
+    "(9fK2mL!xqW", "p@ss[word]2024!", "Zq8(vN2#pL5!", "$Tr0ub4dor&3", "$Tr0ub4dor3", "Tr0ub(4dor)", "hunter2()",
+    "!Secret", "/e.9M=haX(#@w*8Nk+7B", "x=4b%0p%)zcyc3e", "My-Prod-Passw0rd!", "my-Pr0d-pass!", "Your_Pass_2024",
+    "django-insecure-yt46htxpo@63(yo*3*l!*s3tu86wnqqqb645us0amo8y1vj(rn",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", SYMBOL_PASSWORDS)
+@pytest.mark.parametrize("form", QUOTED_FORMS)
+def test_a_quoted_password_with_symbols_is_refused(value: str, form: str) -> None:
+    assert find_secret(form.format(n="DB_PASSWORD", v=value)) == "credential_assignment"
+
+
+QUOTED_STAND_INS = [
+    # templates and environment references, as the whole value
+    "${DB_PASSWORD}", "${{ secrets.DB_PASSWORD }}", "$DB_PASSWORD", "$db_password", "$dbPassword", "$this->password",
+    "$(pass show db/prod)", "%DB_PASSWORD%", "%(password)s", "%s", "<your-password>", "<password>", "{password}",
+    "{0}", "{{ db_password }}", "{{ .Values.db.password | b64enc }}", "{% raw %}", "#{db_password}",
+    "${DB_USER}:${DB_PASSWORD}", "{user}:{password}", "[REDACTED]", "(hidden)", "(not set)",
+    # calls and subscripts in code's own names
+    "get_secret()", "os.getenv(DB_PASSWORD)", "env[DB_PASSWORD]", "vault.read(path).data", "secrets[0]",
+    # phrases, paths and option lists
+    "your-password-here", "my_secret_key", "insert-password-here", "/run/secrets/db_password", "~/.config/app/token",
+    "id=npmrc,src=$HOME/.npmrc", "********", "changeme", "None", "SecretStr", "settings.DB_PASSWORD", "dbPassword",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", QUOTED_STAND_INS)
+@pytest.mark.parametrize("form", QUOTED_FORMS[:8])
+def test_a_whole_template_or_reference_in_quotes_is_kept(value: str, form: str) -> None:
+    assert find_secret(form.format(n="DB_PASSWORD", v=value)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        """DB_PASSWORD = 'os.environ["DB_PASSWORD"]'""",
+        """DB_PASSWORD = "os.environ['DB_PASSWORD']\"""",
+        """password: 'get_secret("db")'""",
+        """password: 'os.getenv("DB_PASSWORD", "dev")'""",
+        """password: "{{ secrets['DB_PASSWORD'] }}\"""",
+        """password: '{{ required "set the password" .Values.password }}'""",
+        """DB_PASSWORD='$(pass show "db/prod")'""",
+        """password: "<%= ENV['DB_PASSWORD'] %>\"""",
+        """password: "#{ENV['DB_PASSWORD']}\"""",
+    ],
+)
+def test_a_template_or_call_that_holds_a_string_of_its_own_is_kept(text: str) -> None:
+    # The value ends at the inner string's quote; what comes before it is an opening, not a password.
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DB_PASSWORD=$DB_PASSWORD_FROM_VAULT",
+        "password: ${DB_PASSWORD}",
+        "password = get_password()",
+        'api_key = os.environ["API_KEY"]',
+        "token: !vault |",
+        "password: <your-password>",
+        "password: [REDACTED]",
+    ],
+)
+def test_unquoted_templates_and_code_are_kept_as_before(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# Printable ASCII without white space, quotes and backslashes: what fits inside a quoted value.
+PRINTABLE = "".join(c for c in string.printable[:94] if c not in "\"'`\\")
+# A symbol no path, option list, e-mail address or identifier has.
+SHELL_SYMBOL = re.compile(r"[!#&()*;<>?\[\]^{|}]")
+# What the whole value must not be for the test to hold: a template or a call as a whole, a URL, or
+# a reference by scheme (op:..., vault:...). Any other value with such a symbol is a password.
+STAND_IN_SHAPE = re.compile(
+    r"[{<\[(].*[}>\])]|[$%#][{(].*[})]|%.*%|\$\w+|[A-Za-z_.]+[(\[].*[)\]]|.*://.*|.*<[A-Za-z]+>.*"
+    r"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
+    # a regular expression's shape: a group such as (?:...), or a class with a range and a quantifier
+    r"|.*\(\?(?:[:=!#]|P?<).*|.*\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\][*+?{(\[].*"
+)
+random_passwords = st.text(PRINTABLE, min_size=10, max_size=40).filter(
+    lambda v: SHELL_SYMBOL.search(v) is not None
+    and re.search(r"[A-Za-z]", v) is not None
+    and re.search(r"[0-9]", v) is not None
+    and len(set(v)) >= 4
+    and STAND_IN_SHAPE.fullmatch(v) is None
+)
+
+
+@given(name=st.sampled_from(SHORT_CREDENTIAL_NAMES), form=st.sampled_from(QUOTED_FORMS), value=random_passwords)
+def test_any_quoted_password_with_symbols_is_refused_without_echo(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    kind = find_secret(text)
+    assert kind == "credential_assignment", text
+    assume(not coincides_with_a_kind_name(value))
+    assert not shares_a_run(kind, value)
+
+
+DJANGO_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)"  # get_random_secret_key()
+
+
+@given(key=st.text(DJANGO_ALPHABET, min_size=50, max_size=50).filter(lambda k: len(set(k)) >= 8))
+def test_a_generated_django_secret_key_is_refused(key: str) -> None:
+    assert find_secret(f"SECRET_KEY = 'django-insecure-{key}'") == "credential_assignment"
+    assert find_secret(f'SECRET_KEY = "{key}"') == "credential_assignment"
+
+
+# Lines of code from installed packages (pygments, urllib3, click, anthropic, openai, fontTools,
+# textual, agents) that name a credential and quote code rather than a value.
+CODE_IN_QUOTES = [
+    'token = r"[-!#$%&\'*+.^_`|~0-9a-zA-Z]+"',
+    "jsonnet_token = r'[^\\W\\d]\\w*'",
+    'TOKEN = "[a-zA-Z_][a-zA-Z0-9_-]*"',
+    '_HEX_PAT = "[0-9A-Fa-f]{1,4}"',
+    '_LS32_PAT = "(?:{hex}:{hex}|{ipv4})".format(hex=_HEX_PAT, ipv4=_IPV4_PAT)',
+    '_IPV6_PAT = "(?:" + "|".join([x % _subs for x in _variations]) + ")"',
+    '_UNRESERVED_PAT = r"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._\\-~"',
+    "longopt_pat = r'[a-zA-Z](?:[a-zA-Z0-9-]*)'",
+    "ident_pattern_token = f'([{uni.xid_start}][{uni.xid_continue}]+)|[{uni.xid_start}]'",
+    "LANG_KEY = f'{__name__}.lang'",
+    "api_key = `${prefix}-${suffix}`",
+    '_token = "(%s)|(%s)|(%s)" % (_instruction, _number, _comment)',
+    'def reset_current_span(cls, token: "contextvars.Token[Span[Any] | None]") -> None:',
+    'request.headers["Authorization"] = f"Bearer {self._get_token()}"',
+    'request.headers["Authorization"] = f"Bearer {await self._ensure_access_token()}"',
+    'headers["Authorization"] = f"Basic {base64.b64encode(data).decode()}"',
+    'headers["authorization"] = "Basic " + b64encode(b(basic_auth)).decode("utf-8")',
+    'Token: "#ddd0c0",',
+    'Token.String: "#AB0909",',
+    'Token.String: "$text-success",',
+]
+
+
+@pytest.mark.parametrize("line", CODE_IN_QUOTES)
+def test_code_in_quotes_is_kept(line: str) -> None:
+    assert find_secret(line) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'token = "Tr0ub(4dor&3xZ"',  # a string, not raw: a bracket is a password's
+        'TOKEN = "[x9Q]Tr0ub4dor"',  # a class with no range or quantifier after it
+        'password = "f{Tr0ub4dor}3"',  # braces in a string that is no f-string
+        'Token: "#ddd0c0x1!"',  # more than a colour
+        'api_key = "$Tr0ub-4dor"',  # a style variable is lower case
+        'password = "(?:Tr0ub4dor"',  # a group opened and never closed, then more
+    ],
+)
+def test_the_same_shapes_with_a_password_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+PASSPHRASES = [
+    "CorrectHorseBatteryStaple", "SummerVacation", "HunterFalcon", "PurpleMonkeyDishwasher", "Ed25519PrivateKey",
+    "OAuth2Token", "QwErTyUiOp", "CXcFpWDjNGxB", "vvklTtzstkjPAsSH",  # random letters that hold "pWD" or "PAsS"
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", PASSPHRASES)
+@pytest.mark.parametrize("form", QUOTED_FORMS)
+def test_capitalised_words_in_quotes_are_a_passphrase(value: str, form: str) -> None:
+    assert find_secret(form.format(n="DB_PASSWORD", v=value)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: SecretStr",
+        "password = PasswordField",
+        "token: OAuth2Token",
+        "api_key: ApiKeyHeader = ApiKeyHeader(name='x-api-key')",
+        "auth: BearerAuth | None = None",
+        '"password": "SecretStr"',
+        'password: "dbPassword"',
+    ],
+)
+def test_type_names_in_code_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# Words as people join them into a passphrase, or a generator draws letters: capitalised runs.
+words = st.text(string.ascii_lowercase, min_size=2, max_size=9).map(str.capitalize)
+passphrases = st.lists(words, min_size=2, max_size=5).map("".join).filter(
+    lambda v: len(v) >= 6
+    and len(set(v)) >= 4
+    and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)  # dbPassword names a variable
+    and v.lower() not in {"changethis", "changeme", "changeit"}
+)
+mixed_case = st.text(string.ascii_letters, min_size=8, max_size=24).filter(
+    lambda v: re.search(r"[a-z]", v) is not None
+    and re.search(r"[A-Z]", v) is not None
+    and len(set(v)) >= 4
+    and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)
+)
+
+
+@given(name=st.sampled_from(SHORT_CREDENTIAL_NAMES), form=st.sampled_from(QUOTED_FORMS), value=passphrases | mixed_case)
+def test_any_quoted_mixed_case_passphrase_is_refused_without_echo(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    kind = find_secret(text)
+    assert kind == "credential_assignment", text
+    assume(not coincides_with_a_kind_name(value))
+    assert not shares_a_run(kind, value)
+
+
+ADVERSARIAL: dict[str, str | None] = {
+    # Built to make the stand-in patterns backtrack: long runs of template and call openings that
+    # fail at their last byte. A quoted value stops at 256 bytes; the verdicts were checked by hand.
+    'password = "' + "$a." * 300: "credential_assignment",  # cut after a "$": no reference
+    'password = "' + "${x" * 300: "credential_assignment",  # never closed
+    'password = "' + "a(b" * 300: "credential_assignment",
+    'password = "' + "ab." * 300: "credential_assignment",
+    "password = '" + "ab." * 80 + 'ab("': None,  # a call whose argument is a string of its own
+    'password = "' + "{ab}" * 60 + '!"': "credential_assignment",
+    'password = "' + "{ab}" * 64 + '"': None,  # templates joined, as "{user}{password}"
+    'password = "' + "${a}_" * 50 + '!"': "credential_assignment",
+    'password = "' + "a(b)" * 60 + '!"': "credential_assignment",
+    "password = '" + "os.environ[" * 20 + '"': "credential_assignment",
+    "password = '" + "a[b]." * 40 + "c['": "credential_assignment",
+    'password = "' + "%ab" * 80 + '"': "credential_assignment",
+    'password = "/' + "ab/" * 80 + '!"': "credential_assignment",
+    'password = "' + "a=b," * 60 + '!"': "credential_assignment",
+    'password = "' + "$_x" * 85 + "!": "credential_assignment",
+    'password = "' + "[ab " * 60 + '!"': "credential_assignment",
+    "password = '" + "<%= " * 60 + '"': "credential_assignment",  # longer than a template's opening
+    "password = '" + "your-" * 50 + "here!'": "credential_assignment",
+    'token: "' + "a[b[c" * 50 + '"': "credential_assignment",  # subscripts nested past one level
+    'token: "' + "a[" + "[b]" * 80 + '!"': "credential_assignment",
+    'password = "' + "(%s)|" * 50 + '!"': "credential_assignment",  # joiners around templates
+    'password = "' + "(" * 250 + '"': None,  # two distinct bytes: a mask
+    'password = "' + "([a-b]" * 40 + '"': None,  # classes with a range and another class after them
+    'password = "' + "[a-" * 80 + '"': "credential_assignment",
+    'password = "' + "(?:a" * 60 + '"': "credential_assignment",
+    'headers["Authorization"] = f"Bearer {' + "a(b)." * 40 + '}"': None,  # an f-string's interpolation
+}
+
+
+def test_adversarial_quoted_values_get_their_verdicts_without_hanging() -> None:
+    verdicts: dict[str, str | None] = {}
+    worker = threading.Thread(target=lambda: verdicts.update({t: find_secret(t) for t in ADVERSARIAL}), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "screening did not finish: catastrophic backtracking?"
+    assert verdicts == ADVERSARIAL
