@@ -210,7 +210,7 @@ def _tool_reworded(patch: pytest.MonkeyPatch) -> None:
 
 def _schema_loosened(patch: pytest.MonkeyPatch) -> None:
     loose = {"type": "object", "properties": {"operation": {"type": "string"}}, "required": ["operation"]}
-    patch.setattr(schemas, "input_schema", lambda limits: loose)
+    patch.setattr(schemas, "input_schema", lambda limits, dialect="default": loose)
 
 
 @pytest.mark.parametrize(
