@@ -228,7 +228,12 @@ _TEMPLATE = (
     rb"(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)*"
     rb"|\$[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)+"  # a style sheet's variable: $text-success
     rb"|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
-    rb"|<[^<>]{0,128}>|\{\{[^{}]{0,128}\}\}|\{[^{}]{0,128}\}|#\{[^{}]{0,128}\}"
+    rb"|<[A-Za-z_][A-Za-z0-9 _.:/|-]{0,127}>|<%[=-]?[^<>]{0,128}%>"  # <password>, <your-token>, ERB
+    rb"|\{\{[^{}]{0,128}\}\}|\{%[^{}]{0,128}%\}|\{#[^{}]{0,128}#\}|#\{[^{}]{0,128}\}"
+    # A format field as Python, .NET and most template languages write one: {password}, {0},
+    # {user.name}, {env[TOKEN]!r:>12}; not any text between braces, which random symbols hold.
+    rb"|\{ ?[A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[A-Za-z0-9_]{1,32}\])*(?:![rsa])?"
+    rb"(?::(?:[^{}]?[<>=^])?[-+ ]?#?0?[0-9]*[,_]?(?:\.[0-9]+)?[A-Za-z%]?)? ?\}"
     rb"|\[[A-Za-z][A-Za-z _.-]{0,63}\]|\([A-Za-z][A-Za-z _.-]{0,63}\)"
 )
 # A call or a subscript in code's own names, as the whole value: get_secret(), os.getenv(KEY),

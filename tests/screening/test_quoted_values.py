@@ -18,6 +18,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from tact_memory.screening import credentials
 from tact_memory.screening.credentials import find_secret
 
 from .test_credentials import SHORT_CREDENTIAL_NAMES, coincides_with_a_kind_name, shares_a_run
@@ -108,11 +109,16 @@ STAND_IN_SHAPE = re.compile(
     # a regular expression's shape: a group such as (?:...), or a class with a range and a quantifier
     r"|.*\(\?(?:[:=!#]|P?<).*|.*\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\][*+?{(\[].*"
 )
+# What the screen trims from a value's end before judging it.
+TRAILING = credentials._TRAILING.decode()
 random_passwords = st.text(PRINTABLE, min_size=10, max_size=40).filter(
-    lambda v: SHELL_SYMBOL.search(v) is not None
+    lambda v: SHELL_SYMBOL.search(v.rstrip(TRAILING)) is not None  # not only the punctuation that closes a clause
     and re.search(r"[A-Za-z]", v) is not None
     and re.search(r"[0-9]", v) is not None
     and len(set(v)) >= 4
+    # not a mask: "0000000A>)" is 0s and an A before the punctuation that could close a clause,
+    # which the screen keeps as it keeps xxxx or aaaa1111
+    and len(set(v.rstrip(TRAILING))) >= 3
     and STAND_IN_SHAPE.fullmatch(v) is None
 )
 
