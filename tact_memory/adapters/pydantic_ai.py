@@ -38,13 +38,13 @@ capability adds nothing: no tool, no instructions, no checkpoint.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic_ai import AgentRunResult, RunContext
 from pydantic_ai.capabilities import AbstractCapability, WrapRunHandler
-from pydantic_ai.messages import ModelRequest, SystemPromptPart, UserPromptPart
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, SystemPromptPart, UserPromptPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
@@ -137,6 +137,7 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
     role: Role | None = None
     """The stated role, or ``None`` to derive it for each run; detection may only lower it."""
     _dispatcher: Dispatcher | None = field(default=None, init=False, repr=False, compare=False)
+    _turn: _Turn | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def bound_role(self) -> Role | None:
@@ -167,6 +168,7 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
     async def for_run(self, ctx: RunContext[Any]) -> MemoryCapability:
         bound = copy.copy(self)
         bound._dispatcher = decide_role(self.role).dispatcher(self.store) if self.enabled else None
+        bound._turn = _Turn.starting(ctx.messages, ctx.prompt)
         return bound
 
     async def wrap_run(self, ctx: RunContext[Any], *, handler: WrapRunHandler) -> AgentRunResult[Any]:
@@ -185,8 +187,8 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        if self.enabled and self.bound_role is Role.ROOT:
-            for message in _needing_checkpoint(ctx):
+        if self.enabled and self.bound_role is Role.ROOT and self._turn is not None:
+            for message in self._turn.needing_checkpoint(ctx):
                 # In place, as pydantic-ai records its own additions: the message is shared by this
                 # request and the run's history, so the model sees the part now and later.
                 message.parts = [*message.parts, checkpoint_part()]
@@ -197,18 +199,60 @@ def _has_prompt(message: object) -> bool:
     return isinstance(message, ModelRequest) and any(isinstance(p, UserPromptPart) for p in message.parts)
 
 
-def _needing_checkpoint(ctx: RunContext[Any]) -> Iterator[ModelRequest]:
-    """This run's user messages and steers that should carry the checkpoint and do not yet.
+@dataclass
+class _Turn:
+    """What one run knows about its turn, fixed from the history it started with.
 
-    A run is one turn: its first prompt is the user message (when the run was given one), every
-    later prompt of the run is a steer, and each earlier run in the history started a turn.
+    The rule is decided when the run starts, not from ``ctx.messages`` at each request: a history
+    processor (``ProcessHistory``) may already have cut the earlier turns out of that list, for the
+    request and for the history the run keeps, and a run may be given a history that holds no user
+    prompt (a summary, the last response) or that ends with the request it sends again.
     """
-    if ctx.run_id is None:
-        return
-    prompts = [m for m in ctx.messages if isinstance(m, ModelRequest) and _has_prompt(m)]
-    earlier_turns = len({m.run_id for m in prompts if m.run_id != ctx.run_id})
-    ours = [m for m in prompts if m.run_id == ctx.run_id]
-    for index, message in enumerate(ours):
-        kind: SubmissionKind = "user" if index == 0 and ctx.prompt is not None else "steer"
-        if checkpoint_due(kind, earlier_turns=earlier_turns) and not any(is_checkpoint(p) for p in message.parts):
-            yield message
+
+    past_first_turn: bool
+    """Whether the history before this run's user message holds a response or a user prompt."""
+    resumed: list[UserPromptPart]
+    """The prompts of the history's last request, when the run was given no prompt: pydantic-ai sends a
+    copy of that request again (the parts are the same objects), and it is the turn's user message."""
+    started: bool = False
+    classified: list[UserPromptPart] = field(default_factory=list)
+    """The user prompt parts already given their kind, by identity (a processor may copy or drop their requests)."""
+
+    @classmethod
+    def starting(cls, history: Sequence[ModelMessage], prompt: object) -> _Turn:
+        earlier = list(history)
+        resumed = earlier.pop() if prompt is None and earlier and _has_prompt(earlier[-1]) else None
+        past_first_turn = any(isinstance(m, ModelResponse) or _has_prompt(m) for m in earlier)
+        prompts = [p for p in resumed.parts if isinstance(p, UserPromptPart)] if isinstance(resumed, ModelRequest) else []
+        return cls(past_first_turn=past_first_turn, resumed=prompts)
+
+    def _is_resumed(self, message: ModelRequest) -> bool:
+        return any(part is prompt for part in message.parts for prompt in self.resumed)
+
+    def needing_checkpoint(self, ctx: RunContext[Any]) -> Iterator[ModelRequest]:
+        """This run's user message and steers that should carry the checkpoint and do not yet.
+
+        A run is one turn: its user message is the request made from its prompt (or the request it
+        was resumed with), and every other user prompt that reaches the run is a steer.
+        """
+        first_request = not self.started
+        self.started = True
+        user_found = False
+        for message in list(ctx.messages):
+            if not isinstance(message, ModelRequest):
+                continue
+            resumed = self._is_resumed(message)
+            if message.run_id != ctx.run_id and not resumed:
+                continue
+            fresh = [
+                p for p in message.parts
+                if isinstance(p, UserPromptPart) and not any(p is seen for seen in self.classified)
+            ]
+            if not fresh:
+                continue
+            self.classified.extend(fresh)
+            is_user = first_request and not user_found and (resumed or (not self.resumed and ctx.prompt is not None))
+            user_found = user_found or is_user
+            kind: SubmissionKind = "user" if is_user else "steer"
+            if checkpoint_due(kind, earlier_turns=1 if self.past_first_turn else 0) and not any(is_checkpoint(p) for p in message.parts):
+                yield message
