@@ -19,7 +19,10 @@ layer over the library:
   So it stays in ``result.all_messages()`` and a restored conversation shows the model the same
   text, while the ``UserPromptPart`` the app displays is untouched; :func:`is_checkpoint` finds the
   part for apps that render system parts. "Past the first turn" means the history the run started
-  with already holds a user prompt, so a conversation restored from saved messages is past it.
+  with holds a response or a user prompt (a conversation restored from saved messages, summarised or
+  trimmed, is past it); it is decided when the run starts, since a history processor may cut earlier
+  turns out of ``ctx.messages``. Without a prompt, the history's last request, which pydantic-ai
+  sends again, is the turn's user message.
 - Role (rule I17, :mod:`tact_memory.runtime.roles`): fixed when the run starts (``for_run``), never read
   from tool arguments. A run is marked for its whole length (``wrap_run``), and a run that starts
   inside that mark (from a tool, an output function, an instructions function, or anything they
