@@ -13,7 +13,9 @@ layer over the library:
   before each model request of a root run, every user message of the run that is past the first
   turn, and every steer (user content delivered during the run through
   ``AgentRun.enqueue`` or ``RunContext.enqueue``, also in the first turn), gets
-  :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last part. The part is a
+  :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last part. What a
+  tool returns as ``ToolReturn(content=...)`` reaches the model as a user prompt part too, but it is
+  the tool's output, not a submission, and gets none. The part is a
   ``SystemPromptPart`` (pydantic-ai's channel for text the application, not the user, wrote) with
   ``metadata={"tact_memory": "checkpoint"}``, added to the request in the run's message history.
   So it stays in ``result.all_messages()`` and a restored conversation shows the model the same
@@ -45,9 +47,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic_ai import AgentRunResult, RunContext
+from pydantic_ai import AgentRunResult, RunContext, ToolReturn
 from pydantic_ai.capabilities import AbstractCapability, WrapRunHandler
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, SystemPromptPart, UserPromptPart
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, SystemPromptPart, ToolCallPart, UserPromptPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
@@ -187,6 +189,15 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
     def get_instructions(self) -> str | None:
         return MEMORY_INSTRUCTIONS if self.enabled else None
 
+    async def after_tool_execute(
+        self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition, args: Any, result: Any
+    ) -> Any:
+        # A tool's ToolReturn(content=...) reaches the model as a UserPromptPart holding that very
+        # object: the tool's output, neither a user message nor a steer.
+        if self._turn is not None and isinstance(result, ToolReturn) and result.content:
+            self._turn.tool_content.append(result.content)
+        return result
+
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
@@ -219,6 +230,9 @@ class _Turn:
     copy of that request again (the parts are the same objects), and it is the turn's user message."""
     started: bool = False
     classified: list[UserPromptPart] = field(default_factory=list)
+    tool_content: list[object] = field(default_factory=list)
+    """What tools of the run returned as ``ToolReturn.content``, by identity: pydantic-ai puts it in a
+    ``UserPromptPart`` of its own (``_tool_execution.py``), which is no submission."""
     """The user prompt parts already given their kind, by identity (a processor may copy or drop their requests)."""
 
     @classmethod
@@ -251,9 +265,10 @@ class _Turn:
                 p for p in message.parts
                 if isinstance(p, UserPromptPart) and not any(p is seen for seen in self.classified)
             ]
+            self.classified.extend(fresh)
+            fresh = [p for p in fresh if not any(p.content is content for content in self.tool_content)]
             if not fresh:
                 continue
-            self.classified.extend(fresh)
             is_user = first_request and not user_found and (resumed or (not self.resumed and ctx.prompt is not None))
             user_found = user_found or is_user
             kind: SubmissionKind = "user" if is_user else "steer"

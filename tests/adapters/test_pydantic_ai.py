@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic_ai import Agent, ModelMessagesTypeAdapter, RunContext
+from pydantic_ai import Agent, ModelMessagesTypeAdapter, RunContext, ToolReturn
 from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
@@ -298,3 +298,28 @@ async def test_streamed_runs_get_the_checkpoint_as_runs_do(config_path: Path, se
         async for _ in run:
             pass
     assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 1, 1]
+
+
+async def test_what_a_tool_returns_as_content_is_no_steer(config_path: Path, seeded: MemoryStore) -> None:
+    """A tool's ``ToolReturn(content=...)`` goes to the model as a ``UserPromptPart`` beside the tool's
+    return (``_tool_execution.py``: ``UserPromptPart(content=tool_user_content)``): it is the tool's output,
+    so it gets no checkpoint, in the first turn or later. What a tool enqueues (``RunContext.enqueue``) is a
+    steer and still gets it."""
+    script = Script(
+        ModelResponse(parts=[ToolCallPart("look", {})]), answer("one"), ModelResponse(parts=[ToolCallPart("look", {})]), answer("two")
+    )
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    steering = [False, True]
+
+    @agent.tool
+    def look(ctx: RunContext[None]) -> ToolReturn:
+        if steering.pop(0):
+            ctx.enqueue("Also check the tabs.")
+        return ToolReturn(return_value="looked", content=["What the picture shows."])
+
+    first = await agent.run("Look at it.")
+    await agent.run("Look again.", message_history=first.all_messages())
+    # The first turn: the tool's picture alone comes back, and nothing is marked.
+    assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 0, 1, 2]
+    # The second turn: its message, then the request holding the steer the tool enqueued.
+    assert "Also check the tabs." in last_texts(script.seen[3][0]) and CHECKPOINT_TEXT in last_texts(script.seen[3][0])[-1]
