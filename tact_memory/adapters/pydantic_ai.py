@@ -213,6 +213,13 @@ def _has_prompt(message: object) -> bool:
     return isinstance(message, ModelRequest) and any(isinstance(p, UserPromptPart) for p in message.parts)
 
 
+def _same_prompt(part: object, prompt: UserPromptPart) -> bool:
+    """Whether ``part`` is ``prompt`` or a copy of it (a history processor may copy messages)."""
+    return part is prompt or (
+        isinstance(part, UserPromptPart) and part.timestamp == prompt.timestamp and part.content == prompt.content
+    )
+
+
 @dataclass
 class _Turn:
     """What one run knows about its turn, fixed from the history it started with.
@@ -244,7 +251,7 @@ class _Turn:
         return cls(past_first_turn=past_first_turn, resumed=prompts)
 
     def _is_resumed(self, message: ModelRequest) -> bool:
-        return any(part is prompt for part in message.parts for prompt in self.resumed)
+        return any(_same_prompt(part, prompt) for part in message.parts for prompt in self.resumed)
 
     def needing_checkpoint(self, ctx: RunContext[Any]) -> Iterator[ModelRequest]:
         """This run's user message and steers that should carry the checkpoint and do not yet.
@@ -263,7 +270,7 @@ class _Turn:
                 continue
             fresh = [
                 p for p in message.parts
-                if isinstance(p, UserPromptPart) and not any(p is seen for seen in self.classified)
+                if isinstance(p, UserPromptPart) and not any(_same_prompt(p, seen) for seen in self.classified)
             ]
             self.classified.extend(fresh)
             fresh = [p for p in fresh if not any(p.content is content for content in self.tool_content)]

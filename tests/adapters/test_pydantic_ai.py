@@ -323,3 +323,20 @@ async def test_what_a_tool_returns_as_content_is_no_steer(config_path: Path, see
     assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 0, 1, 2]
     # The second turn: its message, then the request holding the steer the tool enqueued.
     assert "Also check the tabs." in last_texts(script.seen[3][0]) and CHECKPOINT_TEXT in last_texts(script.seen[3][0])[-1]
+
+
+async def test_a_history_processor_that_copies_the_messages_changes_nothing(config_path: Path, seeded: MemoryStore) -> None:
+    """A history processor may return copies (here a round trip through ``ModelMessagesTypeAdapter``, as a
+    processor that stores and reloads the history does); the first turn's message is still the user's, not
+    a steer, on every request of the run."""
+    from pydantic_ai.capabilities import ProcessHistory
+
+    def reload(messages: list[ModelMessage]) -> list[ModelMessage]:
+        return list(ModelMessagesTypeAdapter.validate_python(ModelMessagesTypeAdapter.dump_python(messages)))
+
+    script = Script(memory(operation="scan", query="zephyr"), answer("one"), answer("two"))
+    memory_capability = MemoryCapability.from_config(config_path, store=seeded)
+    agent = Agent(script.model, capabilities=[ProcessHistory(reload), memory_capability])
+    first = await agent.run("First question.")
+    await agent.run("Second question.", message_history=first.all_messages())
+    assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 0, 1]
