@@ -166,8 +166,14 @@ def with_checkpoints(
     else:
         first = next((m for m in thread if isinstance(m, HumanMessage) and opening_id is not None and m.id == opening_id), None)
     out: list[AnyMessage] = []
+    first_seen = False
     for message in messages:
         is_first = first is not None and (message is first or (message.id is not None and message.id == first.id))
+        if first is not None and not first_seen and message.id is None and isinstance(message, HumanMessage):
+            # A copy made without its id (a wrap_model_call hook that rebuilds the request's messages):
+            # the request's first id-less human message with the opening message's content is it.
+            is_first = message.content == first.content
+        first_seen = first_seen or is_first or isinstance(message, HumanMessage)
         # The state cannot tell a later turn's user message from a steer, and the rule gives both
         # the checkpoint: every human message after the thread's first counts as a later turn's.
         due = checkpoint_due("user", earlier_turns=0 if is_first else 1)

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import json
 import runpy
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain.agents import create_agent
-from langchain.agents.middleware import AgentState, SummarizationMiddleware, before_model
+from langchain.agents.middleware import (
+    AgentState,
+    ModelRequest,
+    ModelResponse,
+    SummarizationMiddleware,
+    before_model,
+    wrap_model_call,
+)
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatResult
@@ -231,3 +238,22 @@ def test_a_conversation_given_in_part_is_past_its_first_turn(config_path: Path, 
     agent.invoke({"messages": [AIMessage("The earlier answer."), HumanMessage("Go on.")]})
     list(agent.stream({"messages": [SystemMessage("Be brief."), HumanMessage("Start.")]}))
     assert [marked(request) for request in model.seen] == [["Go on."], []]
+
+
+@wrap_model_call
+def rebuild_messages(request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], ModelResponse[Any]]) -> ModelResponse[Any]:
+    """A hook listed before memory that hands on new human messages, built without their ids."""
+    rebuilt = [HumanMessage(m.content) if isinstance(m, HumanMessage) else m for m in request.messages]
+    return handler(request.override(messages=rebuilt))
+
+
+def test_a_request_rebuilt_without_ids_still_spares_the_opening_message(config_path: Path, seeded: MemoryStore) -> None:
+    """``create_agent`` composes ``wrap_model_call`` hooks so that the first listed wraps the others
+    (``langchain/agents/factory.py``): memory sees the request an outer hook passed on. Its human messages
+    may be new objects without ids; the opening one is still known, by its content, and goes unmarked."""
+    model = scripted(AIMessage("one"), AIMessage("two"))
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+    agent = create_agent(model, middleware=[rebuild_messages, memory], checkpointer=InMemorySaver())
+    agent.invoke({"messages": [HumanMessage("First question.")]}, THREAD)
+    agent.invoke({"messages": [HumanMessage("Second question.")]}, THREAD)
+    assert [marked(request) for request in model.seen] == [[], ["Second question."]]
