@@ -13,15 +13,19 @@
 - Instructions: :data:`~tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS` joins the system message of every
   model request (:func:`~tact_memory.runtime.prompt.assemble_system`), for root and child agents.
 - Checkpoint (rule I5, as :func:`~tact_memory.runtime.checkpoint_rule.checkpoint_due` decides): in
-  ``wrap_model_call``, every human message of the thread except the first
-  gets :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last text block, in the
-  request sent to the model only. The graph state is the app's transcript (what ``invoke`` returns
+  ``wrap_model_call``, every human message of the thread except the one that opened it gets
+  :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last text block, in
+  the request sent to the model only. The graph state is the app's transcript (what ``invoke`` returns
   and ``stream`` shows) and also the conversation a checkpointer saves, so it is left as the user
   typed it. The rule reads only the state, so every model call, including the first after a resume
   or a fork from a saved checkpoint, sees the checkpoint on the same messages: it is kept in the
   model-visible history without being stored in the transcript. A human message that arrives
   while a turn runs (a steer) is past the first message, so it gets the checkpoint too, also in the
-  first turn. Only root agents get it.
+  first turn. The opening message is recorded in the state (``before_agent``, on the thread's
+  first invocation) before a ``before_model`` hook can trim or summarise it away; a thread that
+  starts with anything but system messages before its first human message was given in part and
+  has none. ``SummarizationMiddleware``'s summary is not a user message and gets none. Only root
+  agents get it.
 - Role (rule I17, :mod:`tact_memory.runtime.roles`): fixed once per ``invoke`` in ``before_agent`` and
   kept in the graph state under a private key (not part of the agent's input or output), never
   read from tool arguments. The middleware marks its agent's model calls and tool calls while they
@@ -58,7 +62,7 @@ from langchain.agents.middleware import (
     ToolCallRequest,
 )
 from langchain.agents.middleware.types import PrivateStateAttr
-from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AnyMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -80,12 +84,19 @@ __all__ = ["MemoryAgentMiddleware", "with_checkpoints"]
 _ROLE_KEY = "tact_memory_role"
 """The state key that holds the role decided when the agent was invoked."""
 
+_OPENING_KEY = "tact_memory_opening"
+"""The state key that holds the id of the thread's opening human message, recorded once per thread."""
+
 
 class MemoryState(AgentState[Any]):
     """The agent state with the role of the current invocation, private to the middleware."""
 
     tact_memory_role: NotRequired[Annotated[dict[str, str], PrivateStateAttr]]
     """``{"role": ..., "reason": ...}`` as :func:`tact_memory.runtime.roles.decide_role` gave it."""
+    tact_memory_opening: NotRequired[Annotated[dict[str, str | None], PrivateStateAttr]]
+    """``{"id": ...}``: the id of the human message that opened the thread, or ``None`` when the
+    thread was first seen past its first turn. Kept with the thread, so a message trimmed or
+    summarised out of the state later leaves no other human message to take its place."""
 
 _MAX_DISPATCHERS = 256
 """How many (thread, agent) dispatchers to keep; an evicted one only forgets its last scan."""
@@ -115,22 +126,58 @@ def _carries_checkpoint(message: AnyMessage) -> bool:
     )
 
 
-def with_checkpoints(messages: Sequence[AnyMessage], thread: Sequence[AnyMessage]) -> list[AnyMessage]:
-    """``messages`` with the checkpoint appended to every human message but the thread's first.
+def _is_summary(message: AnyMessage) -> bool:
+    """Whether a human message is LangChain's summary of earlier turns (``SummarizationMiddleware``), not the user's."""
+    return isinstance(message, HumanMessage) and message.additional_kwargs.get("lc_source") == "summarization"
+
+
+def opening_message(thread: Sequence[AnyMessage]) -> AnyMessage | None:
+    """The human message that opened the conversation ``thread`` holds, or ``None`` when it holds none.
+
+    A conversation whose first human message comes after anything but a system message (an earlier
+    answer, a tool result, ``SummarizationMiddleware``'s summary: a history that was trimmed,
+    summarised or given in part) is past its first turn, and none of its human messages opened it.
+    """
+    for message in thread:
+        if isinstance(message, HumanMessage) and not _is_summary(message):
+            return message
+        if not isinstance(message, SystemMessage | RemoveMessage):
+            return None
+    return None
+
+
+_FROM_THREAD: Any = object()
+
+
+def with_checkpoints(
+    messages: Sequence[AnyMessage], thread: Sequence[AnyMessage], *, opening_id: str | None = _FROM_THREAD
+) -> list[AnyMessage]:
+    """``messages`` with the checkpoint appended to every human message but the one that opened the thread.
 
     Args:
         messages: The messages of a model request.
-        thread: The whole conversation (the agent state's ``messages``), which decides which human
-            message is the first.
+        thread: The whole conversation (the agent state's ``messages``); without ``opening_id``, it
+            decides which human message opened it (:func:`opening_message`).
+        opening_id: The id of the opening human message as recorded when the thread started, or
+            ``None`` when the thread was past its first turn then: every human message is marked.
     """
-    first = next((m for m in thread if isinstance(m, HumanMessage)), None)
+    if opening_id is _FROM_THREAD:
+        first = opening_message(thread)
+    else:
+        first = next((m for m in thread if isinstance(m, HumanMessage) and opening_id is not None and m.id == opening_id), None)
     out: list[AnyMessage] = []
+    first_seen = False
     for message in messages:
         is_first = first is not None and (message is first or (message.id is not None and message.id == first.id))
+        if first is not None and not first_seen and message.id is None and isinstance(message, HumanMessage):
+            # A copy made without its id (a wrap_model_call hook that rebuilds the request's messages):
+            # the request's first id-less human message with the opening message's content is it.
+            is_first = message.content == first.content
+        first_seen = first_seen or is_first or isinstance(message, HumanMessage)
         # The state cannot tell a later turn's user message from a steer, and the rule gives both
         # the checkpoint: every human message after the thread's first counts as a later turn's.
         due = checkpoint_due("user", earlier_turns=0 if is_first else 1)
-        if isinstance(message, HumanMessage) and due and not _carries_checkpoint(message):
+        if isinstance(message, HumanMessage) and due and not _is_summary(message) and not _carries_checkpoint(message):
             content = message.content
             blocks: list[str | dict[Any, Any]] = [_text_block(content)] if isinstance(content, str) else list(content)
             message = message.model_copy(update={"content": [*blocks, _text_block(CHECKPOINT_TEXT)]})
@@ -189,9 +236,21 @@ class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMe
     # -- invocations ------------------------------------------------------------------------------
 
     def before_agent(self, state: MemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
-        """Decide the role of this invocation, where the caller's context is still visible."""
+        """Decide the role of this invocation, where the caller's context is still visible.
+
+        The first invocation of a thread also records which human message opened it, before any
+        ``before_model`` hook (a trim, a summary) can take it out of the state.
+        """
         decision = decide_role(self.role)
-        return {_ROLE_KEY: {"role": decision.role.value, "reason": decision.reason}}
+        update: dict[str, Any] = {_ROLE_KEY: {"role": decision.role.value, "reason": decision.reason}}
+        if not isinstance(state.get(_OPENING_KEY), dict):
+            thread = cast("Sequence[AnyMessage]", state.get("messages", []))
+            opening = opening_message(thread)
+            if opening is not None and opening.id is None:
+                pass  # no id to find it by later: decided from the state on each request
+            elif opening is not None or any(not isinstance(m, SystemMessage) for m in thread):
+                update[_OPENING_KEY] = {"id": opening.id if opening is not None else None}
+        return update
 
     async def abefore_agent(self, state: MemoryState, runtime: Runtime[Any]) -> dict[str, Any] | None:
         return self.before_agent(state, runtime)
@@ -204,7 +263,11 @@ class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMe
         messages = request.messages
         if self.current_role(request.state) is Role.ROOT:
             thread = cast("Sequence[AnyMessage]", request.state.get("messages", messages))
-            messages = with_checkpoints(messages, thread)
+            recorded = request.state.get(_OPENING_KEY)
+            if isinstance(recorded, dict) and "id" in recorded:
+                messages = with_checkpoints(messages, thread, opening_id=recorded["id"])
+            else:
+                messages = with_checkpoints(messages, thread)
         return request.override(system_message=_with_instructions(request.system_message), messages=messages)
 
     def wrap_model_call(

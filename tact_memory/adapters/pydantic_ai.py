@@ -13,13 +13,18 @@ layer over the library:
   before each model request of a root run, every user message of the run that is past the first
   turn, and every steer (user content delivered during the run through
   ``AgentRun.enqueue`` or ``RunContext.enqueue``, also in the first turn), gets
-  :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last part. The part is a
+  :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` appended as its own last part. What a
+  tool returns as ``ToolReturn(content=...)`` reaches the model as a user prompt part too, but it is
+  the tool's output, not a submission, and gets none. The part is a
   ``SystemPromptPart`` (pydantic-ai's channel for text the application, not the user, wrote) with
   ``metadata={"tact_memory": "checkpoint"}``, added to the request in the run's message history.
   So it stays in ``result.all_messages()`` and a restored conversation shows the model the same
   text, while the ``UserPromptPart`` the app displays is untouched; :func:`is_checkpoint` finds the
   part for apps that render system parts. "Past the first turn" means the history the run started
-  with already holds a user prompt, so a conversation restored from saved messages is past it.
+  with holds a response or a user prompt (a conversation restored from saved messages, summarised or
+  trimmed, is past it); it is decided when the run starts, since a history processor may cut earlier
+  turns out of ``ctx.messages``. Without a prompt, the history's last request, which pydantic-ai
+  sends again, is the turn's user message.
 - Role (rule I17, :mod:`tact_memory.runtime.roles`): fixed when the run starts (``for_run``), never read
   from tool arguments. A run is marked for its whole length (``wrap_run``), and a run that starts
   inside that mark (from a tool, an output function, an instructions function, or anything they
@@ -38,13 +43,13 @@ capability adds nothing: no tool, no instructions, no checkpoint.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic_ai import AgentRunResult, RunContext
+from pydantic_ai import AgentRunResult, RunContext, ToolReturn
 from pydantic_ai.capabilities import AbstractCapability, WrapRunHandler
-from pydantic_ai.messages import ModelRequest, SystemPromptPart, UserPromptPart
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, SystemPromptPart, ToolCallPart, UserPromptPart
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
@@ -137,6 +142,7 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
     role: Role | None = None
     """The stated role, or ``None`` to derive it for each run; detection may only lower it."""
     _dispatcher: Dispatcher | None = field(default=None, init=False, repr=False, compare=False)
+    _turn: _Turn | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def bound_role(self) -> Role | None:
@@ -167,6 +173,7 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
     async def for_run(self, ctx: RunContext[Any]) -> MemoryCapability:
         bound = copy.copy(self)
         bound._dispatcher = decide_role(self.role).dispatcher(self.store) if self.enabled else None
+        bound._turn = _Turn.starting(ctx.messages, ctx.prompt)
         return bound
 
     async def wrap_run(self, ctx: RunContext[Any], *, handler: WrapRunHandler) -> AgentRunResult[Any]:
@@ -182,11 +189,20 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
     def get_instructions(self) -> str | None:
         return MEMORY_INSTRUCTIONS if self.enabled else None
 
+    async def after_tool_execute(
+        self, ctx: RunContext[Any], *, call: ToolCallPart, tool_def: ToolDefinition, args: Any, result: Any
+    ) -> Any:
+        # A tool's ToolReturn(content=...) reaches the model as a UserPromptPart holding that very
+        # object: the tool's output, neither a user message nor a steer.
+        if self._turn is not None and isinstance(result, ToolReturn) and result.content:
+            self._turn.tool_content.append(result.content)
+        return result
+
     async def before_model_request(
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
-        if self.enabled and self.bound_role is Role.ROOT:
-            for message in _needing_checkpoint(ctx):
+        if self.enabled and self.bound_role is Role.ROOT and self._turn is not None:
+            for message in self._turn.needing_checkpoint(ctx):
                 # In place, as pydantic-ai records its own additions: the message is shared by this
                 # request and the run's history, so the model sees the part now and later.
                 message.parts = [*message.parts, checkpoint_part()]
@@ -197,18 +213,71 @@ def _has_prompt(message: object) -> bool:
     return isinstance(message, ModelRequest) and any(isinstance(p, UserPromptPart) for p in message.parts)
 
 
-def _needing_checkpoint(ctx: RunContext[Any]) -> Iterator[ModelRequest]:
-    """This run's user messages and steers that should carry the checkpoint and do not yet.
+def _same_prompt(part: object, prompt: UserPromptPart) -> bool:
+    """Whether ``part`` is ``prompt`` or a copy of it (a history processor may copy messages)."""
+    return part is prompt or (
+        isinstance(part, UserPromptPart) and part.timestamp == prompt.timestamp and part.content == prompt.content
+    )
 
-    A run is one turn: its first prompt is the user message (when the run was given one), every
-    later prompt of the run is a steer, and each earlier run in the history started a turn.
+
+@dataclass
+class _Turn:
+    """What one run knows about its turn, fixed from the history it started with.
+
+    The rule is decided when the run starts, not from ``ctx.messages`` at each request: a history
+    processor (``ProcessHistory``) may already have cut the earlier turns out of that list, for the
+    request and for the history the run keeps, and a run may be given a history that holds no user
+    prompt (a summary, the last response) or that ends with the request it sends again.
     """
-    if ctx.run_id is None:
-        return
-    prompts = [m for m in ctx.messages if isinstance(m, ModelRequest) and _has_prompt(m)]
-    earlier_turns = len({m.run_id for m in prompts if m.run_id != ctx.run_id})
-    ours = [m for m in prompts if m.run_id == ctx.run_id]
-    for index, message in enumerate(ours):
-        kind: SubmissionKind = "user" if index == 0 and ctx.prompt is not None else "steer"
-        if checkpoint_due(kind, earlier_turns=earlier_turns) and not any(is_checkpoint(p) for p in message.parts):
-            yield message
+
+    past_first_turn: bool
+    """Whether the history before this run's user message holds a response or a user prompt."""
+    resumed: list[UserPromptPart]
+    """The prompts of the history's last request, when the run was given no prompt: pydantic-ai sends a
+    copy of that request again (the parts are the same objects), and it is the turn's user message."""
+    started: bool = False
+    classified: list[UserPromptPart] = field(default_factory=list)
+    tool_content: list[object] = field(default_factory=list)
+    """What tools of the run returned as ``ToolReturn.content``, by identity: pydantic-ai puts it in a
+    ``UserPromptPart`` of its own (``_tool_execution.py``), which is no submission."""
+    """The user prompt parts already given their kind, by identity (a processor may copy or drop their requests)."""
+
+    @classmethod
+    def starting(cls, history: Sequence[ModelMessage], prompt: object) -> _Turn:
+        earlier = list(history)
+        resumed = earlier.pop() if prompt is None and earlier and _has_prompt(earlier[-1]) else None
+        past_first_turn = any(isinstance(m, ModelResponse) or _has_prompt(m) for m in earlier)
+        prompts = [p for p in resumed.parts if isinstance(p, UserPromptPart)] if isinstance(resumed, ModelRequest) else []
+        return cls(past_first_turn=past_first_turn, resumed=prompts)
+
+    def _is_resumed(self, message: ModelRequest) -> bool:
+        return any(_same_prompt(part, prompt) for part in message.parts for prompt in self.resumed)
+
+    def needing_checkpoint(self, ctx: RunContext[Any]) -> Iterator[ModelRequest]:
+        """This run's user message and steers that should carry the checkpoint and do not yet.
+
+        A run is one turn: its user message is the request made from its prompt (or the request it
+        was resumed with), and every other user prompt that reaches the run is a steer.
+        """
+        first_request = not self.started
+        self.started = True
+        user_found = False
+        for message in list(ctx.messages):
+            if not isinstance(message, ModelRequest):
+                continue
+            resumed = self._is_resumed(message)
+            if message.run_id != ctx.run_id and not resumed:
+                continue
+            fresh = [
+                p for p in message.parts
+                if isinstance(p, UserPromptPart) and not any(_same_prompt(p, seen) for seen in self.classified)
+            ]
+            self.classified.extend(fresh)
+            fresh = [p for p in fresh if not any(p.content is content for content in self.tool_content)]
+            if not fresh:
+                continue
+            is_user = first_request and not user_found and (resumed or (not self.resumed and ctx.prompt is not None))
+            user_found = user_found or is_user
+            kind: SubmissionKind = "user" if is_user else "steer"
+            if checkpoint_due(kind, earlier_turns=1 if self.past_first_turn else 0) and not any(is_checkpoint(p) for p in message.parts):
+                yield message

@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import json
 import runpy
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain.agents import create_agent
+from langchain.agents.middleware import (
+    AgentState,
+    ModelRequest,
+    ModelResponse,
+    SummarizationMiddleware,
+    before_model,
+    wrap_model_call,
+)
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatResult
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
+from langgraph.runtime import Runtime
 from pydantic import Field
 
 from tact_memory.adapters.langchain import MemoryAgentMiddleware
@@ -168,3 +178,82 @@ def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "transcript: ['How are release tags named in commonware?', 'They are vX.Y.Z; remember that.']" in out
     assert "stored #1: In the `commonware` repository" in out
+
+
+def marked(messages: Sequence[BaseMessage]) -> list[str]:
+    """The human messages of a request that end with the checkpoint, by their own text."""
+    return [
+        m.content[0]["text"]
+        for m in messages
+        if m.type == "human" and isinstance(m.content, list) and m.content[-1] == {"type": "text", "text": CHECKPOINT_TEXT}
+    ]
+
+
+@before_model
+def keep_last_message(state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
+    """LangGraph's documented way to trim a thread: remove every message, add back the ones kept."""
+    messages = state["messages"]
+    return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *messages[-1:]]} if len(messages) > 1 else None
+
+
+@pytest.mark.parametrize("trim_first", [True, False])
+def test_a_thread_trimmed_in_its_state_keeps_the_checkpoint_on_later_turns(
+    config_path: Path, seeded: MemoryStore, trim_first: bool
+) -> None:
+    """A ``before_model`` hook that returns ``RemoveMessage(id=REMOVE_ALL_MESSAGES)`` (LangGraph docs, "Trim
+    messages"; ``langgraph/graph/message.py``) takes the thread's first human message out of the state a
+    checkpointer saves. The human message that opened the thread is recorded when the thread starts, so a
+    later turn's message does not take its place."""
+    model = scripted(AIMessage("one"), AIMessage("two"), AIMessage("three"))
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+    middleware = [keep_last_message, memory] if trim_first else [memory, keep_last_message]
+    agent = create_agent(model, middleware=middleware, checkpointer=InMemorySaver())
+    for question in ("First question.", "Second question.", "Third question."):
+        agent.invoke({"messages": [HumanMessage(question)]}, THREAD)
+    assert [marked(request) for request in model.seen] == [[], ["Second question."], ["Third question."]]
+
+
+def test_a_thread_summarised_keeps_the_checkpoint_and_the_summary_gets_none(config_path: Path, seeded: MemoryStore) -> None:
+    """``SummarizationMiddleware`` replaces the earlier messages with one ``HumanMessage`` marked
+    ``additional_kwargs={"lc_source": "summarization"}`` (``langchain/agents/middleware/summarization.py``):
+    it is not the user's message and does not open the thread."""
+    model = scripted(AIMessage("one"), AIMessage("two"), AIMessage("three"))
+    summarizer = scripted(AIMessage("They asked two questions."))
+    summarize = SummarizationMiddleware(model=summarizer, trigger=("messages", 4), keep=("messages", 1))
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+    agent = create_agent(model, middleware=[summarize, memory], checkpointer=InMemorySaver())
+    for question in ("First question.", "Second question.", "Third question."):
+        agent.invoke({"messages": [HumanMessage(question)]}, THREAD)
+    last = model.seen[-1]
+    assert any(m.type == "human" and "They asked two questions." in text(m) for m in last)  # summarised
+    assert [marked(request) for request in model.seen] == [[], ["Second question."], ["Third question."]]
+
+
+def test_a_conversation_given_in_part_is_past_its_first_turn(config_path: Path, seeded: MemoryStore) -> None:
+    """Without a checkpointer the app passes the conversation to each ``invoke``; one that was cut so that
+    it starts with an earlier answer holds no opening human message, so its human messages are later turns'.
+    ``stream`` runs the same graph as ``invoke``."""
+    model = scripted(AIMessage("ok"), AIMessage("ok"))
+    agent = create_agent(model, middleware=[MemoryAgentMiddleware.from_config(config_path, store=seeded)])
+    agent.invoke({"messages": [AIMessage("The earlier answer."), HumanMessage("Go on.")]})
+    list(agent.stream({"messages": [SystemMessage("Be brief."), HumanMessage("Start.")]}))
+    assert [marked(request) for request in model.seen] == [["Go on."], []]
+
+
+@wrap_model_call
+def rebuild_messages(request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], ModelResponse[Any]]) -> ModelResponse[Any]:
+    """A hook listed before memory that hands on new human messages, built without their ids."""
+    rebuilt = [HumanMessage(m.content) if isinstance(m, HumanMessage) else m for m in request.messages]
+    return handler(request.override(messages=rebuilt))
+
+
+def test_a_request_rebuilt_without_ids_still_spares_the_opening_message(config_path: Path, seeded: MemoryStore) -> None:
+    """``create_agent`` composes ``wrap_model_call`` hooks so that the first listed wraps the others
+    (``langchain/agents/factory.py``): memory sees the request an outer hook passed on. Its human messages
+    may be new objects without ids; the opening one is still known, by its content, and goes unmarked."""
+    model = scripted(AIMessage("one"), AIMessage("two"))
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+    agent = create_agent(model, middleware=[rebuild_messages, memory], checkpointer=InMemorySaver())
+    agent.invoke({"messages": [HumanMessage("First question.")]}, THREAD)
+    agent.invoke({"messages": [HumanMessage("Second question.")]}, THREAD)
+    assert [marked(request) for request in model.seen] == [[], ["Second question."]]

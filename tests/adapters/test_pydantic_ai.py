@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import runpy
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic_ai import Agent, ModelMessagesTypeAdapter, RunContext
+from pydantic_ai import Agent, ModelMessagesTypeAdapter, RunContext, ToolReturn
 from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
@@ -208,3 +208,135 @@ async def test_the_agents_retries_apply_to_arguments_that_are_not_json(config_pa
     agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)], retries=3)
     result = await agent.run("Look it up.")
     assert result.output == "done" and "candidates" in returns(result.all_messages())[-1]
+
+
+def keep_last_message(messages: list[ModelMessage]) -> list[ModelMessage]:
+    return messages[-1:]
+
+
+def checkpoints_shown(messages: list[ModelMessage]) -> int:
+    return sum(CHECKPOINT_TEXT in text for text in part_texts(messages))
+
+
+@pytest.mark.parametrize("processor_first", [True, False])
+async def test_a_history_processor_that_cuts_the_first_turn_does_not_hide_that_it_happened(
+    config_path: Path, seeded: MemoryStore, processor_first: bool
+) -> None:
+    """pydantic-ai's ``ProcessHistory`` (``capabilities/process_history.py``) sets ``ctx.messages[:]`` to what
+    the processor returned, before the hooks of the capabilities listed after it: the earlier turns are
+    gone from the list both for the request and for the history the run keeps. The turn is decided from
+    the history the run started with, so the second and third turns still get the checkpoint."""
+    from pydantic_ai.capabilities import ProcessHistory
+
+    script = Script(answer("one"), answer("two"), answer("three"))
+    memory_capability = MemoryCapability.from_config(config_path, store=seeded)
+    processor = ProcessHistory(keep_last_message)
+    capabilities = [processor, memory_capability] if processor_first else [memory_capability, processor]
+    agent = Agent(script.model, capabilities=capabilities)
+    first = await agent.run("First question.")
+    second = await agent.run("Second question.", message_history=first.all_messages())
+    await agent.run("Third question.", message_history=second.all_messages())
+    assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 1, 1]
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        [ModelRequest(parts=[SystemPromptPart("Summary of the conversation so far: zephyr.")]), answer("ok")],
+        [answer("The last answer, kept alone.")],
+    ],
+    ids=["summary", "last-response"],
+)
+async def test_a_history_without_its_first_prompt_is_past_the_first_turn(
+    config_path: Path, seeded: MemoryStore, history: list[ModelMessage]
+) -> None:
+    """``Agent.run(message_history=...)`` takes any list of messages (pydantic-ai docs, "Messages and chat
+    history"); one whose prompts were summarised or trimmed away still holds a response, so the turn
+    it starts is not the first."""
+    script = Script(answer("ok"))
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    result = await agent.run("Go on.", message_history=history)
+    assert CHECKPOINT_TEXT in last_texts(script.seen[0][0])[-1]
+    assert checkpoints_shown(script.seen[0][0]) == 1
+    request = result.new_messages()[0]
+    assert isinstance(request, ModelRequest) and is_checkpoint(request.parts[-1])
+
+
+async def test_a_run_resumed_from_a_request_in_the_history_marks_it_by_its_turn(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    """With no prompt, pydantic-ai sends the history's last ``ModelRequest`` again as the run's request
+    (``_agent_graph.py``, ``is_resuming_without_prompt``); that request keeps the run id it had. It is
+    the turn's user message: marked when earlier turns precede it, never when it is the first."""
+    script = Script(answer("one"), answer("two"), answer("three"))
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    first = await agent.run("First question.")
+    later = ModelRequest(parts=[UserPromptPart("Second question.")])
+    second = await agent.run(None, message_history=[*first.all_messages(), later])
+    await agent.run(None, message_history=[ModelRequest(parts=[UserPromptPart("Only question.")])])
+    assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 1, 0]
+    (resent,) = [m for m in second.all_messages() if isinstance(m, ModelRequest) and "Second question." in repr(m)]
+    assert is_checkpoint(resent.parts[-1]) and sum(map(is_checkpoint, resent.parts)) == 1
+
+
+async def test_streamed_runs_get_the_checkpoint_as_runs_do(config_path: Path, seeded: MemoryStore) -> None:
+    """``run_stream`` and ``iter`` go through the same ``before_model_request`` hooks as ``run``."""
+    script = Script(answer("one"), answer("two"), answer("three"))
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        response = script(messages, info)
+        yield str(response.parts[0].content)  # type: ignore[union-attr]
+
+    model = FunctionModel(script, stream_function=stream)
+    agent = Agent(model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    async with agent.run_stream("First question.") as streamed:
+        await streamed.get_output()
+    first = streamed.all_messages()
+    async with agent.run_stream("Second question.", message_history=first) as streamed:
+        await streamed.get_output()
+    async with agent.iter("Third question.", message_history=[answer("A kept answer.")]) as run:
+        async for _ in run:
+            pass
+    assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 1, 1]
+
+
+async def test_what_a_tool_returns_as_content_is_no_steer(config_path: Path, seeded: MemoryStore) -> None:
+    """A tool's ``ToolReturn(content=...)`` goes to the model as a ``UserPromptPart`` beside the tool's
+    return (``_tool_execution.py``: ``UserPromptPart(content=tool_user_content)``): it is the tool's output,
+    so it gets no checkpoint, in the first turn or later. What a tool enqueues (``RunContext.enqueue``) is a
+    steer and still gets it."""
+    script = Script(
+        ModelResponse(parts=[ToolCallPart("look", {})]), answer("one"), ModelResponse(parts=[ToolCallPart("look", {})]), answer("two")
+    )
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    steering = [False, True]
+
+    @agent.tool
+    def look(ctx: RunContext[None]) -> ToolReturn:
+        if steering.pop(0):
+            ctx.enqueue("Also check the tabs.")
+        return ToolReturn(return_value="looked", content=["What the picture shows."])
+
+    first = await agent.run("Look at it.")
+    await agent.run("Look again.", message_history=first.all_messages())
+    # The first turn: the tool's picture alone comes back, and nothing is marked.
+    assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 0, 1, 2]
+    # The second turn: its message, then the request holding the steer the tool enqueued.
+    assert "Also check the tabs." in last_texts(script.seen[3][0]) and CHECKPOINT_TEXT in last_texts(script.seen[3][0])[-1]
+
+
+async def test_a_history_processor_that_copies_the_messages_changes_nothing(config_path: Path, seeded: MemoryStore) -> None:
+    """A history processor may return copies (here a round trip through ``ModelMessagesTypeAdapter``, as a
+    processor that stores and reloads the history does); the first turn's message is still the user's, not
+    a steer, on every request of the run."""
+    from pydantic_ai.capabilities import ProcessHistory
+
+    def reload(messages: list[ModelMessage]) -> list[ModelMessage]:
+        return list(ModelMessagesTypeAdapter.validate_python(ModelMessagesTypeAdapter.dump_python(messages)))
+
+    script = Script(memory(operation="scan", query="zephyr"), answer("one"), answer("two"))
+    memory_capability = MemoryCapability.from_config(config_path, store=seeded)
+    agent = Agent(script.model, capabilities=[ProcessHistory(reload), memory_capability])
+    first = await agent.run("First question.")
+    await agent.run("Second question.", message_history=first.all_messages())
+    assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 0, 1]
