@@ -695,3 +695,30 @@ async def test_planted_controls_are_shown_escaped_everywhere(home_config: Path) 
         assert text(app, "#detail-content") == shown + "\nnext"
         await pilot.press("d")
         assert text(app, "#confirm-content") == shown + "\nnext"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+async def test_r_shows_the_database_at_the_path_after_it_was_deleted_or_replaced(
+    home_config: Path, tmp_path: Path, how: str
+) -> None:
+    """The browser's open connection still reads a database deleted or renamed over meanwhile;
+    a refresh must show the file there now, not records that are no longer anywhere."""
+    seed(home_config)
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        assert ids(app) == [1, 2, 4, 3]
+        for path in db_of(home_config).parent.iterdir():
+            path.unlink()
+        if how == "replaced":
+            with MemoryStore(tmp_path / "other.sqlite3", clock=FakeClock(T0)) as other:
+                other.put("The replacement corpus holds only this record.")
+            (tmp_path / "other.sqlite3").rename(db_of(home_config))
+        await pilot.press("r")
+        if how == "deleted":
+            assert app.view == "empty" and app.shown == [] and "has not been created" in text(app, "#empty")
+            assert not db_of(home_config).exists()
+        else:
+            assert app.view == "records" and [r.content for r in app.shown] == [
+                "The replacement corpus holds only this record."
+            ]
