@@ -722,3 +722,23 @@ async def test_r_shows_the_database_at_the_path_after_it_was_deleted_or_replaced
             assert app.view == "records" and [r.content for r in app.shown] == [
                 "The replacement corpus holds only this record."
             ]
+
+
+@pytest.mark.anyio
+async def test_a_time_past_the_calendar_is_shown_not_raised(home_config: Path) -> None:
+    """A row written around the store may hold any 64-bit time; it is listed and opened like any."""
+    seed(home_config)
+    huge = 2**63 - 1
+    with closing(sqlite3.connect(db_of(home_config))) as conn, conn:
+        conn.execute("UPDATE memories SET created_at_ms = ?, updated_at_ms = ? WHERE id = 2", (huge, huge))
+        conn.execute("UPDATE telemetry SET last_read_at_ms = ? WHERE memory_id = 2", (huge,))
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.view == "records" and sorted(ids(app)) == [1, 2, 3, 4]
+        row = ids(app).index(2)
+        assert str(app.query_one(RecordTable).get_row_at(row)[3]).startswith("not a date (")
+        await pilot.press(*["down"] * row, "enter")
+        assert isinstance(app.screen, DetailScreen) and app.screen.record.key.id == 2
+        fields = text(app, "#detail-fields")
+        assert f"created    not a date ({huge})" in fields and f"last not a date ({huge})" in fields
