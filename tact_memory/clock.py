@@ -24,8 +24,15 @@ def format_ms(ms: int | None, *, zone: bool = True) -> str:
     Args:
         ms: The time, or ``None`` for something that never happened.
         zone: Whether to add `` UTC``; a column whose heading already says UTC leaves it off.
+
+    A stored time need not be one a calendar can show (a database file can be written by anything,
+    and SQLite holds any 64-bit integer): a time outside the years 1 to 9999 is shown as
+    ``not a date (<ms>)`` rather than raising, so one odd row cannot stop a list.
     """
     if ms is None:
         return "-"
-    text = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
+    try:
+        text = datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
+    except (ValueError, OverflowError, OSError):
+        return f"not a date ({ms})"
     return f"{text} UTC" if zone else text

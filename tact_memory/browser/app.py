@@ -4,7 +4,9 @@ The app reads the store with ``list_records`` only. That call bumps no telemetry
 probation and creates no file, so browsing is invisible to ranking and to the model (invariant I10).
 The one write is a confirmed delete, which goes through the same version-checked
 ``MemoryStore.delete`` the tool uses: the version submitted is the one the person saw, so a record
-that changed while the confirmation was open is refused rather than deleted.
+that changed while the confirmation was open is refused rather than deleted. A version names a
+record only within one database, so nothing is deleted either when the browser switched stores, or
+the database file was replaced, while the confirmation was open.
 
 The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names it:
 
@@ -578,9 +580,9 @@ class MemoryBrowser(App[None]):
 
     def confirm_delete(self, record: MemoryRecord) -> None:
         """Show ``record`` and delete it at the displayed version if the person presses ``y``."""
-        self.push_screen(ConfirmDeleteScreen(record), partial(self._confirmed, record))
+        self.push_screen(ConfirmDeleteScreen(record), partial(self._confirmed, record, self.store))
 
-    def _confirmed(self, record: MemoryRecord, answer: bool | None) -> None:
+    def _confirmed(self, record: MemoryRecord, store: MemoryBackend, answer: bool | None) -> None:
         key = record.key
         if not answer:
             self.say(f"Kept memory {key.id}.")
@@ -589,7 +591,22 @@ class MemoryBrowser(App[None]):
             self.say(f"Memory {key.id} was not deleted: memory was disabled meanwhile.")
             return
         try:
-            self.store.delete(key)
+            if self.store is not store:
+                self.say(
+                    f"Not deleted: the browser switched to another store while you were confirming, so memory "
+                    f"{key.id} there is not the record you saw. The list was reloaded; look again."
+                )
+                return
+            # The version names a record only within one database: a file replaced meanwhile (a
+            # restore, a copy from elsewhere) can hold another record under the same id and version.
+            current = store.get(key.id)
+            if current is not None and current.key == key and not _same_record(current, record):
+                self.say(
+                    f"Not deleted: memory {key.id} (version {key.version}) is no longer the record you saw; "
+                    "the database was replaced meanwhile. The list was reloaded; look again."
+                )
+                return
+            store.delete(key)
         except VersionConflict as exc:
             self.say(
                 f"Not deleted: memory {key.id} changed while you were confirming (version {key.version} "
@@ -604,6 +621,12 @@ class MemoryBrowser(App[None]):
                 f"Memory {key.id} removed from the database and from retrieval. Copies may remain on "
                 "disk, in backups and in transcripts."
             )
-        while isinstance(self.screen, DetailScreen):
-            self.pop_screen()
-        self._load()
+        finally:
+            while isinstance(self.screen, DetailScreen):
+                self.pop_screen()
+            self._load()
+
+
+def _same_record(a: MemoryRecord, b: MemoryRecord) -> bool:
+    """Whether ``a`` and ``b`` are the same version of the same record (telemetry aside)."""
+    return (a.key, a.content, a.created_at_ms, a.updated_at_ms) == (b.key, b.content, b.created_at_ms, b.updated_at_ms)

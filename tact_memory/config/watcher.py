@@ -9,7 +9,10 @@ to any other name in the folder are ignored, but only after they reached the wat
 neighbour written all the time (a swap file, a log) must not keep the debounce clock below from
 running. If ``config.toml`` is a symlink, the folder of its target is watched too, so edits made
 through a dotfiles checkout are seen; the link is resolved again at every tick, and when it has
-been re-pointed to another folder (``ln -sfn``, GNU stow, chezmoi) the watch moves there.
+been re-pointed to another folder (``ln -sfn``, GNU stow, chezmoi) the watch moves there. An OS
+watch is attached to the folder, not its name, so a watched folder that is removed (or replaced by
+another of the same name: ``rm -r`` and a restore, a checkout) is watched afresh once it is back,
+and the file is read when the folder goes, so its loss is reported even while the folder is absent.
 
 Edits arrive in bursts (truncate, write, rename, editor backup files), and ``watchfiles`` groups a
 burst by the number of distinct changed paths, so repeated writes to the same file can still come
@@ -57,6 +60,19 @@ from .reload import ReloadEvent, reload
 __all__ = ["ConfigWatcher", "ReloadEvent", "reload"]
 
 logger = logging.getLogger(__name__)
+
+def _identities(folders: list[Path]) -> list[tuple[int, int] | None]:
+    """The (device, inode) of each folder, ``None`` for one that cannot be looked at."""
+    found: list[tuple[int, int] | None] = []
+    for folder in folders:
+        try:
+            st = os.stat(folder)
+        except OSError:
+            found.append(None)
+        else:
+            found.append((st.st_dev, st.st_ino))
+    return found
+
 
 class ConfigWatcher:
     """Watch the selected ``config.toml`` on a background thread and report reloads.
@@ -158,8 +174,12 @@ class ConfigWatcher:
         while not self._stop.is_set():
             names = self._names()
             if not any(folder.is_dir() for folder in names):
-                # Nothing to watch until the folder exists; look again every few ticks, then check
-                # the file once, because it may have been written together with its folder.
+                # Nothing to watch until the folder exists. Read once now: the folder may have been
+                # removed with the file before the watch delivered that change, and the file's loss
+                # must still be reported (a read that finds nothing new is silent). Then look again
+                # every few ticks, and check the file once the folder is back, because it may have
+                # been written together with its folder.
+                self._reload()
                 self._ready.set()
                 if self._stop.wait(self._tick_ms * 5 / 1000):
                     return
@@ -181,7 +201,10 @@ class ConfigWatcher:
         re-pointed by renaming a new one over it, and any folder link on the way may change too.
         """
         folders = [folder for folder in names if folder.is_dir()]
+        identities = _identities(folders)
         wanted = {str(folder / name) for folder, name in names.items()}
+        watched = {str(folder) for folder in folders}
+        gone = False  # a watched folder itself was removed or moved: its OS watch hears nothing more
         last_change: float | None = None
         first = True
         # No watch_filter: watchfiles drops a batch its filter empties instead of yielding it, so a
@@ -206,20 +229,29 @@ class ConfigWatcher:
                 self._reload()
                 self._ready.set()
             now = time.monotonic()
+            gone = gone or any(path in watched for _change, path in changes)
             if any(path in wanted for _change, path in changes):
                 last_change = now
             elif last_change is not None and now - last_change >= self._debounce_s:
                 last_change = None
                 self._reload()
-            elif last_change is None and self._moved(names, folders):
+            elif last_change is None and (gone or self._moved(names, folders, identities)):
                 # Between bursts only, so a re-pointing is read once, debounced, before the new
                 # watch starts (which reads once more, to catch edits made while it was set up).
                 return
 
-    def _moved(self, names: dict[Path, str], folders: list[Path]) -> bool:
-        """Whether the folders to watch changed: the symlink points elsewhere, or a folder came or went."""
+    def _moved(
+        self, names: dict[Path, str], folders: list[Path], identities: list[tuple[int, int] | None]
+    ) -> bool:
+        """Whether the folders to watch changed: the symlink points elsewhere, a folder came or went,
+        or a folder was replaced by another of the same name (removed and made again, renamed over).
+
+        The OS watch is on the folder itself, not its name: once the folder it was set on is gone,
+        it hears nothing from the one made in its place, so that one must be watched afresh.
+        """
         now = self._names()
-        return now != names or [folder for folder in now if folder.is_dir()] != folders
+        present = [folder for folder in now if folder.is_dir()]
+        return now != names or present != folders or _identities(present) != identities
 
     def _reload(self) -> None:
         try:

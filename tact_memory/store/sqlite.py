@@ -209,14 +209,28 @@ class MemoryStore:
         a moved file only when it creates a rollback journal), so an acknowledged write would land
         nowhere anyone can find. One ``stat`` per transaction closes that gap.
         """
-        try:
-            st = os.stat(self.path)
-            moved = (st.st_dev, st.st_ino) != self._identity
-        except OSError:
-            moved = True
-        if moved:
+        if self._moved():
             self.close()
             raise unavailable(self.path, *UNAVAILABLE[SQLITE_READONLY_DBMOVED])
+
+    def _moved(self) -> bool:
+        """Whether the file at the path is no longer the one the open connection opened."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return True
+        return (st.st_dev, st.st_ino) != self._identity
+
+    def _view_connection(self) -> sqlite3.Connection | None:
+        """The connection for a people's view, of the file that is at the path now.
+
+        A connection keeps reading a file that was deleted, or replaced by a rename, after it
+        opened it; a view would show records that are no longer anywhere. So a view whose file
+        moved closes that connection and opens the path afresh (nothing, if the file is gone).
+        """
+        if self._conn is not None and self._moved():
+            self.close()
+        return self._connection(create=False)
 
     @contextmanager
     def _transaction(self, kind: TransactionKind) -> Iterator[sqlite3.Connection]:
@@ -759,7 +773,7 @@ class MemoryStore:
         if order not in _ORDER_SQL:
             raise errors.InvalidArguments(f"unknown order {order!r}; use one of {', '.join(_ORDER_SQL)}")
         with self._lock:
-            conn = self._connection(create=False)
+            conn = self._view_connection()
             if conn is None:
                 return []
             with self._translating(), self._view(conn) as (columns, source):
@@ -772,7 +786,7 @@ class MemoryStore:
         if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= policy.MAX_INTEGER:
             return None
         with self._lock:
-            conn = self._connection(create=False)
+            conn = self._view_connection()
             if conn is None:
                 return None
             with self._translating(), self._view(conn) as (columns, source):

@@ -22,6 +22,7 @@ from tact_memory.browser.app import FilterInput, RecordTable
 from tact_memory.browser.screens import ConfirmDeleteScreen, DetailScreen, hidden_note
 from tact_memory.cli.app import cli
 from tact_memory.config.loading import ConfigSource, read_config
+from tact_memory.config.reload import reload
 from tact_memory.records import RecordKey
 from tact_memory.screening.checkpoint import IMITATION_KIND
 from tact_memory.store.sqlite import MemoryStore
@@ -695,3 +696,113 @@ async def test_planted_controls_are_shown_escaped_everywhere(home_config: Path) 
         assert text(app, "#detail-content") == shown + "\nnext"
         await pilot.press("d")
         assert text(app, "#confirm-content") == shown + "\nnext"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+async def test_r_shows_the_database_at_the_path_after_it_was_deleted_or_replaced(
+    home_config: Path, tmp_path: Path, how: str
+) -> None:
+    """The browser's open connection still reads a database deleted or renamed over meanwhile;
+    a refresh must show the file there now, not records that are no longer anywhere."""
+    seed(home_config)
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        assert ids(app) == [1, 2, 4, 3]
+        for path in db_of(home_config).parent.iterdir():
+            path.unlink()
+        if how == "replaced":
+            with MemoryStore(tmp_path / "other.sqlite3", clock=FakeClock(T0)) as other:
+                other.put("The replacement corpus holds only this record.")
+            (tmp_path / "other.sqlite3").rename(db_of(home_config))
+        await pilot.press("r")
+        if how == "deleted":
+            assert app.view == "empty" and app.shown == [] and "has not been created" in text(app, "#empty")
+            assert not db_of(home_config).exists()
+        else:
+            assert app.view == "records" and [r.content for r in app.shown] == [
+                "The replacement corpus holds only this record."
+            ]
+
+
+@pytest.mark.anyio
+async def test_a_time_past_the_calendar_is_shown_not_raised(home_config: Path) -> None:
+    """A row written around the store may hold any 64-bit time; it is listed and opened like any."""
+    seed(home_config)
+    huge = 2**63 - 1
+    with closing(sqlite3.connect(db_of(home_config))) as conn, conn:
+        conn.execute("UPDATE memories SET created_at_ms = ?, updated_at_ms = ? WHERE id = 2", (huge, huge))
+        conn.execute("UPDATE telemetry SET last_read_at_ms = ? WHERE memory_id = 2", (huge,))
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.view == "records" and sorted(ids(app)) == [1, 2, 3, 4]
+        row = ids(app).index(2)
+        assert str(app.query_one(RecordTable).get_row_at(row)[3]).startswith("not a date (")
+        await pilot.press(*["down"] * row, "enter")
+        assert isinstance(app.screen, DetailScreen) and app.screen.record.key.id == 2
+        fields = text(app, "#detail-fields")
+        assert f"created    not a date ({huge})" in fields and f"last not a date ({huge})" in fields
+
+
+@pytest.mark.anyio
+async def test_a_database_replaced_during_confirmation_loses_no_record_of_the_new_one(
+    home_config: Path, tmp_path: Path
+) -> None:
+    """A version names a record only within one database: when the file is replaced while the
+    confirmation is open (and the list reloads behind it), the same id and version in the new file
+    is another record, and ``y`` must not delete it."""
+    seed(home_config)
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmDeleteScreen) and app.screen.record.key == RecordKey(1, 1)
+        for path in db_of(home_config).parent.iterdir():
+            path.unlink()
+        with MemoryStore(tmp_path / "other.sqlite3", clock=FakeClock(T0)) as other:
+            other.put("An unrelated record the person never saw.")
+        (tmp_path / "other.sqlite3").rename(db_of(home_config))
+        write_config(home_config.parent, enabled=True, extra="# touched\n")  # any edit reloads the list
+        app.apply_reload(reload(app.config, app.source))
+        await pilot.press("y")
+        assert "no longer the record you saw" in app.message and "replaced" in app.message
+        assert [r.content for r in app.shown] == ["An unrelated record the person never saw."]
+    with other_store(home_config) as store:
+        assert [r.content for r in store.list_records()] == ["An unrelated record the person never saw."]
+
+
+@pytest.mark.anyio
+async def test_a_store_switched_during_confirmation_loses_no_record_of_the_new_one(
+    home_config: Path, tmp_path: Path
+) -> None:
+    """``[memory.team]`` added while the confirmation is open switches the browser to the team store;
+    its record with the same id and version is not the one shown, and ``y`` must not delete it."""
+    seed(home_config)
+    work = tmp_path / "work"
+    work.mkdir()
+    team_db = tmp_path / "team.sqlite3"
+    with MemoryStore(team_db, clock=FakeClock(T0)) as team:
+        team.put("A team record the person never saw.")
+    source = ConfigSource(home_config, "--config")
+    app = MemoryBrowser(
+        source,
+        config=read_config(source),
+        store_factory=lambda path: MemoryStore(path, clock=lambda: T0),
+        team_store_factory=lambda settings: MemoryStore(team_db, clock=lambda: T0),
+        workspace=work,
+        watch=False,
+        clock=lambda: T0 + 5 * HOUR,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmDeleteScreen) and app.screen.record.key == RecordKey(1, 1)
+        table = f'[memory.team]\nendpoint = "https://team.invalid"\ntoken_env = "T"\nworkspace_roots = ["{work}"]\n'
+        write_config(home_config.parent, enabled=True, extra=table)
+        app.apply_reload(reload(app.config, app.source))
+        assert app.team is not None
+        await pilot.press("y")
+        assert "switched to another store" in app.message
+    with MemoryStore(team_db) as team:
+        assert [r.content for r in team.list_records()] == ["A team record the person never saw."]
+    with other_store(home_config) as store:
+        assert len(store.list_records()) == len(CONTENTS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -402,3 +403,37 @@ def test_a_busy_neighbour_file_does_not_hold_up_a_reload(config_path: Path, coll
             stop.set()
             writer.join()
     assert event.error is None and event.config.memory.enabled is False
+
+
+def test_a_folder_removed_and_made_again_at_once_is_watched_again(tmp_path: Path, collector: Collector) -> None:
+    """The OS watch is on the folder, not its name: once the folder is gone it hears nothing from
+    one made in its place (often with the same inode number), so the watcher must watch that anew."""
+    config = write_config(tmp_path / "home" / "tact", enabled=True)
+    with ConfigWatcher(source_for(config, "default"), on_reload=collector, debounce_ms=DEBOUNCE_MS, tick_ms=TICK_MS):
+        for _ in range(3):
+            shutil.rmtree(config.parent)
+            removed = collector.next()  # a missing default file means defaults: memory off
+            assert removed.error is None and removed.config.memory.enabled is False
+            write_config(config.parent, enabled=True)  # made again right after the notice
+            assert collector.next().config.memory.enabled is True
+            write_config(config.parent, enabled=False)  # and edits there are seen
+            assert collector.next().config.memory.enabled is False
+            write_config(config.parent, enabled=True)
+            assert collector.next().config.memory.enabled is True
+
+
+def test_a_symlink_target_folder_removed_and_restored_is_watched_again(tmp_path: Path, collector: Collector) -> None:
+    link = tmp_path / "conf" / "config.toml"
+    target = write_config(tmp_path / "dotfiles", enabled=True)
+    link.parent.mkdir()
+    link.symlink_to(target)
+    with ConfigWatcher(source_for(link), on_reload=collector, debounce_ms=DEBOUNCE_MS, tick_ms=TICK_MS) as w:
+        shutil.rmtree(target.parent)
+        dangling = collector.next()
+        assert dangling.error is not None and "does not exist" in str(dangling.error)
+        assert w.config.memory.enabled is True  # the last good configuration stays in force
+        write_config(target.parent, enabled=False)  # restored, as a checkout would
+        restored = collector.next()
+        assert restored.error is None and restored.config.memory.enabled is False
+        write_config(target.parent, enabled=True)
+        assert collector.next().config.memory.enabled is True

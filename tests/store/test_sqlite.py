@@ -554,3 +554,26 @@ def test_a_process_killed_inside_put_many_leaves_nothing_of_it(db_path: Path) ->
         assert store.put("a fact after the crash").memory.key.id >= 2
     assert not db_path.with_name(db_path.name + "-journal").exists()
     assert [r.content for r in MemoryStore(db_path).list_records(order="id")][1:] == ["a fact after the crash"]
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_the_peoples_views_read_the_file_at_the_path_now(
+    store: MemoryStore, db_path: Path, clock: FakeClock, tmp_path: Path, how: str
+) -> None:
+    """An open connection keeps reading a file deleted or renamed over since; a list or a get
+    must show what the path holds now, not the records of a file no longer anywhere."""
+    store.put("the first corpus holds this record")
+    assert [r.content for r in store.list_records()] == ["the first corpus holds this record"]
+    for sidecar in db_path.parent.iterdir():
+        sidecar.unlink()
+    if how == "replaced":
+        with MemoryStore(tmp_path / "other.sqlite3", clock=clock) as other:
+            other.put("the replacement corpus holds this one")
+            other.put("and this second one")
+        (tmp_path / "other.sqlite3").rename(db_path)
+    expected = ["the replacement corpus holds this one", "and this second one"] if how == "replaced" else []
+    assert [r.content for r in store.list_records(order="id")] == expected
+    got = store.get(2)
+    assert (got.content if got else None) == (expected[1] if expected else None)
+    if how == "deleted":
+        assert not db_path.exists()  # the view opened nothing in its place
