@@ -375,8 +375,7 @@ class MemoryForAgents(ConfiguredMemory):
         if not self.enabled:
             return Runner.run_sync(starting_agent, input, run_config=run_config, **kwargs)
         if continues is None:
-            seen = self._conversation_seen(kwargs)
-            continues = seen if seen is not None else _on_default_loop(_session_trimmed(kwargs.get("session"), run_config))
+            continues = _on_default_loop(self._continues(kwargs, run_config))
         run = self._start(starting_agent, continued=continues)
         token = _RUN.set(run)
         try:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any, Literal
 
 from .. import errors
@@ -137,13 +138,7 @@ def _span(low: object, high: object) -> str:
 
 def _states(text: str, span: str) -> bool:
     """Whether ``text`` already says ``span`` (as whole words: ``1 to 5`` is not in ``11 to 50``)."""
-    start = text.find(span)
-    while start != -1:
-        end = start + len(span)
-        if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
-            return True
-        start = text.find(span, start + 1)
-    return False
+    return re.search(rf"(?<!\w){re.escape(span)}(?!\w)", text) is not None
 
 
 def _fit(node: dict[str, Any], dialect: Dialect) -> tuple[dict[str, Any], list[tuple[str, str]]]:
@@ -189,10 +184,9 @@ def _object(properties: dict[str, Any], required: list[str], dialect: Dialect = 
 
 def _dialect(dialect: str) -> Dialect:
     """``dialect`` if it is one of :data:`DIALECTS`; otherwise ``ValueError`` naming them."""
-    for known in DIALECTS:
-        if dialect == known:
-            return known
-    raise ValueError(f"unknown schema dialect {dialect!r}; use one of {', '.join(DIALECTS)}")
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown schema dialect {dialect!r}; use one of {', '.join(DIALECTS)}")
+    return dialect
 
 
 @functools.cache
