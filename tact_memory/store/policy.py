@@ -39,6 +39,7 @@ __all__ = [
     "check_key",
     "check_query",
     "check_text",
+    "check_unshared_key",
     "content_size",
     "duplicate_key",
     "fits_as_is",
@@ -149,6 +150,20 @@ def check_key(key: RecordKey) -> None:
     """Refuse ids and versions no record can have, before they reach a query or a message."""
     if not (1 <= key.id <= MAX_INTEGER and 1 <= key.version <= MAX_INTEGER):
         raise errors.InvalidArguments(f"id and version must be integers from 1 to {MAX_INTEGER}")
+
+
+def check_unshared_key(key: RecordKey) -> None:
+    """Refuse a key that names a namespace in a store no team shares: none of its records has one.
+
+    Only a team store's keys carry a namespace, so such a key was copied from another memory; the
+    refusal names the id, never the namespace the call sent.
+    """
+    if key.namespace is not None:
+        raise errors.NotFound(
+            f"no memory here has id {key.id} in a namespace: this memory is not shared with a team, so its "
+            "keys have no namespace; scan again and use the key as shown",
+            id=key.id,
+        )
 
 
 def check_ids(ids: Iterable[object]) -> list[int]:

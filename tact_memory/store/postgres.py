@@ -419,8 +419,9 @@ class PostgresStore:
         if key is not None:
             check_key(key)
             if key.namespace is not None and key.namespace != self.namespace:
+                # the namespace came with the call, so it is not repeated: it could be anything
                 raise errors.Forbidden(
-                    f"memory {key.id} belongs to namespace {key.namespace!r}; a writer changes only its own "
+                    f"the key of memory {key.id} names another namespace; a writer changes only its own "
                     f"({self.namespace!r})"
                 )
 

@@ -632,6 +632,7 @@ class MemoryStore:
         self.validate_content(content)
         if replace is not None:
             policy.check_key(replace)
+            policy.check_unshared_key(replace)
         # SQLITE_FULL: the file is at its page limit and the transaction is gone. Whether removing
         # rows frees a page the new row can use depends on where they sit, so each try is its own
         # transaction that prunes one more expired probation row, oldest first: the first that
@@ -738,6 +739,7 @@ class MemoryStore:
             NotFound, VersionConflict, StoreUnavailable.
         """
         policy.check_key(key)
+        policy.check_unshared_key(key)
         if not self.opened and self._absent():
             raise errors.NotFound(f"no memory has id {key.id}", id=key.id)  # and nothing is created
         try:

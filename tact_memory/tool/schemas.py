@@ -84,8 +84,12 @@ def tool_description(limits: Limits = DEFAULT_LIMITS) -> str:
 # -- inputs --------------------------------------------------------------------------------------
 
 
-def _field_schema(spec: FieldSpec, limits: Limits) -> dict[str, Any]:
-    """One field as published: ``type`` and ``description`` first, then its bounds."""
+def _field_schema(spec: FieldSpec, limits: Limits, dialect: Dialect = "default") -> dict[str, Any]:
+    """One field as published: ``type`` and ``description`` first, then its bounds.
+
+    A key's own optional field (its namespace) is made optional as ``dialect`` says, like the
+    fields of a call (:func:`_object`).
+    """
     head = {"description": spec.description.format(limits=limits)}
     if spec.shape == "string":
         return {"type": "string", **head}
@@ -96,13 +100,13 @@ def _field_schema(spec: FieldSpec, limits: Limits) -> dict[str, Any]:
     if spec.shape == "ids":
         items = {"type": "integer", "minimum": 1}
         return {"type": "array", **head, "items": items, "minItems": 1, "maxItems": limits.rows}
-    return {
-        "type": "object",
-        **head,
-        "additionalProperties": False,
-        "properties": {inner.name: _field_schema(inner, limits) for inner in spec.fields},
-        "required": [inner.name for inner in spec.fields if inner.required],
-    }
+    inner = _object(
+        {field.name: _field_schema(field, limits, dialect) for field in spec.fields},
+        [field.name for field in spec.fields if field.required],
+        dialect,
+    )
+    closed = {"additionalProperties": False} if "additionalProperties" in inner else {}
+    return {"type": "object", **head, **closed, "properties": inner["properties"], "required": inner["required"]}
 
 
 def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
@@ -201,7 +205,7 @@ def _input_schema_json(limits: Limits, dialect: Dialect) -> str:
     }
     for operation in OPERATIONS:
         for spec in FIELDS[operation]:
-            prop = _field_schema(spec, limits)
+            prop = _field_schema(spec, limits, dialect)
             need = "required" if spec.required else "optional"
             properties[spec.name] = {**prop, "description": f"`{operation}` ({need}): {prop['description']}"}
     return json.dumps(_object(properties, ["operation"], dialect))
@@ -231,7 +235,7 @@ def input_schema(limits: Limits = DEFAULT_LIMITS, dialect: Dialect = "default") 
 @functools.cache
 def _operation_schema_json(operation: str, limits: Limits, dialect: Dialect) -> str:
     specs = FIELDS[operation]
-    properties = {spec.name: _field_schema(spec, limits) for spec in specs}
+    properties = {spec.name: _field_schema(spec, limits, dialect) for spec in specs}
     return json.dumps(_object(properties, [spec.name for spec in specs if spec.required], dialect))
 
 

@@ -138,6 +138,10 @@ class FieldSpec(Value):
         self._fill(name, shape, required, description, fields)
 
 
+_KEY_NAMESPACE = "The namespace the record's key showed, if it showed one (shared team memory); otherwise leave out."
+"""A key's ``namespace``: a key is taken back as a scan or read showed it, so a team record's key,
+which names its author's namespace, can be copied whole."""
+
 FIELDS: dict[str, tuple[FieldSpec, ...]] = {
     "scan": (
         FieldSpec(
@@ -167,12 +171,14 @@ FIELDS: dict[str, tuple[FieldSpec, ...]] = {
             (
                 FieldSpec("id", "positive", True, "Id of the record to replace."),
                 FieldSpec("version", "positive", True, "The version you saw; a newer one refuses the put."),
+                FieldSpec("namespace", "string", False, _KEY_NAMESPACE),
             ),
         ),
     ),
     "delete": (
         FieldSpec("id", "positive", True, "Id of the record to delete."),
         FieldSpec("version", "positive", True, "The version you saw; a newer one refuses the delete."),
+        FieldSpec("namespace", "string", False, _KEY_NAMESPACE),
     ),
 }
 """The fields of each operation, in the order they are checked and published."""
@@ -210,8 +216,10 @@ def operation_needs(operation: str, limits: Limits = DEFAULT_LIMITS) -> str:
         f"limit (an integer from 1 to {limits.scan_results})",
         "read": f"read needs ids (a list of 1 to {limits.rows} record ids, integers from 1)",
         "put": f"put needs content (a string of at most {limits.record_bytes:,} UTF-8 bytes) and takes "
-        "replace (an object {id, version} of the record to replace, integers from 1)",
-        "delete": "delete needs id and version (integers from 1) of the record to delete",
+        "replace (an object {id, version} of the record to replace, integers from 1, with the namespace "
+        "its key showed, if any)",
+        "delete": "delete needs id and version (integers from 1) of the record to delete and takes the "
+        "namespace its key showed, if any",
     }[operation]
 
 
@@ -285,7 +293,7 @@ class _Reader:
         if not isinstance(value, dict):
             return self.problem(f"{where} should be an object")
         key = self.fields(value, spec.fields, tuple(where.split(".")))
-        return RecordKey(key["id"], key["version"]) if {"id", "version"} <= key.keys() else None
+        return RecordKey(key["id"], key["version"], key.get("namespace")) if {"id", "version"} <= key.keys() else None
 
     def problem(self, text: str) -> None:
         """Note one problem; returns ``None`` to stand for the refused value."""
@@ -344,7 +352,7 @@ def decode(arguments: str | bytes | Mapping[str, Any], limits: Limits = DEFAULT_
         return ReadCall(values["ids"])
     if operation == "put":
         return PutCall(values["content"], values.get("replace"))
-    return DeleteCall(RecordKey(values["id"], values["version"]))
+    return DeleteCall(RecordKey(values["id"], values["version"], values.get("namespace")))
 
 
 def encode_call(call: Call) -> dict[str, Any]:
@@ -354,6 +362,11 @@ def encode_call(call: Call) -> dict[str, Any]:
     if isinstance(call, ReadCall):
         return {"operation": call.operation, "ids": list(call.ids)}
     if isinstance(call, PutCall):
-        replace = {} if call.replace is None else {"replace": {"id": call.replace.id, "version": call.replace.version}}
+        replace = {} if call.replace is None else {"replace": _key_fields(call.replace)}
         return {"operation": call.operation, "content": call.content, **replace}
-    return {"operation": call.operation, "id": call.key.id, "version": call.key.version}
+    return {"operation": call.operation, **_key_fields(call.key)}
+
+
+def _key_fields(key: RecordKey) -> dict[str, Any]:
+    """A key's fields as a call sends them: ``id``, ``version`` and the namespace when it has one."""
+    return {"id": key.id, "version": key.version, **({} if key.namespace is None else {"namespace": key.namespace})}

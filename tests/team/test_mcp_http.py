@@ -70,9 +70,42 @@ def test_writer_puts_and_another_writer_finds_it_over_mcp(
             assert card["key"] == put["memory"]["key"]
             [memory] = (await call(client, {"operation": "read", "ids": [card["key"]["id"]]}))["memories"]
             assert memory["content"] == NOTE and memory["key"]["namespace"] == "alice"
-            # Bob may not change Alice's record: the store refuses it, naming no content.
-            delete = await call(client, {"operation": "delete", **{k: card["key"][k] for k in ("id", "version")}})
-            assert delete["error"]["code"] == "forbidden"
+            # Bob may not change Alice's record, with its key as shown or without the namespace:
+            # the store refuses it, naming no content.
+            for key in (card["key"], {k: card["key"][k] for k in ("id", "version")}):
+                delete = await call(client, {"operation": "delete", **key})
+                assert delete["error"]["code"] == "forbidden"
+
+    run(session)
+
+
+def test_a_key_is_taken_back_as_a_scan_showed_it_namespace_and_all(
+    service: Service, make_token: Callable[..., str], admin: Any
+) -> None:
+    """A model copies a card's key whole into the replace or delete it sends; a namespace that is
+    not the writer's is refused without being repeated."""
+    alice = make_token("alice")
+    forged = "x" * 300
+
+    async def session() -> None:
+        async with connect(service, alice, mode="legacy") as client:
+            await call(client, {"operation": "scan", "query": "billing"})
+            await call(client, {"operation": "put", "content": NOTE})
+            [card] = (await call(client, {"operation": "scan", "query": "billing approvals"}))["candidates"]
+            assert card["key"]["namespace"] == "alice"
+            for namespace in ("bob", forged):
+                refused = await call(
+                    client, {"operation": "put", "content": NOTE + " and QA", "replace": {**card["key"], "namespace": namespace}}
+                )
+                assert refused["error"]["code"] == "forbidden" and namespace not in refused["error"]["message"]
+                refused = await call(client, {"operation": "delete", **card["key"], "namespace": namespace})
+                assert refused["error"]["code"] == "forbidden" and namespace not in refused["error"]["message"]
+            assert admin.execute("SELECT content, version FROM memories").fetchall() == [(NOTE, 1)]
+            put = await call(client, {"operation": "put", "content": NOTE + " and QA", "replace": card["key"]})
+            assert put["replaced"] is True and put["memory"]["key"] == {**card["key"], "version": 2}
+            deleted = await call(client, {"operation": "delete", **put["memory"]["key"]})
+            assert "error" not in deleted
+        assert admin.execute("SELECT content FROM memories").fetchall() == []
 
     run(session)
 

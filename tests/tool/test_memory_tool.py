@@ -439,3 +439,28 @@ print(json.dumps({{"pydantic": sorted(m for m in sys.modules if m.split(".")[0] 
     assert found["pydantic"] == []
     codes = [r.get("error", {}).get("code") for r in found["results"]]
     assert codes == [None, None, None, "forbidden", None, "invalid_arguments"]
+
+
+@pytest.mark.parametrize("namespace", ["alice", "", "x" * 300])
+def test_a_local_store_refuses_a_key_that_names_a_namespace_and_changes_nothing(
+    store: MemoryStore, namespace: str
+) -> None:
+    """Keys of a memory no team shares have no namespace: one that names any (copied from a team
+    memory) names no record here, and the refusal does not repeat it."""
+    tool = MemoryTool(store)
+    tool.call({"operation": "scan", "query": "deploys"})
+    key = tool.call({"operation": "put", "content": "Deploys of billing-api need two approvals"})["memory"]["key"]
+    assert set(key) == {"id", "version"}
+    tool.call({"operation": "scan", "query": "deploys"})
+    before = store.list_records(order="id")
+    for call in (
+        {"operation": "put", "content": "Deploys need three approvals", "replace": {**key, "namespace": namespace}},
+        {"operation": "delete", **key, "namespace": namespace},
+    ):
+        error = tool.call(call)["error"]
+        assert error["code"] == "not_found" and error["id"] == key["id"]
+        assert "namespace" in error["message"] and (not namespace or namespace not in error["message"])
+    assert store.list_records(order="id") == before
+    # the same key without a namespace, or with a null one, is taken
+    assert tool.call({"operation": "put", "content": "Deploys need three approvals", "replace": {**key, "namespace": None}})["replaced"]
+    assert "error" not in tool.call({"operation": "delete", "id": key["id"], "version": 2, "namespace": None})
