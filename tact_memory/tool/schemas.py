@@ -95,7 +95,7 @@ def _field_schema(spec: FieldSpec, limits: Limits) -> dict[str, Any]:
         return {"type": "integer", **head, "minimum": 1, "maximum": limits.scan_results}
     if spec.shape == "ids":
         items = {"type": "integer", "minimum": 1}
-        return {"type": "array", **head, "items": items, "minItems": 1, "maxItems": limits.rows}
+        return {"type": "array", **head, "items": items, "minItems": 1}
     return {
         "type": "object",
         **head,
