@@ -99,7 +99,7 @@ def _field_schema(spec: FieldSpec, limits: Limits, dialect: Dialect = "default")
         return {"type": "integer", **head, "minimum": 1, "maximum": limits.scan_results}
     if spec.shape == "ids":
         items = {"type": "integer", "minimum": 1}
-        return {"type": "array", **head, "items": items, "minItems": 1, "maxItems": limits.rows}
+        return {"type": "array", **head, "items": items, "minItems": 1}
     inner = _object(
         {field.name: _field_schema(field, limits, dialect) for field in spec.fields},
         [field.name for field in spec.fields if field.required],

@@ -7,9 +7,10 @@ raw arguments again: the role guard, the tool and every face work on the decoded
 Validation is closed and tagged: a call names its ``operation`` and is checked against that
 operation's fields alone, so fields of another operation, unknown fields, missing fields and wrong
 types are all ``invalid_arguments``. Integers are strict (``"3"``, ``1.0`` and ``true`` are not
-ids). The bounds that depend on the store (most candidates, most ids) come from its
-:class:`~tact_memory.limits.Limits`. A refusal lists at most three problems and ends with what the
-operation needs.
+ids). The bounds that depend on the store (most candidates, longest content and query) come from
+its :class:`~tact_memory.limits.Limits`. The id list of a read has no bound of its own: a read
+returns the records it names that exist, which the row bound already limits. A refusal lists at
+most three problems and ends with what the operation needs.
 
 The fields of each operation are declared once, in :data:`FIELDS`; the published schemas
 (:mod:`tact_memory.tool.schemas`) are built from the same table. Nothing here needs pydantic.
@@ -154,7 +155,7 @@ FIELDS: dict[str, tuple[FieldSpec, ...]] = {
         FieldSpec("limit", "limit", False, "How many candidates at most (1 to {limits.scan_results}; that many if omitted)."),
     ),
     "read": (
-        FieldSpec("ids", "ids", True, "Ids of the records to read (1 to {limits.rows}); missing ones are left out."),
+        FieldSpec("ids", "ids", True, "Ids of the records to read, as many as you choose; missing ones are left out."),
     ),
     "put": (
         FieldSpec(
@@ -214,7 +215,7 @@ def operation_needs(operation: str, limits: Limits = DEFAULT_LIMITS) -> str:
     return {
         "scan": f"scan needs query (a string of at most {limits.query_bytes:,} UTF-8 bytes) and takes "
         f"limit (an integer from 1 to {limits.scan_results})",
-        "read": f"read needs ids (a list of 1 to {limits.rows} record ids, integers from 1)",
+        "read": "read needs ids (a non-empty list of record ids, integers from 1)",
         "put": f"put needs content (a string of at most {limits.record_bytes:,} UTF-8 bytes) and takes "
         "replace (an object {id, version} of the record to replace, integers from 1, with the namespace "
         "its key showed, if any)",
@@ -282,9 +283,6 @@ class _Reader:
                 return self.problem(f"{where} should be at most {self.limits.scan_results}")
             return value
         if spec.shape == "ids":
-            # The length is checked first, so a huge list is refused without looking at each item.
-            if isinstance(value, list) and len(value) > self.limits.rows:
-                return self.problem(f"{where} should hold at most {self.limits.rows} ids")
             if not isinstance(value, list):
                 return self.problem(f"{where} should be a list")
             if not value:
@@ -328,7 +326,7 @@ def decode(arguments: str | bytes | Mapping[str, Any], limits: Limits = DEFAULT_
 
     Args:
         arguments: The call, as JSON text (or UTF-8 bytes) or a decoded object.
-        limits: The bounds of the store the call is for (most candidates, most ids).
+        limits: The bounds of the store the call is for (most candidates, longest query and content).
 
     Raises:
         InvalidCall: not JSON, not an object, unknown operation or field, a field of another

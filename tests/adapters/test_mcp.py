@@ -262,7 +262,7 @@ async def test_tool_schemas_carry_the_store_bounds(tmp_path: Path, clock: Any) -
             read = tools["memory"] if layout == "one" else tools["memory_read"]
             limit, ids = scan.input_schema["properties"]["limit"], read.input_schema["properties"]["ids"]
             assert shape(limit)["maximum"] == 2  # optional: published as its schema or null
-            assert (ids if layout == "split" else shape(ids))["maxItems"] == 3
+            assert "maxItems" not in (ids if layout == "split" else shape(ids))
             assert "at most 2 compact candidates" in (scan.description or "")
 
 
