@@ -40,11 +40,15 @@ class Dispatcher:
 
     Args:
         store: The corpus, or ``None`` when memory is disabled.
-        role: The caller's role, decided by the runtime.
+        role: The caller's role, decided by the runtime. It has no default: an agent is never the
+            root because nobody said otherwise (a sub-agent built like its parent would write).
         refusal_note: Added to the message of a refused put or delete (why this agent is a child).
+
+    Raises:
+        ValueError: ``role`` is not a :class:`Role` or one of its values.
     """
 
-    def __init__(self, store: MemoryBackend | None, *, role: Role = Role.ROOT, refusal_note: str = "") -> None:
+    def __init__(self, store: MemoryBackend | None, *, role: Role, refusal_note: str = "") -> None:
         self.role = Role(role)
         self.refusal_note = refusal_note
         self.tool = MemoryTool(store)

@@ -19,7 +19,7 @@ from tact_memory.limits import PROBATION_MS, Limits
 from tact_memory.records import RecordKey
 from tact_memory.retrieval.bm25 import count_terms
 from tact_memory.store.sqlite import MemoryStore
-from tact_memory.tool.guard import Dispatcher
+from tact_memory.tool.guard import Dispatcher, Role
 
 from ..conftest import FakeClock
 from .helpers import ROOT, grep_folder, raw_folder_bytes, wal_holds_no_row
@@ -112,7 +112,7 @@ def test_deleted_record_never_returns_to_a_scan_after_a_refused_put(
 
 def test_deletes_through_the_tool_leave_nothing(store: MemoryStore, db_path: Path) -> None:
     """I12 through the tool an agent uses: delete by id and version, then search the bytes."""
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     tool.call({"operation": "scan", "query": "x"})
     put = tool.call({"operation": "put", "content": "canary00008qv In the web repository, use pnpm 9"})
     key = put["memory"]["key"]

@@ -26,7 +26,7 @@ import pytest
 import tact_memory.store.sqlite
 from tact_memory.limits import Limits
 from tact_memory.store.sqlite import MemoryStore
-from tact_memory.tool.guard import Dispatcher
+from tact_memory.tool.guard import Dispatcher, Role
 
 from ..conftest import write_config
 from .helpers import (
@@ -302,7 +302,7 @@ def test_unusable_file_gives_a_named_error_and_is_left_untouched(db_path: Path, 
     """A corrupt, foreign or newer file: every operation answers ``unavailable`` with the reason,
     the bytes stay as they were, and once the file is moved aside the same tool works again."""
     store = MemoryStore(db_path)
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     tool.call(SCAN)  # while the file is healthy, so the put below gets past scan-before-put
     store.close()
     make_unusable(kind, db_path)
@@ -328,7 +328,7 @@ def test_folder_under_a_regular_file_gives_a_named_error(tmp_path: Path) -> None
     blocker = tmp_path / "tact"
     blocker.write_text("a file where the config folder should be")
     db = blocker / "memory" / "v1.sqlite3"
-    tool = Dispatcher(MemoryStore(db))
+    tool = Dispatcher(MemoryStore(db), role=Role.ROOT)
     results = four_calls(tool)
     # The put never reaches the store: no scan could succeed, and the tool asks for one first.
     assert [r["error"]["code"] for r in results] == ["unavailable", "unavailable", "scan_required", "not_found"]
@@ -342,7 +342,7 @@ def test_folder_under_a_regular_file_gives_a_named_error(tmp_path: Path) -> None
 def test_missing_folder_is_created_private_on_first_use(tmp_path: Path) -> None:
     """A config folder that does not exist yet: the first write creates it, private (0700)."""
     db = tmp_path / "not" / "yet" / "there" / "memory" / "v1.sqlite3"
-    tool = Dispatcher(MemoryStore(db))
+    tool = Dispatcher(MemoryStore(db), role=Role.ROOT)
     put_ok(tool, "the billing service listens on port 8443")
     assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
@@ -352,7 +352,7 @@ def test_folder_removed_while_open_gives_a_named_error_then_recovers(db_path: Pa
     """Someone deletes the memory folder while a session runs: the write is refused by name (it
     would have gone to a deleted file), and the next call starts a fresh database in its place."""
     store = MemoryStore(db_path)
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     put(tool, "the billing service listens on port 8443")
     shutil.rmtree(db_path.parent)
     result = check_result(tool.call(SCAN))  # a scan with a hit writes telemetry
@@ -436,7 +436,7 @@ def without_new_wal_index(before: dict[str, bytes], after: dict[str, bytes]) -> 
 def test_page_limit_refuses_whole_and_the_loop_goes_on(make_store: Callable[..., MemoryStore], db_path: Path) -> None:
     """I8: at the 4 MiB-style page limit a put is ``database_capacity`` and writes nothing;
     scan, read and delete still work, and a put fits again after a delete."""
-    tool = Dispatcher(make_store(limits=Limits(file_bytes=8 * 4096, content_bytes=10**6, rows=10**4)))
+    tool = Dispatcher(make_store(limits=Limits(file_bytes=8 * 4096, content_bytes=10**6, rows=10**4)), role=Role.ROOT)
     acknowledged: dict[int, str] = {}
     for i in range(200):
         content = f"filler record {i} " + "padding words that take room " * 30
@@ -466,7 +466,7 @@ def test_scan_and_read_still_answer_at_the_file_bound(make_store: Callable[..., 
     """I8: when the file is at its page limit, a scan whose telemetry would need one more page
     still returns its candidates (the telemetry is skipped), and reads still return records."""
     store = make_store(limits=Limits(file_bytes=8 * 4096, content_bytes=10**6, rows=10**4))
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     count = 0
     while "error" not in put(tool, f"item{count} " + "abc " * 20):
         count += 1
@@ -593,7 +593,7 @@ def test_lock_held_past_the_timeout_is_unavailable_busy_never_raw(db_path: Path,
     monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.05)
     seeded_database(db_path)
     store = MemoryStore(db_path)
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     tool.call(SCAN)
     holder = sqlite3.connect(db_path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")

@@ -315,7 +315,7 @@ class ToolMachine(RuleBasedStateMachine):
         first = MemoryStore(self.db, limits=limits, clock=self.clock)
         other = MemoryStore(self.db, limits=limits, clock=self.clock)  # as another process would
         self.stores = [first, other]
-        self.tools = {"root": Dispatcher(first), "other": Dispatcher(other), "child": Dispatcher(first, role=Role.CHILD)}
+        self.tools = {"root": Dispatcher(first, role=Role.ROOT), "other": Dispatcher(other, role=Role.ROOT), "child": Dispatcher(first, role=Role.CHILD)}
 
     def teardown(self) -> None:
         for store in self.stores:

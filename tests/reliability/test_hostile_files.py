@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from tact_memory import errors
 from tact_memory.cli.app import cli
 from tact_memory.store.sqlite import MemoryStore
-from tact_memory.tool.guard import Dispatcher
+from tact_memory.tool.guard import Dispatcher, Role
 
 from .helpers import check_result, folder_bytes, raw_rows
 
@@ -54,7 +54,7 @@ def tampered(db: Path, *statements: str) -> None:
 def assert_refused(db: Path, config: Path | None, reason: str, *, before: dict[str, bytes], needle: str = "") -> None:
     """Every tool call, ``list``, ``status`` and ``delete`` answer ``reason``; nothing changed."""
     store = MemoryStore(db)
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     for call in CALLS:
         result = check_result(tool.call(call), sent=call)
         assert result["error"]["code"] in ("unavailable", "scan_required"), result
@@ -171,7 +171,7 @@ def test_a_trigger_added_while_the_file_is_open_never_runs(db_path: Path, case: 
     next call opens the file again, and the whole schema is compared then."""
     seeded(db_path)
     store = MemoryStore(db_path)
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     for call in (SCAN, {"operation": "read", "ids": [1, 2, 3]}):
         assert "error" not in check_result(tool.call(call), sent=call)
     tampered(db_path, *HOSTILE_SCHEMAS[case])
@@ -197,7 +197,7 @@ def test_a_view_put_in_a_tables_place_while_the_file_is_open_is_never_read(db_pa
     planted in the ``memories`` table's place: its connection refuses what a view would do."""
     seeded(db_path)
     with MemoryStore(db_path) as store:
-        tool = Dispatcher(store)
+        tool = Dispatcher(store, role=Role.ROOT)
         assert len(store.list_records()) == 3 and "error" not in tool.call(SCAN)
         tampered(
             db_path,
@@ -379,7 +379,7 @@ def test_a_malformed_row_is_a_named_error_naming_the_row(config_path: Path, db_p
     assert "row 2 of the memories table" in info.value.message and column in info.value.message
     status = store.status()
     assert status.problem == "malformed_row" and "row 2" in (status.detail or "")
-    result = Dispatcher(store).call({"operation": "read", "ids": [2]})
+    result = Dispatcher(store, role=Role.ROOT).call({"operation": "read", "ids": [2]})
     assert result["error"]["code"] == "unavailable" and result["error"]["reason"] == "malformed_row", result
     store.close()
     for args in (["list"], ["export"], ["status"]):
@@ -508,7 +508,7 @@ def test_a_planted_wal_that_adds_a_trigger_is_refused(config_path: Path, db_path
     before = db_path.read_bytes()
     store = MemoryStore(db_path)
     for call in CALLS:
-        result = check_result(Dispatcher(store).call(call), sent=call)
+        result = check_result(Dispatcher(store, role=Role.ROOT).call(call), sent=call)
         assert result["error"]["code"] in ("unavailable", "scan_required"), result
         if result["error"]["code"] == "unavailable":
             assert result["error"]["reason"] == "unexpected_schema", result

@@ -65,7 +65,7 @@ def test_corpus_is_present_and_fits_one_record() -> None:
 @pytest.mark.parametrize("role", [Role.ROOT, Role.CHILD])
 def test_read_returns_each_record_as_one_string_value(store: MemoryStore, role: Role) -> None:
     """I2: a read result keeps its shape; the hostile text is exactly the ``content`` string."""
-    ids = store_all(Dispatcher(store))
+    ids = store_all(Dispatcher(store, role=Role.ROOT))
     reader = Dispatcher(store, role=role)
     for name, content, _ in CASES:
         result = check_result(reader.call({"operation": "read", "ids": [ids[name]]}))
@@ -81,8 +81,8 @@ def test_read_returns_each_record_as_one_string_value(store: MemoryStore, role: 
 
 def test_scan_cards_carry_previews_as_data(store: MemoryStore) -> None:
     """I2: a scan finds hostile records by their words and returns safe-prefix previews only."""
-    ids = store_all(Dispatcher(store))
-    tool = Dispatcher(store)
+    ids = store_all(Dispatcher(store, role=Role.ROOT))
+    tool = Dispatcher(store, role=Role.ROOT)
     for name, content, query in CASES:
         if not query:
             continue
@@ -117,7 +117,7 @@ def test_cli_session_keeps_one_result_per_line(config_path: Path) -> None:
 @pytest.mark.parametrize("case", MARKER["refused"], ids=lambda c: c["name"])
 def test_content_imitating_the_checkpoint_marker_is_refused(store: MemoryStore, case: dict[str, str]) -> None:
     """I5: the reserved marker, in any spelling a reader would take for it, is never stored."""
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     tool.call({"operation": "scan", "query": "x"})
     original = tool.call({"operation": "put", "content": "the billing service listens on port 8443"})
     tool.call({"operation": "scan", "query": "x"})
@@ -136,7 +136,7 @@ def test_content_imitating_the_checkpoint_marker_is_refused(store: MemoryStore, 
 @pytest.mark.parametrize("text", [CHECKPOINT_MARKER, CHECKPOINT_TEXT, CHECKPOINT_TEXT.upper()])
 def test_the_checkpoint_itself_is_refused(store: MemoryStore, text: str) -> None:
     """I5: the checkpoint text itself can never become a record."""
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     tool.call({"operation": "scan", "query": "x"})
     assert tool.call({"operation": "put", "content": text})["error"]["code"] == "invalid_arguments"
     assert store.list_records() == []
@@ -145,15 +145,15 @@ def test_the_checkpoint_itself_is_refused(store: MemoryStore, text: str) -> None
 @pytest.mark.parametrize("case", MARKER["kept"], ids=lambda c: c["name"])
 def test_near_misses_of_the_marker_are_ordinary_text(store: MemoryStore, case: dict[str, str]) -> None:
     """I5: only the marker is reserved; text that merely mentions it is stored."""
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     tool.call({"operation": "scan", "query": "x"})
     assert tool.call({"operation": "put", "content": case["content"]})["memory"]["content"] == case["content"]
 
 
 def test_refusals_never_repeat_stored_text(store: MemoryStore) -> None:
     """I2: text reaches the model only inside scan and read results, never through an error."""
-    ids = store_all(Dispatcher(store))
-    tool = Dispatcher(store)
+    ids = store_all(Dispatcher(store, role=Role.ROOT))
+    tool = Dispatcher(store, role=Role.ROOT)
     for name, content, _ in CASES:
         id_ = ids[name]
         tool.call({"operation": "scan", "query": "x"})
@@ -172,7 +172,7 @@ def test_refusals_never_repeat_stored_text(store: MemoryStore) -> None:
 
 def test_tool_definition_carries_no_stored_text(store: MemoryStore) -> None:
     """I2: the tool definition a model sees carries no stored text."""
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     store_all(tool)
     definition = json.dumps(tool.definition())
     for _, content, _ in CASES:

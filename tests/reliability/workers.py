@@ -17,7 +17,7 @@ from typing import Any
 from tact_memory import errors
 from tact_memory.records import RecordKey
 from tact_memory.store.sqlite import MemoryStore
-from tact_memory.tool.guard import Dispatcher
+from tact_memory.tool.guard import Dispatcher, Role
 
 SHARED_ID = 1
 """The record every load worker competes to replace."""
@@ -44,7 +44,7 @@ def load_worker(path: str, worker: int, ops: int, seed: int) -> dict[str, Any]:
     Anything a correct store would never do is reported in ``violations``.
     """
     rng = random.Random(seed)
-    tool = Dispatcher(MemoryStore(path))
+    tool = Dispatcher(MemoryStore(path), role=Role.ROOT)
     own: dict[int, tuple[int, str]] = {}
     log: list[tuple[str, int, int, str]] = []  # (kind, id, version, content) of acknowledged writes
     wins: list[tuple[int, str]] = []  # (version, content) of shared-record replacements won
@@ -181,7 +181,7 @@ def contend_worker(path: str, worker: int, rounds: int, barrier: Any, queue: Any
     outcome is the new version, ``"deleted"``, or the error code.
     """
     store = MemoryStore(path)
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     outcomes: list[tuple[int, int, object]] = []
     for round_ in range(rounds + 1):
         tool.call({"operation": "scan", "query": "contended"})

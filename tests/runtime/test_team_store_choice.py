@@ -18,7 +18,7 @@ from tact_memory.cli.app import cli
 from tact_memory.config.loading import Config, load_config
 from tact_memory.runtime.stores import config_store, read_team_token, store_for, uses_team_store
 from tact_memory.store.sqlite import MemoryStore
-from tact_memory.tool.guard import Dispatcher
+from tact_memory.tool.guard import Dispatcher, Role
 
 from ..conftest import write_config
 
@@ -51,7 +51,7 @@ def test_a_workspace_inside_a_root_uses_the_team_store_and_an_outage_is_unavaila
     config = team_config(tmp_path)
     store = store_for(config, workspace=tmp_path / "work" / "api")
     assert isinstance(store, RemoteStore)
-    tool = Dispatcher(store)
+    tool = Dispatcher(store, role=Role.ROOT)
     for call in ({"operation": "scan", "query": "deploy"}, {"operation": "read", "ids": [1]}):
         result = tool.call(call)
         assert result["error"]["code"] == "unavailable" and result["error"]["reason"] == "unreachable"
@@ -121,7 +121,7 @@ def test_without_a_token_the_team_store_says_why_and_local_memory_is_untouched(
     monkeypatch.delenv("TACT_TEST_TEAM_TOKEN", raising=False)
     config = team_config(tmp_path)
     store = config_store(config, workspace=tmp_path / "work")
-    result = Dispatcher(store).call({"operation": "scan", "query": "deploy"})
+    result = Dispatcher(store, role=Role.ROOT).call({"operation": "scan", "query": "deploy"})
     assert result["error"]["code"] == "unavailable" and result["error"]["reason"] == "token_missing"
     assert "TACT_TEST_TEAM_TOKEN is not set" in result["error"]["message"]
     assert not (tmp_path / "tact" / "memory").exists()

@@ -190,7 +190,7 @@ def test_the_token_appears_in_no_error_status_log_or_result(
     tmp_path: Path, service: Service, make_token: Callable[..., str], admin: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     from tact_memory.store.remote import RemoteStore
-    from tact_memory.tool.guard import Dispatcher
+    from tact_memory.tool.guard import Dispatcher, Role
 
     caplog.set_level(logging.DEBUG)
     token = make_token("alice")
@@ -212,7 +212,7 @@ def test_the_token_appears_in_no_error_status_log_or_result(
     for endpoint in (f"http://127.0.0.1:{_closed_port()}", service.url):
         store = RemoteStore(endpoint, token)
         with store:
-            outcome = Dispatcher(store).call({"operation": "put", "content": "a fact"})
+            outcome = Dispatcher(store, role=Role.ROOT).call({"operation": "put", "content": "a fact"})
             seen += [json.dumps(outcome), repr(store), repr(store.status())]
     seen += [record.getMessage() for record in caplog.records]
     seen.append(service.log_text())

@@ -306,7 +306,7 @@ def test_async_call_runs_in_a_worker_thread(store: MemoryStore) -> None:
     store.scan = spy  # type: ignore[method-assign]
 
     async def main() -> dict[str, Any]:
-        return await Dispatcher(store).acall({"operation": "scan", "query": "anything"})
+        return await Dispatcher(store, role=Role.ROOT).acall({"operation": "scan", "query": "anything"})
 
     assert asyncio.run(main())["abstained"] is True
     assert seen and seen[0] != threading.main_thread().name
@@ -424,7 +424,7 @@ from tact_memory.tool import Dispatcher, Role
 from tact_memory.tool.schemas import output_schema
 
 store = MemoryStore({str(tmp_path / "memory.db")!r})
-root, child = Dispatcher(store), Dispatcher(store, role=Role.CHILD)
+root, child = Dispatcher(store, role=Role.ROOT), Dispatcher(store, role=Role.CHILD)
 results = [
     root.definition(), output_schema(),
     root.call('{{"operation": "scan", "query": "release tags"}}'),
@@ -469,3 +469,13 @@ def test_a_local_store_refuses_a_key_that_names_a_namespace_and_changes_nothing(
     # the same key without a namespace, or with a null one, is taken
     assert tool.call({"operation": "put", "content": "Deploys need three approvals", "replace": {**key, "namespace": None}})["replaced"]
     assert "error" not in tool.call({"operation": "delete", "id": key["id"], "version": 2, "namespace": None})
+
+
+def test_a_dispatcher_has_no_default_role(store: MemoryStore) -> None:
+    """I17: an agent is never the root because nobody said otherwise; the role is stated or refused."""
+    with pytest.raises(TypeError, match="role"):
+        Dispatcher(store)  # type: ignore[call-arg]
+    with pytest.raises(ValueError):
+        Dispatcher(store, role="admin")  # type: ignore[arg-type]
+    assert not store.opened  # nothing was opened for the refused ones
+    assert Dispatcher(store, role="child").call({"operation": "put", "content": "x"})["error"]["code"] == "forbidden"
