@@ -199,9 +199,13 @@ def _forwarded(source: ConfigSource) -> tuple[str, ...]:
     "--workspace", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="vscode only: the workspace whose .vscode/mcp.json gets the server (default: the global --workspace, else the current folder).",
 )  # fmt: skip
+@click.option(
+    "--remove", is_flag=True,
+    help="Take the tact-memory server entry and hooks out of CLIENT's files again; nothing else in them changes.",
+)  # fmt: skip
 @click.pass_context
 def setup_command(
-    ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path | None
+    ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path | None, remove: bool
 ) -> None:
     """Register the MCP server (and the prompt hook, where the client has one) with CLIENT.
 
@@ -214,21 +218,23 @@ def setup_command(
     you chose it), so the client finds it whatever its environment. Your own keys on the entry
     (env, timeouts) are kept. Claude Code and Codex also get the prompt hook that adds the review
     checkpoint; Codex runs a new or changed hook only after you trust it in its /hooks view.
-    Restart the client afterwards.
+    Codex's hook goes to config.toml when your own hooks are in its [hooks] table, and to
+    hooks.json otherwise. Restart the client afterwards. --remove takes our entries out again.
 
     \b
     Example:
         tact-memory setup claude-code --print
         tact-memory setup codex
         tact-memory setup claude-code --tools split --reader-agent
+        tact-memory setup codex --remove
     """
     import shlex
 
     from ..config.loading import broken_link, locate_config
     from . import clients
 
-    if reader_agent and (client != "claude-code" or tools != "split"):
-        raise click.UsageError("--reader-agent needs claude-code and --tools split")
+    if reader_agent and (client != "claude-code" or tools != "split" or remove):
+        raise click.UsageError("--reader-agent needs claude-code and --tools split, without --remove")
     if client == "codex":
         _require("setup", "tomlkit")
     source = locate_config(ctx.obj.get("config_path"))
@@ -238,20 +244,21 @@ def setup_command(
     folder = workspace or Path(ctx.obj.get("workspace") or ".")
     try:
         changes = clients.plan(
-            cast("clients.Client", client), launch, home=Path.home(), workspace=folder.absolute(), reader=reader_agent
-        )
+            cast("clients.Client", client), launch, home=Path.home(), workspace=folder.absolute(),
+            reader=reader_agent, remove=remove,
+        )  # fmt: skip
     except clients.SetupError as exc:
         _fail(str(exc))
         raise  # pragma: no cover
     note = None
-    broken = broken_link(source.path)
+    broken = None if remove else broken_link(source.path)
     if broken is not None:
         note = (
             f"note: {source.path} is a symbolic link to {broken}, which does not exist, so the server would "
             f"not start; create that file (`tact-memory --config {shlex.quote(str(broken))} init --enable`), "
             "then run setup again so the command names it"
         )
-    elif pinned is None:
+    elif pinned is None and not remove:
         note = (
             f"note: no configuration file at {source.path} yet, so memory is off; `tact-memory init --enable` "
             "creates it, then run setup again so the command names it"
@@ -259,10 +266,13 @@ def setup_command(
     if print_only:
         if note:
             click.echo(f"# {note}")
-        if client == "claude-code":
+        if client == "claude-code" and not remove:
             click.echo(f"# or: claude mcp add --scope user {clients.SERVER_NAME} -- {clients._shell([launch.command, *launch.args])}")
         for change in changes:
-            click.echo(f"# {change.path}\n{change.snippet.rstrip()}")
+            if change.snippet:
+                click.echo(f"# {change.path}\n{change.snippet.rstrip()}")
+            elif change.changed:
+                click.echo(f"# {change.path}: our entries are taken out")
         return
     for change in changes:
         try:
@@ -270,12 +280,18 @@ def setup_command(
         except OSError as exc:
             _fail(f"cannot write {change.path}: {exc.strerror or exc}")
         if not change.changed:
-            click.echo(f"{change.path}: already up to date")
+            click.echo(f"{change.path}: " + ("nothing of ours to take out" if remove else "already up to date"))
         else:
             click.echo(f"wrote {change.path}" + (f" (previous version kept as {backup})" if backup else ""))
     written = any(change.changed for change in changes)
+    if remove:
+        click.echo(f"removed the {clients.SERVER_NAME} entries; restart {client}" if written else f"no {clients.SERVER_NAME} entries found")
+        agent = clients.claude_code_paths(Path.home(), dict(os.environ))["agents"] / f"{clients.READER_AGENT_NAME}.md"
+        if client == "claude-code" and agent.is_file():
+            click.echo(f"note: {agent} is left as it is; delete it if --reader-agent wrote it")
+        return
     click.echo(f"server: {_dumps([launch.command, *launch.args])}" + (f"; restart {client} to load it" if written else ""))
-    if client == "codex" and any(change.changed and change.path.name == "hooks.json" for change in changes):
+    if client == "codex" and any(change.hook_written for change in changes):
         click.echo("codex: open /hooks in Codex and trust the tact-memory hooks; Codex skips a new or changed hook until then")
     if note:
         click.echo(note)

@@ -155,6 +155,23 @@ def test_setup_merges_keeps_others_backs_up_is_idempotent_and_starts(client: str
     assert anyio.run(list_tools, entry) == ["memory"]
 
 
+@pytest.mark.parametrize("client", list(CASES))
+def test_remove_takes_out_our_entries_and_nothing_else(client: str, home: Path, config_path: Path) -> None:
+    originals = place(home, CASES[client][0])
+    assert setup(config_path, home, client).exit_code == 0
+    result = setup(config_path, home, client, "--remove")
+    assert result.exit_code == 0 and "removed the tact-memory entries" in result.output, result.output
+    for path, before in originals.items():
+        if path.suffix == ".toml":
+            assert path.read_bytes() == before  # TOML keeps its text: given back byte for byte
+        else:
+            assert _json(path) == json.loads(before)
+    written = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    again = setup(config_path, home, client, "--remove")
+    assert again.exit_code == 0 and "no tact-memory entries found" in again.output
+    assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file()} == written
+
+
 @pytest.mark.parametrize("client", ["claude-code", "codex"])
 def test_setup_installs_the_prompt_hook_beside_the_server(client: str, home: Path, config_path: Path) -> None:
     place(home, CASES[client][0])
@@ -173,6 +190,8 @@ def test_setup_installs_the_prompt_hook_beside_the_server(client: str, home: Pat
 
 
 def test_setup_replaces_the_hook_an_earlier_release_wrote(home: Path, config_path: Path) -> None:
+    """Ours is replaced where it was, so the user's hook keeps its place (Codex keys a hook's trust
+    by its position: ``hook_key`` in codex-rs/hooks/src/engine/discovery.rs)."""
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     earlier = {"type": "command", "command": "/usr/bin/python3 /old/tact_memory/hooks/prompt_hook.py user-prompt-submit"}
@@ -180,8 +199,8 @@ def test_setup_replaces_the_hook_an_earlier_release_wrote(home: Path, config_pat
     settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [earlier, theirs]}]}}), encoding="utf-8")
     setup(config_path, home, "claude-code")
     commands = [h["command"] for g in _json(settings)["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
-    assert len(commands) == 2 and commands[0] == theirs["command"]
-    assert LAUNCHER in commands[1] and commands[1].startswith(sys.executable)
+    assert len(commands) == 2 and commands[1] == theirs["command"]
+    assert LAUNCHER in commands[0] and commands[0].startswith(sys.executable)
 
 
 def test_reader_agent_gets_only_scan_and_read(home: Path, config_path: Path) -> None:
