@@ -17,7 +17,7 @@ from .common import require_extra as _require
 from .common import store_for_config as _store
 
 if TYPE_CHECKING:
-    from ..config.loading import ConfigSource
+    from ..config.loading import ConfigSource, TeamSettings
     from ..tool.schemas import Dialect
 
 from .common import dumps as _dumps
@@ -171,17 +171,16 @@ def hook_command(ctx: click.Context, event: str) -> None:
     sys.exit(hook_main([*(["--config", config_path] if config_path else []), event]))
 
 
-def _forwarded(source: ConfigSource) -> tuple[str, ...]:
-    """The variables the server needs from the client's environment: the team token's ``token_env``.
-    A configuration that cannot be read forwards nothing; the server names its error when it starts."""
+def _team(source: ConfigSource) -> TeamSettings | None:
+    """The ``[memory.team]`` table, or ``None`` (also for a configuration that cannot be read: the
+    server names its error when it starts)."""
     from ..config.loading import read_config
     from ..errors import ConfigError
 
     try:
-        team = read_config(source).memory.team
+        return read_config(source).memory.team
     except ConfigError:
-        return ()
-    return (team.token_env,) if team is not None and team.token_env else ()
+        return None
 
 
 @click.command("setup")
@@ -197,7 +196,9 @@ def _forwarded(source: ConfigSource) -> tuple[str, ...]:
 )  # fmt: skip
 @click.option(
     "--workspace", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="vscode only: the workspace whose .vscode/mcp.json gets the server (default: the global --workspace, else the current folder).",
+    help="vscode: the workspace whose .vscode/mcp.json gets the server (default: the global --workspace, else the current folder). "
+    "claude-desktop: the folder whose memory the server uses (Claude Desktop starts it in no folder of yours); "
+    "a folder inside a [memory.team] workspace root selects the team store.",
 )  # fmt: skip
 @click.option(
     "--remove", is_flag=True,
@@ -239,8 +240,10 @@ def setup_command(
         _require("setup", "tomlkit")
     source = locate_config(ctx.obj.get("config_path"))
     pinned = clients.pinned_config(source)
-    forward = _forwarded(source)
-    launch = clients.Launch.detect(pinned, tools=tools, forward=forward)
+    team = _team(source)
+    forward = (team.token_env,) if team is not None and team.token_env else ()
+    served = workspace.absolute() if workspace is not None and client == "claude-desktop" else None
+    launch = clients.Launch.detect(pinned, tools=tools, forward=forward, workspace=served)
     folder = workspace or Path(ctx.obj.get("workspace") or ".")
     try:
         changes = clients.plan(
@@ -295,6 +298,12 @@ def setup_command(
         click.echo("codex: open /hooks in Codex and trust the tact-memory hooks; Codex skips a new or changed hook until then")
     if note:
         click.echo(note)
+    if team is not None and team.workspace_roots and client == "claude-desktop" and served is None:
+        click.echo(
+            "note: Claude Desktop starts the server in no folder of yours, so [memory.team] workspace_roots "
+            "never match there and it uses the local store; to use the team store in Claude Desktop, run "
+            f"setup again with --workspace {shlex.quote(str(team.workspace_roots[0]))}"
+        )
     if forward and client in ("claude-desktop", "cursor", "vscode"):
         click.echo(
             f"note: the team token is read from ${forward[0]}, and {client} may start the server without "

@@ -105,11 +105,15 @@ class Launch:
     ``token_env``); a client that starts servers with a few variables only is told to pass these."""
 
     @classmethod
-    def detect(cls, config: Path | None, *, tools: str = "one", forward: tuple[str, ...] = ()) -> Launch:
-        """The installed command, pinned to ``config`` (see :func:`pinned_config`) when given."""
+    def detect(
+        cls, config: Path | None, *, tools: str = "one", forward: tuple[str, ...] = (), workspace: Path | None = None
+    ) -> Launch:
+        """The installed command, pinned to ``config`` (see :func:`pinned_config`) when given, and
+        to ``workspace`` (``--workspace``) for a client that starts the server in no folder of the user's."""
         script = Path(sys.executable).parent / ("tact-memory.exe" if os.name == "nt" else "tact-memory")
         command, args = (str(script), []) if script.is_file() else (sys.executable, ["-m", "tact_memory.cli"])
         pinned = ["--config", str(config)] if config is not None else []
+        pinned += ["--workspace", str(workspace)] if workspace is not None else []
         args = [*args, *pinned, "mcp", *(["--tools", "split"] if tools == "split" else [])]
         hook = {name: _shell(hook_argv(config, event)) for name, event in HOOK_EVENTS.items()}
         return cls(command, args, hook, tuple(forward))

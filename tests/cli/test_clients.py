@@ -604,3 +604,35 @@ def test_a_windows_hook_command_reaches_the_program_whole_through_bash(argv: lis
     words = subprocess.run(["bash", "-c", f"printf '%s\\0' {line}"], capture_output=True, check=True).stdout
     assert words.decode().split("\0")[:-1] == [arg.replace("\\", "/") for arg in argv]
     assert "\\" not in line.replace("\\$", "")  # no backslash but one that keeps a `$` literal
+
+
+def test_claude_desktop_reaches_the_team_store_only_with_a_workspace(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Desktop starts a server with no working folder of the user's (its documented entry
+    has command, args and env only: https://modelcontextprotocol.io/docs/develop/connect-local-servers),
+    so ``workspace_roots`` cannot match there: setup says so, and ``--workspace`` pins the folder."""
+    import subprocess
+
+    from ..conftest import write_config
+
+    root = tmp_path / "team-work"
+    (root / "app").mkdir(parents=True)
+    config = write_config(tmp_path / "cfg", extra=TEAM.format(root=root))
+    target = home / ".config/Claude/claude_desktop_config.json"
+    monkeypatch.setenv("TACT_TEAM_TOKEN", "tm_example_token_for_tests_0123456789")
+
+    def scan(entry: dict[str, Any]) -> Any:
+        argv = [entry["command"], *entry["args"][:-1], "tool", json.dumps({"operation": "scan", "query": "deploys"})]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        return json.loads(subprocess.run(argv, capture_output=True, env=env, cwd="/", timeout=60, check=False).stdout)
+
+    bare = CliRunner().invoke(cli, ["--config", str(config), "setup", "claude-desktop"], catch_exceptions=False)
+    assert bare.exit_code == 0 and f"--workspace {root}" in bare.output and "workspace_roots" in bare.output
+    entry = _json(target)["mcpServers"]["tact-memory"]
+    assert "--workspace" not in entry["args"] and "error" not in scan(entry)  # the local store
+    pinned = CliRunner().invoke(
+        cli, ["--config", str(config), "setup", "claude-desktop", "--workspace", str(root / "app")], catch_exceptions=False
+    )
+    assert pinned.exit_code == 0 and "workspace_roots" not in pinned.output
+    entry = _json(target)["mcpServers"]["tact-memory"]
+    assert entry["args"][-3:] == ["--workspace", str(root / "app"), "mcp"]
+    assert scan(entry)["error"]["code"] == "unavailable"  # the team store (its endpoint is down here)
