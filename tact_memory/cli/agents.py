@@ -17,7 +17,7 @@ from .common import require_extra as _require
 from .common import store_for_config as _store
 
 if TYPE_CHECKING:
-    from ..config.loading import ConfigSource
+    from ..config.loading import ConfigSource, TeamSettings
     from ..tool.schemas import Dialect
 
 from .common import dumps as _dumps
@@ -171,17 +171,16 @@ def hook_command(ctx: click.Context, event: str) -> None:
     sys.exit(hook_main([*(["--config", config_path] if config_path else []), event]))
 
 
-def _forwarded(source: ConfigSource) -> tuple[str, ...]:
-    """The variables the server needs from the client's environment: the team token's ``token_env``.
-    A configuration that cannot be read forwards nothing; the server names its error when it starts."""
+def _team(source: ConfigSource) -> TeamSettings | None:
+    """The ``[memory.team]`` table, or ``None`` (also for a configuration that cannot be read: the
+    server names its error when it starts)."""
     from ..config.loading import read_config
     from ..errors import ConfigError
 
     try:
-        team = read_config(source).memory.team
+        return read_config(source).memory.team
     except ConfigError:
-        return ()
-    return (team.token_env,) if team is not None and team.token_env else ()
+        return None
 
 
 @click.command("setup")
@@ -197,11 +196,17 @@ def _forwarded(source: ConfigSource) -> tuple[str, ...]:
 )  # fmt: skip
 @click.option(
     "--workspace", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="vscode only: the workspace whose .vscode/mcp.json gets the server (default: the global --workspace, else the current folder).",
+    help="vscode: the workspace whose .vscode/mcp.json gets the server (default: the global --workspace, else the current folder). "
+    "claude-desktop: the folder whose memory the server uses (Claude Desktop starts it in no folder of yours); "
+    "a folder inside a [memory.team] workspace root selects the team store.",
+)  # fmt: skip
+@click.option(
+    "--remove", is_flag=True,
+    help="Take the tact-memory server entry and hooks out of CLIENT's files again; nothing else in them changes.",
 )  # fmt: skip
 @click.pass_context
 def setup_command(
-    ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path | None
+    ctx: click.Context, client: str, print_only: bool, tools: str, reader_agent: bool, workspace: Path | None, remove: bool
 ) -> None:
     """Register the MCP server (and the prompt hook, where the client has one) with CLIENT.
 
@@ -214,44 +219,49 @@ def setup_command(
     you chose it), so the client finds it whatever its environment. Your own keys on the entry
     (env, timeouts) are kept. Claude Code and Codex also get the prompt hook that adds the review
     checkpoint; Codex runs a new or changed hook only after you trust it in its /hooks view.
-    Restart the client afterwards.
+    Codex's hook goes to config.toml when your own hooks are in its [hooks] table, and to
+    hooks.json otherwise. Restart the client afterwards. --remove takes our entries out again.
 
     \b
     Example:
         tact-memory setup claude-code --print
         tact-memory setup codex
         tact-memory setup claude-code --tools split --reader-agent
+        tact-memory setup codex --remove
     """
     import shlex
 
     from ..config.loading import broken_link, locate_config
     from . import clients
 
-    if reader_agent and (client != "claude-code" or tools != "split"):
-        raise click.UsageError("--reader-agent needs claude-code and --tools split")
+    if reader_agent and (client != "claude-code" or tools != "split" or remove):
+        raise click.UsageError("--reader-agent needs claude-code and --tools split, without --remove")
     if client == "codex":
         _require("setup", "tomlkit")
     source = locate_config(ctx.obj.get("config_path"))
     pinned = clients.pinned_config(source)
-    forward = _forwarded(source)
-    launch = clients.Launch.detect(pinned, tools=tools, forward=forward)
+    team = _team(source)
+    forward = (team.token_env,) if team is not None and team.token_env else ()
+    served = workspace.absolute() if workspace is not None and client == "claude-desktop" else None
+    launch = clients.Launch.detect(pinned, tools=tools, forward=forward, workspace=served)
     folder = workspace or Path(ctx.obj.get("workspace") or ".")
     try:
         changes = clients.plan(
-            cast("clients.Client", client), launch, home=Path.home(), workspace=folder.absolute(), reader=reader_agent
-        )
+            cast("clients.Client", client), launch, home=Path.home(), workspace=folder.absolute(),
+            reader=reader_agent, remove=remove,
+        )  # fmt: skip
     except clients.SetupError as exc:
         _fail(str(exc))
         raise  # pragma: no cover
     note = None
-    broken = broken_link(source.path)
+    broken = None if remove else broken_link(source.path)
     if broken is not None:
         note = (
             f"note: {source.path} is a symbolic link to {broken}, which does not exist, so the server would "
             f"not start; create that file (`tact-memory --config {shlex.quote(str(broken))} init --enable`), "
             "then run setup again so the command names it"
         )
-    elif pinned is None:
+    elif pinned is None and not remove:
         note = (
             f"note: no configuration file at {source.path} yet, so memory is off; `tact-memory init --enable` "
             "creates it, then run setup again so the command names it"
@@ -259,10 +269,13 @@ def setup_command(
     if print_only:
         if note:
             click.echo(f"# {note}")
-        if client == "claude-code":
+        if client == "claude-code" and not remove:
             click.echo(f"# or: claude mcp add --scope user {clients.SERVER_NAME} -- {clients._shell([launch.command, *launch.args])}")
         for change in changes:
-            click.echo(f"# {change.path}\n{change.snippet.rstrip()}")
+            if change.snippet:
+                click.echo(f"# {change.path}\n{change.snippet.rstrip()}")
+            elif change.changed:
+                click.echo(f"# {change.path}: our entries are taken out")
         return
     for change in changes:
         try:
@@ -270,15 +283,27 @@ def setup_command(
         except OSError as exc:
             _fail(f"cannot write {change.path}: {exc.strerror or exc}")
         if not change.changed:
-            click.echo(f"{change.path}: already up to date")
+            click.echo(f"{change.path}: " + ("nothing of ours to take out" if remove else "already up to date"))
         else:
             click.echo(f"wrote {change.path}" + (f" (previous version kept as {backup})" if backup else ""))
     written = any(change.changed for change in changes)
+    if remove:
+        click.echo(f"removed the {clients.SERVER_NAME} entries; restart {client}" if written else f"no {clients.SERVER_NAME} entries found")
+        agent = clients.claude_code_paths(Path.home(), dict(os.environ))["agents"] / f"{clients.READER_AGENT_NAME}.md"
+        if client == "claude-code" and agent.is_file():
+            click.echo(f"note: {agent} is left as it is; delete it if --reader-agent wrote it")
+        return
     click.echo(f"server: {_dumps([launch.command, *launch.args])}" + (f"; restart {client} to load it" if written else ""))
-    if client == "codex" and any(change.changed and change.path.name == "hooks.json" for change in changes):
+    if client == "codex" and any(change.hook_written for change in changes):
         click.echo("codex: open /hooks in Codex and trust the tact-memory hooks; Codex skips a new or changed hook until then")
     if note:
         click.echo(note)
+    if team is not None and team.workspace_roots and client == "claude-desktop" and served is None:
+        click.echo(
+            "note: Claude Desktop starts the server in no folder of yours, so [memory.team] workspace_roots "
+            "never match there and it uses the local store; to use the team store in Claude Desktop, run "
+            f"setup again with --workspace {shlex.quote(str(team.workspace_roots[0]))}"
+        )
     if forward and client in ("claude-desktop", "cursor", "vscode"):
         click.echo(
             f"note: the team token is read from ${forward[0]}, and {client} may start the server without "

@@ -9,7 +9,8 @@ client                    file                                             where
                           ``~/.claude/settings.json``                      ``hooks``
 ``claude-desktop``        ``claude_desktop_config.json`` (per platform)    ``mcpServers``
 ``codex``                 ``$CODEX_HOME/config.toml`` (``~/.codex``)       ``[mcp_servers.NAME]``
-                          ``$CODEX_HOME/hooks.json``                       ``hooks``
+                          ``$CODEX_HOME/hooks.json``, or ``[hooks]`` of    ``hooks``
+                          ``config.toml`` when the user's hooks are there
 ``cursor``                ``~/.cursor/mcp.json``                           ``mcpServers``
 ``vscode``                ``<workspace>/.vscode/mcp.json``                 ``servers``
 ========================  ===============================================  ======================
@@ -23,7 +24,8 @@ first copied to ``<file>.bak`` and then replaced atomically (a symbolic link is 
 so it stays a link); a file already up to date is not written, so setup is idempotent. A JSON
 file that cannot be parsed as plain JSON (for example JSONC with comments) is refused with a
 :class:`SetupError` and left unchanged, and so is a TOML file our entry cannot be added to
-without changing what the rest of it means.
+without changing what the rest of it means. With ``remove``, the same files lose our entries
+and keep everything else (:mod:`tact_memory.cli.codex_config` has Codex's rules).
 
 The command written is the absolute path of the installed ``tact-memory`` (or ``python -m
 tact_memory.cli`` when there is no script beside the interpreter), with ``--config`` naming the
@@ -34,6 +36,7 @@ interpreter (:func:`hook_argv`), which keeps it cheap.
 
 Why this module is longer than ~300 lines: five clients' file formats, paths and merge rules are one
 table-driven writer; splitting per client would repeat the merge, backup and idempotence logic.
+Codex's TOML editing is the exception, in :mod:`tact_memory.cli.codex_config`.
 """
 
 from __future__ import annotations
@@ -102,11 +105,15 @@ class Launch:
     ``token_env``); a client that starts servers with a few variables only is told to pass these."""
 
     @classmethod
-    def detect(cls, config: Path | None, *, tools: str = "one", forward: tuple[str, ...] = ()) -> Launch:
-        """The installed command, pinned to ``config`` (see :func:`pinned_config`) when given."""
+    def detect(
+        cls, config: Path | None, *, tools: str = "one", forward: tuple[str, ...] = (), workspace: Path | None = None
+    ) -> Launch:
+        """The installed command, pinned to ``config`` (see :func:`pinned_config`) when given, and
+        to ``workspace`` (``--workspace``) for a client that starts the server in no folder of the user's."""
         script = Path(sys.executable).parent / ("tact-memory.exe" if os.name == "nt" else "tact-memory")
         command, args = (str(script), []) if script.is_file() else (sys.executable, ["-m", "tact_memory.cli"])
         pinned = ["--config", str(config)] if config is not None else []
+        pinned += ["--workspace", str(workspace)] if workspace is not None else []
         args = [*args, *pinned, "mcp", *(["--tools", "split"] if tools == "split" else [])]
         hook = {name: _shell(hook_argv(config, event)) for name, event in HOOK_EVENTS.items()}
         return cls(command, args, hook, tuple(forward))
@@ -175,6 +182,8 @@ class Change:
     """Our part of ``after``, as a person would paste it."""
     mode: int = 0o600
     """Permissions of a new file (an existing file keeps its own)."""
+    hook_written: bool = False
+    """The change adds or changes our prompt hook (Codex runs it only once it is trusted again)."""
 
     @property
     def changed(self) -> bool:
@@ -242,11 +251,19 @@ def _merged(current: object, entry: dict[str, Any], defaults: dict[str, Any], re
 
 
 def _json_change(
-    path: Path, key: str, entry: dict[str, Any], *, defaults: dict[str, Any] | None = None, mode: int = 0o600
+    path: Path, key: str, entry: dict[str, Any], *, defaults: dict[str, Any] | None = None, mode: int = 0o600,
+    remove: bool = False,
 ) -> Change:
-    """Set ``key.SERVER_NAME`` in a JSON file; unchanged text when it already holds ``entry``."""
+    """Set ``key.SERVER_NAME`` in a JSON file (take it out with ``remove``); unchanged text when it
+    already holds ``entry``."""
     before = _read(path)
     root = _json_object(path, before)
+    if remove:
+        servers = root.get(key)
+        if not isinstance(servers, dict) or SERVER_NAME not in servers:
+            return Change(path, before, before or "", "")
+        del servers[SERVER_NAME]
+        return Change(path, before, _dump(root), "")
     servers = _table(path, root, key)
     merged = _merged(servers.get(SERVER_NAME), entry, defaults or {}, REMOTE_KEYS)
     snippet = _dump({key: {SERVER_NAME: _merged(None, entry, defaults or {})}})
@@ -261,116 +278,101 @@ def _ours(hook: object, event: str) -> bool:
     return isinstance(command, str) and event in command and any(mark in command for mark in HOOK_MARKS)
 
 
-def _hooks_change(path: Path, launch: Launch) -> Change:
-    """Add our command hooks to a Claude Code style ``hooks`` object, replacing earlier ones of ours."""
+@dataclass(frozen=True)
+class GroupsEdit:
+    """Our hook placed in (or taken out of) one event's matcher groups, as data and as steps.
+
+    Indices are those of the groups (and of the hooks within a group) before the edit."""
+
+    kept: list[Any]
+    """The event's groups afterwards."""
+    update: tuple[int, int] | None
+    """Our hook, updated where it was: (group, hook)."""
+    drop: list[tuple[int, int | None]]
+    """Hooks of ours taken out (group, hook), or whole groups that held only ours (group, None)."""
+    append: bool
+    """A new group holding only our hook goes at the end."""
+
+
+def our_groups(groups: list[Any], event: str, command: str | None) -> GroupsEdit:
+    """``groups`` with our hook for ``event`` set to ``command``, or taken out when it is ``None``.
+
+    Our hook stays where it is (the first one, when an earlier setup left several), with the
+    user's own keys on it (a timeout, a status message); the others of ours go, and so does a
+    group left empty by that. Without one, a group of ours is added after the user's. Nothing of
+    the user's moves: Codex records a hook's trust by its position (``<file>:<event>:<group>:<hook>``),
+    so moving a group would make Codex skip the user's hooks until they trust them again.
+    """
+    kept: list[Any] = []
+    drop: list[tuple[int, int | None]] = []
+    update = None
+    for g, group in enumerate(groups):
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        if not isinstance(hooks, list) or not any(_ours(hook, event) for hook in hooks):
+            kept.append(group)
+            continue
+        rest: list[Any] = []
+        gone: list[int] = []
+        for h, hook in enumerate(hooks):
+            if not _ours(hook, event):
+                rest.append(hook)
+            elif command is not None and update is None:
+                update = (g, h)
+                rest.append({**hook, "type": "command", "command": command})
+            else:
+                gone.append(h)
+        if rest:
+            kept.append({**group, "hooks": rest})
+            drop.extend((g, h) for h in gone)
+        else:
+            drop.append((g, None))
+    append = command is not None and update is None
+    if append:
+        kept.append({"hooks": [{"type": "command", "command": command}]})
+    return GroupsEdit(kept, update, drop, append)
+
+
+def hooks_held(hooks: object) -> tuple[bool, bool]:
+    """Whether a ``hooks`` table holds hooks of the user's, and hooks of ours.
+
+    A group counts as ours when every hook in it is ours; anything else under an event (a group
+    of the user's, a shared group, something Codex would not read) counts as the user's. Codex's
+    ``state`` table (trust and enablement, ``[hooks.state]`` in ``config.toml``) is no event."""
+    theirs = ours = False
+    for name, groups in hooks.items() if isinstance(hooks, dict) else ():
+        if name == "state" and isinstance(groups, dict):
+            continue
+        event = HOOK_EVENTS.get(name, "")
+        for group in groups if isinstance(groups, list) else [groups]:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            mine = [bool(event) and _ours(h, event) for h in handlers] if isinstance(handlers, list) else []
+            ours = ours or any(mine)
+            theirs = theirs or not (mine and all(mine))
+    return theirs, ours
+
+
+def _hooks_change(path: Path, launch: Launch, *, place: bool = True) -> Change:
+    """Add our command hooks to a Claude Code style ``hooks`` object (updating ours in place), or
+    with ``place=False`` take ours out of it."""
     before = _read(path)
     root = _json_object(path, before)
+    if not place and not isinstance(root.get("hooks"), dict):
+        return Change(path, before, before or "", "")
     hooks = _table(path, root, "hooks")
     ours: dict[str, Any] = {}
     for name, event in HOOK_EVENTS.items():
         groups = hooks.get(name, [])
         if not isinstance(groups, list):
             raise SetupError(f"{path}: `hooks.{name}` is not a list; it was left unchanged")
-        kept: list[Any] = []
-        earlier: dict[str, Any] = {}
-        for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                earlier.update(next((h for h in group["hooks"] if _ours(h, event)), {}))
-                rest = [h for h in group["hooks"] if not _ours(h, event)]
-                if not rest:
-                    continue
-                group = {**group, "hooks": rest}
-            kept.append(group)
-        # The user's own keys on our hook (a timeout, a status message) are kept.
-        ours[name] = [{"hooks": [{**earlier, "type": "command", "command": launch.hook[name]}]}]
-        hooks[name] = kept + ours[name]
-    after = _dump(root)
+        edit = our_groups(groups, event, launch.hook[name] if place else None)
+        if edit.kept:
+            hooks[name] = edit.kept
+        elif groups:
+            del hooks[name]
+        ours[name] = [{"hooks": [{"type": "command", "command": launch.hook[name]}]}]
     unchanged = before is not None and _json_object(path, before) == root
-    return Change(path, before, before if unchanged and before is not None else after, _dump({"hooks": ours}))
-
-
-def _toml_change(path: Path, launch: Launch) -> Change:
-    """Set ``[mcp_servers.SERVER_NAME]`` in Codex's ``config.toml``, keeping comments and layout.
-
-    An entry of ours already there is updated in place (``command`` and ``args``; the user's other
-    keys, such as ``env``, ``enabled`` or ``startup_timeout_sec``, stay). A new one is added to an
-    inline ``mcp_servers = {...}`` table inline, and otherwise appended as its own
-    ``[mcp_servers.tact-memory]`` table, which is valid however ``mcp_servers`` was written
-    (sections, dotted keys, or not at all). The result is read back with the standard TOML
-    parser and must equal the old file with only our entry changed; anything else is refused.
-    """
-    import tomlkit
-    from tomlkit.exceptions import TOMLKitError
-    from tomlkit.items import InlineTable
-
-    before = _read(path)
-    try:
-        doc = tomlkit.parse(before or "")
-        old = doc.unwrap()
-    except TOMLKitError as exc:
-        raise SetupError(f"{path}: invalid TOML ({exc}); it was left unchanged") from None
-    entry: dict[str, Any] = {"command": launch.command, "args": launch.args}
-    if launch.forward:
-        entry["env_vars"] = list(launch.forward)
-    snippet_doc = tomlkit.document()
-    snippet_doc["mcp_servers"] = tomlkit.table(is_super_table=True)
-    table = tomlkit.table()
-    table.update(entry)
-    snippet_doc["mcp_servers"][SERVER_NAME] = table  # type: ignore[index]
-    snippet = tomlkit.dumps(snippet_doc)
-    servers = old.get("mcp_servers", {})
-    if not isinstance(servers, dict) or not isinstance(servers.get(SERVER_NAME, {}), dict):
-        where = "mcp_servers" if not isinstance(servers, dict) else f"mcp_servers.{SERVER_NAME}"
-        raise SetupError(f"{path}: `{where}` is not a table; it was left unchanged")
-    existing = servers.get(SERVER_NAME)
-    if launch.forward and isinstance(existing, dict) and isinstance(existing.get("env_vars"), list):
-        # The user's own forwarded variables (a name, or a table with a name) stay, ours are added.
-        named = {v if isinstance(v, str) else v.get("name") for v in existing["env_vars"] if isinstance(v, (str, dict))}
-        entry["env_vars"] = [*existing["env_vars"], *(name for name in launch.forward if name not in named)]
-    merged = _merged(existing, entry, {}, CODEX_REMOTE_KEYS)
-    if before is not None and existing == merged:
-        return Change(path, before, before, snippet)
-    try:
-        if SERVER_NAME in servers:
-            current = doc["mcp_servers"][SERVER_NAME]  # type: ignore[index]
-            for key in [*CODEX_REMOTE_KEYS, "type"]:
-                if key in current and key not in merged:  # type: ignore[operator]
-                    del current[key]  # type: ignore[union-attr]
-            for key, value in entry.items():
-                if current.get(key) != value:  # type: ignore[union-attr]
-                    current[key] = value  # type: ignore[index]
-            after = tomlkit.dumps(doc)
-        elif isinstance(doc.get("mcp_servers"), InlineTable):
-            inline = tomlkit.inline_table()
-            inline.update(entry)
-            doc["mcp_servers"][SERVER_NAME] = inline  # type: ignore[index]
-            after = tomlkit.dumps(doc)
-        else:
-            text = before or ""
-            after = (text.rstrip("\n") + "\n\n" if text.strip() else "") + snippet
-    except (TOMLKitError, ValueError, TypeError) as exc:
-        raise SetupError(f"{path}: cannot add our entry safely ({exc}); it was left unchanged") from None
-    _check_toml(path, after, old, merged, snippet)
-    return Change(path, before, after, snippet)
-
-
-def _check_toml(path: Path, after: str, old: dict[str, Any], merged: dict[str, Any], snippet: str) -> None:
-    """Refuse an ``after`` that does not read back as ``old`` with only our entry set to ``merged``."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-    expected = json.loads(json.dumps(old, default=str))
-    expected.setdefault("mcp_servers", {})[SERVER_NAME] = merged
-    try:
-        read_back = json.loads(json.dumps(tomllib.loads(after), default=str))
-    except ValueError:
-        read_back = None
-    if read_back != expected:
-        raise SetupError(
-            f"{path}: our entry cannot be merged without changing the rest of the file; it was left "
-            f"unchanged. Add this by hand:\n{snippet.rstrip()}"
-        )
+    after = before if unchanged and before is not None else _dump(root)
+    return Change(path, before, after, _dump({"hooks": ours}) if place else "", hook_written=place and not unchanged)
 
 
 def _text_change(path: Path, text: str) -> Change:
@@ -427,32 +429,34 @@ def plan(
     workspace: Path,
     environ: dict[str, str] | None = None,
     reader: bool = False,
+    remove: bool = False,
 ) -> list[Change]:
-    """The file changes that register the server (and hook, and reader agent) for ``client``.
+    """The file changes that register the server (and hook, and reader agent) for ``client``, or
+    with ``remove`` take our server entry and hooks out again (a reader agent file is left).
+    A file that does not exist and would stay empty has no change.
 
     Raises:
         SetupError: a file is not in the format the client writes; nothing was changed.
     """
+    from .codex_config import codex_changes
+
     env = dict(os.environ if environ is None else environ)
     stdio = {"command": launch.command, "args": launch.args}
     claude = claude_code_paths(home, env)
     builders: dict[Client, Callable[[], list[Change]]] = {
         "claude-code": lambda: [
-            _json_change(claude["servers"], "mcpServers", {"type": "stdio", **stdio}, defaults={"env": {}}),
-            _hooks_change(claude["settings"], launch),
-            *([_text_change(claude["agents"] / f"{READER_AGENT_NAME}.md", reader_agent())] if reader else []),
+            _json_change(claude["servers"], "mcpServers", {"type": "stdio", **stdio}, defaults={"env": {}}, remove=remove),
+            _hooks_change(claude["settings"], launch, place=not remove),
+            *([_text_change(claude["agents"] / f"{READER_AGENT_NAME}.md", reader_agent())] if reader and not remove else []),
         ],
-        "claude-desktop": lambda: [_json_change(claude_desktop_path(home, environ=env), "mcpServers", stdio)],
-        "codex": lambda: [
-            _toml_change(Path(env.get("CODEX_HOME") or home / ".codex") / "config.toml", launch),
-            _hooks_change(Path(env.get("CODEX_HOME") or home / ".codex") / "hooks.json", launch),
-        ],
-        "cursor": lambda: [_json_change(home / ".cursor" / "mcp.json", "mcpServers", stdio)],
+        "claude-desktop": lambda: [_json_change(claude_desktop_path(home, environ=env), "mcpServers", stdio, remove=remove)],
+        "codex": lambda: codex_changes(Path(env.get("CODEX_HOME") or home / ".codex"), launch, remove=remove),
+        "cursor": lambda: [_json_change(home / ".cursor" / "mcp.json", "mcpServers", stdio, remove=remove)],
         "vscode": lambda: [
-            _json_change(workspace / ".vscode" / "mcp.json", "servers", {"type": "stdio", **stdio}, mode=0o644)
+            _json_change(workspace / ".vscode" / "mcp.json", "servers", {"type": "stdio", **stdio}, mode=0o644, remove=remove)
         ],
     }
-    return builders[client]()
+    return [change for change in builders[client]() if change.before is not None or change.after]
 
 
 def apply(change: Change) -> Path | None:

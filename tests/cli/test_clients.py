@@ -155,6 +155,23 @@ def test_setup_merges_keeps_others_backs_up_is_idempotent_and_starts(client: str
     assert anyio.run(list_tools, entry) == ["memory"]
 
 
+@pytest.mark.parametrize("client", list(CASES))
+def test_remove_takes_out_our_entries_and_nothing_else(client: str, home: Path, config_path: Path) -> None:
+    originals = place(home, CASES[client][0])
+    assert setup(config_path, home, client).exit_code == 0
+    result = setup(config_path, home, client, "--remove")
+    assert result.exit_code == 0 and "removed the tact-memory entries" in result.output, result.output
+    for path, before in originals.items():
+        if path.suffix == ".toml":
+            assert path.read_bytes() == before  # TOML keeps its text: given back byte for byte
+        else:
+            assert _json(path) == json.loads(before)
+    written = {p: p.read_bytes() for p in home.rglob("*") if p.is_file()}
+    again = setup(config_path, home, client, "--remove")
+    assert again.exit_code == 0 and "no tact-memory entries found" in again.output
+    assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file()} == written
+
+
 @pytest.mark.parametrize("client", ["claude-code", "codex"])
 def test_setup_installs_the_prompt_hook_beside_the_server(client: str, home: Path, config_path: Path) -> None:
     place(home, CASES[client][0])
@@ -173,6 +190,8 @@ def test_setup_installs_the_prompt_hook_beside_the_server(client: str, home: Pat
 
 
 def test_setup_replaces_the_hook_an_earlier_release_wrote(home: Path, config_path: Path) -> None:
+    """Ours is replaced where it was, so the user's hook keeps its place (Codex keys a hook's trust
+    by its position: ``hook_key`` in codex-rs/hooks/src/engine/discovery.rs)."""
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     earlier = {"type": "command", "command": "/usr/bin/python3 /old/tact_memory/hooks/prompt_hook.py user-prompt-submit"}
@@ -180,8 +199,8 @@ def test_setup_replaces_the_hook_an_earlier_release_wrote(home: Path, config_pat
     settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [earlier, theirs]}]}}), encoding="utf-8")
     setup(config_path, home, "claude-code")
     commands = [h["command"] for g in _json(settings)["hooks"]["UserPromptSubmit"] for h in g["hooks"]]
-    assert len(commands) == 2 and commands[0] == theirs["command"]
-    assert LAUNCHER in commands[1] and commands[1].startswith(sys.executable)
+    assert len(commands) == 2 and commands[1] == theirs["command"]
+    assert LAUNCHER in commands[0] and commands[0].startswith(sys.executable)
 
 
 def test_reader_agent_gets_only_scan_and_read(home: Path, config_path: Path) -> None:
@@ -585,3 +604,35 @@ def test_a_windows_hook_command_reaches_the_program_whole_through_bash(argv: lis
     words = subprocess.run(["bash", "-c", f"printf '%s\\0' {line}"], capture_output=True, check=True).stdout
     assert words.decode().split("\0")[:-1] == [arg.replace("\\", "/") for arg in argv]
     assert "\\" not in line.replace("\\$", "")  # no backslash but one that keeps a `$` literal
+
+
+def test_claude_desktop_reaches_the_team_store_only_with_a_workspace(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claude Desktop starts a server with no working folder of the user's (its documented entry
+    has command, args and env only: https://modelcontextprotocol.io/docs/develop/connect-local-servers),
+    so ``workspace_roots`` cannot match there: setup says so, and ``--workspace`` pins the folder."""
+    import subprocess
+
+    from ..conftest import write_config
+
+    root = tmp_path / "team-work"
+    (root / "app").mkdir(parents=True)
+    config = write_config(tmp_path / "cfg", extra=TEAM.format(root=root))
+    target = home / ".config/Claude/claude_desktop_config.json"
+    monkeypatch.setenv("TACT_TEAM_TOKEN", "tm_example_token_for_tests_0123456789")
+
+    def scan(entry: dict[str, Any]) -> Any:
+        argv = [entry["command"], *entry["args"][:-1], "tool", json.dumps({"operation": "scan", "query": "deploys"})]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        return json.loads(subprocess.run(argv, capture_output=True, env=env, cwd="/", timeout=60, check=False).stdout)
+
+    bare = CliRunner().invoke(cli, ["--config", str(config), "setup", "claude-desktop"], catch_exceptions=False)
+    assert bare.exit_code == 0 and f"--workspace {root}" in bare.output and "workspace_roots" in bare.output
+    entry = _json(target)["mcpServers"]["tact-memory"]
+    assert "--workspace" not in entry["args"] and "error" not in scan(entry)  # the local store
+    pinned = CliRunner().invoke(
+        cli, ["--config", str(config), "setup", "claude-desktop", "--workspace", str(root / "app")], catch_exceptions=False
+    )
+    assert pinned.exit_code == 0 and "workspace_roots" not in pinned.output
+    entry = _json(target)["mcpServers"]["tact-memory"]
+    assert entry["args"][-3:] == ["--workspace", str(root / "app"), "mcp"]
+    assert scan(entry)["error"]["code"] == "unavailable"  # the team store (its endpoint is down here)
