@@ -139,7 +139,7 @@ class FieldSpec(Value):
         self._fill(name, shape, required, description, fields)
 
 
-_KEY_NAMESPACE = "The namespace the record's key showed, if it showed one (shared team memory); otherwise leave out."
+_KEY_NAMESPACE = "Team memory only: the namespace the key showed."
 """A key's ``namespace``: a key is taken back as a scan or read showed it, so a team record's key,
 which names its author's namespace, can be copied whole."""
 

@@ -104,7 +104,7 @@ def test_the_markdown_uses_the_same_numbers(full: tuple[Evaluation, float]) -> N
     doc = full[0].to_json()
     text = render_markdown(doc, charts=False)
     assert "exact McNemar p < 0.001." in text and "p = p" not in text
-    assert "| per_session_mean | 360 |" in text and "| per_session_mean | 1,480 |" in text  # means of tokens, whole numbers
+    assert "| per_session_mean | 360 |" in text and "| per_session_mean | 1,549 |" in text  # means of tokens, whole numbers
     assert "| delete | n/a | n/a | 0 |" not in text and "| read | " in text  # the withdrawal scenario deletes
     assert "record_bytes: 1,024" in text and "–" not in text
     assert "Arm order: memory on ran first in 19 pairs, off first in 18." in text  # words, not a dict
