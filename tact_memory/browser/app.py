@@ -62,6 +62,7 @@ from ..store.sqlite import BUSY_TIMEOUT_S, MemoryStore
 from .calls import StoreCalls
 from .deletion import Outcome, delete_shown
 from .listing import Listing, fetch
+from .preview import preview
 from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
 
 __all__ = ["ORDERS", "MemoryBrowser"]
@@ -415,12 +416,10 @@ class MemoryBrowser(App[None]):
             table.add_column(label, width=width)
         table.add_column(labels[-1], width=content_width)
         for record, cells in zip(self._shown, rows):
-            content = Text(one_line(record.content))
-            content.truncate(content_width, overflow="ellipsis")
             table.add_row(
                 *(Text(cell, justify="right") for cell in cells[:3]),
                 *(Text(cell) for cell in cells[3:]),
-                content,
+                Text(preview(record.content, content_width)),
                 key=str(record.key.id),
             )
         ids = [r.key.id for r in self._shown]
