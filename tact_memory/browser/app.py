@@ -8,6 +8,13 @@ that changed while the confirmation was open is refused rather than deleted. A v
 record only within one database, so nothing is deleted either when the browser switched stores, or
 the database file was replaced, while the confirmation was open.
 
+No store call runs on the thread that draws the screen: a delete waits for another process's write
+lock (up to the store's busy timeout), and a read can wait too (an older file in rollback-journal
+mode, a team store over the network). Each call runs on the store thread (:mod:`.calls`) inside a
+Textual worker, and its result is shown when it ends. Meanwhile the keys work; a delete under way
+marks its row ``deleting``, says that it waits, and no second delete starts until it has ended.
+Quitting then waits for it to end (it commits or changes nothing) and prints its outcome.
+
 The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names it:
 
 - ``records``: the table (possibly empty under a filter);
@@ -30,10 +37,10 @@ bindings share one state machine; the dialogs live in :mod:`.screens`.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events, on
@@ -42,18 +49,25 @@ from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
+from textual.worker import Worker
 
 from ..clock import now_ms
 from ..config.loading import Config, ConfigSource, TeamSettings, declares_table, read_config
 from ..config.watcher import ConfigWatcher, ReloadEvent, reload
-from ..errors import NotFound, StoreUnavailable, TactMemoryError, VersionConflict
-from ..records import BROWSABLE_ORDERS, MemoryBackend, MemoryRecord, RecordOrder, matches
+from ..errors import StoreUnavailable
+from ..records import BROWSABLE_ORDERS, MemoryBackend, MemoryRecord, RecordKey, RecordOrder, matches
 from ..screening.display import one_line
 from ..store.remote import RemoteStore
-from ..store.sqlite import MemoryStore
+from ..store.sqlite import BUSY_TIMEOUT_S, MemoryStore
+from .calls import StoreCalls
+from .deletion import Outcome, delete_shown
+from .listing import Listing, fetch
+from .preview import preview
 from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
 
 __all__ = ["ORDERS", "MemoryBrowser"]
+
+T = TypeVar("T")
 
 ORDERS: tuple[RecordOrder, ...] = BROWSABLE_ORDERS
 """The orders ``f`` cycles through, first one the default."""
@@ -147,7 +161,7 @@ class MemoryBrowser(App[None]):
     | `y` | confirmation | Delete; any other key keeps the record. |
     | `escape` | detail | Back to the list. |
     | `r` | list | Re-read config.toml and the database now. |
-    | `q` | anywhere but the filter and confirmation | Quit. |
+    | `q` | anywhere but the filter and confirmation | Quit (once a delete under way has ended). |
 
     Args:
         source: The selected ``config.toml``.
@@ -203,12 +217,19 @@ class MemoryBrowser(App[None]):
         self.team = self._team_of(self.config)
         """The ``[memory.team]`` settings whose store is shown, or ``None`` for local memory."""
         self.store = self._new_store()
+        self._calls = StoreCalls()
+        self._pending: set[Worker[Any]] = set()
+        self._loading: Worker[Listing] | None = None
+        self._deleting: Worker[Outcome] | None = None
+        self._deleting_key: RecordKey | None = None
+        self._quit_when_deleted = False
         self.watcher: ConfigWatcher | None = None
         self._watch = watch
         self._debounce_ms = debounce_ms
         self._clock = clock
         self._order_index = 0
         self._records: list[MemoryRecord] = []
+        self._hidden: Mapping[RecordKey, str] = {}
         self._shown: list[MemoryRecord] = []
         self._config_error = False
         self.filter_text = ""
@@ -241,7 +262,41 @@ class MemoryBrowser(App[None]):
     def on_unmount(self) -> None:
         if self.watcher is not None:
             self.watcher.stop()
+        self._calls.close()  # a call under way ends first: a delete commits or changes nothing
         self.store.close()
+
+    # -- store calls, off the screen's thread -----------------------------------------------------
+
+    @property
+    def idle(self) -> bool:
+        """Whether no store call is waiting, under way, or ended without its result shown yet."""
+        return not self._pending
+
+    def _call(self, call: Callable[[], T], *, group: str) -> Worker[T]:
+        """Run ``call`` on the store thread (:mod:`.calls`) in a worker; a ``load`` replaces the last."""
+        worker: Worker[T] = self.run_worker(partial(self._calls.run, call), group=group, exclusive=group == "load")
+        self._pending.add(worker)
+        return worker
+
+    @on(Worker.StateChanged)
+    def _call_ended(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker not in self._pending or not worker.is_finished:
+            return
+        self._pending.discard(worker)
+        try:
+            self.query_one(ContentSwitcher)
+        except NoMatches:  # ended while the app closes: there is nothing left to show it on
+            return
+        if worker is self._loading:
+            self._loading = None
+            if isinstance(worker.result, Listing):  # else cancelled by a newer read, or failed
+                self._loaded(worker.result)
+        elif worker is self._deleting:
+            self._deleting = None
+            self._deleting_key = None
+            if isinstance(worker.result, Outcome):
+                self._deleted(worker.result)
 
     # -- which store ----------------------------------------------------------------------------
 
@@ -264,10 +319,13 @@ class MemoryBrowser(App[None]):
         )  # fmt: skip
 
     def _follow_store(self) -> None:
-        """Switch to the store the configuration now gives, closing the old one, if it changed."""
+        """Switch to the store the configuration now gives, closing the old one, if it changed.
+
+        The old one is closed on the store thread, after the calls asked of it (a delete under way).
+        """
         team = self._team_of(self.config)
         if team != self.team:
-            self.store.close()
+            self._call(self.store.close, group="close")
             self.team = team
             self.store = self._new_store()
 
@@ -312,23 +370,30 @@ class MemoryBrowser(App[None]):
         line.display = bool(text)
 
     def _load(self) -> None:
-        """Fetch the records again (telemetry untouched) and show the view that fits."""
-        self._records = []
+        """Fetch the records again (telemetry untouched) on the store thread; :meth:`_loaded` shows them.
+
+        Until then the list shows what it showed; a read asked before is dropped if not started.
+        """
         if not self.config.memory.enabled:
-            self.store.close()  # disabled means no open database (I1)
+            self._loading = None  # a read still under way is not shown
+            self._records, self._hidden = [], {}
+            self._call(self.store.close, group="close")  # disabled means no open database (I1)
             self._show("disabled", self._disabled_text())
+            self._fill()
+            return
+        self._loading = self._call(partial(fetch, self.store, self.order), group="load")
+
+    def _loaded(self, listing: Listing) -> None:
+        """Show what a read found, in the view that fits."""
+        self._records, self._hidden = list(listing.records), listing.hidden
+        error = listing.error
+        if error is not None:
+            reason = error.reason if isinstance(error, StoreUnavailable) else error.code
+            self._show("problem", self._problem_text(reason, error.message))
+        elif self._records:
+            self._show("records")
         else:
-            try:
-                self._records = self.store.list_records(order=self.order)
-            except StoreUnavailable as exc:
-                self._show("problem", self._problem_text(exc.reason, exc.message))
-            except TactMemoryError as exc:
-                self._show("problem", self._problem_text(exc.code, exc.message))
-            else:
-                if self._records:
-                    self._show("records")
-                else:
-                    self._show("empty", self._empty_text())
+            self._show("empty", self._empty_text())
         self._fill()
 
     def _fill(self) -> None:
@@ -351,12 +416,10 @@ class MemoryBrowser(App[None]):
             table.add_column(label, width=width)
         table.add_column(labels[-1], width=content_width)
         for record, cells in zip(self._shown, rows):
-            content = Text(one_line(record.content))
-            content.truncate(content_width, overflow="ellipsis")
             table.add_row(
                 *(Text(cell, justify="right") for cell in cells[:3]),
                 *(Text(cell) for cell in cells[3:]),
-                content,
+                Text(preview(record.content, content_width)),
                 key=str(record.key.id),
             )
         ids = [r.key.id for r in self._shown]
@@ -384,11 +447,17 @@ class MemoryBrowser(App[None]):
                 str(record.key.version),
                 str(record.read_count),
                 when(record.updated_at_ms)[: 10 if compact else 16],
-                "hidden" if self.store.hidden_reason(record) else "probation" if record.probation_until_ms else "",
+                self._note(record),
                 *((one_line(record.key.namespace or ""),) if team else ()),
             )
             for record in self._shown
         ]
+
+    def _note(self, record: MemoryRecord) -> str:
+        """The NOTE cell: a delete under way, hidden from agents, or on probation."""
+        if record.key == self._deleting_key:
+            return "deleting"
+        return "hidden" if record.key in self._hidden else "probation" if record.probation_until_ms else ""
 
     def _widths(self, labels: Sequence[str], rows: Sequence[tuple[str, ...]]) -> tuple[list[int], int]:
         """The width of each column but the content, and the cells left for the content."""
@@ -515,8 +584,8 @@ class MemoryBrowser(App[None]):
                 return True
             if action in ("cycle_order", "filter", "delete") and view != "records":
                 return False
-            if action == "delete" and not self._shown:
-                return False
+            if action == "delete" and (not self._shown or self._deleting is not None):
+                return False  # nothing to delete, or one delete is under way
             if action == "filter" and filtering:
                 return False  # "/" is text in the filter line
         return True
@@ -566,7 +635,7 @@ class MemoryBrowser(App[None]):
             self.push_screen(
                 DetailScreen(
                     record,
-                    secret_kind=self.store.hidden_reason(record),
+                    secret_kind=self._hidden.get(record.key),
                     now_ms=self._clock(),
                     on_delete=self.confirm_delete,
                 )
@@ -580,6 +649,11 @@ class MemoryBrowser(App[None]):
 
     def confirm_delete(self, record: MemoryRecord) -> None:
         """Show ``record`` and delete it at the displayed version if the person presses ``y``."""
+        if self._deleting_key is not None:  # shown over the detail view too, which hides the message line
+            busy = f"Memory {self._deleting_key.id} is being deleted; wait for the outcome before another delete."
+            self.say(busy)
+            self.notify(busy, severity="warning")
+            return
         self.push_screen(ConfirmDeleteScreen(record), partial(self._confirmed, record, self.store))
 
     def _confirmed(self, record: MemoryRecord, store: MemoryBackend, answer: bool | None) -> None:
@@ -590,43 +664,41 @@ class MemoryBrowser(App[None]):
         if not self.config.memory.enabled:
             self.say(f"Memory {key.id} was not deleted: memory was disabled meanwhile.")
             return
-        try:
-            if self.store is not store:
-                self.say(
-                    f"Not deleted: the browser switched to another store while you were confirming, so memory "
-                    f"{key.id} there is not the record you saw. The list was reloaded; look again."
-                )
-                return
-            # The version names a record only within one database: a file replaced meanwhile (a
-            # restore, a copy from elsewhere) can hold another record under the same id and version.
-            current = store.get(key.id)
-            if current is not None and current.key == key and not _same_record(current, record):
-                self.say(
-                    f"Not deleted: memory {key.id} (version {key.version}) is no longer the record you saw; "
-                    "the database was replaced meanwhile. The list was reloaded; look again."
-                )
-                return
-            store.delete(key)
-        except VersionConflict as exc:
+        self._back_to_list()
+        if self.store is not store:
             self.say(
-                f"Not deleted: memory {key.id} changed while you were confirming (version {key.version} "
-                f"was shown, it is now version {exc.current_version}). The list was reloaded; look again."
+                f"Not deleted: the browser switched to another store while you were confirming, so memory "
+                f"{key.id} there is not the record you saw. The list was reloaded; look again."
             )
-        except NotFound:
-            self.say(f"Not deleted: memory {key.id} no longer exists (removed elsewhere). The list was reloaded.")
-        except TactMemoryError as exc:
-            self.say(f"Not deleted: {exc.message}")
-        else:
-            self.say(
-                f"Memory {key.id} removed from the database and from retrieval. Copies may remain on "
-                "disk, in backups and in transcripts."
-            )
-        finally:
-            while isinstance(self.screen, DetailScreen):
-                self.pop_screen()
             self._load()
+            return
+        # The delete waits on the store thread (for another process's write lock, up to the busy
+        # timeout); the list stays usable, marks the record, and offers no second delete meanwhile.
+        self._deleting_key = key
+        self._deleting = self._call(partial(delete_shown, store, record), group="delete")
+        self.say(
+            f"Deleting memory {key.id}... If another program is writing to the database, this waits for it "
+            f"(up to {BUSY_TIMEOUT_S:g} s)."
+        )
+        self._fill()
 
+    def _deleted(self, outcome: Outcome) -> None:
+        """Say how the delete ended and show the list as it is now (quitting, if asked meanwhile)."""
+        self.say(outcome.message)
+        if self._quit_when_deleted:
+            self.exit(message=outcome.message)
+            return
+        self._load()
+        self.refresh_bindings()
 
-def _same_record(a: MemoryRecord, b: MemoryRecord) -> bool:
-    """Whether ``a`` and ``b`` are the same version of the same record (telemetry aside)."""
-    return (a.key, a.content, a.created_at_ms, a.updated_at_ms) == (b.key, b.content, b.created_at_ms, b.updated_at_ms)
+    def _back_to_list(self) -> None:
+        while isinstance(self.screen, DetailScreen):
+            self.pop_screen()
+
+    async def action_quit(self) -> None:
+        """Quit; while a delete is under way, once it has ended (it commits or changes nothing)."""
+        if self._deleting is None:
+            self.exit()
+            return
+        self._quit_when_deleted = True
+        self.say("Quitting once the delete under way ends; its outcome is printed after the browser closes.")

@@ -108,6 +108,20 @@ async def wait_for(pilot: Pilot[None], condition: Callable[[], bool], seconds: f
         await pilot.pause(0.05)
 
 
+async def settled(pilot: Pilot[None]) -> None:
+    """Let the browser run until every store call it made has ended and its result is shown."""
+    app = pilot.app
+    assert isinstance(app, MemoryBrowser)
+    await wait_for(pilot, lambda: app.idle)
+    await pilot.pause()
+
+
+async def press(pilot: Pilot[None], *keys: str) -> None:
+    """Press ``keys``, then let the store calls they started end (:func:`settled`)."""
+    await pilot.press(*keys)
+    await settled(pilot)
+
+
 # -- the list, its order and its filter ---------------------------------------------------------------
 
 
@@ -116,6 +130,7 @@ async def test_most_useful_first_and_f_cycles_the_orders(home_config: Path) -> N
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         expected = [
             ("most useful (reads)", [1, 2, 4, 3]),  # 2 reads, 1 read, then ties newest first
             ("newest", [4, 3, 2, 1]),
@@ -131,7 +146,7 @@ async def test_most_useful_first_and_f_cycles_the_orders(home_config: Path) -> N
         for label, order in expected:
             assert ids(app) == order
             assert f"order: {label}" in text(app, "#status")
-            await pilot.press("f")
+            await press(pilot, "f")
 
 
 @pytest.mark.anyio
@@ -139,14 +154,15 @@ async def test_typing_in_the_filter_triggers_no_binding(home_config: Path) -> No
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("slash")
+        await settled(pilot)
+        await press(pilot, "slash")
         field = app.query_one(FilterInput)
         assert field.has_focus
-        await pilot.press(*"fdqr/")  # every list key, typed as text
+        await press(pilot, *"fdqr/")  # every list key, typed as text
         assert field.value == "fdqr/"
         assert app.is_running and app.order == "most_useful" and len(app.screen_stack) == 1
         assert ids(app) == []
-        await pilot.press("escape")  # closes the filter line and clears the filter
+        await press(pilot, "escape")  # closes the filter line and clears the filter
         assert not field.display and field.value == "" and ids(app) == [1, 2, 4, 3]
         assert app.query_one(RecordTable).has_focus
 
@@ -156,19 +172,20 @@ async def test_the_filter_matches_content_words_and_ids(home_config: Path) -> No
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("slash", *"TAGS release")
+        await settled(pilot)
+        await press(pilot, "slash", *"TAGS release")
         assert ids(app) == [1]
         assert 'filter "TAGS release": 1 shown' in text(app, "#status")
-        await pilot.press("enter")  # keeps the filter, back to the list
+        await press(pilot, "enter")  # keeps the filter, back to the list
         assert not app.query_one(FilterInput).display and app.query_one(RecordTable).has_focus
         assert ids(app) == [1]
-        await pilot.press("f")  # the order changes under the filter
+        await press(pilot, "f")  # the order changes under the filter
         assert ids(app) == [1] and app.order == "newest"
-        await pilot.press("escape")
+        await press(pilot, "escape")
         assert ids(app) == [4, 3, 2, 1]
-        await pilot.press("slash", *"#3")
+        await press(pilot, "slash", *"#3")
         assert ids(app) == [3]
-        await pilot.press("backspace", "backspace", "4")
+        await press(pilot, "backspace", "backspace", "4")
         assert ids(app) == [4]
 
 
@@ -177,12 +194,13 @@ async def test_a_filter_that_matches_nothing_says_so_and_how_to_clear_it(home_co
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert not app.query_one("#no-match").display
-        await pilot.press("slash", *"release nowhere", "enter")
+        await press(pilot, "slash", *"release nowhere", "enter")
         assert ids(app) == [] and app.view == "records"
         assert app.query_one("#no-match").display
         assert text(app, "#no-match") == 'No record matches the filter "release nowhere". Press escape to clear it.'
-        await pilot.press("escape")
+        await press(pilot, "escape")
         assert ids(app) == [1, 2, 4, 3] and not app.query_one("#no-match").display
 
 
@@ -199,12 +217,13 @@ async def test_the_content_column_takes_the_remaining_width_after_a_config_switc
     seed_many(home_config, 19)  # 23 rows: they fit until the notice line takes two rows
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         await pilot.pause()
         assert content_fills_the_row(app) and not app.query_one(RecordTable).show_vertical_scrollbar
         write_config(home_config.parent, enabled=False)
-        await pilot.press("r")
+        await press(pilot, "r")
         write_config(home_config.parent, enabled=True)
-        await pilot.press("r")
+        await press(pilot, "r")
         await pilot.pause()
         assert app.view == "records" and app.query_one(RecordTable).show_vertical_scrollbar
         assert content_fills_the_row(app)
@@ -223,12 +242,13 @@ async def test_a_watched_switch_off_and_on_lays_the_list_out_at_full_width(home_
     app = make_app(home_config)
     source = locate_config(str(home_config))
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         await pilot.pause()
         labels = [column.label.plain for column in app.query_one(RecordTable).ordered_columns]
         for enabled in (False, True):
             write_config(home_config.parent, enabled=enabled)
             app.apply_reload(reload(app.config, source))
-            await pilot.pause()
+            await settled(pilot)
         await pilot.pause()
         assert app.view == "records"
         assert [column.label.plain for column in app.query_one(RecordTable).ordered_columns] == labels
@@ -242,8 +262,9 @@ async def test_short_content_still_gets_the_whole_row(home_config: Path) -> None
     write_config(home_config.parent, enabled=False)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         write_config(home_config.parent, enabled=True)
-        await pilot.press("r")
+        await press(pilot, "r")
         await pilot.pause()
         assert app.view == "records" and content_fills_the_row(app)
 
@@ -256,7 +277,8 @@ async def test_enter_shows_the_full_record_with_all_metadata(home_config: Path) 
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("down", "enter")  # record 2
+        await settled(pilot)
+        await press(pilot, "down", "enter")  # record 2
         assert isinstance(app.screen, DetailScreen) and app.screen.record.key == RecordKey(2, 1)
         fields = text(app, "#detail-fields")
         assert text(app, "#detail-content") == CONTENTS[1]
@@ -264,12 +286,12 @@ async def test_enter_shows_the_full_record_with_all_metadata(home_config: Path) 
         assert "scans      0 (never)" in fields
         assert "probation  none: this version has been read" in fields
         assert "created    2027-01-15 09:00 UTC" in fields
-        await pilot.press("f", "slash")  # list keys do nothing here
+        await press(pilot, "f", "slash")  # list keys do nothing here
         assert isinstance(app.screen, DetailScreen) and app.order == "most_useful"
-        await pilot.press("escape")
+        await press(pilot, "escape")
         assert len(app.screen_stack) == 1 and app.shown[app.query_one(RecordTable).cursor_row].key.id == 2
 
-        await pilot.press("down", "down", "enter")  # record 3: unread, probation until day 7
+        await press(pilot, "down", "down", "enter")  # record 3: unread, probation until day 7
         fields = text(app, "#detail-fields")
         assert "probation  until 2027-01-22 10:00 UTC: unread so far; a read ends it, a scan does not" in fields
         assert "visible to agents" in fields
@@ -282,9 +304,10 @@ async def test_a_record_that_looks_like_a_secret_is_flagged(home_config: Path) -
         conn.execute("UPDATE memories SET content = 'deploy key AKIAABCDEFGHIJKLMNOP' WHERE id = 4")
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         table = app.query_one(RecordTable)
         assert str(table.get_row_at(2)[4]) == "hidden"
-        await pilot.press("down", "down", "enter")
+        await press(pilot, "down", "down", "enter")
         assert "hidden from agents: it looks like an AWS access key ID; delete it" in text(app, "#detail-fields")
 
 
@@ -297,12 +320,13 @@ async def test_d_shows_the_record_and_y_deletes_the_displayed_version(home_confi
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("d")
+        await settled(pilot)
+        await press(pilot, "d")
         assert isinstance(app.screen, ConfirmDeleteScreen)
         assert text(app, "#confirm-content") == CONTENTS[0]
         note = text(app, "#confirm-note")
         assert "removes the record from the memory database and from retrieval" in note and "not proof of erasure" in note
-        await pilot.press("y")
+        await press(pilot, "y")
         await pilot.pause()
         assert len(app.screen_stack) == 1 and ids(app) == [2, 4, 3]
         assert "Memory 1 removed from the database and from retrieval" in app.message
@@ -316,11 +340,12 @@ async def test_any_other_key_keeps_the_record(home_config: Path) -> None:
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         for key in ("n", "q", "d", "Y", "escape", "enter", "space"):
             app.say("")
-            await pilot.press("d")
+            await press(pilot, "d")
             assert isinstance(app.screen, ConfirmDeleteScreen)
-            await pilot.press(key)
+            await press(pilot, key)
             await pilot.pause()
             assert app.is_running and len(app.screen_stack) == 1, key
             assert ids(app) == [1, 2, 4, 3] and app.message == "Kept memory 1.", key
@@ -333,11 +358,12 @@ async def test_a_record_changed_during_confirmation_is_not_deleted(home_config: 
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("d")
+        await settled(pilot)
+        await press(pilot, "d")
         assert isinstance(app.screen, ConfirmDeleteScreen) and app.screen.record.key == RecordKey(1, 1)
         with other_store(home_config) as store:
             store.put("In `commonware`, release tags use vX.Y.Z, signed.", replace=RecordKey(1, 1))
-        await pilot.press("y")
+        await press(pilot, "y")
         await pilot.pause()
         assert "Not deleted: memory 1 changed while you were confirming" in app.message
         assert "version 1 was shown, it is now version 2" in app.message
@@ -354,10 +380,11 @@ async def test_a_record_deleted_elsewhere_during_confirmation(home_config: Path)
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("d")
+        await settled(pilot)
+        await press(pilot, "d")
         with other_store(home_config) as store:
             store.delete(RecordKey(1, 1))
-        await pilot.press("y")
+        await press(pilot, "y")
         await pilot.pause()
         assert "Not deleted: memory 1 no longer exists" in app.message
         assert ids(app) == [2, 4, 3]
@@ -368,12 +395,13 @@ async def test_after_a_delete_the_cursor_stays_on_the_same_row(home_config: Path
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         table = app.query_one(RecordTable)
-        await pilot.press("down", "d", "y")  # row 1 is record 2
+        await press(pilot, "down", "d", "y")  # row 1 is record 2
         await pilot.pause()
         assert ids(app) == [1, 4, 3] and table.cursor_row == 1 and app.highlighted is not None
         assert app.highlighted.key.id == 4
-        await pilot.press("down", "d", "y")  # the last row: the cursor moves up to the new last row
+        await press(pilot, "down", "d", "y")  # the last row: the cursor moves up to the new last row
         await pilot.pause()
         assert ids(app) == [1, 4] and table.cursor_row == 1
 
@@ -383,9 +411,10 @@ async def test_delete_from_the_detail_view_returns_to_the_list(home_config: Path
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter", "d")
+        await settled(pilot)
+        await press(pilot, "enter", "d")
         assert isinstance(app.screen, ConfirmDeleteScreen)
-        await pilot.press("y")
+        await press(pilot, "y")
         await pilot.pause()
         assert len(app.screen_stack) == 1 and ids(app) == [2, 4, 3]
 
@@ -398,11 +427,12 @@ async def test_disabled_memory_says_how_to_enable_it_and_opens_nothing(home_conf
     write_config(home_config.parent, enabled=False)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert app.view == "disabled"
         body = text(app, "#disabled")
         assert "Memory is disabled." in body
         assert "To enable it, set enabled = true under [memory] in ~/tact/config.toml." in body
-        await pilot.press("f", "d", "slash", "enter")
+        await press(pilot, "f", "d", "slash", "enter")
         assert app.order == "most_useful" and len(app.screen_stack) == 1 and app.view == "disabled"
         assert not app.store.opened
     assert not db_of(home_config).parent.exists()
@@ -413,7 +443,8 @@ async def test_a_config_file_without_a_memory_table_gets_the_lines_to_add(home_c
     home_config.parent.mkdir(parents=True, exist_ok=True)
     home_config.write_text("# nothing yet\n", encoding="utf-8")
     app = make_app(home_config)
-    async with app.run_test(size=SIZE):
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert app.view == "disabled"
         body = text(app, "#disabled")
         assert "To enable it, add these lines to ~/tact/config.toml:" in body
@@ -424,7 +455,8 @@ async def test_a_config_file_without_a_memory_table_gets_the_lines_to_add(home_c
 async def test_a_missing_config_file_says_to_create_it(tmp_path: Path) -> None:
     config = tmp_path / "home" / "none" / "config.toml"
     app = make_app(config, origin="TACT_HOME")
-    async with app.run_test(size=SIZE):
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert app.view == "disabled"
         assert "~/none/config.toml does not exist (defaults are in force)" in text(app, "#disabled")
 
@@ -433,10 +465,11 @@ async def test_a_missing_config_file_says_to_create_it(tmp_path: Path) -> None:
 async def test_a_database_never_created_is_an_empty_list_and_stays_uncreated(home_config: Path) -> None:
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert app.view == "empty"
         body = text(app, "#empty")
         assert "No memories yet." in body and "~/tact/memory/v1.sqlite3 has not been created" in body
-        await pilot.press("f", "d", "enter", "r")
+        await press(pilot, "f", "d", "enter", "r")
     assert not db_of(home_config).exists() and not db_of(home_config).parent.exists()
 
 
@@ -447,7 +480,8 @@ async def test_an_empty_database(home_config: Path) -> None:
         for record in store.list_records():
             store.delete(record.key)
     app = make_app(home_config)
-    async with app.run_test(size=SIZE):
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert app.view == "empty" and "No memories stored." in text(app, "#empty")
 
 
@@ -468,10 +502,11 @@ async def test_a_corrupt_or_newer_database_is_named_and_left_alone(
     before = db.read_bytes()
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert app.view == "problem"
         body = text(app, "#problem")
         assert f"The memory database cannot be used ({reason})." in body and "left untouched" in body
-        await pilot.press("f", "d", "enter", "r")
+        await press(pilot, "f", "d", "enter", "r")
         assert app.view == "problem" and app.is_running
     assert db.read_bytes() == before
 
@@ -489,9 +524,10 @@ async def test_browsing_changes_no_telemetry_and_no_byte(home_config: Path) -> N
     raw = db.read_bytes()
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         for _ in CONTENTS:  # open every record in full
-            await pilot.press("enter", "escape", "down")
-        await pilot.press("f", "f", "f", "slash", *"tags", "enter", "d", "n", "r")
+            await press(pilot, "enter", "escape", "down")
+        await press(pilot, "f", "f", "f", "slash", *"tags", "enter", "d", "n", "r")
     assert db.read_bytes() == raw
     with other_store(home_config) as store:
         assert store.list_records(order="id") == before
@@ -505,22 +541,23 @@ async def test_r_rereads_the_config_and_disabling_hides_every_screen(home_config
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")
+        await settled(pilot)
+        await press(pilot, "enter")
         assert isinstance(app.screen, DetailScreen)
         write_config(home_config.parent, enabled=False)
         app.action_reload()
-        await pilot.pause()
+        await settled(pilot)
         assert len(app.screen_stack) == 1 and app.view == "disabled" and app.shown == []
         assert app.message.startswith("memory disabled in config.toml: the browser hides it now;")
         assert "running agent sessions keep their current memory setting" in app.message
         assert not app.store.opened
 
         home_config.write_text("[memory]\nenabled = maybe\n", encoding="utf-8")
-        await pilot.press("r")
+        await press(pilot, "r")
         assert app.view == "disabled" and "not reloaded" in app.message and ":2" in app.message
 
         write_config(home_config.parent, enabled=True)
-        await pilot.press("r")
+        await press(pilot, "r")
         assert app.view == "records" and ids(app) == [1, 2, 4, 3]
         assert app.message.startswith("memory enabled in config.toml: the browser shows it now;")
         assert app.query_one(RecordTable).has_focus
@@ -532,6 +569,7 @@ async def test_the_real_watcher_switches_the_browser_without_a_restart(home_conf
     write_config(home_config.parent, enabled=False)
     app = make_app(home_config, watch=True)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert app.view == "disabled" and app.watcher is not None
         assert app.watcher.wait_ready(5)
         write_config(home_config.parent, enabled=True)
@@ -556,7 +594,8 @@ async def test_the_real_watcher_switches_the_browser_without_a_restart(home_conf
 async def test_q_quits(home_config: Path) -> None:
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("q")
+        await settled(pilot)
+        await press(pilot, "q")
         await pilot.pause()
         assert not app.is_running
 
@@ -611,16 +650,18 @@ async def test_at_60_by_15_the_header_and_the_confirmation_fit(home_config: Path
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert text(app, "#status").count("\n") == 0  # one line where there is room
     app = make_app(home_config)
     async with app.run_test(size=SMALL) as pilot:
+        await settled(pilot)
         await pilot.pause()
         status = text(app, "#status")
         assert "order: most useful (reads)" in status and "~/tact/config.toml" in status
         assert all(len(line) <= SMALL[0] - 2 for line in status.splitlines())  # wrapped between parts
         assert content_fills_the_row(app)
         assert [str(column.label) for column in app.query_one(RecordTable).columns.values()][3] == "UPDATED"
-        await pilot.press("d")
+        await press(pilot, "d")
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ConfirmDeleteScreen)
@@ -630,7 +671,8 @@ async def test_at_60_by_15_the_header_and_the_confirmation_fit(home_config: Path
             assert dialog.contains_region(screen.query_one(part).region), part
     app = make_app(home_config)
     async with app.run_test(size=(60, 11)) as pilot:  # smaller still: the note scrolls, the keys stay
-        await pilot.press("d")
+        await settled(pilot)
+        await press(pilot, "d")
         await pilot.pause()
         dialog = app.screen.query_one("#confirm").region
         assert dialog.contains_region(app.screen.query_one("#confirm-keys").region)
@@ -642,37 +684,37 @@ async def test_at_60_by_15_the_header_and_the_confirmation_fit(home_config: Path
 
 def test_snapshot_list(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
-    assert snap_compare(make_app(home_config), terminal_size=SIZE)
+    assert snap_compare(make_app(home_config), run_before=settled, terminal_size=SIZE)
 
 
 def test_snapshot_detail(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
-    assert snap_compare(make_app(home_config), press=["down", "down", "enter"], terminal_size=SIZE)
+    assert snap_compare(make_app(home_config), run_before=settled, press=["down", "down", "enter"], terminal_size=SIZE)
 
 
 def test_snapshot_confirmation(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
-    assert snap_compare(make_app(home_config), press=["d"], terminal_size=SIZE)
+    assert snap_compare(make_app(home_config), run_before=settled, press=["d"], terminal_size=SIZE)
 
 
 def test_snapshot_list_small(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
-    assert snap_compare(make_app(home_config), terminal_size=SMALL)
+    assert snap_compare(make_app(home_config), run_before=settled, terminal_size=SMALL)
 
 
 def test_snapshot_confirmation_small(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
-    assert snap_compare(make_app(home_config), press=["d"], terminal_size=SMALL)
+    assert snap_compare(make_app(home_config), run_before=settled, press=["d"], terminal_size=SMALL)
 
 
 def test_snapshot_no_match(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
-    assert snap_compare(make_app(home_config), press=["slash", *"nowhere"], terminal_size=SIZE)
+    assert snap_compare(make_app(home_config), run_before=settled, press=["slash", *"nowhere"], terminal_size=SIZE)
 
 
 def test_snapshot_disabled(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     write_config(home_config.parent, enabled=False)
-    assert snap_compare(make_app(home_config), terminal_size=SIZE)
+    assert snap_compare(make_app(home_config), run_before=settled, terminal_size=SIZE)
 
 
 def test_a_hidden_imitation_of_the_checkpoint_is_named_as_such() -> None:
@@ -689,12 +731,13 @@ async def test_planted_controls_are_shown_escaped_everywhere(home_config: Path) 
         conn.execute("UPDATE memories SET content = ? WHERE id = 1", (hostile + "\nnext",))
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         await pilot.pause()  # the content column is cut to the width once the table is laid out
         cell = str(app.query_one(RecordTable).get_row_at(0)[5])
         assert cell.startswith("red \\x1b[31mALERT") and not {"\x1b", "\r"} & set(cell)
-        await pilot.press("enter")
+        await press(pilot, "enter")
         assert text(app, "#detail-content") == shown + "\nnext"
-        await pilot.press("d")
+        await press(pilot, "d")
         assert text(app, "#confirm-content") == shown + "\nnext"
 
 
@@ -708,6 +751,7 @@ async def test_r_shows_the_database_at_the_path_after_it_was_deleted_or_replaced
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         assert ids(app) == [1, 2, 4, 3]
         for path in db_of(home_config).parent.iterdir():
             path.unlink()
@@ -715,7 +759,7 @@ async def test_r_shows_the_database_at_the_path_after_it_was_deleted_or_replaced
             with MemoryStore(tmp_path / "other.sqlite3", clock=FakeClock(T0)) as other:
                 other.put("The replacement corpus holds only this record.")
             (tmp_path / "other.sqlite3").rename(db_of(home_config))
-        await pilot.press("r")
+        await press(pilot, "r")
         if how == "deleted":
             assert app.view == "empty" and app.shown == [] and "has not been created" in text(app, "#empty")
             assert not db_of(home_config).exists()
@@ -735,11 +779,12 @@ async def test_a_time_past_the_calendar_is_shown_not_raised(home_config: Path) -
         conn.execute("UPDATE telemetry SET last_read_at_ms = ? WHERE memory_id = 2", (huge,))
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
         await pilot.pause()
         assert app.view == "records" and sorted(ids(app)) == [1, 2, 3, 4]
         row = ids(app).index(2)
         assert str(app.query_one(RecordTable).get_row_at(row)[3]).startswith("not a date (")
-        await pilot.press(*["down"] * row, "enter")
+        await press(pilot, *["down"] * row, "enter")
         assert isinstance(app.screen, DetailScreen) and app.screen.record.key.id == 2
         fields = text(app, "#detail-fields")
         assert f"created    not a date ({huge})" in fields and f"last not a date ({huge})" in fields
@@ -755,7 +800,8 @@ async def test_a_database_replaced_during_confirmation_loses_no_record_of_the_ne
     seed(home_config)
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("d")
+        await settled(pilot)
+        await press(pilot, "d")
         assert isinstance(app.screen, ConfirmDeleteScreen) and app.screen.record.key == RecordKey(1, 1)
         for path in db_of(home_config).parent.iterdir():
             path.unlink()
@@ -764,7 +810,8 @@ async def test_a_database_replaced_during_confirmation_loses_no_record_of_the_ne
         (tmp_path / "other.sqlite3").rename(db_of(home_config))
         write_config(home_config.parent, enabled=True, extra="# touched\n")  # any edit reloads the list
         app.apply_reload(reload(app.config, app.source))
-        await pilot.press("y")
+        await settled(pilot)
+        await press(pilot, "y")
         assert "no longer the record you saw" in app.message and "replaced" in app.message
         assert [r.content for r in app.shown] == ["An unrelated record the person never saw."]
     with other_store(home_config) as store:
@@ -794,13 +841,15 @@ async def test_a_store_switched_during_confirmation_loses_no_record_of_the_new_o
         clock=lambda: T0 + 5 * HOUR,
     )
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("d")
+        await settled(pilot)
+        await press(pilot, "d")
         assert isinstance(app.screen, ConfirmDeleteScreen) and app.screen.record.key == RecordKey(1, 1)
         table = f'[memory.team]\nendpoint = "https://team.invalid"\ntoken_env = "T"\nworkspace_roots = ["{work}"]\n'
         write_config(home_config.parent, enabled=True, extra=table)
         app.apply_reload(reload(app.config, app.source))
+        await settled(pilot)
         assert app.team is not None
-        await pilot.press("y")
+        await press(pilot, "y")
         assert "switched to another store" in app.message
     with MemoryStore(team_db) as team:
         assert [r.content for r in team.list_records()] == ["A team record the person never saw."]

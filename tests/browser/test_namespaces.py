@@ -21,7 +21,7 @@ from tact_memory.values import replace
 
 from ..conftest import write_config
 from ..pgcluster import pg_database, pg_server  # noqa: F401  (fixtures)
-from .test_app import SIZE, T0, anyio_backend, db_of, home_config, ids, seed, wait_for  # noqa: F401  (fixtures)
+from .test_app import SIZE, T0, anyio_backend, db_of, home_config, ids, seed, settled, wait_for  # noqa: F401  (fixtures)
 
 
 class Namespaced(MemoryStore):
@@ -54,7 +54,7 @@ async def test_a_team_stores_list_has_a_namespace_column(home_config: Path, team
         source, config=read_config(source), store_factory=lambda path: kind(path, clock=lambda: T0), watch=False
     )
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         if team:
             assert headings(app)[-2:] == ["NAMESPACE", "CONTENT"]
             assert column(app, "NAMESPACE") == ["alice" if id_ % 2 else "bob" for id_ in ids(app)]
@@ -114,11 +114,12 @@ async def test_editing_memory_team_switches_the_store_at_once(home_config: Path,
     )  # fmt: skip
     async with app.run_test(size=SIZE) as pilot:
         assert app.watcher is not None and app.watcher.wait_ready(5)
+        await settled(pilot)
         assert app.team is None and ids(app) == [1, 2, 4, 3] and "NAMESPACE" not in headings(app)
         local = app.store
 
         write_config(home_config.parent, extra=team_table(alices_service, tmp_path / "work"))  # added
-        await wait_for(pilot, lambda: app.team is not None and app.view == "records")
+        await wait_for(pilot, lambda: app.team is not None and app.view == "records" and app.idle)
         assert column(app, "NAMESPACE") == ["alice", "alice"]
         assert sorted(column(app, "CONTENT")) == ["Staging resets every Sunday night", "The billing-api deploys need two approvals"]
         assert app.message.startswith("[memory.team] added to config.toml: the browser switches")
@@ -126,18 +127,18 @@ async def test_editing_memory_team_switches_the_store_at_once(home_config: Path,
         assert isinstance(local, MemoryStore) and not local.opened  # the local store was closed
 
         write_config(home_config.parent, extra=team_table(alices_service, tmp_path / "elsewhere"))  # roots changed
-        await wait_for(pilot, lambda: app.team is None)
+        await wait_for(pilot, lambda: app.team is None and app.idle)
         assert ids(app) == [1, 2, 4, 3] and "NAMESPACE" not in headings(app)
         assert app.message.startswith("[memory.team] changed in config.toml")
 
         down = f"http://127.0.0.1:{closed_port()}"
         write_config(home_config.parent, extra=team_table(down, tmp_path / "work"))  # a service that is down
-        await wait_for(pilot, lambda: app.view == "problem")
+        await wait_for(pilot, lambda: app.view == "problem" and app.idle)
         assert app.team is not None and str(app.query_one("#problem", Static).content).startswith(
             "Team memory cannot be used (unreachable)."
         )
         assert app.shown == []  # never local memory instead
 
         write_config(home_config.parent)  # removed
-        await wait_for(pilot, lambda: app.team is None and app.view == "records")
+        await wait_for(pilot, lambda: app.team is None and app.view == "records" and app.idle)
         assert ids(app) == [1, 2, 4, 3] and app.message.startswith("[memory.team] removed from config.toml")
