@@ -232,7 +232,7 @@ def setup_command(
     import shlex
 
     from ..config.loading import broken_link, locate_config
-    from . import clients
+    from . import clients, setup_plan
 
     if reader_agent and (client != "claude-code" or tools != "split" or remove):
         raise click.UsageError("--reader-agent needs claude-code and --tools split, without --remove")
@@ -246,7 +246,7 @@ def setup_command(
     launch = clients.Launch.detect(pinned, tools=tools, forward=forward, workspace=served)
     folder = workspace or Path(ctx.obj.get("workspace") or ".")
     try:
-        changes = clients.plan(
+        changes = setup_plan.plan(
             cast("clients.Client", client), launch, home=Path.home(), workspace=folder.absolute(),
             reader=reader_agent, remove=remove,
         )  # fmt: skip

@@ -66,7 +66,6 @@ __all__ = [
     "claude_desktop_path",
     "hook_argv",
     "pinned_config",
-    "plan",
 ]
 
 SERVER_NAME = "tact-memory"
@@ -419,44 +418,6 @@ def reader_agent() -> str:
         "delete memory: if something should be remembered, say so in your report and the main agent "
         "decides.\n"
     )
-
-
-def plan(
-    client: Client,
-    launch: Launch,
-    *,
-    home: Path,
-    workspace: Path,
-    environ: dict[str, str] | None = None,
-    reader: bool = False,
-    remove: bool = False,
-) -> list[Change]:
-    """The file changes that register the server (and hook, and reader agent) for ``client``, or
-    with ``remove`` take our server entry and hooks out again (a reader agent file is left).
-    A file that does not exist and would stay empty has no change.
-
-    Raises:
-        SetupError: a file is not in the format the client writes; nothing was changed.
-    """
-    from .codex_config import codex_changes
-
-    env = dict(os.environ if environ is None else environ)
-    stdio = {"command": launch.command, "args": launch.args}
-    claude = claude_code_paths(home, env)
-    builders: dict[Client, Callable[[], list[Change]]] = {
-        "claude-code": lambda: [
-            _json_change(claude["servers"], "mcpServers", {"type": "stdio", **stdio}, defaults={"env": {}}, remove=remove),
-            _hooks_change(claude["settings"], launch, place=not remove),
-            *([_text_change(claude["agents"] / f"{READER_AGENT_NAME}.md", reader_agent())] if reader and not remove else []),
-        ],
-        "claude-desktop": lambda: [_json_change(claude_desktop_path(home, environ=env), "mcpServers", stdio, remove=remove)],
-        "codex": lambda: codex_changes(Path(env.get("CODEX_HOME") or home / ".codex"), launch, remove=remove),
-        "cursor": lambda: [_json_change(home / ".cursor" / "mcp.json", "mcpServers", stdio, remove=remove)],
-        "vscode": lambda: [
-            _json_change(workspace / ".vscode" / "mcp.json", "servers", {"type": "stdio", **stdio}, mode=0o644, remove=remove)
-        ],
-    }
-    return [change for change in builders[client]() if change.before is not None or change.after]
 
 
 def apply(change: Change) -> Path | None:
