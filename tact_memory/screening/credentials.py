@@ -317,6 +317,12 @@ _QUOTED_REFERENCE = (
     rb"|[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*(?:,[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*)+"
 )
 
+# Keys their providers publish as safe to ship to a browser or an app, whatever name holds them:
+# Stripe's publishable keys (pk_live_..., pk_test_...; Clerk and Paystack give theirs the same
+# shape) and Mapbox's public tokens (pk. and a JWT-like body; its secret ones start with sk.). The
+# prefix says what the key is, so STRIPE_KEY=pk_live_... is kept and STRIPE_KEY=sk_live_... is not.
+_PUBLIC_VALUE = rb"pk_(?:live|test)_[A-Za-z0-9]{16,250}|pk\.eyJ[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{10,200}"
+
 # A letter together with a digit or a symbol: "hunter2x", "pa$$word". Letters alone are too often
 # type and variable names (credentials: OAuthCredentials); a header value may also qualify by a
 # lower-to-upper step, as base64 of a short user:password pair ("dXNlcjpwYXNz") does.
@@ -441,6 +447,15 @@ _MAX_NAME = 64
 # Cookie attributes name properties of a Set-Cookie header, not values.
 _COOKIE_ATTRIBUTE = rb"(?i:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned)"
 _COOKIE_PAIR = rb"[ \t]*([!#$%&'*+.^_`|~0-9A-Za-z-]{1,64})=([^;\s\"'\\]{0,512})[ \t]*;?"
+# Cookies whose name says they carry a session or a login, whatever their value looks like: a
+# session id, an auth or remember-me cookie, a CSRF token, a signed ticket; a name of one or two
+# letters (Slack's "d"), which says nothing; and the __Host- and __Secure- prefixes, which browsers
+# reserve for the cookies a site protects.
+_SESSION_COOKIE = (
+    rb"(?i:__(?:host|secure)-.*|.{1,2}"
+    rb"|.*(?:sess|sid|auth|tok|jwt|login|logged|remember|ident|cred|secret|key|pass|pwd|csrf|xsrf"
+    rb"|sso|saml|oidc|oauth|ticket|sig|user|account|acct|grant|code|nonce|state).*)"
+)
 
 # Tools whose short option carries the password, by the option that carries it.
 _PASSWORD_TOOL = (
@@ -509,6 +524,7 @@ class _Screen:
     placeholder_word = _compiled(_PLACEHOLDER_WORD)
     quoted_reference = _compiled(_QUOTED_REFERENCE)
     quoted_stand_in = _compiled(_QUOTED_STAND_IN)
+    public_value = _compiled(_PUBLIC_VALUE)
     open_stand_in = _compiled(_OPEN_STAND_IN)
     pattern_construct = _compiled(_PATTERN_CONSTRUCT)
     pattern_class = _compiled(_PATTERN_CLASS)
@@ -551,6 +567,7 @@ class _Screen:
     key_header_name = _compiled(_KEY_HEADER)
     cookie_pair = _compiled(_COOKIE_PAIR)
     cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
+    session_cookie = _compiled(_SESSION_COOKIE)
     password_tool = _compiled(_PASSWORD_TOOL)
     pair_name = _compiled(_PAIR_NAME)
 
@@ -600,8 +617,9 @@ class _Screen:
         """Whether ``buffer[start:end]`` is a value of its own rather than a stand-in or a reference.
 
         A single byte is never one (``token = 0``, ``"token": i``), nor is a format template
-        that fills in a variable (``f"Bearer {api_key}"``) or a value with a redaction marker
-        (``ya29.<redacted>``, ``Hunter<REDACTED>``).
+        that fills in a variable (``f"Bearer {api_key}"``), a value with a redaction marker
+        (``ya29.<redacted>``, ``Hunter<REDACTED>``) or a key its provider publishes as public
+        (:data:`_PUBLIC_VALUE`: ``pk_live_...``).
 
         A quoted value is a string, whatever characters it holds: it stands for a value only as a
         whole template or reference (:data:`_QUOTED_STAND_IN`), and capitalised words in it are a
@@ -616,7 +634,7 @@ class _Screen:
         if quoted and self.quoted_code(buffer, start, end, quoted):
             return False
         last = _trimmed(buffer, start, end)
-        if last - start <= 1:
+        if last - start <= 1 or self.public_value.fullmatch(buffer, start, last) is not None:
             return False
         if _distinct(buffer, start, last) <= 2 and last - start >= 4:  # a mask such as xxxx, 0000 or aaaa1111
             return False
@@ -741,16 +759,20 @@ class _Screen:
         )
 
     def cookie(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for ``Cookie:`` headers: any ``name=value`` pair with a real value."""
+        """Check for ``Cookie:`` headers: a ``name=value`` pair with a real value, when the name
+        says the cookie carries a session or a login (:data:`_SESSION_COOKIE`) or the value looks
+        generated. A preference (``theme=dark``, ``lang=en-US``) is no credential."""
         pos = match.end()
         for _ in range(32):
             pair = self.cookie_pair.match(buffer, pos)
             if pair is None or pair.end() == pos:
                 return False
-            if self.cookie_attribute.fullmatch(buffer, *pair.span(1)) is None and self.is_value(
-                buffer, *pair.span(2)
-            ):
-                return True
+            name, (first, last) = pair.span(1), pair.span(2)
+            if self.cookie_attribute.fullmatch(buffer, *name) is None and self.is_value(buffer, first, last):
+                if self.session_cookie.fullmatch(buffer, *name) is not None:
+                    return True
+                if self.looks_secret(buffer, first, last, header=True):
+                    return True
             pos = pair.end()
         return False
 
