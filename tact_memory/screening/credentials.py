@@ -32,6 +32,13 @@ Design:
   ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
   ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and capitalised words in it are a passphrase
   (``"CorrectHorseBatteryStaple"``), not a type.
+- Some values only name a secret, or are public by design, and are kept: a cookie that holds a
+  preference (``Cookie: theme=dark``; one named for a session or a login, or with a generated
+  value, is refused), the name of a Secret object or of a key inside one under the names charts
+  give it in (``secretKey: postgres-password``), a CAPTCHA's site key, and a key whose provider
+  publishes it as public (Stripe's ``pk_live_...``, Mapbox's ``pk.`` tokens) under any name.
+  A key whose public and secret forms share a shape (Firebase's ``AIza...`` web keys, Algolia's
+  search-only keys) is refused.
 - Prose uses the same separators, so context decides. A value is taken as certain when it is
   written tight against its separator (``password=x``, ``password:x``), quoted, or ends its clause
   (``password: x`` at the end of a line, before a comment, a comma or a closing bracket). A word
