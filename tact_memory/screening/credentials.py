@@ -32,6 +32,13 @@ Design:
   ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
   ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and capitalised words in it are a passphrase
   (``"CorrectHorseBatteryStaple"``), not a type.
+- Some values only name a secret, or are public by design, and are kept: a cookie that holds a
+  preference (``Cookie: theme=dark``; one named for a session or a login, or with a generated
+  value, is refused), the name of a Secret object or of a key inside one under the names charts
+  give it in (``secretKey: postgres-password``), a CAPTCHA's site key, and a key whose provider
+  publishes it as public (Stripe's ``pk_live_...``, Mapbox's ``pk.`` tokens) under any name.
+  A key whose public and secret forms share a shape (Firebase's ``AIza...`` web keys, Algolia's
+  search-only keys) is refused.
 - Prose uses the same separators, so context decides. A value is taken as certain when it is
   written tight against its separator (``password=x``, ``password:x``), quoted, or ends its clause
   (``password: x`` at the end of a line, before a comment, a comma or a closing bracket). A word
@@ -229,7 +236,9 @@ _TEMPLATE = (
     rb"|\$[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)+"  # a style sheet's variable: $text-success
     rb"|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
     rb"|<[A-Za-z_][A-Za-z0-9 _.:/|-]{0,127}>|<%[=-]?[^<>]{0,128}%>"  # <password>, <your-token>, ERB
-    rb"|\{\{[^{}]{0,128}\}\}|\{%[^{}]{0,128}%\}|\{#[^{}]{0,128}#\}|#\{[^{}]{0,128}\}"
+    rb"|\{\{[^{}]{0,128}\}\}|\{%[^{}]{0,128}%\}|\{#[^{}]{0,128}#\}|#\{[^{}]{0,128}\}#?"
+    # the tokens a release pipeline replaces (#{DB_PASSWORD}#, @@DB_PASSWORD@@), a name in one case
+    rb"|@@(?:[A-Z_][A-Z0-9_.]{0,127}|[a-z_][a-z0-9_.-]{0,127})@@"
     # A format field as Python, .NET and most template languages write one: {password}, {0},
     # {user.name}, {env[TOKEN]!r:>12}; not any text between braces, which random symbols hold.
     rb"|\{ ?[A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[A-Za-z0-9_]{1,32}\])*(?:![rsa])?"
@@ -247,10 +256,16 @@ _CALL = (
 # A colour, as style sheets and syntax themes write one (Token.String: "#AB0909").
 _COLOUR = rb"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})"
 _JOINER = rb"[-_.:/@,;|()\[\] ]{0,4}"
+# An Azure App Service setting that reads its value from Key Vault.
+_KEY_VAULT_REFERENCE = rb"@Microsoft\.KeyVault\([^()\"'`]{1,256}\)"
 _QUOTED_STAND_IN = (
     _JOINER + rb"(?:" + _TEMPLATE + rb")(?:" + _JOINER + rb"(?:" + _TEMPLATE + rb"))*" + _JOINER
-    + rb"|" + _CALL + rb"|" + _COLOUR
+    + rb"|" + _CALL + rb"|" + _COLOUR + rb"|" + _KEY_VAULT_REFERENCE
 )
+# A token's published prefix with the rest left out (sk-..., sk_live_..., ghp_...), as notes and
+# documentation show which kind of key goes where. The prefix ends at its separator: a value
+# that goes on past it before the dots (hunter2...) is a value cut short, not a prefix.
+_ELIDED_PREFIX = rb"[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8}){0,2}[-_]"
 # Quoted strings that are code whatever else they hold: a regular expression (a group such as
 # (?:...), a class escape such as \w, or a character class with a range that a quantifier or
 # another class follows: [0-9A-Fa-f]{1,4}, [a-zA-Z_][a-zA-Z0-9_-]*), and what lies between two
@@ -294,6 +309,9 @@ _REFERENCE = (
     rb"(?:[Pp]ass(?:word|wd)?|PASS(?:WORD|WD)?|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Cc]redential|CREDENTIAL"
     rb"|[Aa]pi_?[Kk]ey|API_?KEY|[Pp]wd|PWD)[A-Za-z_]*"
     rb"|[a-z0-9_-]+(?:/[a-z0-9_.-]+)+"  # projects/123/secrets/db
+    # a Terraform resource's attribute (random_password.db.result, aws_db_instance.main.password)
+    rb"|(?:data\.|module\.)?(?:random|aws|azurerm|azuread|google|kubernetes|vault|tls|cloudflare|github"
+    rb"|digitalocean|hcloud|null|terraform)_[a-z_]+(?:\.[a-z_]+){2,}"
     rb"|[A-Za-z][A-Za-z0-9+.-]*://.*"  # URLs; embedded passwords have their own rule
     rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
     rb"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # email addresses
@@ -316,6 +334,12 @@ _QUOTED_REFERENCE = (
     _REFERENCE + rb"|(?:~|\.{1,2})?/[A-Za-z0-9_.~/@:+=,-]*|[A-Za-z]:\\[A-Za-z0-9_.~\\ :+=,-]*"
     rb"|[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*(?:,[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*)+"
 )
+
+# Keys their providers publish as safe to ship to a browser or an app, whatever name holds them:
+# Stripe's publishable keys (pk_live_..., pk_test_...; Clerk and Paystack give theirs the same
+# shape) and Mapbox's public tokens (pk. and a JWT-like body; its secret ones start with sk.). The
+# prefix says what the key is, so STRIPE_KEY=pk_live_... is kept and STRIPE_KEY=sk_live_... is not.
+_PUBLIC_VALUE = rb"pk_(?:live|test)_[A-Za-z0-9]{16,250}|pk\.eyJ[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{10,200}"
 
 # A letter together with a digit or a symbol: "hunter2x", "pa$$word". Letters alone are too often
 # type and variable names (credentials: OAuthCredentials); a header value may also qualify by a
@@ -367,7 +391,26 @@ _WORD = rb"[A-Z][a-z]{2,}"
 # special tokens (eos_token, pad_token) end in "token", "key" or "secret" too.
 _NOT_CREDENTIAL_NAME = (
     rb"(?i:.*?(?:next|page|continuation|cursor|sync|existing|pad|eos|bos|unk|sep|cls|mask|special"
-    rb"|start|end|stop)[_.-]?(?:token|secret).*|.*publi(?:c|shable).*)"
+    rb"|start|end|stop)[_.-]?(?:token|secret).*|.*publi(?:c|shable).*"
+    # A CAPTCHA's site key goes into the page it protects (reCAPTCHA, hCaptcha, Turnstile); its
+    # secret key has the same shape and is told apart only by its name.
+    rb"|.*(?:captcha|turnstile).*site[_.-]?key.*)"
+)
+
+# Names under which a Helm chart or an operator gives the name of a Secret object, or of a key
+# inside one (External Secrets' secretKey, a passwordSecret, Keycloak's passwordSecretKey), written
+# in YAML's camel case, after any dotted path (--set auth.passwordSecret=...).
+_SECRET_REFERENCE_NAME = (
+    rb"(?:[A-Za-z0-9_-]+\.)*(?:secret(?:Key)?"
+    rb"|(?:[a-z]+(?:[A-Z][a-z]+)*?)?(?:[Pp]ass(?:word|wd)|[Cc]redentials?|[Cc]reds)Secret(?:Key)?)"
+)
+# What such a name holds when it names a key: lower-case words joined by dashes, underscores or
+# dots that end in what the key holds (postgres-password, db-credentials, api-key), no digit, no
+# capital. A password chosen from words ("correct-horse") does not end that way; one that does
+# ("super-secret-password") is kept only under the names above, never after password: itself.
+_KEY_NAME_VALUE = (
+    rb"[a-z]{2,20}(?:[-_.][a-z]{2,20}){0,5}[-_.]"
+    rb"(?:pass(?:word|wd|phrase)|pwd|token|credentials|creds|secrets|api[-_]?key)"
 )
 
 # Qualifiers that may follow a credential word and keep the name a credential name: digits and
@@ -441,6 +484,16 @@ _MAX_NAME = 64
 # Cookie attributes name properties of a Set-Cookie header, not values.
 _COOKIE_ATTRIBUTE = rb"(?i:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned)"
 _COOKIE_PAIR = rb"[ \t]*([!#$%&'*+.^_`|~0-9A-Za-z-]{1,64})=([^;\s\"'\\]{0,512})[ \t]*;?"
+# Cookies whose name says they carry a session or a login, whatever their value looks like: a
+# session id, an auth or remember-me cookie, a CSRF token, a signed ticket; a name of one or two
+# letters (Slack's "d"), which says nothing; and the __Host- and __Secure- prefixes, which browsers
+# reserve for the cookies a site protects.
+_SESSION_COOKIE = (
+    rb"(?i:__(?:host|secure)-.*|.{1,2}"
+    rb"|.*(?:sess|auth|tok|jwt|login|logged|remember|ident|cred|secret|pass|pwd|csrf|xsrf|sso|saml|oidc"
+    rb"|oauth|ticket|nonce|grant).*"
+    rb"|.*(?<![a-z])(?:sid|sig|key|user|account|acct)(?![a-z]).*)"  # connect.sid, api_key; not sidebar
+)
 
 # Tools whose short option carries the password, by the option that carries it.
 _PASSWORD_TOOL = (
@@ -509,6 +562,8 @@ class _Screen:
     placeholder_word = _compiled(_PLACEHOLDER_WORD)
     quoted_reference = _compiled(_QUOTED_REFERENCE)
     quoted_stand_in = _compiled(_QUOTED_STAND_IN)
+    public_value = _compiled(_PUBLIC_VALUE)
+    elided_prefix = _compiled(_ELIDED_PREFIX)
     open_stand_in = _compiled(_OPEN_STAND_IN)
     pattern_construct = _compiled(_PATTERN_CONSTRUCT)
     pattern_class = _compiled(_PATTERN_CLASS)
@@ -522,6 +577,8 @@ class _Screen:
     weak_name = _compiled(_WEAK_NAME)
     not_credential_name = _compiled(_NOT_CREDENTIAL_NAME)
     name_before = _compiled(_NAME_BEFORE)
+    secret_reference_name = _compiled(_SECRET_REFERENCE_NAME)
+    key_name_value = _compiled(_KEY_NAME_VALUE)
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
     word_gap = _compiled(rb"\s")
     token_run = _compiled(_TOKEN_RUN)
@@ -551,6 +608,7 @@ class _Screen:
     key_header_name = _compiled(_KEY_HEADER)
     cookie_pair = _compiled(_COOKIE_PAIR)
     cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
+    session_cookie = _compiled(_SESSION_COOKIE)
     password_tool = _compiled(_PASSWORD_TOOL)
     pair_name = _compiled(_PAIR_NAME)
 
@@ -600,8 +658,9 @@ class _Screen:
         """Whether ``buffer[start:end]`` is a value of its own rather than a stand-in or a reference.
 
         A single byte is never one (``token = 0``, ``"token": i``), nor is a format template
-        that fills in a variable (``f"Bearer {api_key}"``) or a value with a redaction marker
-        (``ya29.<redacted>``, ``Hunter<REDACTED>``).
+        that fills in a variable (``f"Bearer {api_key}"``), a value with a redaction marker
+        (``ya29.<redacted>``, ``Hunter<REDACTED>``) or a key its provider publishes as public
+        (:data:`_PUBLIC_VALUE`: ``pk_live_...``).
 
         A quoted value is a string, whatever characters it holds: it stands for a value only as a
         whole template or reference (:data:`_QUOTED_STAND_IN`), and capitalised words in it are a
@@ -616,7 +675,9 @@ class _Screen:
         if quoted and self.quoted_code(buffer, start, end, quoted):
             return False
         last = _trimmed(buffer, start, end)
-        if last - start <= 1:
+        if last - start <= 1 or self.public_value.fullmatch(buffer, start, last) is not None:
+            return False
+        if buffer.startswith(b"...", last) and self.elided_prefix.fullmatch(buffer, start, last) is not None:
             return False
         if _distinct(buffer, start, last) <= 2 and last - start >= 4:  # a mask such as xxxx, 0000 or aaaa1111
             return False
@@ -639,7 +700,8 @@ class _Screen:
         raw string holding a bracket, an escape or an operator is (``r'[^\\W\\d]\\w*'``)."""
         if self.quoted_stand_in.fullmatch(buffer, start, end) is not None:
             return True
-        if _cut_by_other_quote(buffer, end, quote) and self.open_stand_in.fullmatch(buffer, start, end) is not None:
+        cut = _cut_by_other_quote(buffer, end, quote) or _cut_by_escaped_quote(buffer, start, end, quote)
+        if cut and self.open_stand_in.fullmatch(buffer, start, end) is not None:
             return True
         prefix = _string_prefix(buffer, start - 1)
         if ord("f") in prefix and buffer.find(b"{", start, end) >= 0:
@@ -741,16 +803,20 @@ class _Screen:
         )
 
     def cookie(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for ``Cookie:`` headers: any ``name=value`` pair with a real value."""
+        """Check for ``Cookie:`` headers: a ``name=value`` pair with a real value, when the name
+        says the cookie carries a session or a login (:data:`_SESSION_COOKIE`) or the value looks
+        generated. A preference (``theme=dark``, ``lang=en-US``) is no credential."""
         pos = match.end()
         for _ in range(32):
             pair = self.cookie_pair.match(buffer, pos)
             if pair is None or pair.end() == pos:
                 return False
-            if self.cookie_attribute.fullmatch(buffer, *pair.span(1)) is None and self.is_value(
-                buffer, *pair.span(2)
-            ):
-                return True
+            name, (first, last) = pair.span(1), pair.span(2)
+            if self.cookie_attribute.fullmatch(buffer, *name) is None and self.is_value(buffer, first, last):
+                if self.session_cookie.fullmatch(buffer, *name) is not None:
+                    return True
+                if self.looks_secret(buffer, first, last, header=True):
+                    return True
             pos = pair.end()
         return False
 
@@ -854,10 +920,16 @@ class _Screen:
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
             if buffer[start - 1] in b"/:":  # a path or ARN segment ("...:secret:prod/db"), not a key
                 return False
+            if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and (
+                match.end() < len(buffer) and buffer[match.end()] == ord("?")
+            ):
+                return False  # ${DB_PASSWORD:?must be set}: the message a shell gives when it is unset
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         if self.credential_named(buffer, start, end):
             if self.code_reference(buffer, start, end, match, variable_key=variable_key):
+                return False
+            if self.names_secret_key(buffer, start, end, match.end()):
                 return False
             return self.credential_after(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
@@ -900,6 +972,17 @@ class _Screen:
             )
         spaced = buffer[match.start() - 1] in b" \t" and match.end() < len(buffer) and buffer[match.end()] in b" \t"
         return spaced and self.unpacked(buffer, start, last)  # a, b = c: not a keyword argument
+
+    def names_secret_key(self, buffer: bytearray, start: int, end: int, pos: int) -> bool:
+        """Whether the name ``buffer[start:end]`` is one a chart gives a Secret's name or a key's
+        under (:data:`_SECRET_REFERENCE_NAME`: ``secretKey``, ``passwordSecret``) and the value at
+        ``pos`` names a key (:data:`_KEY_NAME_VALUE`: ``secretKey: postgres-password``)."""
+        if self.secret_reference_name.fullmatch(buffer, start, end) is None:
+            return False
+        found = self.value_at(buffer, pos)
+        if found is None or not found[2]:
+            return False
+        return self.key_name_value.fullmatch(buffer, found[0], _trimmed(buffer, found[0], found[1])) is not None
 
     def code_name(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` reads as a name in code: a dotted identifier without a digit."""
@@ -1170,6 +1253,13 @@ def _cut_by_other_quote(buffer: bytearray, end: int, quote: int) -> bool:
     while end < len(buffer) and buffer[end] == ord("\\"):
         end += 1
     return end < len(buffer) and buffer[end] in b"\"'`" and buffer[end] != quote
+
+
+def _cut_by_escaped_quote(buffer: bytearray, start: int, end: int, quote: int) -> bool:
+    """Whether the quoted value ``buffer[start:end]``, opened by an unescaped ``quote``, stops at
+    an escaped one: a string inside it starts there, as in ``"{{ required \\"db.password\\" ... }}"``."""
+    escaped_open = start >= 2 and buffer[start - 2] == ord("\\")
+    return not escaped_open and end + 1 < len(buffer) and buffer[end] == ord("\\") and buffer[end + 1] == quote
 
 
 def _trimmed(buffer: bytearray, start: int, end: int) -> int:
