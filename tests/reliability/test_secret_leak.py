@@ -33,9 +33,12 @@ SEED = "In the billing repository, integration tests run against a local broker 
 
 def fragments(text: str) -> set[str]:
     """Parts of a case that carry the secret value: tokens of six or more characters with a digit
-    (short passwords such as hunter2 included), base64 runs, passwords inside URLs and private-key
+    (short passwords such as hunter2 included) or spelled with ``fake`` (how a fixture writes a
+    value with no digit, such as FAKEexample), base64 runs, passwords inside URLs and private-key
     armour lines. None of them may ever be written back or stored."""
-    found = {t for t in _TOKEN_SPLIT.split(text) if len(t) >= 6 and any(c.isdigit() for c in t)}
+    found = {
+        t for t in _TOKEN_SPLIT.split(text) if len(t) >= 6 and (any(c.isdigit() for c in t) or "fake" in t.lower())
+    }
     found |= set(_URL_PASSWORD.findall(text)) | set(_BASE64.findall(text)) | set(_ARMOUR.findall(text))
     return {f for f in found if f not in SEED}
 
