@@ -47,6 +47,18 @@ def test_expired_rows_stay_while_there_is_room(backend: MemoryBackend, harness: 
     assert backend.status().expired_probation == 1
 
 
+def test_status_counts_a_row_as_expired_from_its_deadline_as_pruning_does(backend: MemoryBackend, harness: Harness) -> None:
+    """``status`` reports a row as expired probation exactly when a put could prune it: from the
+    millisecond of its deadline, not one after."""
+    backend.put("unread fact about logging")
+    harness.clock.advance(backend.limits.probation_ms - 1)
+    status = backend.status()
+    assert (status.on_probation, status.expired_probation) == (1, 0)
+    harness.clock.advance(1)
+    status = backend.status()
+    assert (status.on_probation, status.expired_probation) == (1, 1)
+
+
 def test_a_replaced_version_is_on_probation_again_even_if_the_old_one_was_read(harness: Harness) -> None:
     backend = harness.make(Limits(rows=2))
     key = backend.put("the queue worker retries three times").memory.key
@@ -71,6 +83,33 @@ def test_a_prune_that_does_not_make_enough_room_is_rolled_back(harness: Harness)
     with pytest.raises(errors.ContentCapacity):
         backend.put("z" * 30)  # 40 + 30 > 60 even after pruning the 10
     assert everything(backend) == before
+
+
+def test_pruning_removes_the_oldest_expired_rows_first_and_no_more_than_needed(harness: Harness) -> None:
+    """The row bound prunes the one oldest expired row; the content bound prunes the fewest oldest
+    rows whose bytes make room, so a newer expired row stays when the older ones suffice."""
+    backend = harness.make(Limits(rows=4))
+    keys = []
+    for i in range(4):
+        keys.append(backend.put(f"unread fact {i} about subsystem{i}").memory.key)
+        harness.clock.advance(1)
+    harness.clock.advance(backend.limits.probation_ms)
+    first = backend.put("new fact about tracing").memory.key
+    assert {r.key for r in backend.export()} == {*keys[1:], first}
+    second = backend.put("another new fact about paging").memory.key
+    assert {r.key for r in backend.export()} == {*keys[2:], first, second}
+
+    backend.read([first.id, second.id])  # graduated: never pruned
+    for key in keys[2:]:
+        backend.delete(key)
+    backend = harness.make(Limits(content_bytes=100 + sum(len(r.content) for r in backend.export())))
+    sized = []
+    for letter, size in (("a", 10), ("b", 20), ("c", 30)):
+        sized.append(backend.put(letter * size).memory.key)
+        harness.clock.advance(1)
+    harness.clock.advance(backend.limits.probation_ms)
+    bigger = backend.put("d" * 70).memory.key  # 30 bytes over: exactly the 10 and the 20 go, the 30 stays
+    assert {r.key for r in backend.export()} == {first, second, sized[2], bigger}
 
 
 def test_a_graduated_record_is_never_evicted(harness: Harness) -> None:

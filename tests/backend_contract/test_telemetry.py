@@ -29,6 +29,27 @@ def test_scan_and_read_telemetry_are_separate(backend: MemoryBackend, harness: H
     assert (record.read_count, record.last_read_at_ms, record.scan_count) == (1, harness.clock.now, 1)
 
 
+def test_a_scan_counts_only_the_cards_it_returns_not_every_match(backend: MemoryBackend, harness: Harness) -> None:
+    """Records that match the query but fall outside the scan's ``limit`` are not shown, so their
+    scan count and time stay as they were."""
+    keys = [
+        backend.put(f"The deploy service number {n} listens on port {8000 + n}").memory.key for n in range(1, 5)
+    ]
+    harness.clock.advance(5)
+    [card] = backend.scan("deploy service port", limit=1)
+    by_id = {record.key.id: record for record in backend.export()}
+    assert (by_id[card.key.id].scan_count, by_id[card.key.id].last_scanned_at_ms) == (1, harness.clock.now)
+    others = [by_id[key.id] for key in keys if key.id != card.key.id]
+    assert len(others) == 3
+    assert [(r.scan_count, r.last_scanned_at_ms) for r in others] == [(0, None)] * 3
+    harness.clock.advance(5)
+    cards = backend.scan("deploy service port", limit=3)
+    counts = {record.key.id: record.scan_count for record in backend.export()}
+    assert len(cards) == 3
+    assert sum(counts.values()) == 1 + 3
+    assert all(counts[c.key.id] >= 1 for c in cards)
+
+
 def test_abstaining_and_failed_operations_fabricate_no_hits(backend: MemoryBackend) -> None:
     backend.put("The frontend repository uses pnpm workspaces")
     before = everything(backend)

@@ -119,6 +119,16 @@ def test_a_preview_ends_before_an_unclosed_run() -> None:
     assert first_open_bidi("ab\u2067c" + PDI) == 5
 
 
+@pytest.mark.parametrize("opener", sorted(text.BIDI_OPENERS))
+def test_content_of_exactly_the_limit_is_its_own_preview_even_with_a_run_open(opener: str) -> None:
+    """Content that fits, to the last byte, is the record whole: an unclosed bidi run is cut
+    only from a preview that had to be cut."""
+    content = "x" * (64 - utf8_size(opener + "y")) + opener + "y"
+    assert utf8_size(content) == 64
+    assert preview(content) == content
+    assert preview(content + "z") == "x" * (64 - utf8_size(opener + "y"))
+
+
 def test_preview_rejects_bad_input() -> None:
     with pytest.raises(ValueError):
         preview("abc", -1)

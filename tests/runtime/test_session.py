@@ -35,6 +35,7 @@ from tact_memory.runtime.session import (
 )
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
 from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool.guard import Role
 from tact_memory.testing import ScriptedModel, answer, arun_agent, call, run_agent
 
 from ..conftest import write_config
@@ -86,6 +87,29 @@ def test_request_when_disabled(tmp_path: Path, snapshot: SnapshotAssertion) -> N
     assert render(model2.requests[-1]) == snapshot(name="promoted steer")
     assert MEMORY_INSTRUCTIONS not in model2.requests[-1].system
     assert not (tmp_path / "cfg" / "memory").exists()  # I1: nothing created
+
+
+def test_with_memory_off_a_memory_call_is_the_applications_and_marks_no_nesting(tmp_path: Path) -> None:
+    """I1: with memory off there is no memory tool, so a call a model makes under that name goes to
+    the application's own executor, and a session started inside it is not taken for a child."""
+    runtime = runtime_for(tmp_path, enabled=False)
+    elsewhere = runtime_for(tmp_path / "elsewhere", enabled=True)
+    session = runtime.new_session(system=SYSTEM)
+    session.submit("Remember that the linter is ruff.")
+    seen: list[ToolCall] = []
+    inner: list[Session] = []
+
+    def executor(c: ToolCall) -> ToolOutput:
+        seen.append(c)
+        inner.append(elsewhere.new_session(system=SYSTEM))
+        return {"ok": True}
+
+    model = ScriptedModel([call("memory", {"operation": "scan", "query": "linter"}), answer("done")])
+    run_agent(session.root, model, executor=executor)
+    assert [c.name for c in seen] == ["memory"]
+    assert json.loads(session.root.history[-2].parts[0].text) == {"ok": True}
+    assert inner[0].root.dispatcher is not None and inner[0].root.dispatcher.role is Role.ROOT
+    assert not (tmp_path / "cfg" / "memory").exists()
 
 
 def test_request_first_and_second_turn(enabled: Runtime, snapshot: SnapshotAssertion) -> None:

@@ -208,6 +208,21 @@ def test_rows_that_now_match_a_rule_are_hidden_from_scan_and_read_and_deletable(
     assert [r.key.id for r in store.list_records()] == [1]
 
 
+def test_a_read_screens_the_content_it_serves_not_what_was_screened_before(store: MemoryStore, db_path: Path) -> None:
+    """A row whose content another program rewrote in place (same version, no generation change,
+    so nothing tells the store it changed) is screened again from the content the read fetched:
+    a credential written that way is withheld from the read and gets no telemetry."""
+    key = store.put("The staging cluster is named aurora").memory.key
+    assert [r.key for r in store.read([key.id])] == [key]  # screened and served once
+    leaked = "staging aurora password=hunter2"
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE memories SET content = ? WHERE id = ?", (leaked, key.id))
+    conn.close()
+    assert store.read([key.id]) == []
+    [listed] = store.list_records()
+    assert listed.content == leaked and listed.read_count == 1
+
+
 # -- bounds and probation ----------------------------------------------------------------------
 
 
@@ -407,6 +422,26 @@ def test_listing_status_and_get_change_no_telemetry(store: MemoryStore, db_path:
 
 
 # -- scan and read -------------------------------------------------------------------------------
+
+
+def test_an_abstaining_scan_commits_nothing(make_store: MakeStore, db_path: Path) -> None:
+    """A scan that returns no candidate changes nothing: no file of the memory folder is written
+    and no other connection sees a commit, whether or not the scan had to read the file first."""
+    store = make_store()
+    store.put("The frontend repository uses pnpm workspaces")
+    store.scan("pnpm")
+    watcher = sqlite3.connect(db_path)
+    try:
+        seen = watcher.execute("PRAGMA data_version").fetchone()[0]
+        before = snapshot_files(db_path)
+        assert store.scan("kubernetes helm") == []  # its index matches the file: no transaction
+        assert store.scan("what should I do next?") == []  # no searchable term
+        other = make_store()
+        assert other.scan("kubernetes helm") == []  # a cold store reads the file first
+        assert snapshot_files(db_path) == before
+        assert watcher.execute("PRAGMA data_version").fetchone()[0] == seen
+    finally:
+        watcher.close()
 
 
 def test_one_corpus_for_every_workspace(config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
