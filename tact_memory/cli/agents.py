@@ -79,8 +79,9 @@ def schema_command(dialect: str) -> None:
 
 @click.command("mcp")
 @click.option(
-    "--role", type=click.Choice(["root", "child"]), default="root", show_default=True,
-    help="The role of the agent behind the client; a child may only scan and read.",
+    "--role", type=click.Choice(["root", "child"]), default=None,
+    help="The role of the agent behind the client; a child may only scan and read. Without it the "
+    "server is the root, and says so on stderr.",
 )  # fmt: skip
 @click.option(
     "--tools", type=click.Choice(["one", "split"]), default="one", show_default=True,
@@ -88,7 +89,7 @@ def schema_command(dialect: str) -> None:
     "memory_put, memory_delete) for clients that ask before running a tool that changes things.",
 )  # fmt: skip
 @click.pass_context
-def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
+def mcp_command(ctx: click.Context, role: str | None, tools: str) -> None:
     """Serve the memory tool to one MCP client over stdio.
 
     The server lists one `memory` tool, or with `--tools split` one tool per operation (results
@@ -117,8 +118,16 @@ def mcp_command(ctx: click.Context, role: str, tools: str) -> None:
             "press Ctrl-C to stop",
             err=True,
         )
+    if role is None:  # never silently the root (I17): the client's logs keep this line
+        click.echo(
+            "tact-memory: no --role given, so this server's agent is the root (it may put and delete); "
+            "pass --role root to say so, or --role child for a sub-agent's server",
+            err=True,
+        )
     try:
-        run_stdio(config, role=Role(role), tools="split" if tools == "split" else "one", workspace=ctx.obj.get("workspace"))
+        run_stdio(
+            config, role=Role(role or "root"), tools="split" if tools == "split" else "one", workspace=ctx.obj.get("workspace")
+        )
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -113,7 +113,8 @@ class Launch:
         command, args = (str(script), []) if script.is_file() else (sys.executable, ["-m", "tact_memory.cli"])
         pinned = ["--config", str(config)] if config is not None else []
         pinned += ["--workspace", str(workspace)] if workspace is not None else []
-        args = [*args, *pinned, "mcp", *(["--tools", "split"] if tools == "split" else [])]
+        # the role is stated in the client's file (I17): the server cannot tell a sub-agent from its parent
+        args = [*args, *pinned, "mcp", "--role", "root", *(["--tools", "split"] if tools == "split" else [])]
         hook = {name: _shell(hook_argv(config, event)) for name, event in HOOK_EVENTS.items()}
         return cls(command, args, hook, tuple(forward))
 

@@ -492,8 +492,17 @@ def test_shell_completion_script_is_produced() -> None:
     assert words.stdout.split() == ["plain,import"]
 
 
+SERVING = "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout); press Ctrl-C to stop\n"
+UNSTATED_ROLE = (
+    "tact-memory: no --role given, so this server's agent is the root (it may put and delete); "
+    "pass --role root to say so, or --role child for a sub-agent's server\n"
+)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
-def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_path: Path) -> None:
+@pytest.mark.parametrize(("role", "said"), [([], SERVING + UNSTATED_ROLE), (["--role", "root"], SERVING), (["--role", "child"], SERVING)])
+def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_path: Path, role: list[str], said: str) -> None:
+    """I17: a server started without --role is the root, and says so rather than silently."""
     pytest.importorskip("mcp")
     import pty
     import select
@@ -502,10 +511,10 @@ def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_
 
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
-        os.execv(sys.executable, [sys.executable, "-m", "tact_memory.cli", "--config", str(config_path), "mcp"])
+        os.execv(sys.executable, [sys.executable, "-m", "tact_memory.cli", "--config", str(config_path), "mcp", *role])
     output = b""
     deadline = time.monotonic() + 120
-    while b"Ctrl-C" not in output and time.monotonic() < deadline:
+    while output.decode(errors="replace").replace("\r\n", "\n") != said and time.monotonic() < deadline:
         if select.select([fd], [], [], 0.5)[0]:
             output += os.read(fd, 4096)
     assert b"Ctrl-C" in output, output
@@ -525,7 +534,7 @@ def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_
     os.close(fd)
     assert os.waitstatus_to_exitcode(done[1]) == 0
     text = output.decode().replace("\r\n", "\n")
-    assert text == "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout); press Ctrl-C to stop\n"
+    assert text == said
 
 
 def test_status_says_how_to_enable_memory(tmp_path: Path) -> None:

@@ -128,7 +128,7 @@ def test_setup_merges_keeps_others_backs_up_is_idempotent_and_starts(client: str
     assert result.exit_code == 0, result.output
     entry = entry_of(home)
     assert Path(entry["command"]).is_absolute()
-    assert entry["args"][-1] == "mcp"
+    assert entry["args"][-3:] == ["mcp", "--role", "root"]  # the role stated in the client's file (I17)
     assert entry["args"][entry["args"].index("--config") + 1] == str(config_path)
     for path, before in originals.items():
         assert path.with_name(path.name + ".bak").read_bytes() == before  # the backup is the original
@@ -360,7 +360,7 @@ def test_codex_config_in_every_toml_form_keeps_its_meaning(text: str, home: Path
         if not new["mcp_servers"] and "mcp_servers" not in old:
             del new["mcp_servers"]
         assert new == old  # everything else means what it meant
-        assert ours["args"][-1] == "mcp" and Path(ours["command"]).is_absolute()
+        assert ours["args"][-3:] == ["mcp", "--role", "root"] and Path(ours["command"]).is_absolute()
         assert {k: v for k, v in ours.items() if k not in ("command", "args")} == {
             k: v for k, v in theirs.items() if k not in ("command", "args")
         }
@@ -564,7 +564,7 @@ def test_codex_is_told_to_pass_the_team_tokens_variable(home: Path, tmp_path: Pa
     import subprocess
 
     call = json.dumps({"operation": "scan", "query": "deploys"})
-    argv = [entry["command"], *entry["args"][:-1], "--workspace", str(root), "tool", call]
+    argv = [entry["command"], *entry["args"][:-3], "--workspace", str(root), "tool", call]
     answer = json.loads(subprocess.run(argv, capture_output=True, env={**passed, "PYTHONPATH": str(ROOT)}, timeout=60, check=False).stdout)
     assert answer["error"]["code"] == "unavailable" and answer["error"]["reason"] != "token_missing", answer
 
@@ -621,7 +621,7 @@ def test_claude_desktop_reaches_the_team_store_only_with_a_workspace(home: Path,
     monkeypatch.setenv("TACT_TEAM_TOKEN", "tm_example_token_for_tests_0123456789")
 
     def scan(entry: dict[str, Any]) -> Any:
-        argv = [entry["command"], *entry["args"][:-1], "tool", json.dumps({"operation": "scan", "query": "deploys"})]
+        argv = [entry["command"], *entry["args"][:-3], "tool", json.dumps({"operation": "scan", "query": "deploys"})]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         return json.loads(subprocess.run(argv, capture_output=True, env=env, cwd="/", timeout=60, check=False).stdout)
 
@@ -634,5 +634,5 @@ def test_claude_desktop_reaches_the_team_store_only_with_a_workspace(home: Path,
     )
     assert pinned.exit_code == 0 and "workspace_roots" not in pinned.output
     entry = _json(target)["mcpServers"]["tact-memory"]
-    assert entry["args"][-3:] == ["--workspace", str(root / "app"), "mcp"]
+    assert entry["args"][-5:] == ["--workspace", str(root / "app"), "mcp", "--role", "root"]
     assert scan(entry)["error"]["code"] == "unavailable"  # the team store (its endpoint is down here)
