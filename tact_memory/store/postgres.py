@@ -250,6 +250,14 @@ class PostgresStore:
             self._secret_cache[key] = hidden_reason(content)
         return self._secret_cache[key]
 
+    def _served_verdict(self, id_: int, version: int, content: str) -> str | None:
+        """Why ``content``, fetched to be served, is withheld: the held verdict while the row is what
+        this store holds, the content screened afresh when it is not (rewritten in place)."""
+        owner = self._owner(id_)
+        if owner is not None and self._docs[owner].get(id_) == (version, content):
+            return self._secret_kind(id_, version, content)
+        return hidden_reason(content)
+
     def _fold(self, id_: int, version: int, content: str) -> str:
         """The duplicate-check form of a record of this namespace, folded once per version."""
         from ..retrieval.lexer import fold_for_duplicate
@@ -403,11 +411,19 @@ class PostgresStore:
                     found.append(id_)
             if not found:
                 return []
+            # The rows are locked in id order and screened again from the content fetched: a row
+            # rewritten in place keeps its version, so the verdict held for it may be stale. What
+            # screens as hidden now is withheld and counts nothing.
+            fetched = conn.execute(
+                "SELECT id, version, content FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (found,)
+            ).fetchall()
+            shown = [int(i) for i, version, content in fetched if self._served_verdict(int(i), int(version), str(content)) is None]
+            if not shown:
+                return []
             rows = conn.execute(
                 "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = %s, probation_until_ms = NULL"
-                " WHERE id IN (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE)"
-                f" RETURNING {_COLUMNS}",
-                (self._clock(), found),
+                f" WHERE id = ANY(%s) RETURNING {_COLUMNS}",
+                (self._clock(), shown),
             ).fetchall()
         by_id = {record.key.id: record for record in map(_record, rows)}
         return [by_id[i] for i in found if i in by_id]
