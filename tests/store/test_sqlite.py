@@ -1,4 +1,4 @@
-"""The SQLite backend: files, modes, pragmas, refusal left byte for byte, planted rows, pruning at the
+"""The SQLite backend: files, modes, pragmas, refusal left byte for byte, pruning at the
 file bound, the index. The invariants every backend holds live once in tests/backend_contract/."""
 
 from __future__ import annotations
@@ -6,13 +6,10 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import stat
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tact_memory import errors
 from tact_memory.limits import PROBATION_MS, Limits
@@ -156,21 +153,6 @@ def test_row_capacity_refuses_and_leaves_the_file_untouched(make_store: MakeStor
     store.put("one more fact about the cache layer")
 
 
-def test_a_person_written_version_starts_graduated_and_is_never_pruned(make_store: MakeStore, clock: FakeClock) -> None:
-    store = make_store(limits=Limits(rows=2))
-    person = store.put("the deploy window is Tuesday", probation=False).memory
-    assert person.probation_until_ms is None and person.read_count == 0
-    model = store.put("the staging host is slow").memory.key
-    edited = store.put("the deploy window is Wednesday", replace=person.key, probation=False).memory
-    assert edited.key.version == 2 and edited.probation_until_ms is None
-    clock.advance(PROBATION_MS)
-    new = store.put("a third fact about caching").memory.key  # prunes the model's unread record only
-    assert {r.key.id for r in store.list_records()} == {person.key.id, new.id}
-    assert model.id not in {r.key.id for r in store.list_records()}
-    with pytest.raises(errors.RecordCapacity):  # the person's record is never evicted
-        store.put("a fourth fact about queues")
-
-
 @pytest.mark.release_gate
 def test_prune_is_rolled_back_when_the_put_still_does_not_fit(make_store: MakeStore, clock: FakeClock, db_path: Path) -> None:
     store = make_store(limits=Limits(rows=5, content_bytes=60))
@@ -183,86 +165,6 @@ def test_prune_is_rolled_back_when_the_put_still_does_not_fit(make_store: MakeSt
         store.put("z" * 30)  # 40 + 30 > 60 even after pruning the 10
     assert snapshot_files(db_path) == before
     assert len(store.list_records()) == 2
-
-
-def test_pruning_for_the_row_bound_removes_only_the_oldest_expired_record(make_store: MakeStore, clock: FakeClock) -> None:
-    store = make_store(limits=Limits(rows=4))
-    keys = []
-    for i in range(4):
-        keys.append(store.put(f"unread fact {i} about subsystem{i}").memory.key)
-        clock.advance(1)
-    clock.advance(PROBATION_MS)
-    store.put("new fact about tracing")
-    assert [r.key for r in store.list_records(order="id")][:3] == keys[1:]
-    store.put("another new fact about paging")
-    assert [r.key.id for r in store.list_records(order="id")] == [3, 4, 5, 6]
-
-
-def test_pruning_goes_by_the_age_of_the_current_version_then_id(make_store: MakeStore, clock: FakeClock) -> None:
-    store = make_store(limits=Limits(rows=3))
-    first = store.put("the first record, replaced later").memory.key
-    second = store.put("the second record, never replaced").memory.key
-    third = store.put("the third record, same time as the second").memory.key
-    clock.advance(1)
-    first = store.put("the first record, replaced later and now newer", replace=first).memory.key
-    clock.advance(PROBATION_MS)
-    store.put("a fourth record needing one row")
-    assert {r.key for r in store.list_records()} >= {first, third} and second not in {r.key for r in store.list_records()}
-    store.put("a fifth record needing one row")
-    assert first in {r.key for r in store.list_records()} and third not in {r.key for r in store.list_records()}
-
-
-def test_pruning_for_the_content_bound_removes_the_fewest_oldest_records(make_store: MakeStore, clock: FakeClock) -> None:
-    store = make_store(limits=Limits(content_bytes=100))
-    for letter, size in (("a", 10), ("b", 20), ("c", 30)):
-        store.put(letter * size)
-        clock.advance(1)
-    clock.advance(PROBATION_MS)
-    store.put("d" * 65)  # 60 + 65 is 25 over: the 10 and the 20 go, the 30 stays
-    assert [r.content for r in store.list_records(order="id")] == ["c" * 30, "d" * 65]
-
-
-@settings(max_examples=20)
-@given(
-    st.lists(st.tuples(st.integers(5, 60), st.booleans()), min_size=1, max_size=7),
-    st.integers(1, 8),
-    st.integers(60, 300),
-    st.integers(5, 120),
-)
-def test_pruning_removes_exactly_the_shortest_oldest_prefix_that_fits(
-    existing: list[tuple[int, bool]], row_limit: int, byte_limit: int, new_size: int
-) -> None:
-    """Against a model: expired unread rows go oldest first, only as many as the put needs, and
-    none when even all of them would not make it fit."""
-    clock = FakeClock()
-    folder = Path(tempfile.mkdtemp())
-    try:
-        with MemoryStore(folder / "v1.sqlite3", limits=Limits(rows=10, content_bytes=10**4), clock=clock) as seed:
-            live: list[tuple[int, int, bool]] = []  # id, size, expires
-            for i, (size, read) in enumerate(existing):
-                key = seed.put(f"{i:02d}" + "x" * (size - 2)).memory.key
-                if read:
-                    seed.read([key.id])
-                live.append((key.id, size, not read))
-                clock.advance(1)
-        clock.advance(PROBATION_MS)
-        rows_over = len(live) + 1 - row_limit
-        bytes_over = sum(size for _, size, _ in live) + new_size - byte_limit
-        expired = [(id_, size) for id_, size, expires in live if expires]
-        removed: list[int] = []
-        while (len(removed) < rows_over or sum(s for i, s in expired if i in removed) < bytes_over) and len(removed) < len(expired):
-            removed.append(expired[len(removed)][0])
-        fits = len(removed) >= rows_over and sum(s for i, s in expired if i in removed) >= bytes_over
-        with MemoryStore(folder / "v1.sqlite3", limits=Limits(rows=row_limit, content_bytes=byte_limit), clock=clock) as store:
-            if fits:
-                store.put("zz" + "y" * (new_size - 2))
-                assert {r.key.id for r in store.list_records()} == ({i for i, _, _ in live} - set(removed)) | {len(live) + 1}
-            else:
-                with pytest.raises((errors.RecordCapacity, errors.ContentCapacity)):
-                    store.put("zz" + "y" * (new_size - 2))
-                assert {r.key.id for r in store.list_records()} == {i for i, _, _ in live}
-    finally:
-        shutil.rmtree(folder)
 
 
 def test_pruning_at_the_file_bound_removes_the_fewest_oldest_records(make_store: MakeStore, clock: FakeClock, db_path: Path) -> None:
