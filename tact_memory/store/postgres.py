@@ -67,7 +67,7 @@ from ..records import (
     StoreStatus,
 )
 from .. import deadline
-from .policy import check_ids, check_key, hidden_reason, validate_content
+from .policy import ORDER_BY, check_ids, check_key, hidden_reason, validate_content
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -85,13 +85,6 @@ _COLUMNS = (
     "id, namespace, version, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,"
     " read_count, last_read_at_ms, probation_until_ms"
 )
-_ORDER_SQL: dict[str, str] = {
-    "most_useful": "read_count DESC, updated_at_ms DESC, id DESC",
-    "least_useful": "read_count ASC, updated_at_ms ASC, id ASC",
-    "newest": "updated_at_ms DESC, id DESC",
-    "oldest": "updated_at_ms ASC, id ASC",
-    "id": "id ASC",
-}
 _VISIBLE = "(%(all)s OR namespace = ANY(%(readable)s))"
 
 
@@ -621,14 +614,14 @@ class PostgresStore:
 
     def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
         """Every visible record in ``order``, hidden ones included, telemetry untouched."""
-        if order not in _ORDER_SQL:
-            raise errors.InvalidArguments(f"unknown order {order!r}; use one of {', '.join(_ORDER_SQL)}")
+        if order not in ORDER_BY:
+            raise errors.InvalidArguments(f"unknown order {order!r}; use one of {', '.join(ORDER_BY)}")
         return self.page(order=order)
 
     def page(self, *, order: RecordOrder = "id", after: int = 0, limit: int | None = None) -> list[MemoryRecord]:
         """Visible records with ids above ``after`` (id order only), at most ``limit`` of them."""
         where = f"{_VISIBLE} AND id > %(after)s"
-        sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} ORDER BY {_ORDER_SQL[order]}"
+        sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} ORDER BY {ORDER_BY[order]}"
         if limit is not None:
             sql += " LIMIT %(limit)s"
         with self._transaction() as conn:
