@@ -67,7 +67,7 @@ def test_a_planted_row_that_screens_as_hidden_is_never_served_but_listed_counted
         assert [r.key for r in store.read([visible.id, hidden])] == [visible]
         assert store.status().hidden == 1
     listed = {r.key.id: r for r in backend.list_records()}
-    assert listed[hidden].content == planted
+    assert listed[hidden].content == planted and backend.get(hidden) == listed[hidden]
     reason = backend.hidden_reason(listed[hidden])
     assert reason is not None and (reason == IMITATION_KIND) == (planted in IMITATIONS)
     assert backend.hidden_reason(listed[visible.id]) is None
