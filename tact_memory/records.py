@@ -50,8 +50,9 @@ ORDERS: Mapping[RecordOrder, tuple[tuple[str, bool], ...]] = MappingProxyType(
 )
 """Every listing order by name, as its sort keys: ``(field, descending)``, most significant first.
 
-This is the one definition of the orders: a store sorts by it (the SQLite store builds its
-``ORDER BY`` from it; its column names are these field names) and the faces offer its names.
+This is the one definition of the orders: a store sorts by it (the SQL stores build their
+``ORDER BY`` from it, :data:`tact_memory.store.policy.ORDER_BY`; their column names are these field
+names) and the faces offer its names.
 ``id`` is the id of :attr:`MemoryRecord.key`; every order ends with it, so no two records tie.
 """
 

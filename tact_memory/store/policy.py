@@ -29,11 +29,12 @@ from typing import NamedTuple
 
 from .. import errors
 from ..limits import Limits
-from ..records import RecordKey
+from ..records import ORDERS, RecordKey
 from ..screening.checkpoint import IMITATION_KIND, imitates_checkpoint
 
 __all__ = [
     "MAX_INTEGER",
+    "ORDER_BY",
     "Row",
     "check_ids",
     "check_key",
@@ -52,6 +53,10 @@ __all__ = [
 
 MAX_INTEGER = 2**63 - 1
 """The largest id or version a record can have (SQLite's largest integer)."""
+
+ORDER_BY = {name: ", ".join(f"{f} {'DESC' if desc else 'ASC'}" for f, desc in keys) for name, keys in ORDERS.items()}
+"""Each listing order of :data:`~tact_memory.records.ORDERS` as an ``ORDER BY`` list, for a
+store whose columns are named as the record's fields."""
 
 _ALLOWED_CONTROLS = frozenset("\t\n\r")
 _CONTROLS = re.compile("[%s]" % "".join(re.escape(chr(c)) for c in [*range(32), 127] if chr(c) not in _ALLOWED_CONTROLS))

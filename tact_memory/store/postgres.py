@@ -67,7 +67,7 @@ from ..records import (
     StoreStatus,
 )
 from .. import deadline
-from .policy import check_ids, check_key, hidden_reason, validate_content
+from .policy import ORDER_BY, check_ids, check_key, hidden_reason, validate_content
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -85,13 +85,6 @@ _COLUMNS = (
     "id, namespace, version, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,"
     " read_count, last_read_at_ms, probation_until_ms"
 )
-_ORDER_SQL: dict[str, str] = {
-    "most_useful": "read_count DESC, updated_at_ms DESC, id DESC",
-    "least_useful": "read_count ASC, updated_at_ms ASC, id ASC",
-    "newest": "updated_at_ms DESC, id DESC",
-    "oldest": "updated_at_ms ASC, id ASC",
-    "id": "id ASC",
-}
 _VISIBLE = "(%(all)s OR namespace = ANY(%(readable)s))"
 
 
@@ -250,6 +243,14 @@ class PostgresStore:
             self._secret_cache[key] = hidden_reason(content)
         return self._secret_cache[key]
 
+    def _served_verdict(self, id_: int, version: int, content: str) -> str | None:
+        """Why ``content``, fetched to be served, is withheld: the held verdict while the row is what
+        this store holds, the content screened afresh when it is not (rewritten in place)."""
+        owner = self._owner(id_)
+        if owner is not None and self._docs[owner].get(id_) == (version, content):
+            return self._secret_kind(id_, version, content)
+        return hidden_reason(content)
+
     def _fold(self, id_: int, version: int, content: str) -> str:
         """The duplicate-check form of a record of this namespace, folded once per version."""
         from ..retrieval.lexer import fold_for_duplicate
@@ -403,11 +404,19 @@ class PostgresStore:
                     found.append(id_)
             if not found:
                 return []
+            # The rows are locked in id order and screened again from the content fetched: a row
+            # rewritten in place keeps its version, so the verdict held for it may be stale. What
+            # screens as hidden now is withheld and counts nothing.
+            fetched = conn.execute(
+                "SELECT id, version, content FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (found,)
+            ).fetchall()
+            shown = [int(i) for i, version, content in fetched if self._served_verdict(int(i), int(version), str(content)) is None]
+            if not shown:
+                return []
             rows = conn.execute(
                 "UPDATE memories SET read_count = read_count + 1, last_read_at_ms = %s, probation_until_ms = NULL"
-                " WHERE id IN (SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE)"
-                f" RETURNING {_COLUMNS}",
-                (self._clock(), found),
+                f" WHERE id = ANY(%s) RETURNING {_COLUMNS}",
+                (self._clock(), shown),
             ).fetchall()
         by_id = {record.key.id: record for record in map(_record, rows)}
         return [by_id[i] for i in found if i in by_id]
@@ -605,14 +614,14 @@ class PostgresStore:
 
     def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
         """Every visible record in ``order``, hidden ones included, telemetry untouched."""
-        if order not in _ORDER_SQL:
-            raise errors.InvalidArguments(f"unknown order {order!r}; use one of {', '.join(_ORDER_SQL)}")
+        if order not in ORDER_BY:
+            raise errors.InvalidArguments(f"unknown order {order!r}; use one of {', '.join(ORDER_BY)}")
         return self.page(order=order)
 
     def page(self, *, order: RecordOrder = "id", after: int = 0, limit: int | None = None) -> list[MemoryRecord]:
         """Visible records with ids above ``after`` (id order only), at most ``limit`` of them."""
         where = f"{_VISIBLE} AND id > %(after)s"
-        sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} ORDER BY {_ORDER_SQL[order]}"
+        sql = f"SELECT {_COLUMNS} FROM memories WHERE {where} ORDER BY {ORDER_BY[order]}"
         if limit is not None:
             sql += " LIMIT %(limit)s"
         with self._transaction() as conn:

@@ -49,7 +49,6 @@ from .. import errors
 from ..clock import now_ms
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import (
-    ORDERS,
     Candidate,
     MemoryRecord,
     PutResult,
@@ -108,9 +107,6 @@ probation, while it is at that version (the read has checked every cell of it)."
 _TELEMETRY_STARTS = "INSERT OR REPLACE INTO telemetry (memory_id, probation_until_ms) VALUES (?, ?)"
 """A new version's telemetry ``(id, probation deadline or None)``: never scanned or read; it
 replaces the telemetry of the version before, and any row a hand left for an id not yet used."""
-
-_ORDER_SQL = {name: ", ".join(f"{f} {'DESC' if desc else 'ASC'}" for f, desc in keys) for name, keys in ORDERS.items()}
-
 
 def _size(path: str) -> int:
     """A file's own size (a link is not followed), 0 when it does not exist."""
@@ -772,14 +768,14 @@ class MemoryStore:
 
     def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
         """Every live record in ``order``; reads only, no telemetry. A missing file lists nothing."""
-        if order not in _ORDER_SQL:
-            raise errors.InvalidArguments(f"unknown order {order!r}; use one of {', '.join(_ORDER_SQL)}")
+        if order not in policy.ORDER_BY:
+            raise errors.InvalidArguments(f"unknown order {order!r}; use one of {', '.join(policy.ORDER_BY)}")
         with self._lock:
             conn = self._view_connection()
             if conn is None:
                 return []
             with self._translating(), self._view(conn) as (columns, source):
-                found = conn.execute(f"SELECT {columns} FROM {source} ORDER BY {_ORDER_SQL[order]}").fetchall()
+                found = conn.execute(f"SELECT {columns} FROM {source} ORDER BY {policy.ORDER_BY[order]}").fetchall()
         return [self._record(row) for row in found]
 
     def get(self, id_: int) -> MemoryRecord | None:

@@ -1,8 +1,8 @@
 """The backend contract: every store invariant, run against every backend.
 
 Each backend is a :class:`Harness`: how to make a store with given limits on a fake clock, and how
-to plant a row behind the store's back (as an older release, or another program, could have left
-it). A new backend joins the suite by adding one harness factory to ``BACKENDS``; the tests
+to plant a row, or rewrite one in place, behind the store's back (as an older release, or another
+program, could have left it). A new backend joins the suite by adding one harness factory to ``BACKENDS``; the tests
 themselves name no backend. Backend-specific behaviour (files, modes, journals, SQL) is tested
 beside the backend, not here.
 """
@@ -37,6 +37,7 @@ class Harness:
     clock: FakeClock
     _make: Callable[[Limits], MemoryBackend]
     _plant: Callable[[MemoryBackend, str], int]
+    _rewrite: Callable[[int, str], None]
     _ranker: Callable[[MemoryBackend], Any] | None = None
     """The object whose ``search`` ranks a scan of a store, where a test can reach it (in process)."""
     made: list[MemoryBackend] = field(default_factory=list)
@@ -50,6 +51,11 @@ class Harness:
     def plant(self, backend: MemoryBackend, content: str) -> int:
         """Write a row without any check (no screening, no bounds); returns its id."""
         return self._plant(backend, content)
+
+    def rewrite(self, id_: int, content: str) -> None:
+        """Change a row's content in place, keeping its version, and tell no store (no new
+        generation): a store learns of it only from what it fetches."""
+        self._rewrite(id_, content)
 
     @contextmanager
     def after_ranking(self, backend: MemoryBackend, action: Callable[[], object]) -> Iterator[None]:
@@ -93,7 +99,38 @@ def _sqlite(tmp_path: Path, clock: FakeClock) -> Harness:
         conn.close()
         return int(cur.lastrowid or 0)
 
-    return Harness("sqlite", clock, make, plant, lambda backend: backend._corpus)  # type: ignore[attr-defined]
+    def rewrite(id_: int, content: str) -> None:
+        with sqlite3.connect(path) as conn:
+            conn.execute("UPDATE memories SET content = ? WHERE id = ?", (content, id_))
+        conn.close()
+
+    return Harness("sqlite", clock, make, plant, rewrite, lambda backend: backend._corpus)  # type: ignore[attr-defined]
+
+
+class PostgresRows:
+    """Rows of namespace ``alice`` written straight into the team database, past every store."""
+
+    def __init__(self, pool: Any, clock: FakeClock) -> None:
+        self.pool = pool
+        self.clock = clock
+
+    def plant(self, backend: MemoryBackend, content: str) -> int:
+        """A new row, and a new generation of the namespace, as a writer that skips the checks."""
+        with self.pool.connection() as conn, conn.transaction():
+            row = conn.execute(
+                "INSERT INTO memories (namespace, version, content, created_at_ms, updated_at_ms)"
+                " VALUES ('alice', 1, %s, %s, %s) RETURNING id",
+                (content, self.clock.now, self.clock.now),
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO generations (namespace) VALUES ('alice')"
+                " ON CONFLICT (namespace) DO UPDATE SET generation = nextval('generation_numbers')"
+            )
+        return int(row[0])
+
+    def rewrite(self, id_: int, content: str) -> None:
+        with self.pool.connection() as conn:
+            conn.execute("UPDATE memories SET content = %s WHERE id = %s", (content, id_))
 
 
 def _postgres(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
@@ -107,20 +144,8 @@ def _postgres(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
     def make(limits: Limits) -> MemoryBackend:
         return PostgresStore(pool, namespace="alice", role="writer", limits=limits, clock=clock)
 
-    def plant(backend: MemoryBackend, content: str) -> int:
-        with pool.connection() as conn, conn.transaction():
-            row = conn.execute(
-                "INSERT INTO memories (namespace, version, content, created_at_ms, updated_at_ms)"
-                " VALUES ('alice', 1, %s, %s, %s) RETURNING id",
-                (content, clock.now, clock.now),
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO generations (namespace) VALUES ('alice')"
-                " ON CONFLICT (namespace) DO UPDATE SET generation = nextval('generation_numbers')"
-            )
-        return int(row[0])
-
-    return Harness("postgres", clock, make, plant, lambda backend: backend._index)  # type: ignore[attr-defined]
+    rows = PostgresRows(pool, clock)
+    return Harness("postgres", clock, make, rows.plant, rows.rewrite, lambda backend: backend._index)  # type: ignore[attr-defined]
 
 
 class FileClock(FakeClock):
@@ -196,20 +221,8 @@ def _http(request: pytest.FixtureRequest, clock: FakeClock) -> Harness:
     def make(limits: Limits) -> MemoryBackend:
         return RemoteStore(processes.url(limits), token, namespace="alice")
 
-    def plant(backend: MemoryBackend, content: str) -> int:
-        with pool.connection() as conn, conn.transaction():
-            row = conn.execute(
-                "INSERT INTO memories (namespace, version, content, created_at_ms, updated_at_ms)"
-                " VALUES ('alice', 1, %s, %s, %s) RETURNING id",
-                (content, timed.now, timed.now),
-            ).fetchone()
-            conn.execute(
-                "INSERT INTO generations (namespace) VALUES ('alice')"
-                " ON CONFLICT (namespace) DO UPDATE SET generation = nextval('generation_numbers')"
-            )
-        return int(row[0])
-
-    return Harness("http", timed, make, plant)
+    rows = PostgresRows(pool, timed)
+    return Harness("http", timed, make, rows.plant, rows.rewrite)
 
 
 BACKENDS: dict[str, Callable[[pytest.FixtureRequest, FakeClock], Harness]] = {

@@ -99,3 +99,24 @@ def test_the_query_bound_is_in_bytes(backend: MemoryBackend) -> None:
     assert backend.scan(at_bound) != []
     with pytest.raises(errors.InvalidArguments, match=f"{limit + 1}"):
         backend.scan(at_bound + "x")
+
+
+def test_status_counts_rows_bytes_probation_and_hidden_rows(backend: MemoryBackend, harness: Harness) -> None:
+    """Usage in UTF-8 bytes over every live row, hidden ones included; on probation, every version
+    not yet read that a model wrote; expired, those past their deadline."""
+    status = backend.status()
+    assert (status.rows, status.content_bytes, status.on_probation, status.expired_probation, status.hidden) == (0, 0, 0, 0, 0)
+    contents = ["ünïcödé notes about the deploy", "the deploy window is Tuesday", "the staging host is slow"]
+    backend.put(contents[0])
+    backend.put(contents[1], probation=False)
+    read = backend.put(contents[2]).memory.key
+    backend.read([read.id])
+    planted = "token: ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    harness.plant(backend, planted)
+    status = backend.status()
+    assert (status.rows, status.content_bytes) == (4, sum(len(c.encode("utf-8")) for c in [*contents, planted]))
+    assert (status.on_probation, status.expired_probation, status.hidden) == (1, 0, 1)
+    assert status.limits == backend.limits
+    harness.clock.advance(backend.limits.probation_ms)
+    status = backend.status()
+    assert (status.on_probation, status.expired_probation) == (1, 1)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tact_memory import errors
+from tact_memory.limits import Limits
 from tact_memory.records import MemoryBackend
 
-from .conftest import everything
+from .conftest import Harness, everything
 
 pytestmark = pytest.mark.backend_contract
 
@@ -45,3 +46,20 @@ def test_different_words_are_not_duplicates(backend: MemoryBackend) -> None:
     backend.put(ORIGINAL)
     backend.put(ORIGINAL + " and `make test`")
     assert len(list(backend.export())) == 2
+
+
+def test_a_duplicate_is_named_even_at_the_row_bound_and_a_stale_key_before_a_duplicate(harness: Harness) -> None:
+    """A put refused for more than one reason names the one its caller can act on: the record to
+    replace rather than the full store, and the version that moved rather than the duplicate."""
+    backend = harness.make(Limits(rows=2))
+    key = backend.put(ORIGINAL).memory.key
+    other = backend.put("The `web` repository deploys on merge").memory.key
+    with pytest.raises(errors.Duplicate) as info:
+        backend.put(ORIGINAL.upper())
+    assert info.value.details() == {"key": {"id": key.id, "version": key.version}}
+    newer = backend.put(ORIGINAL + " and `make test`", replace=key).memory.key
+    before = everything(backend)
+    with pytest.raises(errors.VersionConflict) as conflict:
+        backend.put("the `WEB` repository deploys on merge", replace=key)
+    assert conflict.value.details() == {"id": key.id, "current_version": newer.version}
+    assert everything(backend) == before and {r.key for r in backend.export()} == {newer, other}

@@ -4,6 +4,8 @@ when a bound needs it; a read record is never evicted."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tact_memory import errors
 from tact_memory.limits import Limits
@@ -120,3 +122,91 @@ def test_a_graduated_record_is_never_evicted(harness: Harness) -> None:
     with pytest.raises(errors.RecordCapacity):
         backend.put("a fact that would need an eviction")
     assert {r.key for r in backend.export()} == set(keys)
+
+
+def test_a_version_a_person_wrote_starts_graduated_and_is_never_pruned(harness: Harness) -> None:
+    backend = harness.make(Limits(rows=2))
+    person = backend.put("the deploy window is Tuesday", probation=False).memory
+    assert person.probation_until_ms is None and person.read_count == 0
+    backend.put("the staging host is slow")  # the model's, unread
+    edited = backend.put("the deploy window is Wednesday", replace=person.key, probation=False).memory
+    assert edited.key.version == 2 and edited.probation_until_ms is None
+    harness.clock.advance(backend.limits.probation_ms)
+    new = backend.put("a third fact about caching").memory.key  # prunes the model's unread record only
+    assert {r.key for r in backend.export()} == {edited.key, new}
+    before = everything(backend)
+    with pytest.raises(errors.RecordCapacity):  # the person's record is never evicted
+        backend.put("a fourth fact about queues")
+    assert everything(backend) == before
+
+
+def test_pruning_goes_by_the_age_of_the_current_version_then_id(harness: Harness) -> None:
+    backend = harness.make(Limits(rows=3))
+    first = backend.put("the first record, replaced later").memory.key
+    second = backend.put("the second record, never replaced").memory.key
+    third = backend.put("the third record, same time as the second").memory.key
+    harness.clock.advance(1)
+    first = backend.put("the first record, replaced later and now newer", replace=first).memory.key
+    harness.clock.advance(backend.limits.probation_ms)
+    fourth = backend.put("a fourth record needing one row").memory.key
+    assert {r.key for r in backend.export()} == {first, third, fourth}
+    fifth = backend.put("a fifth record needing one row").memory.key
+    assert {r.key for r in backend.export()} == {first, fourth, fifth}
+
+
+def test_a_replacement_frees_its_own_bytes_and_never_prunes_the_record_it_replaces(harness: Harness) -> None:
+    """The replaced version's bytes count as freed, and the record being replaced is no candidate
+    for pruning even when it is expired and unread: a replacement that only its own removal could
+    make fit is refused and changes nothing."""
+    backend = harness.make(Limits(content_bytes=100))
+    expired = backend.put("a" * 60).memory.key  # unread: expires
+    kept = backend.put("b" * 30).memory.key
+    backend.read([kept.id])
+    harness.clock.advance(backend.limits.probation_ms)
+    kept = backend.put("c" * 40, replace=kept).memory.key  # 60 + 40 once its own 30 are freed: nothing pruned
+    assert {r.key for r in backend.export()} == {expired, kept}
+    before = everything(backend)
+    with pytest.raises(errors.ContentCapacity) as info:
+        backend.put("d" * 61, replace=expired)  # 61 + 40: only the record replaced could make room
+    assert info.value.details() == {"limit": 100}
+    assert everything(backend) == before
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    existing=st.lists(st.tuples(st.integers(5, 60), st.booleans()), min_size=1, max_size=7),
+    bounds=st.sampled_from([(1, 300), (3, 150), (8, 60)]),
+    new_size=st.integers(5, 120),
+)
+def test_pruning_removes_exactly_the_shortest_oldest_prefix_that_fits(
+    harness: Harness, existing: list[tuple[int, bool]], bounds: tuple[int, int], new_size: int
+) -> None:
+    """Against a model: expired unread rows go oldest first, only as many as the put needs, and
+    none when even all of them would not make it fit."""
+    seed = harness.make(Limits(rows=10, content_bytes=10**4))
+    for record in seed.export():  # each example starts from an empty corpus
+        seed.delete(record.key)
+    live: list[tuple[int, int, bool]] = []  # id, size, expires
+    for i, (size, read) in enumerate(existing):
+        key = seed.put(f"{i:02d}" + "x" * (size - 2)).memory.key
+        if read:
+            seed.read([key.id])
+        live.append((key.id, size, not read))
+        harness.clock.advance(1)
+    harness.clock.advance(seed.limits.probation_ms)
+    row_limit, byte_limit = bounds
+    rows_over = len(live) + 1 - row_limit
+    bytes_over = sum(size for _, size, _ in live) + new_size - byte_limit
+    expired = [(id_, size) for id_, size, expires in live if expires]
+    removed: list[int] = []
+    while (len(removed) < rows_over or sum(s for i, s in expired if i in removed) < bytes_over) and len(removed) < len(expired):
+        removed.append(expired[len(removed)][0])
+    fits = len(removed) >= rows_over and sum(s for i, s in expired if i in removed) >= bytes_over
+    store = harness.make(Limits(rows=row_limit, content_bytes=byte_limit))
+    if fits:
+        new = store.put("zz" + "y" * (new_size - 2)).memory.key.id
+        assert {r.key.id for r in store.export()} == ({i for i, _, _ in live} - set(removed)) | {new}
+    else:
+        with pytest.raises((errors.RecordCapacity, errors.ContentCapacity)):
+            store.put("zz" + "y" * (new_size - 2))
+        assert {r.key.id for r in store.export()} == {i for i, _, _ in live}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tact_memory import errors
-from tact_memory.records import MemoryBackend
+from tact_memory.records import ORDERS, MemoryBackend, order_key
 
 from .conftest import Harness, everything
 
@@ -102,6 +102,28 @@ def test_listing_orders(backend: MemoryBackend, harness: Harness) -> None:
     assert ids["id"] == [a, b, c] == [r.key.id for r in backend.export()]
     with pytest.raises(errors.InvalidArguments):
         backend.list_records(order="random")  # type: ignore[arg-type]
+
+
+def test_every_listing_order_is_the_one_the_orders_define_ties_included(backend: MemoryBackend, harness: Harness) -> None:
+    """Records sharing an update time, or a read count, fall back to the next key of the order,
+    as a Python sort by :func:`order_key` gives; with nothing read yet, the most useful are the
+    newest."""
+    ids = []
+    for i in range(6):
+        ids.append(backend.put(f"fact {i} about subsystem {i}").memory.key.id)
+        harness.clock.advance(1_000 if i % 2 else 0)  # some share an update time
+    newest = [r.key.id for r in backend.list_records(order="newest")]
+    assert [r.key.id for r in backend.list_records(order="most_useful")] == newest == ids[::-1]
+    assert [r.key.id for r in backend.list_records(order="least_useful")] == ids
+    backend.read([ids[1], ids[4]])
+    backend.read([ids[4]])
+    backend.read([ids[3]])
+    for order in ORDERS:
+        listed = backend.list_records(order=order)
+        assert listed == sorted(listed, key=order_key(order)), order
+    a, b, c, d, e, f = ids
+    assert [r.key.id for r in backend.list_records(order="most_useful")] == [e, d, b, f, c, a]
+    assert [r.key.id for r in backend.list_records(order="oldest")] == ids
 
 
 def test_a_scan_counts_only_records_still_at_the_version_it_ranked(harness: Harness) -> None:
