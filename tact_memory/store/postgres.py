@@ -67,7 +67,7 @@ from ..records import (
     StoreStatus,
 )
 from .. import deadline
-from .policy import ORDER_BY, check_ids, check_key, hidden_reason, validate_content
+from .policy import MAX_INTEGER, ORDER_BY, check_ids, check_key, hidden_reason, validate_content
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -80,7 +80,6 @@ __all__ = ["ROLES", "PostgresStore"]
 ROLES = ("reader", "writer")
 """A reader scans and reads; a writer also puts and deletes in its own namespace."""
 
-_MAX_ID = 2**63 - 1
 _COLUMNS = (
     "id, namespace, version, content, created_at_ms, updated_at_ms, scan_count, last_scanned_at_ms,"
     " read_count, last_read_at_ms, probation_until_ms"
@@ -604,7 +603,7 @@ class PostgresStore:
 
     def get(self, id_: int) -> MemoryRecord | None:
         """One visible record by id, hidden or not, telemetry untouched; ``None`` if there is none."""
-        if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= _MAX_ID:
+        if isinstance(id_, bool) or not isinstance(id_, int) or not 1 <= id_ <= MAX_INTEGER:
             return None
         with self._transaction() as conn:
             row = conn.execute(
