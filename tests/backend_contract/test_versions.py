@@ -128,3 +128,23 @@ def test_a_replacement_starts_its_own_telemetry(backend: MemoryBackend, harness:
     for record in (second, backend.get(first.key.id)):
         assert record is not None and record.key.version == 2
         assert (record.scan_count, record.last_scanned_at_ms, record.read_count, record.last_read_at_ms) == (0, None, 0, None)
+
+
+def test_the_tool_takes_a_key_back_as_the_store_showed_it(backend: MemoryBackend) -> None:
+    """A model copies a key whole from a card or record into its replace or delete: the key as
+    this backend shows it (with a team store's namespace, without one for a local store) is taken
+    back unchanged, through the tool's JSON, and names the same record."""
+    from tact_memory.tool.guard import Dispatcher, Role
+
+    tool = Dispatcher(backend, role=Role.ROOT)
+    tool.call({"operation": "scan", "query": "queue worker"})
+    first = tool.call({"operation": "put", "content": "The queue worker retries three times"})["memory"]["key"]
+    [card] = tool.call({"operation": "scan", "query": "queue worker retries"})["candidates"]
+    assert card["key"] == first
+    [record] = tool.call({"operation": "read", "ids": [first["id"]]})["memories"]
+    assert record["key"] == first
+    replaced = tool.call({"operation": "put", "content": "The queue worker retries five times", "replace": card["key"]})
+    assert replaced["replaced"] is True and replaced["memory"]["key"] == {**first, "version": 2}
+    deleted = tool.call({"operation": "delete", **replaced["memory"]["key"]})
+    assert "error" not in deleted, deleted
+    assert backend.get(first["id"]) is None
