@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -91,3 +92,46 @@ def test_the_fixture_counts_in_the_guarantees_are_the_fixtures() -> None:
     for pattern, count in counts.items():
         stated = re.search(pattern, README)
         assert stated is not None and int(stated.group(1)) == count, pattern
+
+
+TRANSCRIPTS = re.findall(r"<!-- transcript: cli -->\n```console\n(.*?)```", README, flags=re.S)
+
+
+def _steps(block: str) -> list[tuple[str, str]]:
+    """A console block as (command, the output it shows) pairs; a command may go on over lines."""
+    steps: list[tuple[str, list[str]]] = []
+    continued = False
+    for line in block.splitlines():
+        if line.startswith("$ ") or continued:
+            if not continued:
+                steps.append((line[2:], []))
+            else:
+                steps[-1] = (steps[-1][0] + "\n" + line, steps[-1][1])
+            continued = line.endswith("\\")
+        else:
+            steps[-1][1].append(line)
+    return [(command, "\n".join(output)) for command, output in steps]
+
+
+def _normal(text: str, home: Path) -> str:
+    text = text.replace(str(home), "/home/me")
+    text = re.sub(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", "YYYY-MM-DD HH:MM", text)
+    return re.sub(r'("\w+_ms"): \d+', r"\1: N", text)
+
+
+@pytest.mark.parametrize("block", TRANSCRIPTS, ids=[b.splitlines()[0] for b in TRANSCRIPTS])
+def test_readme_command_line_transcript_is_what_the_commands_print(block: str, tmp_path: Path) -> None:
+    """Each shown command runs in a home folder of its own, and prints what the README shows."""
+    home = tmp_path / "home"
+    home.mkdir()
+    separator = "@@ next step @@"
+    script = [f'tact-memory() {{ {sys.executable} -m tact_memory.cli "$@"; }}', f"cd {home}"]
+    for command, _ in _steps(block):
+        script += [f"{{ {command}\n}} 2>&1", f"echo '{separator}'"]
+    env = {k: v for k, v in os.environ.items() if k not in ("TACT_CONFIG", "TACT_HOME", "XDG_CONFIG_HOME", "VISUAL", "EDITOR")}
+    env.update(HOME=str(home), PYTHONPATH=str(ROOT), COLUMNS="200")
+    proc = subprocess.run(["bash", "-c", "\n".join(script)], capture_output=True, text=True, env=env, timeout=300)
+    outputs = proc.stdout.split(separator + "\n")[:-1]
+    assert len(outputs) == len(_steps(block)), proc.stderr
+    for (command, shown), printed in zip(_steps(block), outputs):
+        assert _normal(printed.rstrip("\n"), home) == _normal(shown, home), command
