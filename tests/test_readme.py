@@ -29,7 +29,7 @@ def test_readme_starts_with_the_two_setup_commands() -> None:
     assert install.endswith("tact-memory demo") and "pip install -e ." in install
     assert "pip install -e '.[dev]'" in test and test.endswith("-m pytest")
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "pip install -q -e '.[dev]'" in ci and "-m pytest" in ci
+    assert "pip install -q -e '.[dev]'" in ci and "-m pytest" in ci and ".venv/bin/tact-memory demo" in ci
 
 
 def test_the_first_example_wraps_a_loop() -> None:
