@@ -1,7 +1,7 @@
 """Talk to `tact-memory mcp` over stdio with the official MCP client.
 
 A throwaway config with memory enabled keeps your own memory untouched. In a client's server list
-the command is `tact-memory mcp` (with `--role child` for a sub-agent's server).
+the command is `tact-memory mcp --role root` (`--role child` for a sub-agent's server).
 """
 
 import sys
@@ -18,7 +18,7 @@ CALLS = [
 
 
 async def main(config: Path) -> None:
-    command = ["-m", "tact_memory.cli", "--config", str(config), "mcp"]
+    command = ["-m", "tact_memory.cli", "--config", str(config), "mcp", "--role", "root"]
     async with Client(StdioServerParameters(command=sys.executable, args=command)) as client:
         print("tools:", [tool.name for tool in (await client.list_tools()).tools])
         for arguments in CALLS:

@@ -144,7 +144,7 @@ def list_command(ctx: click.Context, order: str, full: bool, grep: str | None, a
 @click.command("export")
 @click.pass_context
 def export_command(ctx: click.Context) -> None:
-    """Print every record as one JSON object per line (as in a read result). No telemetry.
+    """Print every record as one JSON object per line, as a read gives it. Changes no telemetry.
 
     \b
     Example:
