@@ -466,7 +466,8 @@ _CREDENTIAL_NAME = _NAMED_CREDENTIAL + rb"|" + _KEY_CONSTANT
 # PASSWORD_KEY, HMAC_KEY): under such a name a value is judged as after any credential name.
 _KEY_CONSTANT_SECRET = (
     rb"(?i:.*(?:secret|pass|pwd|token|api|priv|access|auth|cred|jwt|hmac|sign|crypt|cipher|master"
-    rb"|session|license|webhook|psk|otp|mfa|salt|pepper|seed|nonce|login).*)"
+    rb"|session|license|webhook|psk|otp|mfa|salt|pepper|seed|nonce|login|wifi|wpa|wep|ssh|gpg|pgp"
+    rb"|vault|kms|encrypt|decrypt|unlock|pin|paseto|oauth|bearer|client|service|admin|root|user).*)"
 )
 # What a _KEY_CONSTANT holds when it names what it looks up (SPAN_KEY = "current-span",
 # CONFIGFILE_KEY = "pydantic-mypy"): two to six lower-case words joined by "-", "_" or ".", each
