@@ -70,7 +70,10 @@ Design:
   environment or version qualifier (``DB_PASSWORD_PROD``, ``JWT_SECRET_1``, ``dbPasswordV2``).
   A name that goes on to say something *about* the credential is not one: ``TOKEN_TTL_SECONDS``,
   ``password_min_length``, ``password_policy``, ``token_url``, ``token_count``, ``max_tokens`` and
-  ``tokenizer`` hold lengths, counts, addresses and settings, never the credential itself.
+  ``tokenizer`` hold lengths, counts, addresses and settings, never the credential itself. An
+  upper-case name that ends in ``_KEY`` and says nothing of a credential (``SPAN_KEY``,
+  ``CONFIGFILE_KEY``) is one only while its value could be: lower-case words joined by ``-``,
+  ``_`` or ``.`` (``"current-span"``) name what it looks up, and are kept.
 
 Speed: every quantifier is bounded or runs over a character class disjoint from what follows it, so
 a scan is linear in the input length. Every rule starts with a literal (a token's "must not continue
@@ -438,7 +441,7 @@ _KEY_SERVICE = (
 )
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
 # ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
-_CREDENTIAL_NAME = (
+_NAMED_CREDENTIAL = (
     rb"[A-Za-z0-9_.-]*?(?:(?i:pass(?:word|wd|phrase)|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?token"
@@ -448,13 +451,29 @@ _CREDENTIAL_NAME = (
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pw|psk)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))" + _QUALIFIER + rb"{0,3}"
-    # An upper-case environment name ending in _KEY, unless the word before says what kind of
-    # lookup key it is (SORT_KEY, CACHE_KEY, S3_OBJECT_KEY).
-    rb"|(?:[A-Z0-9]+_)*(?!(?:SORT|PRIMARY|PARTITION|CACHE|ROUTING|IDEMPOTENCY|FOREIGN|OBJECT|S3|LOCK"
+)
+# An upper-case environment name ending in _KEY, unless the word before says what kind of lookup
+# key it is (SORT_KEY, CACHE_KEY, S3_OBJECT_KEY). Such a name says nothing of what it holds: the
+# value decides (see _LOOKUP_VALUE).
+_KEY_CONSTANT = (
+    rb"(?:[A-Z0-9]+_)*(?!(?:SORT|PRIMARY|PARTITION|CACHE|ROUTING|IDEMPOTENCY|FOREIGN|OBJECT|S3|LOCK"
     rb"|QUEUE|PUBLIC|HASH|RANGE|SHARD|ROW|INDEX|DEDUP|DEDUPE|GROUP|MESSAGE|MAP|LOOKUP|UNIQUE|COMPOSITE"
     rb"|CURSOR|PAGE|REDIS|KMS|GPG|PGP|SSH|HOT|LANGUAGE|LOCALE|CONFIG|FEATURE|EVENT|TOPIC|BUCKET|PATH"
     rb"|FILE|KEY)_)[A-Z0-9]+_KEY" + _QUALIFIER + rb"{0,3}"
 )
+_CREDENTIAL_NAME = _NAMED_CREDENTIAL + rb"|" + _KEY_CONSTANT
+# A word in a _KEY_CONSTANT that says the key is a credential all the same (JWT_KEY, SESSION_KEY,
+# PASSWORD_KEY, HMAC_KEY): under such a name a value is judged as after any credential name.
+_KEY_CONSTANT_SECRET = (
+    rb"(?i:.*(?:secret|pass|pwd|token|api|priv|access|auth|cred|jwt|hmac|sign|crypt|cipher|master"
+    rb"|session|license|webhook|psk|otp|mfa|salt|pepper|seed|nonce|login|wifi|wpa|wep|ssh|gpg|pgp"
+    rb"|vault|kms|encrypt|decrypt|unlock|pin|paseto|oauth|bearer|client|service|admin|root|user).*)"
+)
+# What a _KEY_CONSTANT holds when it names what it looks up (SPAN_KEY = "current-span",
+# CONFIGFILE_KEY = "pydantic-mypy"): two to six lower-case words joined by "-", "_" or ".", each
+# of two to fifteen letters with a vowel, no digit, no capital. A generated key has a digit, a
+# capital or a long run of letters; a passphrase of plain words after such a name is kept.
+_LOOKUP_VALUE = rb"(?=[a-z]*[aeiouy])[a-z]{2,15}(?:[-_.](?=[a-z]*[aeiouy])[a-z]{2,15}){1,5}"
 # Names whose value is often a plain word or a mode (auth: none, auth: oauth2, "Pass: 12 tests"):
 # their value is refused only when it looks generated, as Docker's "auth" and npm's "_auth"
 # base64 values do.
@@ -574,6 +593,10 @@ class _Screen:
     type_name = _compiled(_TYPE_NAME)
     word = _compiled(_WORD)
     credential_name = _compiled(_CREDENTIAL_NAME)
+    named_credential = _compiled(_NAMED_CREDENTIAL)
+    key_constant = _compiled(_KEY_CONSTANT)
+    key_constant_secret = _compiled(_KEY_CONSTANT_SECRET)
+    lookup_value = _compiled(_LOOKUP_VALUE)
     weak_name = _compiled(_WEAK_NAME)
     not_credential_name = _compiled(_NOT_CREDENTIAL_NAME)
     name_before = _compiled(_NAME_BEFORE)
@@ -931,6 +954,8 @@ class _Screen:
                 return False
             if self.names_secret_key(buffer, start, end, match.end()):
                 return False
+            if self.names_lookup(buffer, start, end, match.end()):
+                return False
             return self.credential_after(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
@@ -983,6 +1008,22 @@ class _Screen:
         if found is None or not found[2]:
             return False
         return self.key_name_value.fullmatch(buffer, found[0], _trimmed(buffer, found[0], found[1])) is not None
+
+    def names_lookup(self, buffer: bytearray, start: int, end: int, pos: int) -> bool:
+        """Whether the name ``buffer[start:end]`` is a constant ending in ``_KEY`` that says
+        nothing of a credential (:data:`_KEY_CONSTANT`: ``SPAN_KEY``, ``CONFIGFILE_KEY``; not
+        ``API_KEY`` or ``JWT_KEY``) and the value at ``pos`` names what it looks up
+        (:data:`_LOOKUP_VALUE`: ``SPAN_KEY = "current-span"``)."""
+        if (
+            self.key_constant.fullmatch(buffer, start, end) is None
+            or self.named_credential.fullmatch(buffer, start, end) is not None
+            or self.key_constant_secret.fullmatch(buffer, start, end) is not None
+        ):
+            return False
+        found = self.value_at(buffer, pos)
+        if found is None or not found[2]:
+            return False
+        return self.lookup_value.fullmatch(buffer, found[0], _trimmed(buffer, found[0], found[1])) is not None
 
     def code_name(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` reads as a name in code: a dotted identifier without a digit."""
@@ -1050,7 +1091,11 @@ class _Screen:
         start, end = pair.span("name")
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
-        return self.credential_named(buffer, start, end) and self.credential_after(buffer, match.end())
+        return (
+            self.credential_named(buffer, start, end)
+            and not self.names_lookup(buffer, start, end, match.end())
+            and self.credential_after(buffer, match.end())
+        )
 
     def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a quoted value right after a credential name in prose (``use the password

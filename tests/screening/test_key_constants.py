@@ -1,0 +1,91 @@
+"""Constants whose name ends in ``_KEY`` or ``Key`` without saying what kind of key they hold.
+
+``SPAN_KEY = "current-span"`` and ``CONFIGFILE_KEY = 'pydantic-mypy'`` name what they look up,
+as ``CACHE_KEY = "build-cache"`` does: lower-case words joined by ``-``, ``_`` or ``.`` are kept
+after any such name. A generated value after the same names is refused, and a name that says it
+holds a credential (``API_KEY``, ``JWT_KEY``, ``SESSION_KEY``) is judged as before.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_credentials import TIGHT_FORMS
+
+# Names the generic "<WORD>_KEY" rule takes as credential names until the value says otherwise.
+KEY_CONSTANTS = [
+    "SPAN_KEY", "CONFIGFILE_KEY", "TRACE_KEY", "WIDGET_KEY", "ROUTE_KEY", "STATE_KEY", "TENANT_KEY",
+    "SETTINGS_KEY", "CONTEXT_KEY", "SPAN_KEY_PROD", "PLUGIN_NAME_KEY",
+]  # fmt: skip
+# Names that name a lookup key outright, in every case style.
+LOOKUP_NAMES = ["CACHE_KEY", "LOCK_KEY", "FEATURE_KEY", "SORT_KEY", "sortKey", "partitionKey", "cache_key"]
+# Names that say the key is a credential: a lookup-like value after them is still refused.
+CREDENTIAL_KEY_NAMES = [
+    "API_KEY", "SECRET_KEY", "ACCESS_KEY", "PRIVATE_KEY", "AUTH_KEY", "JWT_KEY", "SESSION_KEY", "PASSWORD_KEY",
+    "HMAC_KEY", "ENCRYPTION_KEY", "SIGNING_KEY", "MASTER_KEY", "LICENSE_KEY", "STRIPE_KEY", "OPENAI_KEY",
+    "apiKey", "secretKey", "DB_KEY", "API_TOKEN_KEY",
+]  # fmt: skip
+FORMS = ['{n} = "{v}"', "{n} = '{v}'", "{n}={v}", "{n}: {v}", '"{n}": "{v}"', 'export {n}="{v}"', "{n} = {v}  # x"]
+
+# Two to four lower-case words of three to ten letters, each with a vowel, joined by "-".
+lookup_words = st.text(string.ascii_lowercase, min_size=3, max_size=10).filter(lambda w: re.search("[aeiouy]", w))
+lookup_values = st.lists(lookup_words, min_size=2, max_size=4).map("-".join)
+# Twenty to forty letters and digits drawn at random, with upper case, lower case and a digit in
+# them: what a generated key looks like. Hypothesis draws the seed; shrinking a string by hand
+# would turn it into runs of one character, which the screen takes for a mask.
+generated_values = st.builds(
+    lambda seed, size: "".join(random.Random(seed).choices(string.ascii_letters + string.digits, k=size)),
+    st.integers(0, 2**32),
+    st.integers(20, 40),
+).filter(lambda v: re.search("[a-z]", v) is not None and re.search("[A-Z]", v) is not None and re.search("[0-9]", v) is not None)
+
+
+@given(name=st.sampled_from(KEY_CONSTANTS + LOOKUP_NAMES), form=st.sampled_from(FORMS), value=lookup_values)
+def test_words_joined_by_dashes_after_a_key_constant_are_kept(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) is None, text
+
+
+@given(name=st.sampled_from(KEY_CONSTANTS), form=st.sampled_from(FORMS + TIGHT_FORMS), value=generated_values)
+def test_a_generated_value_after_the_same_names_is_refused(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assume(not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", value))
+    assert find_secret(text) == "credential_assignment", text
+
+
+PLAIN_WORDS = ["current", "span", "build", "cache", "checkout", "orders", "created", "tenant", "widget", "sidebar"]
+
+
+@given(
+    name=st.sampled_from(CREDENTIAL_KEY_NAMES),
+    form=st.sampled_from(FORMS),
+    value=st.lists(st.sampled_from(PLAIN_WORDS), min_size=2, max_size=4).map("-".join),
+)
+def test_words_after_a_credential_key_name_are_refused(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "current-span-2",  # a digit
+        "Current-Span",  # a capital
+        "qwrtzplkjhgdsxcvbnm-span",  # a run of letters no word is
+        "xkcd-qwrt",  # a word without a vowel
+        "span",  # one word: a password as often as a name
+        "a-b-c",  # letters, not words
+        "one-two-three-four-five-six-seven",  # more words than a name has
+    ],
+)
+@pytest.mark.parametrize("name", ["SPAN_KEY", "CONFIGFILE_KEY"])
+def test_values_that_are_not_lookup_names_are_refused(name: str, value: str) -> None:
+    assert find_secret(f'{name} = "{value}"') == "credential_assignment"
