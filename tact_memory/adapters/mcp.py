@@ -36,7 +36,9 @@ the other integrations do. The client decides when the checkpoint is shown: to f
 specification, append the ``memory_review`` prompt's text as its own part of each user message
 after the first turn and of each steer, keep it in the model's history, and leave it out of the
 transcript you display. A client that never does so gets memory without the review checkpoint.
-Likewise, the role is the server's: run a second server with ``--role child`` for sub-agents.
+Likewise, the role is the server's, and a server cannot tell a sub-agent from its parent: it is
+the root only when started with ``--role root`` (without a role it serves a child, I17); run a
+second server with ``--role child`` for sub-agents.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ __all__ = [
     "PROMPT_NAME",
     "SERVER_NAME",
     "SPLIT_TOOLS",
+    "UNSTATED_ROLE_NOTE",
     "ToolLayout",
     "call_result",
     "create_routed_server",
@@ -204,10 +207,17 @@ def _operation_conflict(operation: Operation, arguments: dict[str, Any], limits:
     return error_result(operation, refusal)
 
 
+UNSTATED_ROLE_NOTE = (
+    " This memory server was started without a role, so it serves a child; the person who set it up "
+    "can start it with `--role root` to let this agent put and delete."
+)
+"""What a refused put or delete adds when the server's role was not stated (I17)."""
+
+
 def create_server(
     config: Config,
     *,
-    role: Role = Role.ROOT,
+    role: Role | None = None,
     store: MemoryBackend | None = None,
     tools: ToolLayout = "one",
     workspace: str | os.PathLike[str] | None = None,
@@ -216,7 +226,9 @@ def create_server(
 
     Args:
         config: The configuration; ``config.memory.enabled`` decides whether calls reach the store.
-        role: The role of the agent behind the client; a child may only scan and read.
+        role: The role of the agent behind the client; a child may only scan and read. A server
+            cannot tell a sub-agent from its parent, so ``None`` (not stated) serves a child, whose
+            refused puts and deletes say how to state the root (:data:`UNSTATED_ROLE_NOTE`).
         store: A backend to use instead of the store the config gives.
         tools: ``"one"`` for the one ``memory`` tool, ``"split"`` for one tool per operation
             (:data:`SPLIT_TOOLS`; a child is offered only the read-only two).
@@ -225,7 +237,11 @@ def create_server(
     """
     if tools not in ("one", "split"):
         raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
-    dispatcher = Dispatcher(store_for(config, store=store, workspace=workspace), role=role)
+    dispatcher = Dispatcher(
+        store_for(config, store=store, workspace=workspace),
+        role=Role.CHILD if role is None else role,
+        refusal_note=UNSTATED_ROLE_NOTE if role is None else "",
+    )
     return create_routed_server(
         lambda ctx: dispatcher, limits=dispatcher.tool.limits, tools=tools, enabled=config.memory.enabled
     )
@@ -308,13 +324,13 @@ def create_routed_server(
 
 
 async def serve_stdio(
-    config: Config, *, role: Role = Role.ROOT, tools: ToolLayout = "one", workspace: str | None = None
+    config: Config, *, role: Role | None = None, tools: ToolLayout = "one", workspace: str | None = None
 ) -> None:
     """Serve one client over stdin and stdout until it disconnects, then close the store.
 
     Args:
         config: The configuration.
-        role: The role of the agent behind the client.
+        role: The role of the agent behind the client; ``None`` (not stated) serves a child.
         tools: ``"one"`` for the ``memory`` tool, ``"split"`` for one tool per operation.
         workspace: The client's workspace (default: the current folder); it decides between
             the team store and the local one.
@@ -329,7 +345,7 @@ async def serve_stdio(
 
 
 def run_stdio(
-    config: Config, *, role: Role = Role.ROOT, tools: ToolLayout = "one", workspace: str | None = None
+    config: Config, *, role: Role | None = None, tools: ToolLayout = "one", workspace: str | None = None
 ) -> None:
     """Blocking :func:`serve_stdio`, for the command line."""
     anyio.run(lambda: serve_stdio(config, role=role, tools=tools, workspace=workspace))

@@ -81,7 +81,7 @@ def schema_command(dialect: str) -> None:
 @click.option(
     "--role", type=click.Choice(["root", "child"]), default=None,
     help="The role of the agent behind the client; a child may only scan and read. Without it the "
-    "server is the root, and says so on stderr.",
+    "server serves a child, and says so on stderr.",
 )  # fmt: skip
 @click.option(
     "--tools", type=click.Choice(["one", "split"]), default="one", show_default=True,
@@ -118,15 +118,18 @@ def mcp_command(ctx: click.Context, role: str | None, tools: str) -> None:
             "press Ctrl-C to stop",
             err=True,
         )
-    if role is None:  # never silently the root (I17): the client's logs keep this line
+    if role is None:  # never the root unless stated (I17): the client's logs keep this line
         click.echo(
-            "tact-memory: no --role given, so this server's agent is the root (it may put and delete); "
-            "pass --role root to say so, or --role child for a sub-agent's server",
+            "tact-memory: no --role given, so this server's agent is a child (it may scan and read, not "
+            "put or delete); pass --role root to let it write, or --role child to say so",
             err=True,
         )
     try:
         run_stdio(
-            config, role=Role(role or "root"), tools="split" if tools == "split" else "one", workspace=ctx.obj.get("workspace")
+            config,
+            role=None if role is None else Role(role),
+            tools="split" if tools == "split" else "one",
+            workspace=ctx.obj.get("workspace"),
         )
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from tact_memory.adapters.mcp import PROMPT_NAME, SPLIT_TOOLS, ToolLayout, create_server
+from tact_memory.adapters.mcp import PROMPT_NAME, SPLIT_TOOLS, UNSTATED_ROLE_NOTE, ToolLayout, create_server
 from tact_memory.cli.app import cli
 from tact_memory.config.loading import load_config
 from tact_memory.limits import Limits
@@ -39,7 +39,9 @@ LAYOUTS: tuple[ToolLayout, ...] = ("one", "split")
 
 
 def stdio(config_path: Path, *extra: str) -> Client:
-    command = ["-m", "tact_memory.cli", "--config", str(config_path), "mcp", *extra]
+    """A client of a real ``mcp`` process; the root unless ``extra`` states a role (``--role``)."""
+    role = [] if "--role" in extra or "--no-role" in extra else ["--role", "root"]
+    command = ["-m", "tact_memory.cli", "--config", str(config_path), "mcp", *role, *(e for e in extra if e != "--no-role")]
     return Client(StdioServerParameters(command=sys.executable, args=command))
 
 
@@ -95,6 +97,33 @@ async def test_stdio_root_and_child_servers_share_the_corpus_and_only_root_write
     assert sorted(r.content for r in seeded.list_records(order="id")) == sorted([SEEDED, REMEMBERED])
 
 
+async def test_stdio_server_without_a_role_serves_a_child_and_says_how_to_state_the_root(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    """I17: a server cannot tell a sub-agent from its parent, so without --role it is never the root."""
+    async with stdio(config_path, "--no-role") as client:
+        (tool,) = (await client.list_tools()).tools
+        assert tool.annotations is not None and tool.annotations.read_only_hint is True
+        assert (await call(client, {"operation": "scan", "query": "zephyr release tags"}))["candidates"]
+        put = await call(client, {"operation": "put", "content": REMEMBERED})
+        assert put["error"]["code"] == "forbidden"
+        assert put["error"]["message"].endswith(UNSTATED_ROLE_NOTE) and "--role root" in put["error"]["message"]
+        deleted = await call(client, {"operation": "delete", "id": 1, "version": 1})
+        assert deleted["error"]["code"] == "forbidden" and deleted["error"]["message"].endswith(UNSTATED_ROLE_NOTE)
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED]
+
+
+async def test_in_memory_server_is_a_child_unless_the_role_is_stated(config_path: Path, seeded: MemoryStore) -> None:
+    config = load_config(config_path)
+    for role, code in ((None, "forbidden"), (Role.CHILD, "forbidden"), (Role.ROOT, None)):
+        async with Client(create_server(config, role=role, store=seeded)) as client:
+            await call(client, {"operation": "scan", "query": "zephyr"})
+            put = await call(client, {"operation": "put", "content": f"In `zephyr`, {role} puts."})
+            assert (put.get("error") or {}).get("code") == code
+            if role is not None and code is not None:
+                assert UNSTATED_ROLE_NOTE not in put["error"]["message"]
+
+
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_in_memory_results_are_what_the_tool_command_prints(tmp_path: Path, mode: str) -> None:
     calls: list[dict[str, Any]] = [
@@ -113,7 +142,7 @@ async def test_in_memory_results_are_what_the_tool_command_prints(tmp_path: Path
     assert printed.exit_code == 0
     config = load_config(write_config(tmp_path / "mcp"))
     with MemoryStore(config.database_path) as store:
-        async with Client(create_server(config, store=store), mode=mode) as client:
+        async with Client(create_server(config, role=Role.ROOT, store=store), mode=mode) as client:
             served = [json.dumps(await call(client, c), ensure_ascii=False) for c in calls]
     assert [masked(line) for line in served] == [masked(line) for line in printed.output.splitlines()]
 
@@ -128,7 +157,7 @@ async def test_in_memory_child_is_refused_and_nothing_is_stored(config_path: Pat
 
 async def test_disabled_server_starts_and_says_so_in_every_result(disabled_config_path: Path) -> None:
     config = load_config(disabled_config_path)
-    async with Client(create_server(config)) as client:
+    async with Client(create_server(config, role=Role.ROOT)) as client:
         assert client.instructions is None
         assert [t.name for t in (await client.list_tools()).tools] == ["memory"]
         assert (await client.list_prompts()).prompts == []
@@ -140,7 +169,7 @@ async def test_disabled_server_starts_and_says_so_in_every_result(disabled_confi
 
 
 async def test_unknown_tool_is_a_protocol_error(tmp_path: Path) -> None:
-    async with Client(create_server(load_config(write_config(tmp_path / "c")))) as client:
+    async with Client(create_server(load_config(write_config(tmp_path / "c")), role=Role.ROOT)) as client:
         with pytest.raises(MCPError, match="unknown tool") as refused:
             await client.call_tool("remember", {})
         assert "remember" not in str(refused.value)  # a client's tool name is not repeated
@@ -176,13 +205,13 @@ def hints(tool: Any) -> tuple[bool | None, bool | None, bool | None, bool | None
 
 async def test_annotations_say_what_each_tool_may_change(config_path: Path, seeded: MemoryStore) -> None:
     config = load_config(config_path)
-    async with Client(create_server(config, store=seeded)) as client:
+    async with Client(create_server(config, role=Role.ROOT, store=seeded)) as client:
         (one,) = (await client.list_tools()).tools
     assert hints(one) == (False, True, False, False)  # the root's tool may overwrite or remove a record
     async with Client(create_server(config, role=Role.CHILD, store=seeded)) as client:
         (child,) = (await client.list_tools()).tools
     assert hints(child) == (True, False, False, False)  # a child's put and delete are refused
-    async with Client(create_server(config, store=seeded, tools="split")) as client:
+    async with Client(create_server(config, role=Role.ROOT, store=seeded, tools="split")) as client:
         split = {t.name: t for t in (await client.list_tools()).tools}
     assert list(split) == ["memory_scan", "memory_read", "memory_put", "memory_delete"]
     assert {name: hints(t) for name, t in split.items()} == {
@@ -216,7 +245,7 @@ async def test_split_tools_share_one_dispatcher_and_give_what_the_one_tool_gives
     for layout in LAYOUTS:
         config = load_config(write_config(tmp_path / layout))
         with MemoryStore(config.database_path) as store:
-            async with Client(create_server(config, store=store, tools=layout)) as client:
+            async with Client(create_server(config, role=Role.ROOT, store=store, tools=layout)) as client:
                 results[layout] = [
                     await call(client, {"operation": op, **args}) if layout == "one" else await call(client, args, SPLIT_TOOLS[op])
                     for op, args in steps
@@ -230,7 +259,7 @@ async def test_split_tools_share_one_dispatcher_and_give_what_the_one_tool_gives
 
 
 async def test_a_split_call_naming_another_operation_is_refused(config_path: Path, seeded: MemoryStore) -> None:
-    async with Client(create_server(load_config(config_path), store=seeded, tools="split")) as client:
+    async with Client(create_server(load_config(config_path), role=Role.ROOT, store=seeded, tools="split")) as client:
         same = await call(client, {"operation": "scan", "query": "zephyr"}, "memory_scan")
         assert same["candidates"]
         other = await call(client, {"operation": "delete", "id": 1, "version": 1}, "memory_read")
@@ -256,7 +285,7 @@ async def test_tool_schemas_carry_the_store_bounds(tmp_path: Path, clock: Any) -
     limits = Limits(scan_results=2, rows=3)
     with MemoryStore(config.database_path, limits=limits, clock=clock) as store:
         for layout in LAYOUTS:
-            async with Client(create_server(config, store=store, tools=layout)) as client:
+            async with Client(create_server(config, role=Role.ROOT, store=store, tools=layout)) as client:
                 tools = {t.name: t for t in (await client.list_tools()).tools}
             scan = tools["memory"] if layout == "one" else tools["memory_scan"]
             read = tools["memory"] if layout == "one" else tools["memory_read"]

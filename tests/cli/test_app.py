@@ -494,15 +494,15 @@ def test_shell_completion_script_is_produced() -> None:
 
 SERVING = "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout); press Ctrl-C to stop\n"
 UNSTATED_ROLE = (
-    "tact-memory: no --role given, so this server's agent is the root (it may put and delete); "
-    "pass --role root to say so, or --role child for a sub-agent's server\n"
+    "tact-memory: no --role given, so this server's agent is a child (it may scan and read, not "
+    "put or delete); pass --role root to let it write, or --role child to say so\n"
 )
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 @pytest.mark.parametrize(("role", "said"), [([], SERVING + UNSTATED_ROLE), (["--role", "root"], SERVING), (["--role", "child"], SERVING)])
 def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_path: Path, role: list[str], said: str) -> None:
-    """I17: a server started without --role is the root, and says so rather than silently."""
+    """I17: a server started without --role serves a child, and says so in the client's log."""
     pytest.importorskip("mcp")
     import pty
     import select
