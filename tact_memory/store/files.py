@@ -3,7 +3,11 @@
 The database and everything beside it are data that only their owner may shape. Before every open:
 
 - A symbolic link as the folder, the file or a sidecar (``-journal``, ``-wal``, ``-shm``) is
-  refused: SQLite would read and write through it, wherever it points.
+  refused: SQLite would read and write through it, wherever it points. So is a file or sidecar
+  with a second name (a hard link): SQLite writes it in place, so every write and every removal
+  would change, or leave, the same bytes under the other name too (a WAL linked to another file
+  would write frames over that file; a deleted record would stay readable there until the pages
+  are reused). SQLite never makes such a link itself.
 - The folder, the file and any sidecar must belong to the user running tact-memory. A rollback
   journal left by someone else is the dangerous case: SQLite treats a "hot" journal as unfinished
   work and copies its pages into the database on the next read, so whoever can drop a journal into
@@ -75,6 +79,16 @@ def _symlink_check(path: Path, st: os.stat_result, what: str) -> None:
         )
 
 
+def _link_check(path: Path, st: os.stat_result, what: str) -> None:
+    if st.st_nlink > 1:
+        raise UnsafeFile(
+            "hard_linked",
+            f"{what} {path.name} has {st.st_nlink} names (hard links), so every write to it would "
+            "change the file under its other names too; it was left untouched. Remove the other names, "
+            "or give it a copy of its own.",
+        )
+
+
 def _tighten(path: Path, st: os.stat_result, *, directory: bool, owner_bits: int | None = None) -> None:
     """Clear group and other bits, through a descriptor that cannot follow a swapped-in link;
     with ``owner_bits``, also set the owner's read and write bits to those."""
@@ -113,8 +127,8 @@ def prepare(path: Path, *, create: bool) -> bool:
         Whether the database file exists (always true with ``create``).
 
     Raises:
-        UnsafeFile: a symbolic link, another user's folder, file or sidecar, or a path that is
-            not a folder or regular file.
+        UnsafeFile: a symbolic link, another user's folder, file or sidecar, a file or sidecar
+            with another name (a hard link), or a path that is not a folder or regular file.
         OSError: the folder or file could not be created or inspected.
     """
     folder = path.parent
@@ -142,6 +156,7 @@ def prepare(path: Path, *, create: bool) -> bool:
     if not stat.S_ISREG(st.st_mode):
         raise UnsafeFile("not_a_file", "the path exists but is not a regular file")
     _owner_check(path, st, "the database file")
+    _link_check(path, st, "the database file")
     _tighten(path, st, directory=False)
     file_bits = stat.S_IMODE(st.st_mode) & 0o600
 
@@ -154,6 +169,7 @@ def prepare(path: Path, *, create: bool) -> bool:
         _owner_check(side, st, "the sidecar")
         if not stat.S_ISREG(st.st_mode):
             raise UnsafeFile("not_a_file", f"the sidecar {side.name} exists but is not a regular file")
+        _link_check(side, st, "the sidecar")
         # SQLite gives a new -wal or -shm the file's mode of that moment; once a read-only file is
         # made writable again, its WAL must follow, or every write would still fail as read-only.
         _tighten(side, st, directory=False, owner_bits=file_bits)

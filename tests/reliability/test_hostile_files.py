@@ -265,6 +265,32 @@ def test_a_symlinked_sidecar_is_refused(config_path: Path, db_path: Path, tmp_pa
     assert decoy.read_bytes() == b"pages someone wants copied into the database"
 
 
+def test_a_hard_linked_database_file_is_refused_and_its_other_name_untouched(
+    config_path: Path, db_path: Path, tmp_path: Path
+) -> None:
+    """A second name of the file would see every write, and keep what a delete removes."""
+    seeded(db_path)
+    other = tmp_path / "elsewhere" / "copy-that-is-not.sqlite3"
+    other.parent.mkdir()
+    os.link(db_path, other)
+    before = other.read_bytes()
+    assert_refused(db_path, config_path, "hard_linked", before=folder_bytes(db_path), needle="2 names")
+    assert other.read_bytes() == before and os.stat(db_path).st_nlink == 2
+
+
+@pytest.mark.parametrize("suffix", ["-journal", "-wal", "-shm"])
+def test_a_hard_linked_sidecar_is_refused_and_the_other_file_untouched(
+    config_path: Path, db_path: Path, tmp_path: Path, suffix: str
+) -> None:
+    """A WAL linked to another file of the user's would have frames written over that file."""
+    seeded(db_path)
+    decoy = tmp_path / "notes.txt"
+    decoy.write_bytes(b"a file of the user's that a sidecar name was linked to\n" * 200)
+    os.link(decoy, f"{db_path}{suffix}")
+    assert_refused(db_path, config_path, "hard_linked", before=folder_bytes(db_path), needle=f"v1.sqlite3{suffix}")
+    assert decoy.read_bytes() == b"a file of the user's that a sidecar name was linked to\n" * 200
+
+
 def hot_journal(db: Path) -> bytes:
     """A real hot journal for ``db``: a transaction's saved pages left by a process that died."""
     probe = db.with_name("probe.sqlite3")
