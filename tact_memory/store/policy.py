@@ -257,6 +257,7 @@ def plan_put(
     size: int,
     replace: int | None = None,
     at_least: int = 0,
+    holder: str | None = None,
 ) -> list[int] | None:
     """Which rows to prune so that a put of ``size`` bytes fits the row and content bounds.
 
@@ -269,6 +270,8 @@ def plan_put(
         at_least: Prune at least this many rows even if the bounds do not ask for it (the
             SQLite store's answer to a full file, where whether a freed row makes room for the new
             one depends on where the rows sit in their pages).
+        holder: What the bounds apply to, as a refusal names it (for example ``"namespace 'alice'"``);
+            ``None`` for the whole memory.
 
     Returns:
         The ids to prune: the shortest oldest-first prefix of :func:`prunable` that is at least
@@ -295,13 +298,14 @@ def plan_put(
         freed += row.size
     if len(chosen) < rows_over:
         raise errors.RecordCapacity(
-            f"memory holds its maximum of {limits.rows} records and none is an expired, unread "
+            f"{holder or 'memory'} holds its maximum of {limits.rows} records and none is an expired, unread "
             "probation record; delete or replace a record first",
             limit=limits.rows,
         )
     if freed < bytes_over:
+        content = "stored content" if holder is None else f"the content of {holder}"
         raise errors.ContentCapacity(
-            f"this would bring stored content to {used - freed + size - old:,} bytes, over the "
+            f"this would bring {content} to {used - freed + size - old:,} bytes, over the "
             f"{limits.content_bytes:,}-byte limit; delete or shorten records first",
             limit=limits.content_bytes,
         )

@@ -67,7 +67,7 @@ from ..records import (
     StoreStatus,
 )
 from .. import deadline
-from .policy import MAX_INTEGER, ORDER_BY, check_ids, check_key, hidden_reason, validate_content
+from .policy import MAX_INTEGER, ORDER_BY, Row, check_ids, check_key, fits_as_is, hidden_reason, plan_put, validate_content
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -505,9 +505,7 @@ class PostgresStore:
             with self._transaction() as conn:
                 self._lock_namespace(conn)
                 now = self._clock()
-                old_size = 0
-                if replace is not None:
-                    old_size = utf8_size(self._own(conn, replace, "replacing")[1])
+                replaced_size = None if replace is None else utf8_size(self._own(conn, replace, "replacing")[1])
                 for id_, (version, existing) in self._docs[self.namespace].items():
                     if id_ != (replace.id if replace else None) and self._fold(id_, version, existing) == folded:
                         raise errors.Duplicate(
@@ -515,7 +513,7 @@ class PostgresStore:
                             id=id_,
                             version=version,
                         )
-                pruned = self._make_room(conn, now, grows_rows=replace is None, delta=size - old_size, keep=replace)
+                pruned = self._make_room(conn, now, size=size, replace=replace, replaced_size=replaced_size)
                 until = now + self._limits.probation_ms if probation else None
                 if replace is None:
                     row = conn.execute(
@@ -540,42 +538,36 @@ class PostgresStore:
         return PutResult(memory=record, replaced=replace is not None)
 
     def _make_room(
-        self, conn: Connection[Any], now: int, *, grows_rows: bool, delta: int, keep: RecordKey | None
+        self, conn: Connection[Any], now: int, *, size: int, replace: RecordKey | None, replaced_size: int | None
     ) -> list[int]:
-        """Prune the fewest expired probation rows of this namespace, oldest first, or refuse; the ids pruned.
+        """Prune the fewest expired probation rows of this namespace, oldest first, or refuse
+        (:func:`.policy.plan_put`); the ids pruned.
 
-        The usage is the cache's, current under the namespace lock; the database is asked only
-        when a bound would be crossed.
+        The usage is the cache's, current under the namespace lock; only when a bound would be
+        crossed is the database asked for the rows' ages and probation. Sizes are the ones the
+        cache holds, the measure the usage was taken in (a row rewritten in place keeps its held
+        size until its version moves, as in the local store); the table's only for a row the cache
+        does not hold, which a write that moved no generation could have left.
         """
-        rows, size = len(self._docs[self.namespace]), self._bytes[self.namespace]
-        rows_over = rows + 1 - self._limits.rows if grows_rows else 0
-        bytes_over = size + delta - self._limits.content_bytes
-        if rows_over <= 0 and bytes_over <= 0:
+        from ..retrieval.lexer import utf8_size
+
+        docs = self._docs[self.namespace]
+        if fits_as_is(len(docs), self._bytes[self.namespace], self._limits, size=size, replaced_size=replaced_size):
             return []
-        expired = conn.execute(
-            "SELECT id, octet_length(content) FROM memories WHERE namespace = %s AND probation_until_ms IS NOT NULL"
-            " AND probation_until_ms <= %s AND id <> %s ORDER BY updated_at_ms ASC, id ASC",
-            (self.namespace, now, keep.id if keep else 0),
-        ).fetchall()
-        chosen: list[int] = []
-        freed = 0
-        for id_, length in expired:
-            if len(chosen) >= rows_over and freed >= bytes_over:
-                break
-            chosen.append(int(id_))
-            freed += int(length)
-        if len(chosen) < rows_over:
-            raise errors.RecordCapacity(
-                f"namespace {self.namespace!r} holds its maximum of {self._limits.rows} records and none is an "
-                "expired, unread probation record; delete or replace a record first",
-                limit=self._limits.rows,
-            )
-        if freed < bytes_over:
-            raise errors.ContentCapacity(
-                f"this would bring the content of namespace {self.namespace!r} to {size - freed + delta:,} "
-                f"bytes, over the {self._limits.content_bytes:,}-byte limit; delete or shorten records first",
-                limit=self._limits.content_bytes,
-            )
+        found = conn.execute(
+            "SELECT id, octet_length(content), updated_at_ms, probation_until_ms FROM memories WHERE namespace = %s",
+            (self.namespace,),
+        )
+        rows = []
+        for id_, stored, updated, until in found:
+            held = docs.get(int(id_))
+            length = int(stored) if held is None else utf8_size(held[1])
+            rows.append(Row(int(id_), length, int(updated), None if until is None else int(until)))
+        chosen = plan_put(
+            rows, self._limits, now_ms=now, size=size, replace=None if replace is None else replace.id,
+            holder=f"namespace {self.namespace!r}",
+        )  # fmt: skip
+        assert chosen is not None  # None only for an `at_least` this store never asks
         if chosen:
             conn.execute("DELETE FROM memories WHERE id = ANY(%s)", (chosen,))
         return chosen

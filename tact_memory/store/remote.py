@@ -20,6 +20,9 @@ What it adds, and what it never does
   endpoint is shown without any user name, password, query or fragment.
 - Nothing happens on construction (rule I13): the first operation connects. The bounds come from
   the service's session answer (``GET /v1/session``), fetched once, when first needed.
+- A read sends its ids, duplicates dropped, in as few requests as the service allows: up to 64
+  without asking, more once the session answer has said how many the service reads
+  (``read_ids``; a service that does not say reads 64).
 
 Why this module is longer than ~300 lines: it is one class implementing the whole storage protocol
 over HTTP, with the mapping of every error code back to its exception.
@@ -57,7 +60,9 @@ PROTOCOL_VERSION = 1
 
 T = TypeVar("T")
 _MAX_ID = 2**63 - 1
-_READ_BATCH = 64  # the most ids the service reads in one request
+_PROTOCOL_READ_IDS = 64
+"""The most ids every service of protocol 1 reads in one request; a later one says how many it reads
+(``read_ids`` in its session answer)."""
 _EXPORT_PAGE = 500
 _MESSAGE_CHARS = 500
 _LIMIT_FIELDS = frozenset(fields(Limits))
@@ -123,6 +128,7 @@ class RemoteStore:
         self._token_problem = token_problem
         self._assumed_limits = limits
         self._limits: Limits | None = None
+        self._read_ids = _PROTOCOL_READ_IDS
         self._timeout = timeout
         self._transport = transport
         self._client: httpx.Client | None = None
@@ -253,9 +259,12 @@ class RemoteStore:
             given = answer["limits"]
             limits = Limits(**{k: _int(v) for k, v in given.items() if k in _LIMIT_FIELDS})
             namespace, role = str(answer["namespace"]), str(answer["role"])
+            read_ids = _int(answer.get("read_ids", _PROTOCOL_READ_IDS))
+            if read_ids < 1:
+                raise ValueError("read_ids is not a count")
         except (KeyError, TypeError, ValueError, AttributeError):
             raise self._unavailable("bad_response", "the session answer is not the team memory protocol") from None
-        self.namespace, self.role, self._limits = namespace, role, limits
+        self.namespace, self.role, self._limits, self._read_ids = namespace, role, limits, read_ids
         return limits
 
     @property
@@ -274,7 +283,8 @@ class RemoteStore:
         return self._parse(lambda: [_candidate(c) for c in answer["candidates"]])
 
     def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
-        """Full visible records for the ids that exist, first-seen order (64 ids a request)."""
+        """Full visible records for the ids that exist, first-seen order, in as few requests as the
+        service allows (one, unless the ids are more than it reads at once)."""
         if isinstance(ids, (str, bytes)) or not isinstance(ids, Sequence):
             raise errors.InvalidArguments("ids must be a list of positive integers")
         for id_ in ids:  # checked before they are hashed: a list as an id is refused, not a TypeError
@@ -283,10 +293,23 @@ class RemoteStore:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             raise errors.InvalidArguments("ids must name at least one record")
+        if len(wanted) > _PROTOCOL_READ_IDS:
+            self._session()  # how many ids the service reads at once, asked once
         found: list[MemoryRecord] = []
-        for start in range(0, len(wanted), _READ_BATCH):
-            answer = self._call("POST", "read", {"ids": wanted[start : start + _READ_BATCH]})
+        start = 0
+        while start < len(wanted):
+            part = wanted[start : start + self._read_ids]
+            try:
+                answer = self._call("POST", "read", {"ids": part})
+            except errors.InvalidArguments:
+                if len(part) <= _PROTOCOL_READ_IDS:
+                    raise
+                # The ids are valid, so what refused them is a process of an earlier release behind
+                # the same endpoint (an upgrade half done), which reads 64 at once: so do from now on.
+                self._read_ids = _PROTOCOL_READ_IDS
+                continue
             found += self._parse(lambda: [_record(m) for m in answer["memories"]])
+            start += len(part)
         return found
 
     def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:

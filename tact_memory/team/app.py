@@ -3,9 +3,9 @@
 Routes (protocol version 1; every route needs ``Authorization: Bearer <token>``)
 ---------------------------------------------------------------------------------
 =========================  ====================================================================
-``GET  /v1/session``       who the token is: ``namespace``, ``role``, ``readable``, ``protocol``, ``limits``
+``GET  /v1/session``       who the token is: ``namespace``, ``role``, ``readable``, ``protocol``, ``limits``, ``read_ids``
 ``POST /v1/scan``          ``{"query", "limit"?}`` → ``{"candidates": [...]}``
-``POST /v1/read``          ``{"ids": [...]}`` → ``{"memories": [...]}``
+``POST /v1/read``          ``{"ids": [...]}`` (at most ``read_ids``) → ``{"memories": [...]}``
 ``POST /v1/put``           ``{"content", "replace"?: {"id", "version"}, "probation"?}`` → ``{"memory", "replaced"}``
 ``POST /v1/delete``        ``{"id", "version"}`` → ``{"deleted": {"id", "version"}}``
 ``POST /v1/sync``          ``{"records": [{"content", "replace"?, "probation"?}, ...]}`` → one result each
@@ -54,6 +54,7 @@ from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import Candidate, MemoryRecord, RecordKey
 from .. import deadline
+from ..store.policy import MAX_INTEGER
 from ..store.postgres import PostgresStore
 from ..values import as_dict
 from .gate import Gate
@@ -62,9 +63,11 @@ from .mcp_http import MCP_PATH, McpEndpoint
 from .tokens import Credential, TokenRefused, authenticate
 from .watch import GenerationWatch
 
-__all__ = ["PROTOCOL_VERSION", "ServiceLimits", "create_app"]
+__all__ = ["PROTOCOL_READ_IDS", "PROTOCOL_VERSION", "ServiceLimits", "create_app"]
 
 PROTOCOL_VERSION = 1
+PROTOCOL_READ_IDS = 64
+"""The most ids a read request of protocol 1 has always been allowed to name; a service reads at least these."""
 ACCESS_LOG = logging.getLogger("tact_memory.team.access")
 
 _STATUS = {
@@ -220,11 +223,19 @@ class _Service:
 Operation = Callable[[PostgresStore, Credential, Any, Request], Any]
 
 
+def _read_ids(limits: Limits, body_bytes: int) -> int:
+    """The most ids one read request may name: as many as a namespace holds rows (a writer reads all
+    of its own at once) while that many ids of any size fit in the request body, and never fewer
+    than :data:`PROTOCOL_READ_IDS`, which every client may send."""
+    longest = len(f"{MAX_INTEGER}, ")  # an id and the separator json.dumps writes after it
+    return max(PROTOCOL_READ_IDS, min(limits.rows, (body_bytes - len('{"ids": []}')) // longest))
+
+
 def _session(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
     readable = None if who.readable is None else sorted(who.readable | {who.namespace})
     return {
         "namespace": who.namespace, "role": who.role, "readable": readable, "protocol": PROTOCOL_VERSION,
-        "limits": as_dict(store.limits),
+        "limits": as_dict(store.limits), "read_ids": request.app.state.read_ids,
     }  # fmt: skip
 
 
@@ -236,8 +247,9 @@ def _scan(store: PostgresStore, who: Credential, body: Any, request: Request) ->
 
 def _read(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
     call = _object(body, {"ids"}, {"ids"})
-    if not isinstance(call["ids"], list) or len(call["ids"]) > 64:
-        raise errors.InvalidArguments("ids must be a list of at most 64 positive integers")
+    most = int(request.app.state.read_ids)
+    if not isinstance(call["ids"], list) or len(call["ids"]) > most:
+        raise errors.InvalidArguments(f"ids must be a list of at most {most} positive integers")
     return {"memories": [_memory(r) for r in store.read(call["ids"])]}
 
 
@@ -465,4 +477,5 @@ def create_app(
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.sync_records = service.sync_records
+    app.state.read_ids = _read_ids(limits, service.body_bytes)
     return app

@@ -172,6 +172,25 @@ def test_a_replacement_frees_its_own_bytes_and_never_prunes_the_record_it_replac
     assert everything(backend) == before
 
 
+
+def test_a_row_grown_in_place_frees_no_more_than_the_size_the_store_counted(harness: Harness) -> None:
+    """Another program grows an expired row in place, keeping its version, so the store still
+    counts it at its old size: pruning it frees that size, not the new one, and a put that the
+    smaller figure does not make room for is refused, as it would be by either measure."""
+    backend = harness.make(Limits(content_bytes=100))
+    grown = backend.put("x" * 10).memory.key  # unread: expires
+    kept = backend.put("y" * 50).memory.key
+    backend.read([kept.id])
+    harness.rewrite(grown.id, "w" * 40)  # counted 10 + 50; stored 40 + 50
+    harness.clock.advance(backend.limits.probation_ms)
+    before = everything(backend)
+    with pytest.raises(errors.ContentCapacity) as info:
+        backend.put("z" * 55)  # 105 bytes once the 10 counted are freed (105 stored, too)
+    assert info.value.details() == {"limit": 100}
+    assert everything(backend) == before
+    new = backend.put("z" * 45).memory.key  # 105 counted: the expired row goes, leaving 95 by either measure
+    assert {r.key for r in backend.export()} == {kept, new}
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     existing=st.lists(st.tuples(st.integers(5, 60), st.booleans()), min_size=1, max_size=7),

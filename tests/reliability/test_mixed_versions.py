@@ -8,14 +8,11 @@ acknowledged, write nothing after, and answer a named error rather than break.
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
-import tarfile
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -24,6 +21,8 @@ import pytest
 
 from tact_memory.store.sqlite import SCHEMA_VERSION, MemoryStore
 
+from ..history import package_at
+
 EARLIER = "5864315a0a272482814efa8bea1eea091d23c6bb"
 """The last commit whose store wrote schema version 2 (telemetry in the ``memories`` table)."""
 
@@ -31,19 +30,7 @@ EARLIER = "5864315a0a272482814efa8bea1eea091d23c6bb"
 @pytest.fixture(scope="module")
 def earlier_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the earlier release's ``tact_memory`` package, for ``PYTHONPATH``."""
-    root = Path(__file__).resolve().parents[2]
-    if shutil.which("git") is None or not (root / ".git").exists():
-        pytest.skip("the earlier release comes from this checkout's git history, which is not here")
-    archive = subprocess.run(["git", "-C", str(root), "archive", EARLIER, "tact_memory"], capture_output=True, check=False)
-    if archive.returncode != 0:
-        pytest.skip(f"commit {EARLIER[:7]} is not in this checkout's history (a shallow clone?)")
-    folder = tmp_path_factory.mktemp("earlier")
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        if sys.version_info >= (3, 12):
-            tar.extractall(folder, filter="data")
-        else:
-            tar.extractall(folder)  # git's archive of one of this repository's own commits
-    return folder
+    return package_at(EARLIER, tmp_path_factory.mktemp("earlier"))
 
 
 class EarlierSession:

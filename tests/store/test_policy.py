@@ -190,3 +190,27 @@ def test_a_put_that_fits_prunes_nothing_and_a_replacement_frees_its_own_bytes() 
     assert plan_put(rows, LIMITS, now_ms=5, size=40, replace=2) == []  # 60 + 40 once row 2's 30 are freed
     with pytest.raises(errors.ContentCapacity, match="to 101 bytes"):
         plan_put(rows, LIMITS, now_ms=5, size=71, replace=1)  # the replaced row is never pruned
+
+
+def test_a_refusal_names_what_is_full() -> None:
+    """The whole memory unless the caller names what the bounds apply to, as a team namespace."""
+    full = [Row(1, 60, 0, None), Row(2, 30, 1, None)]
+    rows_full = Limits(rows=2, content_bytes=100)
+    bytes_full = Limits(rows=6, content_bytes=100)
+    with pytest.raises(errors.RecordCapacity) as info:
+        plan_put(full, rows_full, now_ms=5, size=1)
+    assert str(info.value) == (
+        "memory holds its maximum of 2 records and none is an expired, unread probation record; "
+        "delete or replace a record first"
+    )
+    with pytest.raises(errors.ContentCapacity) as info:
+        plan_put(full, bytes_full, now_ms=5, size=1_011)
+    assert str(info.value) == (
+        "this would bring stored content to 1,101 bytes, over the 100-byte limit; delete or shorten records first"
+    )
+    with pytest.raises(errors.RecordCapacity) as info:
+        plan_put(full, rows_full, now_ms=5, size=1, holder="namespace 'alice'")
+    assert str(info.value).startswith("namespace 'alice' holds its maximum of 2 records and none")
+    with pytest.raises(errors.ContentCapacity) as info:
+        plan_put(full, bytes_full, now_ms=5, size=11, holder="namespace 'alice'")
+    assert str(info.value).startswith("this would bring the content of namespace 'alice' to 101 bytes, over")

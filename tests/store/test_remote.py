@@ -134,6 +134,20 @@ def test_content_is_screened_here_against_the_service_bounds_before_it_is_sent()
     assert store.limits.rows == 7 and store.namespace == "alice"
 
 
+
+@pytest.mark.parametrize("read_ids", [0, -3, True, "512", 1.5, None])
+def test_a_session_answer_whose_read_ids_is_no_count_is_not_the_protocol(read_ids: object) -> None:
+    session = {**SESSION, "read_ids": read_ids}
+
+    def handle(request: Any) -> Any:
+        return httpx.Response(200, json=session if request.url.path == "/v1/session" else {"memories": []})
+
+    store = RemoteStore("http://team.example", TOKEN, transport=httpx.MockTransport(handle))
+    assert store.read([1]) == []  # 64 ids or fewer: sent without asking
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.read(list(range(1, 66)))  # more than 64 ids: the session says how many go at once
+    assert info.value.reason == "bad_response"
+
 def test_without_a_token_every_operation_is_unavailable_and_nothing_is_sent() -> None:
     store = RemoteStore("http://team.example", None, transport=httpx.MockTransport(lambda r: pytest.fail("sent")))
     with pytest.raises(errors.StoreUnavailable) as info:

@@ -47,8 +47,11 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_service(dsn: str, folder: Path, *extra: str, env: dict[str, str] | None = None) -> Service:
-    """Start ``tact-memory serve`` on a free port (with ``env`` added to the environment) and wait until it answers."""
+def start_service(
+    dsn: str, folder: Path, *extra: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> Service:
+    """Start ``tact-memory serve`` on a free port (with ``env`` added to the environment, in the
+    folder ``cwd`` or this one) and wait until it answers."""
     import httpx
 
     port = _free_port()
@@ -56,7 +59,7 @@ def start_service(dsn: str, folder: Path, *extra: str, env: dict[str, str] | Non
     handle = log.open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "tact_memory.cli", "serve", "--database", dsn, "--listen", f"127.0.0.1:{port}", *extra],
-        stdout=handle, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
+        stdout=handle, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}, cwd=cwd,
     )  # fmt: skip
     handle.close()
     url = f"http://127.0.0.1:{port}"

@@ -27,6 +27,7 @@ def test_session_names_the_credential(service: Service, make_token: Callable[...
             "page_size": 4096, "scan_results": 5, "preview_bytes": 64, "query_bytes": 512,
             "probation_ms": DEFAULT_LIMITS.probation_ms,
         },
+        "read_ids": 389,  # as many as a namespace holds rows, but this service takes 8,192-byte bodies
     }  # fmt: skip
     limited = service.call("GET", "/v1/session", make_token("carol", "reader", readable=("alice",)))
     assert limited.json()["readable"] == ["alice", "carol"]

@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 
 from tact_memory import errors
+from tact_memory.limits import Limits
 from tact_memory.store.postgres import PostgresStore
+
+from ..conftest import FakeClock
 
 
 @pytest.fixture
@@ -49,6 +52,34 @@ def test_a_put_is_two_statements_and_indexes_one_record(pg_database: str, admin:
         assert not any("SELECT id, namespace, version, content" in s for s in statements)
         assert alice._index.tokenizations == indexed + 1
 
+
+
+def test_only_a_put_that_needs_room_reads_the_rows_and_a_refusal_names_the_namespace(
+    pg_database: str, admin: Any, statements: list[str], clock: FakeClock
+) -> None:
+    limits = Limits(rows=2, content_bytes=100)
+    with PostgresStore(pg_database, namespace="alice", limits=limits, clock=clock) as alice:
+        alice.put("a" * 30)  # unread: expires
+        kept = alice.put("b" * 30).memory.key
+        alice.read([kept.id])
+        clock.advance(limits.probation_ms)
+        statements.clear()
+        new = alice.put("c" * 30).memory.key  # the row bound: the expired row goes
+        assert len(statements) == 4, statements  # the lock, the rows' ages, the prune, the write
+        assert statements[1].startswith("SELECT id, octet_length(content), updated_at_ms, probation_until_ms")
+        alice.read([new.id])
+        with pytest.raises(errors.RecordCapacity) as rows_full:
+            alice.put("a fourth fact about queues")
+        assert str(rows_full.value) == (
+            "namespace 'alice' holds its maximum of 2 records and none is an expired, unread probation record; "
+            "delete or replace a record first"
+        )
+        with pytest.raises(errors.ContentCapacity) as bytes_full:
+            alice.put("d" * 71, replace=kept)
+        assert str(bytes_full.value) == (
+            "this would bring the content of namespace 'alice' to 101 bytes, over the 100-byte limit; "
+            "delete or shorten records first"
+        )
 
 def test_a_put_sees_what_another_store_committed_in_its_namespace(pg_database: str, admin: Any) -> None:
     with PostgresStore(pg_database, namespace="alice") as first, PostgresStore(pg_database, namespace="alice") as second:
