@@ -25,12 +25,13 @@ from .common import dumps as _dumps
 
 @click.command("tool")
 @click.option(
-    "--role", type=click.Choice(["root", "child"]), default="root", show_default=True,
-    help="The caller's role; a child may only scan and read.",
+    "--role", type=click.Choice(["root", "child"]), default=None,
+    help="The caller's role; a child may only scan and read. Without it the calls run as a child, "
+    "and a refused put or delete says how to run them as the root.",
 )  # fmt: skip
 @click.argument("call", required=False)
 @click.pass_context
-def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
+def tool_command(ctx: click.Context, role: str | None, call: str | None) -> None:
     """Run memory tool calls and print exactly what a model would see.
 
     CALL is one JSON object. Without it, JSON objects are read from stdin (one a line, or
@@ -38,10 +39,13 @@ def tool_command(ctx: click.Context, role: str, call: str | None) -> None:
     across calls; one JSON result a line. Input that is not a JSON object is answered with an
     invalid_arguments result, and the stream goes on.
 
+    The command cannot tell whether the agent that runs it is a sub-agent, so without `--role root`
+    its calls run as a child: scans and reads only.
+
     \b
     Example:
         tact-memory tool '{"operation": "scan", "query": "release tags"}'
-        printf '%s\\n' '{"operation":"scan","query":"x"}' '{"operation":"put","content":"y"}' | tact-memory tool
+        printf '%s\\n' '{"operation":"scan","query":"x"}' '{"operation":"put","content":"y"}' | tact-memory tool --role root
     """
     from .tool_lines import tool_answers
 

@@ -137,7 +137,7 @@ def _run_tool(options: dict[str, str | None]) -> None:
     try:
         from .tool_lines import tool_answers
 
-        for line in tool_answers(store, options["role"] or "root", options["call"], sys.stdin.buffer):
+        for line in tool_answers(store, options["role"], options["call"], sys.stdin.buffer):
             _echo(line)
     finally:
         if store is not None:

@@ -12,16 +12,30 @@ if TYPE_CHECKING:
 
     from ..records import MemoryBackend
 
-__all__ = ["tool_answers"]
+__all__ = ["UNSTATED_ROLE_NOTE", "tool_answers"]
+
+UNSTATED_ROLE_NOTE = (
+    " This tool was run without a role, so it runs as a child; whoever runs it can pass `--role root` "
+    "to let this agent put and delete."
+)
+"""What a refused put or delete adds when ``--role`` was not given (I17)."""
 
 
-def tool_answers(store: MemoryBackend | None, role: str, call: str | None, stdin: Iterable[bytes]) -> Iterator[str]:
+def tool_answers(
+    store: MemoryBackend | None, role: str | None, call: str | None, stdin: Iterable[bytes]
+) -> Iterator[str]:
     """One JSON line per tool call: ``call``, or each JSON value of ``stdin``, through one tool instance.
+
+    ``role`` ``None`` (not stated) is a child: the command cannot tell whether the agent that runs
+    it is a sub-agent, so it is the root only when told (I17).
 
     ``stdin`` is read as bytes: a line that is not UTF-8 becomes an ``invalid_arguments`` result,
     whatever the locale's decoding, instead of ending the session.
     """
-    dispatcher = Dispatcher(store, role=Role(role))
+    if role is None:
+        dispatcher = Dispatcher(store, role=Role.CHILD, refusal_note=UNSTATED_ROLE_NOTE)
+    else:
+        dispatcher = Dispatcher(store, role=Role(role))
     if call is not None:
         calls: Iterable[str | bytes] = [call.strip()]
     else:

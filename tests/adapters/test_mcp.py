@@ -137,7 +137,7 @@ async def test_in_memory_results_are_what_the_tool_command_prints(tmp_path: Path
     ]
     cli_config = write_config(tmp_path / "cli")
     printed = CliRunner().invoke(
-        cli, ["--config", str(cli_config), "tool"], input="\n".join(json.dumps(c) for c in calls) + "\n"
+        cli, ["--config", str(cli_config), "tool", "--role", "root"], input="\n".join(json.dumps(c) for c in calls) + "\n"
     )
     assert printed.exit_code == 0
     config = load_config(write_config(tmp_path / "mcp"))

@@ -17,6 +17,9 @@ from click.testing import CliRunner
 from syrupy.assertion import SnapshotAssertion
 
 from tact_memory.cli.app import cli
+from tact_memory.cli.tool_lines import UNSTATED_ROLE_NOTE
+from tact_memory.config.loading import load_config
+from tact_memory.store.sqlite import MemoryStore
 
 from ..conftest import write_config
 
@@ -43,7 +46,7 @@ SESSION = [
 
 
 def test_tool_over_stdin_is_one_instance_one_result_a_line(config_path: Path, snapshot: SnapshotAssertion) -> None:
-    result = run("--config", str(config_path), "tool", input="\n".join(SESSION) + "\n\n")
+    result = run("--config", str(config_path), "tool", "--role", "root", input="\n".join(SESSION) + "\n\n")
     assert result.exit_code == 0
     lines = result.output.splitlines()
     assert len(lines) == len(SESSION)
@@ -95,7 +98,7 @@ def test_status_before_and_after_use(config_path: Path, snapshot: SnapshotAssert
     before = run("--config", str(config_path), "status")
     assert "not created yet" in before.output
     assert not (config_path.parent / "memory").exists()
-    run("--config", str(config_path), "tool", input="\n".join(SESSION[1:3]) + "\n")
+    run("--config", str(config_path), "tool", "--role", "root", input="\n".join(SESSION[1:3]) + "\n")
     after = run("--config", str(config_path), "status", "--json")
     data = json.loads(after.output)
     assert data["rows"] == {"used": 1, "limit": 512}
@@ -115,7 +118,7 @@ def test_status_reports_a_corrupt_database_by_name(config_path: Path) -> None:
 
 
 def test_list_export_and_delete(config_path: Path, snapshot: SnapshotAssertion) -> None:
-    run("--config", str(config_path), "tool", input="\n".join(SESSION[1:5]) + "\n")
+    run("--config", str(config_path), "tool", "--role", "root", input="\n".join(SESSION[1:5]) + "\n")
     listing = run("--config", str(config_path), "list")
     assert masked(listing.output) == snapshot
     exported = run("--config", str(config_path), "export").output.splitlines()
@@ -144,7 +147,7 @@ def test_list_export_and_delete_say_memory_is_disabled_like_the_browser(
     db = tmp_path / "cfg" / "memory" / "v1.sqlite3"
     if config_exists:  # records stored while memory was on stay out of sight, and untouched
         write_config(tmp_path / "cfg")
-        run("--config", str(path), "tool", input="\n".join(SESSION[1:3]) + "\n")
+        run("--config", str(path), "tool", "--role", "root", input="\n".join(SESSION[1:3]) + "\n")
         write_config(tmp_path / "cfg", enabled=False)
     before = db.read_bytes() if config_exists else None
     out = CliRunner().invoke(cli, args)
@@ -159,7 +162,7 @@ def test_list_export_and_delete_say_memory_is_disabled_like_the_browser(
 
 
 def test_delete_checks_the_version_before_asking(config_path: Path) -> None:
-    run("--config", str(config_path), "tool", input="\n".join(SESSION[1:3]) + "\n")
+    run("--config", str(config_path), "tool", "--role", "root", input="\n".join(SESSION[1:3]) + "\n")
     stale = run("--config", str(config_path), "delete", "1", "--version", "2", input="y\n")
     assert stale.exit_code == 1 and "Remove it" not in stale.output and "version_conflict: memory 1 is at version 1, not 2" in stale.output
     assert "tact-memory show 1" in stale.output and "--version 1" in stale.output  # how to go on
@@ -247,7 +250,7 @@ HOSTILE_SHOWN = "red \\x1b[31mALERT\\x1b[0m\\rfake \\u202etxt.exe\\u202c \\x9b2J
 
 
 def test_every_command_shows_planted_controls_escaped(config_path: Path) -> None:
-    run("--config", str(config_path), "tool", input="\n".join(SESSION[1:3]) + "\n")
+    run("--config", str(config_path), "tool", "--role", "root", input="\n".join(SESSION[1:3]) + "\n")
     # A row written around the store's validation, as anything with the file could.
     with closing(sqlite3.connect(config_path.parent / "memory" / "v1.sqlite3")) as conn, conn:
         conn.execute("UPDATE memories SET content = ? WHERE id = 1", (HOSTILE + "\nsecond line\x07\u2028",))
@@ -276,7 +279,7 @@ def test_tool_reads_pretty_printed_objects_and_keeps_going_after_bad_input(confi
         '"a string"',
         '{"operation": "read", "ids": [1]}',
     ]
-    result = run("--config", str(config_path), "tool", input="\n".join(calls) + "\n")
+    result = run("--config", str(config_path), "tool", "--role", "root", input="\n".join(calls) + "\n")
     assert result.exit_code == 0
     outputs = [json.loads(line) for line in result.output.splitlines()]
     assert [o["operation"] for o in outputs[:2]] == ["scan", "put"] and "memory" in outputs[1]
@@ -425,7 +428,7 @@ def test_edit_never_overwrites_a_concurrent_change(config_path: Path, tmp_path: 
     cfg = ("--config", str(config_path))
     run(*cfg, "add", "the CI runs on every push")
     # While the person edits, another process (an agent) replaces the record.
-    other = [sys.executable, "-m", "tact_memory.cli", "--config", str(config_path), "tool"]
+    other = [sys.executable, "-m", "tact_memory.cli", "--config", str(config_path), "tool", "--role", "root"]
     calls = '{"operation": "scan", "query": "ci"}\n{"operation": "put", "content": "the CI runs nightly", "replace": {"id": 1, "version": 1}}\n'
     body = f"import subprocess\nsubprocess.run({other!r}, input={calls!r}, text=True, check=True, capture_output=True)\n"
     monkeypatch.setenv("EDITOR", editor(tmp_path, body + "path.write_text('the CI runs twice a day')"))
@@ -451,7 +454,7 @@ def test_edit_refused_as_a_secret_deletes_the_temporary_file(config_path: Path, 
 
 
 def test_import_is_the_inverse_of_export(config_path: Path, tmp_path: Path, snapshot: SnapshotAssertion) -> None:
-    run("--config", str(config_path), "tool", input="\n".join(SESSION[1:5]) + "\n")
+    run("--config", str(config_path), "tool", "--role", "root", input="\n".join(SESSION[1:5]) + "\n")
     run("--config", str(config_path), "add", "The docs site builds with mdBook.")
     exported = tmp_path / "memories.jsonl"
     exported.write_text(run("--config", str(config_path), "export").output, encoding="utf-8")
@@ -548,3 +551,24 @@ def test_status_says_how_to_enable_memory(tmp_path: Path) -> None:
     off.write_text("[memory]\nenabled = false\n", encoding="utf-8")
     written = run("--config", str(off), "status")
     assert "disabled (set `[memory] enabled = true` to enable)" in written.output
+
+
+@pytest.mark.parametrize("entry", ["fast", "click"])
+def test_tool_without_a_role_runs_as_a_child_and_says_how_to_state_the_root(config_path: Path, entry: str) -> None:
+    """I17: the command cannot tell whether a sub-agent runs it, so it is the root only when told."""
+    calls = ['{"operation": "scan", "query": "x"}', '{"operation": "put", "content": "In repo a, use b."}',
+             '{"operation": "delete", "id": 1, "version": 1}']  # fmt: skip
+    command = ["--config", str(config_path), "tool"]
+    if entry == "fast":
+        done = subprocess.run([sys.executable, "-m", "tact_memory.cli", *command], input="\n".join(calls) + "\n",
+                              capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
+        output = done.stdout
+    else:
+        output = run(*command, input="\n".join(calls) + "\n").output
+    scan, put, delete = (json.loads(line) for line in output.splitlines())
+    assert "error" not in scan
+    for refused in (put, delete):
+        assert refused["error"]["code"] == "forbidden" and refused["error"]["message"].endswith(UNSTATED_ROLE_NOTE)
+    assert "--role root" in UNSTATED_ROLE_NOTE
+    with MemoryStore(load_config(config_path).database_path) as store:
+        assert store.list_records() == []

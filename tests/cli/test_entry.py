@@ -57,8 +57,6 @@ def test_a_command_line_run_without_click_is_read_as_click_reads_it(argv: list[s
     expected = click_reading(argv)
     assert expected is not None, argv
     seen: dict[str, str | None] = {"command": command, **options}
-    if command == "tool":
-        seen["role"] = seen["role"] or "root"
     assert seen == expected
 
 
@@ -102,6 +100,7 @@ CASES = {
     "scan": (["tool", CALL], ""),
     "child put": (["tool", "--role=child", '{"operation": "put", "content": "x"}'], ""),
     "stdin session": (["tool"], '{"operation": "scan", "query": "x"}\nnot json\n{"operation": "put", "content": "In repo a, use b."}\n'),
+    "root session": (["tool", "--role", "root"], '{"operation": "scan", "query": "x"}\n{"operation": "put", "content": "In repo a, use b."}\n'),
     "help": (["tool", "--help"], ""),
     "bad role": (["tool", "--role", "admin", CALL], ""),
     "hook": (["hook", "user-prompt-submit"], '{"session_id": "s1"}'),
@@ -155,7 +154,7 @@ def _imported(stderr: str) -> set[str]:
 
 def test_a_cold_tool_scan_imports_no_click_pydantic_or_session(config_path: Path, tmp_path: Path) -> None:
     put = '{"operation": "put", "content": "In the `commonware` repository, release tags use vX.Y.Z."}'
-    _run("fast", ["--config", str(config_path), "tool"], cwd=tmp_path, data=f"{CALL}\n{put}\n")
+    _run("fast", ["--config", str(config_path), "tool", "--role", "root"], cwd=tmp_path, data=f"{CALL}\n{put}\n")
     done = _run("fast", ["--config", str(config_path), "tool", CALL], cwd=tmp_path, extra=("-X", "importtime"))
     assert done.returncode == 0
     assert json.loads(done.stdout)["candidates"][0]["key"]["id"] == 1

@@ -203,7 +203,7 @@ def cli_command(config_path: Path | None, *args: str) -> list[str]:
 def run_tool_session(config_path: Path, calls: list[dict[str, Any]]) -> str:
     """Send ``calls`` as JSON lines to one ``tact-memory tool`` process; its stdout (stderr must be empty)."""
     proc = subprocess.run(
-        cli_command(config_path, "tool"),
+        cli_command(config_path, "tool", "--role", "root"),
         input="".join(json.dumps(c) + "\n" for c in calls),
         capture_output=True, text=True, encoding="utf-8", env=child_env(), timeout=120, check=True,
     )  # fmt: skip
