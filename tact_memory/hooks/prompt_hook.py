@@ -15,16 +15,25 @@ user typed is kept as typed. This module is that command:
   ``~/.claude/settings.json``), but its prompt hook cannot add model context: its input (a
   ``sessionId`` instead of ``session_id``) gets nothing, with exit 0.
 - ``session-start``: ``resume`` and ``compact`` mark the session as past its first turn; ``clear``
-  forgets it (the next prompt opens a new conversation); ``startup`` changes nothing.
+  forgets it (the next prompt opens a new conversation); ``startup`` marks nothing.
 
-With memory disabled (or the configuration missing), both print nothing and write nothing.
+A session keeps the memory setting it started with, as a running agent keeps its tool surface
+(I14): the client started its memory server then, and that server keeps the setting it read. A
+session started with memory enabled gets the checkpoint after its first turn even once the file
+says disabled; one started disabled gets none once the file says enabled. ``startup`` and
+``clear`` (a new conversation) and ``resume`` (a restored one) take the setting of that moment, and
+so does the first prompt of a session the hook never saw (a client without the ``SessionStart``
+hook). With memory disabled the hook prints nothing and never fails: input it cannot use is
+ignored, and without a configuration file nothing is written; otherwise it records that the
+session started disabled, once.
 
 State: ``<config-dir>/hooks/sessions.json`` (folder 0700, file 0600) maps each session id to when
-it was last seen, and holds the identity of the config file last read as enabled (device, inode,
-size, modification and change times; see :func:`config_identity`), nothing else: no prompt text,
-no path. It holds at most :data:`MAX_SESSIONS` sessions, the least recently seen evicted first;
-every update holds an exclusive lock on ``sessions.lock`` and replaces the file atomically, so
-concurrent sessions neither lose nor mix their entries.
+it was last seen and whether memory was enabled when it started, and holds the identity of the
+config file last read as enabled (device, inode, size, modification and change times; see
+:func:`config_identity`), nothing else: no prompt text, no path. It holds at most
+:data:`MAX_SESSIONS` sessions, the least recently seen evicted first; every update holds an
+exclusive lock on ``sessions.lock`` and replaces the file atomically, so concurrent sessions
+neither lose nor mix their entries.
 
 It runs before every prompt, so it is cheap: it imports only the standard library (and
 ``platformdirs``, only to find the user's config folder when no file is named), opens no
@@ -270,10 +279,10 @@ def _enabled(config: str | os.PathLike[str], *, explicit: bool) -> tuple[bool, l
 
     Parsing TOML is the largest part of the hook's cost, so a prompt whose state file says this
     very version of the file (:func:`config_identity`) was read as enabled skips it. Only an
-    enabled verdict is ever remembered: a disabled configuration writes nothing.
+    enabled verdict is ever remembered.
     """
     identity = config_identity(config)
-    if identity is not None and _load_state(os.path.join(state_dir(config), STATE_FILE))[1] == identity:
+    if identity is not None and _load_state(os.path.join(state_dir(config), STATE_FILE)).identity == identity:
         return True, identity
     return memory_enabled(config, explicit=explicit), identity
 
@@ -312,31 +321,69 @@ def state_dir(config: str | os.PathLike[str]) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(config)), STATE_DIR)
 
 
-def _load_state(path: str) -> tuple[dict[str, int], list[int] | None]:
-    """The sessions and the remembered config identity of a state file (empty when missing or damaged)."""
+class _State:
+    """The hook's state file: the sessions past their first turn, the setting each session started
+    with, and the identity of the config file last read as enabled."""
+
+    __slots__ = ("identity", "sessions", "started")
+
+    def __init__(self, sessions: dict[str, int], started: dict[str, list[int]], identity: list[int] | None) -> None:
+        self.sessions = sessions
+        """Session id -> when it was last seen (ms), for sessions past their first turn."""
+        self.started = started
+        """Session id -> ``[when it was last seen (ms), 1 or 0]``: whether memory was enabled when
+        the session started or was restored; it keeps that setting until it is restored again."""
+        self.identity = identity
+
+    def setting(self, session_id: str) -> bool | None:
+        """Whether ``session_id`` started with memory enabled; ``None`` for a session never seen.
+        A session of a state written before settings were kept was seen only while enabled."""
+        started = self.started.get(session_id)
+        if started is not None:
+            return bool(started[1])
+        return True if session_id in self.sessions else None
+
+
+def _load_state(path: str) -> _State:
+    """The state in a file (empty when missing or damaged)."""
     try:
         raw = json.loads(_read_bounded(path, 1 << 20))
     except (OSError, ValueError, RecursionError):
-        return {}, None  # missing or damaged: start again (at worst one prompt misses the checkpoint)
+        return _State({}, {}, None)  # missing or damaged: start again (at worst one prompt misses the checkpoint)
     if not isinstance(raw, dict):
-        return {}, None
-    sessions = raw.get("sessions")
-    identity = raw.get("config")
+        return _State({}, {}, None)
+    sessions, started, identity = raw.get("sessions"), raw.get("started"), raw.get("config")
     if not (isinstance(identity, list) and len(identity) == 5 and all(type(n) is int for n in identity)):
         identity = None
-    if not isinstance(sessions, dict):
-        return {}, identity
-    return {k: v for k, v in sessions.items() if isinstance(k, str) and type(v) is int}, identity
+    sessions = {k: v for k, v in sessions.items() if isinstance(k, str) and type(v) is int} if isinstance(sessions, dict) else {}
+    started = (
+        {
+            k: [v[0], v[1]]
+            for k, v in started.items()
+            if isinstance(k, str) and isinstance(v, list) and len(v) == 2 and type(v[0]) is int and v[1] in (0, 1)
+        }
+        if isinstance(started, dict)
+        else {}
+    )
+    return _State(sessions, started, identity)
 
 
-def _save(path: str, sessions: dict[str, int], identity: list[int] | None) -> None:
-    if len(sessions) > MAX_SESSIONS:
-        kept = sorted(sessions.items(), key=lambda item: item[1])[-MAX_SESSIONS:]
-        sessions = dict(kept)
-    state: dict[str, object] = {"version": 1, "sessions": sessions}
-    if identity is not None:
-        state["config"] = identity
-    text = json.dumps(state, separators=(",", ":"))
+def _newest(entries: dict[str, Any], when: Any) -> dict[str, Any]:
+    """The :data:`MAX_SESSIONS` most recently seen of ``entries`` (``when`` gives an entry's time)."""
+    if len(entries) <= MAX_SESSIONS:
+        return entries
+    return dict(sorted(entries.items(), key=lambda item: when(item[1]))[-MAX_SESSIONS:])
+
+
+def _save(path: str, state: _State) -> None:
+    saved: dict[str, object] = {
+        "version": 2,
+        "sessions": _newest(state.sessions, lambda ms: ms),
+        "started": _newest(state.started, lambda entry: entry[0]),
+    }
+    if state.identity is not None:
+        saved["config"] = state.identity
+    text = json.dumps(saved, separators=(",", ":"))
     folder, name = os.path.split(path)
     temp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -347,24 +394,44 @@ def _save(path: str, sessions: dict[str, int], identity: list[int] | None) -> No
     os.replace(temp, path)
 
 
-def _update(
-    config: str | os.PathLike[str], session_id: str, *, forget: bool = False, identity: list[int] | None = None
-) -> bool:
-    """Record ``session_id`` as seen now (or forget it), and ``identity`` as that of the enabled
-    config (see :func:`_enabled`); return whether the session had been seen before."""
+SOURCES = ("startup", "resume", "compact", "clear")
+"""The ``SessionStart`` sources the hook acts on; ``prompt`` is a ``UserPromptSubmit``."""
+
+
+def _update(config: str | os.PathLike[str], session_id: str, event: str, *, enabled: bool, identity: list[int] | None) -> tuple[bool, bool]:
+    """Record one event of ``session_id`` (``prompt`` or a ``SessionStart`` source) with the
+    config as it is now (``enabled``; ``identity`` is remembered only when enabled, see
+    :func:`_enabled`); return the session's setting and whether it was past its first turn before.
+
+    A session keeps the setting it started with. ``startup`` and ``clear`` start a conversation,
+    and ``resume`` restores one, so these take the setting of now; ``compact`` goes on with the
+    same conversation. A prompt of a session never seen (the client runs no ``SessionStart``
+    hook, or the state lost it) takes the setting of now too. ``resume`` and ``compact`` mark the
+    session past its first turn, ``clear`` forgets that it was.
+    """
     folder = state_dir(config)
+    now = time.time_ns() // 1_000_000
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         with _Lock(os.path.join(folder, LOCK_FILE)):
             path = os.path.join(folder, STATE_FILE)
-            sessions = _load_state(path)[0]
-            seen = sessions.pop(session_id, None) is not None
-            if not forget:
-                sessions[session_id] = time.time_ns() // 1_000_000
-            _save(path, sessions, identity)
+            state = _load_state(path)
+            kept = state.setting(session_id)
+            on = enabled if event in ("startup", "resume", "clear") or kept is None else kept
+            seen = state.sessions.pop(session_id, None) is not None
+            if on and event != "clear" and (event != "startup" or seen):
+                state.sessions[session_id] = now
+            state.started[session_id] = [now, int(on)]
+            state.identity = identity if enabled else None
+            _save(path, state)
     except OSError as exc:
         raise HookError(f"cannot keep the hook state in {folder}: {exc.strerror or exc}") from None
-    return seen
+    return on, seen
+
+
+def _kept_setting(config: str | os.PathLike[str], session_id: str) -> bool | None:
+    """The setting ``session_id`` started with, read without the lock; ``None`` for one never seen."""
+    return _load_state(os.path.join(state_dir(config), STATE_FILE)).setting(session_id)
 
 
 def _has_reply(transcript: object) -> bool | None:
@@ -397,8 +464,7 @@ def _has_reply(transcript: object) -> bool | None:
 
 
 def _payload(data: bytes) -> dict[str, Any] | None:
-    """The client's input, or ``None`` for VS Code's (nothing to do there). It is read only when
-    memory is enabled: a disabled hook prints nothing and exits 0 whatever it is given."""
+    """The client's input, or ``None`` for VS Code's (nothing to do there)."""
     if len(data) > MAX_INPUT_BYTES:
         raise HookError(f"the hook input is larger than {MAX_INPUT_BYTES:,} bytes")
     try:
@@ -441,17 +507,55 @@ def checkpoint_text() -> str:
     return names["CHECKPOINT_TEXT"]
 
 
+def _event(data: bytes, config: str | os.PathLike[str], enabled: bool) -> dict[str, Any] | None:
+    """The client's input when there is something to do with it, else ``None``.
+
+    With memory disabled nothing may fail a client's prompt: input the hook cannot use is
+    ignored, and so is a configuration file that does not exist (nothing is made beside it).
+    """
+    if enabled:
+        return _payload(data)
+    if not os.path.isfile(config):
+        return None
+    try:
+        return _payload(data)
+    except HookError:
+        return None
+
+
+def _record(config: str | os.PathLike[str], session_id: str, event: str, *, enabled: bool, identity: list[int] | None) -> tuple[bool, bool]:
+    """:func:`_update`; with memory disabled, a state that cannot be kept is not an error (nothing
+    is printed either way), and the session counts as off."""
+    try:
+        return _update(config, session_id, event, enabled=enabled, identity=identity)
+    except HookError:
+        if enabled:
+            raise
+        return False, False
+
+
 def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit: bool = False) -> str:
     """What the hook prints for one ``UserPromptSubmit`` input: the checkpoint as JSON, or nothing.
 
+    A session keeps the setting it started with (I14): one that started with memory enabled gets
+    the checkpoint after its first turn even once the file says disabled, and one that started
+    disabled gets none after the file says enabled, until it is restored (``SessionStart`` with
+    ``resume``) or a new one starts.
+
     Raises:
-        HookError: the input or the configuration is unusable; nothing was recorded.
+        HookError: the input or the configuration is unusable (with memory disabled, only the
+            configuration); nothing was recorded.
     """
     enabled, identity = _enabled(config, explicit=explicit)
-    payload = _payload(data) if enabled else None
+    payload = _event(data, config, enabled)
     if payload is None or payload.get("agent_id"):
         return ""
-    seen = _update(config, payload["session_id"], identity=identity)
+    session_id = payload["session_id"]
+    if not enabled and _kept_setting(config, session_id) is False:
+        return ""  # started disabled and still is: nothing to record
+    on, seen = _record(config, session_id, "prompt", enabled=enabled, identity=identity)
+    if not on:
+        return ""
     # Past the first turn is shown by the transcript when there is one: an assistant message in it
     # means a turn happened. A session merely seen may only have had its first prompt blocked by
     # another hook (a secret scanner, say), which leaves no turn. Without a transcript, seen it is.
@@ -463,20 +567,17 @@ def user_prompt_submit(data: bytes, config: str | os.PathLike[str], *, explicit:
 
 
 def session_start(data: bytes, config: str | os.PathLike[str], *, explicit: bool = False) -> str:
-    """Handle one ``SessionStart`` input; it prints nothing.
+    """Handle one ``SessionStart`` input; it prints nothing. The session takes the setting of now
+    when it starts (``startup``, ``clear``) or is restored (``resume``); see :func:`_update`.
 
     Raises:
-        HookError: the input or the configuration is unusable; nothing was recorded.
+        HookError: the input or the configuration is unusable (with memory disabled, only the
+            configuration); nothing was recorded.
     """
     enabled, identity = _enabled(config, explicit=explicit)
-    payload = _payload(data) if enabled else None
-    if payload is None:
-        return ""
-    source = payload.get("source")
-    if source in ("resume", "compact"):
-        _update(config, payload["session_id"], identity=identity)
-    elif source == "clear":
-        _update(config, payload["session_id"], forget=True, identity=identity)
+    payload = _event(data, config, enabled)
+    if payload is not None and payload.get("source") in SOURCES:
+        _record(config, payload["session_id"], payload["source"], enabled=enabled, identity=identity)
     return ""
 
 

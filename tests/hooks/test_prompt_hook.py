@@ -220,15 +220,65 @@ def test_clear_starts_a_new_conversation_and_startup_changes_nothing(config_path
     assert prompt(config_path, session_id="s1") == ""
 
 
-def test_disabled_memory_prints_and_writes_nothing(tmp_path: Path) -> None:
+def test_disabled_memory_prints_nothing_and_records_only_that_its_sessions_started_off(tmp_path: Path) -> None:
     config = write_config(tmp_path / "off", enabled=False)
     for _ in range(2):
         assert prompt(config) == ""
-    prompt_hook.session_start(event("claude-session-start-resume.json"), config)
-    assert not state_dir(config).exists()
+    prompt_hook.session_start(event("claude-session-start-resume.json", session_id="s2"), config)
+    saved = json.loads((state_dir(config) / prompt_hook.STATE_FILE).read_text())
+    assert saved["sessions"] == {} and "config" not in saved
+    session = json.loads(event("claude-user-prompt-submit.json"))["session_id"]
+    assert {k: v[1] for k, v in saved["started"].items()} == {session: 0, "s2": 0}
     missing = tmp_path / "none" / "config.toml"  # a fallback file that does not exist: memory is off
     assert prompt_hook.user_prompt_submit(event("claude-user-prompt-submit.json"), missing) == ""
+    prompt_hook.session_start(event("claude-session-start-resume.json"), missing)
     assert not missing.parent.exists()
+
+
+def test_a_session_started_disabled_stays_so_when_memory_is_enabled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """I14: its memory server started disabled, so the checkpoint would send the model to a tool
+    that answers `disabled`; it takes the new setting when restored, as a new session does."""
+    monkeypatch.setattr(prompt_hook, "MEMO_QUIET_NS", 0)
+    config = write_config(tmp_path / "flip", enabled=False)
+    replied = tmp_path / "replied.jsonl"
+    replied.write_text('{"type":"user"}\n{"type":"assistant"}\n', encoding="utf-8")
+    prompt_hook.session_start(event("claude-session-start-resume.json", session_id="hooked", source="startup"), config)
+    assert prompt(config, session_id="prompted", transcript_path=str(replied)) == ""  # no SessionStart hook
+    write_config(config.parent, enabled=True)
+    for session in ("hooked", "prompted"):
+        for _ in range(2):
+            assert prompt(config, session_id=session, transcript_path=str(replied)) == ""
+    assert prompt(config, session_id="new") == ""  # a new session: its first prompt
+    assert prompt(config, session_id="new") != ""
+    prompt_hook.session_start(event("claude-session-start-resume.json", session_id="hooked", source="resume"), config)
+    assert prompt(config, session_id="hooked", transcript_path=str(replied)) != ""
+
+
+def test_a_session_started_enabled_keeps_the_checkpoint_when_memory_is_disabled(
+    config_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """I14: its memory server still serves the session, so the checkpoint goes on; a session that
+    starts now, or is restored or cleared now, gets none."""
+    monkeypatch.setattr(prompt_hook, "MEMO_QUIET_NS", 0)
+    for session in ("kept", "restored", "cleared", "compacted"):
+        prompt(config_path, session_id=session)
+    write_config(config_path.parent, enabled=False)
+    assert prompt(config_path, session_id="kept") != ""
+    prompt_hook.session_start(event("claude-session-start-resume.json", session_id="compacted", source="compact"), config_path)
+    assert prompt(config_path, session_id="compacted") != ""  # compaction goes on with the same conversation
+    for session, source in (("restored", "resume"), ("cleared", "clear")):
+        prompt_hook.session_start(event("claude-session-start-resume.json", session_id=session, source=source), config_path)
+        assert prompt(config_path, session_id=session) == ""
+    assert prompt(config_path, session_id="new") == "" and prompt(config_path, session_id="new") == ""
+    assert run_file(config_path, "user-prompt-submit", b"not json").returncode == 0  # disabled: never fails
+
+
+def test_a_state_written_before_settings_were_kept_counts_its_sessions_as_enabled(config_path: Path) -> None:
+    folder = state_dir(config_path)
+    folder.mkdir(mode=0o700)
+    (folder / prompt_hook.STATE_FILE).write_text(json.dumps({"version": 1, "sessions": {"old": 1}}), encoding="utf-8")
+    write_config(config_path.parent, enabled=False)
+    assert prompt(config_path, session_id="old") != ""
 
 
 def test_state_is_private_and_bounded(config_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -547,9 +597,12 @@ def test_a_changed_config_is_read_again(config_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(prompt_hook, "MEMO_QUIET_NS", 0)
     prompt(config_path, session_id="s1")
     write_config(config_path.parent, enabled=False)
+    assert prompt(config_path, session_id="s2") == ""  # a new session: the file was read again
+    saved = json.loads((state_dir(config_path) / prompt_hook.STATE_FILE).read_text())
+    assert "config" not in saved  # the disabled version is not remembered as enabled
     before = (state_dir(config_path) / prompt_hook.STATE_FILE).read_bytes()
-    assert prompt(config_path, session_id="s1") == ""
-    assert (state_dir(config_path) / prompt_hook.STATE_FILE).read_bytes() == before  # disabled: nothing written
+    assert prompt(config_path, session_id="s2") == ""
+    assert (state_dir(config_path) / prompt_hook.STATE_FILE).read_bytes() == before  # started disabled: nothing written
     config_path.unlink()
     with pytest.raises(prompt_hook.HookError, match="not found"):
         prompt(config_path, session_id="s1")
