@@ -65,7 +65,13 @@ __all__ = [
     "claude_code_paths",
     "claude_desktop_path",
     "hook_argv",
+    "hooks_change",
+    "json_change",
+    "json_object",
+    "merged_entry",
     "pinned_config",
+    "read_text",
+    "text_change",
 ]
 
 SERVER_NAME = "tact-memory"
@@ -190,7 +196,8 @@ class Change:
         return self.before != self.after
 
 
-def _read(path: Path) -> str | None:
+def read_text(path: Path) -> str | None:
+    """A client file's text, ``None`` when it does not exist; anything else unreadable is a ``SetupError``."""
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -199,7 +206,9 @@ def _read(path: Path) -> str | None:
         raise SetupError(f"{path}: cannot be read ({exc}); it was left unchanged") from None
 
 
-def _json_object(path: Path, text: str | None) -> dict[str, Any]:
+def json_object(path: Path, text: str | None) -> dict[str, Any]:
+    """The JSON object a client file holds (empty for a missing or blank file); a ``SetupError``
+    for anything else, so a file setup cannot read is never overwritten."""
     if text is None or not text.strip():
         return {}
     try:
@@ -236,7 +245,7 @@ CODEX_REMOTE_KEYS = (
 (``codex-rs/config/src/mcp_types.rs``: "url is not supported for stdio")."""
 
 
-def _merged(current: object, entry: dict[str, Any], defaults: dict[str, Any], remote: tuple[str, ...] = ()) -> dict[str, Any]:
+def merged_entry(current: object, entry: dict[str, Any], defaults: dict[str, Any], remote: tuple[str, ...] = ()) -> dict[str, Any]:
     """Our entry over the one already there: ``entry``'s keys are set, the user's other keys (``env``,
     ``disabled``, timeouts...) are kept, and ``defaults`` fill only what is missing. An entry of
     that name that served over HTTP loses what only a remote server has (``remote``, and a
@@ -250,14 +259,14 @@ def _merged(current: object, entry: dict[str, Any], defaults: dict[str, Any], re
     return {**defaults, **kept, **entry}
 
 
-def _json_change(
+def json_change(
     path: Path, key: str, entry: dict[str, Any], *, defaults: dict[str, Any] | None = None, mode: int = 0o600,
     remove: bool = False,
 ) -> Change:
     """Set ``key.SERVER_NAME`` in a JSON file (take it out with ``remove``); unchanged text when it
     already holds ``entry``."""
-    before = _read(path)
-    root = _json_object(path, before)
+    before = read_text(path)
+    root = json_object(path, before)
     if remove:
         servers = root.get(key)
         if not isinstance(servers, dict) or SERVER_NAME not in servers:
@@ -265,8 +274,8 @@ def _json_change(
         del servers[SERVER_NAME]
         return Change(path, before, _dump(root), "")
     servers = _table(path, root, key)
-    merged = _merged(servers.get(SERVER_NAME), entry, defaults or {}, REMOTE_KEYS)
-    snippet = _dump({key: {SERVER_NAME: _merged(None, entry, defaults or {})}})
+    merged = merged_entry(servers.get(SERVER_NAME), entry, defaults or {}, REMOTE_KEYS)
+    snippet = _dump({key: {SERVER_NAME: merged_entry(None, entry, defaults or {})}})
     if servers.get(SERVER_NAME) == merged and before is not None:
         return Change(path, before, before, snippet, mode)
     servers[SERVER_NAME] = merged
@@ -351,11 +360,11 @@ def hooks_held(hooks: object) -> tuple[bool, bool]:
     return theirs, ours
 
 
-def _hooks_change(path: Path, launch: Launch, *, place: bool = True) -> Change:
+def hooks_change(path: Path, launch: Launch, *, place: bool = True) -> Change:
     """Add our command hooks to a Claude Code style ``hooks`` object (updating ours in place), or
     with ``place=False`` take ours out of it."""
-    before = _read(path)
-    root = _json_object(path, before)
+    before = read_text(path)
+    root = json_object(path, before)
     if not place and not isinstance(root.get("hooks"), dict):
         return Change(path, before, before or "", "")
     hooks = _table(path, root, "hooks")
@@ -370,13 +379,14 @@ def _hooks_change(path: Path, launch: Launch, *, place: bool = True) -> Change:
         elif groups:
             del hooks[name]
         ours[name] = [{"hooks": [{"type": "command", "command": launch.hook[name]}]}]
-    unchanged = before is not None and _json_object(path, before) == root
+    unchanged = before is not None and json_object(path, before) == root
     after = before if unchanged and before is not None else _dump(root)
     return Change(path, before, after, _dump({"hooks": ours}) if place else "", hook_written=place and not unchanged)
 
 
-def _text_change(path: Path, text: str) -> Change:
-    before = _read(path)
+def text_change(path: Path, text: str) -> Change:
+    """Write ``text`` as the whole file (a file setup owns, such as the reader agent)."""
+    before = read_text(path)
     return Change(path, before, text, text)
 
 

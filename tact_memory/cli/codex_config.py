@@ -33,10 +33,10 @@ from .clients import (
     SERVER_NAME,
     Change,
     SetupError,
-    _hooks_change,
-    _json_object,
-    _merged,
-    _read,
+    hooks_change,
+    json_object,
+    merged_entry,
+    read_text,
     hooks_held,
     our_groups,
 )
@@ -56,7 +56,7 @@ def codex_changes(folder: Path, launch: Launch, *, remove: bool = False) -> list
         SetupError: a file cannot be read, parsed or merged safely; nothing was changed.
     """
     config, hooks_json = folder / "config.toml", folder / "hooks.json"
-    before = _read(config)
+    before = read_text(config)
     _doc, old = _parse(config, before or "")
     place = None if remove else hooks_place(config, old, hooks_json)
     text, server_snippet = _server(config, before or "", launch, remove=remove)
@@ -64,7 +64,7 @@ def codex_changes(folder: Path, launch: Launch, *, remove: bool = False) -> list
     snippet = server_snippet + ("\n" + hooks_snippet if hooks_snippet else "")
     return [
         Change(config, before, text, snippet, hook_written=written),
-        _hooks_change(hooks_json, launch, place=place == "hooks.json"),
+        hooks_change(hooks_json, launch, place=place == "hooks.json"),
     ]
 
 
@@ -73,7 +73,7 @@ def hooks_place(config: Path, old: dict[str, Any], hooks_json: Path) -> str:
     toml = old.get("hooks", {})
     if not isinstance(toml, dict):
         raise SetupError(f"{config}: `hooks` is not a table; it was left unchanged")
-    json_hooks = _json_object(hooks_json, _read(hooks_json)).get("hooks", {})
+    json_hooks = json_object(hooks_json, read_text(hooks_json)).get("hooks", {})
     toml_theirs, toml_ours = hooks_held(toml)
     json_theirs, json_ours = hooks_held(json_hooks)
     if toml_theirs != json_theirs:
@@ -153,7 +153,7 @@ def _server(path: Path, text: str, launch: Launch, *, remove: bool = False) -> t
         # The user's own forwarded variables (a name, or a table with a name) stay, ours are added.
         named = {v if isinstance(v, str) else v.get("name") for v in existing["env_vars"] if isinstance(v, (str, dict))}
         entry["env_vars"] = [*existing["env_vars"], *(name for name in launch.forward if name not in named)]
-    merged = _merged(existing, entry, {}, CODEX_REMOTE_KEYS)
+    merged = merged_entry(existing, entry, {}, CODEX_REMOTE_KEYS)
     if existing == merged:
         return text, snippet
     try:

@@ -13,9 +13,9 @@ from .clients import (
     Client,
     Launch,
     READER_AGENT_NAME,
-    _hooks_change,
-    _json_change,
-    _text_change,
+    hooks_change,
+    json_change,
+    text_change,
     claude_code_paths,
     claude_desktop_path,
     reader_agent,
@@ -47,15 +47,15 @@ def plan(
     claude = claude_code_paths(home, env)
     builders: dict[Client, Callable[[], list[Change]]] = {
         "claude-code": lambda: [
-            _json_change(claude["servers"], "mcpServers", {"type": "stdio", **stdio}, defaults={"env": {}}, remove=remove),
-            _hooks_change(claude["settings"], launch, place=not remove),
-            *([_text_change(claude["agents"] / f"{READER_AGENT_NAME}.md", reader_agent())] if reader and not remove else []),
+            json_change(claude["servers"], "mcpServers", {"type": "stdio", **stdio}, defaults={"env": {}}, remove=remove),
+            hooks_change(claude["settings"], launch, place=not remove),
+            *([text_change(claude["agents"] / f"{READER_AGENT_NAME}.md", reader_agent())] if reader and not remove else []),
         ],
-        "claude-desktop": lambda: [_json_change(claude_desktop_path(home, environ=env), "mcpServers", stdio, remove=remove)],
+        "claude-desktop": lambda: [json_change(claude_desktop_path(home, environ=env), "mcpServers", stdio, remove=remove)],
         "codex": lambda: codex_changes(Path(env.get("CODEX_HOME") or home / ".codex"), launch, remove=remove),
-        "cursor": lambda: [_json_change(home / ".cursor" / "mcp.json", "mcpServers", stdio, remove=remove)],
+        "cursor": lambda: [json_change(home / ".cursor" / "mcp.json", "mcpServers", stdio, remove=remove)],
         "vscode": lambda: [
-            _json_change(workspace / ".vscode" / "mcp.json", "servers", {"type": "stdio", **stdio}, mode=0o644, remove=remove)
+            json_change(workspace / ".vscode" / "mcp.json", "servers", {"type": "stdio", **stdio}, mode=0o644, remove=remove)
         ],
     }
     return [change for change in builders[client]() if change.before is not None or change.after]
