@@ -11,22 +11,27 @@ it and whatever a zero-width joiner joins to it. A cluster longer than :data:`MA
 points (no written character needs as many), or one that starts with a character taking no cell
 (which has nothing to sit on, so a terminal puts it on whatever cell comes before), is shown as
 U+FFFD, one cell. Cells are counted as Rich counts them, which is how Textual lays text out. The
-list's cell (:mod:`.preview`) follows this rule.
+list's cell (:mod:`.preview`) and the views that show a record in full (:func:`in_full`) follow
+this one rule.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from rich.cells import cell_len, get_character_cell_size
 
-__all__ = ["MAX_CLUSTER", "REPLACEMENT", "clusters"]
+from ..screening.display import terminal_safe
+
+__all__ = ["MAX_CLUSTER", "REPLACEMENT", "clusters", "in_full"]
 
 MAX_CLUSTER = 12
 """The most code points one cluster may have and be shown as itself (an emoji ZWJ sequence with
 skin tones has ten)."""
 REPLACEMENT = "\ufffd"
 _ZWJ = "\u200d"
+_BREAKS = re.compile(r"([\t\n])")
 
 
 def _raw_clusters(text: str) -> Iterator[str]:
@@ -56,3 +61,21 @@ def clusters(text: str) -> Iterator[str]:
         drawable = len(cluster) <= MAX_CLUSTER and get_character_cell_size(cluster[0]) > 0 and cell_len(cluster) > 0
         yield cluster if drawable else REPLACEMENT
 
+
+def in_full(text: str) -> str:
+    """All of ``text`` for a view that wraps: terminal safe, and each cluster drawable.
+
+    Args:
+        text: Stored content, of any origin.
+
+    Returns:
+        ``text`` made :func:`~tact_memory.screening.display.terminal_safe` (controls shown as
+        escapes), its tabs and line breaks kept, and every cluster too long or starting without a
+        cell shown as U+FFFD. Text without such a cluster or character is returned as it is.
+
+    Example:
+        >>> in_full("e" + "\\u0301" * 1000 + " ok\\n\\x1b[2J")
+        '\\ufffd ok\\n\\\\x1b[2J'
+    """
+    parts = _BREAKS.split(terminal_safe(text))
+    return "".join(part if part in ("\t", "\n") else "".join(clusters(part)) for part in parts)
