@@ -5,7 +5,8 @@ views that show a record in full follow too). Whole clusters are kept while they
 cells and :data:`CODE_POINTS_PER_CELL` times as many code points; a preview that had to stop ends
 with ``…``. Cells are counted as Rich counts them, which is how the table lays the cell out.
 Control characters, bidirectional controls, tabs and line breaks never reach a cluster: the text is
-made one safe line first (:func:`~tact_memory.screening.display.one_line`).
+made one safe line first (:func:`~tact_memory.screening.display.one_line`). A team store's
+namespaces are cut the same way, to their own column.
 """
 
 from __future__ import annotations
