@@ -13,7 +13,8 @@ lock (up to the store's busy timeout), and a read can wait too (an older file in
 mode, a team store over the network). Each call runs on the store thread (:mod:`.calls`) inside a
 Textual worker, and its result is shown when it ends. Meanwhile the keys work; a delete under way
 marks its row ``deleting``, says that it waits, and no second delete starts until it has ended.
-Quitting then waits for it to end (it commits or changes nothing) and prints its outcome.
+Quitting then waits for it to end (it commits or changes nothing) and prints its outcome. Quitting
+never waits for a read: nothing depends on one, and the store thread closes the store once it ends.
 
 The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names it:
 
@@ -266,8 +267,9 @@ class MemoryBrowser(App[None]):
     def on_unmount(self) -> None:
         if self.watcher is not None:
             self.watcher.stop()
-        self._calls.close()  # a call under way ends first: a delete commits or changes nothing
-        self.store.close()
+        # A delete under way ends first: it commits or changes nothing. A read is left to end on
+        # its own; the store is closed after it, on the store thread.
+        self._calls.close(self.store.close, wait=self._deleting is not None)
 
     # -- store calls, off the screen's thread -----------------------------------------------------
 
@@ -277,8 +279,13 @@ class MemoryBrowser(App[None]):
         return not self._pending
 
     def _call(self, call: Callable[[], T], *, group: str) -> Worker[T]:
-        """Run ``call`` on the store thread (:mod:`.calls`) in a worker; a ``load`` replaces the last."""
-        worker: Worker[T] = self.run_worker(partial(self._calls.run, call), group=group, exclusive=group == "load")
+        """Run ``call`` on the store thread (:mod:`.calls`) in a worker; a ``load`` replaces the last.
+
+        A read (``load``) not yet started is dropped when its worker is cancelled; any other call
+        (a delete, closing a store) is kept.
+        """
+        read = group == "load"
+        worker: Worker[T] = self.run_worker(partial(self._calls.run, call, keep=not read), group=group, exclusive=read)
         self._pending.add(worker)
         return worker
 
@@ -700,7 +707,10 @@ class MemoryBrowser(App[None]):
             self.pop_screen()
 
     async def action_quit(self) -> None:
-        """Quit; while a delete is under way, once it has ended (it commits or changes nothing)."""
+        """Quit; while a delete is under way, once it has ended (it commits or changes nothing).
+
+        A read still waiting (for a lock, for the network) does not hold quitting up.
+        """
         if self._deleting is None:
             self.exit()
             return
