@@ -13,7 +13,8 @@ lock (up to the store's busy timeout), and a read can wait too (an older file in
 mode, a team store over the network). Each call runs on the store thread (:mod:`.calls`) inside a
 Textual worker, and its result is shown when it ends. Meanwhile the keys work; a delete under way
 marks its row ``deleting``, says that it waits, and no second delete starts until it has ended.
-Quitting then waits for it to end (it commits or changes nothing) and prints its outcome.
+Quitting then waits for it to end (it commits or changes nothing) and prints its outcome. Quitting
+never waits for a read: nothing depends on one, and the store thread closes the store once it ends.
 
 The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names it:
 
@@ -27,7 +28,8 @@ reload to the app as a message, so enabling or disabling memory switches the vie
 The store follows the file too: when ``[memory.team]`` is added, removed or changed so that the
 browser's workspace enters or leaves a workspace root (or the service changes), the browser closes
 the store it had and shows the one the file now gives, the team store or local memory, at once. A
-team store's list has a ``NAMESPACE`` column: who wrote each record.
+team store's list has a ``NAMESPACE`` column: who wrote each record, cut like the content to at
+most :data:`NAMESPACE_WIDTH` cells, since the team service names it.
 Tests construct the app with ``watch=False`` and drive reloads with :meth:`MemoryBrowser.apply_reload`.
 
 Why this module is longer than ~300 lines: it is one Textual app: the list, its states and their
@@ -42,6 +44,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -56,7 +59,6 @@ from ..config.loading import Config, ConfigSource, TeamSettings, declares_table,
 from ..config.watcher import ConfigWatcher, ReloadEvent, reload
 from ..errors import StoreUnavailable
 from ..records import BROWSABLE_ORDERS, MemoryBackend, MemoryRecord, RecordKey, RecordOrder, matches
-from ..screening.display import one_line
 from ..store.remote import RemoteStore
 from ..store.sqlite import BUSY_TIMEOUT_S, MemoryStore
 from .calls import StoreCalls
@@ -84,6 +86,9 @@ COMPACT_COLUMNS = ("ID", "VER", "READS", "UPDATED", "NOTE", "CONTENT")
 """The headings when the terminal is narrow: the update time shows its date only."""
 NAMESPACE_COLUMN = "NAMESPACE"
 """The heading before the content on a team store's list: the author of each record."""
+NAMESPACE_WIDTH = 16
+"""The most cells a namespace takes in the list; a longer one is cut like the content
+(:func:`.preview.preview`), since the names come from the team service and are not trusted."""
 ROOMY_CONTENT_WIDTH = 30
 """Below this many content cells the list switches to :data:`COMPACT_COLUMNS`."""
 MIN_CONTENT_WIDTH = 12
@@ -262,8 +267,9 @@ class MemoryBrowser(App[None]):
     def on_unmount(self) -> None:
         if self.watcher is not None:
             self.watcher.stop()
-        self._calls.close()  # a call under way ends first: a delete commits or changes nothing
-        self.store.close()
+        # A delete under way ends first: it commits or changes nothing. A read is left to end on
+        # its own; the store is closed after it, on the store thread.
+        self._calls.close(self.store.close, wait=self._deleting is not None)
 
     # -- store calls, off the screen's thread -----------------------------------------------------
 
@@ -273,8 +279,13 @@ class MemoryBrowser(App[None]):
         return not self._pending
 
     def _call(self, call: Callable[[], T], *, group: str) -> Worker[T]:
-        """Run ``call`` on the store thread (:mod:`.calls`) in a worker; a ``load`` replaces the last."""
-        worker: Worker[T] = self.run_worker(partial(self._calls.run, call), group=group, exclusive=group == "load")
+        """Run ``call`` on the store thread (:mod:`.calls`) in a worker; a ``load`` replaces the last.
+
+        A read (``load``) not yet started is dropped when its worker is cancelled; any other call
+        (a delete, closing a store) is kept.
+        """
+        read = group == "load"
+        worker: Worker[T] = self.run_worker(partial(self._calls.run, call, keep=not read), group=group, exclusive=read)
         self._pending.add(worker)
         return worker
 
@@ -448,7 +459,7 @@ class MemoryBrowser(App[None]):
                 str(record.read_count),
                 when(record.updated_at_ms)[: 10 if compact else 16],
                 self._note(record),
-                *((one_line(record.key.namespace or ""),) if team else ()),
+                *((preview(record.key.namespace or "", NAMESPACE_WIDTH),) if team else ()),
             )
             for record in self._shown
         ]
@@ -462,9 +473,9 @@ class MemoryBrowser(App[None]):
     def _widths(self, labels: Sequence[str], rows: Sequence[tuple[str, ...]]) -> tuple[list[int], int]:
         """The width of each column but the content, and the cells left for the content."""
         table = self.query_one(RecordTable)
-        widths = [len(label) for label in labels[:-1]]
+        widths = [cell_len(label) for label in labels[:-1]]
         for cells in rows:
-            widths = [max(w, len(cell)) for w, cell in zip(widths, cells)]
+            widths = [max(w, cell_len(cell)) for w, cell in zip(widths, cells)]
         padding = 2 * table.cell_padding * len(labels)
         return widths, max(MIN_CONTENT_WIDTH, table.scrollable_content_region.width - sum(widths) - padding)
 
@@ -696,7 +707,10 @@ class MemoryBrowser(App[None]):
             self.pop_screen()
 
     async def action_quit(self) -> None:
-        """Quit; while a delete is under way, once it has ended (it commits or changes nothing)."""
+        """Quit; while a delete is under way, once it has ended (it commits or changes nothing).
+
+        A read still waiting (for a lock, for the network) does not hold quitting up.
+        """
         if self._deleting is None:
             self.exit()
             return

@@ -3,8 +3,10 @@
 Everything here renders a :class:`~tact_memory.records.MemoryRecord` the app already fetched with
 ``list_records``; no screen talks to the store, so opening a record can never count as a read.
 Text is built as :class:`rich.text.Text`, never as markup, because record content is arbitrary
-(``[memory]`` would otherwise be parsed as a style tag). Times are shown in UTC, so the same record
-looks the same on every machine and in snapshots.
+(``[memory]`` would otherwise be parsed as a style tag). Content is shown whole, since a person must
+see all of what they delete, but as :func:`.clusters.in_full` draws it: controls as escapes, and
+each cluster too long to draw (a kibibyte of combining marks on one letter) as U+FFFD. Times are
+shown in UTC, so the same record looks the same on every machine and in snapshots.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from ..records import MemoryRecord
 from ..retrieval.lexer import utf8_size
 from ..screening.checkpoint import IMITATION_KIND
 from ..screening.credentials import KINDS
-from ..screening.display import terminal_safe
+from .clusters import in_full
 
 __all__ = ["ConfirmDeleteScreen", "DetailScreen", "display_path", "when"]
 
@@ -109,7 +111,7 @@ class DetailScreen(Screen[None]):
         yield Header(icon="")
         with VerticalScroll(id="detail"):
             yield Static(Text(f"Memory {r.key.id}, version {r.key.version}", style="bold"), id="detail-title")
-            yield Static(Text(terminal_safe(r.content)), id="detail-content")
+            yield Static(Text(in_full(r.content)), id="detail-content")
             yield Static(
                 _fields([
                     ("created", when(r.created_at_ms)),
@@ -158,7 +160,7 @@ class ConfirmDeleteScreen(ModalScreen[bool]):
         with VerticalScroll(id="confirm"):
             yield Static(Text(f"Delete memory {r.key.id} (version {r.key.version})?", style="bold"), id="confirm-title")
             yield Static(question, id="confirm-keys")
-            yield Static(Text(terminal_safe(r.content)), id="confirm-content")
+            yield Static(Text(in_full(r.content)), id="confirm-content")
             yield Static(Text(DELETION_NOTE), id="confirm-note")
         yield Footer()
 

@@ -6,32 +6,56 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from textual.widgets import Static
 
 from tact_memory.browser import MemoryBrowser
-from tact_memory.browser.app import RecordTable
+from tact_memory.browser.app import NAMESPACE_WIDTH, RecordTable
+from tact_memory.browser.preview import CODE_POINTS_PER_CELL
 from tact_memory.config.loading import ConfigSource, read_config
 from tact_memory.records import MemoryRecord, RecordOrder
+from tact_memory.screening.display import terminal_safe
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.values import replace
 
 from ..conftest import write_config
 from ..pgcluster import pg_database, pg_server  # noqa: F401  (fixtures)
-from .test_app import SIZE, T0, anyio_backend, db_of, home_config, ids, seed, settled, wait_for  # noqa: F401  (fixtures)
+from .test_app import (  # noqa: F401  (fixtures)
+    SIZE, T0, anyio_backend, content_fills_the_row, db_of, home_config, ids, seed, settled, wait_for,
+)
+
+
+HOSTILE = {
+    1: "a-very-long-namespace-" * 40,
+    2: "中文名字空间" * 30,
+    3: "e" + "\u0301" * 400 + "vil",
+    4: "\u202eecila\u202c\nbob\r\x1b[2J" + "👨\u200d" * 40,
+}
+"""Names a team service could give the four records of :func:`seed`: long, wide, stacked, reordering."""
+
+
+def alice_and_bob(id_: int) -> str:
+    return "alice" if id_ % 2 else "bob"
 
 
 class Namespaced(MemoryStore):
-    """The local store, listing its records as a team store does: keys carry an author."""
+    """The local store, listing its records as a team store does: keys carry an author, ``names(id)``."""
+
+    def __init__(self, path: Path, *, names: Callable[[int], str] = alice_and_bob) -> None:
+        super().__init__(path, clock=lambda: T0)
+        self._names = names
 
     def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
-        return [
-            replace(r, key=replace(r.key, namespace="alice" if r.key.id % 2 else "bob"))
-            for r in super().list_records(order=order)
-        ]
+        return [replace(r, key=replace(r.key, namespace=self._names(r.key.id))) for r in super().list_records(order=order)]
+
+
+def browser(config: Path, store: Callable[[Path], MemoryStore]) -> MemoryBrowser:
+    source = ConfigSource(config, "--config")
+    return MemoryBrowser(source, config=read_config(source), store_factory=store, watch=False)
 
 
 def headings(app: MemoryBrowser) -> list[str]:
@@ -48,11 +72,7 @@ def column(app: MemoryBrowser, heading: str) -> list[str]:
 @pytest.mark.parametrize("team", [True, False])
 async def test_a_team_stores_list_has_a_namespace_column(home_config: Path, team: bool) -> None:
     seed(home_config)
-    source = ConfigSource(home_config, "--config")
-    kind = Namespaced if team else MemoryStore
-    app = MemoryBrowser(
-        source, config=read_config(source), store_factory=lambda path: kind(path, clock=lambda: T0), watch=False
-    )
+    app = browser(home_config, Namespaced if team else lambda path: MemoryStore(path, clock=lambda: T0))
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         if team:
@@ -62,6 +82,44 @@ async def test_a_team_stores_list_has_a_namespace_column(home_config: Path, team
             assert "NAMESPACE" not in headings(app)
         assert all(content.startswith(("In the", "The user", "Short", "CI for")) for content in column(app, "CONTENT"))
     assert db_of(home_config).exists()
+
+
+@pytest.mark.anyio
+async def test_a_namespace_cell_is_bounded_like_the_content_whatever_the_service_names(home_config: Path) -> None:
+    seed(home_config)
+    app = browser(home_config, lambda path: Namespaced(path, names=HOSTILE.__getitem__))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        await pilot.pause()
+        table = app.query_one(RecordTable)
+        namespace = list(table.columns.values())[headings(app).index("NAMESPACE")]
+        assert namespace.content_width <= namespace.width <= NAMESPACE_WIDTH  # drawn whole, in its own column
+        cells = dict(zip(ids(app), column(app, "NAMESPACE")))
+        for cell in cells.values():
+            assert cell_len(cell) <= NAMESPACE_WIDTH and len(cell) <= CODE_POINTS_PER_CELL * NAMESPACE_WIDTH
+            assert terminal_safe(cell) == cell and "\n" not in cell
+        assert cells[1] == "a-very-long-nam…" and cells[2] == "中文名字空间中…" and cells[3] == "\ufffdvil"
+        assert cells[4] == "\\u202eecila\\u20…"
+        assert content_fills_the_row(app)
+
+
+
+@pytest.mark.anyio
+async def test_a_wide_namespace_gets_the_cells_it_takes_not_its_length(home_config: Path) -> None:
+    seed(home_config)
+    app = browser(home_config, lambda path: Namespaced(path, names=lambda id_: "中文" * id_))
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        await pilot.pause()
+        namespace = list(app.query_one(RecordTable).columns.values())[headings(app).index("NAMESPACE")]
+        assert namespace.content_width == namespace.width == 16  # 中文中文中文中文: eight characters, 16 cells
+        assert content_fills_the_row(app)
+
+
+def test_snapshot_list_of_hostile_namespaces(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    app = browser(home_config, lambda path: Namespaced(path, names=HOSTILE.__getitem__))
+    assert snap_compare(app, run_before=settled, terminal_size=SIZE)
 
 
 # -- switching stores on reload ----------------------------------------------------------------------

@@ -56,6 +56,14 @@ def test_a_character_under_a_thousand_marks_is_one_replacement_cell() -> None:
     assert preview("cafe\u0301 \u4e2d\u6587 👩\u200d💻", 40) == "cafe\u0301 \u4e2d\u6587 👩\u200d💻"  # real text is kept whole
 
 
+def test_a_joined_sequence_too_long_to_draw_is_one_replacement_cell_however_long() -> None:
+    assert preview("👨\u200d" * 146 + "👧 then words", 40) == "\ufffd then words"
+
+
+def test_a_cluster_that_starts_without_a_cell_is_a_replacement_cell() -> None:
+    assert preview("\u200d\u200d0 then words", 40) == "\ufffd then words"
+
+
 @pytest.mark.anyio
 async def test_the_list_cell_of_a_kibibyte_of_combining_marks_is_small(home_config: Path) -> None:
     with MemoryStore(db_of(home_config)) as store:

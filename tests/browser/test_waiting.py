@@ -1,12 +1,14 @@
 """The browser while another process holds the database's lock: the screen keeps answering keys,
 a delete says that it waits, no second delete starts meanwhile, and the outcome is shown when the
-lock is released or the busy timeout passes. The lock is a real one, held by a second process."""
+lock is released or the busy timeout passes; quitting waits for a delete, never for a read. The
+lock is a real one, held by a second process."""
 
 from __future__ import annotations
 
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, closing, contextmanager
 from pathlib import Path
@@ -14,8 +16,10 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+import tact_memory
 from tact_memory.browser import MemoryBrowser
 from tact_memory.browser.app import RecordTable
+from tact_memory.browser.listing import fetch
 from tact_memory.browser.screens import ConfirmDeleteScreen, DetailScreen
 from tact_memory.records import RecordKey
 
@@ -31,8 +35,49 @@ for statement in sys.argv[3:]:
     conn.execute(statement)
 print("held", flush=True)
 sys.stdin.readline()
-conn.execute("COMMIT" if sys.argv[3:] else "ROLLBACK")
+if conn.in_transaction:
+    conn.execute("COMMIT" if sys.argv[3:] else "ROLLBACK")
 """
+
+READS_LOCKED = {
+    "rollback journal, BEGIN EXCLUSIVE": ("delete", "BEGIN EXCLUSIVE"),
+    "WAL, locking_mode EXCLUSIVE": ("wal", "PRAGMA locking_mode = EXCLUSIVE"),
+}
+"""Two ways another process keeps everyone from reading the file: a journal mode and the statement
+it holds it with (an older file left in rollback-journal mode, a process in exclusive locking mode)."""
+
+BROWSER = """
+import asyncio, sys
+from pathlib import Path
+
+import tact_memory.store.sqlite
+from tact_memory.browser import MemoryBrowser
+from tact_memory.browser.listing import fetch
+from tact_memory.config.loading import ConfigSource
+
+tact_memory.store.sqlite.BUSY_TIMEOUT_S = 3600.0
+
+def reading() -> bool:
+    for frame in sys._current_frames().values():
+        while frame is not None and frame.f_code is not fetch.__code__:
+            frame = frame.f_back
+        if frame is not None:
+            return True
+    return False
+
+async def main() -> None:
+    app = MemoryBrowser(ConfigSource(Path(sys.argv[1]), "--config"), watch=False)
+    async with app.run_test() as pilot:
+        while not reading():
+            await pilot.pause(0.05)
+        print("reading", flush=True)
+        await pilot.press("q")
+    print("closed", flush=True)
+
+asyncio.run(main())
+"""
+"""A browser process that quits while its first read waits, saying when the read is under way and
+when the browser has closed."""
 
 
 @contextmanager
@@ -61,6 +106,39 @@ def lock_held(db: Path, statement: str = "BEGIN IMMEDIATE", *writes: str) -> Ite
             holder.wait()
         holder.stdin.close()
         holder.stdout.close()
+
+
+@contextmanager
+def reads_locked(config: Path, journal_mode: str, statement: str) -> Iterator[Callable[[], None]]:
+    """:func:`seed`'s records in a file in ``journal_mode`` that another process, holding it with
+    ``statement``, keeps everyone from reading until the returned release is called."""
+    seed(config)
+    journal(config, journal_mode)
+    with lock_held(db_of(config), statement) as release:
+        yield release
+
+
+def journal(config: Path, mode: str) -> None:
+    """Put the database in journal ``mode`` (``delete`` is the mode of files older versions left)."""
+    with closing(sqlite3.connect(db_of(config))) as conn:
+        assert conn.execute(f"PRAGMA journal_mode = {mode}").fetchone()[0] == mode
+
+
+def reading(threads: list[threading.Thread]) -> bool:
+    """Whether one of ``threads`` is inside a read for the list (:func:`fetch`) now."""
+    frames = sys._current_frames()
+    for thread in threads:
+        frame = frames.get(thread.ident or 0)
+        while frame is not None and frame.f_code is not fetch.__code__:
+            frame = frame.f_back
+        if frame is not None:
+            return True
+    return False
+
+
+def store_threads(before: set[threading.Thread]) -> list[threading.Thread]:
+    """The browser's store threads started since ``before`` was taken."""
+    return [t for t in threading.enumerate() if t not in before and t.name.startswith("tact-memory-store")]
 
 
 @pytest.fixture
@@ -175,10 +253,7 @@ async def test_disabling_memory_while_a_delete_waits_hides_the_list_at_once(home
 async def test_a_read_waiting_for_a_lock_leaves_the_screen_usable(home_config: Path, patient: None) -> None:
     """A file an older version left in rollback-journal mode cannot be read while another process
     holds it exclusively; the list waits for it off the screen's thread."""
-    seed(home_config)
-    with closing(sqlite3.connect(db_of(home_config))) as conn:
-        assert conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0] == "delete"
-    with lock_held(db_of(home_config), "BEGIN EXCLUSIVE") as release:
+    with reads_locked(home_config, *READS_LOCKED["rollback journal, BEGIN EXCLUSIVE"]) as release:
         app = make_app(home_config)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -189,3 +264,68 @@ async def test_a_read_waiting_for_a_lock_leaves_the_screen_usable(home_config: P
             release()
             await settled(pilot)
             assert app.view == "records" and ids(app) == [4, 3, 2, 1]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("locked", READS_LOCKED.values(), ids=READS_LOCKED)
+async def test_quitting_while_a_read_waits_closes_at_once_and_the_store_after_the_read(
+    home_config: Path, patient: None, locked: tuple[str, str]
+) -> None:
+    """Nothing depends on a read, so ``q`` does not wait for one: the browser closes while the read
+    still waits for the lock, on a thread that keeps no process alive. The store is closed on that
+    thread once the read has ended, never under it, and nothing of the browser's holds the file."""
+    before = set(threading.enumerate())
+    with reads_locked(home_config, *locked) as release:
+        app = make_app(home_config)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: reading(store_threads(before)))
+            assert ids(app) == []
+            await pilot.press("q")
+        threads = store_threads(before)
+        assert app.return_code == 0 and reading(threads)  # closed, and the read still waits
+        assert all(thread.daemon for thread in threads)
+        release()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert not any(thread.is_alive() for thread in threads) and not app.store.opened
+    with other_store(home_config) as store:
+        store.delete(RecordKey(1, 1))
+
+
+@pytest.mark.parametrize("locked", READS_LOCKED.values(), ids=READS_LOCKED)
+def test_a_browser_process_quit_while_its_read_waits_exits_before_the_lock_is_released(
+    home_config: Path, locked: tuple[str, str]
+) -> None:
+    """The process itself ends: no thread of the browser's keeps the interpreter from exiting while
+    the read waits (for up to an hour here), and the lock is released only after it has exited."""
+    root = Path(tact_memory.__file__).resolve().parent.parent
+    with reads_locked(home_config, *locked):
+        browser = subprocess.Popen(
+            [sys.executable, "-c", BROWSER, str(home_config)], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            out, err = browser.communicate(timeout=60)  # a bound for a broken browser, not a measure
+        finally:
+            if browser.poll() is None:
+                browser.kill()
+                browser.communicate()
+        assert (browser.returncode, out.split()) == (0, ["reading", "closed"]), err
+
+
+@pytest.mark.anyio
+async def test_quitting_waits_for_a_delete_asked_behind_a_waiting_read(home_config: Path, patient: None) -> None:
+    """A read waits for the lock, and the delete asked after it waits behind it: ``q`` still waits
+    for the delete, which lands once the lock is released."""
+    seed(home_config)
+    journal(home_config, "delete")
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        with lock_held(db_of(home_config), "BEGIN EXCLUSIVE") as release:
+            await pilot.press("f", "d")  # a read for the new order, waiting; the list shows the old one
+            assert isinstance(app.screen, ConfirmDeleteScreen) and app.screen.record.key == RecordKey(1, 1)
+            await pilot.press("y", "q")
+            assert app.is_running and "Quitting once the delete under way ends" in app.message
+            release()
+            await wait_for(pilot, lambda: app.idle)
+    assert app.return_code == 0 and not still_stored(home_config, 1)
