@@ -49,6 +49,13 @@ from .lexer import document_terms, split_query
 __all__ = ["Hit", "Index", "Words", "count_terms"]
 
 
+TIE_DIGITS = 9
+"""Decimal places two scores are compared to: scores equal in exact arithmetic, summed in floating
+point, differ far below this, and scores that differ at all differ far above it (a card shows 4)."""
+
+_TIE_SLACK = 10.0**-(TIE_DIGITS - 1)
+"""Wider than any gap rounding to :data:`TIE_DIGITS` places can close."""
+
 _MAX_PAIRS = 8192
 """How many distinct ``(frequency, length)`` tuples an index shares before it starts a new set."""
 
@@ -303,11 +310,19 @@ class Index:
         # Stop words only add to records a content term has already made candidates.
         for term in sorted(stop):
             self._add(scores, term, new=False)
-        # Only a score at least the limit-th largest can be among the best; the few such records
-        # are then ordered by score and id. (Two sorts in C cost less than a heap fed in Python.)
-        floor = sorted(scores.values(), reverse=True)[limit - 1] if len(scores) > limit else 0.0
-        best = sorted([(-score, doc_id) for doc_id, score in scores.items() if score >= floor and score > 0])[:limit]
-        return [Hit(doc_id, -negative) for negative, doc_id in best]
+        # Scores that are equal in exact arithmetic can differ in their last bits (a record with
+        # three times the term and a longer length can score exactly what a short one with the
+        # term once does), so records are ordered by their score rounded to TIE_DIGITS places:
+        # those tie, and the lower id comes first. Only a score at least the limit-th largest can
+        # be among the best; the few such records are then ordered by score and id. (Two sorts
+        # in C cost less than a heap fed in Python.)
+        # The floor is taken a little below, so that every record tying with the limit-th after
+        # rounding is among those sorted; only those few are rounded.
+        floor = sorted(scores.values(), reverse=True)[limit - 1] - _TIE_SLACK if len(scores) > limit else 0.0
+        best = sorted(
+            [(-round(score, TIE_DIGITS), doc_id) for doc_id, score in scores.items() if score >= floor and score > 0]
+        )[:limit]
+        return [Hit(doc_id, scores[doc_id]) for _, doc_id in best]
 
     def _add(self, scores: dict[int, float], term: str, *, new: bool) -> None:
         """Add the BM25 gain of ``term`` to ``scores``, for any record or only those present."""

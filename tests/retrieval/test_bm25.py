@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tact_memory.retrieval import bm25
@@ -358,11 +358,28 @@ def test_a_query_of_stop_words_abstains(
     assert index.search(query, limit=5) == []
 
 
+TIED_IN_EXACT_ARITHMETIC = [[], ["bee"], ["ant", "ant"], ["ant", "ant", "bee", "bee", "bee"], ["ant", "bee"],
+                            ["ant", "ant", "bee"], ["ant"] * 5 + ["bee"], ["ant", "bee"], ["ant"] * 5 + ["bee"]]  # fmt: skip
+"""Records 2 (once in a record of 1 word) and 4 (three times in 5 words) score exactly alike for
+``bee`` (average length 3: 2.2 / 1.6 = 6.6 / 4.8), but their floating-point sums differ in the
+last bit, the longer one's upward."""
+
+
+def test_records_that_tie_in_exact_arithmetic_are_ordered_by_id() -> None:
+    index = Index(fold=False, stop_words=False)
+    index.sync([(i, 1, " ".join(words)) for i, words in enumerate(TIED_IN_EXACT_ARITHMETIC, start=1)])
+    hits = index.search("bee", limit=9)
+    assert [hit.id for hit in hits][:2] == [2, 4]
+    assert hits[0].score == pytest.approx(hits[1].score, rel=1e-12)
+    assert [hit.id for hit in index.search("bee", limit=1)] == [2]
+
+
 @given(
     st.lists(st.lists(st.sampled_from(["ant", "bee", "cat", "dog", "eel"]), max_size=6), max_size=12),
     st.lists(st.sampled_from(["ant", "bee", "cat", "dog", "eel", "fox"]), min_size=1, max_size=3),
     st.integers(min_value=0, max_value=7),
 )
+@example(TIED_IN_EXACT_ARITHMETIC, ["bee"], 1)
 def test_search_is_textbook_bm25_best_first_ties_by_id(records: list[list[str]], query: list[str], limit: int) -> None:
     """Against BM25 computed from its definition: every record scored, all sorted, the first ``limit`` kept."""
     index = Index(fold=False, stop_words=False)
