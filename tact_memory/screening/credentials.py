@@ -856,7 +856,9 @@ class _Screen:
         return before and after
 
     def url_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for credential URLs: any password except a placeholder, however short.
+        """Check for credential URLs: any password except a placeholder, however short. One
+        character, or one repeated (``u:p@h``, ``:1@``, ``:***@``), is how documentation and tests
+        write a password they do not show.
 
         A password written with ``/``, ``?`` or ``#`` unescaped (as many connection-string parsers
         take it) is one too, unless what comes before the first of them is a port: then the ``@``
