@@ -28,10 +28,10 @@ Design:
   lives (``settings.KEY``, ``os.getenv(...)``, ``API_KEY_V2``, ``dbPassword``, paths, URLs, ARNs).
   A quoted value is a string: it stands for a value only when the whole of it is a template, a
   reference or a call (``"${API_KEY}"``, ``"{{ secret }}"``, ``'os.environ["KEY"]'``), or when it
-  is code (an f-string that interpolates, a regular expression, a colour); a bracket, ``$``,
-  ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
-  ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and capitalised words in it are a passphrase
-  (``"CorrectHorseBatteryStaple"``), not a type.
+  is code (an f-string that interpolates, a regular expression, a colour, a terminal's escape
+  sequence such as ``"\\033[92m"``); a bracket, ``$``, ``%``, ``<`` or ``#`` anywhere else in it
+  is a password's own character (``"Tr0ub(4dor&3"``, ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``),
+  and capitalised words in it are a passphrase (``"CorrectHorseBatteryStaple"``), not a type.
 - Some values only name a secret, or are public by design, and are kept: a cookie that holds a
   preference (``Cookie: theme=dark``; one named for a session or a login, or with a generated
   value, is refused), the name of a Secret object or of a key inside one under the names charts
@@ -278,6 +278,9 @@ _PATTERN_CONSTRUCT = rb"\(\?(?:[:=!#]|P?<)(?:[^()]{0,64}\)|\Z)|\\[wdsWDSbB]"
 _PATTERN_CLASS = rb"\[\^?[^\]\s\[]{1,64}\](?=[*+?{(\[])"
 _PATTERN_RANGE = rb"[A-Za-z0-9]-[A-Za-z0-9]"
 _BETWEEN_STRINGS = rb"[ \t]+(?:[-+%*.&|]|(?:or|and|if|else|in|for)[ \t])"
+# A terminal's escape sequence, as code writes the escape byte (\033, \x1b, \u001b, \e) or as
+# captured output holds it: a colour or a cursor move ("\033[92m"), never part of a password.
+_TERMINAL_ESCAPE = rb"(?:\x1b|\\(?:0?33|x1[bB]|u001[bB]|e))\["
 # A quoted value cut short by a quote of the other kind, which opens a string inside it: what
 # precedes that string is a template's or a call's opening (os.environ[, get_secret(, os.getenv(KEY,
 # ${{ secrets[, {{ required , $(pass show , <%= ENV[, #{ENV[), not a password.
@@ -585,6 +588,7 @@ class _Screen:
     elided_prefix = _compiled(_ELIDED_PREFIX)
     open_stand_in = _compiled(_OPEN_STAND_IN)
     pattern_construct = _compiled(_PATTERN_CONSTRUCT)
+    terminal_escape = _compiled(_TERMINAL_ESCAPE)
     pattern_class = _compiled(_PATTERN_CLASS)
     pattern_range = _compiled(_PATTERN_RANGE)
     between_strings = _compiled(_BETWEEN_STRINGS)
@@ -719,8 +723,9 @@ class _Screen:
         """Whether the quoted value ``buffer[start:end]``, opened by ``quote``, stands for a value
         or is code: a whole template, reference, call or colour; the opening of one that a string
         inside it cuts short; an f-string or a JavaScript template literal that interpolates
-        (``f'{__name__}.lang'``, a backquoted ``${prefix}-key``); or a regular expression, which a
-        raw string holding a bracket, an escape or an operator is (``r'[^\\W\\d]\\w*'``)."""
+        (``f'{__name__}.lang'``, a backquoted ``${prefix}-key``); a terminal's escape sequence
+        (``'\\033[92m'``, a colour a test runner prints a result in); or a regular expression, which
+        a raw string holding a bracket, an escape or an operator is (``r'[^\\W\\d]\\w*'``)."""
         if self.quoted_stand_in.fullmatch(buffer, start, end) is not None:
             return True
         cut = _cut_by_other_quote(buffer, end, quote) or _cut_by_escaped_quote(buffer, start, end, quote)
@@ -734,6 +739,8 @@ class _Screen:
         if ord("r") in prefix and any(buffer.find(c, start, end) >= 0 for c in b"[(\\^|*+?{"):
             return True
         if self.pattern_construct.search(buffer, start, end) is not None:
+            return True
+        if self.terminal_escape.search(buffer, start, end) is not None:
             return True
         return any(
             self.pattern_range.search(buffer, found.start(), found.end()) is not None
