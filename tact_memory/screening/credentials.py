@@ -73,7 +73,10 @@ Design:
   ``tokenizer`` hold lengths, counts, addresses and settings, never the credential itself. An
   upper-case name that ends in ``_KEY`` and says nothing of a credential (``SPAN_KEY``,
   ``CONFIGFILE_KEY``) is one only while its value could be: lower-case words joined by ``-``,
-  ``_`` or ``.`` (``"current-span"``) name what it looks up, and are kept.
+  ``_`` or ``.`` (``"current-span"``) name what it looks up, and are kept. ``pass`` alone names a
+  count or a test's result as often as a password (``pass: 14``, ``PASS = "PASS"``, ``PASS = 0``):
+  after it, a value written as one is refused when it is one run with a letter and a digit or a
+  symbol (``PASS=hunter2``, ``export PASS="hunter2"``), and a plain word or a number is kept.
 
 Speed: every quantifier is bounded or runs over a character class disjoint from what follows it, so
 a scan is linear in the input length. Every rule starts with a literal (a token's "must not continue
@@ -481,6 +484,12 @@ _LOOKUP_VALUE = rb"(?=[a-z]*[aeiouy])[a-z]{2,15}(?:[-_.](?=[a-z]*[aeiouy])[a-z]{
 # their value is refused only when it looks generated, as Docker's "auth" and npm's "_auth"
 # base64 values do.
 _WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|(?i:pass)"
+# "pass" alone names a password (PASS=hunter2, export PASS="..."), but as often a count (pass: 14)
+# or a test's result (PASS = "PASS", PASS = 0, PASS = "passed"). A number after it is never one
+# (0x01 and 1.5e-3 too); a value written as one (tight against its separator, quoted, or ending its
+# clause) is refused when it is one run with a password's texture, a letter with a digit or a symbol.
+_PASS_NAME = rb"(?i:pass)"
+_NUMBER = rb"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+"
 _NAME_BEFORE = rb"[A-Za-z0-9_.-]+\Z"
 # Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret
 # key = ..."): the first word says what the key opens, so "primary key" or "sort key" are not names.
@@ -602,6 +611,8 @@ class _Screen:
     key_constant_secret = _compiled(_KEY_CONSTANT_SECRET)
     lookup_value = _compiled(_LOOKUP_VALUE)
     weak_name = _compiled(_WEAK_NAME)
+    pass_name = _compiled(_PASS_NAME)
+    number = _compiled(_NUMBER)
     not_credential_name = _compiled(_NOT_CREDENTIAL_NAME)
     name_before = _compiled(_NAME_BEFORE)
     secret_reference_name = _compiled(_SECRET_REFERENCE_NAME)
@@ -968,7 +979,12 @@ class _Screen:
             return self.credential_after(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
-            return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
+            if found is None:
+                return False
+            first, last, certain = found
+            if self.pass_name.fullmatch(buffer, start, end) is not None:
+                return self.pass_value(buffer, first, last, certain=certain)
+            return self.looks_secret(buffer, first, last, header=True)
         # A sentence that names the credential before a colon: "the password for the intern
         # account: ...", "the vault password is: ...". Such words end many a bullet (token for CI:
         # repo scopes, the token is: opaque), so only a value with a password's texture counts, as
@@ -982,6 +998,23 @@ class _Screen:
         if _linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_before(buffer, end)
+
+    def pass_value(self, buffer: bytearray, start: int, end: int, *, certain: bool) -> bool:
+        """Whether ``buffer[start:end]``, after ``pass`` alone, is a password: never a number
+        (``pass: 14``, ``PASS = 0x01``); when ``certain``, one run with a letter and a digit or a
+        symbol (``PASS=hunter2``; not ``PASS = "passed"``); else, or besides, a value that looks
+        generated, as after any weak name."""
+        last = _trimmed(buffer, start, end)
+        if self.number.fullmatch(buffer, start, last) is not None:
+            return False
+        if (
+            certain
+            and self.word_gap.search(buffer, start, last) is None
+            and self.texture.fullmatch(buffer, start, last) is not None
+            and self.is_value(buffer, start, end)
+        ):
+            return True
+        return self.looks_secret(buffer, start, end, header=True)
 
     def code_reference(self, buffer: bytearray, start: int, end: int, match: re.Match[bytes], *, variable_key: bool = False) -> bool:
         """Whether the unquoted value after the separator ``match``, given to the name
