@@ -28,10 +28,10 @@ Design:
   lives (``settings.KEY``, ``os.getenv(...)``, ``API_KEY_V2``, ``dbPassword``, paths, URLs, ARNs).
   A quoted value is a string: it stands for a value only when the whole of it is a template, a
   reference or a call (``"${API_KEY}"``, ``"{{ secret }}"``, ``'os.environ["KEY"]'``), or when it
-  is code (an f-string that interpolates, a regular expression, a colour); a bracket, ``$``,
-  ``%``, ``<`` or ``#`` anywhere else in it is a password's own character (``"Tr0ub(4dor&3"``,
-  ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``), and capitalised words in it are a passphrase
-  (``"CorrectHorseBatteryStaple"``), not a type.
+  is code (an f-string that interpolates, a regular expression, a colour, a terminal's escape
+  sequence such as ``"\\033[92m"``); a bracket, ``$``, ``%``, ``<`` or ``#`` anywhere else in it
+  is a password's own character (``"Tr0ub(4dor&3"``, ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``),
+  and capitalised words in it are a passphrase (``"CorrectHorseBatteryStaple"``), not a type.
 - Some values only name a secret, or are public by design, and are kept: a cookie that holds a
   preference (``Cookie: theme=dark``; one named for a session or a login, or with a generated
   value, is refused), the name of a Secret object or of a key inside one under the names charts
@@ -44,7 +44,12 @@ Design:
   (``password: x`` at the end of a line, before a comment, a comma or a closing bracket). A word
   followed by more words (``token: see the docs``, ``Secret: rotate it every 90 days``) is prose,
   and only a value that looks generated there is refused: eight or more bytes, four distinct
-  characters, a letter together with a digit or a symbol.
+  characters, a letter together with a digit or a symbol. Words to the end of their line after a
+  credential name are refused as one value with spaces in it when none of them is a word of
+  grammar, a stand-in or a reference (``see the vault entry``, ``ask Alice``, ``the one from the
+  team vault`` are prose) and they mix three of lower case, upper case inside a word, digits and
+  symbols (``PASSWORD: Summer 2024!``), or are four plain words or more in one case, a passphrase
+  (``password: correct horse battery staple``).
 - A sentence names a credential and gives its value after a linking word, without a separator:
   ``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``, ``the token is
   now ...``. What follows such a word is mostly a description (``the token is expired``, ``the
@@ -73,7 +78,10 @@ Design:
   ``tokenizer`` hold lengths, counts, addresses and settings, never the credential itself. An
   upper-case name that ends in ``_KEY`` and says nothing of a credential (``SPAN_KEY``,
   ``CONFIGFILE_KEY``) is one only while its value could be: lower-case words joined by ``-``,
-  ``_`` or ``.`` (``"current-span"``) name what it looks up, and are kept.
+  ``_`` or ``.`` (``"current-span"``) name what it looks up, and are kept. ``pass`` alone names a
+  count or a test's result as often as a password (``pass: 14``, ``PASS = "PASS"``, ``PASS = 0``):
+  after it, a value written as one is refused when it is one run with a letter and a digit or a
+  symbol (``PASS=hunter2``, ``export PASS="hunter2"``), and a plain word or a number is kept.
 
 Speed: every quantifier is bounded or runs over a character class disjoint from what follows it, so
 a scan is linear in the input length. Every rule starts with a literal (a token's "must not continue
@@ -96,10 +104,14 @@ and pages, or operating-system copies.
 Limits: this is not a complete secret scanner. It cannot recognise every private value: a password
 written in running prose without a digit or symbol (or a short one that the sentence goes on
 after: ``the password is hunter2 for staging``, or one of lower case and digits right after the
-name: ``password hunter2024``), a key with an unpublished shape that is not
+name: ``password hunter2024``), a password with spaces after ``pass`` or ``auth`` alone, which
+head steps and modes far more often (``first pass: collect imports``), or one of fewer than four
+plain words (``password: correct horse battery``), a key with an unpublished shape that is not
 assigned to a credential-like name, a credential split across lines, letters from other scripts that
 merely look like Latin ones, or any encoded, encrypted or obfuscated secret. Passing the screen is no
-proof that content is free of secrets.
+proof that content is free of secrets. The other way, four plain words in one case after a
+credential name are taken for a passphrase even when they are a note (``password: reset last
+friday morning``).
 
 Why this module is longer than ~300 lines: it is one rule table with the scanner that runs it; the
 rules read best side by side, and splitting them would hide which rule wins.
@@ -278,6 +290,9 @@ _PATTERN_CONSTRUCT = rb"\(\?(?:[:=!#]|P?<)(?:[^()]{0,64}\)|\Z)|\\[wdsWDSbB]"
 _PATTERN_CLASS = rb"\[\^?[^\]\s\[]{1,64}\](?=[*+?{(\[])"
 _PATTERN_RANGE = rb"[A-Za-z0-9]-[A-Za-z0-9]"
 _BETWEEN_STRINGS = rb"[ \t]+(?:[-+%*.&|]|(?:or|and|if|else|in|for)[ \t])"
+# A terminal's escape sequence, as code writes the escape byte (\033, \x1b, \u001b, \e) or as
+# captured output holds it: a colour or a cursor move ("\033[92m"), never part of a password.
+_TERMINAL_ESCAPE = rb"(?:\x1b|\\(?:0?33|x1[bB]|u001[bB]|e))\["
 # A quoted value cut short by a quote of the other kind, which opens a string inside it: what
 # precedes that string is a template's or a call's opening (os.environ[, get_secret(, os.getenv(KEY,
 # ${{ secrets[, {{ required , $(pass show , <%= ENV[, #{ENV[), not a password.
@@ -349,6 +364,31 @@ _PUBLIC_VALUE = rb"pk_(?:live|test)_[A-Za-z0-9]{16,250}|pk\.eyJ[A-Za-z0-9_-]{10,
 # lower-to-upper step, as base64 of a short user:password pair ("dXNlcjpwYXNz") does.
 _TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]).*"
 _HEADER_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]|[a-z][A-Z]).*"
+
+# Words to the end of their line after a credential name and a spaced separator, up to eight and
+# before a comment (password: correct horse battery staple, PASSWORD: Summer 2024!). A word does
+# not start with "#", which starts a comment after a space.
+_PHRASE = (
+    rb"[^\s\"'`,;&\\#][^\s\"'`,;&\\]{0,63}(?:[ \t]{1,4}[^\s\"'`,;&\\#][^\s\"'`,;&\\]{0,63}){1,7}"
+    rb"(?=[ \t]*(?:\Z|[\r\n]|\\[nr])|[ \t]+#)"
+)
+# Four words or more of letters alone, in one case (correct horse battery staple, Correct Horse
+# Battery Staple): a passphrase. A sentence starts with a capital and goes on in lower case.
+_PASSPHRASE = rb"[a-z]+(?:[ \t]+[a-z]+){3,}|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){3,}"
+# The words of a sentence's grammar (articles and determiners, pronouns, prepositions,
+# conjunctions, auxiliary and modal verbs, adverbs of time and frequency) and of code's (await,
+# lambda, return): words that hold one are a sentence (the one from the team vault, leave empty
+# for none, synced nightly from prod) or code, not a password.
+_GRAMMAR_WORD = (
+    rb"(?i:a|an|the|this|that|these|those|each|every|all|some|not|nor|its|their|our|your|my|his|her"
+    rb"|it|you|we|they|he|she|i|me|us|them|of|in|on|at|to|for|from|with|without|within|by|as|into"
+    rb"|onto|under|over|after|before|via|per|than|about|between|through|until|and|or|but|if|so|then"
+    rb"|else|when|where|while|unless|because|is|are|was|were|be|been|being|am|has|have|had|do|does"
+    rb"|did|can|could|will|would|shall|should|may|might|must|there|here|how|what|which|who|why|only"
+    rb"|also|just|e\.g|i\.e|etc|now|later|soon|again|already|still|never|always|often|once|yet|too"
+    rb"|very|instead|anymore|hourly|daily|nightly|weekly|monthly|quarterly|yearly|annually"
+    rb"|await|yield|lambda|return|import|elif|except|raise|del|global)"
+)
 
 # A credential's name followed by what it is for, up to four words, ending where a linking word
 # follows (the password for the staging DB, the API key of the billing service).
@@ -478,6 +518,12 @@ _LOOKUP_VALUE = rb"(?=[a-z]*[aeiouy])[a-z]{2,15}(?:[-_.](?=[a-z]*[aeiouy])[a-z]{
 # their value is refused only when it looks generated, as Docker's "auth" and npm's "_auth"
 # base64 values do.
 _WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|(?i:pass)"
+# "pass" alone names a password (PASS=hunter2, export PASS="..."), but as often a count (pass: 14)
+# or a test's result (PASS = "PASS", PASS = 0, PASS = "passed"). A number after it is never one
+# (0x01 and 1.5e-3 too); a value written as one (tight against its separator, quoted, or ending its
+# clause) is refused when it is one run with a password's texture, a letter with a digit or a symbol.
+_PASS_NAME = rb"(?i:pass)"
+_NUMBER = rb"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+"
 _NAME_BEFORE = rb"[A-Za-z0-9_.-]+\Z"
 # Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret
 # key = ..."): the first word says what the key opens, so "primary key" or "sort key" are not names.
@@ -585,6 +631,7 @@ class _Screen:
     elided_prefix = _compiled(_ELIDED_PREFIX)
     open_stand_in = _compiled(_OPEN_STAND_IN)
     pattern_construct = _compiled(_PATTERN_CONSTRUCT)
+    terminal_escape = _compiled(_TERMINAL_ESCAPE)
     pattern_class = _compiled(_PATTERN_CLASS)
     pattern_range = _compiled(_PATTERN_RANGE)
     between_strings = _compiled(_BETWEEN_STRINGS)
@@ -598,12 +645,20 @@ class _Screen:
     key_constant_secret = _compiled(_KEY_CONSTANT_SECRET)
     lookup_value = _compiled(_LOOKUP_VALUE)
     weak_name = _compiled(_WEAK_NAME)
+    pass_name = _compiled(_PASS_NAME)
+    number = _compiled(_NUMBER)
     not_credential_name = _compiled(_NOT_CREDENTIAL_NAME)
     name_before = _compiled(_NAME_BEFORE)
     secret_reference_name = _compiled(_SECRET_REFERENCE_NAME)
     key_name_value = _compiled(_KEY_NAME_VALUE)
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
     word_gap = _compiled(rb"\s")
+    phrase = _compiled(_PHRASE)
+    phrase_word = _compiled(rb"[^ \t]+")
+    passphrase = _compiled(_PASSPHRASE)
+    grammar_word = _compiled(_GRAMMAR_WORD)
+    alnum = _compiled(rb"[A-Za-z0-9]")
+    letters = _compiled(rb"[A-Za-z]+")
     token_run = _compiled(_TOKEN_RUN)
     path = _compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
     ends_authorization = _compiled(rb"(?i:authorization)\Z")
@@ -719,8 +774,9 @@ class _Screen:
         """Whether the quoted value ``buffer[start:end]``, opened by ``quote``, stands for a value
         or is code: a whole template, reference, call or colour; the opening of one that a string
         inside it cuts short; an f-string or a JavaScript template literal that interpolates
-        (``f'{__name__}.lang'``, a backquoted ``${prefix}-key``); or a regular expression, which a
-        raw string holding a bracket, an escape or an operator is (``r'[^\\W\\d]\\w*'``)."""
+        (``f'{__name__}.lang'``, a backquoted ``${prefix}-key``); a terminal's escape sequence
+        (``'\\033[92m'``, a colour a test runner prints a result in); or a regular expression, which
+        a raw string holding a bracket, an escape or an operator is (``r'[^\\W\\d]\\w*'``)."""
         if self.quoted_stand_in.fullmatch(buffer, start, end) is not None:
             return True
         cut = _cut_by_other_quote(buffer, end, quote) or _cut_by_escaped_quote(buffer, start, end, quote)
@@ -734,6 +790,8 @@ class _Screen:
         if ord("r") in prefix and any(buffer.find(c, start, end) >= 0 for c in b"[(\\^|*+?{"):
             return True
         if self.pattern_construct.search(buffer, start, end) is not None:
+            return True
+        if self.terminal_escape.search(buffer, start, end) is not None:
             return True
         return any(
             self.pattern_range.search(buffer, found.start(), found.end()) is not None
@@ -759,16 +817,65 @@ class _Screen:
         words = self.word.finditer(buffer, start, end)
         return next(words, None) is not None and next(words, None) is not None
 
-    def credential_after(self, buffer: bytearray, pos: int, *, tight: bool = True, header: bool = False) -> bool:
+    def credential_after(
+        self, buffer: bytearray, pos: int, *, tight: bool = True, header: bool = False, spaced: bool = False
+    ) -> bool:
         """Whether a credential value starts at ``pos``: any real value in a certain context, else
-        only one that looks generated."""
+        one that looks generated, or (when ``spaced``) words that are one (:meth:`spaced_value`)."""
         found = self.value_at(buffer, pos, tight=tight)
         if found is None:
             return False
         start, end, certain = found
         if certain:
             return self.is_value(buffer, start, end)
-        return self.looks_secret(buffer, start, end, header=header)
+        return self.looks_secret(buffer, start, end, header=header) or (spaced and self.spaced_value(buffer, start))
+
+    def spaced_value(self, buffer: bytearray, start: int) -> bool:
+        """Whether the unquoted words from ``start`` to the end of their line are a value with
+        spaces in it: a password (``Summer 2024!``: three of lower case, upper case, digits and
+        symbols, where a capital that starts a word does not count, as prose capitalises names:
+        ``Release Train 2024``) or a passphrase (four words or more of letters in one case:
+        ``correct horse battery staple``).
+
+        Prose and code write words there too, so none of them may be a word of grammar (``the one
+        from the team vault``, ``token if token else None``), a stand-in or a reference (``see the
+        vault entry``, ``ask Alice``, ``same as staging``, ``Optional[str] = None``), a description
+        or a name (``expires 2025-01-01``, ``check 1Password``), or punctuation alone (``| None``).
+        """
+        phrase = self.phrase.match(buffer, start)
+        if phrase is None:
+            return False
+        end = _trimmed(buffer, start, phrase.end())
+        lower = upper = digit = symbol = False
+        for word in self.phrase_word.finditer(buffer, start, end):
+            first, last = word.start(), _trimmed(buffer, *word.span())
+            if not self.phrase_part(buffer, first, last):
+                return False
+            lower = lower or self.lower.search(buffer, first, last) is not None
+            upper = upper or self.upper.search(buffer, first + 1, last) is not None
+            digit = digit or self.digit.search(buffer, first, last) is not None
+            symbol = symbol or self.symbol.search(buffer, first, last) is not None
+        if self.passphrase.fullmatch(buffer, start, end) is not None:
+            return True
+        return end - start >= _MIN_VALUE and lower + upper + digit + symbol >= 3
+
+    def phrase_part(self, buffer: bytearray, first: int, last: int) -> bool:
+        """Whether the word ``buffer[first:last]`` may be part of a value with spaces in it: a
+        letter or a digit in it, and no word of grammar, stand-in, reference, description or name."""
+        if last <= first or self.alnum.search(buffer, first, last) is None:
+            return False
+        if self.grammar_word.fullmatch(buffer, first, last) is not None:
+            return False
+        if last - first == 1:
+            return True  # one digit or letter between words (Tr0ub 4 dor!), which is_value takes for none
+        if not self.is_value(buffer, first, last):
+            return False
+        if self.letters.fullmatch(buffer, first, last) is not None:
+            return True  # a word (Summer, horse); a name or a description has a digit or a joiner
+        return (
+            self.description.fullmatch(buffer, first, last) is None
+            and self.named_thing.fullmatch(buffer, first, last) is None
+        )
 
     # -- checks, one per kind of rule ---------------------------------------------------------------
 
@@ -856,7 +963,9 @@ class _Screen:
         return before and after
 
     def url_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for credential URLs: any password except a placeholder, however short.
+        """Check for credential URLs: any password except a placeholder, however short. One
+        character, or one repeated (``u:p@h``, ``:1@``, ``:***@``), is how documentation and tests
+        write a password they do not show.
 
         A password written with ``/``, ``?`` or ``#`` unescaped (as many connection-string parsers
         take it) is one too, unless what comes before the first of them is a port: then the ``@``
@@ -956,10 +1065,15 @@ class _Screen:
                 return False
             if self.names_lookup(buffer, start, end, match.end()):
                 return False
-            return self.credential_after(buffer, match.end())
+            return self.credential_after(buffer, match.end(), spaced=True)
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
-            return found is not None and self.looks_secret(buffer, found[0], found[1], header=True)
+            if found is None:
+                return False
+            first, last, certain = found
+            if self.pass_name.fullmatch(buffer, start, end) is not None:
+                return self.pass_value(buffer, first, last, certain=certain)
+            return self.looks_secret(buffer, first, last, header=True)
         # A sentence that names the credential before a colon: "the password for the intern
         # account: ...", "the vault password is: ...". Such words end many a bullet (token for CI:
         # repo scopes, the token is: opaque), so only a value with a password's texture counts, as
@@ -973,6 +1087,23 @@ class _Screen:
         if _linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_before(buffer, end)
+
+    def pass_value(self, buffer: bytearray, start: int, end: int, *, certain: bool) -> bool:
+        """Whether ``buffer[start:end]``, after ``pass`` alone, is a password: never a number
+        (``pass: 14``, ``PASS = 0x01``); when ``certain``, one run with a letter and a digit or a
+        symbol (``PASS=hunter2``; not ``PASS = "passed"``); else, or besides, a value that looks
+        generated, as after any weak name."""
+        last = _trimmed(buffer, start, end)
+        if self.number.fullmatch(buffer, start, last) is not None:
+            return False
+        if (
+            certain
+            and self.word_gap.search(buffer, start, last) is None
+            and self.texture.fullmatch(buffer, start, last) is not None
+            and self.is_value(buffer, start, end)
+        ):
+            return True
+        return self.looks_secret(buffer, start, end, header=True)
 
     def code_reference(self, buffer: bytearray, start: int, end: int, match: re.Match[bytes], *, variable_key: bool = False) -> bool:
         """Whether the unquoted value after the separator ``match``, given to the name
@@ -1094,7 +1225,7 @@ class _Screen:
         return (
             self.credential_named(buffer, start, end)
             and not self.names_lookup(buffer, start, end, match.end())
-            and self.credential_after(buffer, match.end())
+            and self.credential_after(buffer, match.end(), spaced=True)
         )
 
     def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

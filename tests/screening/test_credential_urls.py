@@ -101,6 +101,21 @@ def test_a_port_before_a_path_with_an_at_sign_is_kept(host: str, port: int, path
     assert find_secret(text) is None, text
 
 
+@given(
+    password=st.sampled_from(URL_PASSWORD).flatmap(lambda c: st.integers(1, 12).map(lambda n: c * n)),
+    host=st.sampled_from(["db/app", "example.com", "localhost:6379/0", "h/db", *EMPTY_OR_ENCODED_HOSTS]),
+)
+def test_a_url_password_of_one_character_or_one_repeated_is_kept(password: str, host: str) -> None:
+    # Documentation and tests write a password they do not show that way (u:p@h, :x@, :***@).
+    text = f"postgres://admin:{password}@{host}"
+    assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize("password", ["ab", "a1", "x1", "pq"])
+def test_a_url_password_of_two_distinct_characters_is_refused(password: str) -> None:
+    assert find_secret(f"postgres://admin:{password}@db/app") == "credential_url"
+
+
 ADVERSARIAL: dict[str, str | None] = {
     ("://" + "a:b@/" * 205)[:1024]: None,  # one-character passwords, as in a mask
     ("postgres://u:" + "%2F@" * 253)[:1024]: "credential_url",

@@ -172,6 +172,24 @@ def test_code_in_quotes_is_kept(line: str) -> None:
     assert find_secret(line) is None
 
 
+# A terminal's escape sequence in quotes is a colour or a cursor move, as a test runner names one
+# for a result (PASS = '\033[92m'), whatever the name: the escape byte written as code writes it,
+# or as captured output holds it.
+terminal_escapes = st.builds(
+    lambda escape, params, final, text: f"{escape}[{';'.join(map(str, params))}{final}{text}",
+    st.sampled_from(["\\033", "\\33", "\\x1b", "\\x1B", "\\u001b", "\\e", "\x1b"]),
+    st.lists(st.integers(0, 107), min_size=1, max_size=3),
+    st.sampled_from("mHJKG"),
+    st.sampled_from(["", "PASS", "OK", "Pass 12"]),
+)
+
+
+@given(name=st.sampled_from([*SHORT_CREDENTIAL_NAMES, "PASS", "pass"]), form=st.sampled_from(QUOTED_FORMS[:9]), value=terminal_escapes)
+def test_a_terminal_escape_in_quotes_is_kept(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) is None, text
+
+
 @pytest.mark.parametrize(
     "text",
     [

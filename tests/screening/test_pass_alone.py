@@ -1,0 +1,79 @@
+"""``pass`` alone as a name: a password after it, or a count, a test's result and the statement.
+
+``PASS`` names a password in a shell or an env file (``PASS=hunter2``, ``export PASS="..."``) and a
+result or a count in a test runner (``PASS = "PASS"``, ``PASS = 0``, ``pass: 14, fail: 0``). A value
+written as one (tight against its separator, quoted, or ending its clause) is refused after it when
+it is one run with a letter and a digit or a symbol; a plain word, a number and a phrase are kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_credentials import TIGHT_FORMS, short_values
+
+PASS_NAMES = ["PASS", "pass", "Pass"]
+NUMBER = re.compile(r"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+")
+textured = short_values.filter(
+    lambda v: len(v) >= 2
+    and re.search(r"[A-Za-z]", v) is not None
+    and re.search(r"[0-9!@^*+?~]", v) is not None
+    and NUMBER.fullmatch(v) is None
+    and v.lower() != "pass"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PASS=hunter2", "pass=hunter2", 'export PASS="hunter2"', 'PASS = "hunter2"', "pass: hunter2",
+        '{"pass": "hunter2"}', "user=admin&pass=hunter2", "PASS=p@ss", "Pass: hunter2  # staging",
+    ],
+)  # fmt: skip
+def test_a_password_after_pass_alone_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@given(name=st.sampled_from(PASS_NAMES), form=st.sampled_from(TIGHT_FORMS), value=textured)
+def test_any_value_with_a_password_s_texture_after_pass_is_refused(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+RESULTS = ["PASS", "pass", "Pass", "passed", "ok", "OK", "success", "green", "true", "P", "[PASS]", "\u2713", "PASSED"]
+numbers = st.one_of(
+    st.integers(0, 10**6).map(str), st.integers(0, 255).map(hex), st.floats(0, 100, allow_nan=False).map(repr)
+)
+
+
+@given(name=st.sampled_from(PASS_NAMES), form=st.sampled_from(TIGHT_FORMS), value=st.sampled_from(RESULTS) | numbers)
+def test_a_result_or_a_number_after_pass_is_kept(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "status: PASS", "result=pass", "TEST_PASS_COUNT = 3", "PASS_COUNT=12", "Pass: 12 tests, fail: 0",
+        "pass: 14, fail: 0, skipped: 2", "PASS = auto()", "PASS=$1", 'PASS = "Pass 2"', "pass: hunter2 for the box",
+        "pass=100%", "pass=3/5", "bypass=hunter2",
+        "try:\n    run()\nexcept OSError: pass\n", "class Empty:\n    pass\n", "if done:\n    pass\nelse: pass",
+        "First pass: adjacent or overlapping intervals collapse", "The content pass: everything above moved",
+    ],
+)  # fmt: skip
+def test_pass_as_a_word_a_status_or_a_statement_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@given(count=st.integers(0, 10**4), other=st.sampled_from(["fail", "skip", "error", "xfail"]), name=st.sampled_from(PASS_NAMES))
+def test_test_counts_are_kept(count: int, other: str, name: str) -> None:
+    assert find_secret(f"{name}: {count}, {other}: 0") is None
+    assert find_secret(f"{name}={count} {other}=0") is None
+
