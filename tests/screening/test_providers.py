@@ -69,7 +69,8 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "frameio_token": token("fio-u-", (URLSAFE, 64)),
     "harness_token": token("pat.", (URLSAFE, 22), ".", (ALNUM, 24), ".", (ALNUM, 20)),
     "infracost_key": token("ico-", (ALNUM, 32)),
-    "maxmind_key": token((ALNUM, 6), "_", (ALNUM, 29), "_mmk"),
+    # A key that happens to start with YC or AQVN is also a Yandex token's shape (refused all the same, named Yandex).
+    "maxmind_key": token((ALNUM, 6), "_", (ALNUM, 29), "_mmk").filter(lambda t: not t[0].startswith(("YC", "AQVN"))),
     "openshift_token": token("sha256~", (URLSAFE, 43)),
     "plaid_token": st.one_of(*(token(f"access-{env}-", *UUID) for env in ("sandbox", "development", "production"))),
     "planetscale_token": st.one_of(*(token(lead, (URLSAFE, 32, 64)) for lead in ("pscale_tkn_", "pscale_pw_", "pscale_oauth_"))),
@@ -249,3 +250,8 @@ def test_the_module_is_data_only() -> None:
         tree = ast.parse(file.read())
     imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
     assert [getattr(node, "module", None) for node in imports] == ["__future__"]
+
+
+def test_a_maxmind_key_in_a_yandex_tokens_shape_is_refused_all_the_same() -> None:
+    assert find_secret("key YC0a1B2c_abcdefghijklmnopqrstuvwxyzABC_mmk here") in ("maxmind_key", "yandex_token")
+    assert find_secret("key AQVN9z_abcdefghijklmnopqrstuvwxyzABC_mmk here") in ("maxmind_key", "yandex_token")
