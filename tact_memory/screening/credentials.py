@@ -514,15 +514,15 @@ _KEY_CONSTANT_SECRET = (
 # of two to fifteen letters with a vowel, no digit, no capital. A generated key has a digit, a
 # capital or a long run of letters; a passphrase of plain words after such a name is kept.
 _LOOKUP_VALUE = rb"(?=[a-z]*[aeiouy])[a-z]{2,15}(?:[-_.](?=[a-z]*[aeiouy])[a-z]{2,15}){1,5}"
-# Names whose value is often a plain word or a mode (auth: none, auth: oauth2, "Pass: 12 tests"):
-# their value is refused only when it looks generated, as Docker's "auth" and npm's "_auth"
-# base64 values do.
-_WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|(?i:pass)"
 # "pass" alone names a password (PASS=hunter2, export PASS="..."), but as often a count (pass: 14)
 # or a test's result (PASS = "PASS", PASS = 0, PASS = "passed"). A number after it is never one
 # (0x01 and 1.5e-3 too); a value written as one (tight against its separator, quoted, or ending its
 # clause) is refused when it is one run with a password's texture, a letter with a digit or a symbol.
 _PASS_NAME = rb"(?i:pass)"
+# Names whose value is often a plain word or a mode (auth: none, auth: oauth2, "Pass: 12 tests"):
+# their value is refused only when it looks generated, as Docker's "auth" and npm's "_auth"
+# base64 values do.
+_WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|" + _PASS_NAME
 _NUMBER = rb"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+"
 _NAME_BEFORE = rb"[A-Za-z0-9_.-]+\Z"
 # Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret

@@ -53,14 +53,14 @@ from ..values import fields
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["PROTOCOL_VERSION", "RemoteStore", "safe_endpoint"]
+__all__ = ["PROTOCOL_READ_IDS", "PROTOCOL_VERSION", "RemoteStore", "safe_endpoint"]
 
 PROTOCOL_VERSION = 1
 """The service protocol this client speaks (the ``/v1`` routes)."""
 
 T = TypeVar("T")
 _MAX_ID = 2**63 - 1
-_PROTOCOL_READ_IDS = 64
+PROTOCOL_READ_IDS = 64
 """The most ids every service of protocol 1 reads in one request; a later one says how many it reads
 (``read_ids`` in its session answer)."""
 _EXPORT_PAGE = 500
@@ -128,7 +128,7 @@ class RemoteStore:
         self._token_problem = token_problem
         self._assumed_limits = limits
         self._limits: Limits | None = None
-        self._read_ids = _PROTOCOL_READ_IDS
+        self._read_ids = PROTOCOL_READ_IDS
         self._timeout = timeout
         self._transport = transport
         self._client: httpx.Client | None = None
@@ -259,7 +259,7 @@ class RemoteStore:
             given = answer["limits"]
             limits = Limits(**{k: _int(v) for k, v in given.items() if k in _LIMIT_FIELDS})
             namespace, role = str(answer["namespace"]), str(answer["role"])
-            read_ids = _int(answer.get("read_ids", _PROTOCOL_READ_IDS))
+            read_ids = _int(answer.get("read_ids", PROTOCOL_READ_IDS))
             if read_ids < 1:
                 raise ValueError("read_ids is not a count")
         except (KeyError, TypeError, ValueError, AttributeError):
@@ -293,7 +293,7 @@ class RemoteStore:
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             raise errors.InvalidArguments("ids must name at least one record")
-        if len(wanted) > _PROTOCOL_READ_IDS:
+        if len(wanted) > PROTOCOL_READ_IDS:
             self._session()  # how many ids the service reads at once, asked once
         found: list[MemoryRecord] = []
         start = 0
@@ -302,11 +302,11 @@ class RemoteStore:
             try:
                 answer = self._call("POST", "read", {"ids": part})
             except errors.InvalidArguments:
-                if len(part) <= _PROTOCOL_READ_IDS:
+                if len(part) <= PROTOCOL_READ_IDS:
                     raise
                 # The ids are valid, so what refused them is a process of an earlier release behind
                 # the same endpoint (an upgrade half done), which reads 64 at once: so do from now on.
-                self._read_ids = _PROTOCOL_READ_IDS
+                self._read_ids = PROTOCOL_READ_IDS
                 continue
             found += self._parse(lambda: [_record(m) for m in answer["memories"]])
             start += len(part)

@@ -56,6 +56,7 @@ from ..records import Candidate, MemoryRecord, RecordKey
 from .. import deadline
 from ..store.policy import MAX_INTEGER
 from ..store.postgres import PostgresStore
+from ..store.remote import PROTOCOL_READ_IDS, PROTOCOL_VERSION
 from ..values import as_dict
 from .gate import Gate
 from .gate import Refused as _Refused
@@ -65,9 +66,6 @@ from .watch import GenerationWatch
 
 __all__ = ["PROTOCOL_READ_IDS", "PROTOCOL_VERSION", "ServiceLimits", "create_app"]
 
-PROTOCOL_VERSION = 1
-PROTOCOL_READ_IDS = 64
-"""The most ids a read request of protocol 1 has always been allowed to name; a service reads at least these."""
 ACCESS_LOG = logging.getLogger("tact_memory.team.access")
 
 _STATUS = {
