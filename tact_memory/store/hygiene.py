@@ -33,9 +33,11 @@ So after a delete, a replacement or a prune the store scrubs, in four steps:
    any other write. If it cannot run (the write lock is busy), the next writer pays that sync.
 
 The scrub runs after the removal has committed, outside its transaction (``VACUUM`` cannot run
-inside one). It is best effort: if it cannot finish (the write lock is busy; another process's read
-transaction still uses the WAL, so a checkpoint cannot complete past the busy timeout; the disk is
-full) the removal still stands (the store then flushes the WAL itself before it acknowledges the
+inside one). Another process's checkpoint (its own scrub) makes SQLite refuse a second one at
+once, without waiting, so :func:`checkpoint` asks again until the busy timeout. It is best effort:
+if it cannot finish (the write lock is busy; another process's read transaction still uses the
+WAL, or its checkpoints keep running, past the busy timeout; the disk is full) the removal still
+stands (the store then flushes the WAL itself before it acknowledges the
 removal), and :class:`Scrubber` remembers what is owed. The next write of
 this store (a put, a delete, or a scan's or read's telemetry) or its ``close`` pays it. Until then
 the old text can remain in the ``-wal`` file or in unused space of the main file. The WAL keeps its
@@ -52,13 +54,14 @@ wear levelling, snapshots and backups may keep old bytes.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable, Iterable
 
 from . import residue
-from .connection import commit_unchanged
+from .connection import FIRST_PAUSE_S, LAST_PAUSE_S, commit_unchanged
 from .sqlite_errors import SQLITE_FULL, SQLITE_IOERR, error_code
 
-__all__ = ["Scrubber"]
+__all__ = ["Scrubber", "checkpoint"]
 
 Image = Callable[[], "bytes | None"]
 """Reads the database file as it is on disk (:func:`.held.image`); ``None`` if it cannot."""
@@ -133,7 +136,7 @@ class Scrubber:
                     conn.execute("VACUUM")
                     self.rewrites += 1
             removed = set()  # the file is clean: only emptying the WAL can still be owed
-            busy, frames, done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            busy, frames, done = checkpoint(conn, "TRUNCATE")
             copied = copied or (0 <= frames == done)
             if busy:
                 raise _Unfinished
@@ -166,7 +169,7 @@ class Scrubber:
         # lock no frame can be added; if no other connection committed since `before`, nothing
         # is left for a checkpoint to copy, so the file cannot change while it is read.
         before = conn.execute("PRAGMA data_version").fetchone()[0]
-        busy, frames, done = conn.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+        busy, frames, done = checkpoint(conn, "FULL")
         if busy or frames != done:
             raise _Unfinished
         copied = frames >= 0  # every frame, unless the file is not in WAL mode (SQLite answers -1)
@@ -182,6 +185,34 @@ class Scrubber:
             return False, copied
         clean = not (residue.runs_hold_text(runs) if removed is None else residue.runs_hold_any(runs, removed))
         return clean, copied
+
+
+def checkpoint(conn: sqlite3.Connection, mode: str) -> tuple[int, int, int]:
+    """``PRAGMA wal_checkpoint(mode)``'s answer (busy, frames in the WAL, frames copied), asked
+    again while another connection's checkpoint is under way.
+
+    One checkpoint runs at a time, and SQLite answers any other at once with ``(1, -1, -1)``
+    without calling the busy handler (https://sqlite.org/c3ref/wal_checkpoint_v2.html): two
+    processes that remove records together would otherwise leave each other's scrub owed, with the
+    removed text still on disk until a later write. So that answer is retried after
+    :data:`.connection.FIRST_PAUSE_S`, the pause doubling up to :data:`.connection.LAST_PAUSE_S`,
+    until the connection's busy timeout has passed (a checkpoint takes a few milliseconds; one
+    that waits for a reader takes up to that timeout itself). The waits for readers and writers
+    inside a checkpoint go through the busy handler as before.
+    """
+    deadline: float | None = None
+    pause = FIRST_PAUSE_S
+    while True:
+        busy, frames, done = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+        if not (busy and frames < 0):
+            return busy, frames, done
+        now = time.monotonic()
+        if deadline is None:
+            deadline = now + conn.execute("PRAGMA busy_timeout").fetchone()[0] / 1000
+        if now >= deadline:
+            return busy, frames, done
+        time.sleep(min(pause, deadline - now))
+        pause = min(2 * pause, LAST_PAUSE_S)
 
 
 def _restart_wal(conn: sqlite3.Connection) -> None:

@@ -152,6 +152,39 @@ def test_random_workload_never_leaves_old_text(make_store: Callable[..., MemoryS
     assert len(retired) > 100
 
 
+@pytest.mark.slow
+def test_a_delete_returns_with_its_text_gone_while_another_process_removes_records(db_path: Path) -> None:
+    """Two processes removing records together: each scrub's checkpoint can meet the other's, which
+    SQLite refuses at once rather than waiting for; every delete here must still return with its
+    text in no file of the folder (:func:`tact_memory.store.hygiene.checkpoint` waits its turn)."""
+    import multiprocessing
+
+    from .workers import replacing_worker
+
+    rng = random.Random(11)
+    store = MemoryStore(db_path)
+    store.put("the first record, so the folder and the file exist before the worker opens them")
+    ctx = multiprocessing.get_context("spawn")
+    started, stop = ctx.Event(), ctx.Event()
+    worker = ctx.Process(target=replacing_worker, args=(str(db_path), started, stop))
+    worker.start()
+    try:
+        assert started.wait(60)
+        left = []
+        for n in range(120):
+            text = record_text(n, rng)
+            key = store.put(text).memory.key
+            store.delete(key)
+            if grep_folder(db_path, canary_of(text)):
+                left.append(n)
+    finally:
+        stop.set()
+        worker.join(60)
+        store.close()
+    assert worker.exitcode == 0
+    assert left == []
+
+
 def test_guarantees_describe_deletion_honestly() -> None:
     """I12: the documentation says removal from retrieval, names what keeps copies, claims no erasure."""
     text = GUARANTEES.read_text(encoding="utf-8")

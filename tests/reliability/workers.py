@@ -348,3 +348,16 @@ if __name__ == "__main__":
         mixed(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:  # pragma: no cover
         raise SystemExit(f"unknown mode {sys.argv[1]!r}")
+
+
+def replacing_worker(path: str, started: Any, stop: Any) -> None:
+    """Replace one record of its own over and over until ``stop`` is set: every replacement is a
+    removal, so this process scrubs (and checkpoints) as often as it can."""
+    store = MemoryStore(path)
+    serial = 0
+    key = store.put(f"background record {serial} of the replacing worker").memory.key
+    started.set()
+    while not stop.is_set():
+        serial += 1
+        key = store.put(f"background record {serial} of the replacing worker", replace=key).memory.key
+    store.close()
