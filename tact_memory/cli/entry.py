@@ -176,13 +176,81 @@ def _run_plain(command: str, options: dict[str, str | None]) -> None:
             gc.enable()  # as it was, for a caller in the same process
 
 
+def _closed_streams_read_nothing() -> None:
+    """Give a standard stream that was closed when the process started the null device.
+
+    Python leaves ``sys.stdin`` (or ``stdout``, ``stderr``) ``None`` then, and the commands would
+    fail on it with a traceback. On the null device a closed input reads as empty (``tool`` answers
+    no call, ``add`` finds no text, ``delete`` gets no confirmation) and a closed output takes
+    what is written, as Python's own ``print`` does with a closed one.
+    """
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        if getattr(sys, name) is not None:
+            continue
+        null = os.open(os.devnull, os.O_RDONLY if mode == "r" else os.O_WRONLY)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))  # noqa: SIM115
+
+
+def _writing_output(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised where a standard output or error stream was being written.
+
+    The innermost frame of a failed write (``click.echo``, :func:`_echo`, the hook's last line)
+    holds the stream it wrote to; any other ``OSError`` is not about the output.
+    """
+    import io
+
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    ours = [s for s in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__) if s is not None]
+    ours += [getattr(s, "buffer", None) for s in ours]
+    for value in tb.tb_frame.f_locals.values():
+        if isinstance(value, io.IOBase) and any(
+            value is s or getattr(value, "buffer", None) is s for s in ours if s is not None
+        ):
+            return True
+    return False
+
+
+def _output_failed(exc: OSError) -> None:
+    """Say that standard output could not be written, on stderr if it can be, and exit 1.
+
+    Whatever the command changed before that (a put whose answer could not be printed) stands,
+    so the message says so. The interpreter's own last flush then goes to the null device, so it
+    adds no second report.
+    """
+    reason = exc.strerror or str(exc)
+    try:
+        _echo(
+            f"tact-memory: the output could not be written ({reason}); what the command changed "
+            "before that stands.",
+            err=True,
+        )
+    except OSError:
+        pass  # stderr too: the exit status is all that is left
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno() if sys.stdout is not None else 1)
+    sys.exit(1)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Console entry point: ``tool`` and ``hook`` directly, everything else through click."""
+    _closed_streams_read_nothing()
     args = sys.argv[1:] if argv is None else list(argv)
-    plain = plain_command(args) if args and _streams_usable() else None
-    if plain is not None:
-        _run_plain(*plain)
-        return
-    from .app import cli
+    try:
+        plain = plain_command(args) if args and _streams_usable() else None
+        if plain is not None:
+            _run_plain(*plain)
+            return
+        from .app import cli
 
-    cli(None if argv is None else args, prog_name="tact-memory")
+        cli(None if argv is None else args, prog_name="tact-memory")
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError) or not _writing_output(exc):
+            raise
+        _output_failed(exc)

@@ -606,7 +606,9 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"tact-memory hook: {exc}\n")
         return 1
     if output:
-        sys.stdout.write(output + "\n")
+        stream = sys.stdout  # a local, so a failed write is seen as the output's (``cli.entry``)
+        stream.write(output + "\n")
+        stream.flush()
     return 0
 
 
