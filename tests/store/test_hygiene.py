@@ -454,14 +454,12 @@ def test_a_full_checkpoint_a_reader_blocks_leaves_the_texts_owed_for_the_next_wr
     store.close()
 
 
-@pytest.mark.parametrize("mode", ["FULL", "TRUNCATE"])
-def test_a_checkpoint_asked_while_another_runs_waits_for_it_instead_of_giving_up(tmp_path: Path, mode: str) -> None:
-    """SQLite refuses a second checkpoint at once, without its busy handler, while another holds
-    the checkpoint lock (here: one waiting for a reader); :func:`hygiene.checkpoint` asks again
-    until that one is done, within the connection's busy timeout."""
+def _checkpoint_waiting_for_a_reader(path: Path, *, other_timeout_ms: int) -> tuple[list[sqlite3.Connection], Any]:
+    """A WAL file with a frame a reader's snapshot still needs, and another connection's
+    ``wal_checkpoint(FULL)`` on a thread, holding the checkpoint lock while it waits for that
+    reader. Returns the connections (the reader second) and the started thread."""
     import threading
 
-    path = tmp_path / "f.sqlite3"
     writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     writer.execute("PRAGMA journal_mode = WAL")
     writer.execute("PRAGMA wal_autocheckpoint = 0")
@@ -471,55 +469,46 @@ def test_a_checkpoint_asked_while_another_runs_waits_for_it_instead_of_giving_up
     reader.execute("SELECT count(*) FROM t").fetchone()  # holds the snapshot before the next write
     writer.execute("INSERT INTO t VALUES (1)")
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    other.execute("PRAGMA busy_timeout = 2000")
+    other.execute(f"PRAGMA busy_timeout = {other_timeout_ms}")
+    holder = threading.Thread(target=lambda: other.execute("PRAGMA wal_checkpoint(FULL)").fetchone())
+    holder.start()
+    time.sleep(0.1)
+    return [writer, reader, other], holder
+
+
+@pytest.mark.parametrize("mode", ["FULL", "TRUNCATE"])
+def test_a_checkpoint_asked_while_another_runs_waits_for_it_instead_of_giving_up(tmp_path: Path, mode: str) -> None:
+    """SQLite refuses a second checkpoint at once, without its busy handler, while another holds
+    the checkpoint lock (here: one waiting for a reader); :func:`hygiene.checkpoint` asks again
+    until that one is done, within the connection's busy timeout."""
+    import threading
+
+    path = tmp_path / "f.sqlite3"
+    conns, holder = _checkpoint_waiting_for_a_reader(path, other_timeout_ms=2000)
     ours = sqlite3.connect(path, isolation_level=None)
     ours.execute("PRAGMA busy_timeout = 2000")
-    started = threading.Event()
-
-    def other_checkpoint() -> None:
-        started.set()
-        other.execute("PRAGMA wal_checkpoint(FULL)").fetchone()  # waits for the reader, holding the lock
-
-    holder = threading.Thread(target=other_checkpoint)
-    holder.start()
-    started.wait()
-    time.sleep(0.1)
     # the same question without the retry: refused at once
     assert ours.execute(f"PRAGMA wal_checkpoint({mode})").fetchone() == (1, -1, -1)
-    threading.Timer(0.2, lambda: reader.execute("COMMIT")).start()
+    threading.Timer(0.2, lambda: conns[1].execute("COMMIT")).start()
     began = time.monotonic()
     busy, frames, done = hygiene.checkpoint(ours, mode)
     waited = time.monotonic() - began
     holder.join()
     assert busy == 0 and frames == done and frames >= 0
     assert waited >= 0.05  # it waited for the other checkpoint rather than answering at once
-    for conn in (writer, reader, other, ours):
+    for conn in (*conns, ours):
         conn.close()
 
 
 def test_a_checkpoint_that_stays_refused_gives_up_at_the_busy_timeout(tmp_path: Path) -> None:
-    import threading
-
     path = tmp_path / "f.sqlite3"
-    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    writer.execute("PRAGMA journal_mode = WAL")
-    writer.execute("PRAGMA wal_autocheckpoint = 0")
-    writer.execute("CREATE TABLE t (x)")
-    reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    reader.execute("BEGIN")
-    reader.execute("SELECT count(*) FROM t").fetchone()
-    writer.execute("INSERT INTO t VALUES (1)")
-    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    other.execute("PRAGMA busy_timeout = 1500")
+    conns, holder = _checkpoint_waiting_for_a_reader(path, other_timeout_ms=1500)
     ours = sqlite3.connect(path, isolation_level=None)
     ours.execute("PRAGMA busy_timeout = 200")
-    holder = threading.Thread(target=lambda: other.execute("PRAGMA wal_checkpoint(FULL)").fetchone())
-    holder.start()
-    time.sleep(0.1)
     began = time.monotonic()
     assert hygiene.checkpoint(ours, "FULL") == (1, -1, -1)
     assert 0.15 <= time.monotonic() - began < 1.2  # about the 200 ms busy timeout, not the other's 1.5 s
-    reader.execute("COMMIT")
+    conns[1].execute("COMMIT")
     holder.join()
-    for conn in (writer, reader, other, ours):
+    for conn in (*conns, ours):
         conn.close()
