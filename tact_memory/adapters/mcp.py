@@ -80,6 +80,7 @@ __all__ = [
     "PROMPT_NAME",
     "SERVER_NAME",
     "SPLIT_TOOLS",
+    "UNREADABLE_TEXT",
     "UNSTATED_ROLE_NOTE",
     "ToolLayout",
     "call_result",
@@ -338,10 +339,64 @@ async def serve_stdio(
     store = store_for(config, workspace=workspace)
     server = create_server(config, role=role, store=store, tools=tools)
     try:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        async with stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tasks:
+            screened_send, screened = anyio.create_memory_object_stream[Any](0)
+            tasks.start_soon(_answer_unreadable, read_stream, screened_send, write_stream)
+            await server.run(screened, write_stream, server.create_initialization_options())
+            tasks.cancel_scope.cancel()  # the server is done: stop reading for it
     finally:
         close_store(store)
+
+
+UNREADABLE_TEXT = (
+    "Invalid params: the message holds a string that is not valid Unicode (a lone surrogate escape "
+    "such as \\ud800, half of a character); nothing was run. Send each character whole."
+)
+"""The error a request gets when the SDK cannot read its text (:func:`_answer_unreadable`)."""
+
+
+def _unreadable_request_id(item: Exception) -> int | str | None:
+    """The id of the request in a line the SDK could not read as JSON but Python's parser can.
+
+    The SDK's parser refuses a lone surrogate escape (``"\\ud800"``), which JSON's grammar
+    allows and JavaScript's ``JSON.stringify`` writes for half a character; it then passes the
+    error on without the line's id, and no answer is sent, so the client waits for the call until
+    its own timeout. ``None`` when the line is not such a request (a notification needs no answer).
+    """
+    errors_of = getattr(item, "errors", None)
+    if not callable(errors_of):
+        return None
+    try:
+        found = errors_of()
+    except Exception:  # noqa: BLE001  (not a pydantic error after all)
+        return None
+    line = next((e.get("input") for e in found if e.get("type") == "json_invalid"), None)
+    if not isinstance(line, (str, bytes)):
+        return None
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str):
+        return None
+    request_id = message.get("id")
+    return request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None
+
+
+async def _answer_unreadable(read_stream: Any, screened: Any, write_stream: Any) -> None:
+    """Pass every message from the transport on to the server; answer a request the SDK could not
+    read (:func:`_unreadable_request_id`) with an ``Invalid params`` error instead, so the client
+    is not left waiting."""
+    from mcp.shared.message import SessionMessage
+
+    async with screened:
+        async for item in read_stream:
+            request_id = _unreadable_request_id(item) if isinstance(item, Exception) else None
+            if request_id is None:
+                await screened.send(item)
+                continue
+            error = types.ErrorData(code=types.INVALID_PARAMS, message=UNREADABLE_TEXT)
+            await write_stream.send(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=request_id, error=error)))
 
 
 def run_stdio(
