@@ -41,9 +41,11 @@ __all__ = [
     "Operation",
     "PutCall",
     "ReadCall",
+    "RepeatedName",
     "ScanCall",
     "decode",
     "encode_call",
+    "loads_once",
     "operation_needs",
 ]
 
@@ -224,11 +226,51 @@ def operation_needs(operation: str, limits: Limits = DEFAULT_LIMITS) -> str:
     }[operation]
 
 
+class RepeatedName(ValueError):
+    """A JSON object of the input names one field twice (:func:`loads_once`)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+    def named(self) -> str:
+        """The field as a refusal may name it: by name if it is one of the tool's own, else not at all."""
+        return repr(self.name) if self.name in _OWNER or self.name in _KEY_NAMES else "one field"
+
+
+_KEY_NAMES = frozenset(("operation", "id", "version", "namespace"))
+"""Field names of a call besides the operations' own (:data:`_OWNER`), which a refusal may repeat."""
+
+
+def _distinct_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name, value in pairs:
+        if name in found:
+            raise RepeatedName(name)
+        found[name] = value
+    return found
+
+
+def loads_once(text: str | bytes) -> Any:
+    """``json.loads``, except that an object naming a field twice is refused (:class:`RepeatedName`).
+
+    JSON leaves open which of two values of one name counts (RFC 8259, section 4), and parsers
+    differ: Python's keeps the last, others the first or either. A call such as
+    ``{"operation": "read", "operation": "delete", ...}`` or a ``replace`` with two versions must
+    not be read one way here and another way by whoever checked it, so it is refused whole.
+    """
+    return json.loads(text, object_pairs_hook=_distinct_names)
+
+
 def _load(arguments: object) -> Mapping[Any, Any]:
     """JSON text or bytes decoded, or the object as given; anything but an object is refused."""
     if isinstance(arguments, (str, bytes)):
         try:
-            arguments = json.loads(arguments)
+            arguments = loads_once(arguments)
+        except RepeatedName as exc:
+            raise InvalidCall(
+                f"arguments name {exc.named()} twice; JSON leaves open which value counts, so send each field once"
+            ) from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise InvalidCall(f"arguments are not valid JSON: {exc}") from None
         except RecursionError:

@@ -151,3 +151,40 @@ def test_the_published_error_codes_do_not_depend_on_what_else_is_imported() -> N
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert json.loads(bare.stdout) == json.loads(loaded.stdout)
+
+
+REPEATED = [
+    ('{"operation": "read", "operation": "delete", "id": 2, "version": 1}', "'operation'"),
+    ('{"operation": "put", "content": "a", "replace": {"id": 1, "version": 9, "version": 1}}', "'version'"),
+    ('{"operation": "read", "ids": [1], "ids": [2]}', "'ids'"),
+    ('{"operation": "scan", "query": "a", "query": "b"}', "'query'"),
+    ('{"operation": "scan", "query": "a", "ghp_abcdefghijklmnopqrstuvwxyz0123456789": 1, '
+     '"ghp_abcdefghijklmnopqrstuvwxyz0123456789": 2}', "one field"),
+    ('{"operation": "scan", "query": "a", "whatever": 1, "whatever": 1}', "one field"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "named"), REPEATED)
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_a_call_naming_a_field_twice_is_refused_whole(text: str, named: str, as_bytes: bool) -> None:
+    """JSON leaves open which of two values of one name counts (RFC 8259, 4), and parsers differ:
+    a call read one way here and another way by whoever checked it must not run."""
+    with pytest.raises(InvalidCall) as refused:
+        decode(text.encode() if as_bytes else text)
+    assert refused.value.message.startswith(f"arguments name {named} twice")
+    assert "ghp_" not in refused.value.message and "whatever" not in refused.value.message
+
+
+@given(st.dictionaries(st.text(max_size=8), st.integers(), min_size=1, max_size=5), st.data())
+def test_loads_once_reads_every_object_with_distinct_names_as_json_does_and_refuses_any_repeat(
+    obj: dict[str, int], data: st.DataObject
+) -> None:
+    from tact_memory.tool.wire import RepeatedName, loads_once
+
+    text = json.dumps({"outer": [obj]})
+    assert loads_once(text) == json.loads(text)
+    name = data.draw(st.sampled_from(sorted(obj)))
+    repeated = text[:-3] + f", {json.dumps(name)}: 0" + text[-3:]  # the same name again, in the same object
+    with pytest.raises(RepeatedName) as seen:
+        loads_once(repeated)
+    assert seen.value.name == name
