@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -71,7 +72,7 @@ def _read_text(text: str | None) -> str:
     if text is not None and text != "-":
         return text
     try:
-        return sys.stdin.buffer.read().decode("utf-8")
+        return sys.stdin.buffer.read().decode("utf-8-sig")  # a byte order mark is not text
     except UnicodeDecodeError:
         _fail("invalid_arguments: stdin is not UTF-8 text")
         raise  # pragma: no cover
@@ -189,9 +190,16 @@ def edit_command(ctx: click.Context, record_id: int) -> None:
     try:
         try:
             click.edit(filename=name)
-            edited = Path(name).read_text(encoding="utf-8").strip()
-        except (click.ClickException, UnicodeDecodeError) as exc:
-            reason = exc.format_message() if isinstance(exc, click.ClickException) else "the file is not UTF-8 text"
+            # an editor that writes a byte order mark (notepad) adds no character to the record
+            edited = Path(name).read_text(encoding="utf-8-sig").strip()
+        except (click.ClickException, UnicodeDecodeError, OSError) as exc:
+            if isinstance(exc, click.ClickException):
+                reason = exc.format_message()
+            elif isinstance(exc, OSError):
+                # an editor that saves by renaming can leave something else, or nothing, at the path
+                reason = f"the edited file cannot be read back ({exc.strerror or exc}: {name})"
+            else:
+                reason = "the file is not UTF-8 text"
             _fail(f"{reason}; memory {record_id} is unchanged")
             raise  # pragma: no cover
         if not edited or edited == record.content.strip():
@@ -202,12 +210,13 @@ def edit_command(ctx: click.Context, record_id: int) -> None:
             result = store.put(edited, replace=record.key, probation=False)
         except errors.TactMemoryError as exc:
             keep = not isinstance(exc, errors.SecretRejected)
-            _refused(exc, f" (memory {record_id} is unchanged; your text is kept in {name})" if keep else "")
+            _refused(exc, f" (your text was not stored; it is kept in {name})" if keep else "")
             raise  # pragma: no cover
         click.echo(f"memory {record_id} is now version {result.memory.key.version}")
     finally:
         if not keep:
-            os.unlink(name)
+            with contextlib.suppress(OSError):  # the editor may have removed it, or left a folder there
+                os.unlink(name)
 
 
 @click.command("import")

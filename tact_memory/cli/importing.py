@@ -36,6 +36,7 @@ from pathlib import Path
 from .. import errors
 from ..records import MemoryBackend, MemoryRecord
 from ..store.sqlite import MemoryStore
+from ..tool.wire import RepeatedName, loads_once
 
 __all__ = ["LineOutcome", "import_lines"]
 
@@ -67,9 +68,11 @@ def _content(raw: str | bytes) -> str:
         except UnicodeDecodeError:
             raise errors.InvalidArguments("the line is not UTF-8 text") from None
     try:
-        value = json.loads(raw)
+        value = loads_once(raw)
+    except RepeatedName as exc:
+        raise errors.InvalidArguments(f"the line names {exc.named()} twice, so which value counts is not clear") from None
     except json.JSONDecodeError as exc:
-        raise errors.InvalidArguments(f"the line is not JSON ({exc.msg} at column {exc.colno})") from None
+        raise errors.InvalidArguments(f"the line is not JSON ({exc.msg.removesuffix(' at')} at column {exc.colno})") from None
     except RecursionError:
         raise errors.InvalidArguments("the line is nested too deeply to be read") from None
     except ValueError:  # the only other one: an integer with more digits than Python converts (4,300)
@@ -86,6 +89,8 @@ def _put_lines(
     the store open its file (see :func:`import_lines`)."""
     line_of_id: dict[int, int] = {}  # ids added by this import, to name a duplicate by its line
     for number, raw in enumerate(lines, start=1):
+        if number == 1:  # a byte order mark that an editor put before the first line is not part of it
+            raw = raw.removeprefix(b"\xef\xbb\xbf") if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
         if not raw.strip():
             continue
         try:

@@ -228,7 +228,9 @@ def split_values(lines: Iterable[bytes]) -> Iterator[str | bytes]:
     """
     pending: list[str] = []  # the unfinished value, line by line
     scanner: _Scanner | None = None  # what has read it
-    for raw in lines:
+    for number, raw in enumerate(lines):
+        if number == 0:  # a byte order mark before the stream (a file saved by notepad) is not JSON
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -435,7 +435,8 @@ def test_edit_never_overwrites_a_concurrent_change(config_path: Path, tmp_path: 
     result = run(*cfg, "edit", "1")
     assert result.exit_code == 1
     assert "version_conflict: memory 1 is at version 2, not 1" in result.output
-    kept = Path(re.findall(r"your text is kept in (\S+)\)", result.output)[0])
+    assert "your text was not stored" in result.output and "memory 1 is unchanged" not in result.output
+    kept = Path(re.findall(r"it is kept in (\S+)\)", result.output)[0])
     assert kept.read_text(encoding="utf-8").strip() == "the CI runs twice a day"
     kept.unlink()
     assert json.loads(run(*cfg, "show", "1", "--json").output)["content"] == "the CI runs nightly"
@@ -572,3 +573,51 @@ def test_tool_without_a_role_runs_as_a_child_and_says_how_to_state_the_root(conf
     assert "--role root" in UNSTATED_ROLE_NOTE
     with MemoryStore(load_config(config_path).database_path) as store:
         assert store.list_records() == []
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("path.unlink()", "No such file or directory"),
+        ("path.unlink()\npath.mkdir()", "Is a directory"),
+    ],
+)
+def test_edit_whose_editor_leaves_no_file_says_so_and_changes_nothing(
+    config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, reason: str
+) -> None:
+    """An editor that saves by renaming can leave nothing, or something else, at the path it was given."""
+    cfg = ("--config", str(config_path))
+    run(*cfg, "add", "the CI runs on every push")
+    monkeypatch.setenv("EDITOR", editor(tmp_path, body))
+    result = CliRunner().invoke(cli, [*cfg, "edit", "1"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # a named error, not a crash
+    assert f"the edited file cannot be read back ({reason}: " in result.output
+    assert result.output.rstrip().endswith("memory 1 is unchanged")
+    assert json.loads(run(*cfg, "show", "1", "--json").output)["key"]["version"] == 1
+
+
+def test_a_byte_order_mark_before_the_text_is_not_stored(config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Editors on Windows (notepad) and some pipes put U+FEFF before UTF-8 text; it is not part of the
+    conclusion, so it neither reaches the record nor hides a duplicate."""
+    cfg = ("--config", str(config_path))
+    assert run(*cfg, "add", input="\ufeffthe CI runs on every push\n").output == "added memory 1 (version 1)\n"
+    again = CliRunner().invoke(cli, [*cfg, "add", "the CI runs on every push"])
+    assert again.exit_code == 1 and "duplicate: memory 1" in again.output
+    monkeypatch.setenv("EDITOR", editor(tmp_path, "path.write_text('\\ufeffthe CI runs on every pull request', encoding='utf-8')"))
+    assert run(*cfg, "edit", "1").output == "memory 1 is now version 2\n"
+    source = tmp_path / "notepad.jsonl"
+    source.write_bytes(b'\xef\xbb\xbf{"content": "the docs build with mdBook"}\n')
+    assert run(*cfg, "import", str(source)).output == "line 1: added as memory 2\nadded 1, skipped 0\n"
+    stream = run(*cfg, "tool", input='\ufeff{"operation": "scan", "query": "mdBook"}\n')
+    assert json.loads(stream.output)["candidates"][0]["key"]["id"] == 2
+    contents = [r["content"] for r in json.loads(run(*cfg, "list", "--json", "--order", "id").output)]
+    assert contents == ["the CI runs on every pull request", "the docs build with mdBook"]
+
+
+def test_import_refuses_a_line_that_names_content_twice(config_path: Path, tmp_path: Path) -> None:
+    source = tmp_path / "twice.jsonl"
+    source.write_text('{"content": "the CI runs nightly", "content": "the CI runs hourly"}\n{"content": "a\\u0001', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--config", str(config_path), "import", str(source)])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == "line 1: skipped, invalid_arguments: the line names 'content' twice, so which value counts is not clear"
+    assert " at at " not in result.output
