@@ -211,6 +211,24 @@ def duplicate_key(content: str) -> str:
 # -- probation and capacity ------------------------------------------------------------------------
 
 
+def check_changed(key: RecordKey, current: str, content: str) -> None:
+    """Refuse a replacement of ``key`` whose content is its current content, byte for byte.
+
+    A new version starts probation again with no reads, so an unchanged one would put a record
+    that was read (or that a person wrote) back on the way to pruning while saying nothing new.
+
+    Raises:
+        Duplicate: naming ``key`` itself; nothing is written.
+    """
+    if content == current:
+        raise errors.Duplicate(
+            f"memory {key.id} (version {key.version}) already says exactly this; a replacement must change "
+            "the content, so nothing was written",
+            id=key.id,
+            version=key.version,
+        )
+
+
 def probation_deadline(now_ms: int, limits: Limits, *, probation: bool) -> int | None:
     """When a version written at ``now_ms`` leaves probation unread: ``None`` for a person's version."""
     return now_ms + limits.probation_ms if probation else None

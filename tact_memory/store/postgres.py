@@ -67,7 +67,9 @@ from ..records import (
     StoreStatus,
 )
 from .. import deadline
-from .policy import MAX_INTEGER, ORDER_BY, Row, check_ids, check_key, fits_as_is, hidden_reason, plan_put, validate_content
+from .policy import (
+    MAX_INTEGER, ORDER_BY, Row, check_changed, check_ids, check_key, fits_as_is, hidden_reason, plan_put, validate_content,
+)  # fmt: skip
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -505,7 +507,11 @@ class PostgresStore:
             with self._transaction() as conn:
                 self._lock_namespace(conn)
                 now = self._clock()
-                replaced_size = None if replace is None else utf8_size(self._own(conn, replace, "replacing")[1])
+                replaced_size = None
+                if replace is not None:
+                    current = self._own(conn, replace, "replacing")[1]
+                    check_changed(replace, current, content)
+                    replaced_size = utf8_size(current)
                 for id_, (version, existing) in self._docs[self.namespace].items():
                     if id_ != (replace.id if replace else None) and self._fold(id_, version, existing) == folded:
                         raise errors.Duplicate(

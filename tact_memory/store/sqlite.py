@@ -664,6 +664,7 @@ class MemoryStore:
                         id=replace.id,
                         current_version=current,
                     )
+                policy.check_changed(replace, self._corpus.content_of(replace.id), content)
             same = self._corpus.duplicate_of(content, besides=replace.id if replace else None)
             if same is not None:
                 raise errors.Duplicate(

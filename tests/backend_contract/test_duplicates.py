@@ -63,3 +63,18 @@ def test_a_duplicate_is_named_even_at_the_row_bound_and_a_stale_key_before_a_dup
         backend.put("the `WEB` repository deploys on merge", replace=key)
     assert conflict.value.details() == {"id": key.id, "current_version": newer.version}
     assert everything(backend) == before and {r.key for r in backend.export()} == {newer, other}
+
+
+def test_a_replacement_that_changes_nothing_is_refused_and_keeps_the_record_as_it_was(backend: MemoryBackend) -> None:
+    """A new version starts probation with no reads; the same text again would put a record that
+    was read back on the way to pruning while saying nothing new."""
+    key = backend.put(ORIGINAL).memory.key
+    assert [r.key for r in backend.read([key.id])] == [key]  # read: out of probation
+    before = everything(backend)
+    with pytest.raises(errors.Duplicate) as info:
+        backend.put(ORIGINAL, replace=key)
+    assert info.value.details() == {"key": {"id": key.id, "version": key.version}}
+    assert "already says exactly this" in info.value.message
+    assert everything(backend) == before
+    # any change, a case fix or a space included, is a replacement
+    assert backend.put(ORIGINAL + " ", replace=key).memory.key.version == 2
