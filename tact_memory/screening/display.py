@@ -1,9 +1,10 @@
 """Stored text made safe to show a person on a terminal.
 
 Record content reaches people through the browser, ``tact-memory list`` and ``show``, the
-``delete`` confirmation and the commands that print records as JSON. The store refuses control characters other than tab, newline and carriage return at
-``put``, but a database file can be written by anything, so what is shown must be safe whatever the
-rows hold. A terminal acts on some characters instead of showing them: an escape sequence can
+``delete`` confirmation and the commands that print records as JSON. The store refuses ASCII
+control characters other than tab, newline and carriage return at ``put`` (it keeps the C1 controls,
+which text mis-decoded from Windows-1252 is full of), but a database file can be written by
+anything, so what is shown must be safe whatever the rows hold. A terminal acts on some characters instead of showing them: an escape sequence can
 recolour, move the cursor, retitle the window or hide the rest of a line; a carriage return lets
 later text overwrite earlier text; a bidirectional override or isolate reorders what follows it,
 so a command can read differently from what it is. Each such character is shown as a visible

@@ -115,7 +115,9 @@ def validate_content(content: object, limits: Limits) -> str:
     if not content.strip():
         raise errors.InvalidArguments("content is empty; store one self-contained conclusion")
     if _CONTROLS.search(content):
-        raise errors.InvalidArguments("content contains control characters other than tab and newline")
+        raise errors.InvalidArguments(
+            "content contains an ASCII control character; of those only tab, newline and carriage return are allowed"
+        )
     if size > limits.record_bytes:
         raise errors.ContentTooLarge(
             f"content is {size:,} UTF-8 bytes; one record holds at most {limits.record_bytes:,}. "

@@ -263,7 +263,7 @@ def holds_text(image: bytes, spans: Iterable[tuple[int, int]]) -> bool:
     """Whether any loose span holds :data:`GRAM` consecutive bytes that could belong to stored
     text, whatever text: the check when what was removed is not known.
 
-    A record's content is UTF-8 without control characters other than tab, newline and carriage
+    A record's content is UTF-8 without ASCII control characters other than tab, newline and carriage
     return, and its derived column is JSON of such text, so every run of their bytes is made of
     those three, printable ASCII and bytes of 0x80 and above. What else SQLite leaves in unused
     space, stale cell offsets and free-block headers, is mostly page offsets and sizes, whose high
