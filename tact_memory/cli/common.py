@@ -118,6 +118,10 @@ class _KeyNumber(click.IntRange):
         return "x>=1"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        # Python's int() also reads "3_0" as 30 and "３" or "٣" as 3; an id is written in ASCII
+        # digits, so anything else names no record (a slip of the keyboard must not pick another)
+        if isinstance(value, str) and not (value.strip().isascii() and value.strip().lstrip("+-").isdigit()):
+            self.fail(f"{value!r} is not a whole number in digits 0-9", param, ctx)
         number = click.INT.convert(value, param, ctx)
         if number > 2**63 - 1:
             self.fail(f"{number} is larger than any id or version can be (at most {2**63 - 1})", param, ctx)

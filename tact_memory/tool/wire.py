@@ -300,7 +300,9 @@ class _Reader:
                     self.problems.append(f"missing field {where!r}")
                 continue
             value = data[spec.name]
-            if value is None and not spec.required:
+            if value is None:  # a null field is absent (strict clients send every field)
+                if spec.required:
+                    self.problems.append(f"missing field {where!r} (null counts as absent)")
                 continue
             values[spec.name] = self.value(spec, value, where)
         known = {spec.name for spec in specs} | ({"operation"} if not path else set())

@@ -621,3 +621,18 @@ def test_import_refuses_a_line_that_names_content_twice(config_path: Path, tmp_p
     assert result.exit_code == 1
     assert result.output.splitlines()[0] == "line 1: skipped, invalid_arguments: the line names 'content' twice, so which value counts is not clear"
     assert " at at " not in result.output
+
+
+@pytest.mark.parametrize("written", ["1_0", "１0", "٣", "1.0", "0x1", ""])
+@pytest.mark.parametrize("command", ["show", "delete"])
+def test_an_id_or_version_not_in_ascii_digits_names_no_record(config_path: Path, written: str, command: str) -> None:
+    """Python's int() reads "1_0" as 10 and "٣" as 3; a slip of the keyboard must not pick another record."""
+    cfg = ("--config", str(config_path))
+    for n in range(10):
+        run(*cfg, "add", f"record number {n} of the keyboard test")
+    args = [command, written] if command == "show" else [command, "1", "--version", written, "--yes"]
+    if command == "delete" and written == "":
+        args = [command, written, "--version", "1", "--yes"]
+    result = CliRunner().invoke(cli, [*cfg, *args])
+    assert result.exit_code == 2 and f"{written!r} is not a whole number in digits 0-9" in result.output
+    assert len(json.loads(run(*cfg, "list", "--json").output)) == 10

@@ -106,7 +106,7 @@ def test_every_field_in_the_table_belongs_to_one_operation() -> None:
         ('{"operation": "scan", "query": "x", "limit": false}', "limit should be an integer. "),
         ('{"operation": "scan", "query": "x", "limit": null}', None),
         ('{"operation": "put", "content": "x", "replace": null}', None),
-        ('{"operation": "put", "content": null}', "content should be a string. "),
+        ('{"operation": "put", "content": null}', "missing field 'content' (null counts as absent). "),
         ('{"operation": "put", "content": "x", "replace": [1, 1]}', "replace should be an object. "),
         ('{"operation": "delete", "id": 1, "version": 1, "query": "x", "ids": [1]}', "'query' is a field of scan, not of delete; 'ids' is a field of read, not of delete. "),
     ],
