@@ -24,10 +24,12 @@ OUTPUT_FAILED = "tact-memory: the output could not be written (No space left on 
 
 def run(config: Path, *args: str, stdin: str | None = "", stdout: str = "pipe") -> subprocess.CompletedProcess[str]:
     """``tact-memory --config CONFIG ARGS`` in a new process; ``stdin`` None starts it with fd 0
-    closed; ``stdout`` ``"full"`` sends its output to ``/dev/full``."""
+    closed; ``stdout`` ``"full"`` sends its output to ``/dev/full``, ``"closed"`` closes fd 1."""
     command = [sys.executable, "-m", "tact_memory.cli", "--config", str(config), *args]
     if stdin is None:
         command = ["sh", "-c", 'exec "$@" <&-', "sh", *command]
+    if stdout == "closed":
+        command = ["sh", "-c", 'exec "$@" >&-', "sh", *command]
     out = open(FULL, "w") if stdout == "full" else subprocess.PIPE  # noqa: SIM115
     try:
         return subprocess.run(
@@ -148,3 +150,19 @@ def test_an_error_that_is_not_about_the_output_is_not_called_one() -> None:
             elsewhere.flush()
     except OSError as exc:
         assert not entry._writing_output(exc)  # a file of its own, not standard output
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_closed_output_takes_the_answers_as_python_does_and_the_work_is_done(
+    config_path: Path, db_path: Path, plain: bool
+) -> None:
+    """As ``print`` with a closed stdout: nothing to show, no traceback; the put is stored. (``tool``
+    runs without click, ``add`` through it.)"""
+    content = "In the cairn repository, builds use the nightly toolchain."
+    if plain:
+        calls = [{"operation": "scan", "query": "cairn"}, {"operation": "put", "content": content}]
+        done = run(config_path, "tool", "--role", "root", stdin="\n".join(json.dumps(c) for c in calls), stdout="closed")
+    else:
+        done = run(config_path, "add", content, stdout="closed")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert contents(db_path) == [content]
