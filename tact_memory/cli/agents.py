@@ -293,11 +293,15 @@ def setup_command(
             elif change.changed:
                 click.echo(f"# {change.path}: our entries are taken out")
         return
-    for change in changes:
-        try:
-            backup = clients.apply(change)
-        except OSError as exc:
-            _fail(f"cannot write {change.path}: {exc.strerror or exc}")
+    try:
+        done = clients.apply_all(changes)
+    except clients.ApplyError as exc:
+        if exc.stuck:
+            left = ", ".join(str(path) for path in exc.stuck)
+            _fail(f"cannot write {exc.path}: {exc.reason}; and {left} could not be put back as it was (see its .bak)")
+        _fail(f"cannot write {exc.path}: {exc.reason}; nothing was changed")
+        raise  # pragma: no cover
+    for change, backup in done:
         if not change.changed:
             click.echo(f"{change.path}: " + ("nothing of ours to take out" if remove else "already up to date"))
         else:

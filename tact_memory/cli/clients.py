@@ -41,6 +41,7 @@ Codex's TOML editing is the exception, in :mod:`tact_memory.cli.codex_config`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -55,13 +56,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLIENTS",
-    "HOOK_MARKS",
+    "HOOK_MODULES",
+    "HOOK_PROGRAMS",
+    "HOOK_SCRIPTS",
     "READER_AGENT_NAME",
     "SERVER_NAME",
+    "ApplyError",
     "Change",
     "Launch",
     "SetupError",
     "apply",
+    "apply_all",
     "claude_code_paths",
     "claude_desktop_path",
     "hook_argv",
@@ -87,8 +92,14 @@ HOOK_EVENTS = {"UserPromptSubmit": "user-prompt-submit", "SessionStart": "sessio
 """Client hook events and the ``tact-memory hook`` event that handles each."""
 
 
-HOOK_MARKS = ("tact_memory", "prompt_hook", "tact-memory")
-"""A hook command that names its event and one of these is ours (this release's, or an earlier one's)."""
+HOOK_SCRIPTS = ("tact_memory/hooks/__main__.py", "tact_memory/hooks/prompt_hook.py")
+"""The files a hook command of ours runs (this release's, or an earlier one's), by the end of their path."""
+
+HOOK_MODULES = ("tact_memory.hooks", "tact_memory.hooks.prompt_hook")
+"""The modules a hook command of ours may run with ``python -m``."""
+
+HOOK_PROGRAMS = ("tact-memory", "tact-memory.exe")
+"""The command that runs a hook of ours as ``tact-memory [OPTIONS] hook EVENT``."""
 
 
 class SetupError(Exception):
@@ -196,31 +207,76 @@ class Change:
         return self.before != self.after
 
 
+BOM = "\ufeff"
+"""A byte order mark, as some Windows editors put before UTF-8 text: kept where it was, never parsed."""
+
+
 def read_text(path: Path) -> str | None:
-    """A client file's text, ``None`` when it does not exist; anything else unreadable is a ``SetupError``."""
+    """A client file's text exactly as it is (line endings and a byte order mark included), ``None``
+    when it does not exist; anything else unreadable is a ``SetupError``."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise SetupError(f"{path}: cannot be read ({exc}); it was left unchanged") from None
 
 
+class _Unwritable(ValueError):
+    """A JSON value setup could read but could not write back as JSON."""
+
+
+def _once(path: Path) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    def distinct(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for name, value in pairs:
+            if name in found:
+                raise SetupError(
+                    f"{path}: names {json.dumps(name, ensure_ascii=False)} twice in one object, and readers "
+                    "differ on which counts; it was left unchanged"
+                )
+            found[name] = value
+        return found
+
+    return distinct
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _Unwritable(f"the number {text} is too large to write back as JSON")
+    return value
+
+
+def _not_json(name: str) -> Any:
+    raise _Unwritable(f"{name} is not JSON")
+
+
 def json_object(path: Path, text: str | None) -> dict[str, Any]:
     """The JSON object a client file holds (empty for a missing or blank file); a ``SetupError``
-    for anything else, so a file setup cannot read is never overwritten."""
-    if text is None or not text.strip():
+    for anything else, so a file setup cannot read, or could not write back as it was, is never
+    overwritten: comments, an object naming a key twice, ``NaN``, a number past a float's range,
+    half a character (a lone ``\\ud800`` escape)."""
+    if text is None or not text.strip(BOM + " \t\r\n"):
         return {}
     try:
-        value = json.loads(text)
+        value = json.loads(text.removeprefix(BOM), object_pairs_hook=_once(path), parse_float=_finite, parse_constant=_not_json)
+        if not isinstance(value, dict):
+            raise SetupError(f"{path}: expected a JSON object at the top; it was left unchanged")
+        _dump(value).encode("utf-8")
+    except _Unwritable as exc:
+        raise SetupError(f"{path}: {exc}; it was left unchanged") from None
+    except UnicodeEncodeError:
+        raise SetupError(
+            f"{path}: holds half a character (an escape such as \\ud800 without its pair), which cannot be "
+            "written back; it was left unchanged"
+        ) from None
     except ValueError as exc:
         raise SetupError(
             f"{path}: not plain JSON ({exc.args[0]}; comments or trailing commas?); it was left unchanged"
         ) from None
     except RecursionError:
         raise SetupError(f"{path}: nested too deeply to be read; it was left unchanged") from None
-    if not isinstance(value, dict):
-        raise SetupError(f"{path}: expected a JSON object at the top; it was left unchanged")
     return value
 
 
@@ -231,8 +287,24 @@ def _table(path: Path, root: dict[str, Any], key: str) -> dict[str, Any]:
     return value
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+def _indent(text: str) -> str:
+    """The indentation of the first indented line of a JSON file (two spaces if none is)."""
+    for line in text.splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and stripped != line:
+            return line[: len(line) - len(stripped)]
+    return "  "
+
+
+def _dump(value: Any, like: str | None = None) -> str:
+    """``value`` as JSON; written over ``like`` (the file's text), in its indentation, line endings
+    and byte order mark."""
+    text = json.dumps(value, indent="  " if like is None else _indent(like), ensure_ascii=False, allow_nan=False) + "\n"
+    if like is None:
+        return text
+    if "\r\n" in like:
+        text = text.replace("\n", "\r\n")
+    return BOM + text if like.startswith(BOM) else text
 
 
 REMOTE_KEYS = ("url", "headers", "headersHelper", "oauth")
@@ -272,19 +344,39 @@ def json_change(
         if not isinstance(servers, dict) or SERVER_NAME not in servers:
             return Change(path, before, before or "", "")
         del servers[SERVER_NAME]
-        return Change(path, before, _dump(root), "")
+        if not servers:
+            del root[key]  # as it was before setup added the table for our entry
+        return Change(path, before, _dump(root, before), "")
     servers = _table(path, root, key)
     merged = merged_entry(servers.get(SERVER_NAME), entry, defaults or {}, REMOTE_KEYS)
     snippet = _dump({key: {SERVER_NAME: merged_entry(None, entry, defaults or {})}})
     if servers.get(SERVER_NAME) == merged and before is not None:
         return Change(path, before, before, snippet, mode)
     servers[SERVER_NAME] = merged
-    return Change(path, before, _dump(root), snippet, mode)
+    return Change(path, before, _dump(root, before), snippet, mode)
 
 
 def _ours(hook: object, event: str) -> bool:
+    """Whether ``hook`` is a hook of ours for ``event``: its command's last word is the event and
+    an earlier word runs our hook (:data:`HOOK_SCRIPTS`, :data:`HOOK_MODULES`, or
+    :data:`HOOK_PROGRAMS` followed by ``hook``). A command of the user's that merely mentions
+    tact-memory and the event (a log file named after them, say) is theirs, and stays as it is."""
     command = hook.get("command") if isinstance(hook, dict) else None
-    return isinstance(command, str) and event in command and any(mark in command for mark in HOOK_MARKS)
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:  # unbalanced quotes: no command of ours
+        return False
+    if len(words) < 2 or words[-1] != event:
+        return False
+    for i, word in enumerate(words[:-1]):
+        path = word.replace("\\", "/")
+        if path.endswith(HOOK_SCRIPTS) or path in HOOK_MODULES:
+            return True
+        if path.rsplit("/", 1)[-1] in HOOK_PROGRAMS and "hook" in words[i + 1 : -1]:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -379,8 +471,10 @@ def hooks_change(path: Path, launch: Launch, *, place: bool = True) -> Change:
         elif groups:
             del hooks[name]
         ours[name] = [{"hooks": [{"type": "command", "command": launch.hook[name]}]}]
+    if not place and not hooks:
+        del root["hooks"]  # as it was before setup added the table for ours
     unchanged = before is not None and json_object(path, before) == root
-    after = before if unchanged and before is not None else _dump(root)
+    after = before if unchanged and before is not None else _dump(root, before)
     return Change(path, before, after, _dump({"hooks": ours}) if place else "", hook_written=place and not unchanged)
 
 
@@ -432,33 +526,95 @@ def reader_agent() -> str:
 
 
 def apply(change: Change) -> Path | None:
-    """Write one change: back up the old file to ``<file>.bak``, replace atomically. Returns the backup.
+    """Write one change: the old file is kept as ``<file>.bak`` first, then the file is replaced
+    atomically. If the file cannot be replaced, the ``.bak`` is put back as it was (or removed, if
+    there was none) and no temporary file is left. Returns the backup.
 
     Raises:
-        OSError: the folder or the file cannot be written.
+        OSError: the folder or the file cannot be written; nothing was changed.
     """
     if not change.changed:
         return None
     change.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    backup = None
-    mode = change.mode
-    if change.before is not None:
-        backup = change.path.with_name(change.path.name + ".bak")
-        mode = change.path.stat().st_mode & 0o777
-        _write(backup, change.before, mode)
-    _write(change.path, change.after, mode)
+    if change.before is None:
+        _write(change.path, change.after, change.mode)
+        return None
+    backup = change.path.with_name(change.path.name + ".bak")
+    mode = change.path.stat().st_mode & 0o777
+    try:
+        earlier: str | None = backup.read_bytes().decode("utf-8", "surrogateescape")
+    except FileNotFoundError:
+        earlier = None
+    _write(backup, change.before, mode)
+    try:
+        _write(change.path, change.after, mode)
+    except OSError:
+        with contextlib.suppress(OSError):
+            if earlier is None:
+                backup.unlink()
+            else:
+                _write(backup, earlier, mode, errors="surrogateescape")
+        raise
     return backup
 
 
-def _write(path: Path, text: str, mode: int) -> None:
-    """Write ``text`` to ``path`` atomically. A symbolic link (a dotfiles checkout, say) is written
-    through: its target gets the new text and the link stays a link."""
+class ApplyError(Exception):
+    """A change of several could not be written; the ones written before it were undone."""
+
+    def __init__(self, path: Path, reason: str, stuck: list[Path]) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+        self.stuck = stuck
+        """Files written before the failure that could not be put back (normally none)."""
+
+
+def apply_all(changes: list[Change]) -> list[tuple[Change, Path | None]]:
+    """Write every change, or none: when one cannot be written, those written before it get their
+    old text back (a file setup created is removed), so a client never gets our server without
+    our hook, or a Codex ``config.toml`` that names a hook file setup could not write.
+
+    Returns:
+        Each change with its backup (:func:`apply`).
+
+    Raises:
+        ApplyError: naming the file that could not be written and why.
+    """
+    done: list[tuple[Change, Path | None]] = []
+    for change in changes:
+        try:
+            done.append((change, apply(change)))
+        except OSError as exc:
+            stuck = []
+            for written, _backup in reversed(done):
+                if not written.changed:
+                    continue
+                try:
+                    if written.before is None:
+                        Path(os.path.realpath(written.path)).unlink()
+                    else:
+                        _write(written.path, written.before, written.path.stat().st_mode & 0o777)
+                except OSError:
+                    stuck.append(written.path)
+            raise ApplyError(change.path, exc.strerror or str(exc), stuck) from exc
+    return done
+
+
+def _write(path: Path, text: str, mode: int, *, errors: str = "strict") -> None:
+    """Write ``text`` to ``path`` atomically, byte for byte (no line-ending translation). A
+    symbolic link (a dotfiles checkout, say) is written through: its target gets the new text and
+    the link stays a link. A temporary file left by a failure is removed."""
     path = Path(os.path.realpath(path))
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
-    os.chmod(temp, mode)
-    os.replace(temp, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", errors=errors, newline="") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise

@@ -636,3 +636,125 @@ def test_claude_desktop_reaches_the_team_store_only_with_a_workspace(home: Path,
     entry = _json(target)["mcpServers"]["tact-memory"]
     assert entry["args"][-5:] == ["--workspace", str(root / "app"), "mcp", "--role", "root"]
     assert scan(entry)["error"]["code"] == "unavailable"  # the team store (its endpoint is down here)
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ('{"mcpServers": {}, "note": "\\ud800"}', "holds half a character"),
+        ('{"mcpServers": {}, "big": 1e999}', "the number 1e999 is too large to write back as JSON"),
+        ('{"mcpServers": {}, "ratio": NaN}', "NaN is not JSON"),
+        ('{"mcpServers": {}, "ratio": -Infinity}', "-Infinity is not JSON"),
+        ('{"mcpServers": {}, "d": 1, "d": 2}', 'names "d" twice in one object'),
+        ('{"mcpServers": {"a": {"x": 1, "x": 1}}}', 'names "x" twice in one object'),
+    ],
+)
+def test_a_json_file_setup_could_not_write_back_as_it_was_is_refused_unchanged(
+    home: Path, config_path: Path, text: str, named: str
+) -> None:
+    """Python reads these, but writing them back would change what they say (a key dropped, a
+    number become Infinity, which no JSON reader takes) or fail half way."""
+    target = home / ".cursor/mcp.json"
+    target.parent.mkdir(parents=True)
+    target.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--config", str(config_path), "setup", "cursor"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert named in result.output and "it was left unchanged" in result.output
+    assert target.read_text(encoding="utf-8") == text
+    assert sorted(p.name for p in target.parent.iterdir()) == ["mcp.json"]  # no backup, no temporary file
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+@pytest.mark.parametrize("indent", [2, 4, "\t"])
+def test_setup_then_remove_gives_a_json_file_back_in_its_own_layout(
+    home: Path, config_path: Path, newline: str, bom: str, indent: int | str
+) -> None:
+    target = home / ".cursor/mcp.json"
+    target.parent.mkdir(parents=True)
+    mine = {"mcpServers": {"docs": {"command": "docs-server", "args": ["--port", "7"]}}, "theme": "dark"}
+    original = (bom + json.dumps(mine, indent=indent) + "\n").replace("\n", newline).encode()
+    target.write_bytes(original)
+    assert setup(config_path, home, "cursor").exit_code == 0
+    written = target.read_bytes().decode()
+    assert written.startswith(bom + "{") and ("\r\n" in written) == (newline == "\r\n")
+    assert json.loads(written.removeprefix("\ufeff"))["mcpServers"]["tact-memory"]
+    assert target.with_name("mcp.json.bak").read_bytes() == original
+    assert setup(config_path, home, "cursor", "--remove").exit_code == 0
+    assert target.read_bytes() == original
+
+
+def test_remove_takes_out_the_tables_setup_added_for_our_entries(home: Path, config_path: Path) -> None:
+    """A file that had no server or hook table before setup has none after --remove."""
+    claude = home / ".claude.json"
+    claude.write_text('{"theme": "dark"}\n', encoding="utf-8")
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"model": "opus"}\n', encoding="utf-8")
+    assert setup(config_path, home, "claude-code").exit_code == 0
+    assert "hooks" in _json(settings) and "mcpServers" in _json(claude)
+    assert setup(config_path, home, "claude-code", "--remove").exit_code == 0
+    assert (_json(claude), _json(settings)) == ({"theme": "dark"}, {"model": "opus"})
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "~/bin/sync.sh ~/notes/tact-memory session-start.log",
+        "echo tact-memory session-start >> ~/tact_memory.log",
+        "notify-send 'session-start' 'tact-memory is here'",
+    ],
+)
+def test_a_hook_of_the_users_that_only_mentions_tact_memory_stays_theirs(home: Path, config_path: Path, command: str) -> None:
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir()
+    theirs = {"hooks": [{"type": "command", "command": command}]}
+    settings.write_text(json.dumps({"hooks": {"SessionStart": [theirs]}}), encoding="utf-8")
+    assert setup(config_path, home, "claude-code").exit_code == 0
+    groups = _json(settings)["hooks"]["SessionStart"]
+    assert groups[0] == theirs and len(groups) == 2 and LAUNCHER in groups[1]["hooks"][0]["command"]
+    assert setup(config_path, home, "claude-code", "--remove").exit_code == 0
+    assert _json(settings) == {"hooks": {"SessionStart": [theirs]}}
+
+
+def test_a_file_that_cannot_be_written_leaves_every_file_of_the_client_as_it_was(
+    home: Path, config_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code's server entry and its hook are two files; when the second cannot be written,
+    the first is given back its old text, so the client never has one without the other."""
+    claude = home / ".claude.json"
+    claude.write_text('{"theme": "dark"}\n', encoding="utf-8")
+    settings = home / ".claude/settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"model": "opus"}\n', encoding="utf-8")
+    real_replace = os.replace
+
+    def refusing(src: Any, dst: Any) -> None:
+        if Path(dst).name == "settings.json":
+            raise PermissionError(1, "Operation not permitted")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", refusing)
+    result = CliRunner().invoke(cli, ["--config", str(config_path), "setup", "claude-code"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert f"cannot write {settings}: Operation not permitted; nothing was changed" in result.output
+    assert claude.read_text(encoding="utf-8") == '{"theme": "dark"}\n'
+    assert settings.read_text(encoding="utf-8") == '{"model": "opus"}\n'
+    assert not any(p.name.endswith(".tmp") for p in home.rglob("*"))
+    assert not settings.with_name("settings.json.bak").exists()  # the backup made for it is taken back
+
+
+def test_a_failed_write_keeps_the_earlier_backup(home: Path, config_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = home / ".cursor/mcp.json"
+    target.parent.mkdir(parents=True)
+    target.write_text('{"mcpServers": {}}\n', encoding="utf-8")
+    backup = target.with_name("mcp.json.bak")
+    backup.write_text('{"an": "older backup"}\n', encoding="utf-8")
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda src, dst: (_ for _ in ()).throw(OSError(28, "No space left on device"))
+                        if Path(dst).name == "mcp.json" else real_replace(src, dst))  # fmt: skip
+    result = CliRunner().invoke(cli, ["--config", str(config_path), "setup", "cursor"])
+    assert result.exit_code == 1 and "No space left on device; nothing was changed" in result.output
+    assert backup.read_text(encoding="utf-8") == '{"an": "older backup"}\n'
+    assert target.read_text(encoding="utf-8") == '{"mcpServers": {}}\n'
+    assert sorted(p.name for p in target.parent.iterdir()) == ["mcp.json", "mcp.json.bak"]
