@@ -17,7 +17,8 @@ nothing of memory, so the tool of an agent run without them refuses every call w
   :data:`~tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS` to the instructions (once, with
   :func:`~tact_memory.runtime.prompt.assemble_system`), and, for the root run's own agents, appends
   :data:`~tact_memory.screening.checkpoint.CHECKPOINT_TEXT` as its own last ``input_text`` part to
-  every user message of the model input except the conversation's first (rule I5, as
+  every user message of the model input except the conversation's first (when your filter cut
+  that one away, every user message it kept) (rule I5, as
   :func:`~tact_memory.runtime.checkpoint_rule.checkpoint_due` decides; a restored session's history
   holds its first message, so it is past the first turn; a run whose input lacks the first turn,
   because the provider keeps it (``previous_response_id``, a ``conversation_id`` run before) or
@@ -27,11 +28,15 @@ nothing of memory, so the tool of an agent run without them refuses every call w
   no steers (user input delivered while a run is under way), so there is none to mark.
 - Role (rule I17, :mod:`tact_memory.runtime.roles`): decided when :meth:`MemoryForAgents.run`
   starts, never read from tool arguments, and tied to that run; the run is marked for its whole
-  length. The run's own agents are the one it starts with and those its handoffs reach. Any other
-  agent that calls the tool or the model during the run was started inside it (an agent run as
-  another agent's tool with ``Agent.as_tool``, or by a tool of yours): it gets
-  :func:`~tact_memory.runtime.roles.decide_role` there, inside the mark, so it is a child. It
-  scans and reads, its puts and deletes are ``forbidden``, and it gets no checkpoint. A run
+  length. The run's own agents are the one it starts with and those its handoffs reach, and a
+  tool call is the run's own only when one of the run's own model calls asked for it: the run
+  gets lifecycle hooks of memory's (wrapping yours, ``hooks=``, which see every event as before)
+  that note the call ids of its model responses, and a run nested in a tool never reaches them.
+  Any other call of the tool during the run comes from an agent started inside it (an agent run
+  as another agent's tool with ``Agent.as_tool``, also one the handoffs reach, or by a tool of
+  yours): it gets :func:`~tact_memory.runtime.roles.decide_role` there, inside the mark, so it is
+  a child. It scans and reads, its puts and deletes are ``forbidden``, and it gets no checkpoint
+  (a model call made while the run's own tools are under way is a nested one). A run
   started with :meth:`MemoryForAgents.run` inside another is a child too. State
   ``role=Role.ROOT`` for top-level runs that run beside others in one process, and
   ``role=Role.CHILD`` for sub-agents whose parent does not use memory.
@@ -51,7 +56,7 @@ from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
-from agents import Agent, FunctionTool, RunConfig, Runner, RunResult
+from agents import Agent, FunctionTool, RunConfig, RunHooks, Runner, RunResult
 from agents.run import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
@@ -86,13 +91,22 @@ class _Run:
         self.dispatcher = decision.dispatcher(owner.store)
         self.agents = list(agents)
         self.started_inside: dict[int, tuple[object, Dispatcher]] = {}
+        self.calls: set[str] = set()
+        """Ids of the tool calls the run's own model calls asked for (:class:`_Hooks`)."""
+        self.tools_running = 0
+        """Tool calls of the run's own agents under way: while any is, the run's own loop waits
+        for them, so a model call then comes from a run nested in one of them."""
 
     def owns(self, agent: object) -> bool:
-        return any(agent is own for own in self.agents)
+        """Whether a model call of ``agent`` now is one of the run's own agents' (see :attr:`tools_running`)."""
+        return self.tools_running == 0 and any(agent is own for own in self.agents)
 
-    def dispatcher_for(self, agent: object) -> Dispatcher:
-        """The run's dispatcher for its own agents; a child's for an agent started inside the run."""
-        if self.owns(agent):
+    def dispatcher_for(self, agent: object, call_id: object) -> Dispatcher:
+        """The run's dispatcher for a tool call its own agents' model calls asked for; a child's
+        for any other (an agent started inside the run, with ``Agent.as_tool`` or by a tool of
+        yours, even one its handoffs reach: a nested run's model responses never reach the run's
+        hooks, so their call ids are not the run's)."""
+        if call_id in self.calls and any(agent is own for own in self.agents):
             return self.dispatcher
         known = self.started_inside.get(id(agent))
         if known is None or known[0] is not agent:
@@ -102,6 +116,40 @@ class _Run:
 
 _RUN: ContextVar[_Run | None] = ContextVar("tact_memory_openai_agents_run", default=None)
 """The memory run the current code belongs to (inherited by the SDK's tasks and nested runs)."""
+
+class _Hooks(RunHooks[Any]):
+    """The run's lifecycle hooks: yours, as given, and memory's note of its own tool calls.
+
+    The SDK calls a run's hooks for that run's own model and tool calls only; a run nested in a
+    tool (``Agent.as_tool``) gets the hooks it is given, never these. Every hook method is yours
+    (those a later SDK adds too), except the three that also take notes for :class:`_Run`.
+    """
+
+    _NOTING = frozenset(("on_llm_end", "on_tool_start", "on_tool_end"))
+
+    def __init__(self, run: _Run, yours: Any) -> None:
+        self._run = run
+        self._yours = yours if yours is not None else RunHooks()
+
+    def __getattribute__(self, name: str) -> Any:
+        if name.startswith("on_") and name not in _Hooks._NOTING:
+            return getattr(object.__getattribute__(self, "_yours"), name)
+        return object.__getattribute__(self, name)
+
+    async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
+        for item in getattr(response, "output", None) or []:
+            call_id = getattr(item, "call_id", None)
+            if isinstance(call_id, str):
+                self._run.calls.add(call_id)
+        await self._yours.on_llm_end(context, agent, response)
+
+    async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
+        self._run.tools_running += 1
+        await self._yours.on_tool_start(context, agent, tool)
+
+    async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: Any) -> None:
+        self._run.tools_running = max(0, self._run.tools_running - 1)
+        await self._yours.on_tool_end(context, agent, tool, result)
 
 
 def _own_agents(start: object) -> list[object]:
@@ -250,7 +298,7 @@ class MemoryForAgents(ConfiguredMemory):
             )
             result = error_result(None, refusal)
         else:
-            result = await run.dispatcher_for(getattr(ctx, "agent", None)).acall(arguments)
+            result = await run.dispatcher_for(getattr(ctx, "agent", None), getattr(ctx, "tool_call_id", None)).acall(arguments)
         return json.dumps(result, ensure_ascii=False)
 
     # -- model calls ------------------------------------------------------------------------------
@@ -265,6 +313,11 @@ class MemoryForAgents(ConfiguredMemory):
             agent: The agent about to call the model.
             model_data: The instructions and input the SDK would send.
         """
+        return self._prepare(agent, model_data, model_data.input)
+
+    def _prepare(self, agent: object, model_data: ModelInputData, unfiltered: list[Any]) -> ModelInputData:
+        """:meth:`prepare`, where ``unfiltered`` is the model input before your own filter, if any,
+        changed it (it may have cut the conversation's first message away)."""
         if not self.enabled or not self._carries_tool(agent):
             return model_data
         items = model_data.input
@@ -272,7 +325,9 @@ class MemoryForAgents(ConfiguredMemory):
         if run is not None and run.owner is self and run.owns(agent):
             run.sent = True
             if run.decision.role is Role.ROOT:
-                items = with_checkpoints(items, continued=run.continued)
+                first = next((item for item in unfiltered if _is_user_message(item)), None)
+                cut = items is not unfiltered and first is not None and not any(item == first for item in items)
+                items = with_checkpoints(items, continued=run.continued or cut)
         return ModelInputData(input=items, instructions=assemble_system(model_data.instructions or "", enabled=True))
 
     def run_config(self, base: RunConfig | None = None) -> RunConfig:
@@ -283,10 +338,11 @@ class MemoryForAgents(ConfiguredMemory):
         inner = config.call_model_input_filter
 
         async def memory_filter(data: CallModelData[Any]) -> ModelInputData:
+            unfiltered = list(data.model_data.input)
             if inner is not None:
                 updated = inner(data)
                 data = dataclasses.replace(data, model_data=await updated if inspect.isawaitable(updated) else updated)
-            return self.prepare(data.agent, data.model_data)
+            return self._prepare(data.agent, data.model_data, unfiltered)
 
         return dataclasses.replace(config, call_model_input_filter=memory_filter)
 
@@ -357,7 +413,8 @@ class MemoryForAgents(ConfiguredMemory):
         token = _RUN.set(run)
         try:
             with running("openai-agents run"):
-                return await Runner.run(starting_agent, input, run_config=self.run_config(run_config), **kwargs)
+                hooks = _Hooks(run, kwargs.pop("hooks", None))
+                return await Runner.run(starting_agent, input, run_config=self.run_config(run_config), hooks=hooks, **kwargs)
         finally:
             _RUN.reset(token)
             self._ran(run, kwargs)
@@ -380,7 +437,8 @@ class MemoryForAgents(ConfiguredMemory):
         token = _RUN.set(run)
         try:
             with running("openai-agents run"):
-                return Runner.run_sync(starting_agent, input, run_config=self.run_config(run_config), **kwargs)
+                hooks = _Hooks(run, kwargs.pop("hooks", None))
+                return Runner.run_sync(starting_agent, input, run_config=self.run_config(run_config), hooks=hooks, **kwargs)
         finally:
             _RUN.reset(token)
             self._ran(run, kwargs)

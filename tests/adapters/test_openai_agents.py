@@ -351,3 +351,93 @@ def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
     assert "turn 2 was sent with the checkpoint: True" in out
     assert "the session keeps: ['How are release tags named in commonware?', 'They are vX.Y.Z; remember that.']" in out
     assert "stored #1: In the `commonware` repository" in out
+
+
+@pytest.mark.parametrize("continues", [None, True])
+async def test_a_handoff_target_run_as_another_agents_tool_is_a_child_there(
+    config_path: Path, seeded: MemoryStore, continues: bool | None
+) -> None:
+    """An agent the run's handoffs reach is one of its own agents, but run nested with
+    ``Agent.as_tool`` it is a sub-agent: its puts and deletes are refused and it gets no checkpoint."""
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    sub_script = Script(
+        memory(operation="scan", query="zephyr"),
+        memory(operation="put", content=REMEMBERED),
+        memory(operation="delete", id=1, version=1),
+        lambda items: answer(json.dumps(outputs(items))),
+    )
+    writer = Agent(name="writer", model=sub_script, tools=mem.tools)
+    root_script = Script(call("ask_writer", {"input": "Remember zephyr's tabs."}), answer("Done."))
+    triage = Agent(
+        name="triage", model=root_script, handoffs=[writer],
+        tools=[*mem.tools, writer.as_tool(tool_name="ask_writer", tool_description="Ask the writer.")],
+    )  # fmt: skip
+    await mem.run(triage, "Please remember it.", continues=continues)
+    scan, put, delete = outputs(sub_script.seen[-1][1])
+    assert scan["candidates"] and put["error"]["code"] == delete["error"]["code"] == "forbidden"
+    assert not any(CHECKPOINT_TEXT in repr(items) for _, items, _ in sub_script.seen)
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED]
+
+
+async def test_a_handoff_target_reached_by_handoff_is_the_runs_own(config_path: Path, seeded: MemoryStore) -> None:
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    writer = Agent(
+        name="writer",
+        model=Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Stored.")),
+        tools=mem.tools,
+    )
+    from agents import handoff
+
+    triage = Agent(name="triage", model=Script(call("transfer_to_writer", {}), answer("unused")), handoffs=[handoff(writer)])
+    await mem.run(triage, "Please remember it.")
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+async def test_your_run_hooks_still_see_every_event(config_path: Path, seeded: MemoryStore) -> None:
+    from agents import RunHooks
+
+    seen: list[str] = []
+
+    class Noting(RunHooks[Any]):
+        async def on_agent_start(self, context: Any, agent: Any) -> None:
+            seen.append("agent_start")
+
+        async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
+            seen.append("llm_end")
+
+        async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
+            seen.append(f"tool_start {tool.name}")
+
+        async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: str) -> None:
+            seen.append(f"tool_end {tool.name}")
+
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    agent = Agent(
+        name="root",
+        model=Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Done.")),
+        tools=mem.tools,
+    )
+    await mem.run(agent, "Remember it.", hooks=Noting())
+    assert seen == ["agent_start", "llm_end", "tool_start memory", "tool_end memory", "llm_end",
+                    "tool_start memory", "tool_end memory", "llm_end"]  # fmt: skip
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+async def test_your_filter_that_cuts_the_first_message_leaves_the_checkpoint_on_the_others(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    """Memory's filter runs after yours; when yours keeps only the latest items, the first of them
+    is not the conversation's first message and still gets the checkpoint."""
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+
+    def keep_last(data: CallModelData[Any]) -> ModelInputData:
+        return ModelInputData(input=data.model_data.input[-1:], instructions=data.model_data.instructions)
+
+    script = Script(answer("one"), answer("two"))
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    session = SQLiteSession("cut")
+    for text in ("first", "second"):
+        await mem.run(agent, text, session=session, run_config=RunConfig(call_model_input_filter=keep_last))
+    first_sent, second_sent = (items for _, items, _ in script.seen)
+    assert CHECKPOINT_TEXT not in repr(first_sent)  # the conversation's first message
+    assert len(second_sent) == 1 and any(is_checkpoint(p) for p in second_sent[0]["content"])
