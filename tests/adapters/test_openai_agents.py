@@ -217,14 +217,19 @@ async def test_a_stated_continuation_wins(config_path: Path, seeded: MemoryStore
     ]  # fmt: skip
 
 
-async def test_an_agent_run_as_a_tool_is_a_child_and_cannot_put(config_path: Path, seeded: MemoryStore) -> None:
-    mem = MemoryForAgents.from_config(config_path, store=seeded)
-    sub_script = Script(
+def sub_agent_script() -> Script:
+    """A sub-agent that scans, tries a put and a delete, and answers with what each returned."""
+    return Script(
         memory(operation="scan", query="zephyr"),
         memory(operation="put", content=REMEMBERED),
         memory(operation="delete", id=1, version=1),
         lambda items: answer(json.dumps(outputs(items))),
     )
+
+
+async def test_an_agent_run_as_a_tool_is_a_child_and_cannot_put(config_path: Path, seeded: MemoryStore) -> None:
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    sub_script = sub_agent_script()
     worker = Agent(name="worker", model=sub_script, tools=mem.tools)
     root_script = Script(
         memory(operation="scan", query="zephyr"),
@@ -360,12 +365,7 @@ async def test_a_handoff_target_run_as_another_agents_tool_is_a_child_there(
     """An agent the run's handoffs reach is one of its own agents, but run nested with
     ``Agent.as_tool`` it is a sub-agent: its puts and deletes are refused and it gets no checkpoint."""
     mem = MemoryForAgents.from_config(config_path, store=seeded)
-    sub_script = Script(
-        memory(operation="scan", query="zephyr"),
-        memory(operation="put", content=REMEMBERED),
-        memory(operation="delete", id=1, version=1),
-        lambda items: answer(json.dumps(outputs(items))),
-    )
+    sub_script = sub_agent_script()
     writer = Agent(name="writer", model=sub_script, tools=mem.tools)
     root_script = Script(call("ask_writer", {"input": "Remember zephyr's tabs."}), answer("Done."))
     triage = Agent(
