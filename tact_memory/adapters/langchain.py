@@ -30,7 +30,10 @@
   kept in the graph state under a private key (not part of the agent's input or output), never
   read from tool arguments. The middleware marks its agent's model calls and tool calls while they
   run; an agent invoked inside that mark (from a tool, or from a middleware listed after this one)
-  is a child, even with ``role=Role.ROOT``. An agent invoked where the context cannot show it (a
+  is a child, even with ``role=Role.ROOT``. An agent whose role was not stated and that is invoked
+  inside a step of another graph (any middleware hook or tool of another agent, a node of a
+  workflow graph: :func:`enclosed`) is a child too. A thread resumed after an interrupt keeps the
+  role saved with it, lowered where it resumes nested (:meth:`MemoryAgentMiddleware._decision`). An agent invoked where the context cannot show it (a
   thread, ``run_in_executor``, a fresh ``contextvars.Context``) is a child when its role was not
   stated and any memory-enabled agent of the process is at work, or when it starts on a thread
   other than the main one; it is the root only on the main thread with nothing else at work.
@@ -72,20 +75,35 @@ from .. import errors
 from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
-from ..runtime.roles import RoleDecision, decide_role, running
+from ..runtime.roles import RoleDecision, decide_role, inside, running
 from ..runtime.stores import ConfiguredMemory
 from ..tool.guard import Dispatcher, Role
 from ..tool.memory_tool import store_limits
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
 
-__all__ = ["MemoryAgentMiddleware", "with_checkpoints"]
+__all__ = ["MemoryAgentMiddleware", "enclosed", "with_checkpoints"]
 
 _ROLE_KEY = "tact_memory_role"
 """The state key that holds the role decided when the agent was invoked."""
 
 _OPENING_KEY = "tact_memory_opening"
 """The state key that holds the id of the thread's opening human message, recorded once per thread."""
+
+
+def enclosed() -> bool:
+    """Whether the current LangGraph step belongs to a graph that runs inside a step of another
+    graph: its checkpoint namespace has more than one part (``"parent_node:task|node:task"``; a
+    top-level graph's steps have one). LangGraph carries the namespace into a graph invoked from a
+    node (a tool, a middleware hook) through the run configuration, also across the threads its
+    executor starts. Outside any graph step, no."""
+    from langgraph.config import get_config
+
+    try:
+        namespace = (get_config().get("configurable") or {}).get("checkpoint_ns")
+    except RuntimeError:  # not inside a runnable
+        return False
+    return isinstance(namespace, str) and "|" in namespace
 
 
 class MemoryState(AgentState[Any]):
@@ -225,13 +243,28 @@ class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMe
         return self._decision(state).role
 
     def _decision(self, state: Any) -> RoleDecision:
+        """The role decided when the agent was invoked, lowered if it now runs nested.
+
+        An interrupted thread resumed with ``invoke(None, ...)`` runs no ``before_agent``: it keeps
+        the role saved in its state, which was decided where it was first invoked. Resumed inside
+        another memory-enabled agent's work (its tool), or, with a role that was not stated,
+        inside a step of another graph, it is a child there, as a new invocation would be.
+        """
         saved = state.get(_ROLE_KEY) if isinstance(state, dict) else None
+        decision = None
         if isinstance(saved, dict):
             try:
-                return RoleDecision(Role(saved["role"]), saved["reason"])
+                decision = RoleDecision(Role(saved["role"]), saved["reason"])
             except (KeyError, ValueError):
                 pass
-        return decide_role(self.role)  # no decision in the state: decide now (it can only be lower)
+        if decision is None:  # no decision in the state: decide now (it can only be lower)
+            return decide_role(self.role, enclosed=enclosed())
+        if decision.role is Role.ROOT:
+            if inside():
+                return RoleDecision(Role.CHILD, "nested")
+            if decision.reason != "stated" and enclosed():
+                return RoleDecision(Role.CHILD, "enclosed")
+        return decision
 
     # -- invocations ------------------------------------------------------------------------------
 
@@ -241,7 +274,7 @@ class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMe
         The first invocation of a thread also records which human message opened it, before any
         ``before_model`` hook (a trim, a summary) can take it out of the state.
         """
-        decision = decide_role(self.role)
+        decision = decide_role(self.role, enclosed=enclosed())
         update: dict[str, Any] = {_ROLE_KEY: {"role": decision.role.value, "reason": decision.reason}}
         if not isinstance(state.get(_OPENING_KEY), dict):
             thread = cast("Sequence[AnyMessage]", state.get("messages", []))

@@ -36,7 +36,7 @@ from ..tool.guard import Dispatcher, Role
 
 __all__ = ["RoleDecision", "busy", "decide_role", "inside", "running"]
 
-Reason = Literal["stated", "nested", "busy", "thread", "alone"]
+Reason = Literal["stated", "nested", "enclosed", "busy", "thread", "alone"]
 
 _INSIDE: ContextVar[str | None] = ContextVar("tact_memory_inside", default=None)
 """The label of the innermost memory-enabled agent work this code runs inside, if any."""
@@ -50,6 +50,11 @@ _NOTES: dict[Reason, str] = {
     "nested": (
         " This agent was started inside another memory-enabled agent's run (a tool, an output or "
         "instructions function), so it is a child whatever role it was given."
+    ),
+    "enclosed": (
+        " Its role was not stated and it was started inside a step of another agent's graph (a "
+        "middleware hook or a tool of a LangGraph agent), so it runs as a child. An agent that is a "
+        "step of your own workflow graph states its role (role=Role.ROOT)."
     ),
     "busy": (
         " Its role was not stated and another memory-enabled agent was running in this process when "
@@ -102,7 +107,8 @@ class RoleDecision:
     role: Role
     """The role the agent runs with."""
     reason: Reason
-    """``stated`` (kept as given), ``nested`` (lowered by the context), ``busy`` (not stated, and
+    """``stated`` (kept as given), ``nested`` (lowered by the context), ``enclosed`` (not stated,
+    and the framework shows it runs inside a step of another agent's graph), ``busy`` (not stated, and
     another agent was at work), ``thread`` (not stated, on a thread other than the main one) or
     ``alone`` (not stated, on the main thread, and nothing else was at work)."""
 
@@ -116,16 +122,21 @@ class RoleDecision:
         return Dispatcher(store, role=self.role, refusal_note=self.note)
 
 
-def decide_role(stated: Role | None) -> RoleDecision:
+def decide_role(stated: Role | None, *, enclosed: bool = False) -> RoleDecision:
     """The role of an agent starting now; detection may lower ``stated``, never raise it.
 
     Args:
         stated: The role the application gave, or ``None`` when it gave none.
+        enclosed: The framework shows that the agent runs inside a step of another agent or graph
+            (a LangGraph node), whether or not that one uses memory: an agent whose role was not
+            stated is then a child.
     """
     if inside():
         return RoleDecision(Role.CHILD, "nested" if stated is not Role.CHILD else "stated")
     if stated is not None:
         return RoleDecision(Role(stated), "stated")
+    if enclosed:
+        return RoleDecision(Role.CHILD, "enclosed")
     if busy():
         return RoleDecision(Role.CHILD, "busy")
     if threading.current_thread() is not threading.main_thread():

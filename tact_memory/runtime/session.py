@@ -170,14 +170,16 @@ class Agent:
     def call_model(self, model: Model, request: ModelRequest) -> ModelResponse:
         """Call ``model`` through the middleware and record its response in the history."""
         self._deliver(request)
-        response = self.session.stack.model_call(self, request, model)
+        with self._running():  # the whole stack: an agent your middleware starts here is nested too
+            response = self.session.stack.model_call(self, request, model)
         self.record(response)
         return response
 
     async def acall_model(self, model: AsyncModel, request: ModelRequest) -> ModelResponse:
         """Async :meth:`call_model`."""
         self._deliver(request)
-        response = await self.session.stack.amodel_call(self, request, model)
+        with self._running():
+            response = await self.session.stack.amodel_call(self, request, model)
         self.record(response)
         return response
 
@@ -237,8 +239,9 @@ class Agent:
         return output
 
     def _running(self) -> AbstractContextManager[None]:
-        """While a tool of a memory-enabled agent runs, an agent started inside it is a child."""
-        return running(f"runtime tool call of {self.name}") if self.dispatcher is not None else nullcontext()
+        """While a model call or a tool call of a memory-enabled agent runs (through all of the
+        middleware), an agent started inside it is a child."""
+        return running(f"runtime call of {self.name}") if self.dispatcher is not None else nullcontext()
 
     def _record_result(self, call: ToolCall, output: ToolOutput) -> None:
         text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)

@@ -558,3 +558,136 @@ def test_a_thread_a_tool_started_is_a_child_even_after_the_tool_returned(tmp_pat
     put = found["put"]
     assert put["error"]["code"] == "forbidden" and "role=Role.ROOT" in put["error"]["message"]
     assert MemoryStore(tmp_path / "cfg" / "memory" / "v1.sqlite3").list_records() == []
+
+
+# -- hooks outside memory's own calls, and graphs inside graphs -------------------------------------
+
+
+HOOKS = ("before_model", "after_model", "wrap_model_call", "wrap_tool_call")
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_a_langchain_sub_agent_started_by_a_middleware_listed_before_memory_is_a_child(
+    config_path: Path, seeded: MemoryStore, hook: str
+) -> None:
+    """That middleware's hooks run outside memory's marks, but inside a step of the parent's graph,
+    which LangGraph's checkpoint namespace shows; an unstated sub-agent started there is a child."""
+    from langchain.agents.middleware import AgentMiddleware
+
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=None)
+
+    class Outer(AgentMiddleware):  # type: ignore[type-arg]
+        def before_model(self, state: Any, runtime: Any) -> None:
+            if hook == "before_model" and not outcome:
+                sub.invoke_sub("Collect the house rules.")
+
+        def after_model(self, state: Any, runtime: Any) -> None:
+            if hook == "after_model" and not outcome:
+                sub.invoke_sub("Collect the house rules.")
+
+        def wrap_model_call(self, request: Any, handler: Any) -> Any:
+            if hook == "wrap_model_call" and not outcome:
+                sub.invoke_sub("Collect the house rules.")
+            return handler(request)
+
+        def wrap_tool_call(self, request: Any, handler: Any) -> Any:
+            if hook == "wrap_tool_call" and not outcome:
+                sub.invoke_sub("Collect the house rules.")
+            return handler(request)
+
+    @tool
+    def lookup(query: str) -> str:
+        """Look something up."""
+        return "nothing"
+
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+    model = scripted(call("lookup", query="x"), AIMessage("Done."))
+    create_agent(model, tools=[lookup], middleware=[Outer(), memory]).invoke({"messages": [HumanMessage("Go.")]})
+    assert_refused(outcome, seeded)
+    assert "inside a step of another agent's graph" in outcome[1]["error"]["message"]
+
+
+@pytest.mark.parametrize("role", [None, Role.ROOT])
+def test_an_agent_that_is_a_node_of_your_own_graph_states_its_role(config_path: Path, seeded: MemoryStore, role: Role | None) -> None:
+    """An agent invoked from a node of a graph that does not use memory: unstated, it cannot be
+    told from a sub-agent and is a child; stated root, it writes."""
+    from langgraph.graph import END, START, StateGraph
+    from typing_extensions import TypedDict
+
+    class Flow(TypedDict):
+        done: bool
+
+    outcome: Outcome = []
+    sub = langchain_sub_agent(config_path, seeded, outcome, role=role)
+
+    def step(state: Flow) -> Flow:
+        sub.invoke_sub("Remember zephyr's tabs.")
+        return {"done": True}
+
+    graph = StateGraph(Flow)
+    graph.add_node("step", step)
+    graph.add_edge(START, "step")
+    graph.add_edge("step", END)
+    graph.compile().invoke({"done": False})
+    if role is Role.ROOT:
+        assert outcome[1]["memory"]["content"] == REMEMBERED
+    else:
+        assert_refused(outcome, seeded)
+
+
+def test_an_interrupted_langchain_agent_resumed_inside_another_agents_tool_is_a_child(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    """A resume runs no ``before_agent``; the role saved when the thread was first invoked (the
+    root, stated) is lowered when it resumes inside a memory-enabled agent's tool."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    thread = {"configurable": {"thread_id": "worker"}}
+    worker_memory = MemoryAgentMiddleware.from_config(config_path, role=Role.ROOT, store=seeded)
+    worker_model = scripted(
+        call("memory", operation="scan", query="zephyr"),
+        call("memory", operation="put", content=REMEMBERED),
+        AIMessage("ok"),
+    )
+    worker = create_agent(worker_model, middleware=[worker_memory], checkpointer=InMemorySaver(), interrupt_before=["tools"])
+    worker.invoke({"messages": [HumanMessage("Remember zephyr's tabs.")]}, thread)  # stops before its first tool call
+    outcome: Outcome = []
+
+    @tool
+    def resume_worker(task: str) -> str:
+        """Let the worker go on."""
+        state = worker.invoke(None, thread)
+        while worker.get_state(thread).next:
+            state = worker.invoke(None, thread)
+        outcome.extend(results(state["messages"]))
+        return "done"
+
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+    model = scripted(call("resume_worker", task="go on"), AIMessage("Done."))
+    create_agent(model, tools=[resume_worker], middleware=[memory]).invoke({"messages": [HumanMessage("Resume it.")]})
+    assert_refused(outcome, seeded)
+
+
+@pytest.mark.parametrize("where", ["wrap_model_call", "wrap_tool_call"])
+def test_a_runtime_session_started_by_your_middleware_is_a_child(config_path: Path, seeded: MemoryStore, where: str) -> None:
+    """Your middleware wraps memory's, outside memory's own layer; the runtime marks the whole call."""
+    from tact_memory import Middleware
+
+    outcome: Outcome = []
+
+    class Reviewer(Middleware):
+        def wrap_model_call(self, agent: Any, request: Any, call_next: Any) -> Any:
+            if where == "wrap_model_call" and not outcome:
+                runtime_sub_agent(config_path, seeded, outcome, None)
+            return call_next(request)
+
+        def wrap_tool_call(self, agent: Any, call: Any, call_next: Any) -> Any:
+            if where == "wrap_tool_call" and not outcome:
+                runtime_sub_agent(config_path, seeded, outcome, None)
+            return call_next(call)
+
+    session = Runtime(load_config(config_path), store=seeded, middleware=[Reviewer()]).new_session()
+    session.submit("Go.")
+    run_agent(session.root, ScriptedModel([scripted_call("lookup", {}), scripted_answer("Done.")]), executor=lambda c: "nothing")
+    assert_refused(outcome, seeded)
