@@ -174,8 +174,14 @@ class MemoryStore:
         return translating(self.path, file_bytes=self.limits.file_bytes, busy_timeout_s=BUSY_TIMEOUT_S)
 
     def _absent(self) -> bool:
-        """No database file, and nothing in its place to report (a linked folder is refused, not absent)."""
-        return not os.path.lexists(self.path) and not os.path.islink(self.path.parent)
+        """No database file, and nothing in its place to report: a linked folder, or a file where
+        the folder should be, is refused (``unavailable``) by opening it, not taken for no records."""
+        folder = self.path.parent
+        return (
+            not os.path.lexists(self.path)
+            and not os.path.islink(folder)
+            and (os.path.isdir(folder) or not os.path.lexists(folder))
+        )
 
     def _connection(self, *, create: bool = True) -> sqlite3.Connection | None:
         """The open connection, opening (and with ``create``, creating) the database first."""

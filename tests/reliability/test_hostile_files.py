@@ -567,3 +567,22 @@ def test_a_folder_it_makes_is_private_whatever_its_name(tmp_path: Path) -> None:
     with MemoryStore(tmp_path / "made" / "notes.sqlite3") as store:
         store.put("the queue service listens on port 5672")
     assert stat.S_IMODE((tmp_path / "made").stat().st_mode) == 0o700
+
+
+def test_a_file_where_the_memory_folder_should_be_is_named_by_every_operation(tmp_path: Path) -> None:
+    """Not taken for an empty memory: a delete would otherwise answer ``not_found``, as if the record
+    had gone, and mislead the model."""
+    (tmp_path / "memory").write_text("not a folder", encoding="utf-8")
+    store = MemoryStore(tmp_path / "memory" / "v1.sqlite3")
+    tool = Dispatcher(store, role=Role.ROOT)
+    for call in CALLS:
+        result = check_result(tool.call(call), sent=call)
+        if call["operation"] == "put":  # the scan before it failed, and a failed scan does not count
+            assert result["error"]["code"] == "scan_required"
+        else:
+            assert (result["error"]["code"], result["error"]["reason"]) == ("unavailable", "not_a_folder"), call
+    for operation in (store.status, lambda: store.put("the billing service listens on port 8443")):
+        with pytest.raises(errors.StoreUnavailable) as refused:
+            operation()
+        assert refused.value.reason == "not_a_folder"
+    assert (tmp_path / "memory").read_text(encoding="utf-8") == "not a folder"
