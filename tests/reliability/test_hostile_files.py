@@ -581,8 +581,8 @@ def test_a_file_where_the_memory_folder_should_be_is_named_by_every_operation(tm
             assert result["error"]["code"] == "scan_required"
         else:
             assert (result["error"]["code"], result["error"]["reason"]) == ("unavailable", "not_a_folder"), call
-    for operation in (store.status, lambda: store.put("the billing service listens on port 8443")):
-        with pytest.raises(errors.StoreUnavailable) as refused:
-            operation()
-        assert refused.value.reason == "not_a_folder"
+    with pytest.raises(errors.StoreUnavailable) as refused:
+        store.put("the billing service listens on port 8443")
+    assert refused.value.reason == "not_a_folder"
+    assert store.status().problem == "not_a_folder"
     assert (tmp_path / "memory").read_text(encoding="utf-8") == "not a folder"
