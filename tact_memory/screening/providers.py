@@ -27,6 +27,7 @@ KINDS = {
     "postman_key": "a Postman API key",
     "twilio_key": "a Twilio API key",
     "heroku_key": "a Heroku API key",
+    "team_token": "a tact-memory team token",
     "azure_client_secret": "a Microsoft Entra ID (Azure AD) client secret",
     "alibaba_key": "an Alibaba Cloud AccessKey ID",
     "onepassword_key": "a 1Password secret key or service account token",
@@ -101,6 +102,7 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("postman_key", rb"PMAK-", _ALNUM + rb"{24}-" + _ALNUM + rb"{34}"),
     ("twilio_key", rb"SK", rb"[0-9a-fA-F]{32}"),
     ("heroku_key", rb"HRKU-", rb"[A-Za-z0-9_-]{60}"),
+    ("team_token", rb"tmt_", rb"[A-Za-z0-9_-]{43}"),  # tact_memory.team.tokens: tmt_ and token_urlsafe(32)
     ("alibaba_key", rb"LTAI", _ALNUM + rb"{12,20}"),
     (
         "onepassword_key",

@@ -47,6 +47,7 @@ UUID = ((HEX, 8), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 12))
 TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "twilio_key": token("SK", (HEX + "ABCDEF", 32)),
     "heroku_key": token("HRKU-", (URLSAFE, 60)),
+    "team_token": token("tmt_", (URLSAFE, 43)),
     "azure_client_secret": token((ALNUM, 3), (string.digits, 1), "Q~", (ALNUM + "_~.-", 31, 34)),
     "alibaba_key": token("LTAI", (ALNUM, 12, 20)),
     "onepassword_key": st.one_of(
@@ -255,3 +256,24 @@ def test_the_module_is_data_only() -> None:
 def test_a_maxmind_key_in_a_yandex_tokens_shape_is_refused_all_the_same() -> None:
     assert find_secret("key YC0a1B_abcdefghijklmnopqrstuvwxyzABC_mmk here") in ("maxmind_key", "yandex_token")
     assert find_secret("key AQVN9z_abcdefghijklmnopqrstuvwxyzABC_mmk here") in ("maxmind_key", "yandex_token")
+
+
+@settings(max_examples=200)
+@given(st.from_regex(r"\Atmt_[A-Za-z0-9_-]{43}\Z"), st.sampled_from(["", "CI pushes with ", "token: ", "`"]))
+def test_the_team_services_own_tokens_are_refused_in_any_record(token: str, before: str) -> None:
+    """A writer's token stored in the memory every reader of the namespace sees would hand out its
+    rights: the shape :mod:`tact_memory.team.tokens` issues (and checks) is a secret kind of its own."""
+    from tact_memory.team import tokens
+
+    assert tokens._TOKEN_SHAPE.fullmatch(token)
+    assume(len(set(token[4:])) >= 4)  # a body of fewer distinct characters is a placeholder
+    assert find_secret(f"{before}{token} for the deploy") == "team_token"
+
+
+def test_a_token_as_the_service_issues_it_is_refused() -> None:
+    import secrets
+
+    from tact_memory.team.tokens import TOKEN_PREFIX
+
+    for _ in range(200):
+        assert find_secret(f"use {TOKEN_PREFIX}{secrets.token_urlsafe(32)} in CI") == "team_token"
