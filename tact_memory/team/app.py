@@ -57,6 +57,7 @@ from .. import deadline
 from ..store.policy import MAX_INTEGER
 from ..store.postgres import PostgresStore
 from ..store.remote import PROTOCOL_READ_IDS, PROTOCOL_VERSION
+from ..tool.wire import RepeatedName, loads_once
 from ..values import as_dict
 from .gate import Gate
 from .gate import Refused as _Refused
@@ -308,10 +309,12 @@ def _list(store: PostgresStore, who: Credential, body: Any, request: Request) ->
 
 
 def _get(store: PostgresStore, who: Credential, body: Any, request: Request) -> Any:
-    try:
-        id_ = int(request.path_params["id"])
-    except ValueError:
-        raise errors.InvalidArguments("the id must be a positive integer") from None
+    text = request.path_params["id"]
+    # a whole number from 1 in ASCII digits, no longer than the largest id: int() alone would also
+    # read "1_0", "٣" or a number of thousands of digits (which it refuses only past 4,300)
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_INTEGER)) and 1 <= int(text) <= MAX_INTEGER):
+        raise errors.InvalidArguments(f"the id in the path must be a whole number from 1 to {MAX_INTEGER}")
+    id_ = int(text)
     record = store.get(id_)
     if record is None:
         raise errors.NotFound(f"no memory has id {id_}", id=id_)
@@ -356,7 +359,11 @@ async def _body(request: Request, gate: Gate) -> Any:
         return None
     raw = await gate.body(request.receive, request.headers.get("content-length"))
     try:
-        return json.loads(raw or b"null")
+        return loads_once(raw or b"null")
+    except RepeatedName as exc:
+        raise errors.InvalidArguments(
+            f"the request body names {exc.named()} twice, and readers differ on which value counts; send each field once"
+        ) from None
     except (ValueError, UnicodeDecodeError):
         raise errors.InvalidArguments("the request body is not valid JSON") from None
     except RecursionError:  # nested deeper than any request of the protocol
@@ -434,6 +441,24 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
     return endpoint
 
 
+async def _unrouted(request: Request, exc: Exception) -> Response:
+    """A path the service has no route for, or a method a route does not take: the named error
+    every other answer has, and its access-log line (Starlette's own answer is plain text)."""
+    status = getattr(exc, "status_code", 404)
+    if status == 405:
+        code, message = "method_not_allowed", f"{request.url.path} does not take {request.method}"
+    else:
+        code, message = "not_found", f"the service has no {request.url.path}; its routes are under /v1 and {MCP_PATH}"
+    response = _error(code, message)
+    response.status_code = status
+    allowed = getattr(exc, "headers", None) or {}
+    if "allow" in {name.lower() for name in allowed}:
+        response.headers.update(allowed)
+    _access({"method": request.method, "path": request.url.path, "status": status, "code": code, "ms": 0.0,
+             "namespace": None, "role": None})  # fmt: skip
+    return response
+
+
 def create_app(
     pool: Any,
     *,
@@ -457,7 +482,7 @@ def create_app(
         Route("/v1/delete", _endpoint(state, _delete), methods=post),
         Route("/v1/sync", _endpoint(state, _sync), methods=post),
         Route("/v1/list", _endpoint(state, _list), methods=get),
-        Route("/v1/records/{id:int}", _endpoint(state, _get), methods=get),
+        Route("/v1/records/{id}", _endpoint(state, _get), methods=get),
         Route("/v1/export", _endpoint(state, _export), methods=get),
         Route("/v1/status", _endpoint(state, _status), methods=get),
     ]
@@ -473,7 +498,9 @@ def create_app(
         async with mcp.run():
             yield
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={404: _unrouted, 405: _unrouted}
+    )  # fmt: skip
     app.state.sync_records = service.sync_records
     app.state.read_ids = _read_ids(limits, service.body_bytes)
     return app

@@ -255,3 +255,55 @@ def test_two_servers_keep_the_row_bound_exact(
     assert rows == DEFAULT_LIMITS.rows
     # another namespace has its own bound
     assert services[1].call("POST", "/v1/put", make_token("bob"), json={"content": "bob has room"}).status_code == 200
+
+
+def test_a_body_naming_a_field_twice_is_refused_and_changes_nothing(
+    service: Service, make_token: Callable[..., str], admin: Any
+) -> None:
+    """JSON leaves open which of two values counts; a proxy or a checker in front may read the first."""
+    alice = make_token("alice")
+    put = service.call("POST", "/v1/put", alice, json={"content": "The billing service deploys on Fridays."})
+    key = put.json()["memory"]["key"]
+    before = corpus(admin)
+    bodies = {
+        "/v1/delete": f'{{"id": {key["id"]}, "version": 99, "version": {key["version"]}}}',
+        "/v1/put": '{"content": "harmless words", "content": "the second value"}',
+        "/v1/scan": '{"query": "billing", "query": "deploys"}',
+    }
+    for path, body in bodies.items():
+        answer = service.call("POST", path, alice, content=body.encode(), headers={"Content-Type": "application/json"})
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, "invalid_arguments"), path
+        assert "twice" in answer.json()["error"]["message"]
+    assert corpus(admin) == before
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("GET", "/v1/records/" + "9" * 4301, 400, "invalid_arguments"),
+        ("GET", "/v1/records/-1", 400, "invalid_arguments"),
+        ("GET", "/v1/records/1_0", 400, "invalid_arguments"),
+        ("GET", "/v1/records/%D9%A3", 400, "invalid_arguments"),
+        ("GET", "/v1/records/0", 400, "invalid_arguments"),
+        ("GET", "/v1/nothing", 404, "not_found"),
+        ("GET", "/", 404, "not_found"),
+        ("DELETE", "/v1/put", 405, "method_not_allowed"),
+        ("GET", "/v1/scan", 405, "method_not_allowed"),
+        ("PUT", "/mcp", 405, "method_not_allowed"),
+    ],
+)
+def test_every_answer_is_a_named_json_error_with_its_access_log_line(
+    service: Service, make_token: Callable[..., str], method: str, path: str, status: int, code: str
+) -> None:
+    """Paths and methods the service has no route for, and record ids no row can have, are answered
+    like any other refusal: never Starlette's plain text, and never a traceback in the log."""
+    alice = make_token("alice")
+    lines = len(service.log_text().splitlines())
+    answer = service.call(method, path, alice)
+    assert (answer.status_code, answer.headers["content-type"]) == (status, "application/json")
+    assert answer.json()["error"]["code"] == code
+    if status == 405:
+        assert answer.headers.get("allow")
+    new = service.log_text().splitlines()[lines:]
+    assert "Traceback" not in "\n".join(new)
+    assert any(f'"code":"{code}"' in line and f'"status":{status}' in line for line in new)
