@@ -163,6 +163,11 @@ def token_create(database: str, namespace: str, role: str, expires: str | None, 
     try:
         lifetime = None if expires is None else parse_duration(expires)
         readable = None if read is None else tuple(ns.strip() for ns in read.split(",") if ns.strip())
+        if readable == ():
+            raise ValueError(
+                "--read names no namespace; name those the reader may read besides its own, or leave "
+                "--read out for a reader of every namespace"
+            )
         with _connection(database) as conn:
             token, info = create_token(
                 conn, namespace=namespace, role=role, now_ms=time.time_ns() // 1_000_000,

@@ -277,22 +277,24 @@ class McpEndpoint:
                         opened = bytes(value).decode("latin-1")
             await send(message)
 
-        async def refuse(code_: str, message: str, status_: int, **headers: str) -> None:
+        async def refuse(
+            code_: str, message: str, status_: int, *, details: dict[str, Any] | None = None,
+            headers: dict[str, str] | None = None,
+        ) -> None:  # fmt: skip
             nonlocal code
             code = code_
-            await JSONResponse({"error": {"code": code_, "message": message}}, status_code=status_, headers=headers)(
-                scope, receive, watched
-            )
+            body = {"error": {"code": code_, "message": message, **(details or {})}}
+            await JSONResponse(body, status_code=status_, headers=headers)(scope, receive, watched)
 
         async def admit() -> Credential | None:
             """The caller, from the request's headers alone; ``None`` once it has been refused."""
             try:
                 found = await run_in_threadpool(self._authenticate, Headers(scope=scope).get("authorization"))
             except TokenRefused as exc:
-                await refuse(exc.code, exc.message, 401, **{"WWW-Authenticate": 'Bearer realm="tact-memory"'})
+                await refuse(exc.code, exc.message, 401, headers={"WWW-Authenticate": 'Bearer realm="tact-memory"'})
                 return None
             except errors.StoreUnavailable as exc:
-                await refuse(exc.code, exc.message, 503)
+                await refuse(exc.code, exc.message, 503, details=exc.details())  # its reason, as /v1 gives it
                 return None
             asserted = Headers(scope=scope).get("x-tact-namespace")
             if asserted is not None and asserted != found.namespace:
@@ -368,7 +370,7 @@ class McpEndpoint:
                     code = exc.code  # the answer had begun; the connection is all that can be cut
                 else:
                     extra = {"Allow": "POST, DELETE"} if exc.code == "method_not_allowed" else {}
-                    await refuse(exc.code, exc.message, exc.status, **extra)
+                    await refuse(exc.code, exc.message, exc.status, headers=extra)
             except errors.InvalidArguments as exc:
                 await refuse(exc.code, exc.message, 400)
         finally:

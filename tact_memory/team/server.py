@@ -254,12 +254,19 @@ def serve(
             app, host=host, port=port, access_log=False, log_level="warning", lifespan="on", timeout_keep_alive=5,
             http=with_head_deadline(AutoHTTPProtocol, service.timeout_s),
         )  # fmt: skip
-        server = uvicorn.Server(config)
-        print(
-            f"tact-memory: team memory on http://{host}:{port}/v1 (protocol 1), MCP on http://{host}:{port}/mcp",
-            file=sys.stderr, flush=True,
-        )  # fmt: skip
-        server.run()
+        announcement = (
+            f"tact-memory: team memory on http://{host}:{port}/v1 (protocol 1), MCP on http://{host}:{port}/mcp"
+        )
+
+        class Announcing(uvicorn.Server):
+            """Says where it serves once it does: after the socket is bound, never before a failed bind."""
+
+            async def startup(self, sockets: Any = None) -> None:
+                await super().startup(sockets)
+                if self.started:
+                    print(announcement, file=sys.stderr, flush=True)
+
+        Announcing(config).run()
     finally:
         watch.stop()
         pool.close()

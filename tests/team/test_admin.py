@@ -244,3 +244,35 @@ def test_test_limits_take_known_positive_fields_only() -> None:
     for bad in ("[]", '{"rowz": 3}', '{"rows": 0}', '{"rows": true}', "not json", "[" * 100_000, '{"rows": 1' + "0" * 5_000 + "}"):
         with pytest.raises(ValueError):
             parse_test_limits(bad)
+
+
+@pytest.mark.parametrize("read", ["", " , ", ","])
+def test_a_reader_limited_to_no_namespace_is_refused(pg_database: str, admin: Any, read: str) -> None:
+    """``--read ''`` would make a reader of its own namespace only, which no one asked for."""
+    made = cli("team", "token", "create", "--database", pg_database, "--namespace", "ci", "--role", "reader", "--read", read)
+    assert made.returncode == 2 and "--read names no namespace" in made.stderr and "tmt_" not in made.stdout
+    assert admin.execute("SELECT count(*) FROM tokens WHERE namespace = 'ci'").fetchone()[0] == 0
+
+
+def test_serve_says_where_it_serves_only_once_it_does(pg_database: str, tmp_path: Any) -> None:
+    """On a port another program holds, the bind fails: no line says the service is up."""
+    import socket
+
+    from .conftest import start_service, stop_service
+
+    service = start_service(pg_database, tmp_path)
+    try:
+        assert "tact-memory: team memory on " + service.url + "/v1" in service.log_text()
+        port = service.url.rsplit(":", 1)[1]
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            other = taken.getsockname()[1]
+            second = subprocess.run(
+                [sys.executable, "-m", "tact_memory.cli", "serve", "--database", pg_database, "--listen", f"127.0.0.1:{other}"],
+                capture_output=True, text=True, timeout=60,
+            )  # fmt: skip
+        assert second.returncode != 0 and "team memory on" not in second.stderr, second.stderr
+        assert port != str(other)
+    finally:
+        stop_service(service)

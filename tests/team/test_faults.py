@@ -122,6 +122,12 @@ def test_postgres_restart_gives_unavailable_then_recovers_without_restarting_any
         own_cluster.stop("fast")
         down_at = time.monotonic()
         time.sleep(5)  # longer than the service's 4 s timeout, so an answer lands inside even on a loaded machine
+        opening = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "drill", "version": "1"}}}
+        mcp_answer = httpx.post(
+            service.url + "/mcp", json=opening, timeout=15,
+            headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"},
+        )  # fmt: skip
         starting_at = time.monotonic()  # from here the server may accept connections before pg_ctl returns
         assert own_cluster.start() is None
         up_at = time.monotonic()
@@ -136,6 +142,9 @@ def test_postgres_restart_gives_unavailable_then_recovers_without_restarting_any
         during = [(status, code) for t, status, code in answers if down_at + 0.5 < t < starting_at]
         assert during, "no request was answered during the outage"
         assert set(during) == {(503, "unavailable")}, set(during)
+        # /mcp names the outage as /v1 does, with its reason
+        assert mcp_answer.status_code == 503 and mcp_answer.json()["error"]["code"] == "unavailable"
+        assert mcp_answer.json()["error"]["reason"] == "unreachable"
         # Every answer of the run was a success or unavailable: never a timeout or an internal error.
         assert {code for _, _, code in answers} == {"ok", "unavailable"}
         after = [code for t, _, code in answers if t > up_at]
