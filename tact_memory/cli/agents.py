@@ -211,7 +211,7 @@ def _team(source: ConfigSource) -> TeamSettings | None:
     help="claude-code only, with --tools split: also write a `memory-reader` sub-agent that may scan and read, not write.",
 )  # fmt: skip
 @click.option(
-    "--workspace", type=click.Path(file_okay=False, path_type=Path), default=None,
+    "--workspace", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
     help="vscode: the workspace whose .vscode/mcp.json gets the server (default: the global --workspace, else the current folder). "
     "claude-desktop: the folder whose memory the server uses (Claude Desktop starts it in no folder of yours); "
     "a folder inside a [memory.team] workspace root selects the team store.",
@@ -261,14 +261,25 @@ def setup_command(
     served = workspace.absolute() if workspace is not None and client == "claude-desktop" else None
     launch = clients.Launch.detect(pinned, tools=tools, forward=forward, workspace=served)
     folder = workspace or Path(ctx.obj.get("workspace") or ".")
-    try:
-        changes = setup_plan.plan(
+    if client == "vscode" and not folder.is_dir():
+        # its file goes into the workspace: a mistyped folder must not become a new tree
+        _fail(f"the workspace {folder} is not a folder; name an existing one with --workspace")
+
+    def planned() -> list[clients.Change]:
+        return setup_plan.plan(
             cast("clients.Client", client), launch, home=Path.home(), workspace=folder.absolute(),
             reader=reader_agent, remove=remove,
         )  # fmt: skip
+
+    unmerged = None
+    try:
+        changes = planned()
     except clients.SetupError as exc:
-        _fail(str(exc))
-        raise  # pragma: no cover
+        if not print_only:
+            _fail(str(exc))
+        unmerged = str(exc)
+        with clients.as_new_files():  # what to paste by hand into the file setup cannot merge
+            changes = planned()
     note = None
     broken = None if remove else broken_link(source.path)
     if broken is not None:
@@ -283,6 +294,8 @@ def setup_command(
             "creates it, then run setup again so the command names it"
         )
     if print_only:
+        if unmerged:
+            click.echo(f"# {unmerged}: paste the entries below into it by hand")
         if note:
             click.echo(f"# {note}")
         if client == "claude-code" and not remove:

@@ -46,7 +46,8 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -67,6 +68,7 @@ __all__ = [
     "SetupError",
     "apply",
     "apply_all",
+    "as_new_files",
     "claude_code_paths",
     "claude_desktop_path",
     "hook_argv",
@@ -211,9 +213,25 @@ BOM = "\ufeff"
 """A byte order mark, as some Windows editors put before UTF-8 text: kept where it was, never parsed."""
 
 
+_AS_NEW: ContextVar[bool] = ContextVar("tact_memory_setup_as_new", default=False)
+
+
+@contextlib.contextmanager
+def as_new_files() -> Iterator[None]:
+    """Within, every client file reads as missing, so a plan shows the entries setup would write
+    into new files: what ``--print`` shows for a file it cannot merge (JSONC, say), to paste by hand."""
+    token = _AS_NEW.set(True)
+    try:
+        yield
+    finally:
+        _AS_NEW.reset(token)
+
+
 def read_text(path: Path) -> str | None:
     """A client file's text exactly as it is (line endings and a byte order mark included), ``None``
-    when it does not exist; anything else unreadable is a ``SetupError``."""
+    when it does not exist (or inside :func:`as_new_files`); anything else unreadable is a ``SetupError``."""
+    if _AS_NEW.get():
+        return None
     try:
         return path.read_bytes().decode("utf-8")
     except FileNotFoundError:

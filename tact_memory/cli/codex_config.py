@@ -97,16 +97,43 @@ def _parse(path: Path, text: str) -> tuple[TOMLDocument, dict[str, Any]]:
 
 
 def _appended(text: str, tables: str) -> str:
-    """``text`` with ``tables`` after it, a blank line between; ``text`` itself is kept as it is."""
+    """``text`` with ``tables`` after it, a blank line between; ``text`` itself is kept as it is,
+    and what is added takes its line endings (``\r\n`` when it has them)."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    tables = tables.replace("\r\n", "\n").replace("\n", newline)
     if not text.strip():
         return text + tables
-    return text + ("" if text.endswith("\n") else "\n") + "\n" + tables
+    return text + ("" if text.endswith("\n") else newline) + newline + tables
 
 
 def _trimmed(after: str, text: str) -> str:
     """``after``, a removal from ``text``, without the blank lines at its end that only the taken-out
     tables were separated by (what :func:`_appended` added before them)."""
-    return after.rstrip("\n") + "\n" if after.endswith("\n\n") and not text.endswith("\n\n") else after
+    newline = "\r\n" if "\r\n" in text else "\n"
+    blank = newline * 2
+    return after.rstrip("\r\n") + newline if after.endswith(blank) and not text.endswith(blank) else after
+
+
+def _theirs(table: Any) -> str:
+    """The comments in our table, and the blank lines from the first of them on: setup writes none
+    there, so they are the user's (a note added below our entry, which TOML reads as part of it)."""
+    from tomlkit.items import Comment
+
+    body = [item for key, item in table.value.body if key is None]
+    first = next((i for i, item in enumerate(body) if isinstance(item, Comment)), None)
+    return "" if first is None else "".join(item.as_string() for item in body[first:])
+
+
+def _put_back(text: str, after: str, kept: str) -> str:
+    """``after`` (``text`` with one table taken out) with ``kept`` where that table began."""
+    if not kept:
+        return after
+    at = 0
+    while at < min(len(text), len(after)) and text[at] == after[at]:
+        at += 1
+    if at and after[at - 1] != "\n":  # the table began a line: the match ran on into what follows it
+        at = after.rfind("\n", 0, at) + 1
+    return after[:at] + kept + after[at:]
 
 
 def _server(path: Path, text: str, launch: Launch, *, remove: bool = False) -> tuple[str, str]:
@@ -142,8 +169,10 @@ def _server(path: Path, text: str, launch: Launch, *, remove: bool = False) -> t
             return text, ""
         del expected["mcp_servers"][SERVER_NAME]
         try:
+            ours = doc["mcp_servers"][SERVER_NAME]  # type: ignore[index]
+            kept = _theirs(ours) if hasattr(ours, "value") and hasattr(ours.value, "body") else ""
             del doc["mcp_servers"][SERVER_NAME]  # type: ignore[union-attr]
-            after = _trimmed(tomlkit.dumps(doc), text)
+            after = _put_back(text, _trimmed(tomlkit.dumps(doc), text), kept)
         except (TOMLKitError, KeyError) as exc:
             raise SetupError(f"{path}: cannot take our entry out safely ({exc}); it was left unchanged") from None
         _check(path, after, expected, f"Take this out by hand:\n[mcp_servers.{SERVER_NAME}]")

@@ -88,6 +88,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def setup(config: Path, home: Path, *args: str) -> Any:
+    (home / "work").mkdir(exist_ok=True)
     result = CliRunner().invoke(
         cli, ["--config", str(config), "setup", *args, "--workspace", str(home / "work")], catch_exceptions=False
     )
@@ -458,6 +459,7 @@ def test_the_global_workspace_option_places_the_vscode_file(home: Path, config_p
     assert result.exit_code == 0, result.output
     assert "tact-memory" in _json(project / ".vscode/mcp.json")["servers"]
     own = tmp_path / "own"
+    own.mkdir()
     result = CliRunner().invoke(
         cli, ["--config", str(config_path), "--workspace", str(project), "setup", "vscode", "--workspace", str(own)]
     )
@@ -758,3 +760,52 @@ def test_a_failed_write_keeps_the_earlier_backup(home: Path, config_path: Path, 
     assert backup.read_text(encoding="utf-8") == '{"an": "older backup"}\n'
     assert target.read_text(encoding="utf-8") == '{"mcpServers": {}}\n'
     assert sorted(p.name for p in target.parent.iterdir()) == ["mcp.json", "mcp.json.bak"]
+
+
+def test_print_shows_what_to_paste_into_a_file_setup_cannot_merge(home: Path, config_path: Path) -> None:
+    """The README's way for a JSONC file: ``--print`` shows the entry to paste by hand."""
+    target = home / "work/.vscode/mcp.json"
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(fixture_path("clients", "vscode-mcp-with-comments.json"), target)
+    before = target.read_bytes()
+    result = setup(config_path, home, "vscode", "--print")
+    assert result.exit_code == 0, result.output
+    assert f"# {target}: not plain JSON" in result.output and "paste the entries below into it by hand" in result.output
+    assert '"servers"' in result.output and '"tact-memory"' in result.output and '"--role"' in result.output
+    assert target.read_bytes() == before and sorted(p.name for p in target.parent.iterdir()) == ["mcp.json"]
+
+
+def test_a_workspace_that_does_not_exist_is_refused_and_nothing_is_created(home: Path, config_path: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "typo" / "project"
+    named = CliRunner().invoke(cli, ["--config", str(config_path), "setup", "vscode", "--workspace", str(missing)])
+    assert named.exit_code == 2 and "does not exist" in named.output
+    global_option = CliRunner().invoke(cli, ["--config", str(config_path), "--workspace", str(missing), "setup", "vscode"])
+    assert global_option.exit_code in (1, 2) and not isinstance(global_option.exception, (OSError, TypeError))
+    assert not (tmp_path / "typo").exists()
+
+
+def test_a_codex_file_with_crlf_line_endings_keeps_them_and_is_given_back_byte_for_byte(home: Path, config_path: Path) -> None:
+    target = home / ".codex/config.toml"
+    target.parent.mkdir(parents=True)
+    original = b'# mine\r\nmodel = "o3"\r\n\r\n[mcp_servers.docs]\r\ncommand = "docs-server"\r\n'
+    target.write_bytes(original)
+    assert setup(config_path, home, "codex").exit_code == 0
+    written = target.read_bytes()
+    assert written.startswith(original) and b"\n" not in written.replace(b"\r\n", b"")
+    assert _toml(target)["mcp_servers"]["tact-memory"]["args"][-3:] == ["mcp", "--role", "root"]
+    assert setup(config_path, home, "codex", "--remove").exit_code == 0
+    assert target.read_bytes() == original
+
+
+def test_codex_remove_keeps_a_note_the_user_wrote_below_our_entry(home: Path, config_path: Path) -> None:
+    """TOML reads a comment below our table as part of it; it is the user's, and stays."""
+    target = home / ".codex/config.toml"
+    target.parent.mkdir(parents=True)
+    target.write_text('model = "o3"\n', encoding="utf-8")
+    assert setup(config_path, home, "codex").exit_code == 0
+    with target.open("a", encoding="utf-8") as file:
+        file.write('\n# keep this note\n[profiles.fast]\nmodel = "o4-mini"\n')
+    assert setup(config_path, home, "codex", "--remove").exit_code == 0
+    text = target.read_text(encoding="utf-8")
+    assert "# keep this note\n[profiles.fast]" in text and "tact-memory" not in text
+    assert _toml(target) == {"model": "o3", "profiles": {"fast": {"model": "o4-mini"}}}
