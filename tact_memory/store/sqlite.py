@@ -140,6 +140,10 @@ class MemoryStore:
         self._corpus = CorpusIndex()
         self._matched_at: int | None = None  # this connection's data_version when the index last matched the file
         self._scrubber = Scrubber()
+        self._unknown_frames = False
+        """The WAL held frames when this connection opened it (another process's, or a killed one's):
+        the first write of this store marks a scrub of unknown removals (:mod:`.hygiene`). A store
+        that only reads (the browser, ``list``) never scrubs for them, so it writes nothing."""
 
     # -- connection and transactions -------------------------------------------------------------
 
@@ -156,6 +160,7 @@ class MemoryStore:
                     self._scrubber.scrub(self._conn, self._image, restart=False)  # one a busy reader left owed
                 self._conn.close()
                 self._conn = None
+                self._unknown_frames = False  # the next open looks at the WAL again
                 self._synchronous = None
                 self._identity = None
                 self._matched_at = None
@@ -192,7 +197,7 @@ class MemoryStore:
                 # Frames left in the WAL: another process is writing, or one ended without its
                 # closing checkpoint, perhaps killed between a removal and its scrub. Scrub after
                 # this store's first write, in case that debt is still unpaid.
-                self._scrubber.mark()
+                self._unknown_frames = True
             with self._translating():
                 self._conn = open_database(self.path, self.limits, create=create, busy_timeout_s=BUSY_TIMEOUT_S)
                 if self._conn is not None:
@@ -285,6 +290,9 @@ class MemoryStore:
                     self.close()
                 raise error from exc
             copied = False
+            if spec.synchronous is not None and self._unknown_frames:
+                self._unknown_frames = False
+                self._scrubber.mark()  # this store has written: it scrubs for what the frames may have removed
             if spec.synchronous is not None and self._scrubber.owed:
                 copied = self._scrubber.scrub(conn, self._image)
             if wal is not None and not copied:

@@ -512,3 +512,30 @@ def test_a_checkpoint_that_stays_refused_gives_up_at_the_busy_timeout(tmp_path: 
     holder.join()
     for conn in (*conns, ours):
         conn.close()
+
+
+def test_a_store_that_only_reads_a_file_another_left_frames_in_writes_nothing(tmp_path: Path) -> None:
+    """The frames may hold what another process removed, so a store that opens such a file scrubs
+    after its first write; one that only reads (the browser, ``list``) leaves every byte as it was,
+    also when it closes while the other still has the file open."""
+    db = tmp_path / "memory" / "v1.sqlite3"
+    writer = MemoryStore(db)
+    keys = [writer.put(f"record {n} about the ledger service on port {8000 + n}").memory.key for n in range(6)]
+    writer.delete(keys[0])
+    writer.scan("ledger")
+    writer.put("a later record that stays in the WAL")
+    assert (tmp_path / "memory" / "v1.sqlite3-wal").stat().st_size > 0
+    def files() -> dict[str, bytes]:  # the -shm index changes as any reader takes its read mark
+        return {name: data for name, data in raw_folder_bytes(db).items() if not name.endswith("-shm")}
+
+    before = files()
+    reader = MemoryStore(db)
+    assert len(reader.list_records(order="id")) == 6 and reader.get(keys[1].id) is not None
+    reader.status()
+    reader.close()
+    assert files() == before
+    again = MemoryStore(db)  # a reader that then writes does scrub
+    again.scan("ledger")
+    assert again._scrubber.owed is False and files() != before
+    again.close()
+    writer.close()
