@@ -249,7 +249,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             return
         from .app import cli
 
-        cli(None if argv is None else args, prog_name="tact-memory")
+        try:
+            cli(None if argv is None else args, prog_name="tact-memory")
+        except SystemExit as exc:
+            if exc.code == 2 and "hook" in args:
+                # a hook command line click cannot use: clients read exit 2 as "block this prompt"
+                sys.exit(1)
+            raise
     except OSError as exc:
         if isinstance(exc, BrokenPipeError) or not _writing_output(exc):
             raise

@@ -61,6 +61,8 @@ package modules it must not import.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import re  # free: json has imported it
@@ -83,6 +85,11 @@ MAX_INPUT_BYTES = 16 << 20
 MAX_SESSION_ID = 256
 """Longest session id kept (clients send UUIDs)."""
 
+MAX_STATE_BYTES = 2 * MAX_SESSIONS * (12 * MAX_SESSION_ID + 64) + 4096
+"""Largest state file the hook reads: both maps full, each id at its longest and every character
+of it written as JSON escapes (one outside the BMP is two six-byte escapes), with room for the
+times, the setting and the punctuation. A state the hook wrote always fits."""
+
 TRANSCRIPT_CHUNK_BYTES = 256 << 10
 """How much of a transcript is read at a time while looking for an assistant reply."""
 
@@ -93,6 +100,10 @@ transcript as base64) can push it megabytes further. A transcript with no reply 
 proves nothing either way, and whether the session was seen decides."""
 
 STATE_DIR = "hooks"
+LOCK_WAIT_S = 2.0
+"""Longest the hook waits for another hook process's lock on the state before it gives up (one
+line on stderr, exit 1: the prompt goes on without the checkpoint)."""
+
 STATE_FILE = "sessions.json"
 LOCK_FILE = "sessions.lock"
 
@@ -294,23 +305,29 @@ class _Lock:
     """An exclusive lock on a file, held across the read-modify-replace of the state."""
 
     def __init__(self, path: str) -> None:
-        self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        # never through a symbolic link another user planted: the lock file is ours to create
+        self.fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
 
     def __enter__(self) -> _Lock:
-        if sys.platform == "win32":  # pragma: no cover - Windows only
-            import msvcrt
+        """Take the lock, asking again for at most :data:`LOCK_WAIT_S`: the hook runs before every
+        prompt, and a process that holds the lock and hangs must not hold the prompt up."""
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                if sys.platform == "win32":  # pragma: no cover - Windows only
+                    import msvcrt
 
-            while True:
-                try:
-                    msvcrt.locking(self.fd, msvcrt.LK_LOCK, 1)
-                    break
-                except OSError:
-                    continue
-        else:
-            import fcntl
+                    msvcrt.locking(self.fd, msvcrt.LK_NBLCK, 1)
+                else:
+                    import fcntl
 
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
-        return self
+                    fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except OSError as exc:
+                if time.monotonic() >= deadline:
+                    os.close(self.fd)
+                    raise OSError(exc.errno, f"the state is locked by another process for over {LOCK_WAIT_S:g} s") from None
+                time.sleep(0.005)
 
     def __exit__(self, *exc: object) -> None:
         os.close(self.fd)  # closing releases the lock
@@ -347,7 +364,7 @@ class _State:
 def _load_state(path: str) -> _State:
     """The state in a file (empty when missing or damaged)."""
     try:
-        raw = json.loads(_read_bounded(path, 1 << 20))
+        raw = json.loads(_read_bounded(path, MAX_STATE_BYTES))
     except (OSError, ValueError, RecursionError):
         return _State({}, {}, None)  # missing or damaged: start again (at worst one prompt misses the checkpoint)
     if not isinstance(raw, dict):
@@ -375,6 +392,18 @@ def _newest(entries: dict[str, Any], when: Any) -> dict[str, Any]:
     return dict(sorted(entries.items(), key=lambda item: when(item[1]))[-MAX_SESSIONS:])
 
 
+def _private(folder: str) -> None:
+    """Keep the state folder the hook's own (0700): a folder others may write to would let them
+    plant links where the hook writes. A folder of another owner is refused."""
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode):
+        raise OSError(errno.ENOTDIR, f"{folder} is not a folder")
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise OSError(errno.EPERM, f"{folder} belongs to another user")
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        os.chmod(folder, 0o700)
+
+
 def _save(path: str, state: _State) -> None:
     saved: dict[str, object] = {
         "version": 2,
@@ -385,13 +414,19 @@ def _save(path: str, state: _State) -> None:
         saved["config"] = state.identity
     text = json.dumps(saved, separators=(",", ":"))
     folder, name = os.path.split(path)
-    temp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # a new file of a name no one can plant beforehand: never written through a link
+    temp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
-        os.write(fd, text.encode("ascii"))
-    finally:
-        os.close(fd)
-    os.replace(temp, path)
+        try:
+            os.write(fd, text.encode("ascii"))
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 SOURCES = ("startup", "resume", "compact", "clear")
@@ -413,6 +448,7 @@ def _update(config: str | os.PathLike[str], session_id: str, event: str, *, enab
     now = time.time_ns() // 1_000_000
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        _private(folder)
         with _Lock(os.path.join(folder, LOCK_FILE)):
             path = os.path.join(folder, STATE_FILE)
             state = _load_state(path)
@@ -456,7 +492,7 @@ def _has_reply(transcript: object) -> bool | None:
             return None if os.read(fd, 1) else False
         finally:
             os.close(fd)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a path with a NUL byte, which no file has
         return None
 
 
@@ -596,20 +632,37 @@ def main(argv: list[str]) -> int:
         elif args[0].startswith("--config="):
             explicit_path, args = args[0].split("=", 1)[1], args[1:]
     if len(args) != 1 or args[0] not in EVENTS:
-        sys.stderr.write(f"tact-memory: {USAGE}\n")
+        _say(f"tact-memory: {USAGE}")
         return 1  # never 2: the clients read 2 as "block this prompt"
     config, explicit = config_path(explicit_path)
     try:
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        source = sys.stdin  # None when the client started it with standard input closed: no event
+        data = source.buffer.read(MAX_INPUT_BYTES + 1) if source is not None else b""
         output = EVENTS[args[0]](data, config, explicit=explicit)
     except HookError as exc:
-        sys.stderr.write(f"tact-memory hook: {exc}\n")
+        _say(f"tact-memory hook: {exc}")
         return 1
     if output:
-        stream = sys.stdout  # a local, so a failed write is seen as the output's (``cli.entry``)
-        stream.write(output + "\n")
-        stream.flush()
+        stream = sys.stdout
+        try:
+            if stream is None:
+                raise OSError(errno.EBADF, "standard output is closed")
+            stream.write(output + "\n")
+            stream.flush()
+        except OSError as exc:
+            _say(f"tact-memory: the output could not be written ({exc.strerror or exc}); what the command changed before that stands.")
+            if stream is not None:
+                with contextlib.suppress(OSError, ValueError):  # the interpreter's last flush goes nowhere
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+            return 1
     return 0
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if there is one to write to."""
+    with contextlib.suppress(OSError, AttributeError):
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
 
 
 if __name__ == "__main__":

@@ -619,3 +619,85 @@ def test_a_cold_prompt_with_an_unchanged_config_imports_no_toml_parser(config_pa
     assert "tact_memory.hooks.prompt_hook" in imported
     for heavy in ("tomllib", "tomli", "dataclasses", "typing", "click", "pydantic", "sqlite3", "tact_memory.store", "tact_memory.config"):
         assert not any(name == heavy or name.startswith(heavy + ".") for name in imported), heavy
+
+
+# -- what another process or another user can leave in the way ------------------------------------
+
+
+def test_a_transcript_path_with_a_nul_byte_proves_nothing_and_the_checkpoint_still_comes(config_path: Path) -> None:
+    """No file has such a name; the path reads as an unreadable transcript, not a crash."""
+    assert prompt(config_path, session_id="nul", transcript_path="/etc/passwd\x00x") == ""
+    later = prompt(config_path, session_id="nul", transcript_path="/etc/passwd\x00x")
+    assert CHECKPOINT_TEXT in str(model_sees(later, "")["additional_context"])
+
+
+def test_a_lock_held_by_a_hung_process_fails_the_hook_in_seconds_and_never_with_2(config_path: Path) -> None:
+    import fcntl
+
+    folder = state_dir(config_path)
+    folder.mkdir(mode=0o700, parents=True)
+    with open(folder / "sessions.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        started = time.monotonic()
+        done = run_file(config_path, "user-prompt-submit", event("claude-user-prompt-submit.json", session_id="held"))
+        took = time.monotonic() - started
+    assert done.returncode == 1 and b"locked by another process" in done.stderr and b"Traceback" not in done.stderr
+    assert prompt_hook.LOCK_WAIT_S <= took < prompt_hook.LOCK_WAIT_S + 20
+
+
+@pytest.mark.parametrize("planted", ["sessions.lock", "temp"])
+def test_a_link_planted_in_the_state_folder_is_never_written_through(config_path: Path, tmp_path: Path, planted: str) -> None:
+    folder = state_dir(config_path)
+    folder.mkdir(mode=0o700, parents=True)
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me", encoding="utf-8")
+    outside = tmp_path / "created-outside"
+    if planted == "sessions.lock":
+        (folder / "sessions.lock").symlink_to(outside)
+    else:  # every name the old temporary file could have had for the next few process ids
+        for pid in range(os.getpid(), os.getpid() + 200):
+            (folder / f".sessions.json.{pid}.tmp").symlink_to(precious)
+    done = run_file(config_path, "user-prompt-submit", event("claude-user-prompt-submit.json", session_id="links"))
+    assert done.returncode in (0, 1) and b"Traceback" not in done.stderr
+    assert precious.read_text(encoding="utf-8") == "keep me" and not outside.exists()
+    assert not (folder / "sessions.json").is_symlink()
+
+
+def test_a_state_folder_others_may_write_to_is_made_private_again(config_path: Path) -> None:
+    folder = state_dir(config_path)
+    folder.mkdir(parents=True)
+    os.chmod(folder, 0o777)
+    prompt(config_path, session_id="private")
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_the_largest_state_the_hook_writes_is_read_back_whole(config_path: Path) -> None:
+    """Session ids at their longest, in characters JSON writes as escapes: every one is kept."""
+    ids = [f"{n:03d}" + "\U0001f600" * (prompt_hook.MAX_SESSION_ID - 3) for n in range(prompt_hook.MAX_SESSIONS)]
+    for session in ids:
+        prompt(config_path, session_id=session)
+    size = (state_dir(config_path) / "sessions.json").stat().st_size
+    assert 1 << 20 < size <= prompt_hook.MAX_STATE_BYTES
+    again = prompt(config_path, session_id=ids[0])  # remembered: past its first turn
+    assert CHECKPOINT_TEXT in str(model_sees(again, "")["additional_context"])
+
+
+def test_a_hook_command_line_click_cannot_use_exits_1_never_2(config_path: Path) -> None:
+    """Clients read exit 2 as "block this prompt"."""
+    for args in (["--config", "hook", "user-prompt-submit"], ["--verbose", "hook", "user-prompt-submit"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "tact_memory.cli", *args], input=b"{}", capture_output=True, timeout=60, check=False
+        )
+        assert done.returncode == 1, args
+
+
+def test_the_hook_file_with_its_streams_closed_or_full_fails_with_one_line(config_path: Path) -> None:
+    data = event("claude-user-prompt-submit.json", session_id="streams")
+    assert run_file(config_path, "user-prompt-submit", data).returncode == 0
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    base = [sys.executable, str(HOOK_FILE), "--config", str(config_path), "user-prompt-submit"]
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(base, input=data, stdout=full, stderr=subprocess.PIPE, env=env, timeout=60, check=False)
+    assert done.returncode == 1 and b"the output could not be written" in done.stderr and b"Traceback" not in done.stderr
+    closed = subprocess.run(["sh", "-c", 'exec "$@" <&-', "sh", *base], capture_output=True, env=env, timeout=60, check=False)
+    assert closed.returncode == 1 and b"Traceback" not in closed.stderr
