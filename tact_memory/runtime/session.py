@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..config.loading import Config, MemorySettings, load_config
-from ..errors import TactMemoryError
+from ..errors import ConfigError, TactMemoryError
 from ..records import MemoryBackend
 from ..tool.guard import Dispatcher, Role
 from .messages import (
@@ -461,9 +461,20 @@ class Runtime:
 
         Returns:
             The one-line notice to show a person (see :class:`tact_memory.config.reload.ReloadEvent`).
+
+        Raises:
+            ConfigError: ``config`` selects another database (a ``config.toml`` in another folder);
+                the corpus path stays stable across reloads, so nothing changes. Start a new
+                ``Runtime`` for another corpus.
         """
         from ..config.reload import ReloadEvent
 
+        if config.database_path != self.config.database_path:
+            raise ConfigError(
+                f"a reload keeps the memory database ({self.config.database_path}); this configuration selects "
+                f"{config.database_path}, so nothing changed. Start a new Runtime for another corpus",
+                path=str(config.path),
+            )
         event = ReloadEvent(config=config, previous=self.config)
         self._apply(config)
         return event.notice

@@ -469,3 +469,19 @@ def test_a_loop_that_ends_its_turn_anyway_answers_the_steer_first_in_the_next_tu
     run_agent(agent, model)
     kinds = [m.kind for m in model.requests[0].messages]
     assert kinds[-3:] == ["assistant", "steer", "user"] and session.turns == 2 and not session.turn_running
+
+
+def test_a_reload_that_selects_another_database_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """The corpus path stays stable across reloads: a config.toml of another folder is another
+    corpus, whether or not the store was opened yet."""
+    from tact_memory.errors import ConfigError
+
+    first, other = write_config(tmp_path / "a"), write_config(tmp_path / "b")
+    for touched in (False, True):
+        runtime = Runtime(load_config(first))
+        if touched:
+            runtime.new_session()  # the store exists now
+        with pytest.raises(ConfigError) as refused:
+            runtime.reload(load_config(other))
+        assert "Start a new Runtime" in refused.value.message
+        assert runtime.config.database_path == tmp_path / "a" / "memory" / "v1.sqlite3"
