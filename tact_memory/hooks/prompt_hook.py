@@ -385,6 +385,14 @@ def _load_state(path: str) -> _State:
     return _State(sessions, started, identity)
 
 
+def _clamped(state: _State, now: int) -> _State:
+    """``state`` with no time later than ``now``: after the clock was set back, entries stamped in
+    its future would otherwise count as the most recent and evict every new session."""
+    state.sessions = {k: min(v, now) for k, v in state.sessions.items()}
+    state.started = {k: [min(v[0], now), v[1]] for k, v in state.started.items()}
+    return state
+
+
 def _newest(entries: dict[str, Any], when: Any) -> dict[str, Any]:
     """The :data:`MAX_SESSIONS` most recently seen of ``entries`` (``when`` gives an entry's time)."""
     if len(entries) <= MAX_SESSIONS:
@@ -451,7 +459,7 @@ def _update(config: str | os.PathLike[str], session_id: str, event: str, *, enab
         _private(folder)
         with _Lock(os.path.join(folder, LOCK_FILE)):
             path = os.path.join(folder, STATE_FILE)
-            state = _load_state(path)
+            state = _clamped(_load_state(path), now)
             kept = state.setting(session_id)
             on = enabled if event in ("startup", "resume", "clear") or kept is None else kept
             seen = state.sessions.pop(session_id, None) is not None
@@ -547,11 +555,13 @@ def _event(data: bytes, config: str | os.PathLike[str], enabled: bool) -> dict[s
     """The client's input when there is something to do with it, else ``None``.
 
     With memory disabled nothing may fail a client's prompt: input the hook cannot use is
-    ignored, and so is a configuration file that does not exist (nothing is made beside it).
+    ignored, and so is a configuration file that does not exist (nothing is made beside it),
+    unless the hook's state folder is there: then a session that started while the file said
+    enabled keeps its setting (I14), as its server keeps serving, though the file is gone.
     """
     if enabled:
         return _payload(data)
-    if not os.path.isfile(config):
+    if not os.path.isfile(config) and not os.path.isdir(state_dir(config)):
         return None
     try:
         return _payload(data)

@@ -701,3 +701,32 @@ def test_the_hook_file_with_its_streams_closed_or_full_fails_with_one_line(confi
     assert done.returncode == 1 and b"the output could not be written" in done.stderr and b"Traceback" not in done.stderr
     closed = subprocess.run(["sh", "-c", 'exec "$@" <&-', "sh", *base], capture_output=True, env=env, timeout=60, check=False)
     assert closed.returncode == 1 and b"Traceback" not in closed.stderr
+
+
+def test_a_session_started_enabled_keeps_the_checkpoint_when_its_fallback_file_is_deleted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """I14 with the file found through TACT_HOME: deleting it means off for new sessions, but the
+    running one's server keeps serving it. With no state folder either, nothing is made."""
+    monkeypatch.setattr(prompt_hook, "MEMO_QUIET_NS", 0)
+    config = write_config(tmp_path / "home", enabled=True)
+    data = event("claude-user-prompt-submit.json", session_id="running")
+    assert prompt_hook.user_prompt_submit(data, config) == ""
+    config.unlink()
+    assert CHECKPOINT_TEXT in str(model_sees(prompt_hook.user_prompt_submit(data, config), "")["additional_context"])
+    new = event("claude-user-prompt-submit.json", session_id="new")
+    assert prompt_hook.user_prompt_submit(new, config) == "" and prompt_hook.user_prompt_submit(new, config) == ""
+    elsewhere = tmp_path / "never" / "config.toml"
+    assert prompt_hook.user_prompt_submit(data, elsewhere) == "" and not (tmp_path / "never").exists()
+
+
+def test_entries_stamped_in_the_future_do_not_evict_new_sessions(config_path: Path) -> None:
+    """After the clock is set back, a full state of later stamps would count as the most recent."""
+    folder = state_dir(config_path)
+    folder.mkdir(mode=0o700)
+    later = time.time_ns() // 1_000_000 + 86_400_000
+    full = {f"s{n}": later for n in range(prompt_hook.MAX_SESSIONS)}
+    state = {"version": 2, "sessions": full, "started": {k: [later, 1] for k in full}}
+    (folder / prompt_hook.STATE_FILE).write_text(json.dumps(state), encoding="utf-8")
+    assert prompt(config_path, session_id="new") == ""
+    assert CHECKPOINT_TEXT in str(model_sees(prompt(config_path, session_id="new"), "")["additional_context"])
