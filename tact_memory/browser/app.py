@@ -38,6 +38,7 @@ bindings share one state machine; the dialogs live in :mod:`.screens`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -225,6 +226,8 @@ class MemoryBrowser(App[None]):
         self._calls = StoreCalls()
         self._pending: set[Worker[Any]] = set()
         self._loading: Worker[Listing] | None = None
+        self._reload_said = False
+        """``r`` was pressed and its read has not ended: the end says "Reloaded"."""
         self._deleting: Worker[Outcome] | None = None
         self._deleting_key: RecordKey | None = None
         self._quit_when_deleted = False
@@ -303,6 +306,8 @@ class MemoryBrowser(App[None]):
             self._loading = None
             if isinstance(worker.result, Listing):  # else cancelled by a newer read, or failed
                 self._loaded(worker.result)
+            else:
+                self._update_status()
         elif worker is self._deleting:
             self._deleting = None
             self._deleting_key = None
@@ -393,9 +398,17 @@ class MemoryBrowser(App[None]):
             self._fill()
             return
         self._loading = self._call(partial(fetch, self.store, self.order), group="load")
+        with contextlib.suppress(NoMatches):  # not mounted yet: the first status comes with the first fill
+            self._update_status()
 
     def _loaded(self, listing: Listing) -> None:
         """Show what a read found, in the view that fits."""
+        if self._reload_said:
+            self._reload_said = False
+            if listing.error is None:
+                self.say(f"Reloaded {self.config.path.name} and the database.")
+            else:  # the problem view says what went wrong; press r to try again
+                self.say(f"Read {self.config.path.name} again; the database could not be read (press r to try again).")
         self._records, self._hidden = list(listing.records), listing.hidden
         error = listing.error
         if error is not None:
@@ -440,7 +453,11 @@ class MemoryBrowser(App[None]):
             table.move_cursor(row=min(place, len(self._shown) - 1), animate=False)
         no_match = self.query_one("#no-match", Static)
         no_match.display = self.view == "records" and not self._shown
-        if no_match.display:
+        if no_match.display and self._loading is not None and not self._records:
+            no_match.update(Text(
+                f"Reading the database... another program may hold its lock; this waits up to {BUSY_TIMEOUT_S:g} s."
+            ))  # fmt: skip
+        elif no_match.display:
             no_match.update(Text(f'No record matches the filter "{self.filter_text}". Press escape to clear it.'))
         self._update_status()
         self.refresh_bindings()
@@ -502,6 +519,8 @@ class MemoryBrowser(App[None]):
             parts.append(Text(f"order: {ORDER_LABELS[self.order]}", style="bold"))
             if self.filter_text:
                 parts.append(Text(f'filter "{self.filter_text}": {len(self._shown)} shown'))
+        if self._loading is not None:  # the rows shown are the last read's until this one ends
+            parts.append(Text("reading...", style="italic"))
         status = self.query_one("#status", Static)
         status.update(status_lines(parts, self.size.width - status.styles.gutter.width))
 
@@ -633,11 +652,15 @@ class MemoryBrowser(App[None]):
         self.query_one(RecordTable).focus()
 
     def action_reload(self) -> None:
-        """Re-read config.toml and the database."""
+        """Re-read config.toml and the database; say so once the database has been read."""
         before = self.message
         self.apply_reload(reload(self.config, self.source))
         if self.message == before:  # nothing to report about the config itself
-            self.say(f"Reloaded {self.config.path.name} and the database.")
+            if self._loading is not None:
+                self._reload_said = True  # :meth:`_loaded` says it when the read has ended
+                self.say(f"Reading {self.config.path.name} and the database again...")
+            else:
+                self.say(f"Reloaded {self.config.path.name} and the database.")
 
     @on(DataTable.RowSelected, "#records")
     def _open(self, event: DataTable.RowSelected) -> None:

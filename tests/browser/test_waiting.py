@@ -329,3 +329,27 @@ async def test_quitting_waits_for_a_delete_asked_behind_a_waiting_read(home_conf
             release()
             await wait_for(pilot, lambda: app.idle)
     assert app.return_code == 0 and not still_stored(home_config, 1)
+
+
+@pytest.mark.anyio
+async def test_a_read_that_waits_says_so_and_a_reload_is_said_once_it_has_read(home_config: Path, patient: None) -> None:
+    """Nothing is shown as "no record matches" while the first read waits for a lock, the status
+    says a read is under way, and ``r`` says "Reloaded" only when its read has ended."""
+    with reads_locked(home_config, *READS_LOCKED["rollback journal, BEGIN EXCLUSIVE"]) as release:
+        app = make_app(home_config)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert not app.idle
+            waiting = str(app.query_one("#no-match").render())
+            assert "Reading the database" in waiting and "No record matches" not in waiting
+            assert "reading..." in str(app.query_one("#status").render())
+            release()
+            await settled(pilot)
+            assert sorted(ids(app)) == [1, 2, 3, 4] and "reading..." not in str(app.query_one("#status").render())
+            with lock_held(db_of(home_config), "BEGIN EXCLUSIVE") as release_again:
+                await pilot.press("r")
+                await pilot.pause()
+                assert app.message.startswith("Reading config.toml and the database again")
+                release_again()
+                await settled(pilot)
+            assert app.message == "Reloaded config.toml and the database."
