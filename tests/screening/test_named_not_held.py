@@ -66,7 +66,23 @@ def test_a_key_name_shaped_value_is_still_a_password_under_a_password_name(value
     # Only the names charts give keys under take a key's name; a password chosen from words that
     # ends the same way ("super-secret-password") is a password everywhere else. (With an
     # underscore or a dot it reads as code's own name, db_password or config.password, and is kept.)
+    # Words joined by dashes that start as a stand-in does ("my-password", "your-api-key", "enter-
+    # token") are what documentation writes in place of a value, and are kept as stand-ins.
+    assume(value.split("-")[0] not in STAND_IN_LEADS)
     assert find_secret(f"{name}: {value}") == "credential_assignment"
+
+
+STAND_IN_LEADS = ("your", "my", "insert", "replace", "put", "enter")
+"""The first words of a dashed stand-in (``credentials._PLACEHOLDER_WORD``)."""
+
+
+@given(
+    lead=st.sampled_from(STAND_IN_LEADS),
+    rest=st.lists(st.from_regex(r"[a-z]{2,12}", fullmatch=True), min_size=1, max_size=3),
+    name=st.sampled_from(["password", "DB_PASSWORD", "apiToken"]),
+)
+def test_a_dashed_stand_in_under_a_password_name_is_kept(lead: str, rest: list[str], name: str) -> None:
+    assert find_secret(f"{name}: {'-'.join([lead, *rest])}") is None
 
 
 def test_a_secret_key_name_with_a_digit_or_a_capital_is_a_value() -> None:
