@@ -52,6 +52,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..tool.wire import RepeatedName, loads_once
+
 if TYPE_CHECKING:
     from ..config.loading import ConfigSource
 
@@ -244,21 +246,6 @@ class _Unwritable(ValueError):
     """A JSON value setup could read but could not write back as JSON."""
 
 
-def _once(path: Path) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
-    def distinct(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        found: dict[str, Any] = {}
-        for name, value in pairs:
-            if name in found:
-                raise SetupError(
-                    f"{path}: names {json.dumps(name, ensure_ascii=False)} twice in one object, and readers "
-                    "differ on which counts; it was left unchanged"
-                )
-            found[name] = value
-        return found
-
-    return distinct
-
-
 def _finite(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")):
@@ -278,10 +265,15 @@ def json_object(path: Path, text: str | None) -> dict[str, Any]:
     if text is None or not text.strip(BOM + " \t\r\n"):
         return {}
     try:
-        value = json.loads(text.removeprefix(BOM), object_pairs_hook=_once(path), parse_float=_finite, parse_constant=_not_json)
+        value = loads_once(text.removeprefix(BOM), parse_float=_finite, parse_constant=_not_json)
         if not isinstance(value, dict):
             raise SetupError(f"{path}: expected a JSON object at the top; it was left unchanged")
         _dump(value).encode("utf-8")
+    except RepeatedName as exc:
+        raise SetupError(
+            f"{path}: names {json.dumps(exc.name, ensure_ascii=False)} twice in one object, and readers "
+            "differ on which counts; it was left unchanged"
+        ) from None
     except _Unwritable as exc:
         raise SetupError(f"{path}: {exc}; it was left unchanged") from None
     except UnicodeEncodeError:

@@ -251,15 +251,16 @@ def _distinct_names(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-def loads_once(text: str | bytes) -> Any:
+def loads_once(text: str | bytes, **options: Any) -> Any:
     """``json.loads``, except that an object naming a field twice is refused (:class:`RepeatedName`).
 
     JSON leaves open which of two values of one name counts (RFC 8259, section 4), and parsers
     differ: Python's keeps the last, others the first or either. A call such as
     ``{"operation": "read", "operation": "delete", ...}`` or a ``replace`` with two versions must
     not be read one way here and another way by whoever checked it, so it is refused whole.
+    ``options`` go to ``json.loads`` (``parse_float``, ``parse_constant``).
     """
-    return json.loads(text, object_pairs_hook=_distinct_names)
+    return json.loads(text, object_pairs_hook=_distinct_names, **options)
 
 
 def _load(arguments: object) -> Mapping[Any, Any]:
