@@ -82,7 +82,6 @@ in ``/tmp``. The folder is kept at mode 0700 and the file at 0600, set before SQ
 
 from __future__ import annotations
 
-import itertools
 import os
 import sqlite3
 import time
@@ -285,6 +284,33 @@ LAST_PAUSE_S = 0.002
 """The longest single wait for the write lock."""
 
 
+class Backoff:
+    """The waits between tries of something another connection holds: the first ``first_s``, each
+    next one twice the last up to ``last_s``, until ``timeout_s`` after the first refusal.
+
+    ``wait()`` is called after each refused try: it sleeps and answers ``True`` while another try
+    is due, and ``False`` once the time is up (then it does not sleep).
+    """
+
+    __slots__ = ("_deadline", "_last", "_pause", "_timeout")
+
+    def __init__(self, timeout_s: float, *, first_s: float = FIRST_PAUSE_S, last_s: float = LAST_PAUSE_S) -> None:
+        self._timeout = timeout_s
+        self._pause = first_s
+        self._last = last_s
+        self._deadline: float | None = None
+
+    def wait(self) -> bool:
+        now = time.monotonic()
+        if self._deadline is None:
+            self._deadline = now + self._timeout
+        if now >= self._deadline:
+            return False
+        time.sleep(min(self._pause, self._deadline - now))
+        self._pause = min(2 * self._pause, self._last)
+        return True
+
+
 def begin(conn: sqlite3.Connection, statement: str, *, busy_timeout_s: float) -> None:
     """Run ``statement`` (a ``BEGIN``); a ``BEGIN IMMEDIATE`` waits for the write lock here.
 
@@ -304,8 +330,7 @@ def begin(conn: sqlite3.Connection, statement: str, *, busy_timeout_s: float) ->
         return
     conn.execute("PRAGMA busy_timeout = 0")
     try:
-        deadline: float | None = None
-        pause = FIRST_PAUSE_S
+        backoff = Backoff(busy_timeout_s)
         while True:
             try:
                 conn.execute(statement)
@@ -313,15 +338,8 @@ def begin(conn: sqlite3.Connection, statement: str, *, busy_timeout_s: float) ->
             except sqlite3.OperationalError as exc:
                 # the extended codes too: BUSY_SNAPSHOT when another writer committed between the
                 # snapshot this try took and its lock, which the next try takes afresh
-                if (error_code(exc) or 0) & 0xFF not in (SQLITE_BUSY, SQLITE_LOCKED):
+                if not _is_busy(exc) or not backoff.wait():
                     raise
-                now = time.monotonic()
-                if deadline is None:
-                    deadline = now + busy_timeout_s
-                elif now >= deadline:
-                    raise
-                time.sleep(min(pause, deadline - now))
-                pause = min(2 * pause, LAST_PAUSE_S)
     finally:
         conn.execute(f"PRAGMA busy_timeout = {round(busy_timeout_s * 1000)}")
 
@@ -363,18 +381,23 @@ def use_wal(conn: sqlite3.Connection, *, busy_timeout_s: float) -> None:
     """
     if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
         return
-    deadline = time.monotonic() + busy_timeout_s
-    for attempt in itertools.count():
+    backoff = Backoff(busy_timeout_s, first_s=0.001, last_s=0.05)
+    while True:
         try:
             mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]).lower()
         except sqlite3.OperationalError as exc:
-            if (error_code(exc) or 0) & 0xFF not in (SQLITE_BUSY, SQLITE_LOCKED) or time.monotonic() >= deadline:
+            if not _is_busy(exc) or not backoff.wait():
                 raise
-            time.sleep(min(0.001 * 2**attempt, 0.05))
             continue
         if mode != "wal":  # SQLite answers the mode it kept when it cannot switch
             raise sqlite3.OperationalError(f"attempt to write a readonly database: the journal mode stayed {mode}")
         return
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused because another connection holds a lock (any extended code of
+    ``SQLITE_BUSY`` or ``SQLITE_LOCKED``)."""
+    return (error_code(exc) or 0) & 0xFF in (SQLITE_BUSY, SQLITE_LOCKED)
 
 
 def _inspect(conn: sqlite3.Connection, path: Path, *, create: bool) -> bool:

@@ -54,11 +54,10 @@ wear levelling, snapshots and backups may keep old bytes.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable, Iterable
 
 from . import residue
-from .connection import FIRST_PAUSE_S, LAST_PAUSE_S, commit_unchanged
+from .connection import Backoff, commit_unchanged
 from .sqlite_errors import SQLITE_FULL, SQLITE_IOERR, error_code
 
 __all__ = ["Scrubber", "checkpoint"]
@@ -194,25 +193,21 @@ def checkpoint(conn: sqlite3.Connection, mode: str) -> tuple[int, int, int]:
     One checkpoint runs at a time, and SQLite answers any other at once with ``(1, -1, -1)``
     without calling the busy handler (https://sqlite.org/c3ref/wal_checkpoint_v2.html): two
     processes that remove records together would otherwise leave each other's scrub owed, with the
-    removed text still on disk until a later write. So that answer is retried after
-    :data:`.connection.FIRST_PAUSE_S`, the pause doubling up to :data:`.connection.LAST_PAUSE_S`,
-    until the connection's busy timeout has passed (a checkpoint takes a few milliseconds; one
+    removed text still on disk until a later write. So that answer is retried with the pauses a
+    ``BEGIN IMMEDIATE`` waits for the write lock with (:class:`.connection.Backoff`), until the
+    connection's busy timeout has passed (a checkpoint takes a few milliseconds; one
     that waits for a reader takes up to that timeout itself). The waits for readers and writers
     inside a checkpoint go through the busy handler as before.
     """
-    deadline: float | None = None
-    pause = FIRST_PAUSE_S
+    backoff: Backoff | None = None
     while True:
         busy, frames, done = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
         if not (busy and frames < 0):
             return busy, frames, done
-        now = time.monotonic()
-        if deadline is None:
-            deadline = now + conn.execute("PRAGMA busy_timeout").fetchone()[0] / 1000
-        if now >= deadline:
+        if backoff is None:
+            backoff = Backoff(conn.execute("PRAGMA busy_timeout").fetchone()[0] / 1000)
+        if not backoff.wait():
             return busy, frames, done
-        time.sleep(min(pause, deadline - now))
-        pause = min(2 * pause, LAST_PAUSE_S)
 
 
 def _restart_wal(conn: sqlite3.Connection) -> None:
