@@ -184,7 +184,7 @@ def hook_command(ctx: click.Context, event: str) -> None:
     from ..hooks.prompt_hook import main as hook_main
 
     config_path = ctx.obj.get("config_path")
-    sys.exit(hook_main([*(["--config", config_path] if config_path else []), event]))
+    sys.exit(hook_main([*(["--config", config_path] if config_path is not None else []), event]))
 
 
 def _team(source: ConfigSource) -> TeamSettings | None:

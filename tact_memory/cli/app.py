@@ -65,6 +65,16 @@ def cli(ctx: click.Context, config_path: str | None, workspace: str | None) -> N
     Example:
         tact-memory --config ./config.toml status
     """
+    # an empty path would quietly mean the current folder: refused here, before any command
+    if config_path == "":
+        from ..config.loading import EMPTY_PATH
+        from .common import fail
+
+        fail(f"--config: {EMPTY_PATH}")
+    if workspace == "":
+        from .common import fail
+
+        fail("--workspace: the path given is empty; name a folder, or leave the option out to use the current one")
     ctx.ensure_object(dict)
     ctx.obj["config_path"] = config_path
     ctx.obj["workspace"] = workspace

@@ -160,7 +160,7 @@ def _run_plain(command: str, options: dict[str, str | None]) -> None:
             from ..hooks.prompt_hook import main as hook_main
 
             config = options["config"]
-            sys.exit(hook_main([*(["--config", config] if config else []), options["event"] or ""]))
+            sys.exit(hook_main([*(["--config", config] if config is not None else []), options["event"] or ""]))
         _run_tool(options)
     except (EOFError, KeyboardInterrupt):
         _echo("", err=True)

@@ -287,6 +287,10 @@ def _endpoint(value: str, fail: Any) -> str:
     return value.rstrip("/")
 
 
+EMPTY_PATH = "the path given is empty; name a config.toml, or leave the option out to use the usual one"
+"""Why an empty ``--config`` is refused (an empty ``TACT_CONFIG`` or ``TACT_HOME`` counts as unset)."""
+
+
 def locate_config(
     explicit: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
 ) -> ConfigSource:
@@ -295,9 +299,15 @@ def locate_config(
     Args:
         explicit: A path given on the command line (``--config``); it wins over everything.
         environ: The environment to consult; defaults to ``os.environ``.
+
+    Raises:
+        ConfigError: ``explicit`` is an empty path.
     """
     env = os.environ if environ is None else environ
     if explicit is not None:
+        if not os.fspath(explicit):
+            # abspath("") would quietly name the current folder
+            raise ConfigError(EMPTY_PATH, path="--config")
         return ConfigSource(Path(os.path.abspath(explicit)), "--config")
     if env.get("TACT_CONFIG"):
         return ConfigSource(Path(os.path.abspath(env["TACT_CONFIG"])), "TACT_CONFIG")

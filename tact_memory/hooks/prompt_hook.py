@@ -644,6 +644,9 @@ def main(argv: list[str]) -> int:
     if len(args) != 1 or args[0] not in EVENTS:
         _say(f"tact-memory: {USAGE}")
         return 1  # never 2: the clients read 2 as "block this prompt"
+    if explicit_path == "":
+        _say("tact-memory hook: --config: the path given is empty; name a config.toml, or leave the option out to use the usual one")
+        return 1
     config, explicit = config_path(explicit_path)
     try:
         source = sys.stdin  # None when the client started it with standard input closed: no event

@@ -245,3 +245,52 @@ def test_a_one_call_tool_process_leaves_the_collector_as_it_found_it(config_path
     with pytest.raises(SystemExit):
         entry.main(["--config", str(bad), "tool", CALL])
     assert gc.isenabled()
+
+
+EMPTY_PATHS = {
+    "--config=": ["--config="],
+    "--config ''": ["--config", ""],
+    "--workspace=": ["--workspace="],
+    "--workspace ''": ["--workspace", ""],
+}
+COMMANDS = {
+    "tool": (["tool", CALL], ""),
+    "hook": (["hook", "user-prompt-submit"], '{"session_id": "s1"}'),
+    "status": (["status"], ""),
+    "init": (["init", "--enable"], ""),
+    "setup": (["setup", "claude-code", "--print"], ""),
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("option", sorted(EMPTY_PATHS))
+@pytest.mark.parametrize("entry", ["fast", "click"])
+def test_an_empty_path_is_refused_before_any_command_runs(entry: str, option: str, command: str, tmp_path: Path) -> None:
+    """An empty ``--config`` or ``--workspace`` would otherwise name the current folder (or, for the
+    hook, quietly mean the usual config): every command refuses it in one line, exit 1 (never 2,
+    which a client reads as "block this prompt"), and writes nothing."""
+    args, data = COMMANDS[command]
+    enabled = write_config(tmp_path / "usual")  # the config the environment names
+    env_config = {"TACT_CONFIG": str(enabled)}
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env_config.items():
+            patch.setenv(name, value)
+        done = _run(entry, [*EMPTY_PATHS[option], *args], cwd=tmp_path, data=data)
+    name = option.split("=")[0].split()[0]
+    assert done.returncode == 1, done
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"tact-memory: {name}: the path given is empty;") and done.stderr.count("\n") == 1
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_the_hook_file_refuses_an_empty_config_path(tmp_path: Path) -> None:
+    hook = Path(__file__).resolve().parents[2] / "tact_memory" / "hooks" / "prompt_hook.py"
+    env = {**os.environ, "TACT_CONFIG": str(write_config(tmp_path / "usual"))}
+    for option in (["--config="], ["--config", ""]):
+        done = subprocess.run(
+            [sys.executable, str(hook), *option, "user-prompt-submit"],
+            input='{"session_id": "s1"}', capture_output=True, text=True, env=env, check=False,
+        )  # fmt: skip
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr.startswith("tact-memory hook: --config: the path given is empty;")

@@ -54,6 +54,18 @@ def test_search_order(tmp_path: Path) -> None:
     assert fallback.path.parent.name == "tact"
 
 
+def test_an_empty_explicit_path_is_refused_and_empty_variables_count_as_unset(tmp_path: Path) -> None:
+    """``abspath("")`` is the current folder: an empty ``--config`` must not quietly name it."""
+    env = {"TACT_CONFIG": str(tmp_path / "a.toml")}
+    with pytest.raises(ConfigError, match=r"^--config: the path given is empty"):
+        locate_config("", environ=env)
+    with pytest.raises(ConfigError, match=r"^--config: the path given is empty"):
+        load_config("", environ=env)
+    home = {"TACT_CONFIG": "", "TACT_HOME": str(tmp_path / "home")}
+    assert locate_config(None, environ=home).path == tmp_path / "home" / "config.toml"
+    assert locate_config(None, environ={"TACT_CONFIG": "", "TACT_HOME": ""}).origin == "default"
+
+
 def test_database_path_follows_the_selected_file_not_the_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "cfg" / "config.toml"
     path.parent.mkdir()
