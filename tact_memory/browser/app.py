@@ -21,7 +21,9 @@ The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names i
 - ``records``: the table (possibly empty under a filter);
 - ``empty``: memory is enabled but nothing is stored, or the database was never created;
 - ``disabled``: memory is off, with the lines that turn it on;
-- ``problem``: the database is corrupt, newer or unreadable, named on screen.
+- ``problem``: the database is corrupt, newer or unreadable, named on screen. A cause that passes
+  by itself (another process's lock held past the busy timeout, a team service down for the
+  moment) is read again every :data:`RETRY_S`, so the records come back without a key pressed.
 
 A :class:`~tact_memory.config.watcher.ConfigWatcher` follows ``config.toml`` on its own thread and posts each
 reload to the app as a message, so enabling or disabling memory switches the view without a restart.
@@ -52,6 +54,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
 from textual.worker import Worker
 
@@ -71,6 +74,15 @@ from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
 __all__ = ["ORDERS", "MemoryBrowser"]
 
 T = TypeVar("T")
+
+RETRY_S = 2.0
+"""How long after a read that failed for a passing cause (:data:`PASSING`) the browser reads again
+by itself, for as long as the cause lasts."""
+
+PASSING = frozenset({"busy", "timeout", "unreachable", "server_error"})
+"""The ``StoreUnavailable`` reasons that pass by themselves: another process's lock held past the
+busy timeout, and a team service that is slow, down or failing for the moment. A corrupt, newer or
+foreign file, a refused token and the like are not read again until ``r`` or a config change."""
 
 ORDERS: tuple[RecordOrder, ...] = BROWSABLE_ORDERS
 """The orders ``f`` cycles through, first one the default."""
@@ -226,6 +238,7 @@ class MemoryBrowser(App[None]):
         self._calls = StoreCalls()
         self._pending: set[Worker[Any]] = set()
         self._loading: Worker[Listing] | None = None
+        self._retry: Timer | None = None
         self._reload_said = False
         """``r`` was pressed and its read has not ended: the end says "Reloaded"."""
         self._deleting: Worker[Outcome] | None = None
@@ -388,8 +401,12 @@ class MemoryBrowser(App[None]):
     def _load(self) -> None:
         """Fetch the records again (telemetry untouched) on the store thread; :meth:`_loaded` shows them.
 
-        Until then the list shows what it showed; a read asked before is dropped if not started.
+        Until then the list shows what it showed; a read asked before is dropped if not started,
+        and so is a retry not yet due.
         """
+        if self._retry is not None:
+            self._retry.stop()
+            self._retry = None
         if not self.config.memory.enabled:
             self._loading = None  # a read still under way is not shown
             self._records, self._hidden = [], {}
@@ -413,7 +430,10 @@ class MemoryBrowser(App[None]):
         error = listing.error
         if error is not None:
             reason = error.reason if isinstance(error, StoreUnavailable) else error.code
-            self._show("problem", self._problem_text(reason, error.message))
+            passing = reason in PASSING
+            self._show("problem", self._problem_text(reason, error.message, retrying=passing))
+            if passing:
+                self._retry = self.set_timer(RETRY_S, self._read_again)
         elif self._records:
             self._show("records")
         else:
@@ -568,10 +588,18 @@ class MemoryBrowser(App[None]):
             return text
         return Text.assemble(("No memories stored.\n\n", "bold"), f"The database {path} holds no records.")
 
-    def _problem_text(self, reason: str, message: str) -> Text:
+    def _read_again(self) -> None:
+        """The retry of a read that failed for a passing cause, unless something read since."""
+        self._retry = None
+        if self._loading is None and self.view == "problem" and self.config.memory.enabled:
+            self._load()
+
+    def _problem_text(self, reason: str, message: str, *, retrying: bool = False) -> Text:
         what = "Team memory" if self.team is not None else "The memory database"
         text = Text.assemble((f"{what} cannot be used ({reason}).\n\n", "bold"))
         text.append(f"{message}\n\n")
+        if retrying:
+            text.append(f"The browser reads it again every {RETRY_S:g} s until this passes; r reads it now.\n\n")
         text.append("The browser changed nothing. `tact-memory status` shows the same diagnosis.")
         return text
 

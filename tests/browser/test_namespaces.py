@@ -195,6 +195,7 @@ async def test_editing_memory_team_switches_the_store_at_once(home_config: Path,
         assert app.team is not None and str(app.query_one("#problem", Static).content).startswith(
             "Team memory cannot be used (unreachable)."
         )
+        assert "The browser reads it again every 2 s until this passes" in str(app.query_one("#problem", Static).content)
         assert app.shown == []  # never local memory instead
 
         write_config(home_config.parent)  # removed

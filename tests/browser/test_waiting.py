@@ -17,6 +17,7 @@ import pytest
 from textual.pilot import Pilot
 
 import tact_memory
+import tact_memory.browser.app
 from tact_memory.browser import MemoryBrowser
 from tact_memory.browser.app import RecordTable
 from tact_memory.browser.listing import fetch
@@ -353,3 +354,63 @@ async def test_a_read_that_waits_says_so_and_a_reload_is_said_once_it_has_read(h
                 release_again()
                 await settled(pilot)
             assert app.message == "Reloaded config.toml and the database."
+
+
+@pytest.mark.anyio
+async def test_a_read_locked_out_past_the_busy_timeout_is_tried_again_by_itself_until_it_reads(
+    home_config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ``busy`` problem view does not stay once the lock is released: the browser reads again
+    every ``RETRY_S`` while the cause lasts, and shows the records after the release, no key pressed."""
+    monkeypatch.setattr("tact_memory.store.sqlite.BUSY_TIMEOUT_S", 0.2)
+    monkeypatch.setattr("tact_memory.browser.app.RETRY_S", 0.1)
+    reads: list[object] = []
+    counted = tact_memory.browser.app.fetch
+
+    def counting(*args: object, **kwargs: object) -> object:
+        reads.append(args)
+        return counted(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("tact_memory.browser.app.fetch", counting)
+    with reads_locked(home_config, *READS_LOCKED["rollback journal, BEGIN EXCLUSIVE"]) as release:
+        app = make_app(home_config)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: app.view == "problem")
+            shown = str(app.query_one("#problem").render())
+            assert "(busy)" in shown and "reads it again every 0.1 s until this passes" in shown
+            await wait_for(pilot, lambda: len(reads) >= 3)  # refused again, and tried again
+            assert app.view == "problem" and ids(app) == []
+            release()
+            await wait_for(pilot, lambda: app.view == "records")
+            assert sorted(ids(app)) == [1, 2, 3, 4]
+            done = len(reads)
+            await pilot.pause(0.4)
+            assert len(reads) == done  # read: no more tries
+
+
+@pytest.mark.anyio
+async def test_a_problem_that_does_not_pass_by_itself_is_not_read_again_until_asked(
+    home_config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("tact_memory.browser.app.RETRY_S", 0.05)
+    reads: list[object] = []
+    counted = tact_memory.browser.app.fetch
+
+    def counting(*args: object, **kwargs: object) -> object:
+        reads.append(args)
+        return counted(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("tact_memory.browser.app.fetch", counting)
+    db = db_of(home_config)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    db.write_bytes(b"this is not a database" * 100)
+    app = make_app(home_config)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.view == "problem")
+        shown = str(app.query_one("#problem").render())
+        assert "reads it again" not in shown
+        await pilot.pause(0.4)
+        assert len(reads) == 1
+        await pilot.press("r")
+        await settled(pilot)
+        assert len(reads) == 2 and app.view == "problem"
