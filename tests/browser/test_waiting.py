@@ -356,22 +356,28 @@ async def test_a_read_that_waits_says_so_and_a_reload_is_said_once_it_has_read(h
             assert app.message == "Reloaded config.toml and the database."
 
 
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every read the browser makes for its list, counted."""
+    made: list[object] = []
+    fetching = tact_memory.browser.app.fetch
+
+    def counting(*args: object, **kwargs: object) -> object:
+        made.append(args)
+        return fetching(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("tact_memory.browser.app.fetch", counting)
+    return made
+
+
 @pytest.mark.anyio
 async def test_a_read_locked_out_past_the_busy_timeout_is_tried_again_by_itself_until_it_reads(
-    home_config: Path, monkeypatch: pytest.MonkeyPatch
+    home_config: Path, monkeypatch: pytest.MonkeyPatch, reads: list[object]
 ) -> None:
     """The ``busy`` problem view does not stay once the lock is released: the browser reads again
     every ``RETRY_S`` while the cause lasts, and shows the records after the release, no key pressed."""
     monkeypatch.setattr("tact_memory.store.sqlite.BUSY_TIMEOUT_S", 0.2)
     monkeypatch.setattr("tact_memory.browser.app.RETRY_S", 0.1)
-    reads: list[object] = []
-    counted = tact_memory.browser.app.fetch
-
-    def counting(*args: object, **kwargs: object) -> object:
-        reads.append(args)
-        return counted(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr("tact_memory.browser.app.fetch", counting)
     with reads_locked(home_config, *READS_LOCKED["rollback journal, BEGIN EXCLUSIVE"]) as release:
         app = make_app(home_config)
         async with app.run_test(size=SIZE) as pilot:
@@ -390,17 +396,9 @@ async def test_a_read_locked_out_past_the_busy_timeout_is_tried_again_by_itself_
 
 @pytest.mark.anyio
 async def test_a_problem_that_does_not_pass_by_itself_is_not_read_again_until_asked(
-    home_config: Path, monkeypatch: pytest.MonkeyPatch
+    home_config: Path, monkeypatch: pytest.MonkeyPatch, reads: list[object]
 ) -> None:
     monkeypatch.setattr("tact_memory.browser.app.RETRY_S", 0.05)
-    reads: list[object] = []
-    counted = tact_memory.browser.app.fetch
-
-    def counting(*args: object, **kwargs: object) -> object:
-        reads.append(args)
-        return counted(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr("tact_memory.browser.app.fetch", counting)
     db = db_of(home_config)
     db.parent.mkdir(parents=True, exist_ok=True)
     db.write_bytes(b"this is not a database" * 100)
