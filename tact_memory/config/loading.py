@@ -353,7 +353,8 @@ def read_config(source: ConfigSource) -> Config:
                 path=str(path),
             ) from None
         if source.explicit:
-            hint = "" if source.origin == "given" else "; `tact-memory init --enable` creates it there"
+            init = {"--config": f"tact-memory --config {_quoted(path)} init --enable", "TACT_CONFIG": "tact-memory init --enable"}
+            hint = f"; `{init[source.origin]}` creates it there" if source.origin in init else ""
             raise ConfigError(f"configuration file not found ({source.selected_by}){hint}", path=str(path)) from None
         return Config(path=path, exists=False, origin=source.origin)
     except OSError as exc:
@@ -543,7 +544,7 @@ def declares_table(path: str | os.PathLike[str], table: str) -> bool:
     else:  # pragma: no cover - exercised by the 3.10 type check
         import tomli as tomllib
     try:
-        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8").removeprefix("\ufeff"))  # as read_config reads it
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
     return isinstance(raw.get(table), dict)

@@ -9,7 +9,10 @@ to any other name in the folder are ignored, but only after they reached the wat
 neighbour written all the time (a swap file, a log) must not keep the debounce clock below from
 running. If ``config.toml`` is a symlink, the folder of its target is watched too, so edits made
 through a dotfiles checkout are seen; the link is resolved again at every tick, and when it has
-been re-pointed to another folder (``ln -sfn``, GNU stow, chezmoi) the watch moves there. An OS
+been re-pointed to another folder (``ln -sfn``, GNU stow, chezmoi) the watch moves there; a target
+in the same folder under another name (``config.toml -> work.toml``) counts as the file too. At each
+tick the file is also looked at (one ``stat``), because a polling watch (watchfiles polls on WSL2)
+compares modification times in whole seconds and misses a second save within the same second. An OS
 watch is attached to the folder, not its name, so a watched folder that is removed (or replaced by
 another of the same name: ``rm -r`` and a restore, a checkout) is watched afresh once it is back,
 and the file is read when the folder goes, so its loss is reported even while the folder is absent.
@@ -60,6 +63,16 @@ from .reload import ReloadEvent, reload
 __all__ = ["ConfigWatcher", "ReloadEvent", "reload"]
 
 logger = logging.getLogger(__name__)
+
+def _version(path: Path) -> tuple[int, ...] | None:
+    """What tells one version of the file at ``path`` (through links) from another: device, inode,
+    size, and modification and change times in nanoseconds; ``None`` when it cannot be looked at."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
 
 def _identities(folders: list[Path]) -> list[tuple[int, int] | None]:
     """The (device, inode) of each folder, ``None`` for one that cannot be looked at."""
@@ -113,6 +126,7 @@ class ConfigWatcher:
         self._config = read_config(source) if initial is None else initial
         self._failing = False
         self._reported: str | None = None
+        self._seen = _version(source.path)  # the file as last read (an edit since is read anew)
         self._debounce_ms = max(0, debounce_ms)
         self._debounce_s = self._debounce_ms / 1000
         self._tick_ms = max(1, tick_ms)
@@ -162,13 +176,14 @@ class ConfigWatcher:
 
     # -- the thread ----------------------------------------------------------------------------
 
-    def _names(self) -> dict[Path, str]:
-        """Folder -> file name to follow: the selected path and, for a symlink, its target."""
+    def _names(self) -> dict[Path, frozenset[str]]:
+        """Folder -> the file names to follow in it: the selected path and, for a symlink, its
+        target (which may sit in the same folder under another name)."""
         path = self.source.path
-        watched = {path.parent: path.name}
-        target = Path(os.path.realpath(path))
-        watched.setdefault(target.parent, target.name)
-        return watched
+        watched: dict[Path, set[str]] = {}
+        for name in (path, Path(os.path.realpath(path))):
+            watched.setdefault(name.parent, set()).add(name.name)
+        return {folder: frozenset(names) for folder, names in watched.items()}
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -193,16 +208,21 @@ class ConfigWatcher:
                 if self._stop.wait(self._tick_ms * 5 / 1000):
                     return
 
-    def _follow(self, names: dict[Path, str]) -> None:
+    def _follow(self, names: dict[Path, frozenset[str]]) -> None:
         """Watch the folders of ``names`` until stopped, re-reading after each quiet burst of relevant
         changes; return when the folders to watch are no longer these (a symlink was re-pointed).
 
         The symlink is resolved again at every tick rather than on its own events: a link is
         re-pointed by renaming a new one over it, and any folder link on the way may change too.
+
+        The file itself is looked at (one ``stat``) at every tick as well: a watch that polls
+        (watchfiles does on WSL2, and with ``WATCHFILES_FORCE_POLLING``) compares modification
+        times in whole seconds, so a second save within the second of the first raises no event,
+        and a file written from another host on a network folder raises none either.
         """
         folders = [folder for folder in names if folder.is_dir()]
         identities = _identities(folders)
-        wanted = {str(folder / name) for folder, name in names.items()}
+        wanted = {str(folder / name) for folder, files in names.items() for name in files}
         watched = {str(folder) for folder in folders}
         gone = False  # a watched folder itself was removed or moved: its OS watch hears nothing more
         last_change: float | None = None
@@ -230,7 +250,9 @@ class ConfigWatcher:
                 self._ready.set()
             now = time.monotonic()
             gone = gone or any(path in watched for _change, path in changes)
-            if any(path in wanted for _change, path in changes):
+            if any(path in wanted for _change, path in changes) or (
+                last_change is None and _version(self.source.path) != self._seen
+            ):
                 last_change = now
             elif last_change is not None and now - last_change >= self._debounce_s:
                 last_change = None
@@ -241,7 +263,7 @@ class ConfigWatcher:
                 return
 
     def _moved(
-        self, names: dict[Path, str], folders: list[Path], identities: list[tuple[int, int] | None]
+        self, names: dict[Path, frozenset[str]], folders: list[Path], identities: list[tuple[int, int] | None]
     ) -> bool:
         """Whether the folders to watch changed: the symlink points elsewhere, a folder came or went,
         or a folder was replaced by another of the same name (removed and made again, renamed over).
@@ -254,6 +276,7 @@ class ConfigWatcher:
         return now != names or present != folders or _identities(present) != identities
 
     def _reload(self) -> None:
+        self._seen = _version(self.source.path)  # before the read: an edit during it is read again
         try:
             event = reload(self._config, self.source)
         except Exception as exc:  # reading must not raise; if it does, it is one more failed reload

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shlex
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -13,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tact_memory.config.loading import (
+    declares_table,
     MAX_CONFIG_BYTES,
     Config,
     ConfigSource,
@@ -282,5 +285,29 @@ def test_a_missing_chosen_file_says_how_to_create_it(tmp_path: Path, monkeypatch
     missing = tmp_path / "none" / "config.toml"
     if by == "TACT_CONFIG":
         monkeypatch.setenv("TACT_CONFIG", str(missing))
-    with pytest.raises(ConfigError, match=r"selected by " + by + r"\); `tact-memory init --enable` creates it there"):
+    with pytest.raises(ConfigError, match=r"selected by " + by + r"\); `tact-memory .*init --enable` creates it there") as caught:
         load_config(str(missing) if by == "--config" else None)
+    # the advice, followed as given (in a shell of its own, home elsewhere), makes that very file
+    command = shlex.split(str(caught.value).split("`")[1])
+    assert command[0] == "tact-memory"
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "home" / ".config")}
+    done = subprocess.run([sys.executable, "-m", "tact_memory.cli", *command[1:]], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert load_config(str(missing)).memory.enabled is True
+    assert not (tmp_path / "home").exists()
+
+
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_the_advice_on_enabling_reads_the_file_as_the_loader_does(tmp_path: Path, bom: str, newline: str) -> None:
+    """A file the loader reads (a BOM, CRLF) that has a ``[memory]`` table gets "set it under
+    ``[memory]``", never "add ``[memory]``", which would declare the table twice."""
+    path = tmp_path / "config.toml"
+    path.write_bytes(f"{bom}[memory]{newline}enabled = false{newline}".encode())
+    assert load_config(path).memory.enabled is False
+    assert declares_table(path, "memory")
+    env = {**os.environ, "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "tact_memory.cli", "--config", str(path), "list"], env=env, capture_output=True, text=True, check=False
+    )  # fmt: skip
+    assert done.returncode == 1 and "set `enabled = true` under `[memory]`" in done.stderr, done.stderr
