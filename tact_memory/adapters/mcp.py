@@ -1,6 +1,6 @@
 """An MCP server for the memory tool, on the official MCP Python SDK (``tact-memory[mcp]``).
 
-``tact-memory [--config PATH] mcp [--role root|child] [--tools one|split]`` serves one client over
+``tact-memory [--config PATH] mcp [--role root|child] [--tools one|split] [--dialect D]`` serves one client over
 stdio. The server is the SDK's low-level :class:`mcp.server.lowlevel.Server`, because the tool's
 schemas are not a function signature: they are the ones :mod:`tact_memory.tool.schemas` publishes
 (a root object, no combinator at the root, no ``$ref``; optional fields nullable, for clients in
@@ -68,7 +68,9 @@ from ..runtime.stores import close_store, store_for
 from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import (
+    DIALECTS,
     TOOL_NAME,
+    Dialect,
     input_schema,
     operation_input_schema,
     output_schema,
@@ -137,7 +139,7 @@ def _hints(*, read_only: bool, destructive: bool, idempotent: bool = False) -> t
     )
 
 
-def _one_tool(limits: Limits, role: Role) -> types.Tool:
+def _one_tool(limits: Limits, role: Role, dialect: Dialect) -> types.Tool:
     # A child's put and delete are refused, so its tool changes no record; the root's may
     # overwrite (replace) or remove one.
     child = role is Role.CHILD
@@ -145,7 +147,7 @@ def _one_tool(limits: Limits, role: Role) -> types.Tool:
         name=TOOL_NAME,
         title="Memory",
         description=tool_description(limits),
-        input_schema=input_schema(limits),
+        input_schema=input_schema(limits, dialect),
         output_schema=output_schema(None, limits),
         annotations=_hints(read_only=child, destructive=not child),
     )
@@ -182,7 +184,7 @@ def _split_descriptions(limits: Limits) -> dict[str, str]:
     }
 
 
-def _split_tools(limits: Limits, role: Role) -> list[types.Tool]:
+def _split_tools(limits: Limits, role: Role, dialect: Dialect) -> list[types.Tool]:
     descriptions = _split_descriptions(limits)
     operations = [op for op in OPERATIONS if role is Role.ROOT or op not in MUTATING_OPERATIONS]
     return [
@@ -190,7 +192,7 @@ def _split_tools(limits: Limits, role: Role) -> list[types.Tool]:
             name=SPLIT_TOOLS[op],
             title=f"Memory: {op}",
             description=descriptions[op],
-            input_schema=operation_input_schema(op, limits),
+            input_schema=operation_input_schema(op, limits, dialect),
             output_schema=output_schema(op, limits),
             annotations=_SPLIT_HINTS[op],
         )
@@ -222,6 +224,7 @@ def create_server(
     store: MemoryBackend | None = None,
     tools: ToolLayout = "one",
     workspace: str | os.PathLike[str] | None = None,
+    dialect: Dialect = "default",
 ) -> Server[Any]:
     """An MCP server for one client (one agent) of the corpus that ``config`` selects.
 
@@ -235,6 +238,9 @@ def create_server(
             (:data:`SPLIT_TOOLS`; a child is offered only the read-only two).
         workspace: The client's workspace (default: the current folder); it decides between
             the team store and the local one when ``store`` is not given.
+        dialect: The shape of the input schemas listed (:data:`~tact_memory.tool.schemas.DIALECTS`):
+            ``plain`` for a client that checks arguments itself and does not understand ``anyOf``
+            (Cursor). Calls are checked the same way whichever is listed.
     """
     if tools not in ("one", "split"):
         raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
@@ -244,7 +250,7 @@ def create_server(
         refusal_note=UNSTATED_ROLE_NOTE if role is None else "",
     )
     return create_routed_server(
-        lambda ctx: dispatcher, limits=dispatcher.tool.limits, tools=tools, enabled=config.memory.enabled
+        lambda ctx: dispatcher, limits=dispatcher.tool.limits, tools=tools, enabled=config.memory.enabled, dialect=dialect
     )
 
 
@@ -255,6 +261,7 @@ def create_routed_server(
     tools: ToolLayout = "one",
     enabled: bool = True,
     around_call: Callable[[ServerRequestContext[Any]], AbstractContextManager[object]] | None = None,
+    dialect: Dialect = "default",
 ) -> Server[Any]:
     """An MCP server whose every request runs through the dispatcher ``agent`` picks for it.
 
@@ -270,11 +277,15 @@ def create_routed_server(
         enabled: ``False`` when memory is disabled: no instructions and no prompt.
         around_call: A context each tool call runs in, made from its request (the team service
             runs a call under its HTTP request's deadline, which the worker thread inherits).
+        dialect: The shape of the input schemas listed, as for :func:`create_server`.
     """
     if tools not in ("one", "split"):
         raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown schema dialect {dialect!r}; use one of {', '.join(DIALECTS)}")
     listed = {
-        role: [_one_tool(limits, role)] if tools == "one" else _split_tools(limits, role) for role in Role
+        role: [_one_tool(limits, role, dialect)] if tools == "one" else _split_tools(limits, role, dialect)
+        for role in Role
     }
     # Every split tool is callable, listed or not: a child's put reaches the role check and gets
     # the same ``forbidden`` result as through the one tool.
@@ -325,7 +336,12 @@ def create_routed_server(
 
 
 async def serve_stdio(
-    config: Config, *, role: Role | None = None, tools: ToolLayout = "one", workspace: str | None = None
+    config: Config,
+    *,
+    role: Role | None = None,
+    tools: ToolLayout = "one",
+    workspace: str | None = None,
+    dialect: Dialect = "default",
 ) -> None:
     """Serve one client over stdin and stdout until it disconnects, then close the store.
 
@@ -335,9 +351,10 @@ async def serve_stdio(
         tools: ``"one"`` for the ``memory`` tool, ``"split"`` for one tool per operation.
         workspace: The client's workspace (default: the current folder); it decides between
             the team store and the local one.
+        dialect: The shape of the input schemas listed, as for :func:`create_server`.
     """
     store = store_for(config, workspace=workspace)
-    server = create_server(config, role=role, store=store, tools=tools)
+    server = create_server(config, role=role, store=store, tools=tools, dialect=dialect)
     try:
         async with stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tasks:
             screened_send, screened = anyio.create_memory_object_stream[Any](0)
@@ -400,7 +417,12 @@ async def _answer_unreadable(read_stream: Any, screened: Any, write_stream: Any)
 
 
 def run_stdio(
-    config: Config, *, role: Role | None = None, tools: ToolLayout = "one", workspace: str | None = None
+    config: Config,
+    *,
+    role: Role | None = None,
+    tools: ToolLayout = "one",
+    workspace: str | None = None,
+    dialect: Dialect = "default",
 ) -> None:
     """Blocking :func:`serve_stdio`, for the command line."""
-    anyio.run(lambda: serve_stdio(config, role=role, tools=tools, workspace=workspace))
+    anyio.run(lambda: serve_stdio(config, role=role, tools=tools, workspace=workspace, dialect=dialect))

@@ -57,11 +57,13 @@ def tool_command(ctx: click.Context, role: str | None, call: str | None) -> None
 
 @click.command("schema")
 @click.option(
-    "--dialect", type=click.Choice(["default", "openai-strict", "anthropic-strict", "gemini"]), default="default",
-    show_default=True,
+    "--dialect", type=click.Choice(["default", "plain", "openai-strict", "anthropic-strict", "gemini"]),
+    default="default", show_default=True,
     help="The provider mode the input schema is written for: openai-strict for OpenAI's strict: true, "
-    "anthropic-strict for Anthropic's strict: true, gemini for a Gemini FunctionDeclaration's parameters; "
-    "default for everything else (MCP, Anthropic and OpenAI without strict, Gemini's parametersJsonSchema).",
+    "anthropic-strict for Anthropic's strict: true, gemini for a Gemini FunctionDeclaration's parameters, "
+    "plain (no anyOf: optional fields left out of required) for clients that check arguments themselves "
+    "and know no unions; default for everything else (MCP, Anthropic and OpenAI without strict, Gemini's "
+    "parametersJsonSchema).",
 )  # fmt: skip
 def schema_command(dialect: str) -> None:
     """Print the tool definition (name, description, input schema) as JSON.
@@ -92,8 +94,14 @@ def schema_command(dialect: str) -> None:
     help="One `memory` tool, or one tool per operation (memory_scan and memory_read read-only, "
     "memory_put, memory_delete) for clients that ask before running a tool that changes things.",
 )  # fmt: skip
+@click.option(
+    "--dialect", type=click.Choice(["default", "plain", "openai-strict", "anthropic-strict"]), default="default",
+    show_default=True,
+    help="The shape of the input schemas listed (see `tact-memory schema --help`): plain for a client "
+    "that checks arguments itself and does not understand anyOf (Cursor; `setup cursor` writes it).",
+)  # fmt: skip
 @click.pass_context
-def mcp_command(ctx: click.Context, role: str | None, tools: str) -> None:
+def mcp_command(ctx: click.Context, role: str | None, tools: str, dialect: str) -> None:
     """Serve the memory tool to one MCP client over stdio.
 
     The server lists one `memory` tool, or with `--tools split` one tool per operation (results
@@ -134,6 +142,7 @@ def mcp_command(ctx: click.Context, role: str | None, tools: str) -> None:
             role=None if role is None else Role(role),
             tools="split" if tools == "split" else "one",
             workspace=ctx.obj.get("workspace"),
+            dialect=cast("Dialect", dialect),
         )
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -259,7 +268,9 @@ def setup_command(
     team = _team(source)
     forward = (team.token_env,) if team is not None and team.token_env else ()
     served = workspace.absolute() if workspace is not None and client == "claude-desktop" else None
-    launch = clients.Launch.detect(pinned, tools=tools, forward=forward, workspace=served)
+    launch = clients.Launch.detect(
+        pinned, tools=tools, forward=forward, workspace=served, dialect=clients.DIALECT.get(client, "default")
+    )
     folder = workspace or Path(ctx.obj.get("workspace") or ".")
     if client == "vscode" and not folder.is_dir():
         # its file goes into the workspace: a mistyped folder must not become a new tree

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLIENTS",
+    "DIALECT",
     "HOOK_MODULES",
     "HOOK_PROGRAMS",
     "HOOK_SCRIPTS",
@@ -126,18 +127,36 @@ class Launch:
 
     @classmethod
     def detect(
-        cls, config: Path | None, *, tools: str = "one", forward: tuple[str, ...] = (), workspace: Path | None = None
+        cls,
+        config: Path | None,
+        *,
+        tools: str = "one",
+        forward: tuple[str, ...] = (),
+        workspace: Path | None = None,
+        dialect: str = "default",
     ) -> Launch:
         """The installed command, pinned to ``config`` (see :func:`pinned_config`) when given, and
-        to ``workspace`` (``--workspace``) for a client that starts the server in no folder of the user's."""
+        to ``workspace`` (``--workspace``) for a client that starts the server in no folder of the
+        user's; ``dialect`` other than the default is passed on (:data:`DIALECT`)."""
         script = Path(sys.executable).parent / ("tact-memory.exe" if os.name == "nt" else "tact-memory")
         command, args = (str(script), []) if script.is_file() else (sys.executable, ["-m", "tact_memory.cli"])
         pinned = ["--config", str(config)] if config is not None else []
         pinned += ["--workspace", str(workspace)] if workspace is not None else []
         # the role is stated in the client's file (I17): the server cannot tell a sub-agent from its parent
         args = [*args, *pinned, "mcp", "--role", "root", *(["--tools", "split"] if tools == "split" else [])]
+        args += ["--dialect", dialect] if dialect != "default" else []
         hook = {name: _shell(hook_argv(config, event)) for name, event in HOOK_EVENTS.items()}
         return cls(command, args, hook, tuple(forward))
+
+
+DIALECT: dict[str, str] = {"cursor": "plain"}
+"""The schema dialect (``tact-memory mcp --dialect``) each client needs, when not the default.
+
+Cursor checks a call's arguments against the listed schema itself, and its check takes the
+type of a number as JavaScript names it: an ``integer`` in ``anyOf: [integer, null]`` (how the
+default publishes an optional id, version or limit) is refused before the call reaches the
+server (cursor/cursor#3540, #3778), so a read by id, a replacement and a delete could never run.
+``plain`` publishes each optional field with its one type and leaves it out of ``required``."""
 
 
 def pinned_config(source: ConfigSource) -> Path | None:

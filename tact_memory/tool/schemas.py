@@ -48,14 +48,19 @@ __all__ = [
 TOOL_NAME = "memory"
 """The tool's name, as a model calls it."""
 
-Dialect = Literal["default", "openai-strict", "anthropic-strict", "gemini"]
+Dialect = Literal["default", "plain", "openai-strict", "anthropic-strict", "gemini"]
 """A shape of the published input schema: which provider mode it is written for."""
 
-DIALECTS: tuple[Dialect, ...] = ("default", "openai-strict", "anthropic-strict", "gemini")
+DIALECTS: tuple[Dialect, ...] = ("default", "plain", "openai-strict", "anthropic-strict", "gemini")
 """The dialects, the default first.
 
 - ``default``: JSON Schema that Anthropic's and OpenAI's APIs take without strict mode, and MCP
   clients; each optional field is its schema or ``null``.
+- ``plain``: the default without unions: an optional field is left out of ``required`` and has its
+  one type, bounds and all. For clients that check a call's arguments against the schema
+  themselves and do not understand ``anyOf`` (Cursor refuses an integer given for
+  ``anyOf: [integer, null]``; Codex before 0.111 read such a field as a string). Not for strict
+  modes, which make every property required.
 - ``openai-strict``: the default with every property listed in ``required`` (what OpenAI's
   ``strict: true`` asks); a field a call does not use is sent as ``null``.
 - ``anthropic-strict``: for Anthropic's ``strict: true``: optional fields are left out rather than
@@ -180,7 +185,7 @@ def _object(properties: dict[str, Any], required: list[str], dialect: Dialect = 
         listed = list(properties) if dialect == "openai-strict" else required
         return {"type": "object", "properties": properties, "required": listed, "additionalProperties": False}
     properties = {name: _fit(prop, dialect)[0] for name, prop in properties.items()}
-    if dialect == "anthropic-strict":
+    if dialect in ("anthropic-strict", "plain"):
         return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
     properties = {name: prop if name in required else _openapi_nullable(prop) for name, prop in properties.items()}
     return {"type": "object", "properties": properties, "required": required}

@@ -301,3 +301,26 @@ async def test_stdio_split_tools(config_path: Path, seeded: MemoryStore) -> None
         scan = await call(client, {"query": "zephyr release tags"}, "memory_scan")
         assert [c["preview"] for c in scan["candidates"]] == [SEEDED]
         assert (await call(client, {"content": REMEMBERED}, "memory_put"))["memory"]["key"] == {"id": 2, "version": 1}
+
+
+@pytest.mark.parametrize("layout", ["one", "split"])
+async def test_stdio_plain_dialect_lists_schemas_without_unions_and_runs_every_operation(
+    config_path: Path, seeded: MemoryStore, layout: str
+) -> None:
+    """``mcp --dialect plain`` (what setup writes for Cursor): the listed schemas are the plain
+    dialect's, and a delete by id and version, whose integers Cursor refuses under ``anyOf``, runs."""
+    split = layout == "split"
+    async with stdio(config_path, "--dialect", "plain", *(["--tools", "split"] if split else [])) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        if split:
+            assert {name: tools[name].input_schema for name in SPLIT_TOOLS.values()} == {
+                name: operation_input_schema(op, dialect="plain") for op, name in SPLIT_TOOLS.items()
+            }
+        else:
+            assert tools["memory"].input_schema == input_schema(dialect="plain")
+        name = SPLIT_TOOLS["scan"] if split else "memory"
+        scan = await call(client, {"query": "zephyr release tags", "limit": 1} | ({} if split else {"operation": "scan"}), name)
+        key = scan["candidates"][0]["key"]
+        name = SPLIT_TOOLS["delete"] if split else "memory"
+        deleted = await call(client, {"id": key["id"], "version": key["version"]} | ({} if split else {"operation": "delete"}), name)
+        assert "error" not in deleted

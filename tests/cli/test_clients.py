@@ -129,7 +129,9 @@ def test_setup_merges_keeps_others_backs_up_is_idempotent_and_starts(client: str
     assert result.exit_code == 0, result.output
     entry = entry_of(home)
     assert Path(entry["command"]).is_absolute()
-    assert entry["args"][-3:] == ["mcp", "--role", "root"]  # the role stated in the client's file (I17)
+    # the role stated in the client's file (I17), and the schema shape the client can check
+    dialect = ["--dialect", clients.DIALECT[client]] if client in clients.DIALECT else []
+    assert entry["args"][entry["args"].index("mcp") :] == ["mcp", "--role", "root", *dialect]
     assert entry["args"][entry["args"].index("--config") + 1] == str(config_path)
     for path, before in originals.items():
         assert path.with_name(path.name + ".bak").read_bytes() == before  # the backup is the original

@@ -20,6 +20,13 @@ The default schema is refused in three provider modes; each dialect follows that
   (https://github.com/genkit-ai/genkit/issues/5230,
   https://github.com/anthropics/anthropic-sdk-typescript/issues/885), so the dialect makes
   optional fields plain (left out, not nullable) and spends no union.
+- Cursor checks each argument of a call against the listed schema itself before the call reaches
+  the server, with the value's JavaScript type (``typeof``: ``number`` for an integer): a property
+  whose schema has ``anyOf`` passes only when one branch's ``type`` equals that name (or it is
+  ``null`` and the value is null), so an integer for ``anyOf: [integer, null]`` is refused
+  ("Type mismatch ... expected one of [integer, null]", https://github.com/cursor/cursor/issues/3540;
+  a list of types fails too, https://github.com/cursor/cursor/issues/3778). The ``plain`` dialect
+  has no union: an optional field is its one type, left out of ``required``.
 - Gemini ``FunctionDeclaration.parameters``, a subset of the OpenAPI 3.0 schema object
   (https://ai.google.dev/api/caching#Schema,
   https://ai.google.dev/gemini-api/docs/function-calling#function_declarations): no
@@ -108,7 +115,7 @@ def test_the_default_dialect_is_the_schema_published_without_one() -> None:
 
 
 def test_an_unknown_dialect_is_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="unknown schema dialect 'openai'; use one of default, openai-strict"):
+    with pytest.raises(ValueError, match="unknown schema dialect 'openai'; use one of default, plain, openai-strict"):
         input_schema(dialect="openai")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown schema dialect"):
         operation_input_schema("scan", dialect="strict")  # type: ignore[arg-type]
@@ -487,3 +494,61 @@ def test_every_valid_call_can_be_sent_in_every_dialect(dialect: Dialect) -> None
             assert encode_call(decoded) == encoded  # the namespace too, which keys do not compare
 
     check()
+
+
+# -- Cursor --------------------------------------------------------------------------------------
+
+
+def javascript_type(value: Any) -> str:
+    """The type name Cursor compares with a schema's: ``typeof``, with arrays named ``array``."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def cursor_refusals(arguments: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """The arguments Cursor's own check refuses before a call is sent (cursor/cursor#3540), by name."""
+    refused = []
+    for name, value in arguments.items():
+        prop = schema["properties"].get(name)
+        if prop is None:
+            continue
+        kind = javascript_type(value)
+        if "anyOf" in prop:
+            types = [branch.get("type") for branch in prop["anyOf"]]
+            if not any((t == "null" and value is None) or t == kind for t in types):
+                refused.append(name)
+        elif "type" in prop and kind != prop["type"] and not (prop["type"] == "integer" and kind == "number"):
+            refused.append(name)
+    return refused
+
+
+def test_cursor_passes_every_valid_call_in_the_plain_dialect_and_refuses_ids_in_the_default() -> None:
+    @given(SMALL_CALLS)
+    def check(call: Call) -> None:
+        encoded = encode_call(call)
+        for schema, sent in (
+            (input_schema(SMALL, "plain"), encoded),
+            (operation_input_schema(call.operation, SMALL, "plain"), {k: v for k, v in encoded.items() if k != "operation"}),
+        ):
+            assert cursor_refusals(sent, schema) == [], sent
+
+    check()
+    # why setup gives Cursor the plain dialect: the default's optional integers cannot pass
+    delete = {"operation": "delete", "id": 3, "version": 1}
+    assert cursor_refusals(delete, input_schema(SMALL)) == ["id", "version"]
+    assert cursor_refusals({"operation": "scan", "query": "x", "limit": 2}, input_schema(SMALL)) == ["limit"]
+
+
+def test_plain_has_no_union_and_keeps_every_bound() -> None:
+    for name, schema in published("plain").items():
+        assert "anyOf" not in keywords(schema) and "nullable" not in keywords(schema), name
+        for node in nodes(schema):
+            assert not isinstance(node.get("type"), list), name
+        default = published("default")[name]
+        bounds = {"minimum", "maximum", "minItems", "maxItems"}
+        assert keywords(schema) & bounds == keywords(default) & bounds, name
