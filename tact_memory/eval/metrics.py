@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Sequence
+from fractions import Fraction
 
 __all__ = [
     "PairedCounts",
@@ -123,7 +124,9 @@ def mcnemar_exact(only_first: int, only_second: int) -> float:
 
     Returns:
         The probability, under no difference, of a split of the discordant pairs at least this
-        uneven; 1.0 when there are no discordant pairs.
+        uneven; 1.0 when there are no discordant pairs. The tail is summed and divided in
+        integers (:class:`~fractions.Fraction`), so any number of pairs gives a probability: a
+        float ``2**n`` overflows from 1,024 discordant pairs.
     """
     if only_first < 0 or only_second < 0:
         raise ValueError("counts must not be negative")
@@ -131,8 +134,8 @@ def mcnemar_exact(only_first: int, only_second: int) -> float:
     if n == 0:
         return 1.0
     k = min(only_first, only_second)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / float(2**n)
-    return min(1.0, 2.0 * tail)
+    tail = Fraction(sum(math.comb(n, i) for i in range(k + 1)), 2**n)
+    return float(min(Fraction(1), 2 * tail))
 
 
 def z_value(alpha: float) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -121,6 +122,31 @@ def test_mcnemar_is_a_symmetric_probability(b: int, c: int) -> None:
     p = mcnemar_exact(b, c)
     assert 0.0 < p <= 1.0
     assert p == mcnemar_exact(c, b)
+
+
+def _exact_two_sided(b: int, c: int) -> Fraction:
+    """The two-sided tail of Binomial(b + c, 1/2) at min(b, c), built term by term from the
+    probability mass recurrence rather than from binomial coefficients."""
+    n, k = b + c, min(b, c)
+    term = Fraction(1, 2**n)
+    tail = Fraction(0)
+    for i in range(k + 1):
+        tail += term
+        term = term * (n - i) / (i + 1)
+    return min(Fraction(1), 2 * tail)
+
+
+@given(st.integers(min_value=0, max_value=1500), st.integers(min_value=0, max_value=1500))
+def test_mcnemar_is_the_exact_tail_at_any_number_of_pairs(b: int, c: int) -> None:
+    """From 1,024 discordant pairs a float 2**n overflows; the p-value is still the exact tail,
+    rounded once."""
+    assert mcnemar_exact(b, c) == float(_exact_two_sided(b, c))
+
+
+def test_mcnemar_beyond_a_float_power_of_two() -> None:
+    assert mcnemar_exact(600, 600) == 1.0
+    assert mcnemar_exact(512, 511) == 1.0
+    assert 0.0 <= mcnemar_exact(2000, 100) < 1e-300
 
 
 # -- intervals ----------------------------------------------------------------------------------
