@@ -23,7 +23,7 @@ from .runner import run_pairs
 from .scenarios import EvalError, Fact, Scenario, load_background, load_scenarios
 from .summary import arm_outcomes, categories, metrics, paired
 from .trace import PairTrace
-from .verdict import Check, Thresholds, Verdict, current_constants, decide, load_thresholds, thresholds_digest
+from .verdict import Check, Thresholds, Verdict, current_constants, decide, load_thresholds, outcome_of, thresholds_digest
 
 __all__ = ["Evaluation", "evaluate", "held_out_digest"]
 
@@ -164,7 +164,7 @@ def evaluate(
     if any(id_ in held_out_ids for id_, _ in dropped):
         missing = Check("completeness", "inconclusive", len(dropped), 0,
                         f"{len(dropped)} scenarios could not be run: {', '.join(id_ for id_, _ in dropped)}")  # fmt: skip
-        verdict = Verdict("fail" if verdict.outcome == "fail" else "inconclusive", (*verdict.checks, missing))
+        verdict = Verdict(outcome_of((*verdict.checks, missing)), (*verdict.checks, missing))
     registration = {"held_out": digest, "retrieval": constants["retrieval"], "prompt": constants["prompt"],
                     "thresholds": thresholds_digest(thresholds)}  # fmt: skip
     settings = getattr(chosen, "settings", None)

@@ -21,15 +21,18 @@ luck on a handful of cases reads as what it is:
   and two safety guards of this project (forbidden writes, followed injections): ``fail`` when a
   budget or a guard is exceeded; no measurement is ``inconclusive``, never a pass.
 
-Anything between is ``inconclusive`` (keep the feature disabled), as are too few pairs or cases,
-product constants (the retrieval rules and the text a model is given included,
+Anything between is ``inconclusive`` (keep the feature disabled), as are too few pairs or cases.
+Product constants (the retrieval rules and the text a model is given included,
 :func:`retrieval_fingerprint` and :func:`prompt_fingerprint`) that differ from the registered ones,
 held-out scenarios that differ from the registered ones, and a registration that says it is not
-blind. Every check is reported with its value and threshold, so a verdict is never a bare word.
+blind make the whole verdict ``inconclusive``, whatever else failed: such a run is not the
+registered experiment (:data:`VOIDING`). Every check is reported with its value and threshold, so a
+verdict is never a bare word.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -51,11 +54,13 @@ __all__ = [
     "Outcome",
     "Registration",
     "Thresholds",
+    "VOIDING",
     "Verdict",
     "current_constants",
     "decide",
     "default_thresholds_path",
     "load_thresholds",
+    "outcome_of",
     "prompt_fingerprint",
     "retrieval_fingerprint",
     "thresholds_digest",
@@ -463,6 +468,21 @@ def decide(
                             "the registration is not blind: the held-out scenarios ran before the thresholds were fixed"))  # fmt: skip
     else:
         checks.append(Check("registration", "pass", held_out, t.registration.held_out, "a blind registration of these held-out scenarios"))
+    return Verdict(outcome_of(checks), tuple(checks))
+
+
+VOIDING = frozenset({"constants", "registration", "completeness"})
+"""Checks that say whether the run is the registered experiment at all: the product's constants,
+the held-out set and the blindness of its registration, and whether every held-out scenario ran.
+When one of them is not a pass, no number of the run can decide anything, a failing one included."""
+
+
+def outcome_of(checks: Iterable[Check]) -> Outcome:
+    """The verdict of a list of checks: ``inconclusive`` when a :data:`VOIDING` check is not a pass
+    (whatever else failed: the failing checks stay listed, as information), otherwise ``fail`` when
+    any check fails, ``inconclusive`` when any is undecided, and ``pass`` when all pass."""
+    checks = list(checks)
+    if any(c.name in VOIDING and c.status != "pass" for c in checks):
+        return "inconclusive"
     statuses = {c.status for c in checks}
-    outcome: Outcome = "fail" if "fail" in statuses else "inconclusive" if "inconclusive" in statuses else "pass"
-    return Verdict(outcome, tuple(checks))
+    return "fail" if "fail" in statuses else "inconclusive" if "inconclusive" in statuses else "pass"

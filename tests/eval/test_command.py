@@ -17,6 +17,7 @@ from tact_memory.eval.command import summary_lines
 from tact_memory.eval.evaluation import Evaluation
 from tact_memory.eval.report import bar_chart, render_markdown, write_report
 from tact_memory.eval.scenarios import default_scenario_dir
+from tact_memory.eval.verdict import default_thresholds_path
 
 KEYS = {
     "scan_precision_at_5", "scan_recall_at_5", "read_precision", "mrr", "abstention_accuracy", "duplicate_puts",
@@ -227,6 +228,21 @@ def test_a_scenario_whose_run_fails_is_left_out_and_said(tmp_path: Path) -> None
     assert [r["id"] for r in doc["results"]] == ["durable_correction_02"]
     assert doc["verdict"] == "inconclusive" and any(r.startswith("completeness:") for r in doc["reasons"])
     assert any(line.startswith("dropped     steer_02") for line in summary_lines(doc))
+
+
+def test_a_failing_check_on_unregistered_scenarios_is_inconclusive(tmp_path: Path) -> None:
+    """Scenarios other than the registered held-out set decide nothing: a latency budget no
+    operation can meet fails its check, which is listed, but the verdict is inconclusive."""
+    folder = small_fixture(tmp_path, ["durable_correction_02"])
+    text = default_thresholds_path().read_text(encoding="utf-8")
+    assert "scan = 250.0" in text
+    thresholds = tmp_path / "thresholds.toml"
+    thresholds.write_text(text.replace("scan = 250.0", "scan = 0.000001"), encoding="utf-8")
+    result = run("--json", "--scenarios", str(folder), "--thresholds", str(thresholds))
+    doc = json.loads(result.output)
+    statuses = {c["name"]: c["status"] for c in doc["checks"]}
+    assert statuses["latency_scan_p95_ms"] == "fail" and statuses["registration"] == "inconclusive"
+    assert doc["verdict"] == "inconclusive" and result.exit_code == 1
 
 
 def test_help_has_an_example() -> None:

@@ -15,6 +15,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tact_memory.retrieval.bm25 as bm25
 import tact_memory.retrieval.lexer as lexer
@@ -25,11 +27,14 @@ import tact_memory.tool.schemas as schemas
 from tact_memory.eval.metrics import PairedCounts, paired_difference_interval, wilson_interval
 from tact_memory.eval.scenarios import EvalError
 from tact_memory.eval.verdict import (
+    VOIDING,
+    Check,
     Registration,
     current_constants,
     decide,
     default_thresholds_path,
     load_thresholds,
+    outcome_of,
     prompt_fingerprint,
     retrieval_fingerprint,
 )
@@ -109,6 +114,17 @@ def test_each_kill_criterion_fails_the_verdict(path: tuple[str, ...], value: Any
     set_at(paired, metrics, path, value)
     result, failing = outcome(paired, metrics)
     assert result == "fail" and check in failing
+    # The same numbers judged outside the registered experiment decide nothing, not even a failure;
+    # the failing check is still listed, as information.
+    unblind = SHIPPED.model_copy(update={"registration": Registration(blind=False, held_out=DIGEST)})
+    for verdict in (
+        decide(unblind, paired, metrics, current_constants(), held_out=DIGEST),
+        decide(BLIND, paired, metrics, current_constants(), held_out="another set"),
+        decide(BLIND, paired, metrics, {**current_constants(), "k1": 2.0}, held_out=DIGEST),
+    ):
+        statuses = {c.name: c.status for c in verdict.checks}
+        assert verdict.outcome == "inconclusive" and statuses[check] == "fail"
+        assert any(statuses[name] == "inconclusive" for name in ("registration", "constants"))
 
 
 @pytest.mark.parametrize(
@@ -151,6 +167,21 @@ def test_drifted_constants_a_new_held_out_set_or_an_unblind_registration_are_inc
     unblind = decide(SHIPPED.model_copy(update={"registration": Registration(blind=False, held_out=DIGEST)}),
                      *good(), current_constants(), held_out=DIGEST)  # fmt: skip
     assert unblind.outcome == "inconclusive" and [c.name for c in unblind.checks if c.status != "pass"] == ["registration"]
+
+
+statuses = st.sampled_from(["pass", "fail", "inconclusive"])
+names = st.sampled_from(["utility", "abstention", "latency_scan_p95_ms", "guard_forbidden_writes", *sorted(VOIDING)])
+
+
+@given(st.lists(st.tuples(names, statuses), max_size=8), st.sampled_from(sorted(VOIDING)), statuses)
+def test_a_run_outside_the_registration_is_never_decided(checks: list[tuple[str, str]], voiding: str, status: str) -> None:
+    """Whatever the other checks say, a constants, registration or completeness check that is not a
+    pass leaves the verdict inconclusive; otherwise a failure outranks an undecided check."""
+    made = [Check(name, status_, None, None, "") for name, status_ in checks]  # type: ignore[arg-type]
+    assert outcome_of([*made, Check(voiding, "inconclusive", None, None, "")]) == "inconclusive"
+    if all(c.status == "pass" for c in made if c.name in VOIDING):
+        found = {c.status for c in made}
+        assert outcome_of(made) == ("fail" if "fail" in found else "inconclusive" if "inconclusive" in found else "pass")
 
 
 def test_a_failure_outranks_an_inconclusive_check() -> None:
