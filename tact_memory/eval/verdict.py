@@ -32,7 +32,7 @@ verdict is never a bare word.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -232,7 +232,7 @@ def retrieval_fingerprint() -> str:
     such a digest unchanged. Scores enter with six significant digits, so the last bits of a
     platform's logarithm do not count, and nothing depends on the process's hash seed or the clock.
     """
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from hashlib import blake2b
 
     from ..retrieval import lexer
@@ -384,14 +384,44 @@ def _non_inferior(name: str, found: dict[str, Any] | None, margin: float, what: 
                  f"{shown} reaches past the margin {margin:g}; {_reach(found['tasks'], margin, alpha)}")  # fmt: skip
 
 
+FEWEST_CAP = 1_000_000_000
+"""How far :func:`_fewest` looks for the size a pass needs."""
+
+
+def _fewest(passes: Callable[[int], bool]) -> int | None:
+    """The smallest ``n`` from 1 for which ``passes(n)`` holds, ``passes`` being monotone (once it
+    holds it holds for every larger ``n``); ``None`` when it does not hold even at
+    :data:`FEWEST_CAP`. Doubling, then halving: a few dozen calls at any size."""
+    high = 1
+    while not passes(high):
+        if high >= FEWEST_CAP:
+            return None
+        high = min(high * 2, FEWEST_CAP)
+    low = high // 2  # passes(low) is false (or low is 0)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if passes(middle) else (middle, high)
+    return high
+
+
+def _needs(needed: int | None, unit: str, without: str, unreachable: bool) -> str:
+    """How many ``unit`` without ``without`` a pass needs, or that none will do."""
+    if needed is not None:
+        return f"a pass needs {needed} {unit} without {without}"
+    if unreachable:
+        return f"no number of {unit} can pass it (its interval never closes on the threshold)"
+    return f"a pass needs more than {FEWEST_CAP:,} {unit} without {without}"
+
+
 def _reach(tasks: int, margin: float, alpha: float) -> str:
     """What it would take to decide a non-inferiority check: the fewest memory-only errors that fail
-    it at this many tasks, and the fewest tasks a pass needs with no error in either arm."""
+    it at this many tasks, and the fewest tasks a pass needs with no error in either arm (none at a
+    margin of 0: the interval's upper end is above 0 at any size)."""
     worst = next((k for k in range(1, tasks + 1)
                   if (found := paired_difference_interval(PairedCounts(0, k, 0, tasks - k), alpha)) and found[0] > margin), None)  # fmt: skip
-    needed = next(n for n in range(1, 100_000) if (found := paired_difference_interval(PairedCounts(0, 0, 0, n), alpha)) and found[1] <= margin)
+    needed = _fewest(lambda n: (found := paired_difference_interval(PairedCounts(0, 0, 0, n), alpha)) is not None and found[1] <= margin)
     fails = f"it fails from {worst} memory-only errors" if worst is not None else "no count fails it"
-    return f"at {tasks} tasks {fails}; a pass needs {needed} tasks without one"
+    return f"at {tasks} tasks {fails}; {_needs(needed, 'tasks', 'one', margin <= 0)}"
 
 
 def _abstention(t: Thresholds, metrics: dict[str, Any]) -> Check:
@@ -406,10 +436,10 @@ def _abstention(t: Thresholds, metrics: dict[str, Any]) -> Check:
         return Check("abstention", "fail", accuracy, target, f"{shown} misses {target:g}")
     alpha = t.utility.alpha
     worst = max((k for k in range(cases + 1) if (w := wilson_interval(k, cases, alpha)) and w[1] < target), default=None)
-    needed = next(n for n in range(1, 100_000) if (w := wilson_interval(n, n, alpha)) and w[0] >= target)
+    needed = _fewest(lambda n: (w := wilson_interval(n, n, alpha)) is not None and w[0] >= target)
     reach = f"at {cases} cases it fails at {worst} correct or fewer" if worst is not None else f"at {cases} cases no count fails it"
     return Check("abstention", "inconclusive", accuracy, target,
-                 f"{shown} neither meets nor misses {target:g}; {reach}; a pass needs {needed} cases without a miss")  # fmt: skip
+                 f"{shown} neither meets nor misses {target:g}; {reach}; {_needs(needed, 'cases', 'a miss', target >= 1)}")  # fmt: skip
 
 
 def decide(

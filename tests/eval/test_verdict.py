@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import tact_memory.eval.verdict as verdict_module
 import tact_memory.retrieval.bm25 as bm25
 import tact_memory.retrieval.lexer as lexer
 import tact_memory.runtime.prompt as prompt
@@ -347,3 +348,42 @@ def test_an_undecided_check_says_what_would_decide_it() -> None:
     assert "at 8 cases it fails at 5 correct or fewer; a pass needs 35 cases without a miss" in details["abstention"]
     worse = {**metrics, "abstention_accuracy": 5 / 8, "abstention_interval": list(wilson_interval(5, 8) or ())}
     assert decide(BLIND, paired, worse, current_constants(), held_out=DIGEST).outcome == "fail"
+
+
+@pytest.mark.parametrize(("section", "old", "new"), [
+    ("contradiction_rate", "contradiction_margin = 0.05", "contradiction_margin = 0.0"),
+    ("abstention", "target = 0.90", "target = 1.0"),
+])  # fmt: skip
+def test_a_threshold_no_sample_can_pass_gives_a_verdict_that_says_so(tmp_path: Path, section: str, old: str, new: str) -> None:
+    """A margin of 0 or an abstention target of 1 is a registration no interval can pass (it can
+    still fail): the check is undecided and says that no number of tasks or cases passes it."""
+    text = default_thresholds_path().read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "t.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    thresholds = load_thresholds(path).model_copy(update={"registration": Registration(blind=True, held_out=DIGEST)})
+    paired, metrics = good()
+    paired["non_inferiority"]["contradiction"] = difference((0, 1, 0, 30))
+    metrics.update(abstention_cases=30, abstention_accuracy=1.0, abstention_interval=list(wilson_interval(30, 30) or ()))
+    verdict = decide(thresholds, paired, metrics, current_constants(), held_out=DIGEST)
+    [check] = [c for c in verdict.checks if c.name == section]
+    assert check.status == "inconclusive" and verdict.outcome == "inconclusive"
+    assert "can pass it" in check.detail and "no number of" in check.detail
+
+
+@given(st.floats(min_value=0.005, max_value=0.99), st.floats(min_value=0.01, max_value=0.2))
+def test_the_size_a_pass_needs_is_the_smallest_that_passes(margin: float, alpha: float) -> None:
+    """The search for the size a pass needs (doubling, then halving) finds the smallest one, as a
+    count from 1 would."""
+    def passes(n: int) -> bool:
+        found = paired_difference_interval(PairedCounts(0, 0, 0, n), alpha)
+        return found is not None and found[1] <= margin
+
+    needed = verdict_module._fewest(passes)
+    assert needed is not None and passes(needed) and (needed == 1 or not passes(needed - 1))
+
+
+@given(st.integers(min_value=1, max_value=10**12))
+def test_the_search_finds_any_threshold_up_to_its_cap(threshold: int) -> None:
+    found = verdict_module._fewest(lambda n: n >= threshold)
+    assert found == (threshold if threshold <= verdict_module.FEWEST_CAP else None)
