@@ -3,6 +3,12 @@
 Kept here so the command in :mod:`tact_memory.cli.app` stays a few lines and the eval package is loaded
 only when the command runs. Output goes to stdout (JSON or a short text summary); the progress bar
 goes to stderr, and only when stderr is a terminal and ``--json`` is off.
+
+Exit codes: 0 for a ``pass``, 1 for ``fail`` or ``inconclusive`` (:data:`VERDICT_NOT_PASSED`), and 2
+when the evaluation could not run (:data:`COULD_NOT_RUN`: a scenario, thresholds or background file
+that cannot be used, no scenario of the split, a policy that cannot run, a report folder that cannot
+be written), with one line on stderr, as for bad command-line usage. So a CI job can accept a
+verdict other than pass and still stop on an evaluation that never happened.
 """
 
 from __future__ import annotations
@@ -19,7 +25,12 @@ from .formatting import confidence, number, p_value, text_table
 from .policies import Policy, resolve_policy
 from .scenarios import EvalError
 
-__all__ = ["run_command", "summary_lines", "tune_lines"]
+__all__ = ["COULD_NOT_RUN", "VERDICT_NOT_PASSED", "run_command", "summary_lines", "tune_lines"]
+
+VERDICT_NOT_PASSED = 1
+"""The exit code of a verdict of ``fail`` or ``inconclusive``."""
+COULD_NOT_RUN = 2
+"""The exit code of an evaluation that could not run (an :class:`EvalError`), like bad usage."""
 
 SWEEP_COLUMNS = ("k1", "b", "stop_words", "fold", "limit", "scan_recall", "mrr", "scan_precision", "scan_abstention")
 """The columns of the ``--tune`` table: the constants tried, then the scores they got."""
@@ -80,14 +91,14 @@ def run_command(
             chosen = resolve_policy(policy)
         except EvalError as exc:
             click.echo(f"tact-memory: {exc.message}", err=True)
-            return 2
+            return COULD_NOT_RUN
     try:
         if tune:
             return _tune(chosen, scenarios, thresholds)
         evaluation = _run(as_json, chosen, scenarios, thresholds, split)
     except EvalError as exc:
         click.echo(f"tact-memory: {exc.message}", err=True)
-        return 1
+        return COULD_NOT_RUN
     finally:
         close = getattr(chosen, "close", None)
         if callable(close):
@@ -103,7 +114,7 @@ def run_command(
         written = write_report(evaluation, Path(report_dir))
         if not as_json:
             click.echo(f"report      {written[0]}")
-    return 0 if evaluation.verdict.outcome == "pass" else 1
+    return 0 if evaluation.verdict.outcome == "pass" else VERDICT_NOT_PASSED
 
 
 def _run(

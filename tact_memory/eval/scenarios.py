@@ -393,6 +393,8 @@ def load_toml_model(path: Traversable, model: type[ModelT]) -> ModelT:
         return model.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
     except OSError as exc:
         raise EvalError(f"{path}: cannot be read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise EvalError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise EvalError(f"{path}: invalid TOML: {exc}") from exc
     except ValidationError as exc:
@@ -415,7 +417,7 @@ def load_scenario(path: Traversable) -> Scenario:
     """Read and validate one scenario file.
 
     Raises:
-        EvalError: unreadable file, invalid TOML, a schema or consistency problem, or a file name
+        EvalError: unreadable file, text that is not UTF-8, invalid TOML, a schema or consistency problem, or a file name
             that differs from the scenario id.
     """
     scenario = load_toml_model(path, Scenario)
@@ -442,15 +444,13 @@ def load_background(directory: Traversable | None = None) -> tuple[Fact, ...]:
     it holds everywhere (:meth:`Fact.repository` is ``None``, a general preference).
 
     Raises:
-        EvalError: the file exists but is invalid, or a marker is not in its record.
+        EvalError: the file exists but cannot be read, is not UTF-8 or is invalid, or a marker is
+            not in its record.
     """
     path = (directory or default_scenario_dir()).joinpath("background").joinpath("corpus.toml")
     if not path.is_file():
         return ()
-    try:
-        data = _Background.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
-    except (OSError, tomllib.TOMLDecodeError, ValidationError) as exc:
-        raise EvalError(f"{path}: invalid background corpus: {exc}") from None
+    data = load_toml_model(path, _Background)
     for number, item in enumerate(data.memory, start=1):
         for marker in item.match:
             if marker.casefold() not in item.content.casefold():
@@ -465,12 +465,15 @@ def load_scenarios(directory: Traversable | None = None) -> list[Scenario]:
     """Every ``*.toml`` scenario in ``directory`` (default: :func:`default_scenario_dir`), by id.
 
     Raises:
-        EvalError: the folder is missing or empty, or a file is invalid.
+        EvalError: the folder is missing, unreadable or empty, or a file is invalid.
     """
     folder = directory or default_scenario_dir()
     if not folder.is_dir():
         raise EvalError(f"{folder}: no scenario folder (pass --scenarios DIR)")
-    paths = sorted((p for p in folder.iterdir() if p.name.endswith(".toml") and p.is_file()), key=lambda p: p.name)
+    try:
+        paths = sorted((p for p in folder.iterdir() if p.name.endswith(".toml") and p.is_file()), key=lambda p: p.name)
+    except OSError as exc:
+        raise EvalError(f"{folder}: cannot be read: {exc.strerror or exc}") from exc
     if not paths:
         raise EvalError(f"{folder}: no scenario files")
     return [load_scenario(path) for path in paths]

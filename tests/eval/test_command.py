@@ -201,7 +201,7 @@ def test_the_tuning_split_runs_alone_without_a_verdict(tmp_path: Path) -> None:
     assert all(h in markdown for h in ("## Paired outcomes (tuning split)", "## Metrics (memory on, tuning split)", "## Categories (tuning split)"))
     (tmp_path / "other").mkdir()
     only_held_out = small_fixture(tmp_path / "other", ["durable_correction_02"])
-    assert run("--split", "tuning", "--scenarios", str(only_held_out)).exit_code == 1
+    assert run("--split", "tuning", "--scenarios", str(only_held_out)).exit_code == 2  # nothing to run
 
 
 def test_a_scenario_whose_run_fails_is_left_out_and_said(tmp_path: Path) -> None:
@@ -243,6 +243,29 @@ def test_a_failing_check_on_unregistered_scenarios_is_inconclusive(tmp_path: Pat
     statuses = {c["name"]: c["status"] for c in doc["checks"]}
     assert statuses["latency_scan_p95_ms"] == "fail" and statuses["registration"] == "inconclusive"
     assert doc["verdict"] == "inconclusive" and result.exit_code == 1
+
+
+def _not_utf8(path: Path) -> None:
+    path.write_bytes(path.read_bytes() + b"\n# \xff\n")
+
+
+@pytest.mark.parametrize("broken", ["scenario", "thresholds", "background"])
+def test_a_file_that_is_not_utf8_is_one_line_and_exit_2(tmp_path: Path, broken: str) -> None:
+    """An evaluation that cannot run exits 2 with one line naming the file, never a traceback, and
+    never 1, which is a verdict other than pass."""
+    folder = small_fixture(tmp_path, ["durable_correction_02"])
+    (folder / "background").mkdir()
+    corpus = folder / "background" / "corpus.toml"
+    corpus.write_text(default_scenario_dir().joinpath("background", "corpus.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    thresholds = tmp_path / "thresholds.toml"
+    thresholds.write_text(default_thresholds_path().read_text(encoding="utf-8"), encoding="utf-8")
+    target = {"scenario": folder / "durable_correction_02.toml", "thresholds": thresholds, "background": corpus}[broken]
+    _not_utf8(target)
+    for extra in ([], ["--tune"]):
+        result = CliRunner().invoke(cli, ["eval", "--scenarios", str(folder), "--thresholds", str(thresholds), *extra])
+        assert result.exit_code == 2, result.exception  # an uncaught exception would be 1
+        assert result.stdout == "" and result.stderr.count("\n") == 1
+        assert str(target) in result.stderr and "not UTF-8" in result.stderr and "0xff" in result.stderr
 
 
 def test_help_has_an_example() -> None:
