@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import click
 
-from .evaluation import Evaluation, evaluate, measured
+from .evaluation import Evaluation, evaluate, measured, run_order
 from .formatting import confidence, number, p_value, text_table
 from .policies import Policy, resolve_policy
 from .scenarios import EvalError
@@ -126,7 +126,7 @@ def _run(
         return evaluate(policy, scenario_dir=folder, thresholds_path=limits, split=split)
     from .scenarios import load_scenarios
 
-    total = sum(1 for s in load_scenarios(folder) if split == "all" or s.split == "tuning")
+    total = len(run_order(load_scenarios(folder), split))
     with click.progressbar(length=total, label="evaluating", file=sys.stderr) as bar:
         return evaluate(policy, scenario_dir=folder, thresholds_path=limits, split=split, progress=lambda _: bar.update(1))
 
@@ -139,9 +139,10 @@ def _tune(policy: str | Policy, scenarios: str | None, thresholds: str | None) -
 
     folder = Path(scenarios) if scenarios else None
     registered = load_thresholds(Path(thresholds) if thresholds else None)
-    tuning = [s for s in load_scenarios(folder) if s.split == "tuning"]
+    loaded, background = load_scenarios(folder), load_background(folder)
+    tuning = run_order(loaded, "tuning")
     chosen = resolve_policy(policy, options=registered.scripted_policy.model_dump()) if isinstance(policy, str) else policy
-    pairs = run_pairs(tuning, chosen, background=load_background(folder))
+    pairs = run_pairs(tuning, chosen, background=background)
     rows = sweep(retrieval_cases(pairs))
     click.echo("\n".join(tune_lines(len(tuning), registered.constants.model_dump(), rows)))
     return 0

@@ -25,7 +25,7 @@ from .summary import arm_outcomes, categories, metrics, paired
 from .trace import PairTrace
 from .verdict import Check, Thresholds, Verdict, current_constants, decide, load_thresholds, outcome_of, thresholds_digest
 
-__all__ = ["Evaluation", "evaluate", "held_out_digest"]
+__all__ = ["Evaluation", "evaluate", "held_out_digest", "run_order"]
 
 
 def held_out_digest(scenarios: Sequence[Scenario], background: Sequence[Fact]) -> str:
@@ -106,6 +106,25 @@ def _result(pair: PairTrace) -> dict[str, Any]:
     }
 
 
+def run_order(scenarios: Sequence[Scenario], split: Literal["all", "tuning"]) -> list[Scenario]:
+    """The scenarios a run of ``split`` runs, in the order that decides which arm runs first:
+    held-out first, in file order, so the arm order alternates within the verdict's split.
+
+    Raises:
+        EvalError: no tuning scenario for ``tuning`` (which ``--tune`` runs too), or no held-out
+            scenario for ``all``.
+    """
+    tuning = [s for s in scenarios if s.split == "tuning"]
+    if split == "tuning":
+        if not tuning:
+            raise EvalError("no tuning scenarios to run")
+        return tuning
+    held_out = [s for s in scenarios if s.split == "held_out"]
+    if not held_out:
+        raise EvalError("no held-out scenarios: the verdict needs some (run the tuning ones with split tuning)")
+    return held_out + tuning
+
+
 def evaluate(
     policy: str | Policy = "scripted",
     *,
@@ -132,15 +151,7 @@ def evaluate(
     chosen = resolve_policy(policy, options=thresholds.scripted_policy.model_dump()) if isinstance(policy, str) else policy
     scenarios = load_scenarios(scenario_dir)
     background = load_background(scenario_dir)
-    if split == "tuning":
-        ordered = [s for s in scenarios if s.split == "tuning"]
-        if not ordered:
-            raise EvalError("no tuning scenarios to run")
-    else:
-        # Held-out first, in file order, so the arm order alternates within the verdict's split.
-        ordered = [s for s in scenarios if s.split == "held_out"] + [s for s in scenarios if s.split == "tuning"]
-        if not any(s.split == "held_out" for s in scenarios):
-            raise EvalError("no held-out scenarios: the verdict needs some (run the tuning ones with split tuning)")
+    ordered = run_order(scenarios, split)
     dropped: list[tuple[str, str]] = []
     try:
         # A scripted run that fails is a bug to see at once; a model's failures are its provider's.

@@ -186,6 +186,15 @@ def test_tune_prints_the_sweep_for_the_tuning_split(tmp_path: Path, snapshot: Sn
     assert set(lines[header + 1]) == {"-", " "} and len(lines) - header - 2 == 12
 
 
+def test_tune_without_tuning_scenarios_is_refused_like_split_tuning(tmp_path: Path) -> None:
+    """Sweeping nothing is no result: --tune says there is no tuning scenario, as --split tuning does."""
+    folder = small_fixture(tmp_path, ["durable_correction_02"])  # held-out only
+    for args in (["--tune"], ["--split", "tuning"]):
+        result = run(*args, "--scenarios", str(folder))
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr == "tact-memory: no tuning scenarios to run\n"
+
+
 def test_the_tuning_split_runs_alone_without_a_verdict(tmp_path: Path) -> None:
     """Thresholds are worked out on the tuning split before any held-out run, so it can run alone."""
     folder = small_fixture(tmp_path, ["steer_01", "durable_correction_02"])  # one tuning, one held-out
