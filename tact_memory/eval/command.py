@@ -93,6 +93,10 @@ def run_command(
             click.echo(f"tact-memory: {exc.message}", err=True)
             return COULD_NOT_RUN
     try:
+        if report_dir is not None and not tune:
+            from .report import check_report_dir
+
+            check_report_dir(Path(report_dir))  # before the run, not after an hour of it
         if tune:
             return _tune(chosen, scenarios, thresholds)
         evaluation = _run(as_json, chosen, scenarios, thresholds, split)
@@ -111,7 +115,11 @@ def run_command(
     if report_dir is not None:
         from .report import write_report
 
-        written = write_report(evaluation, Path(report_dir))
+        try:
+            written = write_report(evaluation, Path(report_dir))
+        except EvalError as exc:
+            click.echo(f"tact-memory: {exc.message}", err=True)
+            return COULD_NOT_RUN
         if not as_json:
             click.echo(f"report      {written[0]}")
     return 0 if evaluation.verdict.outcome == "pass" else VERDICT_NOT_PASSED

@@ -12,17 +12,19 @@ the JSON document, so it can be tested without files. Numbers follow
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .evaluation import Evaluation, measured
 from .formatting import confidence, number, p_value
+from .scenarios import EvalError
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["bar_chart", "bar_labels", "render_markdown", "write_report"]
+__all__ = ["bar_chart", "bar_labels", "check_report_dir", "render_markdown", "write_report"]
 
 CHARTS = {
     "retrieval": "retrieval_by_category.png",
@@ -118,13 +120,38 @@ def _dump(value: Any, indent: str = "") -> str:
     return "\n".join(lines)
 
 
+def check_report_dir(directory: Path) -> None:
+    """Refuse, before any work, a report folder that could not be written: a file in its place or
+    on its path, or a folder this process may not write in. Nothing is created; a folder that
+    does not exist yet is made by :func:`write_report`.
+
+    Raises:
+        EvalError: naming the folder and what is wrong with it.
+    """
+    existing = directory
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise EvalError(f"{directory}: cannot be a report folder: {existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise EvalError(f"{directory}: cannot be a report folder: {existing} is not writable")
+
+
 def write_report(evaluation: Evaluation, directory: Path) -> list[Path]:
-    """Write ``report.md`` and the charts into ``directory`` (created if needed); return the paths."""
+    """Write ``report.md`` and the charts into ``directory`` (created if needed); return the paths.
+
+    Raises:
+        EvalError: the folder or a file in it cannot be written.
+    """
     doc = evaluation.to_json()
-    directory.mkdir(parents=True, exist_ok=True)
-    paths = _charts(doc, directory)
-    report = directory / "report.md"
-    report.write_text(render_markdown(doc), encoding="utf-8")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        paths = _charts(doc, directory)
+        report = directory / "report.md"
+        report.write_text(render_markdown(doc), encoding="utf-8")
+    except OSError as exc:
+        where = exc.filename or directory
+        raise EvalError(f"{where}: cannot write the report: {exc.strerror or exc}") from exc
     return [report, *paths]
 
 

@@ -16,7 +16,7 @@ from tact_memory.eval import evaluate
 from tact_memory.eval.command import summary_lines
 from tact_memory.eval.evaluation import Evaluation
 from tact_memory.eval.report import bar_chart, render_markdown, write_report
-from tact_memory.eval.scenarios import default_scenario_dir
+from tact_memory.eval.scenarios import EvalError, default_scenario_dir
 from tact_memory.eval.verdict import default_thresholds_path
 
 KEYS = {
@@ -85,6 +85,12 @@ def test_the_report_has_charts_and_every_section(full: tuple[Evaluation, float],
     for heading in ("Kill criteria", "Paired outcomes", "Metrics", "Categories", "Scenarios", "Tuning split", "Thresholds"):
         assert f"## {heading}" in text
     assert "![retrieval by category](retrieval_by_category.png)" in text
+
+
+def test_a_report_that_cannot_be_written_is_a_named_error(full: tuple[Evaluation, float], tmp_path: Path) -> None:
+    (tmp_path / "report" / "report.md").mkdir(parents=True)  # a folder where the file goes
+    with pytest.raises(EvalError, match="report.md: cannot write the report"):
+        write_report(full[0], tmp_path / "report")
 
 
 def test_summary_and_markdown_render_from_the_json_alone(full: tuple[Evaluation, float]) -> None:
@@ -252,6 +258,19 @@ def test_a_failing_check_on_unregistered_scenarios_is_inconclusive(tmp_path: Pat
     statuses = {c["name"]: c["status"] for c in doc["checks"]}
     assert statuses["latency_scan_p95_ms"] == "fail" and statuses["registration"] == "inconclusive"
     assert doc["verdict"] == "inconclusive" and result.exit_code == 1
+
+
+@pytest.mark.parametrize("where", ["file/sub", "file/sub/deeper"])
+def test_a_report_folder_that_cannot_be_one_is_refused_before_the_run(tmp_path: Path, where: str) -> None:
+    """A --report path that runs through a file is one line and exit 2 before any scenario runs
+    (it was a traceback after the whole run), and nothing is created. (A path that is a file
+    itself is click's usage error, exit 2 too.)"""
+    folder = small_fixture(tmp_path, ["durable_correction_02"])
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    result = run("--scenarios", str(folder), "--report", str(tmp_path / where))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"tact-memory: {tmp_path / where}: cannot be a report folder: {tmp_path / 'file'} is not a folder\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "scenarios"]
 
 
 def _not_utf8(path: Path) -> None:
