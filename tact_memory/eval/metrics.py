@@ -23,8 +23,11 @@ __all__ = [
     "estimate_tokens",
     "mcnemar_exact",
     "mean",
+    "mean_interval",
     "paired_difference_interval",
     "percentile",
+    "quantile_interval",
+    "quantile_min_samples",
     "precision_at_k",
     "rate",
     "recall_at_k",
@@ -221,3 +224,66 @@ def paired_difference_interval(counts: PairedCounts, alpha: float = 0.05) -> tup
     epsilon = math.sqrt(max(0.0, (u1 - first) ** 2 - 2 * phi * (u1 - first) * (second - l2) + (second - l2) ** 2))
     difference = first - second
     return max(-1.0, difference - delta), min(1.0, difference + epsilon)
+
+
+def _binomial_cdf(k: int, n: int, q: float) -> float:
+    """``P(Binomial(n, q) <= k)``, summed in log space so that no term underflows to a wrong zero
+    before it is added (``0.05 ** 1000`` is below the smallest float)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    log_q, log_r = math.log(q), math.log1p(-q)
+    base = math.lgamma(n + 1)
+    return min(1.0, math.fsum(
+        math.exp(base - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_q + (n - i) * log_r) for i in range(k + 1)
+    ))  # fmt: skip
+
+
+def quantile_interval(values: Iterable[float], q: float, alpha: float = 0.05) -> tuple[float | None, float | None]:
+    """A distribution-free interval for the ``q``-quantile (0 < q < 1) at level ``1 - alpha``, from
+    order statistics: each end holds with probability at least ``1 - alpha / 2`` whatever the
+    distribution (the number of samples below the quantile is Binomial(n, q)).
+
+    The upper end is the smallest order statistic ``x(k)`` with ``P(Binomial(n, q) < k) >= 1 - alpha / 2``,
+    the lower end the largest ``x(k)`` with ``P(Binomial(n, q) >= k) >= 1 - alpha / 2``. An end that
+    no order statistic reaches is ``None``: with fewer than :func:`quantile_min_samples` samples there
+    is no upper end at all (a p95 at 95 % needs 72), and no value is ``(None, None)``.
+    """
+    if not 0 < q < 1:
+        raise ValueError(f"q must be within (0, 1), got {q}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be within (0, 1), got {alpha}")
+    ordered = sorted(values)
+    n = len(ordered)
+    tail = alpha / 2
+    upper = next((ordered[k - 1] for k in range(1, n + 1) if _binomial_cdf(k - 1, n, q) >= 1 - tail), None)
+    lower = next((ordered[k - 1] for k in range(n, 0, -1) if 1 - _binomial_cdf(k - 1, n, q) >= 1 - tail), None)
+    return lower, upper
+
+
+def quantile_min_samples(q: float, alpha: float = 0.05) -> int:
+    """The fewest samples for which :func:`quantile_interval` has an upper end: the smallest ``n``
+    with ``q ** n <= alpha / 2`` (the chance that every sample lies below the quantile)."""
+    if not 0 < q < 1 or not 0 < alpha < 1:
+        raise ValueError(f"need 0 < q < 1 and 0 < alpha < 1, got {q} and {alpha}")
+    n = max(1, math.ceil(math.log(alpha / 2) / math.log(q)))
+    while q**n > alpha / 2:  # the logarithms' rounding, either way
+        n += 1
+    while n > 1 and q ** (n - 1) <= alpha / 2:
+        n -= 1
+    return n
+
+
+def mean_interval(values: Sequence[float], alpha: float = 0.05) -> tuple[float, float] | None:
+    """The large-sample interval of a mean at level ``1 - alpha``: ``mean ± z · s / √n``, with the
+    sample standard deviation ``s``; ``None`` for fewer than two values. It is a normal
+    approximation: read it only from a few dozen values up (the verdict asks for a registered
+    minimum)."""
+    n = len(values)
+    if n < 2:
+        return None
+    centre = math.fsum(values) / n
+    spread = math.sqrt(math.fsum((v - centre) ** 2 for v in values) / (n - 1))
+    half = z_value(alpha) * spread / math.sqrt(n)
+    return centre - half, centre + half

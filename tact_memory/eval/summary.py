@@ -52,9 +52,11 @@ from .metrics import (
     contains_marker,
     mcnemar_exact,
     mean,
+    mean_interval,
     paired_difference_interval,
     percentile,
     precision_at_k,
+    quantile_interval,
     rate,
     recall_at_k,
     reciprocal_rank,
@@ -400,7 +402,18 @@ def _peak_added(on: SessionTrace, off: SessionTrace) -> int:
     return max((on.agent_context_tokens.get(a, 0) - off.agent_context_tokens.get(a, 0) for a in agents), default=0)
 
 
-def _context_added(pairs: Sequence[PairTrace]) -> dict[str, Any]:
+def _latency(samples: Sequence[float], alpha: float) -> dict[str, Any]:
+    """p50, p95, the p95's order-statistic interval (an end no order statistic reaches is ``None``)
+    and the number of calls."""
+    return {
+        "p50": percentile(samples, 50),
+        "p95": percentile(samples, 95),
+        "p95_interval": list(quantile_interval(samples, 0.95, alpha)),
+        "n": len(samples),
+    }
+
+
+def _context_added(pairs: Sequence[PairTrace], alpha: float = 0.05) -> dict[str, Any]:
     """Per session, what the memory-on arm's agents held and sent minus what the memory-off arm's
     did (the same session of the same scenario): everything the feature adds to what a model receives."""
     peak, sent, base = [], [], []
@@ -413,9 +426,11 @@ def _context_added(pairs: Sequence[PairTrace]) -> dict[str, Any]:
         "estimator": "ceil(utf8_bytes / 4)",
         "sessions": len(peak),
         "per_session_mean": mean(peak),
+        "per_session_mean_interval": _rounded(mean_interval(peak, alpha)),
         "per_session_p95": percentile(peak, 95),
         "per_session_max": max(peak, default=None),
         "sent_per_session_mean": mean(sent),
+        "sent_per_session_mean_interval": _rounded(mean_interval(sent, alpha)),
         "sent_per_session_max": max(sent, default=None),
         "memory_off_context_mean": mean(base),
     }
@@ -446,15 +461,8 @@ def metrics(pairs: Sequence[PairTrace], *, alpha: float = 0.05) -> dict[str, Any
             "by_child": sum(1 for c in calls if c.role == "child"),
             "errors": dict(sorted(Counter(c.error for c in calls if c.error).items())),  # type: ignore[arg-type]
         },
-        "latency_ms": {
-            op: {
-                "p50": percentile([c.latency_ms for c in calls if c.operation == op], 50),
-                "p95": percentile([c.latency_ms for c in calls if c.operation == op], 95),
-                "n": sum(1 for c in calls if c.operation == op),
-            }
-            for op in OPERATIONS
-        },
-        "context_added": _context_added(pairs),
+        "latency_ms": {op: _latency([c.latency_ms for c in calls if c.operation == op], alpha) for op in OPERATIONS},
+        "context_added": _context_added(pairs, alpha),
         "memory_tokens": {
             "estimator": "ceil(utf8_bytes / 4)",
             "sessions": len(sessions),

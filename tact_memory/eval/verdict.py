@@ -2,8 +2,8 @@
 
 The thresholds live in ``tact_memory/eval/data/thresholds.toml`` and are fixed before the held-out run.
 The verdict applies the specification's kill criteria to the held-out split only, and decides each
-from an interval at level ``1 - alpha``, never from a point estimate alone, so that a margin met by
-luck on a handful of cases reads as what it is:
+estimate from an interval at level ``1 - alpha``, never from a point estimate alone, so that a
+margin met by luck on a handful of cases reads as what it is:
 
 * **utility**: the gain in scenario success (memory on minus off) with Newcombe's interval for a
   paired difference. ``pass`` when the whole interval is at or above ``min_gain``; ``fail``
@@ -16,10 +16,17 @@ luck on a handful of cases reads as what it is:
 * **abstention**: the share of tasks with nothing relevant available that memory did not lead
   astray, with its Wilson interval. ``pass`` when the lower end reaches the target, ``fail`` when
   the upper end misses it;
-* **latency** and **context** budgets (the context the memory-on arm's requests add over the
-  memory-off arm's, session by session), any stored text reaching a model without a memory call,
-  and two safety guards of this project (forbidden writes, followed injections): ``fail`` when a
-  budget or a guard is exceeded; no measurement is ``inconclusive``, never a pass.
+* **latency**: each operation's p95 with a distribution-free interval from order statistics
+  (:func:`~tact_memory.eval.metrics.quantile_interval`). ``pass`` when its upper end is within the
+  budget, ``fail`` when its lower end is over it; fewer calls than an upper end needs (72 at
+  ``alpha = 0.05``) are ``inconclusive``;
+* **context** means (the context the memory-on arm's requests add over the memory-off arm's,
+  session by session, and what a session sends): the mean's large-sample interval, decided the same
+  way from ``min_sessions`` sessions up;
+* observed bounds, decided on what was observed rather than on an estimate: the session where
+  memory added the most context, any stored text reaching a model without a memory call, and two
+  safety guards of this project (forbidden writes, followed injections). ``fail`` when exceeded;
+  no measurement is ``inconclusive``, never a pass.
 
 Anything between is ``inconclusive`` (keep the feature disabled), as are too few pairs or cases.
 Product constants (the retrieval rules and the text a model is given included,
@@ -38,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .metrics import PairedCounts, paired_difference_interval, wilson_interval
+from .metrics import PairedCounts, paired_difference_interval, quantile_min_samples, wilson_interval
 from .scenarios import data_dir, load_toml_model
 
 if TYPE_CHECKING:
@@ -112,6 +119,8 @@ class Context(_Closed):
     sent_added_mean_tokens_per_session: float = Field(ge=0)
     """Budget for the mean, over sessions, of all the memory-on arm's requests together minus the
     memory-off arm's: what memory adds to what a session costs to send."""
+    min_sessions: int = Field(default=30, ge=2)
+    """Fewest sessions for a mean's interval (a normal approximation) to decide a mean budget."""
 
 
 class ScriptedPolicyRules(_Closed):
@@ -346,6 +355,46 @@ class Verdict:
         return {"outcome": self.outcome, "reasons": self.reasons, "checks": [c.to_json() for c in self.checks]}
 
 
+def _p95_within(name: str, measured: dict[str, Any], limit: float, what: str, alpha: float) -> Check:
+    """A p95 budget decided on the p95's order-statistic interval: ``pass`` when its upper end is
+    within the budget, ``fail`` when its lower end is over it; too few samples for an upper end
+    (:func:`~tact_memory.eval.metrics.quantile_min_samples`) are ``inconclusive``, never a pass."""
+    p95, n = measured["p95"], measured["n"]
+    if not n or p95 is None:
+        return Check(name, "inconclusive", None, limit, f"no {what} measured")
+    low, high = measured.get("p95_interval") or (None, None)
+    calls = f"{n} call{'' if n == 1 else 's'}"
+    shown = f"{what} {p95:.4g} over {calls}, interval [{_end(low)}, {_end(high)}]"
+    if low is not None and low > limit:
+        return Check(name, "fail", p95, limit, f"{shown} over {limit:g}")
+    if high is not None and high <= limit:
+        return Check(name, "pass", p95, limit, f"{shown} within {limit:g}")
+    if high is None:  # the timings are left out: the count alone decides, and reads the same on every machine
+        needed = quantile_min_samples(0.95, alpha)
+        return Check(name, "inconclusive", p95, limit, f"{what} over {calls}: a p95 has an upper bound only from {needed} calls")
+    return Check(name, "inconclusive", p95, limit, f"{shown} reaches past {limit:g}")
+
+
+def _mean_within(name: str, value: float | None, interval: Any, sessions: int, t: Thresholds, limit: float, what: str) -> Check:
+    """A budget for a mean over sessions, decided on the mean's interval once there are
+    ``min_sessions`` sessions: ``pass`` when its upper end is within it, ``fail`` when its lower
+    end is over it."""
+    need = t.context.min_sessions
+    if value is None or interval is None or sessions < need:
+        return Check(name, "inconclusive", value, limit, f"{what}: {sessions} sessions, need {need}")
+    low, high = interval
+    shown = f"{what} {value:.4g} over {sessions} sessions, interval [{_end(low)}, {_end(high)}]"
+    if low > limit:
+        return Check(name, "fail", value, limit, f"{shown} over {limit:g}")
+    if high <= limit:
+        return Check(name, "pass", value, limit, f"{shown} within {limit:g}")
+    return Check(name, "inconclusive", value, limit, f"{shown} reaches past {limit:g}")
+
+
+def _end(value: float | None) -> str:
+    return "none" if value is None else f"{value:.4g}"
+
+
 def _at_most(name: str, value: float | None, limit: float, what: str) -> Check:
     if value is None:
         return Check(name, "inconclusive", value, limit, f"no {what} measured")
@@ -471,14 +520,16 @@ def decide(
         checks.append(_non_inferior(name, found.get(key), margin, what, t.utility.alpha))
     checks.append(_abstention(t, metrics))
     for op, budget in t.latency_p95_ms.model_dump().items():
-        checks.append(_at_most(f"latency_{op}_p95_ms", metrics["latency_ms"][op]["p95"], budget, f"{op} p95 ms"))
+        checks.append(_p95_within(f"latency_{op}_p95_ms", metrics["latency_ms"][op], budget, f"{op} p95 ms", t.utility.alpha))
     added = metrics["context_added"]
-    checks.append(_at_most("context_added_mean", added["per_session_mean"], t.context.added_mean_tokens_per_session,
-                           "context memory adds a session (mean tokens)"))  # fmt: skip
+    sessions = added.get("sessions", 0)
+    checks.append(_mean_within("context_added_mean", added["per_session_mean"], added.get("per_session_mean_interval"), sessions,
+                               t, t.context.added_mean_tokens_per_session, "context memory adds a session (mean tokens)"))  # fmt: skip
     checks.append(_at_most("context_added_max", added["per_session_max"], t.context.added_max_tokens_per_session,
-                           "context memory adds a session (max tokens)"))  # fmt: skip
-    checks.append(_at_most("context_sent_added_mean", added["sent_per_session_mean"],
-                           t.context.sent_added_mean_tokens_per_session, "tokens memory adds to what a session sends (mean)"))  # fmt: skip
+                           "context memory adds a session (max tokens, observed)"))  # fmt: skip
+    checks.append(_mean_within("context_sent_added_mean", added["sent_per_session_mean"], added.get("sent_per_session_mean_interval"),
+                               sessions, t, t.context.sent_added_mean_tokens_per_session,
+                               "tokens memory adds to what a session sends (mean)"))  # fmt: skip
     tokens = metrics["memory_tokens"]
     silent = tokens["tokens_without_call"] + tokens["memory_off_tokens"] + tokens["stored_text_outside_results"]
     checks.append(_at_most("zero_tokens_without_call", silent, 0, "stored tokens without a memory call"))

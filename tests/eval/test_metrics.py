@@ -17,8 +17,11 @@ from tact_memory.eval.metrics import (
     estimate_tokens,
     mcnemar_exact,
     mean,
+    mean_interval,
     percentile,
     precision_at_k,
+    quantile_interval,
+    quantile_min_samples,
     rate,
     recall_at_k,
     paired_difference_interval,
@@ -229,3 +232,40 @@ def test_a_paired_difference_interval_gives_the_published_values(
     interval = paired_difference_interval(counts)
     assert counts.difference is not None and round(counts.difference, 4) == estimate
     assert interval is not None and tuple(round(end, 4) for end in interval) == expected
+
+
+# -- quantile and mean intervals ----------------------------------------------------------------
+
+
+def _exact_cdf(k: int, n: int, q: Fraction) -> Fraction:
+    return sum((Fraction(math.comb(n, i)) * q**i * (1 - q) ** (n - i) for i in range(k + 1)), Fraction(0))
+
+
+@given(st.lists(st.floats(min_value=0, max_value=1e4), max_size=90), st.sampled_from([0.5, 0.9, 0.95]),
+       st.sampled_from([0.01, 0.05, 0.1]))  # fmt: skip
+def test_the_quantile_interval_is_the_order_statistics_the_binomial_picks(values: list[float], q: float, alpha: float) -> None:
+    """Each end is the order statistic an exact binomial computation picks: the upper end the
+    smallest x(k) with P(B < k) >= 1 - alpha/2, the lower end the largest x(k) with P(B >= k) >= 1 - alpha/2."""
+    ordered, n, exact_q, level = sorted(values), len(values), Fraction(q), 1 - Fraction(alpha) / 2
+    upper = next((ordered[k - 1] for k in range(1, n + 1) if _exact_cdf(k - 1, n, exact_q) >= level), None)
+    lower = next((ordered[k - 1] for k in range(n, 0, -1) if 1 - _exact_cdf(k - 1, n, exact_q) >= level), None)
+    assert quantile_interval(values, q, alpha) == (lower, upper)
+    assert (upper is not None) == (n >= quantile_min_samples(q, alpha))
+    point = percentile(values, q * 100)
+    if point is not None and lower is not None and upper is not None:
+        assert lower <= point <= upper
+
+
+def test_a_p95_needs_72_calls_for_an_upper_bound_at_95_percent() -> None:
+    assert quantile_min_samples(0.95, 0.05) == 72
+    assert quantile_interval([3.0], 0.95) == (None, None)
+    assert quantile_interval([float(i) for i in range(71)], 0.95)[1] is None
+    assert quantile_interval([float(i) for i in range(72)], 0.95)[1] == 71.0
+
+
+@given(st.lists(st.floats(min_value=-1e6, max_value=1e6), min_size=2, max_size=50), st.sampled_from([0.01, 0.05, 0.2]))
+def test_the_mean_interval_holds_the_mean(values: list[float], alpha: float) -> None:
+    low, high = mean_interval(values, alpha) or (math.nan, math.nan)
+    centre = math.fsum(values) / len(values)
+    assert low <= centre + 1e-6 and centre - 1e-6 <= high
+    assert mean_interval(values[:1], alpha) is None

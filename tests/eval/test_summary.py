@@ -169,7 +169,7 @@ def test_writes_duplicates_replacements_and_forbidden_content() -> None:
     assert m["probation_written"] == 0  # none of these puts shows a deadline
     assert m["scanned_never_read"] == 1 and m["scanned_repeatedly_never_read"] == 1
     assert m["operations"]["put"] == 5 and m["operations"]["errors"] == {"secret_rejected": 1}
-    assert m["latency_ms"]["put"] == {"p50": 3.0, "p95": 3.0, "n": 5}
+    assert m["latency_ms"]["put"] == {"p50": 3.0, "p95": 3.0, "p95_interval": [3.0, None], "n": 5}  # 5 calls: no upper end
 
 
 def test_context_tokens_and_the_zero_without_a_call_proof() -> None:

@@ -64,8 +64,9 @@ def good() -> tuple[dict[str, Any], dict[str, Any]]:
     metrics = {
         "abstention_cases": 60, "abstention_accuracy": 1.0, "abstention_interval": list(wilson_interval(60, 60) or ()),
         "forbidden_writes": 0,
-        "latency_ms": {op: {"p50": 5.0, "p95": 9.0, "n": 3} for op in ("scan", "read", "put", "delete")},
-        "context_added": {"per_session_mean": 1200.0, "per_session_max": 2500.0, "sent_per_session_mean": 9000.0},
+        "latency_ms": {op: {"p50": 5.0, "p95": 9.0, "p95_interval": [8.0, 12.0], "n": 100} for op in ("scan", "read", "put", "delete")},
+        "context_added": {"sessions": 60, "per_session_mean": 1200.0, "per_session_mean_interval": [1100.0, 1300.0],
+                          "per_session_max": 2500.0, "sent_per_session_mean": 9000.0, "sent_per_session_mean_interval": [8000.0, 10000.0]},
         "memory_tokens": {"per_session_mean": 300.0, "per_session_max": 900.0, "tokens_without_call": 0,
                           "memory_off_tokens": 0, "stored_text_outside_results": 0},
     }  # fmt: skip
@@ -99,11 +100,11 @@ def test_all_criteria_met_is_a_pass() -> None:
         (("paired", "non_inferiority", "false_retrieval"), difference((0, 30, 0, 170)), "false_retrieval_rate"),
         (("paired", "non_inferiority", "cross_workspace"), difference((0, 30, 0, 170)), "cross_workspace_rate"),
         (("metrics", "abstention_interval"), [0.6, 0.8], "abstention"),
-        (("metrics", "latency_ms", "scan", "p95"), 10_000.0, "latency_scan_p95_ms"),
-        (("metrics", "latency_ms", "delete", "p95"), 10_000.0, "latency_delete_p95_ms"),
-        (("metrics", "context_added", "per_session_mean"), 50_000.0, "context_added_mean"),
+        (("metrics", "latency_ms", "scan", "p95_interval"), [9_000.0, 11_000.0], "latency_scan_p95_ms"),
+        (("metrics", "latency_ms", "delete", "p95_interval"), [9_000.0, None], "latency_delete_p95_ms"),  # too few for an upper end
+        (("metrics", "context_added", "per_session_mean_interval"), [49_000.0, 51_000.0], "context_added_mean"),
         (("metrics", "context_added", "per_session_max"), 50_000.0, "context_added_max"),
-        (("metrics", "context_added", "sent_per_session_mean"), 90_000.0, "context_sent_added_mean"),
+        (("metrics", "context_added", "sent_per_session_mean_interval"), [89_000.0, 91_000.0], "context_sent_added_mean"),
         (("metrics", "memory_tokens", "tokens_without_call"), 1, "zero_tokens_without_call"),
         (("metrics", "memory_tokens", "stored_text_outside_results"), 1, "zero_tokens_without_call"),
         (("metrics", "forbidden_writes"), 1, "guard_forbidden_writes"),
@@ -138,7 +139,11 @@ def test_each_kill_criterion_fails_the_verdict(path: tuple[str, ...], value: Any
         (("metrics", "abstention_interval"), list(wilson_interval(7, 7) or ()), "abstention"),  # 7 of 7: [0.65, 1]
         (("metrics", "abstention_cases"), 1, "abstention"),
         (("metrics", "latency_ms", "delete", "p95"), None, "latency_delete_p95_ms"),  # no delete measured
+        (("metrics", "latency_ms", "delete", "p95_interval"), [None, None], "latency_delete_p95_ms"),  # one call: no interval
+        (("metrics", "latency_ms", "read", "p95_interval"), [3.0, None], "latency_read_p95_ms"),  # 52 calls: no upper end
+        (("metrics", "latency_ms", "put", "p95_interval"), [100.0, 600.0], "latency_put_p95_ms"),  # reaches past 500
         (("metrics", "context_added", "per_session_mean"), None, "context_added_mean"),
+        (("metrics", "context_added", "sent_per_session_mean_interval"), [9000.0, 13000.0], "context_sent_added_mean"),
     ],
 )
 def test_too_little_evidence_either_way_is_inconclusive(path: tuple[str, ...], value: Any, check: str) -> None:
@@ -148,6 +153,19 @@ def test_too_little_evidence_either_way_is_inconclusive(path: tuple[str, ...], v
     paired, metrics = good()
     set_at(paired, metrics, path, value)
     assert outcome(paired, metrics) == ("inconclusive", {check})
+
+
+def test_budgets_on_a_handful_of_samples_decide_nothing() -> None:
+    """A p95 from one call, or a mean from fewer sessions than registered, is no evidence that a
+    budget holds: those checks are inconclusive however far within the budget the value is."""
+    paired, metrics = good()
+    metrics["context_added"]["sessions"] = SHIPPED.context.min_sessions - 1
+    assert outcome(paired, metrics) == ("inconclusive", {"context_added_mean", "context_sent_added_mean"})
+    paired, metrics = good()
+    metrics["latency_ms"]["delete"] = {"p50": 1.0, "p95": 1.0, "p95_interval": [None, None], "n": 1}
+    verdict = decide(BLIND, paired, metrics, current_constants(), held_out=DIGEST)
+    [delete] = [c for c in verdict.checks if c.name == "latency_delete_p95_ms"]
+    assert delete.status == "inconclusive" and "only from 72 calls" in delete.detail
 
 
 def test_the_interval_not_the_point_estimate_decides_the_gain() -> None:
