@@ -12,6 +12,7 @@ adversarial text, with thresholds fixed before the held-out run. This package is
 * :mod:`~tact_memory.eval.runner`: the paired runs through the real runtime and SQLite store;
 * :mod:`~tact_memory.eval.trace`, :mod:`~tact_memory.eval.metrics` and
   :mod:`~tact_memory.eval.summary`: what was recorded, and the pure functions that measure it;
+* :mod:`~tact_memory.eval.bounds`: failure behaviour at each hard bound of the store, probed;
 * :mod:`~tact_memory.eval.verdict`: pre-registered thresholds and the kill criteria;
 * :mod:`~tact_memory.eval.tuning`: constant sweeps on the tuning split only;
 * :mod:`~tact_memory.eval.report`: Markdown and charts (matplotlib, loaded only there);

@@ -25,7 +25,7 @@ from .formatting import confidence, number, p_value, text_table
 from .policies import Policy, resolve_policy
 from .scenarios import EvalError
 
-__all__ = ["COULD_NOT_RUN", "VERDICT_NOT_PASSED", "run_command", "summary_lines", "tune_lines"]
+__all__ = ["COULD_NOT_RUN", "VERDICT_NOT_PASSED", "bounds_lines", "run_command", "summary_lines", "tune_lines"]
 
 VERDICT_NOT_PASSED = 1
 """The exit code of a verdict of ``fail`` or ``inconclusive``."""
@@ -59,6 +59,7 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
         f"context     {_signed(added['per_session_mean'])} tokens a session (mean), {_signed(added['per_session_max'])} at most; "
         f"{f(m['memory_tokens']['tokens_without_call'])} stored tokens without a call",
     ]
+    lines += bounds_lines(doc["metrics"].get("bounds", []))
     if doc.get("dropped"):
         lines.append(f"dropped     {', '.join(d['id'] for d in doc['dropped'])} (their runs failed)")
     refused = [f"{r['id']} (memory {arm})" for r in doc.get("results", []) for arm in r.get("errors", {})]
@@ -66,6 +67,19 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
         lines.append(f"refused     {', '.join(refused)} (the provider refused a request; that arm's tasks failed)")
     lines.append(f"verdict     {doc['verdict']}")
     return lines + [f"  - {reason}" for reason in doc["reasons"]]
+
+
+def bounds_lines(probes: list[dict[str, Any]]) -> list[str]:
+    """The summary's line on the bounds probe: each bound with the error its crossing got, and
+    whether every refusal left the store as it was and a delete still worked (timings are in the
+    JSON and the report, so this line reads the same on every machine)."""
+    if not probes:
+        return []
+    each = ", ".join(f"{p['bound']} {number(p['limit'])} {p['error'] or 'ACCEPTED'}" for p in probes)
+    kept = all(p["unchanged"] for p in probes)
+    deleted = all(p["delete_works"] for p in probes)
+    return [f"bounds      {each}; {'nothing changed' if kept else 'A REFUSAL CHANGED THE STORE'}, "
+            f"{'delete works at each' if deleted else 'A DELETE FAILED AT A BOUND'}"]  # fmt: skip
 
 
 def _signed(value: float | None) -> str:

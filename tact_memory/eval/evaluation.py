@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from .bounds import BoundProbe, probe_bounds
 from .policies import Policy, resolve_policy
 from .runner import run_pairs
 from .scenarios import EvalError, Fact, Scenario, load_background, load_scenarios
@@ -55,6 +56,8 @@ class Evaluation:
     """Scenarios left out because their run failed, with the error."""
     settings: dict[str, Any] | None = None
     """The policy's model settings, when it has any."""
+    bounds: tuple[BoundProbe, ...] = ()
+    """What memory did at each of its hard bounds (:func:`~tact_memory.eval.bounds.probe_bounds`)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
@@ -66,7 +69,7 @@ class Evaluation:
             "policy_settings": self.settings,
             "dropped": [{"id": id_, "error": error} for id_, error in self.dropped],
             "categories": categories(self.held_out),
-            "metrics": metrics(self.held_out, alpha=alpha),
+            "metrics": {**metrics(self.held_out, alpha=alpha), "bounds": [probe.to_json() for probe in self.bounds]},
             "paired": paired(self.held_out, alpha=alpha),
             "thresholds": self.thresholds.model_dump(mode="json"),
             "registration": self.registration,
@@ -132,6 +135,7 @@ def evaluate(
     thresholds_path: Path | None = None,
     split: Literal["all", "tuning"] = "all",
     progress: Callable[[Scenario], None] | None = None,
+    bounds: bool = True,
 ) -> Evaluation:
     """Run every scenario in both arms and decide the verdict on the held-out split.
 
@@ -142,6 +146,8 @@ def evaluate(
         split: ``tuning`` runs the tuning scenarios only and gives no verdict (the held-out ones
             are not run at all).
         progress: Called after each scenario (for a progress bar).
+        bounds: Also probe each hard bound of the store (a second or two); ``metrics.bounds``
+            is empty without it.
 
     Raises:
         EvalError: invalid scenarios, thresholds or policy name, or no scenario of the split.
@@ -179,5 +185,6 @@ def evaluate(
     registration = {"held_out": digest, "retrieval": constants["retrieval"], "prompt": constants["prompt"],
                     "thresholds": thresholds_digest(thresholds)}  # fmt: skip
     settings = getattr(chosen, "settings", None)
+    probes = tuple(probe_bounds()) if bounds else ()
     return Evaluation(chosen.name, held_out, tuning, thresholds, verdict, time.perf_counter() - begin, registration,
-                      tuple(dropped), settings if isinstance(settings, dict) else None)  # fmt: skip
+                      tuple(dropped), settings if isinstance(settings, dict) else None, probes)  # fmt: skip

@@ -78,7 +78,7 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
     if charts:
         out += [f"![on versus off]({CHARTS['outcomes']})", ""]
     out += [f"## Metrics (memory on, {split} split)", ""]
-    flat = [[k, v] for k, v in m.items() if not isinstance(v, dict)]
+    flat = [[k, v] for k, v in m.items() if not isinstance(v, dict) and k != "bounds"]
     out += _table(["metric", "value"], flat)
     out += _table(["operation", "p50 ms", "p95 ms", "calls"],
                   [[op, v["p50"], v["p95"], v["n"]] for op, v in m["latency_ms"].items()])  # fmt: skip
@@ -92,6 +92,12 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
                   + [[f"operations.{k}", v] for k, v in m["operations"].items() if not isinstance(v, dict)])  # fmt: skip
     if charts:
         out += [f"![latency]({CHARTS['latency']})", ""]
+    probes = doc["metrics"].get("bounds", [])
+    if probes:
+        out += ["## Bounds", "", "Each bound reached in a temporary store, then the operation that would cross it:", ""]
+        out += _table(["bound", "limit", "attempt", "error", "nothing changed", "ms", "delete at the bound"],
+                      [[p["bound"], p["limit"], p["attempt"], p["error"] or "accepted", p["unchanged"], p["latency_ms"],
+                        p["delete_works"]] for p in probes])  # fmt: skip
     out += [f"## Categories ({split} split)", ""]
     out += _table(["category", "scenarios", "on success", "off success", "precision@5", "recall@5", "read precision", "abstention"],
                   [[name, c["scenarios"], c["memory_on_success"], c["memory_off_success"], c["scan_precision_at_5"],

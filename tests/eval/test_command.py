@@ -55,6 +55,14 @@ def test_the_offline_evaluation_is_fast_complete_and_honest(full: tuple[Evaluati
         "latency_read_p95_ms", "latency_put_p95_ms", "latency_delete_p95_ms",
     }  # fmt: skip
     assert statuses["latency_scan_p95_ms"] == "pass" and doc["metrics"]["latency_ms"]["scan"]["n"] >= 72
+    # failure behaviour at every bound of the shipped limits, measured
+    bounds = {b["bound"]: b for b in doc["metrics"]["bounds"]}
+    assert {name: b["error"] for name, b in bounds.items()} == {
+        "record_bytes": "content_too_large", "rows": "record_capacity", "content_bytes": "content_capacity",
+        "file_bytes": "database_capacity",
+    }  # fmt: skip
+    assert all(b["unchanged"] and b["delete_works"] and b["latency_ms"] >= 0 for b in bounds.values())
+    assert bounds["file_bytes"]["before"]["file_bytes"] == 4 * 1024 * 1024 and bounds["rows"]["before"]["rows"] == 512
     assert doc["verdict"] == "inconclusive"
     assert doc["registration"]["held_out"] == result.thresholds.registration.held_out  # the registered set ran
     assert doc["registration"]["retrieval"] == result.thresholds.constants.retrieval
@@ -85,7 +93,7 @@ def test_the_report_has_charts_and_every_section(full: tuple[Evaluation, float],
     assert all(p.stat().st_size > 0 for p in paths)
     assert (tmp_path / "report" / "outcomes_by_category.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
-    for heading in ("Kill criteria", "Paired outcomes", "Metrics", "Categories", "Scenarios", "Tuning split", "Thresholds"):
+    for heading in ("Kill criteria", "Paired outcomes", "Metrics", "Bounds", "Categories", "Scenarios", "Tuning split", "Thresholds"):
         assert f"## {heading}" in text
     assert "![retrieval by category](retrieval_by_category.png)" in text
 
