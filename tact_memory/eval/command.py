@@ -48,7 +48,9 @@ def summary_lines(doc: dict[str, Any]) -> list[str]:
     level = confidence(p["alpha"])
     lines = [
         f"policy      {doc['policy']}",
-        f"scenarios   {doc['splits']['held_out']} held-out (verdict), {doc['splits']['tuning']} tuning"
+        f"scenarios   {doc['splits']['held_out']} held-out (verdict), {doc['splits']['tuning']} tuning, "
+        + (f"background corpus of {number(doc['background']['records'])} records" if doc["background"]["used"]
+           else "no background corpus")
         + ("" if split == "held-out" else "; the numbers below are the tuning split's"),
         f"memory on   {f(on['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(on['task_success'])}",
         f"memory off  {f(off['scenarios_passed'])}/{f(p['scenarios'])} scenarios, task success {f(off['task_success'])}",

@@ -58,12 +58,17 @@ class Evaluation:
     """The policy's model settings, when it has any."""
     bounds: tuple[BoundProbe, ...] = ()
     """What memory did at each of its hard bounds (:func:`~tact_memory.eval.bounds.probe_bounds`)."""
+    background: int = 0
+    """Records of the background corpus every arm started from (0: none was found beside the
+    scenarios, as in a ``--scenarios`` folder without ``background/corpus.toml``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` document."""
         alpha = self.thresholds.utility.alpha
         return {
+            "version": package_version(),
             "scenarios": len(self.held_out) + len(self.tuning),
+            "background": {"used": self.background > 0, "records": self.background},
             "splits": {"held_out": len(self.held_out), "tuning": len(self.tuning)},
             "policy": self.policy,
             "policy_settings": self.settings,
@@ -84,6 +89,16 @@ class Evaluation:
             },
             "seconds": round(self.seconds, 3),
         }
+
+
+def package_version() -> str:
+    """The installed tact-memory's version, so a report says what it measured ("" from a bare checkout)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("tact-memory")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return ""
 
 
 def measured(doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -187,4 +202,4 @@ def evaluate(
     settings = getattr(chosen, "settings", None)
     probes = tuple(probe_bounds()) if bounds else ()
     return Evaluation(chosen.name, held_out, tuning, thresholds, verdict, time.perf_counter() - begin, registration,
-                      tuple(dropped), settings if isinstance(settings, dict) else None, probes)  # fmt: skip
+                      tuple(dropped), settings if isinstance(settings, dict) else None, probes, len(background))  # fmt: skip

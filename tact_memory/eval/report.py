@@ -48,7 +48,9 @@ def render_markdown(doc: dict[str, Any], *, charts: bool = True) -> str:
         "# tact-memory paired evaluation",
         "",
         f"**Verdict: {doc['verdict']}** (policy `{doc['policy']}`, {doc['splits']['held_out']} held-out scenarios, "
-        f"{doc['splits']['tuning']} tuning scenarios, {doc['seconds']:.1f} s).",
+        f"{doc['splits']['tuning']} tuning scenarios, "
+        + (f"a background corpus of {number(doc['background']['records'])} records" if doc["background"]["used"] else "no background corpus")
+        + f", tact-memory {doc['version'] or 'from a checkout'}, {doc['seconds']:.1f} s).",
         "",
     ]
     out += [f"- {reason}" for reason in doc["reasons"]] + ([""] if doc["reasons"] else [])

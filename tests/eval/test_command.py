@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import time
 from pathlib import Path
@@ -68,6 +69,7 @@ def test_the_offline_evaluation_is_fast_complete_and_honest(full: tuple[Evaluati
     assert doc["registration"]["retrieval"] == result.thresholds.constants.retrieval
     assert doc["metrics"]["correct_retractions"]["expected"] >= 1 and doc["metrics"]["latency_ms"]["delete"]["n"] >= 1
     assert doc["metrics"]["correct_retractions"]["rate"] == 1.0
+    assert doc["background"]["used"] and doc["background"]["records"] >= 1 and doc["version"]
     json.dumps(doc)  # serialisable as is
 
 
@@ -156,6 +158,10 @@ def test_json_output_and_exit_code_one_when_not_a_pass(tmp_path: Path) -> None:
     result = run("--json", "--scenarios", str(folder))
     assert result.exit_code == 1  # two pairs cannot reach a verdict: inconclusive
     doc = json.loads(result.output)
+    # a copy of a few scenarios has no background corpus beside it: the output says so
+    assert doc["background"] == {"used": False, "records": 0}
+    assert "no background corpus" in summary_lines(doc)[1] and "no background corpus" in render_markdown(doc, charts=False)
+    assert doc["version"] == importlib.metadata.version("tact-memory")
     assert doc["scenarios"] == 2 and doc["verdict"] == "inconclusive"
     assert set(doc) >= {"scenarios", "categories", "metrics", "paired", "thresholds", "verdict"}
 
