@@ -145,7 +145,8 @@ def eval_command(
 
     Each arm uses a temporary config folder (the global --config is not used). Exits 0 when the
     held-out verdict is pass, 1 when it is fail or inconclusive (a tuning-only run is always
-    inconclusive).
+    inconclusive), and 2 when the evaluation could not run (a scenario, thresholds or report
+    folder it cannot use).
 
     \b
     Example:
