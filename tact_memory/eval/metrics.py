@@ -13,7 +13,7 @@ overestimates non-Latin text, which errs on the side of a tighter context budget
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from fractions import Fraction
 
 __all__ = [
@@ -256,10 +256,33 @@ def quantile_interval(values: Iterable[float], q: float, alpha: float = 0.05) ->
         raise ValueError(f"alpha must be within (0, 1), got {alpha}")
     ordered = sorted(values)
     n = len(ordered)
-    tail = alpha / 2
-    upper = next((ordered[k - 1] for k in range(1, n + 1) if _binomial_cdf(k - 1, n, q) >= 1 - tail), None)
-    lower = next((ordered[k - 1] for k in range(n, 0, -1) if 1 - _binomial_cdf(k - 1, n, q) >= 1 - tail), None)
+    level = 1 - Fraction(alpha) / 2
+
+    def below(k: int) -> bool:  # P(B < k) >= level
+        return _reaches(_binomial_cdf(k - 1, n, q), lambda: _exact_binomial_cdf(k - 1, n, Fraction(q)), level)
+
+    def at_or_above(k: int) -> bool:  # P(B >= k) >= level
+        return _reaches(1 - _binomial_cdf(k - 1, n, q), lambda: 1 - _exact_binomial_cdf(k - 1, n, Fraction(q)), level)
+
+    upper = next((ordered[k - 1] for k in range(1, n + 1) if below(k)), None)
+    lower = next((ordered[k - 1] for k in range(n, 0, -1) if at_or_above(k)), None)
     return lower, upper
+
+
+def _reaches(probability: float, exact: Callable[[], Fraction], level: Fraction) -> bool:
+    """Whether a probability is at least ``level``: decided in floats, and exactly (``exact``) when
+    the float is too near the level for its rounding to tell (``q = 0.95`` with one sample against
+    ``1 - 0.1 / 2`` is a tie in floats and just short of it exactly)."""
+    if abs(probability - float(level)) > 1e-9:
+        return probability >= float(level)
+    return exact() >= level
+
+
+def _exact_binomial_cdf(k: int, n: int, q: Fraction) -> Fraction:
+    """``P(Binomial(n, q) <= k)`` in exact arithmetic (slow; only for ties :func:`_reaches` meets)."""
+    if k < 0:
+        return Fraction(0)
+    return sum((Fraction(math.comb(n, i)) * q**i * (1 - q) ** (n - i) for i in range(min(k, n) + 1)), Fraction(0))
 
 
 def quantile_min_samples(q: float, alpha: float = 0.05) -> int:

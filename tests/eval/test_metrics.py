@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tact_memory.eval.metrics import (
@@ -243,6 +243,7 @@ def _exact_cdf(k: int, n: int, q: Fraction) -> Fraction:
 
 @given(st.lists(st.floats(min_value=0, max_value=1e4), max_size=90), st.sampled_from([0.5, 0.9, 0.95]),
        st.sampled_from([0.01, 0.05, 0.1]))  # fmt: skip
+@example([0.0], 0.95, 0.1)  # a tie in floats (0.95 >= 1 - 0.1 / 2), just short of the level exactly
 def test_the_quantile_interval_is_the_order_statistics_the_binomial_picks(values: list[float], q: float, alpha: float) -> None:
     """Each end is the order statistic an exact binomial computation picks: the upper end the
     smallest x(k) with P(B < k) >= 1 - alpha/2, the lower end the largest x(k) with P(B >= k) >= 1 - alpha/2."""
