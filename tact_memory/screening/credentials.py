@@ -73,9 +73,13 @@ Design:
 - A credential-like name *ends* in a credential word at a word boundary (``DB_PASSWORD``,
   ``clientSecret``, ``api-key``, ``authToken``, ``STRIPE_KEY``), optionally followed by an
   environment or version qualifier (``DB_PASSWORD_PROD``, ``JWT_SECRET_1``, ``dbPasswordV2``).
-  A name that goes on to say something *about* the credential is not one: ``TOKEN_TTL_SECONDS``,
-  ``password_min_length``, ``password_policy``, ``token_url``, ``token_count``, ``max_tokens`` and
-  ``tokenizer`` hold lengths, counts, addresses and settings, never the credential itself. An
+  A name that goes on past the credential word with other words may say something *about* the
+  credential (``TOKEN_TTL_SECONDS``, ``password_min_length``, ``token_url``: lengths, counts,
+  addresses) or name what it is for (``DB_PASSWORD_ORDERS``, ``GITHUB_TOKEN_BOTS``): under it only
+  a value that looks generated is refused, eight bytes or more that mix three of lower case, upper
+  case, digits and symbols (or a long hex or base32 run), so numbers, durations, URLs, paths and
+  identifiers are kept. ``max_tokens`` and ``tokenizer`` go on with no separator and name no
+  credential at all. An
   upper-case name that ends in ``_KEY`` and says nothing of a credential (``SPAN_KEY``,
   ``CONFIGFILE_KEY``) is one only while its value could be: lower-case words joined by ``-``,
   ``_`` or ``.`` (``"current-span"``) name what it looks up, and are kept. ``pass`` alone names a
@@ -481,7 +485,7 @@ _KEY_SERVICE = (
 )
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
 # ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
-_NAMED_CREDENTIAL = (
+_NAMED_CORE = (
     rb"[A-Za-z0-9_.-]*?(?:(?i:pass(?:word|wd|phrase)|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?token"
@@ -490,8 +494,14 @@ _NAMED_CREDENTIAL = (
     rb"|secret[_.-]?key[_.-]?base)"
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pw|psk)"
-    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))" + _QUALIFIER + rb"{0,3}"
+    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))"
 )
+_NAMED_CREDENTIAL = _NAMED_CORE + _QUALIFIER + rb"{0,3}"
+# A name that goes on past its credential word with words the qualifiers do not list
+# (DB_PASSWORD_ORDERS, GITHUB_TOKEN_BOTS, OPENAI_API_KEY_SUMMARIZER, AUTH_TOKEN_US_EAST). It may
+# still hold the credential, or say something about it (TOKEN_TTL_SECONDS, PASSWORD_RESET_URL,
+# API_KEY_HEADER): only a value that looks generated is refused under it (see generated_value).
+_SUFFIXED_CREDENTIAL = _NAMED_CORE + rb"(?:[_.-]|(?<=[a-z])(?=[A-Z]))[A-Za-z0-9_.-]{1,63}"
 # An upper-case environment name ending in _KEY, unless the word before says what kind of lookup
 # key it is (SORT_KEY, CACHE_KEY, S3_OBJECT_KEY). Such a name says nothing of what it holds: the
 # value decides (see _LOOKUP_VALUE).
@@ -641,6 +651,7 @@ class _Screen:
     word = _compiled(_WORD)
     credential_name = _compiled(_CREDENTIAL_NAME)
     named_credential = _compiled(_NAMED_CREDENTIAL)
+    suffixed_credential = _compiled(_SUFFIXED_CREDENTIAL)
     key_constant = _compiled(_KEY_CONSTANT)
     key_constant_secret = _compiled(_KEY_CONSTANT_SECRET)
     lookup_value = _compiled(_LOOKUP_VALUE)
@@ -1066,6 +1077,8 @@ class _Screen:
             if self.names_lookup(buffer, start, end, match.end()):
                 return False
             return self.credential_after(buffer, match.end(), spaced=True)
+        if self.suffixed_credential.fullmatch(buffer, start, end) is not None:
+            return self.generated_value(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
             if found is None:
@@ -1087,6 +1100,25 @@ class _Screen:
         if _linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_before(buffer, end)
+
+    def generated_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the value at ``pos``, after a name that holds a credential word and goes on
+        past it (:data:`_SUFFIXED_CREDENTIAL`), looks generated: eight bytes or more with a letter
+        and a digit or a symbol that mix three of lower case, upper case, digits and symbols (or
+        are an unbroken hex or base32 run of sixteen or more, :meth:`mixed`), and no reference,
+        version, address or description. A number, a duration, a URL, a path or an identifier
+        in one case is what such a name holds when it is a setting (``TOKEN_TTL_SECONDS=3600``,
+        ``PASSWORD_RESET_URL=https://...``, ``TOKEN_ENCODING=cl100k_base``, ``token_id: <uuid>``)."""
+        found = self.value_at(buffer, pos)
+        if found is None:
+            return False
+        first, last = found[0], _trimmed(buffer, found[0], found[1])
+        return (
+            self.looks_secret(buffer, first, last)
+            and self.mixed(buffer, first, last)
+            and self.description.fullmatch(buffer, first, last) is None
+            and self.named_thing.fullmatch(buffer, first, last) is None
+        )
 
     def pass_value(self, buffer: bytearray, start: int, end: int, *, certain: bool) -> bool:
         """Whether ``buffer[start:end]``, after ``pass`` alone, is a password: never a number
