@@ -149,7 +149,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "anthropic_key": "an Anthropic API key",
         "openai_key": "an OpenAI-style API key",
         "google_api_key": "a Google API key",
-        "google_oauth_token": "a Google OAuth client secret or access token",
+        "google_oauth_token": "a Google OAuth client secret, access token or refresh token",
         "stripe_key": "a Stripe secret key",
         "huggingface_token": "a Hugging Face token",
         "npm_token": "an npm access token",
@@ -1645,6 +1645,17 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.body,
     ),
     ("jwt", _lead(rb"eyJ", rb"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"), _Screen.body),
+    # A JWT wrapped in base64 once more (a cookie or a Kubernetes Secret holds one so): "eyJ" reads
+    # "ZXlK", and the ".eyJ" that starts its payload reads LmV5S, uZXlK or 5leU, by where it falls.
+    (
+        "jwt",
+        _lead(
+            rb"ZXlK",
+            rb"(?P<body>(?=[A-Za-z0-9+/]{0,400}(?:LmV5S|uZXlK|5leU))[A-Za-z0-9+/]{40,2000}={0,2})(?![A-Za-z0-9+/=])",
+            gap=rb"[A-Za-z0-9+/]",
+        ),
+        _Screen.body,
+    ),
     # Only the part after the scheme matters, and "://" is a literal the engine can jump to. The
     # host may be empty, with a path, a query or a port after the "@" (a Unix socket: Cloud SQL's
     # postgresql+pg8000://app:PW@/app?unix_sock=..., mysql+pymysql://u:PW@/db), or percent-encoded

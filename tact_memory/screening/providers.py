@@ -79,6 +79,17 @@ KINDS = {
     "circleci_token": "a CircleCI personal API token",
     "resend_key": "a Resend API key",
     "render_key": "a Render API key",
+    "nvidia_key": "an NVIDIA API key",
+    "elevenlabs_key": "an ElevenLabs API key",
+    "bedrock_key": "an Amazon Bedrock API key",
+    "aiven_token": "an Aiven service password or token",
+    "castai_key": "a CAST AI API key",
+    "braintree_token": "a Braintree access token",
+    "chieftools_token": "a Chief Tools token",
+    "settlemint_token": "a SettleMint access token",
+    "intra42_secret": "a 42 Intra client secret",
+    "django_secret_key": "a Django secret key",
+    "nuget_key": "a NuGet API key",
 }
 """The kinds this module adds to the screen's, with a short description for error messages."""
 
@@ -161,6 +172,22 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("circleci_token", rb"CCIPAT_", _ALNUM + rb"{20,30}_" + _HEX + rb"{40}"),
     ("resend_key", rb"re_", rb"(?=[A-Za-z_]{0,33}[0-9])" + _ALNUM + rb"{8}_" + _ALNUM + rb"{24}"),
     ("render_key", rb"rnd_", _ALNUM + rb"{32}"),
+    ("nvidia_key", rb"nvapi-", rb"[A-Za-z0-9_-]{64}"),
+    ("elevenlabs_key", rb"sk_", _HEX + rb"{48}"),
+    # A short-term Bedrock key: the prefix, then base64 of "bedrock.amazonaws.com" and of the rest
+    # of a pre-signed request.
+    ("bedrock_key", rb"bedrock-api-key-", rb"YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]{4,4000}"),
+    ("aiven_token", rb"AVNS_", rb"[A-Za-z0-9_]{11,64}"),  # eleven or more: every token has a run of sixteen
+    ("castai_key", rb"castai_v1_", _ALNUM + rb"{64}_" + _ALNUM + rb"{8}"),
+    ("braintree_token", rb"access_token\$", rb"(?:production|sandbox)\$[a-z0-9]{16}"),
+    *(("chieftools_token", lead, _ALNUM + rb"{30,248}") for lead in (rb"ctp_", rb"cto_", rb"ctr_")),
+    *(("settlemint_token", lead, _ALNUM + rb"{16}") for lead in (rb"sm_pat_", rb"sm_aat_", rb"sm_sat_")),
+    ("intra42_secret", rb"s-s4t2", rb"(?:ud|af)-[A-Fa-f0-9]{64}"),
+    # An OAuth refresh token as Google issues it (gcloud's application default credentials hold one).
+    ("google_oauth_token", rb"1//0", rb"[A-Za-z0-9_-]{40,512}"),
+    # What "django-admin startproject" writes: fifty characters from Django's own alphabet.
+    ("django_secret_key", rb"django-insecure-", rb"[a-z0-9!@#$%^&*(=+)_-]{20,128}"),
+    ("nuget_key", rb"oy2", rb"[a-z0-9]{43}"),
     # A HashiCorp Vault service token from before Vault 1.10 (now hvs.): "s." and 24 letters and
     # digits, with a digit (24 letters alone are a word or a name, as gitleaks' rule allows).
     ("vault_token", rb"s\.", rb"(?=[A-Za-z]{0,23}[0-9])(?=[0-9]{0,23}[A-Za-z])" + _ALNUM + rb"{24}"),
@@ -201,6 +228,8 @@ MARKED: tuple[tuple[str, bytes], ...] = (
         "twitter_token",
         rb"A" * 22 + rb"(?<=" + _NOT_IN_BASE64 + rb"A{22})(?P<body>[B-Za-z0-9%][A-Za-z0-9%]{79,99})" + _BASE64_END,
     ),
+    # A long-term Amazon Bedrock key: "ABSK" and base64 (of "BedrockAPIKey-" and the key).
+    ("bedrock_key", rb"ABSK(?<=" + _NOT_IN_BASE64 + rb"ABSK)(?P<body>[A-Za-z0-9+/]{100,300}={0,2})" + _BASE64_END),
     (
         "teams_webhook",
         rb"\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}/IncomingWebhook/"

@@ -102,6 +102,20 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "circleci_token": token("CCIPAT_", (ALNUM, 22), "_", (HEX, 40)),
     "resend_key": token("re_", (ALNUM, 8), "_", (ALNUM, 24)).filter(lambda t: any(c.isdigit() for c in t[0])),
     "render_key": token("rnd_", (ALNUM, 32)),
+    "nvidia_key": token("nvapi-", (URLSAFE, 64)),
+    "elevenlabs_key": token("sk_", (HEX, 48)),
+    "bedrock_key": st.one_of(
+        token("bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t", (BASE64, 40, 400)),
+        token("ABSKQmVkcm9ja0FQSUtleS1", (BASE64, 100, 200)),
+    ),
+    "aiven_token": token("AVNS_", (ALNUM + "_", 11, 40)),
+    "castai_key": token("castai_v1_", (ALNUM, 64), "_", (ALNUM, 8)),
+    "braintree_token": st.one_of(*(token(f"access_token${env}$", (string.ascii_lowercase + string.digits, 16)) for env in ("production", "sandbox"))),
+    "chieftools_token": st.one_of(*(token(lead, (ALNUM, 30, 80)) for lead in ("ctp_", "cto_", "ctr_"))),
+    "settlemint_token": st.one_of(*(token(lead, (ALNUM, 16)) for lead in ("sm_pat_", "sm_aat_", "sm_sat_"))),
+    "intra42_secret": st.one_of(token("s-s4t2ud-", (HEX, 64)), token("s-s4t2af-", (HEX, 64))),
+    "django_secret_key": token("django-insecure-", (string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)", 50)),
+    "nuget_key": token("oy2", (string.ascii_lowercase + string.digits, 43)),
     # A Vault service token from before 1.10: letters and digits, a digit among them.
     "vault_token": token("s.", (ALNUM, 24)).filter(
         lambda t: any(c.isdigit() for c in t[0][2:]) and any(c.isalpha() for c in t[0][2:])
@@ -174,6 +188,18 @@ def test_a_provider_token_inside_a_longer_word_is_not_taken_for_one(kind: str, d
         "timestamps.1700000000123456abcdefgh and hvs. tokens",
         "the sk-None- prefix marks a key without a project",
         "base64 of a note on OpenAI: Tm90ZTogT3BlbkFJIGtleXMgYXJlIHJvdGF0ZWQ",
+        # Near misses from the public rules' own negative tests (gitleaks, detect-secrets).
+        "AVNS12345678 is not an aiven token",
+        "key = test_v1_2cb5a70064f60ba2f5507bcbb02938a5a0483bf2a9742d08c5c274c827c9f6ea_037192b5",
+        "braintree has no access_token$staging$abcd1234efgh5678 environment",
+        "nvapi-" + "0123456789abcdef" * 3 + "0123456789abcde is one short",
+        "sk_" + "0123456789abcdef" * 3 + "0 is one hex digit too many",
+        "the AVNS_ prefix, the nvapi- prefix and the django-insecure- prefix are documented",
+        "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t is how a short-term key starts",
+        "ctp_, cto_ and ctr_ mark Chief Tools tokens; sm_pat_ marks SettleMint's",
+        "the ratio 1//0 is undefined",
+        "oy2 is a prefix; oy2short is no key",
+        "base64 of JSON: ZXlKaGJHY2lPaUpJVXpJMU5pSjkK holds a header and no payload",
     ],
 )
 def test_near_misses_and_mentions_are_kept(text: str) -> None:
@@ -277,3 +303,14 @@ def test_a_token_as_the_service_issues_it_is_refused() -> None:
 
     for _ in range(200):
         assert find_secret(f"use {TOKEN_PREFIX}{secrets.token_urlsafe(32)} in CI") == "team_token"
+
+
+@settings(max_examples=100)
+@given(st.binary(min_size=12, max_size=60), st.binary(min_size=12, max_size=200), st.binary(min_size=0, max_size=40))
+def test_a_jwt_wrapped_in_base64_is_refused(header: bytes, payload: bytes, signature: bytes) -> None:
+    # Whichever third of a base64 group the payload's "." falls on, its "eyJ" shows through.
+    parts = [base64.urlsafe_b64encode(part).rstrip(b"=") for part in (header, payload, signature)]
+    jwt = b"eyJ" + parts[0] + b".eyJ" + parts[1] + b"." + parts[2]
+    wrapped = base64.b64encode(jwt).decode()
+    assume(len(set(wrapped)) >= 4)
+    assert find_secret(f"session cookie value (base64) {wrapped} from the FAKE browser") == "jwt"

@@ -32,7 +32,7 @@ SYMBOL_PASSWORDS = [
     "Tr0ub(4dor&3xZ", "#9fK2mL!xqW", "$9fK2mL!xqW", "%9fK2mL!xqW", "<9fK2mL!xqW", "{9fK2mL!xqW", "[9fK2mL!xqW",
     "(9fK2mL!xqW", "p@ss[word]2024!", "Zq8(vN2#pL5!", "$Tr0ub4dor&3", "$Tr0ub4dor3", "Tr0ub(4dor)", "hunter2()",
     "!Secret", "/e.9M=haX(#@w*8Nk+7B", "x=4b%0p%)zcyc3e", "My-Prod-Passw0rd!", "my-Pr0d-pass!", "Your_Pass_2024",
-    "django-insecure-yt46htxpo@63(yo*3*l!*s3tu86wnqqqb645us0amo8y1vj(rn",
+    "yt46htxpo@63(yo*3*l!*s3tu86wnqqqb645us0amo8y1vj(rn",
 ]  # fmt: skip
 
 
@@ -137,7 +137,7 @@ DJANGO_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)"  # get_ra
 
 @given(key=st.text(DJANGO_ALPHABET, min_size=50, max_size=50).filter(lambda k: len(set(k)) >= 8))
 def test_a_generated_django_secret_key_is_refused(key: str) -> None:
-    assert find_secret(f"SECRET_KEY = 'django-insecure-{key}'") == "credential_assignment"
+    assert find_secret(f"SECRET_KEY = 'django-insecure-{key}'") == "django_secret_key"  # its own prefix says so
     assert find_secret(f'SECRET_KEY = "{key}"') == "credential_assignment"
 
 
