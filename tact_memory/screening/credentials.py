@@ -1120,6 +1120,38 @@ class _Screen:
             and self.named_thing.fullmatch(buffer, first, last) is None
         )
 
+    def call_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a credential's name and its value given to a call as its first two arguments,
+        both quoted (``define('DB_PASSWORD', '...')``, ``os.Setenv("API_KEY", "...")``,
+        ``headers.put("X-Api-Key", "...")``). A tuple or a list of names (``("password",
+        "email")``) is no call, and a call's second argument is as often a default, a label or a
+        translation (``get("token", "none")``, ``_("password", "Passwort")``) as a value: a value
+        of its own counts when it has a digit, a symbol or a case step inside."""
+        end = match.start()  # the quote that closes the name
+        start = self.name_ending_at(buffer, end)
+        if start is None or start < 3 or buffer[start - 1] != buffer[end] or buffer[start - 2] != ord("("):
+            return False
+        if buffer[start - 3] not in _NAME_CHARS:  # "(" opens a tuple, not a call's arguments
+            return False
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None or not self.credential_named(buffer, start, end):
+            return False
+        return self.quoted_value(buffer, match.end(), texture=True)
+
+    def auth_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password given as a pair of strings (``auth=("admin", "...")``)."""
+        return self.quoted_value(buffer, match.end(), texture=False)
+
+    def quoted_value(self, buffer: bytearray, pos: int, *, texture: bool) -> bool:
+        """Whether a quoted value that is one of its own starts at ``pos`` (with a digit, a symbol
+        or a case step in it, when ``texture``)."""
+        found = self.value_at(buffer, pos)
+        if found is None or not _opening_quote(buffer, found[0]):
+            return False
+        first, last = found[0], found[1]
+        return self.is_value(buffer, first, last) and (
+            not texture or self.header_texture.fullmatch(buffer, first, _trimmed(buffer, first, last)) is not None
+        )
+
     def pass_value(self, buffer: bytearray, start: int, end: int, *, certain: bool) -> bool:
         """Whether ``buffer[start:end]``, after ``pass`` alone, is a password: never a number
         (``pass: 14``, ``PASS = 0x01``); when ``certain``, one run with a letter and a digit or a
@@ -1723,6 +1755,18 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _Screen.given_value,
     ),
     ("credential_assignment", _SEPARATOR, _Screen.assignment),
+    # A credential's name and its value as the first two arguments of a call: define('DB_PASSWORD',
+    # '...'), os.Setenv("API_KEY", "..."). Found by the closing quote and the comma.
+    *(
+        ("credential_assignment", quote + rb",(?<=" + quote + rb",)[ \t]{0,8}(?=[bBrRuUfF@$]{0,2}[\"'`])", _Screen.call_pair)
+        for quote in (b'"', b"'")
+    ),
+    # A user and a password as a pair of strings: requests' auth=("admin", "...").
+    (
+        "credential_assignment",
+        _lead(rb"auth", rb"[ \t]*=[ \t]*\([ \t]*(?P<user>[\"'])[^\"'\r\n]{0,64}(?P=user)[ \t]*,", gap=rb"[A-Za-z0-9_]"),
+        _Screen.auth_pair,
+    ),
     # XML and HTML: an element named for a credential, or the value of a pair whose name is one.
     (
         "credential_assignment",

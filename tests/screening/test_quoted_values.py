@@ -297,3 +297,38 @@ def test_adversarial_quoted_values_get_their_verdicts_without_hanging() -> None:
     worker.join(timeout=60)
     assert not worker.is_alive(), "screening did not finish: catastrophic backtracking?"
     assert verdicts == ADVERSARIAL
+
+
+# A credential's name and its value as a call's first two arguments (forms from the outside
+# review: PHP's define, Python's os.environ.setdefault, Go's os.Setenv, Java's setProperty and
+# put, C's setenv, requests' auth pair), beside calls that name a credential and hold no value:
+# a tuple of names, a default, a label, a flag's short form, a variable, a template.
+REFUSED = "credential_assignment"
+CALLS: list[tuple[str, str | None]] = [
+    ("define('DB_PASSWORD', 'Xk9mP2vFAKE');", REFUSED),
+    ('os.environ.setdefault("API_KEY", "9f8e7d6c5b4a3f2e1d0c")', REFUSED),
+    ('os.Setenv("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")', REFUSED),
+    ('System.setProperty("db.password", "S3cr3t!Pass");', REFUSED),
+    ('props.put("password", "S3cr3t!Pass");', REFUSED),
+    ('headers.put("X-Api-Key", "3a16750dd36341a48ebd035408f7730f");', REFUSED),
+    ('setenv("DB_PASSWORD", "S3cr3t!Pass", 1);', REFUSED),
+    ("config.set('api_key', '9f8e7d6c5b4a3f2e1d0c')", REFUSED),
+    ('requests.get(url, auth=("admin", "S3cr3tP@ss"))', REFUSED),
+    ("session.auth = ('deploy', 'hunter2')", REFUSED),
+    ('fields = ("password", "email")', None),
+    ('REQUIRED = ["token", "expires_at"]', None),
+    ('os.environ.get("API_KEY", "default")', None),
+    ('os.getenv("DB_PASSWORD", "")', None),
+    ('_("password", "Passwort")', None),
+    ('parser.add_argument("--password", "-p")', None),
+    ('rename("token", "access_token")', None),
+    ('requests.get(url, auth=("admin", password))', None),
+    ('auth=("user", "${PASSWORD}")', None),
+    ('getattr(settings, "SECRET_KEY", None)', None),
+    ('check("token", "expired")', None),
+]
+
+
+@pytest.mark.parametrize(("text", "verdict"), CALLS)
+def test_a_name_and_its_value_given_to_a_call(text: str, verdict: str | None) -> None:
+    assert find_secret(text) == verdict
