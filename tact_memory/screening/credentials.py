@@ -448,8 +448,14 @@ _NOT_CREDENTIAL_NAME = (
 # inside one (External Secrets' secretKey, a passwordSecret, Keycloak's passwordSecretKey), written
 # in YAML's camel case, after any dotted path (--set auth.passwordSecret=...).
 _SECRET_REFERENCE_NAME = (
-    rb"(?:[A-Za-z0-9_-]+\.)*(?:secret(?:Key)?"
+    rb"(?:--|[A-Za-z0-9_-]+\.)*(?:secret(?:Key)?"
     rb"|(?:[a-z]+(?:[A-Z][a-z]+)*?)?(?:[Pp]ass(?:word|wd)|[Cc]redentials?|[Cc]reds)Secret(?:Key)?)"
+)
+# gcloud's --set-secrets and --update-secrets take NAME=SECRET:VERSION pairs: each value names a
+# Secret Manager object and its version, never a secret.
+_SECRET_FLAG = (
+    rb"--(?:set|update)-secrets[= \t]+[\"']?(?:[A-Za-z0-9_./-]{1,64}=[A-Za-z0-9_./:-]{1,256},){0,16}"
+    rb"(?:[A-Za-z0-9_./-]{1,64}=)?\Z"
 )
 # What such a name holds when it names a key: lower-case words joined by dashes, underscores or
 # dots that end in what the key holds (postgres-password, db-credentials, api-key), no digit, no
@@ -661,6 +667,7 @@ class _Screen:
     not_credential_name = _compiled(_NOT_CREDENTIAL_NAME)
     name_before = _compiled(_NAME_BEFORE)
     secret_reference_name = _compiled(_SECRET_REFERENCE_NAME)
+    secret_flag = _compiled(_SECRET_FLAG)
     key_name_value = _compiled(_KEY_NAME_VALUE)
     spaced_key_name = _compiled(_SPACED_KEY_NAME)
     word_gap = _compiled(rb"\s")
@@ -995,6 +1002,30 @@ class _Screen:
             and _distinct(buffer, start, end) > 1
         )
 
+    def user_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``curl -u user:password``: a password as :meth:`url_password` takes one (not a
+        template, a stand-in word, or one character or one repeated: ``--user "xxx:yyy"``), and
+        not the user's own name again, which is how examples write a default (``-u 'test:test'``)."""
+        pos = match.end()
+        opened = match.start("open")
+        closed = pos - 2 != opened and buffer[pos - 2] in b"\"'"  # "admin":"...": the user quoted apart
+        if opened >= 0 and not closed and pos < len(buffer) and buffer[pos] == buffer[opened]:
+            return False  # -u ":" or -u "user:": no password, curl asks for one
+        found = self.value_at(buffer, pos)
+        if found is None:
+            return False
+        first, last = found[0], _trimmed(buffer, found[0], found[1])
+        user_first, user_last = match.span("user")
+        if last - first == user_last - user_first:
+            with memoryview(buffer) as view:  # compared in place: a slice would be a copy
+                if view[first:last] == view[user_first:user_last]:
+                    return False
+        return (
+            _distinct(buffer, first, last) > 1
+            and self.placeholder_word.fullmatch(buffer, first, last) is None
+            and self.is_value(buffer, first, found[1])
+        )
+
     def token_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a URL's user that is a generated token: upper and lower case, digits, and ten
         distinct characters or more (a login name such as ``deploy-bot-2024`` has no capitals)."""
@@ -1069,6 +1100,9 @@ class _Screen:
                 return False  # ${DB_PASSWORD:?must be set}: the message a shell gives when it is unset
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
+        line = buffer.rfind(b"\n", max(0, start - _MAX_COMMAND), start) + 1
+        if buffer.find(b"-secrets", line, start) >= 0 and self.secret_flag.search(buffer, line, start) is not None:
+            return False  # gcloud run deploy --set-secrets=DB_PASSWORD=db-password:latest
         if self.credential_named(buffer, start, end):
             if self.code_reference(buffer, start, end, match, variable_key=variable_key):
                 return False
@@ -1736,11 +1770,17 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ),
         _Screen.flag_value,
     ),
-    # curl -u user:password, wget --user user:password: the password follows the first colon.
+    # curl -u user:password, wget --user user:password, httpie --auth user:password: the password
+    # follows the first colon; the user may be empty (-u ":password") or quoted apart ("u":"p").
     (
         "command_line_credential",
-        rb"(?i)" + _lead(rb"-", rb"(?:u[ \t]+|-user(?:[ \t]+|=))[\"']?[^\s:\"'=]{1,64}:", gap=rb"[a-z0-9_-]"),
-        _Screen.given_value,
+        rb"(?i)"
+        + _lead(
+            rb"-",
+            rb"(?:u[ \t]+|-user(?:[ \t]+|=)|-auth(?:[ \t]+|=))(?P<open>[\"'])?(?P<user>[^\s:\"'=]{0,64})(?:[\"'](?=:))?:",
+            gap=rb"[a-z0-9_-]",
+        ),
+        _Screen.user_password,
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
     # redis-cli -a, ldapsearch -w, mysql -pVALUE and -p'VALUE' (mysql's "-p VALUE" names a database
