@@ -576,13 +576,25 @@ _SESSION_COOKIE = (
     rb"|.*(?<![a-z])(?:sid|sig|key|user|account|acct)(?![a-z]).*)"  # connect.sid, api_key; not sidebar
 )
 
-# Tools whose short option carries the password, by the option that carries it.
+# Tools whose short option carries the password, by the option that carries it. The same letter
+# means something else to other tools (ssh -p 2222 and psql -p 5432 name a port, mysql -P 3306
+# too, zip -r recurses), so an option counts only after a tool that reads a password there.
 _PASSWORD_TOOL = (
-    rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login)"
-    rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?)"
-    rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12}))(?![A-Za-z0-9_-])"
+    rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login"
+    rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?)"
+    rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
+    rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"
+    rb"|(?P<mssql>sqlcmd|bcp|osql|isql)|(?P<archive>zip|unzip|zipcloak)|(?P<keygen>ssh-keygen)"
+    rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b)))(?![A-Za-z0-9_-])"
 )
-_OPTION_TOOL = {ord("p"): ("separate", "attached"), ord("a"): ("redis",), ord("w"): ("ldap",)}
+_OPTION_TOOL = {
+    ord("p"): ("separate", "attached"),
+    ord("a"): ("redis",),
+    ord("w"): ("ldap",),
+    ord("P"): ("mssql", "archive", "keygen"),  # ssh-keygen -P: the old passphrase
+    ord("N"): ("keygen",),  # the new passphrase
+    ord("U"): ("samba",),  # -U user%password
+}
 _MAX_COMMAND = 256
 
 _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
@@ -707,6 +719,7 @@ class _Screen:
     session_cookie = _compiled(_SESSION_COOKIE)
     password_tool = _compiled(_PASSWORD_TOOL)
     pair_name = _compiled(_PAIR_NAME)
+    net_use = _compiled(rb"(?i:net[ \t]+use)[ \t]")
 
     def first_kind(self, buffer: bytearray) -> str | None:
         """The kind of the first rule, in priority order, with a match that passes its check.
@@ -918,17 +931,59 @@ class _Screen:
         return self.looks_secret(buffer, start, end)
 
     def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for ``-p``, ``-a`` or ``-w`` given to a tool that takes the password there."""
+        """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N`` or ``-U`` given to a tool that takes the
+        password there: the nearest such tool before it on its line (``zip -r a.zip . && sshpass
+        -p ...`` is sshpass's). Samba's ``-U`` takes ``user%password``, and only the part after
+        ``%`` is judged (``-U admin`` prompts)."""
         line = buffer.rfind(b"\n", max(0, match.start() - _MAX_COMMAND), match.start()) + 1
-        tool = self.password_tool.search(buffer, line, match.start())
+        tool = None
+        for tool in self.password_tool.finditer(buffer, line, match.start()):
+            pass
         if tool is None or tool.lastgroup not in _OPTION_TOOL[buffer[match.start() + 1]]:
             return False
         found = self.value_at(buffer, match.end())
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
             return False
-        attached = found[0] == match.end() or (found[0] == match.end() + 1 and buffer[match.end()] in b"\"'`")
+        first, last = found[0], found[1]
+        attached = first == match.end() or (first == match.end() + 1 and buffer[match.end()] in b"\"'`")
         if tool.lastgroup == "attached" and not attached:
             return False  # "mysql -p dbname" prompts for the password and opens dbname; -p'VALUE' is one
+        if tool.lastgroup == "samba":
+            first = buffer.find(b"%", first, last) + 1
+            if not first:
+                return False
+        return self.is_value(buffer, first, last)
+
+    def htpasswd_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``htpasswd -b``, which takes the password as its last argument, after the
+        file and the user (``-nb``: after the user alone). Without ``-b`` it prompts."""
+        options_start, options_end = match.span("options")
+        if buffer.find(b"b", options_start, options_end) < 0:
+            return False
+        pos = match.end()
+        for _ in range(1 if buffer.find(b"n", options_start, options_end) >= 0 else 2):  # the file, the user
+            while pos < len(buffer) and buffer[pos] not in b" \t\r\n":
+                pos += 1
+            while pos < len(buffer) and buffer[pos] in b" \t":
+                pos += 1
+        found = self.value_at(buffer, pos)
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
+            return False
+        return self.is_value(buffer, found[0], found[1])
+
+    def windows_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the password of a Windows-style command line: FreeRDP's ``/p:...`` (after
+        ``/u:`` or the tool's name), and ``net use ... /user:NAME PASSWORD``, whose ``*`` prompts
+        and whose next ``/option`` is none."""
+        line = buffer.rfind(b"\n", max(0, match.start() - _MAX_COMMAND), match.start()) + 1
+        if "user" not in match.re.groupindex:
+            if buffer.find(b"freerdp", line, match.start()) < 0 and buffer.find(b" /u:", line, match.start()) < 0:
+                return False
+        elif self.net_use.search(buffer, line, match.start()) is None:
+            return False
+        found = self.value_at(buffer, match.end())
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("/"):
+            return False
         return self.is_value(buffer, found[0], found[1])
 
     def header_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -1786,7 +1841,19 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # redis-cli -a, ldapsearch -w, mysql -pVALUE and -p'VALUE' (mysql's "-p VALUE" names a database
     # instead).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
-    ("command_line_credential", rb"-[paw](?<=[ \t]-[paw])", _Screen.short_option),
+    ("command_line_credential", rb"-[pawPNU](?<=[ \t]-[pawPNU])", _Screen.short_option),
+    # htpasswd -b takes the password as its last argument: htpasswd -b .htpasswd user VALUE.
+    (
+        "command_line_credential",
+        _lead(rb"htpasswd", rb"(?P<options>(?:[ \t]+-[A-Za-z]{1,8}){1,4})[ \t]+", gap=rb"[A-Za-z0-9_-]"),
+        _Screen.htpasswd_value,
+    ),
+    # Windows-style options: xfreerdp /u:me /p:VALUE, net use \\host\share /user:me VALUE.
+    ("command_line_credential", rb"/p:(?<=[ \t]/p:)", _Screen.windows_password),
+    *(
+        ("command_line_credential", lead + rb"(?<=[ \t]" + lead + rb")(?P<user>[^\s/\"']{1,64})[ \t]+", _Screen.windows_password)
+        for lead in (rb"/user:", rb"/USER:", rb"/u:")
+    ),
     # openssl's "-passin pass:VALUE" (env:, file: and fd: name where the password is instead).
     ("command_line_credential", rb"-pass(?:in|out|word)?[ \t]+pass:", _Screen.given_value),
     (

@@ -550,6 +550,36 @@ def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
+# Other tools' password options beside the same letters where they mean a port, a directory or
+# nothing secret, and the same options when they prompt or read a variable.
+TOOL_OPTIONS: list[tuple[str, str | None]] = [
+    ("mongosh mongodb://db -u admin -p S3cr3t!Pass", "command_line_credential"),
+    ("mongodump -u backup -p S3cr3t!Pass --out /srv/dump", "command_line_credential"),
+    ("bcp dbo.t out t.dat -S db -U sa -P S3cr3t!Pass", "command_line_credential"),
+    ("unzip -P S3cr3t!Pass release.zip", "command_line_credential"),
+    ("7za x -pS3cr3t!Pass backup.7z", "command_line_credential"),
+    ("ssh-keygen -p -P 0ldPassphrase -N S3cr3t!Pass -f id_ed25519", "command_line_credential"),
+    ("htpasswd -bc /etc/nginx/.htpasswd admin S3cr3t!Pass", "command_line_credential"),
+    ("rpcclient -U 'CORP\\admin%S3cr3t!Pass' dc01", "command_line_credential"),
+    ("sdl-freerdp /v:host /p:S3cr3t!Pass /u:me", "command_line_credential"),
+    ("NET USE \\\\fs01\\share /USER:CORP\\me S3cr3t!Pass", "command_line_credential"),
+    ("ssh -p 2222 host && psql -p 5432 -h db", None),
+    ("mysql -P 3306 -u root -p", None),
+    ("zip -r out.zip dir && 7z a -r out.7z dir", None),
+    ("ssh-keygen -N '' -f key && ssh-keygen -p -f key", None),
+    ("smbclient //h/s -U admin%${SMB_PASSWORD}", None),
+    ("htpasswd -nB admin prompts twice", None),
+    ("net use Z: \\\\h\\s /user:me /persistent:no", None),
+    ("xfreerdp /v:host /u:me /p:%RDP_PASSWORD%", None),
+    ("robocopy src dst /mir /p:S3cr3t!Pass", None),  # no FreeRDP on the line
+]
+
+
+@pytest.mark.parametrize(("text", "verdict"), TOOL_OPTIONS)
+def test_password_options_of_other_tools(text: str, verdict: str | None) -> None:
+    assert find_secret(text) == verdict
+
+
 MYSQL_TOOLS = ["mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck", "mysqlsh", "mariadb", "mariadb-dump", "mariadb-admin", "mariadbdump"]
 
 
@@ -747,6 +777,9 @@ ADVERSARIAL: dict[str, str | None] = {
     'mysql -p"': None,  # an option whose quoted value never starts
     'curl --password "': None,
     "token " + "aB1" * 339: "credential_assignment",
+    ("htpasswd" + " -b" * 4 + " ") * 50: None,  # options where a file, a user and a password would be
+    ("sqlcmd -U a%b -P" + " -" * 8) * 40: None,
+    (" /user:a /p:" * 100)[:1024]: None,  # no tool on the line
 }
 
 
