@@ -202,11 +202,12 @@ _MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at bef
 _MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
 _TRAILING = b",;.:)]}>"  # trimmed from a value so "set password=abc123xyz." leaves out the full stop
 
-# What a value is: after up to eight spaces and an optional string prefix (f"...", b'...'), either
+# What a value is: after up to eight spaces and an optional string prefix (f"...", b'...', C#'s
+# verbatim @"..." and interpolated $"...", Objective-C's @"..."), either
 # a quoted run (the quote may be escaped, as in JSON inside a string) or one bare run up to white
 # space, a quote, a list separator, a query-string "&" or an escape sequence.
 _VALUE = (
-    rb"[ \t]{0,8}(?:[bBrRuUfF]{1,2}(?=\\{0,3}[\"'`]))?"
+    rb"[ \t]{0,8}(?:[bBrRuUfF@$]{1,2}(?=\\{0,3}[\"'`]))?"
     rb"(?:\\{0,3}[\"'`](?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
     rb"|(?P<bare>(?:[^\s\"'`,;&\\]|\\(?![\\\"'`nrt])){1,256}))"
 )
@@ -216,7 +217,8 @@ _CLAUSE_END = rb"[.!?:]?[ \t]*(?:\Z|[\r\n,;)}\]#|&\"'`]|\\[nrt\"'`\\])"
 # A value that is followed by another command-line option ("--password x --host db").
 _NEXT_FLAG = rb"[ \t]+-"
 
-# Values that stand for a secret without being one: masks, YAML block markers (|, >-), words that
+# Values that stand for a secret without being one: masks, YAML block markers (|, >-: the block's
+# first line is judged instead, see block_value), words that
 # say the value is missing or elsewhere, type names, and authorization scheme names given without a
 # credential. "your-api-key-here" and "my_secret_key" are phrases, words joined by dashes or
 # underscores; "My-Prod-Passw0rd!" has a digit and a symbol, and is a password.
@@ -719,6 +721,8 @@ class _Screen:
     session_cookie = _compiled(_SESSION_COOKIE)
     password_tool = _compiled(_PASSWORD_TOOL)
     pair_name = _compiled(_PAIR_NAME)
+    block_marker = _compiled(rb"[|>][-+]?[0-9]?")
+    block_line = _compiled(rb"[|>][-+]?[0-9]?[ \t]*(?:#[^\r\n]{0,256})?\r?\n(?P<indent>)[ ]{0,64}(?P<line>[^\s#][^\r\n]{0,1024})")
     net_use = _compiled(rb"(?i:net[ \t]+use)[ \t]")
 
     def first_kind(self, buffer: bytearray) -> str | None:
@@ -857,9 +861,32 @@ class _Screen:
         if found is None:
             return False
         start, end, certain = found
+        if certain and self.block_marker.fullmatch(buffer, start, end) is not None and not _opening_quote(buffer, start):
+            return self.block_value(buffer, start)
         if certain:
             return self.is_value(buffer, start, end)
         return self.looks_secret(buffer, start, end, header=header) or (spaced and self.spaced_value(buffer, start))
+
+    def block_value(self, buffer: bytearray, marker: int) -> bool:
+        """Whether the YAML block scalar that the marker at ``marker`` opens (``password: |``,
+        ``password: >-``) holds a value: its first line, indented past its name's line, judged as
+        a value of its own, or as words with spaces in them (:meth:`spaced_value`), so a template
+        or a stand-in there (``{{ vault_password }}``, ``<your password>``) is kept."""
+        block = self.block_line.match(buffer, marker)
+        if block is None:
+            return False
+        line = buffer.rfind(b"\n", 0, marker) + 1
+        indent = line
+        while indent < marker and buffer[indent] == ord(" "):
+            indent += 1
+        first, last = block.span("line")
+        if first - block.start("indent") <= indent - line:
+            return False  # not indented past the name: the block is empty
+        while last > first and buffer[last - 1] in b" \t\r":
+            last -= 1
+        if buffer.find(b" ", first, last) >= 0 or buffer.find(b"\t", first, last) >= 0:
+            return self.spaced_value(buffer, first)
+        return self.is_value(buffer, first, last)
 
     def spaced_value(self, buffer: bytearray, start: int) -> bool:
         """Whether the unquoted words from ``start`` to the end of their line are a value with
@@ -1566,14 +1593,19 @@ def _opening_quote(buffer: bytearray, start: int) -> int:
 
 
 def _string_prefix(buffer: bytearray, quote: int) -> frozenset[int]:
-    """The letters of the string prefix (``f``, ``r``, ``rb``, ``fr``...) before the quote at
-    ``quote``, lower-cased; none when the letters before it end a longer name."""
+    """The string prefix (``f``, ``r``, ``rb``, ``fr``..., C#'s ``@`` and ``$``) before the quote
+    at ``quote``, letters lower-cased; none when the letters before it end a longer name. C#'s
+    ``$``, which interpolates as Python's ``f`` does, is read as ``f``."""
     at = quote
-    while at > max(0, quote - 2) and buffer[at - 1] in b"bBrRuUfF":
+    while at > max(0, quote - 2) and buffer[at - 1] in b"bBrRuUfF@$":
         at -= 1
     if at == quote or (at and buffer[at - 1] in _NAME_CHARS):
         return frozenset()
-    return frozenset(buffer[i] | 0x20 for i in range(at, quote))
+    return frozenset(_PREFIX_READ[buffer[i]] for i in range(at, quote))
+
+
+_PREFIX_READ = bytes.maketrans(b"BRUF$", b"bruff")
+"""A string prefix's bytes as :func:`_string_prefix` reads them."""
 
 
 def _cut_by_other_quote(buffer: bytearray, end: int, quote: int) -> bool:

@@ -780,6 +780,8 @@ ADVERSARIAL: dict[str, str | None] = {
     ("htpasswd" + " -b" * 4 + " ") * 50: None,  # options where a file, a user and a password would be
     ("sqlcmd -U a%b -P" + " -" * 8) * 40: None,
     (" /user:a /p:" * 100)[:1024]: None,  # no tool on the line
+    "password: |\n" + " " * 1000 + "Tr0ub4dor&3": None,  # indented further than a block is looked for
+    ("k:\n password: |\n  " + "a " * 8 + "\n") * 20: None,  # a block of one-letter words
 }
 
 
