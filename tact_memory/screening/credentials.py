@@ -317,7 +317,7 @@ _OPEN_STAND_IN = (
 # aes-256-gcm); an identifier that names a credential variable in code's own style, with a
 # separator or a case step and no digit (dbPassword, confirm_password).
 _ALGORITHM = (
-    rb"(?i:hmac|sha[0-9]{0,3}|md5|aes[0-9]{0,3}|rsa|ecdsa|ecdh|ed25519|ed448|x25519|pbkdf2|bcrypt|scrypt"
+    rb"(?i:hmac|sha[0-9]{0,3}|md5|aes[0-9]{0,3}|rsa|ecdsa|ecdh|ed25519|ed448|x25519|pbkdf2|bcrypt|scrypt|ssh|nistp[0-9]{3}"
     rb"|argon2(?:id|i|d)?|chacha20|poly1305|blake2[bs]?|gcm|cbc|ctr|ecb|p[0-9]{3}|hs[0-9]{3}|rs[0-9]{3}"
     rb"|es[0-9]{3}|ps[0-9]{3}|[0-9]{2,4})"
 )
@@ -544,10 +544,12 @@ _WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|" + _PASS_NAME
 _NUMBER = rb"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+"
 _NAME_BEFORE = rb"[A-Za-z0-9_.-]+\Z"
 # Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret
-# key = ..."): the first word says what the key opens, so "primary key" or "sort key" are not names.
+# key = ...", "storage key for proddata: ..."): the first word says what the key opens, so "primary
+# key" or "sort key" are not names. An SSH or deploy key's public half (ssh-ed25519 AAAA...) starts
+# with its algorithm's name, a reference (_ALGORITHM), and is kept.
 _SPACED_KEY_NAME = (
     rb"(?i:(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
-    rb"|auth|service|webhook|" + _KEY_SERVICE + rb") key)"
+    rb"|auth|service|webhook|storage|deploy|admin|root|ssh|" + _KEY_SERVICE + rb") key)"
 )
 # The words before a "-Key:" or "-Token:" ending that make the header carry a credential, after
 # up to three words of vendor prefix (X-Api-Key, X-Auth-Token, Ocp-Apim-Subscription-Key).
@@ -721,6 +723,8 @@ class _Screen:
     session_cookie = _compiled(_SESSION_COOKIE)
     password_tool = _compiled(_PASSWORD_TOOL)
     pair_name = _compiled(_PAIR_NAME)
+    unjoined_part = _compiled(rb"[^-_./]{8,}")
+    inner_digit = _compiled(rb"[A-Za-z][0-9]+[A-Za-z]")
     block_marker = _compiled(rb"[|>][-+]?[0-9]?")
     block_line = _compiled(rb"[|>][-+]?[0-9]?[ \t]*(?:#[^\r\n]{0,256})?\r?\n(?P<indent>)[ ]{0,64}(?P<line>[^\s#][^\r\n]{0,1024})")
     net_use = _compiled(rb"(?i:net[ \t]+use)[ \t]")
@@ -1436,14 +1440,21 @@ class _Screen:
         or is an unbroken run of sixteen or more letters of one case and digits, with both (hex,
         base32). ``-``, ``_`` and ``.`` join words and are no symbol; a byte of a non-ASCII letter
         is neither. Unless ``joined``, ``/`` joins words too, and a value with a joiner in it and
-        no symbol does not count. Each class is one search in the engine, not a loop here."""
+        no symbol does not count, unless one of its parts mixes three classes on its own in eight
+        bytes or more, with a digit between letters, and is no class name (``Ab3_xY9kLm2Qw``; not
+        ``Qwen2.5-7B`` or ``ResNet50_v2``). Each class is one search in the engine, not a loop here."""
         lower = self.lower.search(buffer, start, end) is not None
         upper = self.upper.search(buffer, start, end) is not None
         digit = self.digit.search(buffer, start, end) is not None
         symbol = self.symbol.search(buffer, start, end) is not None or (joined and buffer.find(b"/", start, end) >= 0)
         joiner = self.joiner.search(buffer, start, end) is not None or (not joined and buffer.find(b"/", start, end) >= 0)
         if joiner and not symbol and not joined:
-            return False
+            return any(
+                self.mixed(buffer, *part.span())
+                and self.inner_digit.search(buffer, *part.span()) is not None
+                and self.named_thing.fullmatch(buffer, *part.span()) is None
+                for part in self.unjoined_part.finditer(buffer, start, end)
+            )
         if lower + upper + digit + symbol >= 3:
             return True
         unbroken = not (symbol or joiner)
@@ -1542,12 +1553,13 @@ class _Screen:
 
     def sentence_credential(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]``, a word of a sentence, names a credential (``1Password``,
-        a product, starts with a digit and is none)."""
+        a product, starts with a digit and is none). ``PAT`` in capitals names a personal access
+        token there, as a name in code it does not (``pat`` is a pattern)."""
         return (
             chr(buffer[start]).isalpha()
             and (start == 0 or buffer[start - 1] not in _NAME_CHARS)
             and self.not_credential_name.fullmatch(buffer, start, end) is None
-            and self.credential_named(buffer, start, end)
+            and (self.credential_named(buffer, start, end) or (end - start == 3 and buffer.startswith(b"PAT", start)))
         )
 
     def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
