@@ -21,7 +21,8 @@ Design:
   (``ghp_xxxx...``) is a documentation placeholder and is kept.
 - A value assigned to a credential-like name, given to a password flag, or carried by an
   ``Authorization``, ``Proxy-Authorization``, API-key or ``Cookie`` header is refused whatever its
-  length, unless it stands for a value instead of being one: empty, a template or environment
+  length (a session cookie outside a header, under a framework's name for it, only when its value
+  looks generated), unless it stands for a value instead of being one: empty, a template or environment
   reference (``<token>``, ``${API_KEY}``, ``$(pass show db)``, ``%TOKEN%``, ``{{ secret }}``), a mask
   (``****``, ``xxxx``), a word that marks a missing value (``None``, ``null``, ``changeme``,
   ``redacted``, ``required``), a type (``str``, ``SecretStr``), or a reference to where the value
@@ -175,6 +176,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "credential_url": "a URL with an embedded password",
         "authorization_header": "an authorization header carrying a credential",
         "cookie_header": "a cookie header carrying a session value",
+        "session_cookie": "a session cookie's value",
         "bearer_token": "a bearer token",
         "command_line_credential": "a credential passed as a command-line argument",
         "netrc_password": "a netrc entry with a password",
@@ -579,6 +581,16 @@ _SESSION_COOKIE = (
     rb"|oauth|ticket|nonce|grant).*"
     rb"|.*(?<![a-z])(?:sid|sig|key|user|account|acct)(?![a-z]).*)"  # connect.sid, api_key; not sidebar
 )
+# The names web frameworks give their session cookie (Rails' and GitLab's _app_session, Django's
+# sessionid, PHP's PHPSESSID, Java's JSESSIONID, ASP.NET_SessionId, Express's connect.sid, Laravel's
+# laravel_session...), which a record may hold outside a Cookie header: a cookie jar, a requests
+# cookies={...} dict, a browser's storage panel copied out. Only a generated value counts; a plain
+# "session" or "session_id" names a tracing or a database session as often.
+_SESSION_COOKIE_NAME = (
+    rb"_(?:[A-Za-z0-9]+_)*session(?:_id)?|(?:laravel|ci|rack\.)_?session|sessionid|SESSIONID"
+    rb"|PHPSESSID|JSESSIONID|ASP\.NET_SessionId|[A-Za-z0-9_-]{1,32}\.sid"
+)
+_COOKIE_SEPARATOR = rb"(?P<end>)\\{0,3}[\"']?[ \t]*(?:=|:(?![:/]))[ \t]*"
 
 # Tools whose short option carries the password, by the option that carries it. The same letter
 # means something else to other tools (ssh -p 2222 and psql -p 5432 name a port, mysql -P 3306
@@ -722,6 +734,7 @@ class _Screen:
     cookie_attribute = _compiled(_COOKIE_ATTRIBUTE)
     session_cookie = _compiled(_SESSION_COOKIE)
     password_tool = _compiled(_PASSWORD_TOOL)
+    session_cookie_name = _compiled(_SESSION_COOKIE_NAME)
     pair_name = _compiled(_PAIR_NAME)
     unjoined_part = _compiled(rb"[^-_./]{8,}")
     inner_digit = _compiled(rb"[A-Za-z][0-9]+[A-Za-z]")
@@ -1053,6 +1066,17 @@ class _Screen:
                     return True
             pos = pair.end()
         return False
+
+    def session_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a session cookie given outside a header (``_gitlab_session=...``,
+        ``cookies={"sessionid": "..."}``): a name frameworks give one (:data:`_SESSION_COOKIE_NAME`)
+        and a value that looks generated, sixteen bytes or more."""
+        end = match.start("end")
+        start = self.name_ending_at(buffer, end)
+        if start is None or self.session_cookie_name.fullmatch(buffer, start, end) is None:
+            return False
+        found = self.value_at(buffer, match.end())
+        return found is not None and self.looks_secret(buffer, found[0], found[1], shortest=16)
 
     def armour_alone(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a private-key armour line on a line of its own (in prose it is only mentioned)."""
@@ -1853,6 +1877,11 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in _cased(
             b"cookie", rb"\\{0,3}[\"']?\]?[ \t]*[:=][ \t]*\\{0,3}[\"']?", gap=rb"[A-Za-z0-9]"
         )
+    ),
+    # A session cookie outside a Cookie header, found by the word its name ends in.
+    *(
+        ("session_cookie", lead + _COOKIE_SEPARATOR, _Screen.session_value)
+        for lead in (rb"session(?:_id|id)?", rb"SESS(?:ION)?ID", rb"SessionId", rb"\.sid")
     ),
     *(
         ("bearer_token", pattern, _Screen.value_follows)
