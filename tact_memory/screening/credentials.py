@@ -180,6 +180,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "bearer_token": "a bearer token",
         "command_line_credential": "a credential passed as a command-line argument",
         "netrc_password": "a netrc entry with a password",
+        "kubernetes_secret": "a Kubernetes Secret's encoded data",
         "credential_assignment": "a value assigned to a credential-like name",
         **providers.KINDS,
     }
@@ -591,6 +592,16 @@ _SESSION_COOKIE_NAME = (
     rb"|PHPSESSID|JSESSIONID|ASP\.NET_SessionId|[A-Za-z0-9_-]{1,32}\.sid"
 )
 _COOKIE_SEPARATOR = rb"(?P<end>)\\{0,3}[\"']?[ \t]*(?:=|:(?![:/]))[ \t]*"
+# A Kubernetes Secret's data: a "data:" line (kubectl prints it before "kind: Secret"), then its
+# entries, one to a line and indented past it, each a key and its value in base64 (on the next
+# line after a block marker). Comment lines may stand between them.
+_SECRET_DATA = rb"(?m:^)(?P<indent>[ \t]{0,64})data:[ \t]*\r?\n"
+_SECRET_ENTRY = (
+    rb"(?P<indent>[ \t]{1,64})(?:#[^\r\n]{0,1024}|[\"']?[A-Za-z0-9._-]{1,253}[\"']?:[ \t]*(?P<value>[^\s#][^\r\n]{0,2048})?)"
+    rb"(?:\r?\n|\Z)"
+)
+_BASE64_DATA = rb"[\"']?[A-Za-z0-9+/]{10,}={0,2}[\"']?[ \t]*"
+_MAX_ENTRIES = 64
 
 # Tools whose short option carries the password, by the option that carries it. The same letter
 # means something else to other tools (ssh -p 2222 and psql -p 5432 name a port, mysql -P 3306
@@ -735,6 +746,9 @@ class _Screen:
     session_cookie = _compiled(_SESSION_COOKIE)
     password_tool = _compiled(_PASSWORD_TOOL)
     session_cookie_name = _compiled(_SESSION_COOKIE_NAME)
+    secret_data = _compiled(_SECRET_DATA)
+    secret_entry = _compiled(_SECRET_ENTRY)
+    base64_data = _compiled(_BASE64_DATA)
     pair_name = _compiled(_PAIR_NAME)
     unjoined_part = _compiled(rb"[^-_./]{8,}")
     inner_digit = _compiled(rb"[A-Za-z][0-9]+[A-Za-z]")
@@ -1077,6 +1091,30 @@ class _Screen:
             return False
         found = self.value_at(buffer, match.end())
         return found is not None and self.looks_secret(buffer, found[0], found[1], shortest=16)
+
+    def secret_object(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a Kubernetes Secret (``kind: Secret`` anywhere in the record) whose ``data:``
+        holds a value in base64 of ten characters or more, whatever its key (``extra: ...``,
+        ``.dockercfg: |`` over the value). A stand-in there (``<base64>``, ``{{ .Values.x |
+        b64enc }}``) is no base64, and ``stringData:`` is judged as any other setting."""
+        for data in self.secret_data.finditer(buffer):
+            indent = data.end("indent") - data.start("indent")
+            pos = data.end()
+            for _ in range(_MAX_ENTRIES):
+                entry = self.secret_entry.match(buffer, pos)
+                if entry is None or entry.end() == pos or entry.end("indent") - entry.start("indent") <= indent:
+                    break
+                pos = entry.end()
+                first, last = entry.span("value")
+                if first < 0:
+                    continue
+                block = self.block_line.match(buffer, first)
+                if block is not None and self.block_marker.fullmatch(buffer, first, _trimmed_line(buffer, first, last)):
+                    first, last = block.span("line")
+                    pos = block.end()
+                if self.base64_data.fullmatch(buffer, first, last) is not None and _distinct(buffer, first, last) >= _MIN_DISTINCT:
+                    return True
+        return False
 
     def armour_alone(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a private-key armour line on a line of its own (in prose it is only mentioned)."""
@@ -1667,6 +1705,13 @@ def _trimmed(buffer: bytearray, start: int, end: int) -> int:
     return end
 
 
+def _trimmed_line(buffer: bytearray, start: int, end: int) -> int:
+    """Where ``buffer[start:end]`` ends without trailing spaces, tabs and carriage returns."""
+    while end > start and buffer[end - 1] in b" \t\r":
+        end -= 1
+    return end
+
+
 def _distinct(buffer: bytearray, start: int, end: int) -> int:
     # A memoryview slice reads the bytes in place; a bytearray slice would copy them.
     with memoryview(buffer) as view:
@@ -1934,6 +1979,8 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
         _lead(rb"machine", rb"\s+\S{1,253}\s+login\s+\S{1,253}\s+password[ \t]+"),
         _Screen.given_value,
     ),
+    # A Kubernetes Secret's data under keys of any name: found by its kind, the data looked for.
+    ("kubernetes_secret", rb"kind:[ \t]{0,8}[\"']?Secret[\"']?[ \t]*(?:#[^\r\n]{0,256})?(?:\r?\n|\Z)", _Screen.secret_object),
     ("credential_assignment", _SEPARATOR, _Screen.assignment),
     # A credential's name and its value as the first two arguments of a call: define('DB_PASSWORD',
     # '...'), os.Setenv("API_KEY", "..."). Found by the closing quote and the comma.

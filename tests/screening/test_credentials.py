@@ -782,6 +782,8 @@ ADVERSARIAL: dict[str, str | None] = {
     (" /user:a /p:" * 100)[:1024]: None,  # no tool on the line
     "password: |\n" + " " * 1000 + "Tr0ub4dor&3": None,  # indented further than a block is looked for
     ("k:\n password: |\n  " + "a " * 8 + "\n") * 20: None,  # a block of one-letter words
+    "kind: Secret\n" + "data:\n" * 170: None,  # a data line after every data line
+    "kind: Secret\ndata:\n" + "  a: |\n" * 140: None,  # a block marker over every line
 }
 
 
