@@ -1138,9 +1138,12 @@ class _Screen:
         belongs to the path (``https://host:8443/@scope/pkg``). A URL's password is delimited as a
         quoted value is, so it stands for one only as a whole template (``${DB_PASSWORD}``, ``%s``,
         ``{password}``): one that starts with a percent-encoded byte (``%40...``) or a symbol is a
-        password.
+        password. One that repeats the user's name is a well-known local default, as in curl's
+        ``-u 'test:test'`` (``amqp://guest:guest@localhost``, ``postgres://postgres:postgres@...``).
         """
         start, end = match.span("body")
+        if _same_bytes(buffer, match.span("user"), (start, end)):
+            return False
         cut = min((i for i in (buffer.find(c, start, end) for c in b"/?#") if i >= 0), default=end)
         if cut < end and (cut == start or bytes(buffer[start:cut]).isdigit()):
             return False
@@ -1163,11 +1166,8 @@ class _Screen:
         if found is None:
             return False
         first, last = found[0], _trimmed(buffer, found[0], found[1])
-        user_first, user_last = match.span("user")
-        if last - first == user_last - user_first:
-            with memoryview(buffer) as view:  # compared in place: a slice would be a copy
-                if view[first:last] == view[user_first:user_last]:
-                    return False
+        if _same_bytes(buffer, match.span("user"), (first, last)):
+            return False
         return (
             _distinct(buffer, first, last) > 1
             and self.placeholder_word.fullmatch(buffer, first, last) is None
@@ -1705,6 +1705,14 @@ def _trimmed(buffer: bytearray, start: int, end: int) -> int:
     return end
 
 
+def _same_bytes(buffer: bytearray, one: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether two spans of ``buffer`` hold the same bytes, compared in place (a slice would be a copy)."""
+    if one[1] - one[0] != other[1] - other[0]:
+        return False
+    with memoryview(buffer) as view:
+        return view[one[0] : one[1]] == view[other[0] : other[1]]
+
+
 def _trimmed_line(buffer: bytearray, start: int, end: int) -> int:
     """Where ``buffer[start:end]`` ends without trailing spaces, tabs and carriage returns."""
     while end > start and buffer[end - 1] in b" \t\r":
@@ -1896,7 +1904,7 @@ _RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # (postgres://u:PW@%2Fvar%2Frun%2Fpostgresql/db).
     (
         "credential_url",
-        rb"://[^\s:/?#@\"'<>]{0,128}:(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.%/?:-]",
+        rb"://(?P<user>[^\s:/?#@\"'<>]{0,128}):(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.%/?:-]",
         _Screen.url_password,
     ),
     # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
