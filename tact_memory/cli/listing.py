@@ -183,10 +183,11 @@ def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) 
     if record is None:
         _fail(f"not_found: no memory has id {record_id}")
     elif record.key.version != version:
+        from ..store.policy import version_mismatch
+
         _fail(
-            f"version_conflict: memory {record_id} is at version {record.key.version}, not {version}; it changed "
-            f"since you saw it. Check it with `tact-memory show {record_id}`, then delete it with --version "
-            f"{record.key.version}"
+            f"version_conflict: {version_mismatch(RecordKey(record_id, version), record.key.version)}. Check it with "
+            f"`tact-memory show {record_id}`, then delete it with --version {record.key.version}"
         )
     elif not yes:
         click.echo(f"memory {record_id} (version {record.key.version}):\n  {terminal_safe(record.content)}")

@@ -159,6 +159,24 @@ def check_key(key: RecordKey) -> None:
         raise errors.InvalidArguments(f"id and version must be integers from 1 to {MAX_INTEGER}")
 
 
+def version_conflict(key: RecordKey, current: int, doing: str) -> errors.VersionConflict:
+    """The refusal of ``key`` when its record is at version ``current``, for a caller ``doing``
+    something with it ("replacing", "deleting").
+
+    A version below the current one was seen before the record changed; one above it was never
+    the record's (a typing slip, a key from another memory), and saying it changed would mislead.
+    """
+    told = version_mismatch(key, current)
+    return errors.VersionConflict(f"{told}. Read it again before {doing} it", id=key.id, current_version=current)
+
+
+def version_mismatch(key: RecordKey, current: int) -> str:
+    """What is wrong with ``key`` when its record is at version ``current`` (:func:`version_conflict`)."""
+    if key.version > current:
+        return f"memory {key.id} has no version {key.version}; it is at version {current}"
+    return f"memory {key.id} is at version {current}, not {key.version}; it changed since you saw it"
+
+
 def check_unshared_key(key: RecordKey) -> None:
     """Refuse a key that names a namespace in a store no team shares: none of its records has one.
 

@@ -69,6 +69,7 @@ from ..records import (
 from .. import deadline
 from .policy import (
     MAX_INTEGER, ORDER_BY, Row, check_changed, check_ids, check_key, fits_as_is, hidden_reason, plan_put, validate_content,
+    version_conflict,
 )  # fmt: skip
 
 if TYPE_CHECKING:
@@ -477,11 +478,7 @@ class PostgresStore:
             )
         version, content = self._docs[owner][key.id]
         if version != key.version:
-            raise errors.VersionConflict(
-                f"memory {key.id} is at version {version}, not {key.version}; read it again before {verb} it",
-                id=key.id,
-                current_version=version,
-            )
+            raise version_conflict(key, version, verb)
         return version, content
 
     def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:

@@ -672,12 +672,7 @@ class MemoryStore:
                 if current is None:
                     raise errors.NotFound(f"no memory has id {replace.id}; scan again", id=replace.id)
                 if current != replace.version:
-                    raise errors.VersionConflict(
-                        f"memory {replace.id} is at version {current}, not {replace.version}; "
-                        "read it again before replacing it",
-                        id=replace.id,
-                        current_version=current,
-                    )
+                    raise policy.version_conflict(replace, current, "replacing")
                 policy.check_changed(replace, self._corpus.content_of(replace.id), content)
             same = self._corpus.duplicate_of(content, besides=replace.id if replace else None)
             if same is not None:
@@ -761,11 +756,7 @@ class MemoryStore:
                     raise errors.NotFound(f"no memory has id {key.id}", id=key.id)
                 version = rows.integer(self.path, key.id, "version", row[0], minimum=1)
                 if version != key.version:
-                    raise errors.VersionConflict(
-                        f"memory {key.id} is at version {version}, not {key.version}; it changed since you saw it",
-                        id=key.id,
-                        current_version=version,
-                    )
+                    raise policy.version_conflict(key, version, "deleting")
                 self._remove(conn, [key.id])
                 self._bump_generation(conn)
             self._corpus.committed(read, removed=[key.id])

@@ -48,6 +48,32 @@ def test_stale_versions_are_refused_for_replace_and_delete(backend: MemoryBacken
     assert everything(backend) == before
 
 
+def test_a_version_the_record_never_had_is_not_said_to_have_changed(backend: MemoryBackend) -> None:
+    """A version below the current one was seen before the record changed; one above it never
+    existed (a typing slip), and the refusal says so rather than "it changed since you saw it"."""
+    key = backend.put("The queue worker retries three times").memory.key
+    ahead = RecordKey(key.id, key.version + 4)
+    before = everything(backend)
+    with pytest.raises(errors.VersionConflict) as replace_info:
+        backend.put("The queue worker retries seven times", replace=ahead)
+    with pytest.raises(errors.VersionConflict) as delete_info:
+        backend.delete(ahead)
+    for info, doing in ((replace_info, "replacing"), (delete_info, "deleting")):
+        assert info.value.message == (
+            f"memory {key.id} has no version {key.version + 4}; it is at version {key.version}. "
+            f"Read it again before {doing} it"
+        )
+        assert info.value.details() == {"id": key.id, "current_version": key.version}
+    assert everything(backend) == before
+    newer = backend.put("The queue worker retries five times", replace=key).memory.key
+    with pytest.raises(errors.VersionConflict) as stale:
+        backend.delete(key)
+    assert stale.value.message == (
+        f"memory {key.id} is at version {newer.version}, not {key.version}; it changed since you saw it. "
+        "Read it again before deleting it"
+    )
+
+
 @pytest.mark.parametrize("id_", [0, -1, 2**63, 10**30, "1", 1.0, True])
 def test_get_answers_none_for_an_id_no_record_can_have(backend: MemoryBackend, id_: object) -> None:
     backend.put("The cron job runs hourly")  # id 1, so "1", 1.0 and True would find it if coerced

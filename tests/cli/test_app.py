@@ -129,7 +129,7 @@ def test_list_export_and_delete(config_path: Path, snapshot: SnapshotAssertion) 
     assert "kept" in refused.output
     assert len(json.loads(run("--config", str(config_path), "list", "--json").output)) == 1
     stale = run("--config", str(config_path), "delete", "1", "--version", "2", "--yes")
-    assert stale.exit_code == 1 and "version 1, not 2" in stale.output
+    assert stale.exit_code == 1 and "has no version 2; it is at version 1" in stale.output
     done = run("--config", str(config_path), "delete", "1", "--version", "1", input="y\n")
     assert done.exit_code == 0
     assert "removed from the database and from retrieval" in done.output
@@ -164,7 +164,7 @@ def test_list_export_and_delete_say_memory_is_disabled_like_the_browser(
 def test_delete_checks_the_version_before_asking(config_path: Path) -> None:
     run("--config", str(config_path), "tool", "--role", "root", input="\n".join(SESSION[1:3]) + "\n")
     stale = run("--config", str(config_path), "delete", "1", "--version", "2", input="y\n")
-    assert stale.exit_code == 1 and "Remove it" not in stale.output and "version_conflict: memory 1 is at version 1, not 2" in stale.output
+    assert stale.exit_code == 1 and "Remove it" not in stale.output and "version_conflict: memory 1 has no version 2; it is at version 1" in stale.output
     assert "tact-memory show 1" in stale.output and "--version 1" in stale.output  # how to go on
     missing = run("--config", str(config_path), "delete", "7", "--version", "1", input="y\n")
     assert missing.exit_code == 1 and "Remove it" not in missing.output and "not_found: no memory has id 7" in missing.output

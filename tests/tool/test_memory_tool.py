@@ -273,7 +273,7 @@ def test_error_results_carry_their_fields(store: MemoryStore) -> None:
     conflict = tool.call({"operation": "delete", "id": 1, "version": 3})
     assert conflict["error"] == {
         "code": "version_conflict",
-        "message": "memory 1 is at version 1, not 3; it changed since you saw it",
+        "message": "memory 1 has no version 3; it is at version 1. Read it again before deleting it",
         "id": 1,
         "current_version": 1,
     }
