@@ -304,6 +304,12 @@ def setup_command(
             f"note: no configuration file at {source.path} yet, so memory is off; `tact-memory init --enable` "
             "creates it, then run setup again so the command names it"
         )
+    elif not remove and not source.path.exists():
+        note = (
+            f"note: {source.path} (chosen by {source.origin}) does not exist yet, so until it does the server "
+            "will not start" + (" and the prompt hook fails on each prompt" if client in ("claude-code", "codex") else "")
+            + f"; `tact-memory --config {shlex.quote(str(source.path))} init --enable` creates it"
+        )
     if print_only:
         if unmerged:
             click.echo(f"# {unmerged}: paste the entries below into it by hand")
@@ -317,6 +323,8 @@ def setup_command(
             elif change.changed:
                 click.echo(f"# {change.path}: our entries are taken out")
         return
+    if not remove:
+        _require("mcp", "mcp")  # the entry starts `tact-memory mcp`, which would fail inside the client
     try:
         done = clients.apply_all(changes)
     except clients.ApplyError as exc:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import shutil
 import sys
 from collections.abc import Callable
@@ -257,6 +259,22 @@ def test_codex_without_tomlkit_names_the_extra(home: Path, config_path: Path, mo
     assert not (home / ".codex").exists()
 
 
+@pytest.mark.parametrize("client", ["claude-code", "cursor", "vscode"])
+def test_setup_without_the_mcp_extra_names_it_and_writes_nothing(
+    client: str, home: Path, config_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry starts `tact-memory mcp`, which would fail inside the client, where nobody looks."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else real(name, *a))
+    before = sorted(p.relative_to(home) for p in home.rglob("*"))
+    result = setup(config_path, home, client)
+    assert result.exit_code == 2 and "tact-memory[mcp]" in result.output
+    assert sorted(p.relative_to(home) for p in home.rglob("*") if p.name != "work") == [p for p in before if p.name != "work"]
+    assert setup(config_path, home, client, "--print").exit_code == 0  # what to paste needs nothing
+
+
 @pytest.mark.parametrize(
     ("platform", "expected"),
     [
@@ -329,6 +347,30 @@ def test_a_missing_fallback_file_is_not_named_and_setup_says_memory_is_off(home:
     assert anyio.run(scan_over, entry, {"HOME": str(home)})["error"]["code"] == "disabled"
     printed = bare_setup("cursor", "--print")
     assert "# note: no configuration file at" in printed.output  # --print says so too
+
+
+@pytest.mark.parametrize("chosen_by", ["--config", "TACT_CONFIG"])
+def test_a_chosen_file_that_is_missing_is_named_and_setup_says_how_to_create_it(
+    chosen_by: str, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chosen = tmp_path / "later" / "config.toml"
+    if chosen_by == "TACT_CONFIG":
+        monkeypatch.setenv("TACT_CONFIG", str(chosen))
+        result = bare_setup("claude-code")
+    else:
+        result = setup(chosen, home, "claude-code")
+    assert result.exit_code == 0, result.output
+    entry = _json(home / ".claude.json")["mcpServers"]["tact-memory"]
+    assert entry["args"][entry["args"].index("--config") + 1] == str(chosen)
+    assert f"{chosen} (chosen by {chosen_by}) does not exist yet" in result.output
+    assert "the prompt hook fails on each prompt" in result.output
+    # the advice, followed as printed, makes the file the entry names, and the server starts on it
+    advice = re.search(r"`(tact-memory --config [^`]+ init --enable)`", result.output)
+    assert advice is not None
+    monkeypatch.delenv("TACT_CONFIG", raising=False)
+    made = CliRunner().invoke(cli, shlex.split(advice.group(1))[1:], catch_exceptions=False)
+    assert made.exit_code == 0 and chosen.is_file(), made.output
+    assert "error" not in anyio.run(scan_over, entry, {"HOME": str(home)})
 
 
 # --- merging into files the user wrote ---------------------------------------------------------
