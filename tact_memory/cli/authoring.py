@@ -16,6 +16,7 @@ from .common import enabled_store as _enabled_store
 from .common import fail as _fail
 
 if TYPE_CHECKING:
+    from ..config.loading import ConfigSource
     from ..records import MemoryBackend
 
 from ..tool.results import record_json
@@ -56,7 +57,7 @@ def init_command(ctx: click.Context, enable: bool) -> None:
                 f"{source.path} is a symbolic link to {target}, which does not exist; it was left unchanged. "
                 f"Create the file there with `{command}`, or remove the link"
             )
-        _fail(f"{source.path} already exists; it was left unchanged")
+        _fail(f"{source.path} already exists; it was left unchanged{_enable_existing(source) if enable else ''}")
         raise  # pragma: no cover
     except OSError as exc:
         _fail(f"cannot write {source.path}: {exc.strerror or exc}")
@@ -65,6 +66,22 @@ def init_command(ctx: click.Context, enable: bool) -> None:
     click.echo(f"memory database: {database_path_for(path)} (created on first use)")
     if not enable:
         click.echo("to enable memory, set `enabled = true` under `[memory]` in that file")
+
+
+def _enable_existing(source: ConfigSource) -> str:
+    """What ``init --enable`` adds when the file is there already: whether memory is on in it, and
+    how to turn it on if not."""
+    from ..config.loading import read_config
+
+    try:
+        config = read_config(source)
+    except errors.ConfigError as exc:
+        return f" (and it cannot be used as it is: {exc.message})"
+    if config.memory.enabled:
+        return "; memory is enabled in it already"
+    from .common import enabling
+
+    return f"; memory is disabled in it: to enable it, {enabling(config)}"
 
 
 def _read_text(text: str | None) -> str:
@@ -194,7 +211,7 @@ def edit_command(ctx: click.Context, record_id: int) -> None:
             edited = Path(name).read_text(encoding="utf-8-sig").strip()
         except (click.ClickException, UnicodeDecodeError, OSError) as exc:
             if isinstance(exc, click.ClickException):
-                reason = exc.format_message()
+                reason = _editor_failure(exc)
             elif isinstance(exc, OSError):
                 # an editor that saves by renaming can leave something else, or nothing, at the path
                 reason = f"the edited file cannot be read back ({exc.strerror or exc}: {name})"
@@ -217,6 +234,16 @@ def edit_command(ctx: click.Context, record_id: int) -> None:
         if not keep:
             with contextlib.suppress(OSError):  # the editor may have removed it, or left a folder there
                 os.unlink(name)
+
+
+def _editor_failure(exc: click.ClickException) -> str:
+    """Why the editor did not run, saying how to choose one when the one picked was not found."""
+    if not isinstance(exc.__cause__, FileNotFoundError):
+        return exc.format_message()
+    chosen = next((name for name in ("VISUAL", "EDITOR") if os.environ.get(name)), None)
+    if chosen is not None:
+        return f"the editor ${chosen} names ({os.environ[chosen]}) was not found; set ${chosen} to one that is installed"
+    return "no editor was found (tried sensible-editor, vim, nano and vi); set $EDITOR or $VISUAL to one"
 
 
 @click.command("import")

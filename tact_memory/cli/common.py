@@ -70,15 +70,18 @@ def require_enabled(config: Config) -> None:
     """Stop with exit 1, saying how to enable memory (as the browser shows it), when it is disabled."""
     if config.memory.enabled:
         return
+    fail(f"memory is disabled; to enable it, {enabling(config)}")
+
+
+def enabling(config: Config) -> str:
+    """How to enable memory in the file ``config`` was read from, as an instruction."""
     from ..config.loading import declares_table
 
     if not config.exists:
-        how = f"run `tact-memory init --enable` (it writes {config.path})"
-    elif declares_table(config.path, "memory"):
-        how = f"set `enabled = true` under `[memory]` in {config.path}"
-    else:
-        how = f"add `[memory]` and `enabled = true` to {config.path}"
-    fail(f"memory is disabled; to enable it, {how}")
+        return f"run `tact-memory init --enable` (it writes {config.path})"
+    if declares_table(config.path, "memory"):
+        return f"set `enabled = true` under `[memory]` in {config.path}"
+    return f"add `[memory]` and `enabled = true` to {config.path}"
 
 
 def store_for_config(config: Config) -> MemoryBackend:

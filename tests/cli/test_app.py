@@ -636,3 +636,36 @@ def test_an_id_or_version_not_in_ascii_digits_names_no_record(config_path: Path,
     result = CliRunner().invoke(cli, [*cfg, *args])
     assert result.exit_code == 2 and f"{written!r} is not a whole number in digits 0-9" in result.output
     assert len(json.loads(run(*cfg, "list", "--json").output)) == 10
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[memory]\nenabled = false\n", "; memory is disabled in it: to enable it, set `enabled = true` under `[memory]` in "),
+        ("# mine\n", "; memory is disabled in it: to enable it, add `[memory]` and `enabled = true` to "),
+        ("[memory]\nenabled = true\n", "; memory is enabled in it already"),
+        ("[memory]\nenabled = 3\n", " (and it cannot be used as it is: "),
+    ],
+)
+def test_init_enable_on_a_file_that_exists_says_whether_memory_is_on_and_how(tmp_path: Path, text: str, said: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    result = run("--config", str(path), "init", "--enable")
+    assert result.exit_code == 1 and f"{path} already exists; it was left unchanged{said}" in result.output
+    assert path.read_text(encoding="utf-8") == text
+    plain = run("--config", str(path), "init")  # without --enable nothing was asked about memory
+    assert plain.output == f"tact-memory: {path} already exists; it was left unchanged\n"
+
+
+def test_edit_without_an_editor_says_how_to_choose_one(config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run("--config", str(config_path), "add", "In the zephyr repo, tags use vX.Y.Z.")
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))
+    result = run("--config", str(config_path), "edit", "1")
+    assert result.exit_code == 1
+    assert "no editor was found (tried sensible-editor, vim, nano and vi); set $EDITOR or $VISUAL" in result.output
+    monkeypatch.setenv("EDITOR", "no-such-editor")
+    result = run("--config", str(config_path), "edit", "1")
+    assert "the editor $EDITOR names (no-such-editor) was not found; set $EDITOR to one that is installed" in result.output
+    assert "memory 1 is unchanged" in result.output
