@@ -88,6 +88,9 @@ def _read_text(text: str | None) -> str:
     """TEXT, or all of stdin (UTF-8) when TEXT is missing or ``-``."""
     if text is not None and text != "-":
         return text
+    from .entry import say_waiting
+
+    say_waiting("the memory's text")
     try:
         return sys.stdin.buffer.read().decode("utf-8-sig")  # a byte order mark is not text
     except UnicodeDecodeError:
@@ -267,6 +270,10 @@ def import_command(ctx: click.Context, source: Any, dry_run: bool) -> None:
     from .importing import import_lines
 
     store = _enabled_store(ctx)
+    if getattr(source, "name", None) == "<stdin>":
+        from .entry import say_waiting
+
+        say_waiting("export lines (JSON, one record a line)")
     added = skipped = 0
     would = "would be " if dry_run else ""
     try:

@@ -17,6 +17,8 @@ import pytest
 
 from tact_memory.store.sqlite import MemoryStore
 
+from ..conftest import write_config
+
 FULL = Path("/dev/full")
 needs_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
 OUTPUT_FAILED = "tact-memory: the output could not be written (No space left on device)"
@@ -166,3 +168,33 @@ def test_a_closed_output_takes_the_answers_as_python_does_and_the_work_is_done(
         done = run(config_path, "add", content, stdout="closed")
     assert (done.returncode, done.stderr) == (0, "")
     assert contents(db_path) == [content]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+@pytest.mark.parametrize(
+    ("args", "data", "said"),
+    [
+        (["add"], b"In repo q, builds use make.\n", "the memory's text"),
+        (["tool", "--role", "root"], b'{"operation": "scan", "query": "q"}\n', "tool calls, one JSON object a line,"),
+        (["import", "-"], b"", "export lines (JSON, one record a line)"),
+    ],
+)
+def test_a_command_reading_a_terminal_says_what_it_waits_for(tmp_path: Path, args: list[str], data: bytes, said: str) -> None:
+    """Run by a person without its argument, a command that reads stdin says so (and how to end);
+    reading a pipe it says nothing (the other tests hold stderr empty)."""
+    import pty
+
+    config = write_config(tmp_path)
+    main, terminal = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tact_memory.cli", "--config", str(config), *args],
+            stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        os.close(terminal)
+        os.write(main, data + b"\x04")  # the line, then end of input as a terminal gives it
+        out, err = process.communicate(timeout=60)
+    finally:
+        os.close(main)
+    assert process.returncode == 0, err
+    assert err.decode() == f"tact-memory: reading {said} from the terminal; end with Ctrl-D on a line of its own\n"
