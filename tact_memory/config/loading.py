@@ -203,6 +203,18 @@ def _toml_type(value: object) -> str:
 _BARE_KEY = r"[A-Za-z0-9_-]+"
 
 
+_NOT_A_BOOLEAN = re.compile(r"=\s*(?:True|False|TRUE|FALSE|[Yy]es|[Nn]o|[Oo]n|[Oo]ff)\s*(?:#.*)?$")
+"""A value other languages write for a boolean, which TOML does not take (only ``true``, ``false``)."""
+
+
+def _hint(text: str, lineno: int | None) -> str:
+    """A hint for a line that TOML refused, when it is a common slip; empty otherwise."""
+    lines = text.splitlines()
+    if lineno is None or not 0 < lineno <= len(lines) or not _NOT_A_BOOLEAN.search(lines[lineno - 1]):
+        return ""
+    return " (TOML writes booleans in lower case: true or false)"
+
+
 def _key_name(*parts: str) -> str:
     """A dotted key as TOML spells it: quoted keys stay quoted, so no key can break the error's line."""
     return ".".join(part if re.fullmatch(_BARE_KEY, part) else json.dumps(part) for part in parts)
@@ -212,8 +224,9 @@ def _validate(raw: dict[str, Any], path: Path, origin: str) -> Config:
     tables: dict[str, dict[str, Any]] = {}
     for table, value in raw.items():
         if table not in _SCHEMA:
+            what = "table" if isinstance(value, dict) else "key"
             raise ConfigError(
-                f"unknown key (known tables: {', '.join(sorted(_SCHEMA))})", path=str(path), key=_key_name(table)
+                f"unknown {what} (known tables: {', '.join(sorted(_SCHEMA))})", path=str(path), key=_key_name(table)
             )
         if not isinstance(value, dict):
             raise ConfigError(f"expected a table, got {_toml_type(value)}", path=str(path), key=_key_name(table))
@@ -496,7 +509,7 @@ def _parse(text: str, path: Path, origin: str) -> Config:
         if lineno is None and "end of document" in str(exc):
             lineno = text.rstrip("\n").count("\n") + 1  # the file ended too soon: name its last line
         message = getattr(exc, "msg", None) or re.sub(_POSITION_RE, "", str(exc)).strip()
-        raise ConfigError(f"invalid TOML: {message}", path=str(path), line=lineno) from exc
+        raise ConfigError(f"invalid TOML: {message}{_hint(text, lineno)}", path=str(path), line=lineno) from exc
     return _validate(raw, path, origin)
 
 

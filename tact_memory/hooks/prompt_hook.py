@@ -213,7 +213,8 @@ def _schema_problem(raw: dict[str, Any]) -> tuple[str, str] | None:
     (dotted) and why; None when the file is valid. Only the verdict must agree with it, not the words."""
     for table, value in raw.items():
         if table not in _SCHEMA:
-            return _key(table), f"unknown key (known tables: {', '.join(sorted(_SCHEMA))})"
+            what = "table" if isinstance(value, dict) else "key"
+            return _key(table), f"unknown {what} (known tables: {', '.join(sorted(_SCHEMA))})"
         if not isinstance(value, dict):
             return _key(table), "expected a table"
         for key, item in value.items():

@@ -120,7 +120,8 @@ def test_a_missing_file_the_program_named_is_an_error_that_says_so(tmp_path: Pat
         ("[memory]\nenabled = \"yes\"\n", "memory.enabled", "expected a boolean"),
         ("[memory]\nenabled = 1\n", "memory.enabled", "got integer"),
         ("[memory]\nenable = true\n", "memory.enable", "unknown key"),
-        ("[memories]\nenabled = true\n", "memories", "unknown key"),
+        ("[memories]\nenabled = true\n", "memories", "unknown table (known tables: memory)"),
+        ("memories = 1\n", "memories", "unknown key (known tables: memory)"),
         ("memory = true\n", "memory", "expected a table"),
     ],
 )
@@ -132,6 +133,14 @@ def test_wrong_types_and_unknown_keys_name_file_and_key(tmp_path: Path, text: st
     assert info.value.key == key
     assert str(path) in str(info.value) and f"[{key}]" in str(info.value) and fragment in str(info.value)
     assert info.value.code == "invalid_config"
+
+
+@pytest.mark.parametrize("value", ["True", "FALSE", "yes", "Off # for now"])
+def test_a_boolean_other_languages_write_gets_a_hint(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f"[memory]\nenabled = {value}\n")
+    with pytest.raises(ConfigError, match=r":2: invalid TOML: .* \(TOML writes booleans in lower case: true or false\)$"):
+        load_config(path)
 
 
 def test_malformed_toml_names_the_line(tmp_path: Path) -> None:
