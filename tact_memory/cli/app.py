@@ -10,7 +10,7 @@ any work: like bad usage, it is the command that cannot run, and 1 is what ``eva
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -39,7 +39,24 @@ from .listing import delete_command, export_command, list_command, status_comman
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+class _Commands(click.Group):
+    """The command group, which says where a global option goes when one is given after a command."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.NoSuchOption as exc:
+            name = exc.option_name.split("=", 1)[0]
+            if name not in ("--config", "--workspace") or exc.ctx is None:
+                raise
+            where = exc.ctx.command_path.removeprefix(exc.ctx.find_root().command_path).strip()
+            value = "PATH" if name == "--config" else "DIR"
+            raise click.UsageError(
+                f"{name} goes before the command: tact-memory {name} {value} {where} ...", exc.ctx
+            ) from None
+
+
+@click.group(cls=_Commands, context_settings=CONTEXT_SETTINGS)
 @click.option(
     "--config",
     "config_path",

@@ -669,3 +669,21 @@ def test_edit_without_an_editor_says_how_to_choose_one(config_path: Path, tmp_pa
     result = run("--config", str(config_path), "edit", "1")
     assert "the editor $EDITOR names (no-such-editor) was not found; set $EDITOR to one that is installed" in result.output
     assert "memory 1 is unchanged" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["list", "--config", "x.toml"], "--config goes before the command: tact-memory --config PATH list ..."),
+        (["show", "1", "--config=x.toml"], "--config goes before the command: tact-memory --config PATH show ..."),
+        (["team", "token", "list", "--workspace", "w"], "--workspace goes before the command: tact-memory --workspace DIR team token list ..."),
+    ],
+)
+def test_a_global_option_after_the_command_is_a_usage_error_that_says_where_it_goes(args: list[str], said: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2 and f"Error: {said}" in result.output
+
+
+def test_an_unknown_option_is_still_clicks_own_error() -> None:
+    result = run("list", "--bogus")
+    assert result.exit_code == 2 and "No such option '--bogus'" in result.output
