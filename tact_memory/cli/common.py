@@ -104,8 +104,18 @@ def enabled_store(ctx: click.Context) -> MemoryBackend:
 
 
 def refused(exc: errors.TactMemoryError, suffix: str = "") -> NoReturn:
-    """Exit 1 with the error's code and message (which never carry a secret value)."""
-    fail(f"{exc.code}: {exc.message}{suffix}")
+    """Exit 1 with the error's code and message (which never carry a secret value), and the
+    command that goes on from it: the message is written for a model, which has the tool's
+    operations, not the command line."""
+    fail(f"{exc.code}: {exc.message}{suffix}{_next_step(exc)}")
+
+
+def _next_step(exc: errors.TactMemoryError) -> str:
+    if isinstance(exc, errors.Duplicate):
+        return f". See it with `tact-memory show {exc.id}`; change it with `tact-memory edit {exc.id}`"
+    if isinstance(exc, errors.VersionConflict):
+        return f". See it with `tact-memory show {exc.id}`, then edit it again"
+    return ""
 
 
 class _KeyNumber(click.IntRange):

@@ -687,3 +687,17 @@ def test_a_global_option_after_the_command_is_a_usage_error_that_says_where_it_g
 def test_an_unknown_option_is_still_clicks_own_error() -> None:
     result = run("list", "--bogus")
     assert result.exit_code == 2 and "No such option '--bogus'" in result.output
+
+
+def test_a_refused_add_or_edit_says_which_command_goes_on(config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = ("--config", str(config_path))
+    run(*cfg, "add", "In the zephyr repo, tags use vX.Y.Z.")
+    again = run(*cfg, "add", "in the Zephyr repo, tags use vX.Y.Z.")
+    assert again.exit_code == 1
+    assert again.output.rstrip().endswith("See it with `tact-memory show 1`; change it with `tact-memory edit 1`")
+    other = [sys.executable, "-m", "tact_memory.cli", *cfg, "tool", "--role", "root"]
+    calls = '{"operation": "scan", "query": "zephyr"}\n{"operation": "put", "content": "zephyr tags use vX.Y", "replace": {"id": 1, "version": 1}}\n'
+    body = f"import subprocess\nsubprocess.run({other!r}, input={calls!r}, text=True, check=True, capture_output=True)\n"
+    monkeypatch.setenv("EDITOR", editor(tmp_path, body + "path.write_text('zephyr tags use v1')"))
+    edited = run(*cfg, "edit", "1")
+    assert edited.exit_code == 1 and edited.output.rstrip().endswith("See it with `tact-memory show 1`, then edit it again")
