@@ -191,7 +191,15 @@ def delete_command(ctx: click.Context, record_id: int, version: int, yes: bool) 
         )
     elif not yes:
         click.echo(f"memory {record_id} (version {record.key.version}):\n  {terminal_safe(record.content)}")
-        if not click.confirm("Remove it from the memory database and from retrieval?", default=False):
+        try:
+            agreed = click.confirm("Remove it from the memory database and from retrieval?", default=False)
+        except click.Abort:
+            if sys.stdin is not None and sys.stdin.isatty():
+                raise  # Ctrl-C or Ctrl-D at the question: click's own "Aborted!"
+            click.echo("")  # end the question's line
+            _fail(f"no answer came on stdin, so memory {record_id} was kept; pass --yes to delete without asking")
+            raise  # pragma: no cover
+        if not agreed:
             click.echo("kept")
             return
     try:

@@ -701,3 +701,12 @@ def test_a_refused_add_or_edit_says_which_command_goes_on(config_path: Path, tmp
     monkeypatch.setenv("EDITOR", editor(tmp_path, body + "path.write_text('zephyr tags use v1')"))
     edited = run(*cfg, "edit", "1")
     assert edited.exit_code == 1 and edited.output.rstrip().endswith("See it with `tact-memory show 1`, then edit it again")
+
+
+def test_delete_without_an_answer_on_stdin_keeps_the_record_and_names_yes(config_path: Path) -> None:
+    cfg = ("--config", str(config_path))
+    run(*cfg, "add", "In the zephyr repo, tags use vX.Y.Z.")
+    result = run(*cfg, "delete", "1", "--version", "1", input="")
+    assert result.exit_code == 1
+    assert "no answer came on stdin, so memory 1 was kept; pass --yes to delete without asking" in result.output
+    assert run(*cfg, "show", "1").exit_code == 0
