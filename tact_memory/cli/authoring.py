@@ -88,7 +88,7 @@ def _read_text(text: str | None) -> str:
     """TEXT, or all of stdin (UTF-8) when TEXT is missing or ``-``."""
     if text is not None and text != "-":
         return text
-    from .entry import say_waiting
+    from .waiting import say_waiting
 
     say_waiting("the memory's text")
     try:
@@ -271,7 +271,7 @@ def import_command(ctx: click.Context, source: Any, dry_run: bool) -> None:
 
     store = _enabled_store(ctx)
     if getattr(source, "name", None) == "<stdin>":
-        from .entry import say_waiting
+        from .waiting import say_waiting
 
         say_waiting("export lines (JSON, one record a line)")
     added = skipped = 0

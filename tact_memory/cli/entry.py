@@ -28,9 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["main", "plain_command"]
 
 GLOBAL_OPTIONS = ("--config", "--workspace")
-
-TOOL_INPUT = "tool calls, one JSON object a line,"
-"""What ``tool`` without a call reads (:func:`say_waiting`)."""
 ROLES = ("root", "child")
 HOOK_EVENTS = ("user-prompt-submit", "session-start")
 
@@ -123,19 +120,6 @@ def _echo(text: str, *, err: bool = False) -> None:
     stream.flush()
 
 
-def say_waiting(what: str) -> None:
-    """Say on stderr what a command waits for when its standard input is a terminal: a person who
-    ran it without its argument would otherwise look at a silent prompt."""
-    isatty = getattr(sys.stdin, "isatty", None)  # a stand-in stream may have none
-    try:
-        terminal = callable(isatty) and bool(isatty())
-    except (OSError, ValueError):  # closed
-        terminal = False
-    if terminal:
-        key = "Ctrl-Z then Enter" if os.name == "nt" else "Ctrl-D on a line of its own"
-        _echo(f"tact-memory: reading {what} from the terminal; end with {key}", err=True)
-
-
 def _run_tool(options: dict[str, str | None]) -> None:
     from ..config.loading import load_config
     from ..errors import ConfigError
@@ -154,6 +138,8 @@ def _run_tool(options: dict[str, str | None]) -> None:
         from .tool_lines import tool_answers
 
         if options["call"] is None:
+            from .waiting import TOOL_INPUT, say_waiting
+
             say_waiting(TOOL_INPUT)
         for line in tool_answers(store, options["role"], options["call"], sys.stdin.buffer):
             _echo(line)
