@@ -68,7 +68,6 @@ from ..runtime.stores import close_store, store_for
 from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import (
-    DIALECTS,
     TOOL_NAME,
     Dialect,
     input_schema,
@@ -281,8 +280,6 @@ def create_routed_server(
     """
     if tools not in ("one", "split"):
         raise ValueError(f"tools must be 'one' or 'split', not {tools!r}")
-    if dialect not in DIALECTS:
-        raise ValueError(f"unknown schema dialect {dialect!r}; use one of {', '.join(DIALECTS)}")
     listed = {
         role: [_one_tool(limits, role, dialect)] if tools == "one" else _split_tools(limits, role, dialect)
         for role in Role

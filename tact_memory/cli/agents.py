@@ -51,10 +51,6 @@ def tool_command(ctx: click.Context, role: str | None, call: str | None) -> None
 
     config = _config(ctx)
     store = _store(config) if config.memory.enabled else None
-    if call is None:
-        from .waiting import TOOL_INPUT, say_waiting
-
-        say_waiting(TOOL_INPUT)
     for line in tool_answers(store, role, call, sys.stdin.buffer):
         click.echo(line)
 

@@ -137,10 +137,6 @@ def _run_tool(options: dict[str, str | None]) -> None:
     try:
         from .tool_lines import tool_answers
 
-        if options["call"] is None:
-            from .waiting import TOOL_INPUT, say_waiting
-
-            say_waiting(TOOL_INPUT)
         for line in tool_answers(store, options["role"], options["call"], sys.stdin.buffer):
             _echo(line)
     finally:

@@ -40,7 +40,9 @@ def tool_answers(
         calls: Iterable[str | bytes] = [call.strip()]
     else:
         from .json_stream import split_values  # its patterns are compiled only for a stream
+        from .waiting import say_waiting
 
+        say_waiting("tool calls, one JSON object a line,")
         calls = split_values(stdin)
     for value in calls:
         yield json.dumps(dispatcher.call(value), ensure_ascii=False)

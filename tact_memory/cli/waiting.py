@@ -1,17 +1,13 @@
 """What a command says when it reads its standard input from a terminal.
 
-Kept apart from the entry point and the click commands, which both use it, so neither imports
-the other for it; it imports only the standard library.
+Kept apart from the click commands, which the console entry point must not import to run
+``tool``; it imports only the standard library.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-
-TOOL_INPUT = "tool calls, one JSON object a line,"
-"""What ``tool`` without a call reads (:func:`say_waiting`)."""
-
 
 def say_waiting(what: str) -> None:
     """Say on stderr what a command waits for when its standard input is a terminal: a person who
