@@ -40,6 +40,12 @@ nothing of memory, so the tool of an agent run without them refuses every call w
   started with :meth:`MemoryForAgents.run` inside another is a child too. State
   ``role=Role.ROOT`` for top-level runs that run beside others in one process, and
   ``role=Role.CHILD`` for sub-agents whose parent does not use memory.
+- Approvals: with :func:`writes_need_approval` as the tool's ``needs_approval``, a put or a delete
+  stops the run for a person. A run resumed from its state (``result.to_state()``, also through
+  ``to_string()`` and ``RunState.from_string``) is the same run again: this object remembers which
+  of its runs' own model calls asked for each pending call, so the approved put is the root's and
+  follows the scans made before the stop. A state this object did not stop (one resumed in
+  another process) cannot show that, and its pending calls run as a child's.
 
 With memory disabled there is no tool (``tools`` is empty), no instructions and no checkpoint, and
 :meth:`MemoryForAgents.run` is ``Runner.run``.
@@ -56,7 +62,7 @@ from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
-from agents import Agent, FunctionTool, RunConfig, RunHooks, Runner, RunResult
+from agents import Agent, FunctionTool, RunConfig, RunHooks, Runner, RunResult, RunState
 from agents.run import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
@@ -66,12 +72,12 @@ from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
 from ..runtime.stores import ConfiguredMemory
-from ..tool.guard import Dispatcher, Role
+from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
 from ..tool.memory_tool import store_limits
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
 
-__all__ = ["MemoryForAgents", "is_checkpoint", "with_checkpoints"]
+__all__ = ["MemoryForAgents", "is_checkpoint", "with_checkpoints", "writes_need_approval"]
 
 _CHECKPOINT_PART = {"type": "input_text", "text": CHECKPOINT_TEXT}
 
@@ -165,6 +171,25 @@ def _own_agents(start: object) -> list[object]:
             ref = getattr(entry, "_agent_ref", None)  # set by ``handoff(agent)``
             pending.append(entry if isinstance(entry, Agent) else (ref() if callable(ref) else None))
     return found
+
+
+def _call_id(item: object) -> str | None:
+    """The call id of an approval item (``ToolApprovalItem``) of a run's result or state."""
+    raw = getattr(item, "raw_item", None)
+    call_id = raw.get("call_id") if isinstance(raw, Mapping) else getattr(raw, "call_id", None)
+    return call_id if isinstance(call_id, str) else None
+
+
+async def writes_need_approval(context: Any, arguments: Mapping[str, Any], call_id: str) -> bool:
+    """A ``needs_approval`` policy for the memory tool: a person approves every put and delete.
+
+    Set it on the tool in place, ``memory.tool.needs_approval = writes_need_approval`` (the tool
+    must stay the object the adapter made: runs recognise the agents that carry memory by it). A
+    run then stops at a put or a delete with the call among ``result.interruptions``; approve it
+    on ``result.to_state()`` and pass that state to :meth:`MemoryForAgents.run`, which resumes
+    the same run, with its role and its scans.
+    """
+    return arguments.get("operation") in MUTATING_OPERATIONS
 
 
 def is_checkpoint(part: object) -> bool:
@@ -264,6 +289,7 @@ class MemoryForAgents(ConfiguredMemory):
         self.store = store
         self.role = role
         self._conversations: dict[str, None] = {}  # conversation ids run before, oldest first
+        self._paused: dict[str, _Run] = {}  # a call awaiting approval -> the run whose model asked for it, oldest first
         self.tool: FunctionTool | None = self._make_tool(store) if store is not None else None
         """The ``memory`` tool, or ``None`` when memory is disabled."""
 
@@ -348,9 +374,37 @@ class MemoryForAgents(ConfiguredMemory):
 
     # -- runs -------------------------------------------------------------------------------------
 
-    def _start(self, starting_agent: object, *, continued: bool = False) -> _Run:
-        """Decide a run's role where its caller's context is visible, before the run is marked."""
-        return _Run(self, decide_role(self.role), _own_agents(starting_agent), continued=continued)
+    def _start(self, starting_agent: object, input: object, *, continued: bool = False) -> _Run:
+        """Decide a run's role where its caller's context is visible, before the run is marked.
+
+        A run resumed from the state of one that stopped for approvals is that run again, with its
+        dispatcher (its role and its scans) and the call ids its model asked for, unless it is now
+        started inside another memory run while it was the root: a role is lowered, never raised.
+        """
+        decision = decide_role(self.role)
+        earlier = self._paused_run(input)
+        if earlier is not None and not (decision.role is Role.CHILD and earlier.decision.role is Role.ROOT):
+            earlier.agents.extend(a for a in _own_agents(starting_agent) if not any(a is own for own in earlier.agents))
+            earlier.tools_running = 0
+            return earlier
+        return _Run(self, decision, _own_agents(starting_agent), continued=continued)
+
+    def _paused_run(self, input: object) -> _Run | None:
+        """The run of this object that stopped with ``input``'s pending approvals, when ``input`` is
+        the state of such a run (one resumed in another process, or by another object, is not)."""
+        if not isinstance(input, RunState):
+            return None
+        found = {id(run): run for call_id in map(_call_id, input.get_interruptions()) if (run := self._paused.get(call_id or ""))}
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    def _pause(self, run: _Run, result: object) -> None:
+        """Remember the run whose own model asked for the calls ``result`` stopped to have approved."""
+        for call_id in map(_call_id, getattr(result, "interruptions", None) or []):
+            if call_id is not None and call_id in run.calls:
+                self._paused.pop(call_id, None)
+                self._paused[call_id] = run
+        while len(self._paused) > _CONVERSATIONS_KEPT:
+            del self._paused[next(iter(self._paused))]
 
     def _conversation_seen(self, kwargs: Mapping[str, Any]) -> bool | None:
         """Whether the run continues a conversation the provider keeps; ``None`` when it names none.
@@ -409,12 +463,14 @@ class MemoryForAgents(ConfiguredMemory):
         if not self.enabled:
             return await Runner.run(starting_agent, input, run_config=run_config, **kwargs)
         continued = await self._continues(kwargs, run_config) if continues is None else continues
-        run = self._start(starting_agent, continued=continued)
+        run = self._start(starting_agent, input, continued=continued)
         token = _RUN.set(run)
         try:
             with running("openai-agents run"):
                 hooks = _Hooks(run, kwargs.pop("hooks", None))
-                return await Runner.run(starting_agent, input, run_config=self.run_config(run_config), hooks=hooks, **kwargs)
+                result = await Runner.run(starting_agent, input, run_config=self.run_config(run_config), hooks=hooks, **kwargs)
+                self._pause(run, result)
+                return result
         finally:
             _RUN.reset(token)
             self._ran(run, kwargs)
@@ -433,12 +489,14 @@ class MemoryForAgents(ConfiguredMemory):
             return Runner.run_sync(starting_agent, input, run_config=run_config, **kwargs)
         if continues is None:
             continues = _on_default_loop(self._continues(kwargs, run_config))
-        run = self._start(starting_agent, continued=continues)
+        run = self._start(starting_agent, input, continued=continues)
         token = _RUN.set(run)
         try:
             with running("openai-agents run"):
                 hooks = _Hooks(run, kwargs.pop("hooks", None))
-                return Runner.run_sync(starting_agent, input, run_config=self.run_config(run_config), hooks=hooks, **kwargs)
+                result = Runner.run_sync(starting_agent, input, run_config=self.run_config(run_config), hooks=hooks, **kwargs)
+                self._pause(run, result)
+                return result
         finally:
             _RUN.reset(token)
             self._ran(run, kwargs)

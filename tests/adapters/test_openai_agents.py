@@ -441,3 +441,127 @@ async def test_your_filter_that_cuts_the_first_message_leaves_the_checkpoint_on_
     first_sent, second_sent = (items for _, items, _ in script.seen)
     assert CHECKPOINT_TEXT not in repr(first_sent)  # the conversation's first message
     assert len(second_sent) == 1 and any(is_checkpoint(p) for p in second_sent[0]["content"])
+
+
+# -- runs that stop for a person's approval ---------------------------------------------------------
+
+
+def approving(mem: MemoryForAgents) -> MemoryForAgents:
+    from tact_memory.adapters.openai_agents import writes_need_approval
+
+    assert mem.tool is not None
+    mem.tool.needs_approval = writes_need_approval
+    return mem
+
+
+async def approve_all(mem: MemoryForAgents, agent: Agent[Any], result: Any, *, resume: Any = None) -> Any:
+    """Approve every pending call and resume, until the run ends; ``resume`` runs the state instead of ``mem``."""
+    while result.interruptions:
+        state = result.to_state()
+        for item in result.interruptions:
+            state.approve(item)
+        result = await (resume or mem.run)(agent, state)
+    return result
+
+
+async def test_an_approved_put_resumes_the_same_run_as_the_root(config_path: Path, seeded: MemoryStore) -> None:
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Noted."))
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    first = await mem.run(agent, "Remember that zephyr uses tabs.")
+    # The scan ran; the put waits for a person, and nothing is stored yet.
+    assert [item.tool_name for item in first.interruptions] == ["memory"]
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+    done = await approve_all(mem, agent, first)
+    assert done.final_output == "Noted."
+    # Resumed as the same run: the root's put, after the scan it made before stopping.
+    assert outputs(script.seen[-1][1])[-1]["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+    assert all(MEMORY_INSTRUCTIONS in (instructions or "") for instructions, _, _ in script.seen)
+
+
+async def test_a_rejected_put_stores_nothing(config_path: Path, seeded: MemoryStore) -> None:
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Left it."))
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    first = await mem.run(agent, "Remember that zephyr uses tabs.")
+    state = first.to_state()
+    state.reject(first.interruptions[0])
+    assert (await mem.run(agent, state)).final_output == "Left it."
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_a_state_saved_as_text_resumes_the_same_run(config_path: Path, seeded: MemoryStore) -> None:
+    from agents import RunState
+
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Noted."))
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    first = await mem.run(agent, "Remember that zephyr uses tabs.")
+
+    async def through_text(agent: Agent[Any], state: Any) -> Any:
+        restored = await RunState.from_string(agent, state.to_string())
+        return await mem.run(agent, restored)
+
+    await approve_all(mem, agent, first, resume=through_text)
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+async def test_a_state_resumed_by_another_object_is_a_childs(config_path: Path, seeded: MemoryStore) -> None:
+    """Another object (as in another process) cannot tell whose model asked for the pending call,
+    so the call gets a child's role: the put is refused, never made as the root's on a guess."""
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    other = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("ok"))
+    first = await mem.run(Agent(name="root", model=script, tools=mem.tools), "Remember it.")
+    saved = first.to_state().to_string()
+
+    from agents import RunState
+
+    agent = Agent(name="root", model=script, tools=other.tools)
+    restored = await RunState.from_string(agent, saved)
+    for item in restored.get_interruptions():
+        restored.approve(item)
+    await approve_all(other, agent, await other.run(agent, restored))
+    assert outputs(script.seen[-1][1])[-1]["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_a_paused_root_run_resumed_inside_another_run_is_a_child(config_path: Path, seeded: MemoryStore) -> None:
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), lambda items: answer(json.dumps(outputs(items))))
+    agent = Agent(name="worker", model=script, tools=mem.tools)
+    first = await mem.run(agent, "Remember it.")
+    state = first.to_state()
+    state.approve(first.interruptions[0])
+
+    from agents import FunctionTool
+
+    async def on_resume(ctx: Any, arguments: str) -> str:
+        return str((await mem.run(agent, state)).final_output)
+
+    resume = FunctionTool(name="resume", description="Resume.", params_json_schema={"type": "object", "properties": {}}, on_invoke_tool=on_resume, strict_json_schema=False)
+    await mem.run(Agent(name="root", model=Script(call("resume", {}), answer("Done.")), tools=[resume]), "Go on.")
+    assert outputs(script.seen[-1][1])[-1]["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_an_approved_put_of_an_agent_run_as_a_tool_stays_a_childs(config_path: Path, seeded: MemoryStore) -> None:
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    sub_script = sub_agent_script()
+    worker = Agent(name="worker", model=sub_script, tools=mem.tools)
+    root_script = Script(call("delegate", {"input": "Remember zephyr's tabs."}), answer("Done."))
+    root = Agent(name="root", model=root_script, tools=[*mem.tools, worker.as_tool(tool_name="delegate", tool_description="Delegate.")])
+    first = await mem.run(root, "Delegate it.")
+    await approve_all(mem, root, first)
+    scan, put, delete = outputs(sub_script.seen[-1][1])
+    assert scan["candidates"] and put["error"]["code"] == delete["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_writes_need_approval_asks_for_puts_and_deletes_only() -> None:
+    from tact_memory.adapters.openai_agents import writes_need_approval
+
+    asked = {op: await writes_need_approval(None, {"operation": op}, "call") for op in ("scan", "read", "put", "delete", "other")}
+    assert asked == {"scan": False, "read": False, "put": True, "delete": True, "other": False}
