@@ -53,9 +53,10 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
+from textual.geometry import Size
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static
+from textual.widgets import ContentSwitcher, DataTable, Header, Input, Static
 from textual.worker import Worker
 
 from ..clock import now_ms
@@ -69,7 +70,7 @@ from .calls import StoreCalls
 from .deletion import Outcome, delete_shown
 from .listing import Listing, fetch
 from .preview import preview
-from .screens import ConfirmDeleteScreen, DetailScreen, display_path, when
+from .screens import CRAMPED, SHORT, TALL, WIDE, ConfirmDeleteScreen, DetailScreen, KeysFooter, TooSmallScreen, display_path, when
 
 __all__ = ["ORDERS", "MemoryBrowser"]
 
@@ -105,11 +106,32 @@ NAMESPACE_WIDTH = 16
 ROOMY_CONTENT_WIDTH = 30
 """Below this many content cells the list switches to :data:`COMPACT_COLUMNS`."""
 MIN_CONTENT_WIDTH = 12
-"""The content column never gets fewer cells; a narrower table scrolls sideways instead."""
+"""Columns are dropped (:data:`DROPPED_FIRST`) until the content gets this many cells; should it still
+not, the table scrolls sideways rather than give the content fewer."""
+DROPPED_FIRST = ("READS", "UPDATED", "VER", NAMESPACE_COLUMN, "NOTE")
+"""The columns a narrow list leaves out, first to last, to keep :data:`MIN_CONTENT_WIDTH` for the
+content; the record shown in full (``enter``) still says all of it. The id and content always stay."""
+RIGHT_ALIGNED = frozenset({"ID", "VER", "READS"})
+MIN_SIZE = Size(30, 8)
+"""The smallest terminal the browser draws in: at 30 columns the delete question and its answer keys
+take two lines each, and 8 rows leave a line of the record between them; in the list, a row under
+the headings with the filter line and a notice open. A smaller terminal gets
+:class:`~.screens.TooSmallScreen` until it grows."""
+STATUS_LINES_TINY = 2
+"""The most lines the status takes on a terminal under :data:`~.screens.SHORT` rows."""
 
 
-def status_lines(parts: Sequence[Text], width: int) -> Text:
-    """``parts`` joined by two spaces, starting a new line rather than splitting a part."""
+def status_lines(parts: Sequence[Text], width: int, *, most: int | None = None) -> Text:
+    """``parts`` joined by two spaces, starting a new line rather than splitting a part.
+
+    With ``most``, the parts that would need more lines than that are left out, whole, in order.
+    """
+    if most is not None:
+        kept: list[Text] = []
+        for part in parts:
+            if status_lines([*kept, part], width).plain.count("\n") < most:
+                kept.append(part)
+        parts = kept
     text = Text()
     used = 0
     for part in parts:
@@ -200,9 +222,9 @@ class MemoryBrowser(App[None]):
     CSS_PATH = "browser.tcss"
     ENABLE_COMMAND_PALETTE = False
     AUTO_FOCUS = None  # focus follows the view: only a visible list takes it
-    # Screen classes for small terminals; browser.tcss tightens the confirmation under them.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    # Screen classes for small terminals; browser.tcss drops spacing, the title bar and borders under them.
+    HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (CRAMPED, "-narrow"), (WIDE, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-tiny"), (SHORT, "-short"), (TALL, "-tall")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "cycle_order", "Order"),
@@ -270,9 +292,10 @@ class MemoryBrowser(App[None]):
         yield Static(id="no-match")
         yield FilterInput(placeholder="filter by content or id; enter keeps it, escape clears it", id="filter")
         yield Static(id="message")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
+        self._fit_screen()
         self._load()  # focuses the table if it is showing
         if self._watch:
             self.watcher = ConfigWatcher(
@@ -449,20 +472,14 @@ class MemoryBrowser(App[None]):
         table = self.query_one(RecordTable)
         current, place = self.highlighted, table.cursor_row
         self._shown = [r for r in self._records if matches(r, self.filter_text)]
-        team = any(record.key.namespace is not None for record in self._records)  # a team store's list
-        labels, rows = self._labels(COLUMNS, team), self._cells(compact=False, team=team)
-        widths, content_width = self._widths(labels, rows)
-        if content_width < ROOMY_CONTENT_WIDTH:
-            labels, rows = self._labels(COMPACT_COLUMNS, team), self._cells(compact=True, team=team)
-            widths, content_width = self._widths(labels, rows)
+        labels, widths, rows, content_width = self._layout()
         table.clear(columns=True)
         for label, width in zip(labels, widths):
             table.add_column(label, width=width)
         table.add_column(labels[-1], width=content_width)
         for record, cells in zip(self._shown, rows):
             table.add_row(
-                *(Text(cell, justify="right") for cell in cells[:3]),
-                *(Text(cell) for cell in cells[3:]),
+                *(Text(cell, justify="right" if label in RIGHT_ALIGNED else "left") for label, cell in zip(labels, cells)),
                 Text(preview(record.content, content_width)),
                 key=str(record.key.id),
             )
@@ -481,6 +498,28 @@ class MemoryBrowser(App[None]):
             no_match.update(Text(f'No record matches the filter "{self.filter_text}". Press escape to clear it.'))
         self._update_status()
         self.refresh_bindings()
+
+    def _layout(self) -> tuple[tuple[str, ...], list[int], list[tuple[str, ...]], int]:
+        """The headings, the widths and cells of every column but the content, and the content's width.
+
+        The full columns while the content keeps :data:`ROOMY_CONTENT_WIDTH` cells, then the update
+        date without its time, then fewer columns (:data:`DROPPED_FIRST`) down to the id.
+        """
+        team = any(record.key.namespace is not None for record in self._records)  # a team store's list
+        labels, rows = self._labels(COLUMNS, team), self._cells(compact=False, team=team)
+        widths, content_width = self._widths(labels, rows)
+        if content_width < ROOMY_CONTENT_WIDTH:
+            labels, rows = self._labels(COMPACT_COLUMNS, team), self._cells(compact=True, team=team)
+            widths, content_width = self._widths(labels, rows)
+        for dropped in DROPPED_FIRST:
+            if content_width >= MIN_CONTENT_WIDTH:
+                break
+            if dropped in labels:
+                keep = [i for i, label in enumerate(labels[:-1]) if label != dropped]
+                labels = (*(labels[i] for i in keep), labels[-1])
+                rows = [tuple(cells[i] for i in keep) for cells in rows]
+                widths, content_width = self._widths(labels, rows)
+        return labels, widths, rows, max(MIN_CONTENT_WIDTH, content_width)
 
     @staticmethod
     def _labels(labels: tuple[str, ...], team: bool) -> tuple[str, ...]:
@@ -508,41 +547,66 @@ class MemoryBrowser(App[None]):
         return "hidden" if record.key in self._hidden else "probation" if record.probation_until_ms else ""
 
     def _widths(self, labels: Sequence[str], rows: Sequence[tuple[str, ...]]) -> tuple[list[int], int]:
-        """The width of each column but the content, and the cells left for the content."""
+        """The width of each column but the content, and the cells left for the content (maybe none)."""
         table = self.query_one(RecordTable)
         widths = [cell_len(label) for label in labels[:-1]]
         for cells in rows:
             widths = [max(w, cell_len(cell)) for w, cell in zip(widths, cells)]
         padding = 2 * table.cell_padding * len(labels)
-        return widths, max(MIN_CONTENT_WIDTH, table.scrollable_content_region.width - sum(widths) - padding)
+        return widths, table.scrollable_content_region.width - sum(widths) - padding
 
     @on(RecordTable.Resized)
     def _table_resized(self) -> None:
         self._fill()
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        # Runs before Textual's own handler: ``self.size`` is still the old size here.
+        self._fit_screen(event.size)
+        self.call_after_refresh(self._resized)
+
+    def _resized(self) -> None:
         try:
             self._update_status()
         except NoMatches:  # resized before the widgets exist
             pass
 
+    def _fit_screen(self, size: Size | None = None) -> None:
+        """Cover every screen with :class:`~.screens.TooSmallScreen` while the terminal is under
+        :data:`MIN_SIZE`, and take it away once it has grown."""
+        width, height = self.size if size is None else size
+        small = width < MIN_SIZE.width or height < MIN_SIZE.height
+        covered = isinstance(self.screen, TooSmallScreen)
+        if small and not covered:
+            self.push_screen(TooSmallScreen(MIN_SIZE))
+        elif covered and not small:
+            self.pop_screen()
+
     def _update_status(self) -> None:
-        """The status line, wrapped between its parts when the terminal is narrow."""
-        parts = [
+        """The status line, wrapped between its parts when the terminal is narrow.
+
+        Under :data:`~.screens.SHORT` rows it takes at most :data:`STATUS_LINES_TINY` lines: the
+        parts about the list come first there, and the others are left out whole if they do not fit.
+        """
+        about_memory = [
             Text(f"memory {'enabled' if self.config.memory.enabled else 'disabled'}", style="bold"),
             Text(display_path(self.config.path)),
         ]
         if self.team is not None and self.config.memory.enabled:
-            parts.append(Text(f"team store {self.team.endpoint}", style="bold"))
+            about_memory.append(Text(f"team store {self.team.endpoint}", style="bold"))
+        about_list = []
         if self.view in ("records", "empty"):
-            parts.append(Text(f"{len(self._records)} record{'s' if len(self._records) != 1 else ''}"))
-            parts.append(Text(f"order: {ORDER_LABELS[self.order]}", style="bold"))
+            about_list.append(Text(f"{len(self._records)} record{'s' if len(self._records) != 1 else ''}"))
+            about_list.append(Text(f"order: {ORDER_LABELS[self.order]}", style="bold"))
             if self.filter_text:
-                parts.append(Text(f'filter "{self.filter_text}": {len(self._shown)} shown'))
+                about_list.append(Text(f'filter "{self.filter_text}": {len(self._shown)} shown'))
         if self._loading is not None:  # the rows shown are the last read's until this one ends
-            parts.append(Text("reading...", style="italic"))
+            about_list.append(Text("reading...", style="italic"))
         status = self.query_one("#status", Static)
-        status.update(status_lines(parts, self.size.width - status.styles.gutter.width))
+        width = self.size.width - status.styles.gutter.width
+        if self.size.height < SHORT:
+            status.update(status_lines([*about_list, *about_memory], width, most=STATUS_LINES_TINY))
+        else:
+            status.update(status_lines([*about_memory, *about_list], width))
 
     @property
     def highlighted(self) -> MemoryRecord | None:
@@ -627,6 +691,7 @@ class MemoryBrowser(App[None]):
         if not self.config.memory.enabled:
             while len(self.screen_stack) > 1:  # the records are hidden everywhere, at once
                 self.pop_screen()
+            self._fit_screen()  # a terminal still too small is covered again
         self._load()
 
     # -- actions -------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Container, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Static
 
@@ -31,7 +32,16 @@ from ..screening.checkpoint import IMITATION_KIND
 from ..screening.credentials import KINDS
 from .clusters import in_full
 
-__all__ = ["ConfirmDeleteScreen", "DetailScreen", "display_path", "when"]
+__all__ = ["ConfirmDeleteScreen", "DetailScreen", "KeysFooter", "TooSmallScreen", "display_path", "when"]
+
+CRAMPED = 40
+"""Below this many columns the terminal is cramped: the confirmation puts each answer on a line of its own."""
+WIDE = 80
+"""From this many columns the terminal is wide: below it the dialogs and the keys line lose their spacing."""
+SHORT = 16
+"""Below this many rows the terminal is tiny: no title bar, one-line filter, fewer lines of status and notice."""
+TALL = 24
+"""From this many rows the terminal is tall: the confirmation keeps its blank lines."""
 
 DELETION_NOTE = (
     "Deleting removes the record from the memory database and from retrieval at once. It is not proof "
@@ -81,12 +91,21 @@ def _fields(rows: list[tuple[str, str]]) -> Text:
     return text
 
 
+class KeysFooter(Footer):
+    """The keys line; on a narrow terminal without the spaces between the keys, so more of them fit."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.compact = event.size.width < WIDE
+
+
 class DetailScreen(Screen[None]):
     """One record in full: content and every piece of metadata.
 
+    The record scrolls with the arrow and page keys, so all of it is reachable on a small terminal.
     Bindings: ``escape`` back to the list, ``d`` delete (after confirmation), ``q`` quit.
     """
 
+    AUTO_FOCUS = "#detail"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back"),
         Binding("d", "delete", "Delete"),
@@ -124,7 +143,7 @@ class DetailScreen(Screen[None]):
                 ]),  # fmt: skip
                 id="detail-fields",
             )
-        yield Footer()
+        yield KeysFooter()
 
     def action_back(self) -> None:
         """Return to the list."""
@@ -150,19 +169,16 @@ class ConfirmDeleteScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         r = self.record
-        question = Text()
-        question.append("y", style="bold reverse")
-        question.append(" delete    ")
-        question.append("any other key", style="bold reverse")
-        question.append(" keep it")
         # The question and the answer keys are docked, so a small terminal scrolls the record and
         # the note between them and never hides what to press.
         with VerticalScroll(id="confirm"):
             yield Static(Text(f"Delete memory {r.key.id} (version {r.key.version})?", style="bold"), id="confirm-title")
-            yield Static(question, id="confirm-keys")
+            with Container(id="confirm-keys"):  # side by side; one above the other when narrow
+                yield Static(Text.assemble(("y", "bold reverse"), " delete"), id="confirm-delete")
+                yield Static(Text.assemble(("any other key", "bold reverse"), " keep it"), id="confirm-keep")
             yield Static(Text(in_full(r.content)), id="confirm-content")
             yield Static(Text(DELETION_NOTE), id="confirm-note")
-        yield Footer()
+        yield KeysFooter()
 
     def action_answer(self, delete: bool) -> None:
         """Close with the answer (reached only if a key is routed to bindings after all)."""
@@ -173,3 +189,34 @@ class ConfirmDeleteScreen(ModalScreen[bool]):
         event.stop()
         event.prevent_default()
         self.dismiss(event.key == "y")
+
+
+class TooSmallScreen(Screen[None]):
+    """Shown over every other screen while the terminal is smaller than ``needed``; says what size is.
+
+    The app pops it once the terminal has grown. Only ``q`` works meanwhile: no key reaches the
+    screens underneath, so nothing is confirmed or deleted unseen.
+    """
+
+    def __init__(self, needed: Size) -> None:
+        super().__init__()
+        self.needed = needed
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.say(event.size)
+
+    def say(self, size: Size) -> None:
+        """Name the terminal's ``size`` and the size needed."""
+        text = Text.assemble(
+            (f"Too small: {size.width}\u00d7{size.height}\n", "bold"),
+            f"The browser needs {self.needed.width}\u00d7{self.needed.height}. Enlarge the terminal; q quits.",
+        )
+        self.query_one("#too-small", Static).update(text)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key != "q":  # q reaches the app's quit binding; nothing else goes anywhere
+            event.stop()
+            event.prevent_default()

@@ -1,0 +1,225 @@
+"""The browser on small terminals: in every state a row of the list (or the record, or the question
+and its answer keys) is on screen, whole words only; below the minimum size it says what it needs.
+
+The assertions read the screen as drawn (:func:`screen_lines`), not the widgets' state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from tact_memory.browser import MemoryBrowser
+from tact_memory.browser.app import MIN_SIZE, RecordTable
+from tact_memory.browser.screens import ConfirmDeleteScreen, DetailScreen, TooSmallScreen
+
+from .test_app import (  # noqa: F401  (fixtures)
+    CONTENTS, SIZE, anyio_backend, content_fills_the_row, db_of, home_config, ids, make_app, other_store, press, seed,
+    settled,
+)
+
+SMALL_SIZES = [(40, 10), (60, 12), (80, 8), (30, 20), (MIN_SIZE.width, MIN_SIZE.height)]
+"""Sizes at or above the minimum that a review found hard to use."""
+
+
+def screen_lines(app: MemoryBrowser) -> list[str]:
+    """The text of every line of the screen as it is drawn now (the top screen only)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def screen(app: MemoryBrowser) -> str:
+    return "\n".join(screen_lines(app))
+
+
+def first_words(content: str, width: int) -> str:
+    """The start of ``content`` that any content cell of ``width`` cells shows whole."""
+    return content[: width - 1]
+
+
+async def open_list(pilot: Pilot[None]) -> None:
+    await settled(pilot)
+    await pilot.pause()  # the columns are cut once the table is laid out
+
+
+@asynccontextmanager
+async def browsing(config: Path, size: tuple[int, int]) -> AsyncIterator[tuple[MemoryBrowser, Pilot[None]]]:
+    """The browser on :func:`seed`'s records at ``size``, its list laid out."""
+    seed(config)
+    app = make_app(config)
+    async with app.run_test(size=size) as pilot:
+        await open_list(pilot)
+        yield app, pilot
+
+
+def assert_a_row_shows_its_content(app: MemoryBrowser) -> None:
+    """The heading and the highlighted row are on screen, the row with its id and its content's start."""
+    table = app.query_one(RecordTable)
+    lines = screen_lines(app)
+    assert any("CONTENT" in line for line in lines), lines
+    record = app.shown[table.cursor_row]
+    row = next((line for line in lines if line.lstrip().startswith(f"{record.key.id} ")), None)
+    assert row is not None, lines
+    assert first_words(record.content, 8) in row, lines
+    assert content_fills_the_row(app)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", SMALL_SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_list_shows_a_row_with_its_content_with_the_filter_open(home_config: Path, size: tuple[int, int]) -> None:
+    async with browsing(home_config, size) as (app, pilot):
+        assert_a_row_shows_its_content(app)
+        await press(pilot, "slash", "r", "e")
+        await pilot.pause()
+        assert ids(app) == [1, 2, 4]
+        assert_a_row_shows_its_content(app)
+        assert any(line.strip() == "re" or "▊  re" in line for line in screen_lines(app))  # the filter line
+        app.say(f"Deleting memory 1... If another program is writing to the database, this waits for it (up to {5} s).")
+        await pilot.pause()
+        assert_a_row_shows_its_content(app)  # a notice of two lines does not push the row away
+        assert any("Deleting memory 1" in line for line in screen_lines(app))
+
+
+@pytest.mark.anyio
+async def test_at_40_columns_the_counts_and_dates_go_before_the_content(home_config: Path) -> None:
+    async with browsing(home_config, (40, 10)) as (app, pilot):
+        labels = [column.label.plain for column in app.query_one(RecordTable).ordered_columns]
+        assert labels == ["ID", "VER", "NOTE", "CONTENT"]
+        assert "probation" in screen(app)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", SMALL_SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_record_in_full_is_reachable_to_its_last_field(home_config: Path, size: tuple[int, int]) -> None:
+    async with browsing(home_config, size) as (app, pilot):
+        await press(pilot, "enter")
+        assert isinstance(app.screen, DetailScreen)
+        await pilot.pause()
+        shown = screen(app)
+        assert "Memory 1, version 1" in shown and "In the `commonware`" in shown
+        await press(pilot, "end")  # the record scrolls with the keys
+        await pilot.pause()
+        assert "visible to agents (scan and read)" in " ".join(" ".join(screen_lines(app)).split())
+        await press(pilot, "escape")
+        assert len(app.screen_stack) == 1
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", SMALL_SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_confirmation_shows_the_question_the_record_and_both_answers_whole(
+    home_config: Path, size: tuple[int, int]
+) -> None:
+    async with browsing(home_config, size) as (app, pilot):
+        await press(pilot, "d")
+        assert isinstance(app.screen, ConfirmDeleteScreen)
+        await pilot.pause()
+        lines = screen_lines(app)
+        shown = " ".join(" ".join(line.strip(" █▌▐").split()) for line in lines)  # the words, as read
+        assert "Delete memory 1 (version 1)?" in shown, lines
+        assert "In the `commonware`" in shown, lines
+        assert any("y delete" in line for line in lines), lines
+        assert any("any other key keep it" in line for line in lines), lines  # an answer is never split
+        dialog = app.screen.query_one("#confirm").region
+        assert app.screen.region.contains_region(dialog)
+        for part in ("#confirm-title", "#confirm-keys"):
+            assert dialog.contains_region(app.screen.query_one(part).region), part
+        await press(pilot, "n")
+        assert ids(app) == [1, 2, 4, 3] and app.message == "Kept memory 1."
+
+
+@pytest.mark.anyio
+async def test_the_problem_view_names_the_problem_on_a_small_terminal(home_config: Path) -> None:
+    db = db_of(home_config)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    db.write_bytes(b"this is not a database" * 100)
+    app = make_app(home_config)
+    async with app.run_test(size=(MIN_SIZE.width, MIN_SIZE.height)) as pilot:
+        await settled(pilot)
+        assert app.view == "problem"
+        words = " ".join(" ".join(screen_lines(app)).split())
+        assert "The memory database cannot be used" in words
+
+
+# -- below the minimum -------------------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", [(20, 6), (MIN_SIZE.width - 1, 40), (120, MIN_SIZE.height - 1)])
+async def test_a_terminal_under_the_minimum_says_what_size_is_needed(home_config: Path, size: tuple[int, int]) -> None:
+    async with browsing(home_config, size) as (app, pilot):
+        assert isinstance(app.screen, TooSmallScreen)
+        words = " ".join(" ".join(screen_lines(app)).split())
+        needed = f"{MIN_SIZE.width}\u00d7{MIN_SIZE.height}"
+        assert f"Too small: {size[0]}\u00d7{size[1]}" in words and f"The browser needs {needed}" in words
+        await press(pilot, "d", "f", "slash", "enter")  # nothing reaches the list behind
+        assert isinstance(app.screen, TooSmallScreen) and app.order == "most_useful" and app.is_running
+        await press(pilot, "q")
+        assert not app.is_running
+
+
+@pytest.mark.anyio
+async def test_resizing_from_large_to_small_and_back_lays_the_list_out_again(home_config: Path) -> None:
+    async with browsing(home_config, SIZE) as (app, pilot):
+        wide = [column.label.plain for column in app.query_one(RecordTable).ordered_columns]
+        assert wide == ["ID", "VER", "READS", "UPDATED (UTC)", "NOTE", "CONTENT"]
+        for size in ((40, 10), (20, 6), (MIN_SIZE.width, MIN_SIZE.height), SIZE):
+            await pilot.resize_terminal(*size)
+            await open_list(pilot)
+            if size == (20, 6):
+                assert isinstance(app.screen, TooSmallScreen)
+                assert "Too small: 20\u00d76" in screen(app)
+            else:
+                assert len(app.screen_stack) == 1
+                assert_a_row_shows_its_content(app)
+        assert [column.label.plain for column in app.query_one(RecordTable).ordered_columns] == wide
+        assert "tact-memory" in screen_lines(app)[0]  # the title bar is back
+
+
+@pytest.mark.anyio
+async def test_a_confirmation_covered_by_a_too_small_terminal_deletes_nothing_unseen(home_config: Path) -> None:
+    async with browsing(home_config, SIZE) as (app, pilot):
+        await press(pilot, "d")
+        await pilot.resize_terminal(20, 6)
+        await settled(pilot)
+        assert isinstance(app.screen, TooSmallScreen)
+        await press(pilot, "y")  # not seen, so not an answer
+        await pilot.resize_terminal(*SIZE)
+        await settled(pilot)
+        assert isinstance(app.screen, ConfirmDeleteScreen)
+        await press(pilot, "n")
+        assert app.message == "Kept memory 1." and ids(app) == [1, 2, 4, 3]
+    with other_store(home_config) as store:
+        assert store.get(1) is not None
+
+
+# -- snapshots -----------------------------------------------------------------------------------------
+
+
+def test_snapshot_list_40_by_10_filtering(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    assert snap_compare(make_app(home_config), run_before=settled, press=["slash", "r", "e"], terminal_size=(40, 10))
+
+
+def test_snapshot_confirmation_at_the_minimum(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    size = (MIN_SIZE.width, MIN_SIZE.height)
+    assert snap_compare(make_app(home_config), run_before=settled, press=["d"], terminal_size=size)
+
+
+def test_snapshot_detail_at_the_minimum(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    size = (MIN_SIZE.width, MIN_SIZE.height)
+    assert snap_compare(make_app(home_config), run_before=settled, press=["enter"], terminal_size=size)
+
+
+def test_snapshot_list_80_by_8(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    assert snap_compare(make_app(home_config), run_before=settled, terminal_size=(80, 8))
+
+
+def test_snapshot_too_small(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    seed(home_config)
+    assert snap_compare(make_app(home_config), run_before=settled, terminal_size=(20, 6))
