@@ -44,8 +44,11 @@ nothing of memory, so the tool of an agent run without them refuses every call w
   stops the run for a person. A run resumed from its state (``result.to_state()``, also through
   ``to_string()`` and ``RunState.from_string``) is the same run again: this object remembers which
   of its runs' own model calls asked for each pending call, so the approved put is the root's and
-  follows the scans made before the stop. A state this object did not stop (one resumed in
-  another process) cannot show that, and its pending calls run as a child's.
+  follows the scans made before the stop. A state this object did not stop (saved in another
+  process) is read for the same facts (:func:`_own_history`): the call ids its own model
+  responses hold (a nested run's are kept apart, with its tool's call), and whether its memory
+  tool had answered a scan since its last put. It cannot show that the run it saved was itself
+  started inside another memory run; only the role decided at resumption lowers it.
 
 With memory disabled there is no tool (``tools`` is empty), no instructions and no checkpoint, and
 :meth:`MemoryForAgents.run` is ``Runner.run``.
@@ -173,11 +176,47 @@ def _own_agents(start: object) -> list[object]:
     return found
 
 
+def _field(item: object, name: str) -> Any:
+    """``item``'s field ``name``, whether the SDK holds it as a model or as a mapping."""
+    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+
+
 def _call_id(item: object) -> str | None:
     """The call id of an approval item (``ToolApprovalItem``) of a run's result or state."""
-    raw = getattr(item, "raw_item", None)
-    call_id = raw.get("call_id") if isinstance(raw, Mapping) else getattr(raw, "call_id", None)
+    call_id = _field(getattr(item, "raw_item", None), "call_id")
     return call_id if isinstance(call_id, str) else None
+
+
+def _own_history(state: RunState[Any]) -> tuple[set[str], bool]:
+    """What a run's state shows of the run's own model calls: the ids of the tool calls they asked
+    for, and whether the memory tool had scanned since its last put (as :mod:`~tact_memory.tool.memory_tool`
+    counts: answered without an error) when the run stopped.
+
+    A state keeps the responses of the run's own model calls; those of a run nested in a tool
+    (``Agent.as_tool``) it keeps apart, with that tool's call, so their ids are not among these.
+    """
+    asked = [
+        item
+        for response in getattr(state, "_model_responses", None) or []
+        for item in getattr(response, "output", None) or []
+        if isinstance(_field(item, "call_id"), str)
+    ]
+    answers = {
+        _field(item.raw_item, "call_id"): _field(item.raw_item, "output")
+        for item in getattr(state, "_generated_items", None) or []
+        if getattr(item, "type", None) == "tool_call_output_item"
+    }
+    scanned = False
+    for item in asked:
+        if _field(item, "name") != TOOL_NAME:
+            continue
+        try:
+            answer = json.loads(answers.get(_field(item, "call_id")) or "null")
+        except (TypeError, ValueError):
+            continue
+        if isinstance(answer, dict) and "error" not in answer and answer.get("operation") in ("scan", "put"):
+            scanned = answer["operation"] == "scan"
+    return {_field(item, "call_id") for item in asked}, scanned
 
 
 async def writes_need_approval(context: Any, arguments: Mapping[str, Any], call_id: str) -> bool:
@@ -387,7 +426,15 @@ class MemoryForAgents(ConfiguredMemory):
             earlier.agents.extend(a for a in _own_agents(starting_agent) if not any(a is own for own in earlier.agents))
             earlier.tools_running = 0
             return earlier
-        return _Run(self, decision, _own_agents(starting_agent), continued=continued)
+        run = _Run(self, decision, _own_agents(starting_agent), continued=continued)
+        if earlier is None and isinstance(input, RunState):
+            # A state this object did not stop (saved in another process): its own model calls say
+            # which pending calls are the run's, and whether it had scanned before it stopped.
+            calls, scanned = _own_history(input)
+            run.calls |= calls
+            if scanned:
+                run.dispatcher.tool.note_scan()
+        return run
 
     def _paused_run(self, input: object) -> _Run | None:
         """The run of this object that stopped with ``input``'s pending approvals, when ``input`` is

@@ -44,6 +44,11 @@ class MemoryTool:
         """The bounds the schema publishes and validation enforces: the store's."""
         self._scanned_since_put = False
 
+    def note_scan(self) -> None:
+        """Count a scan this agent made before this tool served it (a run resumed from a saved
+        state, in another process): its next put needs no scan of its own."""
+        self._scanned_since_put = True
+
     def definition(self) -> dict[str, Any]:
         """The tool definition to give a model."""
         return tool_definition(self.limits)

@@ -508,23 +508,70 @@ async def test_a_state_saved_as_text_resumes_the_same_run(config_path: Path, see
     assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
 
 
-async def test_a_state_resumed_by_another_object_is_a_childs(config_path: Path, seeded: MemoryStore) -> None:
-    """Another object (as in another process) cannot tell whose model asked for the pending call,
-    so the call gets a child's role: the put is refused, never made as the root's on a guess."""
-    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
-    other = approving(MemoryForAgents.from_config(config_path, store=seeded))
-    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("ok"))
-    first = await mem.run(Agent(name="root", model=script, tools=mem.tools), "Remember it.")
-    saved = first.to_state().to_string()
-
+async def resumed_elsewhere(config_path: Path, store: MemoryStore, first: Any, agent_for: Callable[[MemoryForAgents], Agent[Any]]) -> MemoryForAgents:
+    """Resume ``first``'s saved state as another process would: another object, the state read
+    back from text, every pending call approved."""
     from agents import RunState
 
-    agent = Agent(name="root", model=script, tools=other.tools)
-    restored = await RunState.from_string(agent, saved)
+    other = approving(MemoryForAgents.from_config(config_path, store=store))
+    agent = agent_for(other)
+    restored = await RunState.from_string(agent, first.to_state().to_string())
     for item in restored.get_interruptions():
         restored.approve(item)
     await approve_all(other, agent, await other.run(agent, restored))
-    assert outputs(script.seen[-1][1])[-1]["error"]["code"] == "forbidden"
+    return other
+
+
+async def test_a_state_saved_in_another_process_resumes_as_the_root_after_its_scans(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("ok"))
+    first = await mem.run(Agent(name="root", model=script, tools=mem.tools), "Remember it.")
+    await resumed_elsewhere(config_path, seeded, first, lambda other: Agent(name="root", model=script, tools=other.tools))
+    assert outputs(script.seen[-1][1])[-1]["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        pytest.param([], id="no scan"),
+        pytest.param([memory(operation="scan", query="zephyr", limit=99)], id="a refused scan"),
+        pytest.param([memory(operation="scan", query="zephyr"), memory(operation="put", content="Zephyr builds with make.")], id="a put after the scan"),
+    ],
+)
+async def test_a_state_saved_elsewhere_without_a_scan_since_the_last_put_needs_one(
+    config_path: Path, seeded: MemoryStore, before: list[Any]
+) -> None:
+    mem = MemoryForAgents.from_config(config_path, store=seeded)  # the earlier put, if any, runs unapproved
+    script = Script(*before, memory(operation="put", content=REMEMBERED), answer("ok"))
+    assert mem.tool is not None
+    mem.tool.needs_approval = lambda ctx, args, call_id: _needs(args.get("content") == REMEMBERED)
+    first = await mem.run(Agent(name="root", model=script, tools=mem.tools), "Remember it.")
+    assert first.interruptions
+    await resumed_elsewhere(config_path, seeded, first, lambda other: Agent(name="root", model=script, tools=other.tools))
+    assert outputs(script.seen[-1][1])[-1]["error"]["code"] == "scan_required"
+    assert REMEMBERED not in [r.content for r in seeded.list_records()]
+
+
+async def _needs(answer: bool) -> bool:
+    return answer
+
+
+async def test_an_agent_run_as_a_tool_resumed_in_another_process_stays_a_child(config_path: Path, seeded: MemoryStore) -> None:
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    sub_script = sub_agent_script()
+    root_script = Script(call("delegate", {"input": "Remember zephyr's tabs."}), answer("Done."))
+
+    def root_for(memory: MemoryForAgents) -> Agent[Any]:
+        worker = Agent(name="worker", model=sub_script, tools=memory.tools)
+        return Agent(name="root", model=root_script, tools=[*memory.tools, worker.as_tool(tool_name="delegate", tool_description="Delegate.")])
+
+    first = await mem.run(root_for(mem), "Delegate it.")
+    await resumed_elsewhere(config_path, seeded, first, root_for)
+    scan, put, delete = outputs(sub_script.seen[-1][1])
+    assert scan["candidates"] and put["error"]["code"] == delete["error"]["code"] == "forbidden"
     assert [r.content for r in seeded.list_records()] == [SEEDED]
 
 
