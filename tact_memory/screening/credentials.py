@@ -18,7 +18,14 @@ Design:
   in that order, with a match that passes its check.
 - Provider tokens are recognised by their published prefixes and usual lengths, anchored so they
   cannot start in the middle of a longer word. A body made of fewer than four distinct characters
-  (``ghp_xxxx...``) is a documentation placeholder and is kept.
+  (``ghp_xxxx...``) is a documentation placeholder and is kept, and so is the whole token wherever
+  it is given as a value (``GITHUB_TOKEN=ghp_aaaa...``, a header, a URL's password).
+- Values a provider prints in its documentation and never issues are kept, as an exact list
+  (:data:`_PUBLISHED_EXAMPLE`): AWS's example key ids (the suffix ``EXAMPLE``, as in
+  ``AKIAIOSFODNN7EXAMPLE``) and its two example secret access keys, and the account key Azurite,
+  Microsoft's storage emulator, gives every developer. They fill tutorials and test configuration,
+  and refusing them would teach that the screen refuses what is plainly no secret; a key that
+  differs from them by one character is refused.
 - A value assigned to a credential-like name, given to a password flag, or carried by an
   ``Authorization``, ``Proxy-Authorization``, API-key or ``Cookie`` header is refused whatever its
   length (a session cookie outside a header, under a framework's name for it, only when its value
@@ -368,6 +375,17 @@ _QUOTED_REFERENCE = (
 # prefix says what the key is, so STRIPE_KEY=pk_live_... is kept and STRIPE_KEY=sk_live_... is not.
 _PUBLIC_VALUE = rb"pk_(?:live|test)_[A-Za-z0-9]{16,250}|pk\.eyJ[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{10,200}"
 
+# Values their publishers print as stand-ins and never issue, as exact values (and one published
+# suffix): AWS's documentation examples (an access key id whose last seven characters are EXAMPLE,
+# as in AKIAIOSFODNN7EXAMPLE, and the two example secret access keys the AWS CLI's and IAM's
+# guides pair with them), and the account key Azurite, Microsoft's storage emulator, ships to every
+# developer for its devstoreaccount1. A key that differs from one of them by a character is a key.
+_PUBLISHED_EXAMPLE = (
+    rb"A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{9}EXAMPLE"
+    rb"|wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY|je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY"
+    rb"|Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+)
+
 # A letter together with a digit or a symbol: "hunter2x", "pa$$word". Letters alone are too often
 # type and variable names (credentials: OAuthCredentials); a header value may also qualify by a
 # lower-to-upper step, as base64 of a short user:password pair ("dXNlcjpwYXNz") does.
@@ -683,6 +701,7 @@ class _Screen:
     quoted_reference = _compiled(_QUOTED_REFERENCE)
     quoted_stand_in = _compiled(_QUOTED_STAND_IN)
     public_value = _compiled(_PUBLIC_VALUE)
+    published_example = _compiled(_PUBLISHED_EXAMPLE)
     elided_prefix = _compiled(_ELIDED_PREFIX)
     open_stand_in = _compiled(_OPEN_STAND_IN)
     pattern_construct = _compiled(_PATTERN_CONSTRUCT)
@@ -764,6 +783,7 @@ class _Screen:
         runs: bool | None = None  # whether the content has a run a provider token needs, once asked
         self.calls.named = 0
         self.calls.words = None
+        self.calls.stand_ins = None
         leads = _leads()
         for number, (kind, source, check) in enumerate(_RULES):
             if number in _PROVIDERS:
@@ -820,6 +840,8 @@ class _Screen:
             return False
         last = _trimmed(buffer, start, end)
         if last - start <= 1 or self.public_value.fullmatch(buffer, start, last) is not None:
+            return False
+        if self.token_stand_in(buffer, start, last):
             return False
         if buffer.startswith(b"...", last) and self.elided_prefix.fullmatch(buffer, start, last) is not None:
             return False
@@ -1151,6 +1173,7 @@ class _Screen:
             self.quoted_stand_in.fullmatch(buffer, start, end) is None
             and self.placeholder_word.fullmatch(buffer, start, end) is None
             and _distinct(buffer, start, end) > 1
+            and not self.token_stand_in(buffer, start, end)
         )
 
     def user_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -1193,11 +1216,34 @@ class _Screen:
         start, end = match.span("body") if "body" in match.re.groupindex else (-1, -1)
         if start < 0:  # no body group, or it sits in an alternative that did not take part
             start, end = match.span()
-        return (
+        token = min(start, match.start()), max(end, match.end())  # a marked token's body may precede its match
+        if (
             _distinct(buffer, start, end) >= _MIN_DISTINCT
             and self.placeholder_word.fullmatch(buffer, start, end) is None
             and self.quoted_stand_in.fullmatch(buffer, start, end) is None
-        )
+            and self.published_example.fullmatch(buffer, start, end) is None
+            and self.published_example.fullmatch(buffer, *token) is None
+        ):
+            return True
+        # A placeholder: kept here, and wherever else the whole of it is a value (GITHUB_TOKEN=ghp_xxxx...).
+        stand_ins = getattr(self.calls, "stand_ins", None)
+        if stand_ins is None:
+            stand_ins = self.calls.stand_ins = set()
+        stand_ins.update(((start, end), token))
+        return False
+
+    def token_stand_in(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]`` is the whole of a provider's token that its rule found a
+        placeholder (a body of fewer than four distinct characters: ``ghp_aaaa...``), or a value its
+        publisher prints as an example (:data:`_PUBLISHED_EXAMPLE`): a stand-in wherever it is given.
+
+        The rules that find tokens run before every rule that judges a value (see :data:`_RULES`),
+        so by then each placeholder token in the content has been seen and its place noted.
+        """
+        stand_ins = getattr(self.calls, "stand_ins", None)
+        if stand_ins and (start, end) in stand_ins:
+            return True
+        return self.published_example.fullmatch(buffer, start, end) is not None
 
     def discord_bot(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a Discord bot token: its first part, read back from base64, is a decimal id."""

@@ -307,7 +307,7 @@ REFUSED = "credential_assignment"
 CALLS: list[tuple[str, str | None]] = [
     ("define('DB_PASSWORD', 'Xk9mP2vFAKE');", REFUSED),
     ('os.environ.setdefault("API_KEY", "9f8e7d6c5b4a3f2e1d0c")', REFUSED),
-    ('os.Setenv("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")', REFUSED),
+    ('os.Setenv("AWS_SECRET_ACCESS_KEY", "FAKEwJalrXUtnEXAMPLE/K7MDENG+bPxRfiCY07e")', REFUSED),
     ('System.setProperty("db.password", "S3cr3t!Pass");', REFUSED),
     ('props.put("password", "S3cr3t!Pass");', REFUSED),
     ('headers.put("X-Api-Key", "3a16750dd36341a48ebd035408f7730f");', REFUSED),
