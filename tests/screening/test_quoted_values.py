@@ -18,7 +18,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tact_memory.screening import credentials
+from tact_memory.screening import buffers
 from tact_memory.screening.credentials import find_secret
 
 from .test_credentials import SHORT_CREDENTIAL_NAMES, coincides_with_a_kind_name, shares_a_run
@@ -110,7 +110,7 @@ STAND_IN_SHAPE = re.compile(
     r"|.*\(\?(?:[:=!#]|P?<).*|.*\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\][*+?{(\[].*"
 )
 # What the screen trims from a value's end before judging it.
-TRAILING = credentials._TRAILING.decode()
+TRAILING = buffers.TRAILING.decode()
 random_passwords = st.text(PRINTABLE, min_size=10, max_size=40).filter(
     lambda v: SHELL_SYMBOL.search(v.rstrip(TRAILING)) is not None  # not only the punctuation that closes a clause
     and re.search(r"[A-Za-z]", v) is not None
