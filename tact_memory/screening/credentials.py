@@ -51,6 +51,7 @@ from . import providers
 from .checks import Checks
 from .leads import compiled, literal_lead
 from .rules import PROVIDERS, RULES, rule_leads
+from .vocabulary import TOKEN_RUN
 
 __all__ = ["KINDS", "find_secret", "literal_lead"]
 
@@ -123,6 +124,7 @@ class _Screen(Checks):
         """Each rule compiled, once it has first had to run (its literal lead was in some content)."""
 
     ignorable = compiled(_IGNORABLE)
+    token_run = compiled(TOKEN_RUN)
 
     def first_kind(self, buffer: bytearray) -> str | None:
         """The kind of the first rule, in priority order, with a match that passes its check.
