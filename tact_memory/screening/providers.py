@@ -90,6 +90,9 @@ KINDS = {
     "intra42_secret": "a 42 Intra client secret",
     "django_secret_key": "a Django secret key",
     "nuget_key": "a NuGet API key",
+    "octopus_deploy_key": "an Octopus Deploy API key",
+    "azure_devops_token": "an Azure DevOps personal access token",
+    "authress_key": "an Authress service client access key",
 }
 """The kinds this module adds to the screen's, with a short description for error messages."""
 
@@ -188,6 +191,9 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     # What "django-admin startproject" writes: fifty characters from Django's own alphabet.
     ("django_secret_key", rb"django-insecure-", rb"[a-z0-9!@#$%^&*(=+)_-]{20,128}"),
     ("nuget_key", rb"oy2", rb"[a-z0-9]{43}"),
+    # "API-" and twenty-six capitals and digits (gitleaks' rule). Random, so with a digit and a
+    # letter: twenty-six capitals alone are a word (API-DOCUMENTATION...).
+    ("octopus_deploy_key", rb"API-", rb"(?=[A-Z]{0,25}[0-9])(?=[0-9]{0,25}[A-Z])[A-Z0-9]{26}"),
     # A HashiCorp Vault service token from before Vault 1.10 (now hvs.): "s." and 24 letters and
     # digits, with a digit (24 letters alone are a word or a name, as gitleaks' rule allows).
     ("vault_token", rb"s\.", rb"(?=[A-Za-z]{0,23}[0-9])(?=[0-9]{0,23}[A-Za-z])" + _ALNUM + rb"{24}"),
@@ -230,6 +236,26 @@ MARKED: tuple[tuple[str, bytes], ...] = (
     ),
     # A long-term Amazon Bedrock key: "ABSK" and base64 (of "BedrockAPIKey-" and the key).
     ("bedrock_key", rb"ABSK(?<=" + _NOT_IN_BASE64 + rb"ABSK)(?P<body>[A-Za-z0-9+/]{100,300}={0,2})" + _BASE64_END),
+    # An Azure DevOps personal access token in Microsoft's 84-character format (a "common annotated
+    # security key"): fifty-two random characters, the fixed signature JQQJ9 and a key-kind
+    # character, a two-character date (the month a letter from A to L), sixteen reserved
+    # characters, the provider's signature AZDO and a four-character checksum.
+    (
+        "azure_devops_token",
+        rb"JQQJ9(?<=(?<![A-Za-z0-9_-])(?P<body>[A-Za-z0-9]{52})JQQJ9)[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}AZDO[A-Za-z0-9]{4}"
+        + _END,
+    ),
+    # An Authress service client's access key, in the four parts Authress publishes: the client's
+    # id after its prefix, the key's id, the account ("acc-" or "acc_") and the private key, whose
+    # base64 is the part checked.
+    *(
+        (
+            "authress_key",
+            lead + rb"(?<![A-Za-z0-9_-]" + lead + rb")[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\."
+            rb"(?P<body>[A-Za-z0-9+/_=-]{30,120})(?![A-Za-z0-9+/_=-])",
+        )
+        for lead in (rb"sc_", rb"ext_", rb"scauth_", rb"authress_")
+    ),
     (
         "teams_webhook",
         rb"\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}/IncomingWebhook/"

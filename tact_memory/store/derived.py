@@ -50,6 +50,16 @@ _FORMAT = 1
 
 _SOURCES = (
     "screening/credentials.py",
+    "screening/rules.py",
+    "screening/checks.py",
+    "screening/values.py",
+    "screening/sentences.py",
+    "screening/assignments.py",
+    "screening/places.py",
+    "screening/vocabulary.py",
+    "screening/names.py",
+    "screening/buffers.py",
+    "screening/leads.py",
     "screening/providers.py",
     "screening/checkpoint.py",
     "screening/lookalike.py",

@@ -461,7 +461,7 @@ def test_import_is_the_inverse_of_export(config_path: Path, tmp_path: Path, snap
     exported.write_text(run("--config", str(config_path), "export").output, encoding="utf-8")
     other = write_config(tmp_path / "other")
     with exported.open("a", encoding="utf-8") as file:
-        file.write('\nnot json\n{"content": "the docs site builds with MDBOOK."}\n{"content": "key AKIAIOSFODNN7EXAMPLE"}\n')
+        file.write('\nnot json\n{"content": "the docs site builds with MDBOOK."}\n{"content": "key AKIAFAKE0EXAMPLE07EL"}\n')
     dry = run("--config", str(other), "import", "--dry-run", str(exported))
     assert dry.exit_code == 1 and not (other.parent / "memory").exists()
     assert dry.output == snapshot(name="dry run")

@@ -36,7 +36,7 @@ def test_only_content_is_imported_and_records_start_without_probation(db_path: P
 def test_refused_lines_are_skipped_by_number_and_code_without_their_content(db_path: Path) -> None:
     store = MemoryStore(db_path)
     store.put("the build uses meson")
-    secret = "AKIAIOSFODNN7EXAMPLE"
+    secret = "AKIAFAKE0EXAMPLE07EL"
     lines = [
         line("The build uses Meson"), "", "[1, 2]", line(f"deploy key {secret}"), "{not json",
         line("x" * 2000), line("tests run with pytest"), line("tests  run with PYTEST"), b"\xff\n", line(""),

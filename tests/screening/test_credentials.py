@@ -353,6 +353,79 @@ def test_repeated_character_placeholders_are_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
+# The forms that judge a value by where it is given: a name, a quoted name, a header, a URL's
+# password, curl's user:password, an option, a cookie.
+GIVEN = [
+    "{}", "GITHUB_TOKEN={}", 'GITHUB_TOKEN="{}"', '{{"token": "{}"}}', "Authorization: token {}",
+    "Authorization: Bearer {}", "https://x:{}@github.com/org/repo", "curl -u x:{}", "--token {}",
+    "Cookie: session={}", "password: {}", "the token is {}",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("form", GIVEN)
+@pytest.mark.parametrize("token", ["ghp_" + "a" * 36, "ghp_" + "ab" * 18, "ghp_" + "xyz" * 12, "npm_" + "0" * 36])
+def test_a_token_whose_body_is_a_placeholder_is_kept_wherever_it_is_given(form: str, token: str) -> None:
+    # Fewer than four distinct characters after the prefix: the token rule keeps it, and so does
+    # every rule that judges the value by its place.
+    assert find_secret(form.format(token)) is None
+
+
+@pytest.mark.parametrize("form", GIVEN)
+def test_a_token_with_a_real_body_is_refused_wherever_it_is_given(form: str) -> None:
+    assert find_secret(form.format("ghp_" + "abcd" * 9)) is not None
+    assert find_secret(form.format("ghp_" + "a" * 35 + "FAKE")) is not None
+
+
+# Values their publishers print as examples: AWS's documentation key ids (the suffix EXAMPLE)
+# and example secret access keys, and the account key of Azurite, Microsoft's storage emulator.
+AWS_KEY_IDS = ["AKIAIOSFODNN7EXAMPLE", "AKIAI44QH8DHBEXAMPLE", "ASIAIOSFODNN7EXAMPLE"]
+AWS_SECRETS = ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY"]
+AZURITE_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+AZURITE = f"DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey={AZURITE_KEY};BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;"
+PUBLISHED = [
+    *AWS_KEY_IDS,
+    *(f"AWS_ACCESS_KEY_ID={key}" for key in AWS_KEY_IDS),
+    *(f"aws_secret_access_key = {key}" for key in AWS_SECRETS),
+    *(f'os.Setenv("AWS_SECRET_ACCESS_KEY", "{key}")' for key in AWS_SECRETS),
+    *(f"export AWS_SECRET_ACCESS_KEY='{key}'" for key in AWS_SECRETS),
+    AZURITE,
+    f"AZURE_STORAGE_CONNECTION_STRING={AZURITE}",
+    f"AccountKey={AZURITE_KEY}",
+    f'{{"accountKey": "{AZURITE_KEY}"}}',
+]
+
+
+@pytest.mark.parametrize("text", PUBLISHED)
+def test_published_examples_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+def one_off(value: str, at: int) -> str:
+    """``value`` with the character at ``at`` changed to another of the same kind."""
+    at %= len(value)
+    old = value[at]
+    new = "Q" if old != "Q" and old.isupper() else "q" if old != "q" and old.islower() else "7" if old != "7" else "3"
+    return value[:at] + new + value[at + 1 :]
+
+
+@pytest.mark.parametrize("at", [-7, -4, -1])
+def test_an_aws_key_id_whose_suffix_is_not_example_is_refused(at: int) -> None:
+    for key in AWS_KEY_IDS:
+        assert find_secret(one_off(key, at)) == "aws_access_key"
+        assert find_secret(f"AWS_ACCESS_KEY_ID={one_off(key, at)}") == "aws_access_key"
+    assert find_secret("AKIAEXAMPLEIOSFODNN7") == "aws_access_key"  # EXAMPLE, but not as the suffix
+
+
+@pytest.mark.parametrize("at", [0, 9, 20, 33, 39])
+def test_a_key_one_character_off_a_published_example_is_refused(at: int) -> None:
+    for key in AWS_SECRETS:
+        assert find_secret(f"aws_secret_access_key = {one_off(key, at)}") == "aws_secret_key"
+        assert find_secret(f'os.Setenv("AWS_SECRET_ACCESS_KEY", "{one_off(key, at)}")') == "credential_assignment"
+    at_key = AZURITE.index(AZURITE_KEY) + at * 2  # anywhere in the key but its padding
+    assert find_secret(one_off(AZURITE, at_key)) == "azure_connection_string"
+    assert find_secret(f'{{"accountKey": "{one_off(AZURITE_KEY, at * 2)}"}}') == "credential_assignment"
+
+
 # A short password is still a password: names with prefixes, qualifiers and digits, in every case
 # style, with any value that is not a stand-in, however short.
 SHORT_CREDENTIAL_NAMES = [

@@ -15,7 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tact_memory.screening import credentials as secrets
-from tact_memory.screening.credentials import find_secret, literal_lead
+from tact_memory.screening.credentials import find_secret
+from tact_memory.screening.leads import literal_lead
+from tact_memory.screening.rules import PROVIDERS, RULES, rule_leads
+from tact_memory.screening.vocabulary import TOKEN_RUN
 
 from .test_credentials import KEEP, PROSE, REJECT
 
@@ -38,22 +41,22 @@ def eager_kind(text: str) -> str | None:
     """The verdict with every rule compiled and run, whatever the text holds."""
     buffer = bytearray(secrets._as_read(text), "utf-8", "surrogatepass")
     screen = secrets._Screen()
-    for kind, source, check in secrets._RULES:
+    for kind, source, check in RULES:
         for match in re.compile(source).finditer(buffer):
             if check(screen, buffer, match):
                 return kind
     return None
 
 
-@pytest.mark.parametrize("number", range(len(secrets._RULES)))
+@pytest.mark.parametrize("number", range(len(RULES)))
 def test_each_rules_lead_is_a_prefix_the_engine_requires(number: int) -> None:
-    _, source, _ = secrets._RULES[number]
-    assert engine_prefix(source).startswith(secrets._leads()[number])
+    _, source, _ = RULES[number]
+    assert engine_prefix(source).startswith(rule_leads()[number])
 
 
 def test_most_rules_have_a_lead() -> None:
     # The saving comes from rules a text cannot reach; a reading that gave up everywhere would be sound and useless.
-    assert sum(1 for lead in secrets._leads() if lead) >= len(secrets._leads()) * 3 // 4
+    assert sum(1 for lead in rule_leads() if lead) >= len(rule_leads()) * 3 // 4
 
 
 # Pieces of patterns: literals, escapes, classes, groups, look-arounds, quantifiers and alternatives.
@@ -101,10 +104,10 @@ def test_a_fresh_screen_of_ordinary_text_compiles_only_the_rules_it_reaches() ->
     buffer = bytearray(b"The deploy of billing-api runs from the release branch on Fridays.")
     assert screen.first_kind(buffer) is None
     compiled = {number for number, pattern in enumerate(screen.rules) if pattern is not None}
-    reached = {number for number, lead in enumerate(secrets._leads()) if lead in buffer}
+    reached = {number for number, lead in enumerate(rule_leads()) if lead in buffer}
     # A provider's token has a run of sixteen token characters; text without one skips those rules
     # whatever leads it holds ("s." in "Fridays." is a Vault token's).
-    assert re.search(secrets._TOKEN_RUN, bytes(buffer)) is None
-    assert compiled == reached - set(secrets._PROVIDERS)
-    assert len(compiled) < len(secrets._RULES) // 2
+    assert re.search(TOKEN_RUN, bytes(buffer)) is None
+    assert compiled == reached - set(PROVIDERS)
+    assert len(compiled) < len(RULES) // 2
     assert "value" not in vars(screen)  # no check ran, so no check's pattern was compiled

@@ -73,7 +73,7 @@ def test_a_key_name_shaped_value_is_still_a_password_under_a_password_name(value
 
 
 STAND_IN_LEADS = ("your", "my", "insert", "replace", "put", "enter")
-"""The first words of a dashed stand-in (``credentials._PLACEHOLDER_WORD``)."""
+"""The first words of a dashed stand-in (``vocabulary.PLACEHOLDER_WORD``)."""
 
 
 @given(

@@ -116,6 +116,18 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "intra42_secret": st.one_of(token("s-s4t2ud-", (HEX, 64)), token("s-s4t2af-", (HEX, 64))),
     "django_secret_key": token("django-insecure-", (string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)", 50)),
     "nuget_key": token("oy2", (string.ascii_lowercase + string.digits, 43)),
+    "octopus_deploy_key": token("API-", (UPPER_DIGITS, 26)).filter(
+        lambda t: any(c.isdigit() for c in t[0][4:]) and any(c.isalpha() for c in t[0][4:])
+    ),
+    "azure_devops_token": token(
+        (ALNUM, 52), "JQQJ9", ("9DH", 1), (ALNUM, 1), ("ABCDEFGHIJKL", 1), (ALNUM, 16), "AZDO", (ALNUM, 4)
+    ),
+    "authress_key": st.one_of(
+        *(
+            token(lead, (ALNUM, 5, 30), ".", (ALNUM, 4, 6), ".acc-", (HEX + "-", 10, 32), ".", (BASE64 + "_=-", 30, 120))
+            for lead in ("sc_", "ext_", "scauth_", "authress_")
+        )
+    ),
     # A Vault service token from before 1.10: letters and digits, a digit among them.
     "vault_token": token("s.", (ALNUM, 24)).filter(
         lambda t: any(c.isdigit() for c in t[0][2:]) and any(c.isalpha() for c in t[0][2:])
@@ -314,3 +326,65 @@ def test_a_jwt_wrapped_in_base64_is_refused(header: bytes, payload: bytes, signa
     wrapped = base64.b64encode(jwt).decode()
     assume(len(set(wrapped)) >= 4)
     assert find_secret(f"session cookie value (base64) {wrapped} from the FAKE browser") == "jwt"
+
+
+# Three shapes, each from its publisher or a maintained scanner's rule:
+# - Azure DevOps personal access tokens in the 84-character format: Microsoft's own scanner
+#   (microsoft/security-utilities, the "common annotated security key" SEC101/200 and its layout
+#   notes) gives fifty-two random base62 characters, the signature JQQJ9, a key-kind character,
+#   a year character and a month letter (A to L), sixteen reserved characters, then the
+#   provider's four-letter signature (AZDO for Azure DevOps) and four checksum characters.
+# - Octopus Deploy API keys: gitleaks' octopus-deploy-api-key rule, "API-" and twenty-six capitals
+#   or digits; this screen also wants a digit and a letter among them.
+# - Authress service client access keys: Authress's secrets-scanning page publishes the regular
+#   expression: sc_, ext_, scauth_ or authress_, the client id (five to thirty letters and
+#   digits), the key id (four to six), "acc-" or "acc_" and the account id, then the private key
+#   in base64 (thirty to a hundred and twenty characters), the parts joined by dots.
+ADO_PAT = "FAKEexample0AzureDevOps0pat0Q7wX2mL9vR4tY8nB3kD6hJ1c" + "JQQJ99BCACAAAAAZg6lNAAASAZDO1Vba"
+OCTOPUS_KEY = "API-FAKE0EXAMPLE7Q2W9R4T1Y3U5I"
+AUTHRESS_KEY = "sc_FAKEexample1.EXa1.acc-fake0123456.MC4CAQAwBQYDK2VwBCIEIFAKEexample0123456789abcdefXYZ"
+
+
+@pytest.mark.parametrize(
+    ("secret", "kind"),
+    [(ADO_PAT, "azure_devops_token"), (OCTOPUS_KEY, "octopus_deploy_key"), (AUTHRESS_KEY, "authress_key")],
+)
+@pytest.mark.parametrize("form", ["{}", "CI pulls with {} since Monday.", '{{"settings": {{"key": "{}"}}}}', "export X={}"])
+def test_a_published_shape_is_refused_alone_in_prose_and_in_json(secret: str, kind: str, form: str) -> None:
+    assert len(ADO_PAT) == 84 and len(OCTOPUS_KEY) == 30
+    assert find_secret(form.format(secret)) == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Azure DevOps: one short, one long, another provider's signature, a placeholder run, a
+        # month past L, glued into a longer word.
+        ADO_PAT[:-1],
+        ADO_PAT + "Q",
+        ADO_PAT.replace("AZDO", "ACOG"),
+        "x" * 52 + ADO_PAT[52:],
+        ADO_PAT.replace("JQQJ99BC", "JQQJ99BM"),
+        "id" + ADO_PAT,
+        ADO_PAT[1:],
+        "the JQQJ9 signature and the AZDO provider mark are documented",
+        # Octopus Deploy: short, long, lower case, no digit, a longer word (GSSAPI-...), a mask.
+        OCTOPUS_KEY[:-1],
+        OCTOPUS_KEY + "Q",
+        OCTOPUS_KEY.lower(),
+        "API-ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        'msgstr "GSSAPI-VIRHEKAPSELOINTIMERKKIJONO0."',
+        "GSS" + OCTOPUS_KEY,
+        "API-" + "A1" * 13,
+        "the API-first design and the API-KEY header",
+        # Authress: a wrong prefix, a word before the prefix, no account part, a short key, a mask.
+        AUTHRESS_KEY.replace("sc_", "sk_", 1),
+        "misc" + AUTHRESS_KEY[2:],
+        AUTHRESS_KEY.replace(".acc-", ".acx-"),
+        AUTHRESS_KEY[: AUTHRESS_KEY.rindex(".") + 20],
+        AUTHRESS_KEY[: AUTHRESS_KEY.rindex(".") + 1] + "x" * 40,
+        "sc_token.value.acc-attribute.rest is a dotted path",
+    ],
+)
+def test_near_misses_of_the_published_shapes_are_kept(text: str) -> None:
+    assert find_secret(text) is None

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tact_memory.screening import credentials
+from tact_memory.screening import buffers
 from tact_memory.screening.credentials import find_secret
 
 from .test_credentials import SHORT_CREDENTIAL_NAMES, coincides_with_a_kind_name, shares_a_run
@@ -110,7 +110,7 @@ STAND_IN_SHAPE = re.compile(
     r"|.*\(\?(?:[:=!#]|P?<).*|.*\[[^\]]*[A-Za-z0-9]-[A-Za-z0-9][^\]]*\][*+?{(\[].*"
 )
 # What the screen trims from a value's end before judging it.
-TRAILING = credentials._TRAILING.decode()
+TRAILING = buffers.TRAILING.decode()
 random_passwords = st.text(PRINTABLE, min_size=10, max_size=40).filter(
     lambda v: SHELL_SYMBOL.search(v.rstrip(TRAILING)) is not None  # not only the punctuation that closes a clause
     and re.search(r"[A-Za-z]", v) is not None
@@ -307,7 +307,7 @@ REFUSED = "credential_assignment"
 CALLS: list[tuple[str, str | None]] = [
     ("define('DB_PASSWORD', 'Xk9mP2vFAKE');", REFUSED),
     ('os.environ.setdefault("API_KEY", "9f8e7d6c5b4a3f2e1d0c")', REFUSED),
-    ('os.Setenv("AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")', REFUSED),
+    ('os.Setenv("AWS_SECRET_ACCESS_KEY", "FAKEwJalrXUtnEXAMPLE/K7MDENG+bPxRfiCY07e")', REFUSED),
     ('System.setProperty("db.password", "S3cr3t!Pass");', REFUSED),
     ('props.put("password", "S3cr3t!Pass");', REFUSED),
     ('headers.put("X-Api-Key", "3a16750dd36341a48ebd035408f7730f");', REFUSED),

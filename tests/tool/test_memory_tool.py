@@ -162,7 +162,7 @@ def test_an_unknown_operation_names_every_operation(store: MemoryStore, operatio
     "name",
     [
         "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",  # long and credential-shaped
-        "AKIAIOSFODNN7EXAMPLE",  # short, but a credential
+        "AKIAFAKE0EXAMPLE07EL",  # short, but a credential
         "k" * 33,  # only too long
     ],
 )

@@ -1,0 +1,321 @@
+"""Values given to names: assignments, a call's arguments, name/value pairs, elements.
+
+Design:
+
+- Code names credentials without holding them, and a record may quote it: a template or a
+  variable after a header name (``f"Bearer {api_key}"``, ``= _digest_auth``), a variable passed
+  on under its own name (``api_key=api_key``, ``self.token = token``, ``= request.url.password``),
+  names unpacked from names (``username, password = auth``), a name stored under a variable key
+  (``meta[TOKEN_KEY] = stats``), a type (``auth: BearerAuth | None = None``), a private or
+  special name (``_digest_auth``, ``__root__``), a header's own name (``X-API-Key``) and a one-byte
+  value (``token = 0``) are kept. A name here is a dotted identifier without a digit; the same
+  forms with a quoted, digit-bearing or symbol-bearing value are judged as values, and so is a
+  list of pairs (``user=admin, password=...``) or a table cell (``| password: ... |``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .buffers import NAME_CHARS, is_linking, opening_quote, same_name, trimmed
+from .leads import compiled
+from .names import (
+    KEY_CONSTANT,
+    KEY_CONSTANT_SECRET,
+    KEY_NAME_VALUE,
+    LOOKUP_VALUE,
+    MAX_COMMAND,
+    NAMED_CREDENTIAL,
+    NUMBER,
+    PAIR_NAME,
+    PAIR_REACH,
+    PASS_NAME,
+    SECRET_FLAG,
+    SECRET_REFERENCE_NAME,
+    SUFFIXED_CREDENTIAL,
+    WEAK_NAME,
+)
+from .sentences import SentenceChecks
+from .vocabulary import MAX_UNPACKED
+
+__all__ = ["AssignmentChecks"]
+
+
+class AssignmentChecks(SentenceChecks):
+    """The checks of values given to names: assignments, calls, pairs and elements."""
+
+    # The patterns of these checks, each compiled on its first use.
+    named_credential = compiled(NAMED_CREDENTIAL)
+    suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
+    key_constant = compiled(KEY_CONSTANT)
+    key_constant_secret = compiled(KEY_CONSTANT_SECRET)
+    lookup_value = compiled(LOOKUP_VALUE)
+    weak_name = compiled(WEAK_NAME)
+    pass_name = compiled(PASS_NAME)
+    number = compiled(NUMBER)
+    secret_reference_name = compiled(SECRET_REFERENCE_NAME)
+    secret_flag = compiled(SECRET_FLAG)
+    key_name_value = compiled(KEY_NAME_VALUE)
+    type_name_in_code = compiled(rb"_{0,2}[A-Z][A-Za-z_]*(?:\.[A-Za-z_]+)*")
+    annotation_rest = compiled(
+        rb"(?:[ \t]*\|[ \t]*(?:None|_{0,2}[A-Z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*|[a-z]+))+(?:[ \t]*=[ \t]*[^=\s]|[ \t]*[,)])"
+        rb"|[ \t]+=[ \t]+[^=\s]"
+    )
+    pair_name = compiled(PAIR_NAME)
+
+    def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a separator: a credential-like name before it and a value after.
+
+        The rule searches for separators rather than names because a pattern that starts with a
+        name would be tried at every word of the content.
+        """
+        end = match.start()
+        for _ in range(4):
+            if end and buffer[end - 1] in b" \t":
+                end -= 1
+        variable_key = False
+        if end and buffer[end - 1] == ord("]"):  # ENV['API_TOKEN'] = ...
+            end -= 1
+            variable_key = bool(end) and buffer[end - 1] in NAME_CHARS  # meta[TOKEN_KEY] = stats
+        if end and buffer[end - 1] in b"\"'`":  # "password": ...
+            end -= 1
+        for _ in range(3):
+            if end and buffer[end - 1] == ord("\\"):  # {\"password\": ...} inside a JSON string
+                end -= 1
+        start = self.name_ending_at(buffer, end)
+        if start is None:
+            return False
+        if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
+            if buffer[start - 1] in b"/:":  # a path or ARN segment ("...:secret:prod/db"), not a key
+                return False
+            if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and (
+                match.end() < len(buffer) and buffer[match.end()] == ord("?")
+            ):
+                return False  # ${DB_PASSWORD:?must be set}: the message a shell gives when it is unset
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        line = buffer.rfind(b"\n", max(0, start - MAX_COMMAND), start) + 1
+        if buffer.find(b"-secrets", line, start) >= 0 and self.secret_flag.search(buffer, line, start) is not None:
+            return False  # gcloud run deploy --set-secrets=DB_PASSWORD=db-password:latest
+        if self.credential_named(buffer, start, end):
+            if self.code_reference(buffer, start, end, match, variable_key=variable_key):
+                return False
+            if self.names_secret_key(buffer, start, end, match.end()):
+                return False
+            if self.names_lookup(buffer, start, end, match.end()):
+                return False
+            return self.credential_after(buffer, match.end(), spaced=True)
+        if self.suffixed_credential.fullmatch(buffer, start, end) is not None:
+            return self.generated_value(buffer, match.end())
+        if self.weak_name.fullmatch(buffer, start, end) is not None:
+            found = self.value_at(buffer, match.end())
+            if found is None:
+                return False
+            first, last, certain = found
+            if self.pass_name.fullmatch(buffer, start, end) is not None:
+                return self.pass_value(buffer, first, last, certain=certain)
+            return self.looks_secret(buffer, first, last, header=True)
+        # A sentence that names the credential before a colon: "the password for the intern
+        # account: ...", "the vault password is: ...". Such words end many a bullet (token for CI:
+        # repo scopes, the token is: opaque), so only a value with a password's texture counts, as
+        # after a name with no verb (bare_after_name).
+        if buffer[match.start()] != ord(":") or match.start() != end:
+            return False  # not a colon right after the words (":class:`Token`" is markup)
+        if not self.word_within_reach(buffer, end):
+            return False  # checked first, as colons are common
+        if not self.prose_value(buffer, match.end()):
+            return False
+        if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
+            end = start - 1
+        return self.named_before(buffer, end)
+
+    def generated_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the value at ``pos``, after a name that holds a credential word and goes on
+        past it (:data:`SUFFIXED_CREDENTIAL`), looks generated: eight bytes or more with a letter
+        and a digit or a symbol that mix three of lower case, upper case, digits and symbols (or
+        are an unbroken hex or base32 run of sixteen or more, :meth:`mixed`), and no reference,
+        version, address or description. A number, a duration, a URL, a path or an identifier
+        in one case is what such a name holds when it is a setting (``TOKEN_TTL_SECONDS=3600``,
+        ``PASSWORD_RESET_URL=https://...``, ``TOKEN_ENCODING=cl100k_base``, ``token_id: <uuid>``)."""
+        found = self.value_at(buffer, pos)
+        if found is None:
+            return False
+        first, last = found[0], trimmed(buffer, found[0], found[1])
+        return (
+            self.looks_secret(buffer, first, last)
+            and self.mixed(buffer, first, last)
+            and self.description.fullmatch(buffer, first, last) is None
+            and self.named_thing.fullmatch(buffer, first, last) is None
+        )
+
+    def call_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a credential's name and its value given to a call as its first two arguments,
+        both quoted (``define('DB_PASSWORD', '...')``, ``os.Setenv("API_KEY", "...")``,
+        ``headers.put("X-Api-Key", "...")``). A tuple or a list of names (``("password",
+        "email")``) is no call, and a call's second argument is as often a default, a label or a
+        translation (``get("token", "none")``, ``_("password", "Passwort")``) as a value: a value
+        of its own counts when it has a digit, a symbol or a case step inside."""
+        end = match.start()  # the quote that closes the name
+        start = self.name_ending_at(buffer, end)
+        if start is None or start < 3 or buffer[start - 1] != buffer[end] or buffer[start - 2] != ord("("):
+            return False
+        if buffer[start - 3] not in NAME_CHARS:  # "(" opens a tuple, not a call's arguments
+            return False
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None or not self.credential_named(buffer, start, end):
+            return False
+        return self.quoted_value(buffer, match.end(), texture=True)
+
+    def auth_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password given as a pair of strings (``auth=("admin", "...")``)."""
+        return self.quoted_value(buffer, match.end(), texture=False)
+
+    def quoted_value(self, buffer: bytearray, pos: int, *, texture: bool) -> bool:
+        """Whether a quoted value that is one of its own starts at ``pos`` (with a digit, a symbol
+        or a case step in it, when ``texture``)."""
+        found = self.value_at(buffer, pos)
+        if found is None or not opening_quote(buffer, found[0]):
+            return False
+        first, last = found[0], found[1]
+        return self.is_value(buffer, first, last) and (
+            not texture or self.header_texture.fullmatch(buffer, first, trimmed(buffer, first, last)) is not None
+        )
+
+    def pass_value(self, buffer: bytearray, start: int, end: int, *, certain: bool) -> bool:
+        """Whether ``buffer[start:end]``, after ``pass`` alone, is a password: never a number
+        (``pass: 14``, ``PASS = 0x01``); when ``certain``, one run with a letter and a digit or a
+        symbol (``PASS=hunter2``; not ``PASS = "passed"``); else, or besides, a value that looks
+        generated, as after any weak name."""
+        last = trimmed(buffer, start, end)
+        if self.number.fullmatch(buffer, start, last) is not None:
+            return False
+        if (
+            certain
+            and self.word_gap.search(buffer, start, last) is None
+            and self.texture.fullmatch(buffer, start, last) is not None
+            and self.is_value(buffer, start, end)
+        ):
+            return True
+        return self.looks_secret(buffer, start, end, header=True)
+
+    def code_reference(self, buffer: bytearray, start: int, end: int, match: re.Match[bytes], *, variable_key: bool = False) -> bool:
+        """Whether the unquoted value after the separator ``match``, given to the name
+        ``buffer[start:end]``, is code that names where the value comes from: the same name
+        (``api_key=api_key``, ``self.token = token``), a name stored under a variable key
+        (``meta[TOKEN_KEY] = stats``), names unpacked from names (``username, password = auth``),
+        or a type (``auth: BearerAuth | None = None``). A name here is a dotted identifier without
+        a digit or a password's mix of cases and symbols; anything else is judged as a value."""
+        value = self.value.match(buffer, match.end())
+        if value is None or value.start("bare") < 0:
+            return False
+        first, last = value.start("bare"), trimmed(buffer, *value.span("bare"))
+        if same_name(buffer, start, end, first, last):
+            return True
+        if not self.code_name(buffer, first, last):
+            return False
+        if variable_key:  # meta[TOKEN_KEY] = stats; a shell's db[password]=value has no spaces
+            return buffer[match.start() - 1] in b" \t"
+        if buffer[match.start()] == ord(":"):  # a class's name, then the rest of a union or a default
+            return self.type_name_in_code.fullmatch(buffer, first, last) is not None and (
+                self.annotation_rest.match(buffer, last) is not None
+            )
+        spaced = buffer[match.start() - 1] in b" \t" and match.end() < len(buffer) and buffer[match.end()] in b" \t"
+        return spaced and self.unpacked(buffer, start, last)  # a, b = c: not a keyword argument
+
+    def names_secret_key(self, buffer: bytearray, start: int, end: int, pos: int) -> bool:
+        """Whether the name ``buffer[start:end]`` is one a chart gives a Secret's name or a key's
+        under (:data:`SECRET_REFERENCE_NAME`: ``secretKey``, ``passwordSecret``) and the value at
+        ``pos`` names a key (:data:`KEY_NAME_VALUE`: ``secretKey: postgres-password``)."""
+        if self.secret_reference_name.fullmatch(buffer, start, end) is None:
+            return False
+        found = self.value_at(buffer, pos)
+        if found is None or not found[2]:
+            return False
+        return self.key_name_value.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None
+
+    def names_lookup(self, buffer: bytearray, start: int, end: int, pos: int) -> bool:
+        """Whether the name ``buffer[start:end]`` is a constant ending in ``_KEY`` that says
+        nothing of a credential (:data:`KEY_CONSTANT`: ``SPAN_KEY``, ``CONFIGFILE_KEY``; not
+        ``API_KEY`` or ``JWT_KEY``) and the value at ``pos`` names what it looks up
+        (:data:`LOOKUP_VALUE`: ``SPAN_KEY = "current-span"``)."""
+        if (
+            self.key_constant.fullmatch(buffer, start, end) is None
+            or self.named_credential.fullmatch(buffer, start, end) is not None
+            or self.key_constant_secret.fullmatch(buffer, start, end) is not None
+        ):
+            return False
+        found = self.value_at(buffer, pos)
+        if found is None or not found[2]:
+            return False
+        return self.lookup_value.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None
+
+    def code_name(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]`` reads as a name in code: a dotted identifier without a digit."""
+        return self.path.fullmatch(buffer, start, end) is not None and self.digit.search(buffer, start, end) is None
+
+    def unpacked(self, buffer: bytearray, start: int, last: int) -> bool:
+        """Whether the name at ``start`` is one of several targets of one assignment (``user,
+        password = ...``: names and commas back to the start of the statement, no other
+        separator), and every value on the right after ``last`` is a name too."""
+        at = start
+        for _ in range(MAX_UNPACKED + 1):
+            while at and buffer[at - 1] in b" \t":
+                at -= 1
+            if not at or buffer[at - 1] != ord(","):
+                break
+            at -= 1
+            while at and buffer[at - 1] in b" \t":
+                at -= 1
+            name_end = at
+            while at and buffer[at - 1] in NAME_CHARS:
+                at -= 1
+            if at == name_end:
+                return False  # a comma after no name
+        else:
+            return False  # too many to be the targets of one statement
+        if at == start:
+            return False  # one target
+        while at and buffer[at - 1] in b" \t":
+            at -= 1
+        if at and buffer[at - 1] not in b"\n\r;":
+            return False  # a list that another clause or a call comes before (user=admin, password=...)
+        for _ in range(MAX_UNPACKED + 1):
+            if last >= len(buffer) or buffer[last] != ord(","):
+                return True
+            item = self.value.match(buffer, last + 1)
+            if item is None or item.start("bare") < 0:
+                return False
+            first, last = item.start("bare"), trimmed(buffer, *item.span("bare"))
+            if not self.code_name(buffer, first, last):
+                return False
+        return False  # too many to be the names of a few targets
+
+    def element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``<password>VALUE</password>``: an element named for a credential (after any
+        namespace prefix) whose text is a value of its own."""
+        start, end = match.span("name")
+        colon = buffer.rfind(b":", start, end)
+        start = start if colon < 0 else colon + 1
+        if start == end or not self.credential_named(buffer, start, end):
+            return False
+        first, last = match.span("body")
+        while first < last and buffer[first] in b" \t":
+            first += 1
+        while last > first and buffer[last - 1] in b" \t":
+            last -= 1
+        return last > first and self.is_value(buffer, first, last)
+
+    def pair_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the ``value`` of a name/value pair whose name is a credential's
+        (``name="password" value="..."``, ``key="ClearTextPassword" value="..."``, or a
+        ``- name: DB_PASSWORD`` line above ``value: ...``)."""
+        pair = self.pair_name.search(buffer, max(0, match.start() - PAIR_REACH), match.start())
+        if pair is None:
+            return False
+        start, end = pair.span("name")
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        return (
+            self.credential_named(buffer, start, end)
+            and not self.names_lookup(buffer, start, end, match.end())
+            and self.credential_after(buffer, match.end(), spaced=True)
+        )

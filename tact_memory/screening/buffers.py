@@ -1,0 +1,125 @@
+"""Comparisons and cuts on the screen's byte buffer, made in place.
+
+The screen encodes content once into a :class:`bytearray` that it overwrites with zeros when it is
+done (see :mod:`.credentials`). Everything here reads that buffer through positions, memoryviews and
+single bytes, never through slices: a slice would be a copy the screen could not zero.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "LINKING",
+    "NAME_CHARS",
+    "TRAILING",
+    "cut_by_escaped_quote",
+    "cut_by_other_quote",
+    "distinct",
+    "escaped_newline",
+    "is_linking",
+    "opening_quote",
+    "same_bytes",
+    "same_name",
+    "string_prefix",
+    "trimmed",
+    "trimmed_line",
+]
+
+TRAILING = b",;.:)]}>"  # trimmed from a value so "set password=abc123xyz." leaves out the full stop
+NAME_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+
+
+def same_name(buffer: bytearray, start: int, end: int, first: int, last: int) -> bool:
+    """Whether the name ``buffer[start:end]`` and the value ``buffer[first:last]`` end in one
+    identifier, each without what comes before its last dot (``self.``, ``request.url.``) or its
+    leading underscores."""
+    start, first = _bare_name(buffer, start, end), _bare_name(buffer, first, last)
+    if end - start != last - first or end == start:
+        return False
+    with memoryview(buffer) as view:  # compared in place: a slice of the buffer would be a copy
+        return view[start:end] == view[first:last]
+
+
+def _bare_name(buffer: bytearray, start: int, end: int) -> int:
+    start = buffer.rfind(b".", start, end) + 1 or start  # the last attribute of a path
+    while start < end and buffer[start] == ord("_"):
+        start += 1
+    return start
+
+
+def opening_quote(buffer: bytearray, start: int) -> int:
+    """The quote that opens the value at ``start`` (a byte value), or 0 when it is not quoted."""
+    return buffer[start - 1] if start and buffer[start - 1] in b"\"'`" else 0
+
+
+def string_prefix(buffer: bytearray, quote: int) -> frozenset[int]:
+    """The string prefix (``f``, ``r``, ``rb``, ``fr``..., C#'s ``@`` and ``$``) before the quote
+    at ``quote``, letters lower-cased; none when the letters before it end a longer name. C#'s
+    ``$``, which interpolates as Python's ``f`` does, is read as ``f``."""
+    at = quote
+    while at > max(0, quote - 2) and buffer[at - 1] in b"bBrRuUfF@$":
+        at -= 1
+    if at == quote or (at and buffer[at - 1] in NAME_CHARS):
+        return frozenset()
+    return frozenset(_PREFIX_READ[buffer[i]] for i in range(at, quote))
+
+
+_PREFIX_READ = bytes.maketrans(b"BRUF$", b"bruff")
+"""A string prefix's bytes as :func:`string_prefix` reads them."""
+
+
+def cut_by_other_quote(buffer: bytearray, end: int, quote: int) -> bool:
+    """Whether the quoted value that ends at ``end`` stops at a quote other than its own (escaped
+    or not): a string inside it starts there, as in ``'os.environ["DB_PASSWORD"]'``."""
+    while end < len(buffer) and buffer[end] == ord("\\"):
+        end += 1
+    return end < len(buffer) and buffer[end] in b"\"'`" and buffer[end] != quote
+
+
+def cut_by_escaped_quote(buffer: bytearray, start: int, end: int, quote: int) -> bool:
+    """Whether the quoted value ``buffer[start:end]``, opened by an unescaped ``quote``, stops at
+    an escaped one: a string inside it starts there, as in ``"{{ required \\"db.password\\" ... }}"``."""
+    escaped_open = start >= 2 and buffer[start - 2] == ord("\\")
+    return not escaped_open and end + 1 < len(buffer) and buffer[end] == ord("\\") and buffer[end + 1] == quote
+
+
+def trimmed(buffer: bytearray, start: int, end: int) -> int:
+    """Where the value ``buffer[start:end]`` ends without the punctuation that closes its clause
+    (``set password=abc123xyz.``, ``{password: hunter2}``)."""
+    while end > start and buffer[end - 1] in TRAILING:
+        end -= 1
+    return end
+
+
+def same_bytes(buffer: bytearray, one: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether two spans of ``buffer`` hold the same bytes, compared in place (a slice would be a copy)."""
+    if one[1] - one[0] != other[1] - other[0]:
+        return False
+    with memoryview(buffer) as view:
+        return view[one[0] : one[1]] == view[other[0] : other[1]]
+
+
+def trimmed_line(buffer: bytearray, start: int, end: int) -> int:
+    """Where ``buffer[start:end]`` ends without trailing spaces, tabs and carriage returns."""
+    while end > start and buffer[end - 1] in b" \t\r":
+        end -= 1
+    return end
+
+
+def distinct(buffer: bytearray, start: int, end: int) -> int:
+    # A memoryview slice reads the bytes in place; a bytearray slice would copy them.
+    with memoryview(buffer) as view:
+        return len(set(view[start:end]))
+
+
+LINKING = (b"is", b"was", b"are", b"were", b"be", b"becomes", b"became", b"to", b"as", b"remains", b"stays")
+"""Verbs and prepositions that may stand between a credential's name and its quoted value."""
+
+
+def is_linking(buffer: bytearray, start: int, end: int) -> bool:
+    # Compared in place: a slice of the buffer would be a copy the screen does not zero.
+    return any(end - start == len(word) and buffer.startswith(word, start) for word in LINKING)
+
+
+def escaped_newline(buffer: bytearray, pos: int) -> bool:
+    # Compared byte by byte: a slice of the buffer would be a copy the screen does not zero.
+    return 0 <= pos < len(buffer) - 1 and buffer[pos] == ord("\\") and buffer[pos + 1] in b"nr"

@@ -1,0 +1,253 @@
+"""The names that make a value a credential, and the names that say it is none: names in code and
+configuration, headers, cookies, a Kubernetes Secret's data, tools that take a password.
+
+The patterns here are regular-expression sources (bytes), compiled by :class:`.checks.Checks` the
+first time a check needs one; this module is data only and compiles nothing.
+
+Design:
+
+- A credential-like name *ends* in a credential word at a word boundary (``DB_PASSWORD``,
+  ``clientSecret``, ``api-key``, ``authToken``, ``STRIPE_KEY``), optionally followed by an
+  environment or version qualifier (``DB_PASSWORD_PROD``, ``JWT_SECRET_1``, ``dbPasswordV2``).
+  A name that goes on past the credential word with other words may say something *about* the
+  credential (``TOKEN_TTL_SECONDS``, ``password_min_length``, ``token_url``: lengths, counts,
+  addresses) or name what it is for (``DB_PASSWORD_ORDERS``, ``GITHUB_TOKEN_BOTS``): under it only
+  a value that looks generated is refused, eight bytes or more that mix three of lower case, upper
+  case, digits and symbols (or a long hex or base32 run), so numbers, durations, URLs, paths and
+  identifiers are kept. ``max_tokens`` and ``tokenizer`` go on with no separator and name no
+  credential at all. An
+  upper-case name that ends in ``_KEY`` and says nothing of a credential (``SPAN_KEY``,
+  ``CONFIGFILE_KEY``) is one only while its value could be: lower-case words joined by ``-``,
+  ``_`` or ``.`` (``"current-span"``) name what it looks up, and are kept. ``pass`` alone names a
+  count or a test's result as often as a password (``pass: 14``, ``PASS = "PASS"``, ``PASS = 0``):
+  after it, a value written as one is refused when it is one run with a letter and a digit or a
+  symbol (``PASS=hunter2``, ``export PASS="hunter2"``), and a plain word or a number is kept.
+- Some values only name a secret, or are public by design, and are kept: a cookie that holds a
+  preference (``Cookie: theme=dark``; one named for a session or a login, or with a generated
+  value, is refused), the name of a Secret object or of a key inside one under the names charts
+  give it in (``secretKey: postgres-password``), a CAPTCHA's site key, and a key whose provider
+  publishes it as public (Stripe's ``pk_live_...``, Mapbox's ``pk.`` tokens) under any name.
+  A key whose public and secret forms share a shape (Firebase's ``AIza...`` web keys, Algolia's
+  search-only keys) is refused.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BASE64_DATA",
+    "COOKIE_ATTRIBUTE",
+    "COOKIE_PAIR",
+    "COOKIE_SEPARATOR",
+    "CREDENTIAL_NAME",
+    "KEY_CONSTANT",
+    "KEY_CONSTANT_SECRET",
+    "KEY_HEADER",
+    "KEY_NAME_VALUE",
+    "LOOKUP_VALUE",
+    "MAX_COMMAND",
+    "MAX_ENTRIES",
+    "MAX_NAME",
+    "NAMED_CREDENTIAL",
+    "NAME_BEFORE",
+    "NOT_CREDENTIAL_NAME",
+    "NUMBER",
+    "OPTION_TOOL",
+    "PAIR_NAME",
+    "PAIR_REACH",
+    "PASSWORD_TOOL",
+    "PASS_NAME",
+    "SECRET_DATA",
+    "SECRET_ENTRY",
+    "SECRET_FLAG",
+    "SECRET_REFERENCE_NAME",
+    "SESSION_COOKIE",
+    "SESSION_COOKIE_NAME",
+    "SPACED_KEY_NAME",
+    "SUFFIXED_CREDENTIAL",
+    "WEAK_NAME",
+]
+
+# Pagination cursors, the names of existing secret objects, public values (.NET's publicKeyToken,
+# Stripe's publishable key, which Stripe documents as safe to ship in a web page) and a tokenizer's
+# special tokens (eos_token, pad_token) end in "token", "key" or "secret" too.
+NOT_CREDENTIAL_NAME = (
+    rb"(?i:.*?(?:next|page|continuation|cursor|sync|existing|pad|eos|bos|unk|sep|cls|mask|special"
+    rb"|start|end|stop)[_.-]?(?:token|secret).*|.*publi(?:c|shable).*"
+    # A CAPTCHA's site key goes into the page it protects (reCAPTCHA, hCaptcha, Turnstile); its
+    # secret key has the same shape and is told apart only by its name.
+    rb"|.*(?:captcha|turnstile).*site[_.-]?key.*)"
+)
+
+# Names under which a Helm chart or an operator gives the name of a Secret object, or of a key
+# inside one (External Secrets' secretKey, a passwordSecret, Keycloak's passwordSecretKey), written
+# in YAML's camel case, after any dotted path (--set auth.passwordSecret=...).
+SECRET_REFERENCE_NAME = (
+    rb"(?:--|[A-Za-z0-9_-]+\.)*(?:secret(?:Key)?"
+    rb"|(?:[a-z]+(?:[A-Z][a-z]+)*?)?(?:[Pp]ass(?:word|wd)|[Cc]redentials?|[Cc]reds)Secret(?:Key)?)"
+)
+# gcloud's --set-secrets and --update-secrets take NAME=SECRET:VERSION pairs: each value names a
+# Secret Manager object and its version, never a secret.
+SECRET_FLAG = (
+    rb"--(?:set|update)-secrets[= \t]+[\"']?(?:[A-Za-z0-9_./-]{1,64}=[A-Za-z0-9_./:-]{1,256},){0,16}"
+    rb"(?:[A-Za-z0-9_./-]{1,64}=)?\Z"
+)
+# What such a name holds when it names a key: lower-case words joined by dashes, underscores or
+# dots that end in what the key holds (postgres-password, db-credentials, api-key), no digit, no
+# capital. A password chosen from words ("correct-horse") does not end that way; one that does
+# ("super-secret-password") is kept only under the names above, never after password: itself.
+KEY_NAME_VALUE = (
+    rb"[a-z]{2,20}(?:[-_.][a-z]{2,20}){0,5}[-_.]"
+    rb"(?:pass(?:word|wd|phrase)|pwd|token|credentials|creds|secrets|api[-_]?key)"
+)
+
+# Qualifiers that may follow a credential word and keep the name a credential name: digits and
+# versions (JWT_SECRET_1, TOKEN_V2), deployment environments and roles (DB_PASSWORD_PROD,
+# apiKeyStaging, ADMIN_PASSWORD_RO), and encodings of the same value (SECRET_B64). Any other
+# ending says something about the credential instead (TOKEN_TTL_SECONDS, password_policy,
+# token_url, token_count), so such a name holds a setting, not a credential.
+_QUALIFIER = (
+    rb"(?:(?:[_.-]|(?<=[a-z])(?=[A-Z]))?(?:[0-9]+|[vV][0-9]+)"
+    rb"|(?:[_.-]|(?<=[a-z])(?=[A-Z]))(?i:prod|production|prd|dev|development|stage|staging|stg|test"
+    rb"|testing|qa|uat|live|local|sandbox|preview|old|new|prev|previous|current|primary|secondary"
+    rb"|backup|main|alt|default|temp|tmp|ci|admin|root|ro|rw|b64|base64|enc|encrypted|hex|raw|value"
+    rb"|val|plain|plaintext|str|string))"
+)
+# Services whose bare "<name>_KEY" holds an API key (names as published by public secret-scanner
+# rule sets). Upper-case environment names ending in "_KEY" are checked separately.
+_KEY_SERVICE = (
+    rb"stripe|twilio|sendgrid|mailgun|mailchimp|postmark|sparkpost|mandrill|openai|anthropic|cohere"
+    rb"|mistral|groq|gemini|openrouter|replicate|huggingface|hf|pinecone|algolia|pusher|firebase"
+    rb"|mapbox|heroku|shopify|square|paypal|braintree|plaid|okta|auth0|cloudflare|cf|digitalocean"
+    rb"|linode|vultr|datadog|dd|newrelic|new[_.-]?relic|sentry|segment|mixpanel|amplitude|twitter"
+    rb"|facebook|discord|telegram|dropbox|notion|airtable|atlassian|jira|bitbucket|snyk|circleci"
+    rb"|netlify|vercel|supabase|fastly|contentful|hubspot|zendesk|intercom|asana|linear|figma"
+    rb"|coinbase|binance|google|gcp|maps|azure|aws|github|gitlab|slack|npm|pypi|nuget|docker"
+)
+# A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
+# ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
+_NAMED_CORE = (
+    rb"[A-Za-z0-9_.-]*?(?:(?i:pass(?:word|wd|phrase)|secret|credentials?|creds"
+    rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
+    rb"|service|app|client|deploy|registry)[_.-]?token"
+    rb"|(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
+    rb"|auth|service|db|database|priv|webhook|shared[_.-]?access)[_.-]?key"
+    rb"|secret[_.-]?key[_.-]?base)"
+    rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
+    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pw|psk)"
+    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))"
+)
+NAMED_CREDENTIAL = _NAMED_CORE + _QUALIFIER + rb"{0,3}"
+# A name that goes on past its credential word with words the qualifiers do not list
+# (DB_PASSWORD_ORDERS, GITHUB_TOKEN_BOTS, OPENAI_API_KEY_SUMMARIZER, AUTH_TOKEN_US_EAST). It may
+# still hold the credential, or say something about it (TOKEN_TTL_SECONDS, PASSWORD_RESET_URL,
+# API_KEY_HEADER): only a value that looks generated is refused under it (see generated_value).
+SUFFIXED_CREDENTIAL = _NAMED_CORE + rb"(?:[_.-]|(?<=[a-z])(?=[A-Z]))[A-Za-z0-9_.-]{1,63}"
+# An upper-case environment name ending in _KEY, unless the word before says what kind of lookup
+# key it is (SORT_KEY, CACHE_KEY, S3_OBJECT_KEY). Such a name says nothing of what it holds: the
+# value decides (see LOOKUP_VALUE).
+KEY_CONSTANT = (
+    rb"(?:[A-Z0-9]+_)*(?!(?:SORT|PRIMARY|PARTITION|CACHE|ROUTING|IDEMPOTENCY|FOREIGN|OBJECT|S3|LOCK"
+    rb"|QUEUE|PUBLIC|HASH|RANGE|SHARD|ROW|INDEX|DEDUP|DEDUPE|GROUP|MESSAGE|MAP|LOOKUP|UNIQUE|COMPOSITE"
+    rb"|CURSOR|PAGE|REDIS|KMS|GPG|PGP|SSH|HOT|LANGUAGE|LOCALE|CONFIG|FEATURE|EVENT|TOPIC|BUCKET|PATH"
+    rb"|FILE|KEY)_)[A-Z0-9]+_KEY" + _QUALIFIER + rb"{0,3}"
+)
+CREDENTIAL_NAME = NAMED_CREDENTIAL + rb"|" + KEY_CONSTANT
+# A word in a KEY_CONSTANT that says the key is a credential all the same (JWT_KEY, SESSION_KEY,
+# PASSWORD_KEY, HMAC_KEY): under such a name a value is judged as after any credential name.
+KEY_CONSTANT_SECRET = (
+    rb"(?i:.*(?:secret|pass|pwd|token|api|priv|access|auth|cred|jwt|hmac|sign|crypt|cipher|master"
+    rb"|session|license|webhook|psk|otp|mfa|salt|pepper|seed|nonce|login|wifi|wpa|wep|ssh|gpg|pgp"
+    rb"|vault|kms|encrypt|decrypt|unlock|pin|paseto|oauth|bearer|client|service|admin|root|user).*)"
+)
+# What a KEY_CONSTANT holds when it names what it looks up (SPAN_KEY = "current-span",
+# CONFIGFILE_KEY = "pydantic-mypy"): two to six lower-case words joined by "-", "_" or ".", each
+# of two to fifteen letters with a vowel, no digit, no capital. A generated key has a digit, a
+# capital or a long run of letters; a passphrase of plain words after such a name is kept.
+LOOKUP_VALUE = rb"(?=[a-z]*[aeiouy])[a-z]{2,15}(?:[-_.](?=[a-z]*[aeiouy])[a-z]{2,15}){1,5}"
+# "pass" alone names a password (PASS=hunter2, export PASS="..."), but as often a count (pass: 14)
+# or a test's result (PASS = "PASS", PASS = 0, PASS = "passed"). A number after it is never one
+# (0x01 and 1.5e-3 too); a value written as one (tight against its separator, quoted, or ending its
+# clause) is refused when it is one run with a password's texture, a letter with a digit or a symbol.
+PASS_NAME = rb"(?i:pass)"
+# Names whose value is often a plain word or a mode (auth: none, auth: oauth2, "Pass: 12 tests"):
+# their value is refused only when it looks generated, as Docker's "auth" and npm's "_auth"
+# base64 values do.
+WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|" + PASS_NAME
+NUMBER = rb"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+"
+NAME_BEFORE = rb"[A-Za-z0-9_.-]+\Z"
+# Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret
+# key = ...", "storage key for proddata: ..."): the first word says what the key opens, so "primary
+# key" or "sort key" are not names. An SSH or deploy key's public half (ssh-ed25519 AAAA...) starts
+# with its algorithm's name, a reference (_ALGORITHM), and is kept.
+SPACED_KEY_NAME = (
+    rb"(?i:(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
+    rb"|auth|service|webhook|storage|deploy|admin|root|ssh|" + _KEY_SERVICE + rb") key)"
+)
+# The words before a "-Key:" or "-Token:" ending that make the header carry a credential, after
+# up to three words of vendor prefix (X-Api-Key, X-Auth-Token, Ocp-Apim-Subscription-Key).
+KEY_HEADER = (
+    rb"(?i:(?:[a-z0-9]+-){0,3}"
+    rb"(?:api|auth|access|security|session|vault|private|subscription|functions))"
+)
+# A credential name given as the name of a name/value pair, just before its "value" (an XML or
+# HTML attribute pair, NuGet's <add key=... value=...>, a Kubernetes env entry on the line above).
+PAIR_NAME = (
+    rb"(?<![A-Za-z0-9_-])(?i:key|name)[ \t]*[:=][ \t]*[\"']?(?P<name>[A-Za-z0-9_.-]{1,64})[\"']?"
+    rb"(?:[ \t]+|[ \t]*\r?\n(?:[ \t]*-)?[ \t]*)\Z"
+)
+PAIR_REACH = 160  # how far before "value" the name of its pair may start
+MAX_NAME = 64
+# Cookie attributes name properties of a Set-Cookie header, not values.
+COOKIE_ATTRIBUTE = rb"(?i:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned)"
+COOKIE_PAIR = rb"[ \t]*([!#$%&'*+.^_`|~0-9A-Za-z-]{1,64})=([^;\s\"'\\]{0,512})[ \t]*;?"
+# Cookies whose name says they carry a session or a login, whatever their value looks like: a
+# session id, an auth or remember-me cookie, a CSRF token, a signed ticket; a name of one or two
+# letters (Slack's "d"), which says nothing; and the __Host- and __Secure- prefixes, which browsers
+# reserve for the cookies a site protects.
+SESSION_COOKIE = (
+    rb"(?i:__(?:host|secure)-.*|.{1,2}"
+    rb"|.*(?:sess|auth|tok|jwt|login|logged|remember|ident|cred|secret|pass|pwd|csrf|xsrf|sso|saml|oidc"
+    rb"|oauth|ticket|nonce|grant).*"
+    rb"|.*(?<![a-z])(?:sid|sig|key|user|account|acct)(?![a-z]).*)"  # connect.sid, api_key; not sidebar
+)
+# The names web frameworks give their session cookie (Rails' and GitLab's _app_session, Django's
+# sessionid, PHP's PHPSESSID, Java's JSESSIONID, ASP.NET_SessionId, Express's connect.sid, Laravel's
+# laravel_session...), which a record may hold outside a Cookie header: a cookie jar, a requests
+# cookies={...} dict, a browser's storage panel copied out. Only a generated value counts; a plain
+# "session" or "session_id" names a tracing or a database session as often.
+SESSION_COOKIE_NAME = (
+    rb"_(?:[A-Za-z0-9]+_)*session(?:_id)?|(?:laravel|ci|rack\.)_?session|sessionid|SESSIONID"
+    rb"|PHPSESSID|JSESSIONID|ASP\.NET_SessionId|[A-Za-z0-9_-]{1,32}\.sid"
+)
+COOKIE_SEPARATOR = rb"(?P<end>)\\{0,3}[\"']?[ \t]*(?:=|:(?![:/]))[ \t]*"
+# A Kubernetes Secret's data: a "data:" line (kubectl prints it before "kind: Secret"), then its
+# entries, one to a line and indented past it, each a key and its value in base64 (on the next
+# line after a block marker). Comment lines may stand between them.
+SECRET_DATA = rb"(?m:^)(?P<indent>[ \t]{0,64})data:[ \t]*\r?\n"
+SECRET_ENTRY = (
+    rb"(?P<indent>[ \t]{1,64})(?:#[^\r\n]{0,1024}|[\"']?[A-Za-z0-9._-]{1,253}[\"']?:[ \t]*(?P<value>[^\s#][^\r\n]{0,2048})?)"
+    rb"(?:\r?\n|\Z)"
+)
+BASE64_DATA = rb"[\"']?[A-Za-z0-9+/]{10,}={0,2}[\"']?[ \t]*"
+MAX_ENTRIES = 64
+
+# Tools whose short option carries the password, by the option that carries it. The same letter
+# means something else to other tools (ssh -p 2222 and psql -p 5432 name a port, mysql -P 3306
+# too, zip -r recurses), so an option counts only after a tool that reads a password there.
+PASSWORD_TOOL = (
+    rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login"
+    rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?)"
+    rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
+    rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"
+    rb"|(?P<mssql>sqlcmd|bcp|osql|isql)|(?P<archive>zip|unzip|zipcloak)|(?P<keygen>ssh-keygen)"
+    rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b)))(?![A-Za-z0-9_-])"
+)
+OPTION_TOOL = {
+    ord("p"): ("separate", "attached"),
+    ord("a"): ("redis",),
+    ord("w"): ("ldap",),
+    ord("P"): ("mssql", "archive", "keygen"),  # ssh-keygen -P: the old passphrase
+    ord("N"): ("keygen",),  # the new passphrase
+    ord("U"): ("samba",),  # -U user%password
+}
+MAX_COMMAND = 256

@@ -1,0 +1,307 @@
+"""Places that always hold a credential, whatever its length: a provider's token, an authorization
+header, a cookie, a URL's password, a command-line option, a private key's armour, a Kubernetes
+Secret's data.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .buffers import distinct, escaped_newline, same_bytes, trimmed, trimmed_line
+from .leads import compiled
+from .names import (
+    BASE64_DATA,
+    COOKIE_ATTRIBUTE,
+    COOKIE_PAIR,
+    KEY_HEADER,
+    MAX_COMMAND,
+    MAX_ENTRIES,
+    OPTION_TOOL,
+    PASSWORD_TOOL,
+    SECRET_DATA,
+    SECRET_ENTRY,
+    SESSION_COOKIE,
+    SESSION_COOKIE_NAME,
+)
+from .sentences import SentenceChecks
+from .vocabulary import MIN_DISTINCT, NEXT_FLAG, URLSAFE_BYTES
+
+__all__ = ["PlaceChecks"]
+
+
+class PlaceChecks(SentenceChecks):
+    """The checks of places that always hold a credential, one per kind of rule."""
+
+    # The patterns of these checks, each compiled on its first use.
+    next_flag = compiled(NEXT_FLAG)
+    ends_authorization = compiled(rb"(?i:authorization)\Z")
+    key_header_name = compiled(KEY_HEADER)
+    cookie_pair = compiled(COOKIE_PAIR)
+    cookie_attribute = compiled(COOKIE_ATTRIBUTE)
+    session_cookie = compiled(SESSION_COOKIE)
+    password_tool = compiled(PASSWORD_TOOL)
+    session_cookie_name = compiled(SESSION_COOKIE_NAME)
+    secret_data = compiled(SECRET_DATA)
+    secret_entry = compiled(SECRET_ENTRY)
+    base64_data = compiled(BASE64_DATA)
+    net_use = compiled(rb"(?i:net[ \t]+use)[ \t]")
+
+    def value_follows(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a bearer token in prose: the value must look generated."""
+        found = self.value_at(buffer, match.end(), tight=False)
+        return found is not None and self.looks_secret(buffer, found[0], found[1])
+
+    def given_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for places that always hold a value (netrc, ``sshpass -p``, ``mysql -pVALUE``)."""
+        found = self.value_at(buffer, match.end())
+        return found is not None and self.is_value(buffer, found[0], found[1])
+
+    def flag_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``--password VALUE``: certain when quoted, last, or followed by another option."""
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):  # none, or the next option
+            return False
+        start, end, certain = found
+        if certain or self.next_flag.match(buffer, end) is not None:
+            return self.is_value(buffer, start, end)
+        return self.looks_secret(buffer, start, end)
+
+    def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N`` or ``-U`` given to a tool that takes the
+        password there: the nearest such tool before it on its line (``zip -r a.zip . && sshpass
+        -p ...`` is sshpass's). Samba's ``-U`` takes ``user%password``, and only the part after
+        ``%`` is judged (``-U admin`` prompts)."""
+        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        tool = None
+        for tool in self.password_tool.finditer(buffer, line, match.start()):
+            pass
+        if tool is None or tool.lastgroup not in OPTION_TOOL[buffer[match.start() + 1]]:
+            return False
+        found = self.value_at(buffer, match.end())
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
+            return False
+        first, last = found[0], found[1]
+        attached = first == match.end() or (first == match.end() + 1 and buffer[match.end()] in b"\"'`")
+        if tool.lastgroup == "attached" and not attached:
+            return False  # "mysql -p dbname" prompts for the password and opens dbname; -p'VALUE' is one
+        if tool.lastgroup == "samba":
+            first = buffer.find(b"%", first, last) + 1
+            if not first:
+                return False
+        return self.is_value(buffer, first, last)
+
+    def htpasswd_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``htpasswd -b``, which takes the password as its last argument, after the
+        file and the user (``-nb``: after the user alone). Without ``-b`` it prompts."""
+        options_start, options_end = match.span("options")
+        if buffer.find(b"b", options_start, options_end) < 0:
+            return False
+        pos = match.end()
+        for _ in range(1 if buffer.find(b"n", options_start, options_end) >= 0 else 2):  # the file, the user
+            while pos < len(buffer) and buffer[pos] not in b" \t\r\n":
+                pos += 1
+            while pos < len(buffer) and buffer[pos] in b" \t":
+                pos += 1
+        found = self.value_at(buffer, pos)
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
+            return False
+        return self.is_value(buffer, found[0], found[1])
+
+    def windows_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the password of a Windows-style command line: FreeRDP's ``/p:...`` (after
+        ``/u:`` or the tool's name), and ``net use ... /user:NAME PASSWORD``, whose ``*`` prompts
+        and whose next ``/option`` is none."""
+        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        if "user" not in match.re.groupindex:
+            if buffer.find(b"freerdp", line, match.start()) < 0 and buffer.find(b" /u:", line, match.start()) < 0:
+                return False
+        elif self.net_use.search(buffer, line, match.start()) is None:
+            return False
+        found = self.value_at(buffer, match.end())
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("/"):
+            return False
+        return self.is_value(buffer, found[0], found[1])
+
+    def header_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for authorization headers, whose base64 values may be letters only; a variable
+        named for the header (``authorization=authorization``, ``= dest.authorization``) is code."""
+        value = self.value.match(buffer, match.end())
+        if value is not None and value.start("bare") >= 0:
+            first, last = value.start("bare"), trimmed(buffer, *value.span("bare"))
+            if self.path.fullmatch(buffer, first, last) and self.ends_authorization.search(buffer, first, last):
+                return False
+        return self.credential_after(buffer, match.end(), tight=False, header=True)
+
+    def key_header(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``X-Api-Key:``-style headers: a known name before the ending, then a value."""
+        start = self.name_ending_at(buffer, match.start())
+        return (
+            start is not None
+            and self.key_header_name.fullmatch(buffer, start, match.start()) is not None
+            and self.header_value(buffer, match)
+        )
+
+    def cookie(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``Cookie:`` headers: a ``name=value`` pair with a real value, when the name
+        says the cookie carries a session or a login (:data:`SESSION_COOKIE`) or the value looks
+        generated. A preference (``theme=dark``, ``lang=en-US``) is no credential."""
+        pos = match.end()
+        for _ in range(32):
+            pair = self.cookie_pair.match(buffer, pos)
+            if pair is None or pair.end() == pos:
+                return False
+            name, (first, last) = pair.span(1), pair.span(2)
+            if self.cookie_attribute.fullmatch(buffer, *name) is None and self.is_value(buffer, first, last):
+                if self.session_cookie.fullmatch(buffer, *name) is not None:
+                    return True
+                if self.looks_secret(buffer, first, last, header=True):
+                    return True
+            pos = pair.end()
+        return False
+
+    def session_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a session cookie given outside a header (``_gitlab_session=...``,
+        ``cookies={"sessionid": "..."}``): a name frameworks give one (:data:`SESSION_COOKIE_NAME`)
+        and a value that looks generated, sixteen bytes or more."""
+        end = match.start("end")
+        start = self.name_ending_at(buffer, end)
+        if start is None or self.session_cookie_name.fullmatch(buffer, start, end) is None:
+            return False
+        found = self.value_at(buffer, match.end())
+        return found is not None and self.looks_secret(buffer, found[0], found[1], shortest=16)
+
+    def secret_object(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a Kubernetes Secret (``kind: Secret`` anywhere in the record) whose ``data:``
+        holds a value in base64 of ten characters or more, whatever its key (``extra: ...``,
+        ``.dockercfg: |`` over the value). A stand-in there (``<base64>``, ``{{ .Values.x |
+        b64enc }}``) is no base64, and ``stringData:`` is judged as any other setting."""
+        for data in self.secret_data.finditer(buffer):
+            indent = data.end("indent") - data.start("indent")
+            pos = data.end()
+            for _ in range(MAX_ENTRIES):
+                entry = self.secret_entry.match(buffer, pos)
+                if entry is None or entry.end() == pos or entry.end("indent") - entry.start("indent") <= indent:
+                    break
+                pos = entry.end()
+                first, last = entry.span("value")
+                if first < 0:
+                    continue
+                block = self.block_line.match(buffer, first)
+                if block is not None and self.block_marker.fullmatch(buffer, first, trimmed_line(buffer, first, last)):
+                    first, last = block.span("line")
+                    pos = block.end()
+                if self.base64_data.fullmatch(buffer, first, last) is not None and distinct(buffer, first, last) >= MIN_DISTINCT:
+                    return True
+        return False
+
+    def armour_alone(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a private-key armour line on a line of its own (in prose it is only mentioned)."""
+        start, end = match.start(), match.end()
+        quoted = start > 0 and buffer[start - 1] in b"\"'`"  # the whole of a quoted value: "-----BEGIN..."
+        while start and buffer[start - 1] in b" \t\"'`":
+            start -= 1
+        while end < len(buffer) and buffer[end] in b" \t\"'`,":
+            end += 1
+        before = quoted or start == 0 or buffer[start - 1] in b"\r\n" or escaped_newline(buffer, start - 2)
+        after = end == len(buffer) or buffer[end] in b"\r\n" or escaped_newline(buffer, end)
+        return before and after
+
+    def url_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for credential URLs: any password except a placeholder, however short. One
+        character, or one repeated (``u:p@h``, ``:1@``, ``:***@``), is how documentation and tests
+        write a password they do not show.
+
+        A password written with ``/``, ``?`` or ``#`` unescaped (as many connection-string parsers
+        take it) is one too, unless what comes before the first of them is a port: then the ``@``
+        belongs to the path (``https://host:8443/@scope/pkg``). A URL's password is delimited as a
+        quoted value is, so it stands for one only as a whole template (``${DB_PASSWORD}``, ``%s``,
+        ``{password}``): one that starts with a percent-encoded byte (``%40...``) or a symbol is a
+        password. One that repeats the user's name is a well-known local default, as in curl's
+        ``-u 'test:test'`` (``amqp://guest:guest@localhost``, ``postgres://postgres:postgres@...``).
+        """
+        start, end = match.span("body")
+        if same_bytes(buffer, match.span("user"), (start, end)):
+            return False
+        cut = min((i for i in (buffer.find(c, start, end) for c in b"/?#") if i >= 0), default=end)
+        if cut < end and (cut == start or bytes(buffer[start:cut]).isdigit()):
+            return False
+        return (
+            self.quoted_stand_in.fullmatch(buffer, start, end) is None
+            and self.placeholder_word.fullmatch(buffer, start, end) is None
+            and distinct(buffer, start, end) > 1
+            and not self.token_stand_in(buffer, start, end)
+        )
+
+    def user_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``curl -u user:password``: a password as :meth:`url_password` takes one (not a
+        template, a stand-in word, or one character or one repeated: ``--user "xxx:yyy"``), and
+        not the user's own name again, which is how examples write a default (``-u 'test:test'``)."""
+        pos = match.end()
+        opened = match.start("open")
+        closed = pos - 2 != opened and buffer[pos - 2] in b"\"'"  # "admin":"...": the user quoted apart
+        if opened >= 0 and not closed and pos < len(buffer) and buffer[pos] == buffer[opened]:
+            return False  # -u ":" or -u "user:": no password, curl asks for one
+        found = self.value_at(buffer, pos)
+        if found is None:
+            return False
+        first, last = found[0], trimmed(buffer, found[0], found[1])
+        if same_bytes(buffer, match.span("user"), (first, last)):
+            return False
+        return (
+            distinct(buffer, first, last) > 1
+            and self.placeholder_word.fullmatch(buffer, first, last) is None
+            and self.is_value(buffer, first, found[1])
+        )
+
+    def token_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a URL's user that is a generated token: upper and lower case, digits, and ten
+        distinct characters or more (a login name such as ``deploy-bot-2024`` has no capitals)."""
+        start, end = match.span("body")
+        with memoryview(buffer) as view:
+            part = view[start:end]
+            kinds = (any(0x41 <= c <= 0x5A for c in part), any(0x61 <= c <= 0x7A for c in part), any(0x30 <= c <= 0x39 for c in part))
+        return all(kinds) and distinct(buffer, start, end) >= 10
+
+    def body(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for provider shapes: the random part is not a run of one character or a placeholder.
+
+        The part is delimited by its shape, as a quoted value is by its quotes, so it stands for a
+        value only as a whole template: a signature or a cookie that starts with a percent-encoded
+        byte (``sig=%2B...``, ``xoxd-%2F...``) is one.
+        """
+        start, end = match.span("body") if "body" in match.re.groupindex else (-1, -1)
+        if start < 0:  # no body group, or it sits in an alternative that did not take part
+            start, end = match.span()
+        token = min(start, match.start()), max(end, match.end())  # a marked token's body may precede its match
+        if (
+            distinct(buffer, start, end) >= MIN_DISTINCT
+            and self.placeholder_word.fullmatch(buffer, start, end) is None
+            and self.quoted_stand_in.fullmatch(buffer, start, end) is None
+            and self.published_example.fullmatch(buffer, start, end) is None
+            and self.published_example.fullmatch(buffer, *token) is None
+        ):
+            return True
+        # A placeholder: kept here, and wherever else the whole of it is a value (GITHUB_TOKEN=ghp_xxxx...).
+        stand_ins = getattr(self.calls, "stand_ins", None)
+        if stand_ins is None:
+            stand_ins = self.calls.stand_ins = set()
+        stand_ins.update(((start, end), token))
+        return False
+
+    def discord_bot(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a Discord bot token: its first part, read back from base64, is a decimal id."""
+        dot = match.start()
+        start = dot
+        while start and buffer[start - 1] in URLSAFE_BYTES:
+            start -= 1
+        first = bytes(buffer[start:dot])
+        if not 23 <= len(first) <= 28 or first[:1] not in (b"M", b"N", b"O"):
+            return False
+        import base64
+        import binascii
+
+        try:
+            decoded = base64.urlsafe_b64decode(first + b"=" * (-len(first) % 4))
+        except (binascii.Error, ValueError):
+            return False
+        return decoded.isdigit() and 17 <= len(decoded) <= 20 and self.body(buffer, match)

@@ -1,0 +1,334 @@
+"""The screen's rules: each a kind, a pattern and the check that confirms its matches, in priority
+order.
+
+Design:
+
+- Every rule is a compiled bytes regular expression plus a small shape check. Rules run in a fixed
+  priority order, most specific first: a GitHub token assigned to ``GITHUB_TOKEN`` is reported as
+  ``github_token`` rather than as a generic ``credential_assignment``. The result is the first rule,
+  in that order, with a match that passes its check.
+- Provider tokens are recognised by their published prefixes and usual lengths, anchored so they
+  cannot start in the middle of a longer word. A body made of fewer than four distinct characters
+  (``ghp_xxxx...``) is a documentation placeholder and is kept, and so is the whole token wherever
+  it is given as a value (``GITHUB_TOKEN=ghp_aaaa...``, a header, a URL's password).
+
+Why this module is longer than ~300 lines: it is one table; the rules read best side by side, and
+splitting them would hide which rule wins.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from . import providers
+from .buffers import LINKING
+from .checks import Checks
+from .leads import TOKEN_END, cased, literal_lead, word_start
+from .names import COOKIE_SEPARATOR
+
+__all__ = ["PROVIDERS", "RULES", "rule_leads"]
+
+_SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
+
+_ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always)[ \t]+)?"
+"""A word that may stand between a linking word and the value (the key is now ...)."""
+
+
+_Check = Callable[[Checks, bytearray, re.Match[bytes]], bool]
+
+
+def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
+    """Published prefixes and lengths of other providers' tokens, and tokens marked inside (:mod:`.providers`)."""
+    return (
+        *((kind, word_start(prefix, rb"(?P<body>" + shape + rb")" + TOKEN_END), Checks.body) for kind, prefix, shape in providers.PREFIXED),
+        *((kind, pattern, Checks.body) for kind, pattern in providers.MARKED),
+    )
+
+
+_ARMOUR_OPEN = rb"-? ?"  # after four dashes: a fifth (PEM), or a space (SSH2)
+_ARMOUR_CLOSE = rb" ?-{4,5}"
+_OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
+
+# In priority order: the most specific description of a credential wins.
+RULES: tuple[tuple[str, bytes, _Check], ...] = (
+    # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space
+    # (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----).
+    (
+        "private_key",
+        rb"----" + _ARMOUR_OPEN + rb"BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?" + _ARMOUR_CLOSE + rb"(?:\s|\\[nr])*"
+        rb"(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]{2,32}:[ \t])",
+        Checks.body,
+    ),
+    # An armour line on its own is refused even without its body: the key was there, or is next.
+    (
+        "private_key",
+        rb"----" + _ARMOUR_OPEN + rb"(?:BEGIN|END)[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?" + _ARMOUR_CLOSE,
+        Checks.armour_alone,
+    ),
+    # OpenVPN's shared keys (--secret, --tls-auth, --tls-crypt) and tls-crypt-v2 keys: hex or
+    # base64 lines between armour lines of their own, after an optional comment line.
+    (
+        "openvpn_key",
+        rb"-----BEGIN " + _OPENVPN_KEY + rb"-----(?:\s|\\[nr])*(?:#[^\r\n\\]{0,80}(?:\s|\\[nr])+)?[A-Za-z0-9+/=]{16}",
+        Checks.body,
+    ),
+    ("openvpn_key", rb"-----(?:BEGIN|END) " + _OPENVPN_KEY + rb"-----", Checks.armour_alone),
+    ("private_key", rb"Private-Lines:[ \t]*[0-9]+\s+[A-Za-z0-9+/=]{16}", Checks.body),
+    ("private_key", rb"AGE-SECRET-KEY-1(?P<body>[0-9A-Z]{58})", Checks.body),
+    ("github_token", word_start(rb"gh", rb"[pousr]_(?P<body>[A-Za-z0-9]{36,251})" + TOKEN_END), Checks.body),
+    # A fine-grained token has 82 characters after its prefix; a shorter run with a digit in it is
+    # still one (as the shipped version's own tests write it), in either case.
+    *(
+        ("github_token", word_start(lead, rb"(?P<body>[A-Za-z0-9_]{60,240}|(?=[A-Za-z_]{0,58}[0-9])[A-Za-z0-9_]{12,59})" + TOKEN_END), Checks.body)
+        for lead in (rb"github_pat_", rb"GITHUB_PAT_")
+    ),
+    (
+        "gitlab_token",
+        word_start(rb"gl", rb"(?:pat|ptt|dt|rt|cbt|soat|ffct|imt|oas|ft|agent)-(?P<body>[A-Za-z0-9_.-]{20,255})"),
+        Checks.body,
+    ),
+    ("gitlab_token", word_start(rb"GR1348941", rb"(?P<body>[A-Za-z0-9_-]{20,64})" + TOKEN_END), Checks.body),  # runner registration
+    (
+        "aws_access_key",
+        word_start(rb"A", rb"(?:KIA|SIA|BIA|CCA)(?P<body>[A-Z0-9]{16})(?![A-Za-z0-9])", gap=rb"[A-Za-z0-9]"),
+        Checks.body,
+    ),
+    (
+        "aws_secret_key",
+        rb"(?i)"
+        + word_start(rb"a", rb"ws[_.-]?secret[_.-]?(?:access[_.-]?)?key[\"']?", gap=rb"[a-z0-9]")
+        + rb"[ \t]{0,4}(?:=>|:=|=|:)[ \t]{0,4}[\"']?(?P<body>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])",
+        Checks.body,
+    ),
+    # xoxc- is the token of Slack's own clients (a browser session), used with the "d" cookie,
+    # xoxd- and URL-encoded base64 (%2F, %2B, %3D).
+    ("slack_token", word_start(rb"x", rb"(?:ox[abposrec]|app)-(?P<body>[A-Za-z0-9-]{10,250})"), Checks.body),
+    ("slack_token", word_start(rb"xoxd-", rb"(?P<body>[A-Za-z0-9%/+=]{40,1000})(?![A-Za-z0-9%/+=_-])"), Checks.body),
+    (
+        "slack_webhook",
+        rb"hooks\.slack\.com/(?:services|workflows|triggers)/"
+        rb"(?:[A-Za-z0-9]+/){1,4}(?P<body>[A-Za-z0-9]{16,})",
+        Checks.body,
+    ),
+    (
+        "discord_webhook",
+        rb"discord(?:app)?\.com/api/webhooks/[0-9]{5,30}/(?P<body>[A-Za-z0-9_-]{40,})",
+        Checks.body,
+    ),
+    # A bot token is the bot's id (a decimal snowflake) in base64, a 6-character timestamp and an
+    # HMAC. The rule starts at the first dot (a literal) and looks back for the id, whose decoding
+    # must be 17 to 20 digits, so dotted names in code are not taken for one.
+    (
+        "discord_bot_token",
+        rb"\.(?=[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27})(?:" + rb"|".join(rb"(?<=[MNO][A-Za-z0-9_-]{%d}\.)" % n for n in range(22, 28)) + rb")"
+        rb"(?P<body>[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})" + TOKEN_END,
+        Checks.discord_bot,
+    ),
+    ("anthropic_key", word_start(rb"sk-ant-", rb"(?P<body>[A-Za-z0-9_-]{20,250})"), Checks.body),
+    ("openrouter_key", word_start(rb"sk-or-", rb"(?:v[0-9]{1,2}-)?(?P<body>[a-f0-9]{64})" + TOKEN_END), Checks.body),
+    ("openai_key", word_start(rb"sk-", rb"(?:proj|svcacct|admin|None)-(?P<body>[A-Za-z0-9_-]{20,250})"), Checks.body),
+    # Keys have 48 characters after "sk-"; a shorter run with a digit in it is still one.
+    ("openai_key", word_start(rb"sk-", rb"(?:[A-Za-z0-9]{32,200}|(?=[A-Za-z]{0,30}[0-9])[A-Za-z0-9]{12,31})" + TOKEN_END), Checks.body),
+    # Every key OpenAI issues carries T3BlbkFJ (base64 of "OpenAI") in its body, whatever comes
+    # between "sk-" and it (sk-proj-, sk-None-, a name the prefix list does not know yet).
+    (
+        "openai_key",
+        word_start(rb"sk-", rb"(?P<body>(?=[A-Za-z0-9_-]{0,160}T3BlbkFJ)[A-Za-z0-9_-]{28,400})" + TOKEN_END),
+        Checks.body,
+    ),
+    *(_PROVIDER_RULES := _provider_rules()),
+    ("grafana_token", word_start(rb"glc_", rb"(?P<body>[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9+/=])"), Checks.body),
+    ("square_token", word_start(rb"sq0", rb"(?:atp-(?P<body>[A-Za-z0-9_-]{22})|csp-[A-Za-z0-9_-]{43})" + TOKEN_END), Checks.body),
+    ("newrelic_key", word_start(rb"NR", rb"(?:AK|JS|II|AA)-(?P<body>[A-Za-z0-9]{20,40})" + TOKEN_END), Checks.body),
+    ("sentry_token", word_start(rb"sntry", rb"(?:s_eyJ(?P<body>[A-Za-z0-9+/=_-]{40,400})|u_[a-f0-9]{64})" + TOKEN_END), Checks.body),
+    ("doppler_token", word_start(rb"dp\.", rb"(?:pt|st|ct|sa|scim|audit)\.(?P<body>[A-Za-z0-9._-]{40,200})" + TOKEN_END), Checks.body),
+    (
+        "terraform_token",
+        rb"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)(?P<body>[A-Za-z0-9_=-]{60,100})" + TOKEN_END,
+        Checks.body,
+    ),
+    ("google_api_key", word_start(rb"AIza", rb"(?P<body>[A-Za-z0-9_-]{35})" + TOKEN_END), Checks.body),
+    ("google_oauth_token", word_start(rb"GOCSPX-", rb"(?P<body>[A-Za-z0-9_-]{24,64})"), Checks.body),
+    ("google_oauth_token", word_start(rb"ya29\.", rb"(?P<body>[A-Za-z0-9_-]{30,})"), Checks.body),
+    ("stripe_key", word_start(rb"[sr]k_", rb"(?:live|test|prod)_(?P<body>[A-Za-z0-9]{16,250})"), Checks.body),
+    ("stripe_key", word_start(rb"whsec_", rb"(?P<body>[A-Za-z0-9]{24,250})"), Checks.body),
+    ("huggingface_token", word_start(rb"hf_", rb"(?P<body>[A-Za-z0-9]{30,64})" + TOKEN_END), Checks.body),
+    ("huggingface_token", word_start(rb"api_org_", rb"(?P<body>[A-Za-z0-9]{30,64})" + TOKEN_END), Checks.body),
+    ("npm_token", word_start(rb"npm_", rb"(?P<body>[A-Za-z0-9]{36})" + TOKEN_END), Checks.body),
+    ("pypi_token", word_start(rb"pypi-AgE", rb"(?P<body>[A-Za-z0-9_-]{50,})"), Checks.body),
+    ("sendgrid_key", word_start(rb"SG\.", rb"(?P<body>[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})" + TOKEN_END), Checks.body),
+    ("digitalocean_token", word_start(rb"do", rb"[opr]_v1_(?P<body>[a-f0-9]{64})" + TOKEN_END), Checks.body),
+    ("shopify_token", word_start(rb"shp", rb"(?:at|ca|pa|ss)_(?P<body>[a-fA-F0-9]{32})" + TOKEN_END), Checks.body),
+    ("databricks_token", word_start(rb"dapi", rb"(?P<body>[a-f0-9]{32})(?:-[0-9])?" + TOKEN_END), Checks.body),
+    (
+        "telegram_bot_token",
+        word_start(rb"[0-9]", rb"[0-9]{7,9}:(?P<body>AA[A-Za-z0-9_-]{33})" + TOKEN_END, gap=rb"[A-Za-z0-9:]"),
+        Checks.body,
+    ),
+    ("vault_token", word_start(rb"hv", rb"[sbr]\.(?P<body>[A-Za-z0-9_-]{24,})"), Checks.body),
+    (
+        "azure_connection_string",
+        rb"(?:Account|SharedAccess)Key[ \t]*=[ \t]*(?P<body>[A-Za-z0-9+/]{20,}={0,2})",
+        Checks.body,
+    ),
+    (
+        "signed_url",
+        rb"[?&](?:sig|X-Amz-Signature|X-Goog-Signature|Signature)=(?P<body>[A-Za-z0-9%+/_-]{16,})",
+        Checks.body,
+    ),
+    ("jwt", word_start(rb"eyJ", rb"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"), Checks.body),
+    # A JWT wrapped in base64 once more (a cookie or a Kubernetes Secret holds one so): "eyJ" reads
+    # "ZXlK", and the ".eyJ" that starts its payload reads LmV5S, uZXlK or 5leU, by where it falls.
+    (
+        "jwt",
+        word_start(
+            rb"ZXlK",
+            rb"(?P<body>(?=[A-Za-z0-9+/]{0,400}(?:LmV5S|uZXlK|5leU))[A-Za-z0-9+/]{40,2000}={0,2})(?![A-Za-z0-9+/=])",
+            gap=rb"[A-Za-z0-9+/]",
+        ),
+        Checks.body,
+    ),
+    # Only the part after the scheme matters, and "://" is a literal the engine can jump to. The
+    # host may be empty, with a path, a query or a port after the "@" (a Unix socket: Cloud SQL's
+    # postgresql+pg8000://app:PW@/app?unix_sock=..., mysql+pymysql://u:PW@/db), or percent-encoded
+    # (postgres://u:PW@%2Fvar%2Frun%2Fpostgresql/db).
+    (
+        "credential_url",
+        rb"://(?P<user>[^\s:/?#@\"'<>]{0,128}):(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.%/?:-]",
+        Checks.url_password,
+    ),
+    # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
+    # user part as random as a generated token.
+    ("credential_url", rb"://(?P<body>[A-Za-z0-9_-]{20,128})@[A-Za-z0-9\[_.-]", Checks.token_user),
+    # Authorization and Proxy-Authorization, as a header line, a JSON or dict entry (also escaped
+    # inside a string) or a subscript; the scheme word is skipped so "Basic abc" is judged by "abc".
+    *(
+        ("authorization_header", pattern, Checks.header_value)
+        for pattern in cased(
+            b"authorization",
+            rb"\\{0,3}[\"']?\]?[ \t]*[:=][ \t]*\\{0,3}[\"']?"
+            rb"(?:(?i:basic|bearer|token|digest|apikey|api-key|key|sso-key|bot|hmac|negotiate|ntlm|dpop|mac"
+            rb"|oauth|aws4-hmac-sha256)[ \t]+)?",
+            gap=rb"[A-Za-z0-9]",
+        )
+    ),
+    # X-Api-Key, X-Auth-Token, Private-Token...: found by their "-key:" or "-token:" ending, the
+    # one literal part, with the rest of the name checked before it.
+    ("authorization_header", rb"-(?i:key|token)\\{0,3}[\"']?[ \t]*:[ \t]*\\{0,3}[\"']?", Checks.key_header),
+    *(
+        ("cookie_header", pattern, Checks.cookie)
+        for pattern in cased(
+            b"cookie", rb"\\{0,3}[\"']?\]?[ \t]*[:=][ \t]*\\{0,3}[\"']?", gap=rb"[A-Za-z0-9]"
+        )
+    ),
+    # A session cookie outside a Cookie header, found by the word its name ends in.
+    *(
+        ("session_cookie", lead + COOKIE_SEPARATOR, Checks.session_value)
+        for lead in (rb"session(?:_id|id)?", rb"SESS(?:ION)?ID", rb"SessionId", rb"\.sid")
+    ),
+    *(
+        ("bearer_token", pattern, Checks.value_follows)
+        for pattern in cased(b"bearer", rb"[ \t]+", gap=rb"[A-Za-z0-9_-]")
+    ),
+    (
+        "command_line_credential",
+        rb"(?i)"
+        + word_start(
+            rb"-",
+            rb"-?(?:[a-z0-9]+-){0,3}(?:password|passwd|passphrase|pass|pwd|token|secret|api-?key|access-key"
+            rb"|secret-key|auth-token|(?:store|key|src|dest|srcstore|deststore|srckey|destkey)pass)[ \t]+",
+            gap=rb"[a-z0-9_-]",
+        ),
+        Checks.flag_value,
+    ),
+    # curl -u user:password, wget --user user:password, httpie --auth user:password: the password
+    # follows the first colon; the user may be empty (-u ":password") or quoted apart ("u":"p").
+    (
+        "command_line_credential",
+        rb"(?i)"
+        + word_start(
+            rb"-",
+            rb"(?:u[ \t]+|-user(?:[ \t]+|=)|-auth(?:[ \t]+|=))(?P<open>[\"'])?(?P<user>[^\s:\"'=]{0,64})(?:[\"'](?=:))?:",
+            gap=rb"[a-z0-9_-]",
+        ),
+        Checks.user_password,
+    ),
+    # Tools whose short option takes the password itself: sshpass -p, docker login -p,
+    # redis-cli -a, ldapsearch -w, mysql -pVALUE and -p'VALUE' (mysql's "-p VALUE" names a database
+    # instead).
+    # Found by the option, the one literal part; the tool is looked for earlier on the line.
+    ("command_line_credential", rb"-[pawPNU](?<=[ \t]-[pawPNU])", Checks.short_option),
+    # htpasswd -b takes the password as its last argument: htpasswd -b .htpasswd user VALUE.
+    (
+        "command_line_credential",
+        word_start(rb"htpasswd", rb"(?P<options>(?:[ \t]+-[A-Za-z]{1,8}){1,4})[ \t]+", gap=rb"[A-Za-z0-9_-]"),
+        Checks.htpasswd_value,
+    ),
+    # Windows-style options: xfreerdp /u:me /p:VALUE, net use \\host\share /user:me VALUE.
+    ("command_line_credential", rb"/p:(?<=[ \t]/p:)", Checks.windows_password),
+    *(
+        ("command_line_credential", lead + rb"(?<=[ \t]" + lead + rb")(?P<user>[^\s/\"']{1,64})[ \t]+", Checks.windows_password)
+        for lead in (rb"/user:", rb"/USER:", rb"/u:")
+    ),
+    # openssl's "-passin pass:VALUE" (env:, file: and fd: name where the password is instead).
+    ("command_line_credential", rb"-pass(?:in|out|word)?[ \t]+pass:", Checks.given_value),
+    (
+        "netrc_password",
+        word_start(rb"machine", rb"\s+\S{1,253}\s+login\s+\S{1,253}\s+password[ \t]+"),
+        Checks.given_value,
+    ),
+    # A Kubernetes Secret's data under keys of any name: found by its kind, the data looked for.
+    ("kubernetes_secret", rb"kind:[ \t]{0,8}[\"']?Secret[\"']?[ \t]*(?:#[^\r\n]{0,256})?(?:\r?\n|\Z)", Checks.secret_object),
+    ("credential_assignment", _SEPARATOR, Checks.assignment),
+    # A credential's name and its value as the first two arguments of a call: define('DB_PASSWORD',
+    # '...'), os.Setenv("API_KEY", "..."). Found by the closing quote and the comma.
+    *(
+        ("credential_assignment", quote + rb",(?<=" + quote + rb",)[ \t]{0,8}(?=[bBrRuUfF@$]{0,2}[\"'`])", Checks.call_pair)
+        for quote in (b'"', b"'")
+    ),
+    # A user and a password as a pair of strings: requests' auth=("admin", "...").
+    (
+        "credential_assignment",
+        word_start(rb"auth", rb"[ \t]*=[ \t]*\([ \t]*(?P<user>[\"'])[^\"'\r\n]{0,64}(?P=user)[ \t]*,", gap=rb"[A-Za-z0-9_]"),
+        Checks.auth_pair,
+    ),
+    # XML and HTML: an element named for a credential, or the value of a pair whose name is one.
+    (
+        "credential_assignment",
+        rb"<(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?P<body>[^<>\r\n]{1,256})</(?P=name)>",
+        Checks.element,
+    ),
+    ("credential_assignment", word_start(rb"value", rb"[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), Checks.pair_value),
+    # A credential named in a sentence and given after a linking word, unquoted: the staging
+    # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
+    ("credential_assignment", rb" (?:" + b"|".join(LINKING) + rb")[ \t]+" + _ADVERB, Checks.linked_value),
+    # A value right after a credential word, no verb: login with password Hunter2024. Found by
+    # the word (each spelling a literal), the rest of the name checked before it.
+    *(
+        ("credential_assignment", pattern, Checks.bare_after_name)
+        for word in (b"password", b"passwd", b"passphrase", b"pwd", b"secret", b"token")
+        for pattern in cased(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
+    ),
+    # A credential named in a sentence and given in quotes, without a separator: the password
+    # "hunter2". Found by the opening quote after a space, the name checked before it.
+    *(
+        ("credential_assignment", quote + rb"(?<=[ \t]" + quote + rb")", Checks.quoted_after_name)
+        for quote in (b'"', b"'")
+    ),
+)
+
+
+@functools.cache
+def rule_leads() -> tuple[bytes, ...]:
+    """Each rule's literal lead, read on the first screen rather than on import (reading about
+    150 patterns costs a millisecond or two that a process which never screens should not pay)."""
+    return tuple(literal_lead(source) for _, source, _ in RULES)
+
+
+_FIRST_PROVIDER = RULES.index(_PROVIDER_RULES[0])
+PROVIDERS = range(_FIRST_PROVIDER, _FIRST_PROVIDER + len(_PROVIDER_RULES))
+"""Where :mod:`.providers`' rules sit in :data:`RULES`. Each of their tokens has a run of at least
+sixteen :data:`TOKEN_RUN` characters; content without one (most prose) skips their lead checks,
+each a pass over the content."""

@@ -1,0 +1,166 @@
+"""Credentials named in words: the name that ends before a value, and the sentences that give one.
+
+Design:
+
+- A sentence names a credential and gives its value after a linking word, without a separator:
+  ``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``, ``the token is
+  now ...``. What follows such a word is mostly a description (``the token is expired``, ``the
+  secret is base64-encoded``, ``the key is ed25519``), so the value must look generated, or end its
+  sentence and be no plain word (``the admin password is hunter2.``); a word joined to a
+  description by a hyphen, an algorithm or an encoding is kept. The name may be followed by what
+  it is for, in up to four words (``the password for the staging DB is ...``). A colon may stand
+  after those words (``the password for the intern account: ...``, ``the password is: ...``).
+  With no verb at all (``login with password Hunter2024``), only a value that no word of prose
+  has the texture of counts: three of lower case, upper case, digits and symbols, or an unbroken
+  hex or base32 run of sixteen or more.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from .buffers import NAME_CHARS, distinct, is_linking, trimmed
+from .leads import compiled
+from .names import CREDENTIAL_NAME, MAX_NAME, NAME_BEFORE, NOT_CREDENTIAL_NAME, SPACED_KEY_NAME
+from .values import ValueChecks
+from .vocabulary import CREDENTIAL_WORD, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
+
+__all__ = ["SentenceChecks"]
+
+
+class SentenceChecks(ValueChecks):
+    """The words before a value that name a credential, and the checks of sentences that give one."""
+
+    # The patterns of these checks, each compiled on its first use.
+    credential_name = compiled(CREDENTIAL_NAME)
+    not_credential_name = compiled(NOT_CREDENTIAL_NAME)
+    name_before = compiled(NAME_BEFORE)
+    spaced_key_name = compiled(SPACED_KEY_NAME)
+    word_gap = compiled(rb"\s")
+    path = compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+    credential_word = compiled(CREDENTIAL_WORD)
+    purpose = compiled(PURPOSE)
+
+    def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
+        """Where the name that ends at ``end`` starts; ``None`` when no name ends there, or one
+        longer than any credential name worth matching."""
+        name = self.name_before.search(buffer, max(0, end - MAX_NAME), end)
+        if name is None or (name.start() and buffer[name.start() - 1] in NAME_CHARS):
+            return None
+        return name.start()
+
+    def credential_named(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether the name ``buffer[start:end]`` names a credential, alone or as the ``key`` of a
+        two-word key name such as ``API key``."""
+        if self.credential_name.fullmatch(buffer, start, end) is not None:
+            return True
+        if start < 2 or buffer[start - 1] != ord(" "):
+            return False
+        word = self.name_ending_at(buffer, start - 1)
+        return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
+
+    def sentence_credential(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]``, a word of a sentence, names a credential (``1Password``,
+        a product, starts with a digit and is none). ``PAT`` in capitals names a personal access
+        token there, as a name in code it does not (``pat`` is a pattern)."""
+        return (
+            chr(buffer[start]).isalpha()
+            and (start == 0 or buffer[start - 1] not in NAME_CHARS)
+            and self.not_credential_name.fullmatch(buffer, start, end) is None
+            and (self.credential_named(buffer, start, end) or (end - start == 3 and buffer.startswith(b"PAT", start)))
+        )
+
+    def word_within_reach(self, buffer: bytearray, end: int) -> bool:
+        """Whether a credential word (:data:`CREDENTIAL_WORD`) starts within :data:`MAX_PURPOSE`
+        bytes before ``end``. The words' places are found in one pass per screen, then looked up."""
+        starts = getattr(self.calls, "words", None)
+        if starts is None:
+            starts = self.calls.words = [found.start() for found in self.credential_word.finditer(buffer)]
+        at = bisect.bisect_left(starts, max(0, end - MAX_PURPOSE))
+        return at < len(starts) and starts[at] < end
+
+    def named_before(self, buffer: bytearray, end: int) -> bool:
+        """Whether the words that end at ``end`` name a credential: the name itself (``the admin
+        password``), or the name and what it is for (``the password for the staging DB``, ``the
+        API key of the billing service``), in the sentence's own words.
+
+        It is asked only after a value that could be a password, and searches only where a
+        credential word stands within reach, so prose asks it rarely. Past :data:`MAX_NAMED`
+        times in one screen it answers no: that bounds the work a kilobyte can cause, and every
+        rule that needs no sentence (a name with a separator, a provider's token) still runs.
+        """
+        if not self.word_within_reach(buffer, end):
+            return False  # nothing to look for, and nothing spent
+        self.calls.named = getattr(self.calls, "named", 0) + 1  # set to 0 by each first_kind
+        if self.calls.named > MAX_NAMED:
+            return False
+        start = self.name_ending_at(buffer, end)
+        if start is not None and self.sentence_credential(buffer, start, end):
+            return True
+        at = max(0, end - MAX_PURPOSE)
+        for _ in range(4):  # the cache for the token for prod: the nearer name may be the one
+            phrase = self.purpose.search(buffer, at, end)
+            if phrase is None:
+                return False
+            if self.sentence_credential(buffer, phrase.start("name"), phrase.end("name")):
+                return True
+            at = phrase.end("name")
+        return False
+
+    def linked_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an unquoted value after a credential name and a linking word, in a sentence
+        (``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``).
+
+        Prose says much after such words (``the token is expired``, ``the secret is base64-encoded``),
+        so a value counts when it looks generated, or when it ends its clause and is no plain word:
+        six bytes or more, four distinct, a letter with a digit or a symbol (``is hunter2.``). A
+        word joined to a description (``HS256-signed``, ``256-bit``) is a description. The value is
+        looked at first: linking words are common, values that could be a credential are not.
+        """
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None:
+            return False
+        first, last, certain = found
+        last = trimmed(buffer, first, last)
+        if not self.looks_secret(buffer, first, last, shortest=MIN_LINKED if certain else MIN_VALUE):
+            return False
+        return self.description.fullmatch(buffer, first, last) is None and self.named_before(buffer, match.start())
+
+    def bare_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an unquoted value right after a credential word in prose, with no verb or
+        separator (``login with password Hunter2024``, ``TOTP secret JBSWY3DPEHPK3PXP``).
+
+        Many words follow these names in prose (``password reset``, ``token cl100k_base``,
+        ``secret us-east-1``), so only a value that could not be one counts (:meth:`prose_value`,
+        with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``).
+        """
+        if not self.prose_value(buffer, match.end(), joined=False):
+            return False
+        end = match.end()
+        while buffer[end - 1] in b" \t":
+            end -= 1
+        return self.named_before(buffer, end)
+
+    def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a quoted value right after a credential name in prose (``use the password
+        "hunter2"``): one word, closed by the same quote, that is a value of its own and is not
+        a plain word (it has a digit, a symbol or a capital inside)."""
+        end = match.start() - 1  # the space before the quote
+        start = self.name_ending_at(buffer, end)
+        if start is not None and start >= 2 and buffer[start - 1] == ord(" ") and is_linking(buffer, start, end):
+            end = start - 1  # the password is "hunter2": the name is before the verb
+            start = self.name_ending_at(buffer, end)
+        if start is None or self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        if not self.credential_named(buffer, start, end):
+            return False
+        first = match.end()
+        close = buffer.find(buffer[match.start()], first, first + MAX_QUOTED)
+        if close < first + 4 or self.word_gap.search(buffer, first, close) is not None:
+            return False  # no closing quote near, too short to be a password, or a phrase
+        return (
+            distinct(buffer, first, close) >= 3
+            and self.is_value(buffer, first, close)
+            and self.header_texture.fullmatch(buffer, first, close) is not None
+        )

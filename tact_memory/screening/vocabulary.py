@@ -1,0 +1,329 @@
+"""What the secret screen takes for a value, and what it takes for a stand-in for one.
+
+The patterns here are regular-expression sources (bytes), compiled by :class:`.checks.Checks` the
+first time a check needs one; this module is data only and compiles nothing.
+
+Design:
+
+- A value assigned to a credential-like name, given to a password flag, or carried by an
+  ``Authorization``, ``Proxy-Authorization``, API-key or ``Cookie`` header is refused whatever its
+  length (a session cookie outside a header, under a framework's name for it, only when its value
+  looks generated), unless it stands for a value instead of being one: empty, a template or environment
+  reference (``<token>``, ``${API_KEY}``, ``$(pass show db)``, ``%TOKEN%``, ``{{ secret }}``), a mask
+  (``****``, ``xxxx``), a word that marks a missing value (``None``, ``null``, ``changeme``,
+  ``redacted``, ``required``), a type (``str``, ``SecretStr``), or a reference to where the value
+  lives (``settings.KEY``, ``os.getenv(...)``, ``API_KEY_V2``, ``dbPassword``, paths, URLs, ARNs).
+  A quoted value is a string: it stands for a value only when the whole of it is a template, a
+  reference or a call (``"${API_KEY}"``, ``"{{ secret }}"``, ``'os.environ["KEY"]'``), or when it
+  is code (an f-string that interpolates, a regular expression, a colour, a terminal's escape
+  sequence such as ``"\\033[92m"``); a bracket, ``$``, ``%``, ``<`` or ``#`` anywhere else in it
+  is a password's own character (``"Tr0ub(4dor&3"``, ``"#9fK2mL!xqW"``, a Django ``SECRET_KEY``),
+  and capitalised words in it are a passphrase (``"CorrectHorseBatteryStaple"``), not a type.
+- Values a provider prints in its documentation and never issues are kept, as an exact list
+  (:data:`PUBLISHED_EXAMPLE`): AWS's example key ids (the suffix ``EXAMPLE``, as in
+  ``AKIAIOSFODNN7EXAMPLE``) and its two example secret access keys, and the account key Azurite,
+  Microsoft's storage emulator, gives every developer. They fill tutorials and test configuration,
+  and refusing them would teach that the screen refuses what is plainly no secret; a key that
+  differs from them by one character is refused.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BETWEEN_STRINGS",
+    "CLAUSE_END",
+    "CREDENTIAL_WORD",
+    "DESCRIPTION",
+    "ELIDED_PREFIX",
+    "GRAMMAR_WORD",
+    "HEADER_TEXTURE",
+    "MAX_NAMED",
+    "MAX_PURPOSE",
+    "MAX_QUOTED",
+    "MAX_UNPACKED",
+    "MIN_DISTINCT",
+    "MIN_LINKED",
+    "MIN_VALUE",
+    "NAMED_THING",
+    "NEXT_FLAG",
+    "OPEN_STAND_IN",
+    "PASSPHRASE",
+    "PATTERN_CLASS",
+    "PATTERN_CONSTRUCT",
+    "PATTERN_RANGE",
+    "PHRASE",
+    "PLACEHOLDER",
+    "PLACEHOLDER_WORD",
+    "PUBLIC_VALUE",
+    "PUBLISHED_EXAMPLE",
+    "PURPOSE",
+    "QUOTED_REFERENCE",
+    "QUOTED_STAND_IN",
+    "TERMINAL_ESCAPE",
+    "TEXTURE",
+    "TOKEN_RUN",
+    "TYPE_NAME",
+    "UNQUOTED_REFERENCE",
+    "URLSAFE_BYTES",
+    "VALUE",
+    "WORD",
+]
+
+MIN_VALUE = 8
+MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
+MIN_DISTINCT = 4
+MAX_PURPOSE = 160  # how far before a linking word "<name> for <what it is for>" may start
+CREDENTIAL_WORD = rb"(?i:pass|pw|psk|pat|secret|token|key|cred|auth)"
+"""A part of every name :meth:`Checks.credential_named` takes."""
+MAX_NAMED = 24  # sentence-name searches one screen makes; past them, no sentence names a credential
+MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at before it is judged a value
+MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
+
+# What a value is: after up to eight spaces and an optional string prefix (f"...", b'...', C#'s
+# verbatim @"..." and interpolated $"...", Objective-C's @"..."), either
+# a quoted run (the quote may be escaped, as in JSON inside a string) or one bare run up to white
+# space, a quote, a list separator, a query-string "&" or an escape sequence.
+VALUE = (
+    rb"[ \t]{0,8}(?:[bBrRuUfF@$]{1,2}(?=\\{0,3}[\"'`]))?"
+    rb"(?:\\{0,3}[\"'`](?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
+    rb"|(?P<bare>(?:[^\s\"'`,;&\\]|\\(?![\\\"'`nrt])){1,256}))"
+)
+# What may follow a value that ends its clause: the end, a line break (also escaped), a comment, a
+# closing bracket or quote, a list or command separator, or a sentence end.
+CLAUSE_END = rb"[.!?:]?[ \t]*(?:\Z|[\r\n,;)}\]#|&\"'`]|\\[nrt\"'`\\])"
+# A value that is followed by another command-line option ("--password x --host db").
+NEXT_FLAG = rb"[ \t]+-"
+
+# Values that stand for a secret without being one: masks, YAML block markers (|, >-: the block's
+# first line is judged instead, see block_value), words that
+# say the value is missing or elsewhere, type names, and authorization scheme names given without a
+# credential. "your-api-key-here" and "my_secret_key" are phrases, words joined by dashes or
+# underscores; "My-Prod-Passw0rd!" has a digit and a symbol, and is a password.
+# The credential words themselves are here too: "password=password" is how documentation writes a
+# value it does not show, and "token: Token" is a type annotation.
+PLACEHOLDER_WORD = (
+    rb"\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
+    rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z]+)+|(?:[a-z]+[-_])+here"
+    rb"|pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
+    rb"|changeme|changeit|change[-_]?me|changethis|redacted|removed|placeholder|hidden|masked|omitted"
+    rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"
+    rb"|blank|true|false|yes|no|on|off|required|optional|missing|invalid|expired|revoked|rotated"
+    rb"|disabled|enabled|todo|tbd|tba|n/?a|see|same|ditto|default|auto|prompt|ask|stdin|env"
+    rb"|str|string|bytes|bytearray|int|integer|bool|boolean|number|any|object|text|char|varchar"
+    rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm)"
+    rb"|value|val"  # the variable code names a value by (api_key = value); VALUE is how a command stands one in
+    rb"|(?i:basic|bearer|token|digest)[ \t]+"  # the scheme alone, the credential joined on after it
+)
+# Unquoted, a value that starts like a template, a reference, a command substitution or a comment
+# (${API_KEY}, $API_KEY, %TOKEN%, <token>, {{ secret }}, [REDACTED], $(pass show db), # set later),
+# or a YAML tag (!vault), stands for one: a shell or a YAML file would not take such a value bare.
+# Inside quotes these characters are a password's own (see QUOTED_STAND_IN).
+PLACEHOLDER = rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|" + PLACEHOLDER_WORD
+
+# A quoted value stands for one only when the whole of it is a template or a reference: ${API_KEY}
+# (also with a default), ${{ secrets.X }}, $API_KEY, $(pass show db), %API_KEY%, %(password)s, %s,
+# <your-token>, {password}, {{ secret }}, {% raw %}, #{password}, or a stand-in word in brackets
+# ([REDACTED], (hidden)); several of them joined by punctuation ("${USER}:${PASS}", a format
+# string such as "(%s)|(%s)") too: no letter or digit outside them. A dollar sign before a name
+# with upper case, lower case and digits all mixed ("$Tr0ub4dor") is a password. No two
+# alternatives match the same text, so a value that fails late is not tried two ways a template.
+_TEMPLATE = (
+    rb"\$\{\{[^{}]{0,128}\}\}|\$\{[^{}]{0,128}\}|\$\([^()]{0,128}\)"
+    rb"|\$(?!(?=[A-Za-z0-9_]*[a-z])(?=[A-Za-z0-9_]*[A-Z])[A-Za-z0-9_]*[0-9])[A-Za-z_][A-Za-z0-9_]*"
+    rb"(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)*"
+    rb"|\$[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)+"  # a style sheet's variable: $text-success
+    rb"|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
+    rb"|<[A-Za-z_][A-Za-z0-9 _.:/|-]{0,127}>|<%[=-]?[^<>]{0,128}%>"  # <password>, <your-token>, ERB
+    rb"|\{\{[^{}]{0,128}\}\}|\{%[^{}]{0,128}%\}|\{#[^{}]{0,128}#\}|#\{[^{}]{0,128}\}#?"
+    # the tokens a release pipeline replaces (#{DB_PASSWORD}#, @@DB_PASSWORD@@), a name in one case
+    rb"|@@(?:[A-Z_][A-Z0-9_.]{0,127}|[a-z_][a-z0-9_.-]{0,127})@@"
+    # A format field as Python, .NET and most template languages write one: {password}, {0},
+    # {user.name}, {env[TOKEN]!r:>12}; not any text between braces, which random symbols hold.
+    rb"|\{ ?[A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[A-Za-z0-9_]{1,32}\])*(?:![rsa])?"
+    rb"(?::(?:[^{}]?[<>=^])?[-+ ]?#?0?[0-9]*[,_]?(?:\.[0-9]+)?[A-Za-z%]?)? ?\}"
+    rb"|\[[A-Za-z][A-Za-z _.-]{0,63}\]|\([A-Za-z][A-Za-z _.-]{0,63}\)"
+)
+# A call or a subscript in code's own names, as the whole value: get_secret(), os.getenv(KEY),
+# env[TOKEN], vault.read(path).data, and a type written as a string ("contextvars.Token[Span[Any]
+# | None]"). The callee is a dotted name without a digit, as in code_name.
+_SUBSCRIPT = rb"\[(?:[A-Za-z0-9_., :|-]|\[[A-Za-z0-9_., :|-]{0,64}\]){0,128}\]"
+_CALL = (
+    rb"[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")+"
+    rb"(?:\.[A-Za-z_]+(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")*)*"
+)
+# A colour, as style sheets and syntax themes write one (Token.String: "#AB0909").
+_COLOUR = rb"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})"
+_JOINER = rb"[-_.:/@,;|()\[\] ]{0,4}"
+# An Azure App Service setting that reads its value from Key Vault.
+_KEY_VAULT_REFERENCE = rb"@Microsoft\.KeyVault\([^()\"'`]{1,256}\)"
+QUOTED_STAND_IN = (
+    _JOINER + rb"(?:" + _TEMPLATE + rb")(?:" + _JOINER + rb"(?:" + _TEMPLATE + rb"))*" + _JOINER
+    + rb"|" + _CALL + rb"|" + _COLOUR + rb"|" + _KEY_VAULT_REFERENCE
+)
+# A token's published prefix with the rest left out (sk-..., sk_live_..., ghp_...), as notes and
+# documentation show which kind of key goes where. The prefix ends at its separator: a value
+# that goes on past it before the dots (hunter2...) is a value cut short, not a prefix.
+ELIDED_PREFIX = rb"[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8}){0,2}[-_]"
+# Quoted strings that are code whatever else they hold: a regular expression (a group such as
+# (?:...), a class escape such as \w, or a character class with a range that a quantifier or
+# another class follows: [0-9A-Fa-f]{1,4}, [a-zA-Z_][a-zA-Z0-9_-]*), and what lies between two
+# string literals, which a value's parse sees from the first one's closing quote ("Basic " +
+# b64encode(pair) + "). Random symbols hold such a shape about once in a thousand passwords.
+PATTERN_CONSTRUCT = rb"\(\?(?:[:=!#]|P?<)(?:[^()]{0,64}\)|\Z)|\\[wdsWDSbB]"
+PATTERN_CLASS = rb"\[\^?[^\]\s\[]{1,64}\](?=[*+?{(\[])"
+PATTERN_RANGE = rb"[A-Za-z0-9]-[A-Za-z0-9]"
+BETWEEN_STRINGS = rb"[ \t]+(?:[-+%*.&|]|(?:or|and|if|else|in|for)[ \t])"
+# A terminal's escape sequence, as code writes the escape byte (\033, \x1b, \u001b, \e) or as
+# captured output holds it: a colour or a cursor move ("\033[92m"), never part of a password.
+TERMINAL_ESCAPE = rb"(?:\x1b|\\(?:0?33|x1[bB]|u001[bB]|e))\["
+# A quoted value cut short by a quote of the other kind, which opens a string inside it: what
+# precedes that string is a template's or a call's opening (os.environ[, get_secret(, os.getenv(KEY,
+# ${{ secrets[, {{ required , $(pass show , <%= ENV[, #{ENV[), not a password.
+OPEN_STAND_IN = (
+    rb"(?:\$\{\{?|\{\{-?|\{%-?|<%[=-]?|#\{|\$\()[^\"'`]{0,128}"
+    rb"|[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|\[[A-Za-z0-9_., :-]{0,128}\])*"
+    rb"[(\[][A-Za-z0-9_., =:-]{0,128}"
+)
+
+# Values that name where a secret lives, or name something else, rather than containing a secret.
+# People choose passwords with dots, dashes and underscores (hunter-2, Prod.Pass2024, summer.2024,
+# postgres_dev_2024, super-secret-jwt-key), so a separator alone never makes a reference. What does:
+# an attribute path that ends in a name as code writes one (settings.SECRET_KEY, config.api_key,
+# ed25519.PrivateKey, self.password: an underscore, a capital or a credential word, never a digit);
+# an upper-case environment name (OPENAI_API_KEY_V2); an algorithm's name (hmac-sha256,
+# aes-256-gcm); an identifier that names a credential variable in code's own style, with a
+# separator or a case step and no digit (dbPassword, confirm_password).
+_ALGORITHM = (
+    rb"(?i:hmac|sha[0-9]{0,3}|md5|aes[0-9]{0,3}|rsa|ecdsa|ecdh|ed25519|ed448|x25519|pbkdf2|bcrypt|scrypt|ssh|nistp[0-9]{3}"
+    rb"|argon2(?:id|i|d)?|chacha20|poly1305|blake2[bs]?|gcm|cbc|ctr|ecb|p[0-9]{3}|hs[0-9]{3}|rs[0-9]{3}"
+    rb"|es[0-9]{3}|ps[0-9]{3}|[0-9]{2,4})"
+)
+_REFERENCE = (
+    rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\."
+    rb"(?:[A-Za-z_]*[_A-Z][A-Za-z_]*|(?i:pass(?:word|wd|phrase)?|pwd|secrets?|tokens?|keys?|api_?key|credentials?"
+    rb"|creds|auth))"  # settings.SECRET_KEY, ed25519.PrivateKey, self.password
+    rb"|[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+"  # OPENAI_API_KEY_V2, but not a random RUN_OF_CAPS7X2
+    rb"|" + _ALGORITHM + rb"(?:[-_]" + _ALGORITHM + rb")+"  # hmac-sha256, aes-256-gcm
+    # dbPassword, confirm_password, DB_PASSWORD_FILE: the credential word in one of code's cases
+    # (random letters hold "pWd" or "PAsS" by chance, and are a password)
+    rb"|(?=[A-Za-z_]*(?:_|[a-z][A-Z]))[A-Za-z_]*"
+    rb"(?:[Pp]ass(?:word|wd)?|PASS(?:WORD|WD)?|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Cc]redential|CREDENTIAL"
+    rb"|[Aa]pi_?[Kk]ey|API_?KEY|[Pp]wd|PWD)[A-Za-z_]*"
+    rb"|[a-z0-9_-]+(?:/[a-z0-9_.-]+)+"  # projects/123/secrets/db
+    # a Terraform resource's attribute (random_password.db.result, aws_db_instance.main.password)
+    rb"|(?:data\.|module\.)?(?:random|aws|azurerm|azuread|google|kubernetes|vault|tls|cloudflare|github"
+    rb"|digitalocean|hcloud|null|terraform)_[a-z_]+(?:\.[a-z_]+){2,}"
+    rb"|[A-Za-z][A-Za-z0-9+.-]*://.*"  # URLs; embedded passwords have their own rule
+    rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
+    rb"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # email addresses
+    rb"|(?:self|this|cls)\.[A-Za-z_][A-Za-z_.]*"  # an attribute of the object in code: self.current
+    rb"|__[a-z]+(?:_[a-z]+)*__|_{1,2}[A-Za-z]+(?:_[A-Za-z]+)+|_{1,2}[A-Z][a-z]+(?:[A-Z][a-z]+)+"  # __root__,
+    # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
+    rb"|[Xx](?:-[A-Za-z]+){2,}"  # a header's name (X-API-Key, x-auth-token), not its value
+)
+# Unquoted: a file path, an option list such as id=npmrc,src=... (not base64 padding), and a value
+# with a bracket in it, which is code: a call or a subscript (os.getenv("X"), env["X"]) that the
+# value's end, at the first quote or space, cuts short.
+UNQUOTED_REFERENCE = (
+    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[A-Za-z_][A-Za-z0-9_]*=[^=].*|.*[(\[].*"
+)
+# Quoted, a path or an option list (two pairs or more) is made of the characters paths and option
+# values have; a quoted value with a bracket in it is a reference only as a whole call (_CALL). A
+# generated password starts with a slash or has an equals sign after its first letters often
+# enough ("/e.9M=haX(#@w*8Nk+7B", "x=4b%0p%)zcyc3e..."), and its symbols tell it from a path.
+QUOTED_REFERENCE = (
+    _REFERENCE + rb"|(?:~|\.{1,2})?/[A-Za-z0-9_.~/@:+=,-]*|[A-Za-z]:\\[A-Za-z0-9_.~\\ :+=,-]*"
+    rb"|[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*(?:,[A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.~/$:-]*)+"
+)
+
+# Keys their providers publish as safe to ship to a browser or an app, whatever name holds them:
+# Stripe's publishable keys (pk_live_..., pk_test_...; Clerk and Paystack give theirs the same
+# shape) and Mapbox's public tokens (pk. and a JWT-like body; its secret ones start with sk.). The
+# prefix says what the key is, so STRIPE_KEY=pk_live_... is kept and STRIPE_KEY=sk_live_... is not.
+PUBLIC_VALUE = rb"pk_(?:live|test)_[A-Za-z0-9]{16,250}|pk\.eyJ[A-Za-z0-9_-]{10,400}\.[A-Za-z0-9_-]{10,200}"
+
+# Values their publishers print as stand-ins and never issue, as exact values (and one published
+# suffix): AWS's documentation examples (an access key id whose last seven characters are EXAMPLE,
+# as in AKIAIOSFODNN7EXAMPLE, and the two example secret access keys the AWS CLI's and IAM's
+# guides pair with them), and the account key Azurite, Microsoft's storage emulator, ships to every
+# developer for its devstoreaccount1. A key that differs from one of them by a character is a key.
+PUBLISHED_EXAMPLE = (
+    rb"A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{9}EXAMPLE"
+    rb"|wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY|je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY"
+    rb"|Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+)
+
+# A letter together with a digit or a symbol: "hunter2x", "pa$$word". Letters alone are too often
+# type and variable names (credentials: OAuthCredentials); a header value may also qualify by a
+# lower-to-upper step, as base64 of a short user:password pair ("dXNlcjpwYXNz") does.
+TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]).*"
+HEADER_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]|[a-z][A-Z]).*"
+
+# Words to the end of their line after a credential name and a spaced separator, up to eight and
+# before a comment (password: correct horse battery staple, PASSWORD: Summer 2024!). A word does
+# not start with "#", which starts a comment after a space.
+PHRASE = (
+    rb"[^\s\"'`,;&\\#][^\s\"'`,;&\\]{0,63}(?:[ \t]{1,4}[^\s\"'`,;&\\#][^\s\"'`,;&\\]{0,63}){1,7}"
+    rb"(?=[ \t]*(?:\Z|[\r\n]|\\[nr])|[ \t]+#)"
+)
+# Four words or more of letters alone, in one case (correct horse battery staple, Correct Horse
+# Battery Staple): a passphrase. A sentence starts with a capital and goes on in lower case.
+PASSPHRASE = rb"[a-z]+(?:[ \t]+[a-z]+){3,}|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){3,}"
+# The words of a sentence's grammar (articles and determiners, pronouns, prepositions,
+# conjunctions, auxiliary and modal verbs, adverbs of time and frequency) and of code's (await,
+# lambda, return): words that hold one are a sentence (the one from the team vault, leave empty
+# for none, synced nightly from prod) or code, not a password.
+GRAMMAR_WORD = (
+    rb"(?i:a|an|the|this|that|these|those|each|every|all|some|not|nor|its|their|our|your|my|his|her"
+    rb"|it|you|we|they|he|she|i|me|us|them|of|in|on|at|to|for|from|with|without|within|by|as|into"
+    rb"|onto|under|over|after|before|via|per|than|about|between|through|until|and|or|but|if|so|then"
+    rb"|else|when|where|while|unless|because|is|are|was|were|be|been|being|am|has|have|had|do|does"
+    rb"|did|can|could|will|would|shall|should|may|might|must|there|here|how|what|which|who|why|only"
+    rb"|also|just|e\.g|i\.e|etc|now|later|soon|again|already|still|never|always|often|once|yet|too"
+    rb"|very|instead|anymore|hourly|daily|nightly|weekly|monthly|quarterly|yearly|annually"
+    rb"|await|yield|lambda|return|import|elif|except|raise|del|global)"
+)
+
+# A credential's name followed by what it is for, up to four words, ending where a linking word
+# follows (the password for the staging DB, the API key of the billing service).
+PURPOSE = rb"(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})[ \t]+(?:for|of|on|in|at|to)(?:[ \t]+[A-Za-z0-9_.-]{1,32}){1,4}\Z"
+# A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
+# lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
+# The name of an algorithm or an encoding is described the same way (the secret is sha256).
+DESCRIPTION = (
+    rb"[A-Za-z0-9]{1,16}(?:-[a-z]{2,16}){1,3}"
+    rb"|(?i:(?:hmac-?)?sha-?(?:1|224|256|384|512)|md5|aes-?(?:128|192|256)(?:-[a-z]{3})?|[rhep]s(?:256|384|512)"
+    rb"|ed25519|ed448|x25519|p-?(?:256|384|521)|argon2(?:id|i|d)?|pbkdf2|rsa-?(?:1024|2048|3072|4096)"
+    rb"|utf-?(?:8|16|32)|base(?:16|32|58|64)(?:url)?|v[0-9]{1,3}(?:\.[0-9]{1,3}){0,2}"
+    rb"|oauth-?[12](?:\.[0-9])?|saml-?2(?:\.0)?|http-?[123](?:\.[01])?|tls-?1(?:\.[0-3])?|ipv[46]|x\.?509"
+    rb"|pkcs-?(?:1|7|8|11|12)|ecdsa-?p?(?:256|384|521)|uuid-?v?[1-8])"
+)
+
+# What prose names after a credential word that is no credential: a class or type name
+# (ERC20Token, T5Tokenizer), an address (0x and 40 hex digits), a digest with its algorithm
+# (sha256:..., sha512-...), a version with a suffix (v1.2.3-beta), a Windows path (C:/Users/...),
+# words joined by slashes (MyApp/Prod/DbCreds names where a secret is kept), a time (ISO 8601), a
+# host and port, an image reference and a model's name (org/Model-7B).
+NAMED_THING = (
+    rb"(?:[A-Z][a-z]?[0-9]{1,6})?(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]{2,})+"
+    rb"|0x[0-9A-Fa-f]{40}"
+    rb"|(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:-][A-Za-z0-9+/=]+"
+    rb"|v?[0-9]{1,4}(?:\.[0-9]{1,4}){1,3}(?:-[A-Za-z0-9.]{1,32})?(?:\+[A-Za-z0-9.]{1,32})?"
+    rb"|[A-Za-z]:[/\\].*"
+    rb"|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*-?[0-9]{0,4}(?:/[A-Z]?[a-z]+(?:[A-Z][a-z]+)*-?[0-9]{0,4})+"  # KeyVault/Prod-2
+    rb"|[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2})?(?:\.[0-9]{1,9})?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?"
+    rb"|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*:[0-9]{1,5}"  # a host and port
+    rb"|[a-z0-9-]+(?:\.[a-z0-9-]+)*(?:/[a-z0-9._-]+)+(?::[A-Za-z0-9._-]{1,64})?"  # an image: ghcr.io/acme/app:v1.2
+    rb"|[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*/[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)+"  # a model: Qwen/Qwen2.5-7B
+)
+
+# A class name with digits in it (Ed25519PrivateKey, PKCS7PrivateKeyTypes, OAuth2Token): blocks
+# of an optional acronym, optional digits and a capitalised word of three letters or more, with at
+# least two such words. Short base64 ("ZmFrZTpleGFt") steps between cases too often to pass.
+TYPE_NAME = rb"(?:[A-Z][a-z]?[0-9]{1,6})?(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]{2,})+"
+WORD = rb"[A-Z][a-z]{2,}"
+
+
+TOKEN_RUN = rb"[A-Za-z0-9_.~+/%=-]{16}"  # what every token of :mod:`.providers` has somewhere
+URLSAFE_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+"""The characters of that run (base64url), as byte values."""
