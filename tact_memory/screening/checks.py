@@ -2,7 +2,7 @@
 credential.
 
 They come in families, each in its module and each building on the one before: the judgements of a
-value that every check shares (:mod:`.values`), the words before a value that name a credential and
+value that every check shares (:mod:`.value_checks`), the words before a value that name a credential and
 the sentences that give one (:mod:`.sentences`), values given to names in code and configuration
 (:mod:`.assignments`), and places that always hold a credential, such as a token, a header or a
 command-line option (:mod:`.places`). :class:`Checks` has them all; :mod:`.rules` names one for each

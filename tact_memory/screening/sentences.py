@@ -23,7 +23,7 @@ import re
 from .buffers import NAME_CHARS, distinct, is_linking, trimmed
 from .leads import compiled
 from .names import CREDENTIAL_NAME, MAX_NAME, NAME_BEFORE, NOT_CREDENTIAL_NAME, SPACED_KEY_NAME
-from .values import ValueChecks
+from .value_checks import ValueChecks
 from .vocabulary import CREDENTIAL_WORD, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
 
 __all__ = ["SentenceChecks"]

@@ -52,7 +52,7 @@ _SOURCES = (
     "screening/credentials.py",
     "screening/rules.py",
     "screening/checks.py",
-    "screening/values.py",
+    "screening/value_checks.py",
     "screening/sentences.py",
     "screening/assignments.py",
     "screening/places.py",
