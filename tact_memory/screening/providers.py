@@ -92,6 +92,7 @@ KINDS = {
     "nuget_key": "a NuGet API key",
     "octopus_deploy_key": "an Octopus Deploy API key",
     "azure_devops_token": "an Azure DevOps personal access token",
+    "azure_key": "an Azure service key in Microsoft's annotated format",
     "authress_key": "an Authress service client access key",
 }
 """The kinds this module adds to the screen's, with a short description for error messages."""
@@ -244,6 +245,14 @@ MARKED: tuple[tuple[str, bytes], ...] = (
         "azure_devops_token",
         rb"JQQJ9(?<=(?<![A-Za-z0-9_-])(?P<body>[A-Za-z0-9]{52})JQQJ9)[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}AZDO[A-Za-z0-9]{4}"
         + _END,
+    ),
+    # Every other Azure service key in that format (Cognitive Services, Event Grid, Web PubSub,
+    # Search...): any provider signature, a letter and three letters or digits, and in the long
+    # form two more characters and "==".
+    (
+        "azure_key",
+        rb"JQQJ9(?<=(?<![A-Za-z0-9_+/-])(?P<body>[A-Za-z0-9]{52})JQQJ9)[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z]"
+        rb"[A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?" + _BASE64_END,
     ),
     # An Authress service client's access key, in the four parts Authress publishes: the client's
     # id after its prefix, the key's id, the account ("acc-" or "acc_") and the private key, whose

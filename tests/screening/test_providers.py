@@ -122,6 +122,9 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "azure_devops_token": token(
         (ALNUM, 52), "JQQJ9", ("9DH", 1), (ALNUM, 1), ("ABCDEFGHIJKL", 1), (ALNUM, 16), "AZDO", (ALNUM, 4)
     ),
+    "azure_key": token(
+        (ALNUM, 52), "JQQJ9", ("9DH", 1), (ALNUM, 1), ("ABCDEFGHIJKL", 1), (ALNUM, 16), ("ACEGSW", 1), (ALNUM, 7)
+    ),
     "authress_key": st.one_of(
         *(
             token(lead, (ALNUM, 5, 30), ".", (ALNUM, 4, 6), ".acc-", (HEX + "-", 10, 32), ".", (BASE64 + "_=-", 30, 120))
@@ -341,13 +344,22 @@ def test_a_jwt_wrapped_in_base64_is_refused(header: bytes, payload: bytes, signa
 #   digits), the key id (four to six), "acc-" or "acc_" and the account id, then the private key
 #   in base64 (thirty to a hundred and twenty characters), the parts joined by dots.
 ADO_PAT = "FAKEexample0AzureDevOps0pat0Q7wX2mL9vR4tY8nB3kD6hJ1c" + "JQQJ99BCACAAAAAZg6lNAAASAZDO1Vba"
+# The same layout with another provider's signature, in the short and the long (88-character) form.
+AZURE_KEY = ADO_PAT.replace("AZDO", "ACOG")
+AZURE_LONG_KEY = AZURE_KEY + "Zq=="
 OCTOPUS_KEY = "API-FAKE0EXAMPLE7Q2W9R4T1Y3U5I"
 AUTHRESS_KEY = "sc_FAKEexample1.EXa1.acc-fake0123456.MC4CAQAwBQYDK2VwBCIEIFAKEexample0123456789abcdefXYZ"
 
 
 @pytest.mark.parametrize(
     ("secret", "kind"),
-    [(ADO_PAT, "azure_devops_token"), (OCTOPUS_KEY, "octopus_deploy_key"), (AUTHRESS_KEY, "authress_key")],
+    [
+        (ADO_PAT, "azure_devops_token"),
+        (AZURE_KEY, "azure_key"),
+        (AZURE_LONG_KEY, "azure_key"),
+        (OCTOPUS_KEY, "octopus_deploy_key"),
+        (AUTHRESS_KEY, "authress_key"),
+    ],
 )
 @pytest.mark.parametrize("form", ["{}", "CI pulls with {} since Monday.", '{{"settings": {{"key": "{}"}}}}', "export X={}"])
 def test_a_published_shape_is_refused_alone_in_prose_and_in_json(secret: str, kind: str, form: str) -> None:
@@ -358,11 +370,15 @@ def test_a_published_shape_is_refused_alone_in_prose_and_in_json(secret: str, ki
 @pytest.mark.parametrize(
     "text",
     [
-        # Azure DevOps: one short, one long, another provider's signature, a placeholder run, a
-        # month past L, glued into a longer word.
+        # Azure keys: one short, one long, a provider signature that starts with a digit, a long
+        # form without its "==", one inside a base64 run, a placeholder run, a month past L, glued
+        # into a longer word.
         ADO_PAT[:-1],
         ADO_PAT + "Q",
-        ADO_PAT.replace("AZDO", "ACOG"),
+        AZURE_KEY.replace("ACOG", "0COG"),
+        AZURE_KEY + "Zq",
+        AZURE_KEY + "Zq=",
+        "+" + AZURE_KEY,
         "x" * 52 + ADO_PAT[52:],
         ADO_PAT.replace("JQQJ99BC", "JQQJ99BM"),
         "id" + ADO_PAT,
