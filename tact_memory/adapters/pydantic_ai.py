@@ -36,32 +36,56 @@ layer over the library:
   threads of their own, and ``role=Role.CHILD`` for sub-agents whose parent does not use memory or runs
   elsewhere (durable execution, another process).
 
-Each run gets its own dispatcher, so scan-before-put holds within a run. With memory disabled the
-capability adds nothing: no tool, no instructions, no checkpoint.
+- Approvals: with ``approve_writes=True``, a root run's puts and deletes need a person's approval
+  through pydantic-ai's deferred tools (the toolset is wrapped with its ``approval_required``);
+  scans and reads run at once, and a child's writes are refused at once as ``forbidden``, with no
+  one asked. The run ends with ``DeferredToolRequests`` as its output (it must be among the
+  agent's or the run's output types) unless a ``HandleDeferredToolCalls`` capability resolves the
+  call within the run; the app resumes it with a new run given the messages and
+  ``deferred_tool_results``. That run's role is decided at its own start, as always, so an approved
+  write is still ``forbidden`` when it is a child. A denied write stores nothing.
+
+Each run gets its own dispatcher, so scan-before-put holds within a run. A run that continues the
+tool calls of the last response in its history (resumed with ``deferred_tool_results``) starts with
+what that history shows: when the ``memory`` tool's results there (``ToolReturnPart`` contents, also
+after a JSON save and load) hold a scan answered without an error since the last put, the approved
+put needs no new scan (:func:`_scanned_in`). With memory disabled the capability adds nothing: no
+tool, no instructions, no checkpoint.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic_ai import AgentRunResult, RunContext, ToolReturn
 from pydantic_ai.capabilities import AbstractCapability, WrapRunHandler
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, SystemPromptPart, ToolCallPart, UserPromptPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    SystemPromptPart,
+    ToolCallPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
 from pydantic_ai.models import ModelRequestContext
 from pydantic_ai.tools import ToolDefinition
 from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 from pydantic_core import SchemaValidator, core_schema
 
 from .. import errors
+from ..config import Config
 from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, SubmissionKind, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.roles import decide_role, running
-from ..runtime.stores import ConfiguredMemory
-from ..tool.guard import Dispatcher, Role
+from ..runtime.stores import ConfiguredMemory, store_for
+from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
 
@@ -85,6 +109,44 @@ def checkpoint_part() -> SystemPromptPart:
 def is_checkpoint(part: object) -> bool:
     """Whether a message part is the review checkpoint (leave it out of what you display)."""
     return isinstance(part, SystemPromptPart) and (part.metadata or {}).get("tact_memory") == "checkpoint"
+
+
+def _continues_calls(history: Sequence[ModelMessage]) -> bool:
+    """Whether a run given ``history`` continues the tool calls of its last response (pydantic-ai runs
+    a history's pending calls only with ``deferred_tool_results``) rather than a turn after an answer."""
+    last = next((m for m in reversed(history) if isinstance(m, ModelResponse)), None)
+    return last is not None and any(isinstance(part, ToolCallPart) for part in last.parts)
+
+
+def _scanned_in(history: Sequence[ModelMessage]) -> bool:
+    """Whether the ``memory`` tool's results in ``history`` show a scan since its last put, as
+    :class:`~tact_memory.tool.memory_tool.MemoryTool` counts: answered without an error.
+
+    A result is the tool's JSON object (a mapping, or its text after a save that kept it as one);
+    a denied call's message, a retry and any other tool's result change nothing.
+    """
+    scanned = False
+    for message in history:
+        if not isinstance(message, ModelRequest):
+            continue
+        for part in message.parts:
+            if not isinstance(part, ToolReturnPart) or part.tool_name != TOOL_NAME:
+                continue
+            answer: object = part.content
+            if isinstance(answer, str | bytes):
+                try:
+                    answer = json.loads(answer)
+                except ValueError:
+                    continue
+            if isinstance(answer, dict) and "error" not in answer and answer.get("operation") in ("scan", "put"):
+                scanned = answer["operation"] == "scan"
+    return scanned
+
+
+def _write_needs_approval(ctx: RunContext[Any], tool_def: ToolDefinition, tool_args: dict[str, Any]) -> bool:
+    """``approval_required``'s test for a root run's memory toolset: every put and delete (a call
+    pydantic-ai resumes as approved, ``tool_call_approved``, is not asked about again)."""
+    return tool_args.get("operation") in MUTATING_OPERATIONS
 
 
 class MemoryToolset(AbstractToolset[Any]):
@@ -135,12 +197,18 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
         role: The agent's role; ``None`` derives it for each run (a child when started inside
             another memory-enabled run or while one is running, else the root). A stated role is
             lowered to child inside another memory-enabled run, never raised.
+        approve_writes: Whether a root run's puts and deletes need a person's approval: the run
+            ends with ``DeferredToolRequests`` (put it among the output types) unless a
+            ``HandleDeferredToolCalls`` capability resolves the call; scans and reads run at once,
+            and a child's writes are refused at once.
     """
 
     store: MemoryBackend | None = None
     """The corpus, or ``None`` when memory is disabled."""
     role: Role | None = None
     """The stated role, or ``None`` to derive it for each run; detection may only lower it."""
+    approve_writes: bool = False
+    """Whether a root run's puts and deletes wait for a person's approval (pydantic-ai's deferred tools)."""
     _dispatcher: Dispatcher | None = field(default=None, init=False, repr=False, compare=False)
     _turn: _Turn | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -155,8 +223,26 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
         return SERIALIZATION_NAME
 
     @classmethod
+    def from_config(
+        cls,
+        config: Config | str | os.PathLike[str] | None = None,
+        *,
+        role: Role | None = None,
+        store: MemoryBackend | None = None,
+        workspace: str | os.PathLike[str] | None = None,
+        approve_writes: bool = False,
+    ) -> MemoryCapability:
+        """The capability for the configuration in force, as :meth:`ConfiguredMemory.from_config
+        <tact_memory.runtime.stores.ConfiguredMemory.from_config>` makes it.
+
+        Args:
+            approve_writes: Whether a root run's puts and deletes need a person's approval.
+        """
+        return cls(store_for(config, store=store, workspace=workspace), role=role, approve_writes=approve_writes)
+
+    @classmethod
     def from_spec(  # type: ignore[override]
-        cls, config: str | None = None, role: str | None = None, workspace: str | None = None
+        cls, config: str | None = None, role: str | None = None, workspace: str | None = None, approve_writes: bool = False
     ) -> MemoryCapability:
         """The capability an agent spec describes: ``TactMemory`` or ``{"TactMemory": {"config": PATH, "role": "child"}}``.
 
@@ -164,15 +250,20 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
             config: A path to ``config.toml``, or ``None`` for the usual search.
             role: ``"root"`` or ``"child"``, or ``None`` to derive it for each run.
             workspace: The agent's workspace folder, or ``None`` for the current folder.
+            approve_writes: Whether a root run's puts and deletes need a person's approval.
 
         Raises:
             ValueError: ``role`` is not a role.
         """
-        return cls.from_config(config, role=Role(role) if role is not None else None, workspace=workspace)
+        chosen = Role(role) if role is not None else None
+        return cls.from_config(config, role=chosen, workspace=workspace, approve_writes=approve_writes)
 
     async def for_run(self, ctx: RunContext[Any]) -> MemoryCapability:
         bound = copy.copy(self)
         bound._dispatcher = decide_role(self.role).dispatcher(self.store) if self.enabled else None
+        if bound._dispatcher is not None and _continues_calls(ctx.messages) and _scanned_in(ctx.messages):
+            # Resumed with deferred tool results: the approved put follows the scans the history shows.
+            bound._dispatcher.tool.note_scan()
         bound._turn = _Turn.starting(ctx.messages, ctx.prompt)
         return bound
 
@@ -184,7 +275,12 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
             return await handler()
 
     def get_toolset(self) -> AbstractToolset[Any] | None:
-        return MemoryToolset(self._dispatcher) if self.enabled else None
+        if not self.enabled:
+            return None
+        toolset = MemoryToolset(self._dispatcher)
+        if self.approve_writes and self.bound_role is Role.ROOT:
+            return toolset.approval_required(_write_needs_approval)
+        return toolset
 
     def get_instructions(self) -> str | None:
         return MEMORY_INSTRUCTIONS if self.enabled else None

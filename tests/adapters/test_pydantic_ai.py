@@ -8,7 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic_ai import Agent, ModelMessagesTypeAdapter, RunContext, ToolReturn
+from pydantic_ai import (
+    Agent,
+    AgentRunResult,
+    DeferredToolRequests,
+    DeferredToolResults,
+    ModelMessagesTypeAdapter,
+    RunContext,
+    ToolDenied,
+    ToolReturn,
+)
 from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
@@ -340,3 +349,150 @@ async def test_a_history_processor_that_copies_the_messages_changes_nothing(conf
     first = await agent.run("First question.")
     await agent.run("Second question.", message_history=first.all_messages())
     assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 0, 1]
+
+
+# -- runs that stop for a person's approval ---------------------------------------------------------
+
+Decision = bool | ToolDenied
+
+
+def approving(capability: MemoryCapability, script: Script) -> Agent[None, str | DeferredToolRequests]:
+    """An agent whose runs may end with ``DeferredToolRequests``, as pydantic-ai's approvals need."""
+    return Agent(script.model, capabilities=[capability], output_type=[str, DeferredToolRequests])
+
+
+def pending(result: AgentRunResult[Any]) -> list[ToolCallPart]:
+    """The calls a run stopped to have approved."""
+    assert isinstance(result.output, DeferredToolRequests), result.output
+    return result.output.approvals
+
+
+async def resume(
+    agent: Agent[None, str | DeferredToolRequests], result: AgentRunResult[Any], decision: Decision = True, *, saved: bool = False
+) -> AgentRunResult[Any]:
+    """Decide every pending call and start the run that continues ``result``'s; ``saved`` sends the
+    history through JSON first, as an app that keeps it between requests does."""
+    history = result.all_messages()
+    if saved:
+        history = ModelMessagesTypeAdapter.validate_json(ModelMessagesTypeAdapter.dump_json(history))
+    approvals: dict[str, Decision] = {call.tool_call_id: decision for call in pending(result)}
+    return await agent.run(message_history=history, deferred_tool_results=DeferredToolResults(approvals=approvals))
+
+
+async def test_an_approved_put_is_the_roots_after_the_scan_before_the_stop(config_path: Path, seeded: MemoryStore) -> None:
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Noted."))
+    agent = approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script)
+    first = await agent.run("Remember that zephyr uses tabs.")
+    # The scan ran; the put waits for a person, and nothing is stored yet.
+    assert [call.args for call in pending(first)] == [{"operation": "put", "content": REMEMBERED}]
+    assert "candidates" in returns(first.all_messages())[0]
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+    done = await resume(agent, first)
+    assert done.output == "Noted."
+    assert returns(done.new_messages())[-1]["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+async def test_a_denied_put_stores_nothing(config_path: Path, seeded: MemoryStore) -> None:
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Left it."))
+    agent = approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script)
+    done = await resume(agent, await agent.run("Remember that zephyr uses tabs."), ToolDenied("Not this one."))
+    assert done.output == "Left it." and returns(done.new_messages()) == ["Not this one."]
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_a_history_saved_as_json_resumes_in_another_process(config_path: Path, seeded: MemoryStore) -> None:
+    """Another process has another capability and agent; the saved history alone shows the scan."""
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Noted."))
+    first = await approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script).run("Remember it.")
+    elsewhere = approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script)
+    done = await resume(elsewhere, first, saved=True)
+    assert done.output == "Noted."
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+OTHER = "In the `zephyr` repository, the user wants a blank line at the end of every file."
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        [],
+        [memory(operation="scan")],  # refused: a scan needs a query
+        [memory(operation="scan", query="zephyr"), memory(operation="put", content=OTHER)],
+    ],
+    ids=["no-scan", "refused-scan", "put-after-the-scan"],
+)
+async def test_an_approved_put_without_a_scan_since_the_last_put_is_refused(
+    config_path: Path, seeded: MemoryStore, before: list[ModelResponse]
+) -> None:
+    script = Script(*before, memory(operation="put", content=REMEMBERED), answer("Told."), answer("Done."))
+    agent = approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script)
+    result = await agent.run("Remember that zephyr uses tabs.")
+    while isinstance(result.output, DeferredToolRequests):
+        result = await resume(agent, result, saved=True)
+    assert returns(result.all_messages())[-1]["error"]["code"] == "scan_required"
+    assert REMEMBERED not in [r.content for r in seeded.list_records()]
+
+
+async def test_a_new_turn_still_scans_before_its_put(config_path: Path, seeded: MemoryStore) -> None:
+    """Only a run that continues the history's pending calls starts with the scans it shows."""
+    script = Script(memory(operation="scan", query="zephyr"), answer("Nothing yet."), memory(operation="put", content=REMEMBERED), answer("Hm."))
+    agent = approving(MemoryCapability.from_config(config_path, store=seeded), script)
+    first = await agent.run("What do you know of zephyr?")
+    second = await agent.run("Remember that it uses tabs.", message_history=first.all_messages())
+    assert returns(second.new_messages())[-1]["error"]["code"] == "scan_required"
+
+
+async def test_an_approved_put_in_a_child_run_is_forbidden(config_path: Path, seeded: MemoryStore) -> None:
+    """The resumed run's role is its own, decided when it starts: a child's approved write is refused."""
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Refused."))
+    first = await approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script).run("Remember it.")
+    child = approving(MemoryCapability.from_config(config_path, role=Role.CHILD, store=seeded, approve_writes=True), script)
+    done = await resume(child, first)
+    assert returns(done.new_messages())[-1]["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_a_childs_write_is_refused_at_once_without_asking(config_path: Path, seeded: MemoryStore) -> None:
+    """A sub-agent run from a tool is a child: its put is ``forbidden`` whatever a person says, so
+    no one is asked, and its run (whose outputs hold no ``DeferredToolRequests``) does not stop."""
+    capability = MemoryCapability.from_config(config_path, store=seeded, approve_writes=True)
+    sub_script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Could not."))
+    sub_agent = Agent(sub_script.model, capabilities=[capability])
+    root_script = Script(ModelResponse(parts=[ToolCallPart("delegate", {"task": "Remember zephyr's tabs."})]), answer("Done."))
+    root = approving(capability, root_script)
+
+    @root.tool
+    async def delegate(ctx: RunContext[None], task: str) -> str:
+        return (await sub_agent.run(task, usage=ctx.usage)).output
+
+    assert (await root.run("Delegate it.")).output == "Done."
+    assert returns(sub_script.seen[-1][0])[-1]["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_only_puts_and_deletes_ask_for_approval(config_path: Path, seeded: MemoryStore) -> None:
+    calls = [
+        ToolCallPart("memory", {"operation": "scan", "query": "zephyr"}, tool_call_id="scan"),
+        ToolCallPart("memory", {"operation": "read", "ids": [1]}, tool_call_id="read"),
+        ToolCallPart("memory", {"operation": "put", "content": REMEMBERED}, tool_call_id="put"),
+        ToolCallPart("memory", {"operation": "delete", "id": 1, "version": 1}, tool_call_id="delete"),
+    ]
+    script = Script(ModelResponse(parts=calls), answer("Kept it."))
+    agent = approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script)
+    first = await agent.run("Tidy up zephyr.")
+    assert [call.tool_call_id for call in pending(first)] == ["put", "delete"]
+    scanned, read = returns(first.all_messages())
+    assert scanned["candidates"] and read["memories"][0]["content"] == SEEDED
+
+    done = await resume(agent, first, False)
+    assert done.output == "Kept it." and [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_an_agent_spec_can_ask_for_approvals(config_path: Path) -> None:
+    spec = {"model": "test", "capabilities": [{"TactMemory": {"config": str(config_path), "approve_writes": True}}]}
+    agent = Agent.from_spec(spec, custom_capability_types=[MemoryCapability])
+    (capability,) = [c for c in agent.root_capability.capabilities if isinstance(c, MemoryCapability)]
+    assert capability.approve_writes and capability.role is None
