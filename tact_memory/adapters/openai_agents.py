@@ -76,7 +76,7 @@ from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
 from ..runtime.stores import ConfiguredMemory
 from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
-from ..tool.memory_tool import store_limits
+from ..tool.memory_tool import scanned_since_put, store_limits
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
 
@@ -189,8 +189,8 @@ def _call_id(item: object) -> str | None:
 
 def _own_history(state: RunState[Any]) -> tuple[set[str], bool]:
     """What a run's state shows of the run's own model calls: the ids of the tool calls they asked
-    for, and whether the memory tool had scanned since its last put (as :mod:`~tact_memory.tool.memory_tool`
-    counts: answered without an error) when the run stopped.
+    for, and whether the memory tool had scanned since its last put
+    (:func:`~tact_memory.tool.memory_tool.scanned_since_put`) when the run stopped.
 
     A state keeps the responses of the run's own model calls; those of a run nested in a tool
     (``Agent.as_tool``) it keeps apart, with that tool's call, so their ids are not among these.
@@ -206,16 +206,7 @@ def _own_history(state: RunState[Any]) -> tuple[set[str], bool]:
         for item in getattr(state, "_generated_items", None) or []
         if getattr(item, "type", None) == "tool_call_output_item"
     }
-    scanned = False
-    for item in asked:
-        if _field(item, "name") != TOOL_NAME:
-            continue
-        try:
-            answer = json.loads(answers.get(_field(item, "call_id")) or "null")
-        except (TypeError, ValueError):
-            continue
-        if isinstance(answer, dict) and "error" not in answer and answer.get("operation") in ("scan", "put"):
-            scanned = answer["operation"] == "scan"
+    scanned = scanned_since_put(answers.get(_field(item, "call_id")) for item in asked if _field(item, "name") == TOOL_NAME)
     return {_field(item, "call_id") for item in asked}, scanned
 
 

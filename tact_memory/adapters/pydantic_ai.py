@@ -56,7 +56,6 @@ tool, no instructions, no checkpoint.
 from __future__ import annotations
 
 import copy
-import json
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -86,6 +85,7 @@ from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.roles import decide_role, running
 from ..runtime.stores import ConfiguredMemory, store_for
 from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
+from ..tool.memory_tool import scanned_since_put
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
 
@@ -119,28 +119,15 @@ def _continues_calls(history: Sequence[ModelMessage]) -> bool:
 
 
 def _scanned_in(history: Sequence[ModelMessage]) -> bool:
-    """Whether the ``memory`` tool's results in ``history`` show a scan since its last put, as
-    :class:`~tact_memory.tool.memory_tool.MemoryTool` counts: answered without an error.
-
-    A result is the tool's JSON object (a mapping, or its text after a save that kept it as one);
-    a denied call's message, a retry and any other tool's result change nothing.
-    """
-    scanned = False
-    for message in history:
-        if not isinstance(message, ModelRequest):
-            continue
-        for part in message.parts:
-            if not isinstance(part, ToolReturnPart) or part.tool_name != TOOL_NAME:
-                continue
-            answer: object = part.content
-            if isinstance(answer, str | bytes):
-                try:
-                    answer = json.loads(answer)
-                except ValueError:
-                    continue
-            if isinstance(answer, dict) and "error" not in answer and answer.get("operation") in ("scan", "put"):
-                scanned = answer["operation"] == "scan"
-    return scanned
+    """Whether the ``memory`` tool's results in ``history`` (its ``ToolReturnPart`` contents) show a
+    scan since its last put (:func:`~tact_memory.tool.memory_tool.scanned_since_put`)."""
+    return scanned_since_put(
+        part.content
+        for message in history
+        if isinstance(message, ModelRequest)
+        for part in message.parts
+        if isinstance(part, ToolReturnPart) and part.tool_name == TOOL_NAME
+    )
 
 
 def _write_needs_approval(ctx: RunContext[Any], tool_def: ToolDefinition, tool_args: dict[str, Any]) -> bool:

@@ -10,7 +10,8 @@ tool. A call is decoded once (:func:`~.wire.decode`), run, and its result built 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .. import errors
@@ -20,13 +21,32 @@ from .results import ToolResult, error_result, result
 from .schemas import TOOL_NAME, tool_definition
 from .wire import Call, DeleteCall, InvalidCall, PutCall, ReadCall, ScanCall, decode
 
-__all__ = ["MemoryTool", "store_limits"]
+__all__ = ["MemoryTool", "scanned_since_put", "store_limits"]
 
 
 def store_limits(store: object) -> Limits:
     """The bounds of ``store`` (its ``limits`` attribute), or the default ones when it has none."""
     limits = getattr(store, "limits", None)
     return limits if isinstance(limits, Limits) else DEFAULT_LIMITS
+
+
+def scanned_since_put(results: Iterable[object]) -> bool:
+    """Whether one agent's results of this tool, oldest first, leave it scanned since its last put,
+    as :class:`MemoryTool` counts: a scan or a put answered without an error.
+
+    A result is the tool's JSON object, as a mapping or as its text; anything else (a refusal, a
+    framework's message for a call a person denied, a missing output) changes nothing.
+    """
+    scanned = False
+    for answer in results:
+        if isinstance(answer, str | bytes):
+            try:
+                answer = json.loads(answer)
+            except ValueError:
+                continue
+        if isinstance(answer, Mapping) and "error" not in answer and answer.get("operation") in ("scan", "put"):
+            scanned = answer["operation"] == "scan"
+    return scanned
 
 
 class MemoryTool:

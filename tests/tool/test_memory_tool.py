@@ -16,7 +16,7 @@ from syrupy.assertion import SnapshotAssertion
 from tact_memory.limits import Limits
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.tool.guard import Dispatcher, Role
-from tact_memory.tool.memory_tool import MemoryTool
+from tact_memory.tool.memory_tool import MemoryTool, scanned_since_put
 from tact_memory.tool import wire
 from tact_memory.tool.schemas import input_schema, operation_input_schema, output_schema, tool_definition
 from tact_memory.tool.wire import OPERATIONS, operation_needs
@@ -243,6 +243,28 @@ def test_a_refused_put_keeps_the_scan(store: MemoryStore) -> None:
     tool.call({"operation": "scan", "query": "x"})
     assert tool.call({"operation": "put", "content": "x" * 2000})["error"]["code"] == "content_too_large"
     assert tool.call({"operation": "put", "content": "fits"})["operation"] == "put"
+
+
+def test_the_results_read_back_say_whether_the_tool_scanned_since_its_last_put(store: MemoryStore) -> None:
+    """A run resumed elsewhere reads the tool's results from its saved history: as objects, as JSON
+    text, or among messages that are not the tool's results, they say what the tool itself counted."""
+    tool = MemoryTool(store)
+    steps = [  # a call, and whether the tool has scanned since its last put once it is answered
+        ({"operation": "put", "content": "too early"}, False),
+        ({"operation": "scan"}, False),  # refused: no query
+        ({"operation": "scan", "query": "python"}, True),
+        ({"operation": "put", "content": "The api repository pins Python 3.12"}, False),
+        ({"operation": "scan", "query": "node"}, True),
+        ({"operation": "read", "ids": [1]}, True),
+        ({"operation": "put", "content": "x" * 2000}, True),  # refused: too large
+    ]
+    results: list[object] = []
+    for call, scanned in steps:
+        results.append(tool.call(call))
+        assert scanned_since_put(results) is scanned
+        assert scanned_since_put([json.dumps(r) for r in results]) is scanned
+        assert scanned_since_put([*results, "The tool call was denied.", None, b"{"]) is scanned
+    assert scanned_since_put([]) is False
 
 
 def run_session(tool: MemoryTool | Dispatcher, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
