@@ -496,3 +496,21 @@ async def test_an_agent_spec_can_ask_for_approvals(config_path: Path) -> None:
     agent = Agent.from_spec(spec, custom_capability_types=[MemoryCapability])
     (capability,) = [c for c in agent.root_capability.capabilities if isinstance(c, MemoryCapability)]
     assert capability.approve_writes and capability.role is None
+
+
+async def test_a_handler_in_the_run_approves_without_stopping_it(config_path: Path, seeded: MemoryStore) -> None:
+    """With a ``HandleDeferredToolCalls`` capability the same run goes on: its role and its scans."""
+    from pydantic_ai.capabilities import HandleDeferredToolCalls
+
+    asked: list[Any] = []
+
+    async def person(ctx: RunContext[None], requests: DeferredToolRequests) -> DeferredToolResults:
+        asked.extend(call.args for call in requests.approvals)
+        return requests.build_results(approve_all=True)
+
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Noted."))
+    capability = MemoryCapability.from_config(config_path, store=seeded, approve_writes=True)
+    agent = Agent(script.model, capabilities=[capability, HandleDeferredToolCalls(handler=person)])
+    assert (await agent.run("Remember that zephyr uses tabs.")).output == "Noted."
+    assert asked == [{"operation": "put", "content": REMEMBERED}]
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
