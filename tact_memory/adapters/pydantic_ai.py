@@ -35,7 +35,6 @@ layer over the library:
   nothing else at work. State ``role=Role.ROOT`` for top-level agents that run beside others or on
   threads of their own, and ``role=Role.CHILD`` for sub-agents whose parent does not use memory or runs
   elsewhere (durable execution, another process).
-
 - Approvals: with ``approve_writes=True``, a root run's puts and deletes need a person's approval
   through pydantic-ai's deferred tools (the toolset is wrapped with its ``approval_required``);
   scans and reads run at once, and a child's writes are refused at once as ``forbidden``, with no
