@@ -75,7 +75,7 @@ from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running
 from ..runtime.stores import ConfiguredMemory
-from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
+from ..tool.guard import Dispatcher, Role
 from ..tool.memory_tool import scanned_since_put, store_limits
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
@@ -211,15 +211,21 @@ def _own_history(state: RunState[Any]) -> tuple[set[str], bool]:
 
 
 async def writes_need_approval(context: Any, arguments: Mapping[str, Any], call_id: str) -> bool:
-    """A ``needs_approval`` policy for the memory tool: a person approves every put and delete.
+    """A ``needs_approval`` policy for the memory tool: a person approves every put and delete the
+    tool would carry out.
 
     Set it on the tool in place, ``memory.tool.needs_approval = writes_need_approval`` (the tool
     must stay the object the adapter made: runs recognise the agents that carry memory by it). A
     run then stops at a put or a delete with the call among ``result.interruptions``; approve it
     on ``result.to_state()`` and pass that state to :meth:`MemoryForAgents.run`, which resumes
-    the same run, with its role and its scans.
+    the same run, with its role and its scans. A write the tool refuses whatever the answer (a
+    child's, a malformed call, one outside a memory run) is not asked about: it is refused at once
+    (:meth:`~tact_memory.tool.guard.Dispatcher.would_write`).
     """
-    return arguments.get("operation") in MUTATING_OPERATIONS
+    run = _RUN.get()
+    if run is None or call_id not in run.calls:  # refused at once: unbound, or a child's call
+        return False
+    return run.dispatcher.would_write(arguments)
 
 
 def is_checkpoint(part: object) -> bool:

@@ -83,7 +83,7 @@ from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, SubmissionKind, checkpoin
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.roles import decide_role, running
 from ..runtime.stores import ConfiguredMemory, store_for
-from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
+from ..tool.guard import Dispatcher, Role
 from ..tool.memory_tool import scanned_since_put
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
@@ -127,12 +127,6 @@ def _scanned_in(history: Sequence[ModelMessage]) -> bool:
         for part in message.parts
         if isinstance(part, ToolReturnPart) and part.tool_name == TOOL_NAME
     )
-
-
-def _write_needs_approval(ctx: RunContext[Any], tool_def: ToolDefinition, tool_args: dict[str, Any]) -> bool:
-    """``approval_required``'s test for a root run's memory toolset: every put and delete (a call
-    pydantic-ai resumes as approved, ``tool_call_approved``, is not asked about again)."""
-    return tool_args.get("operation") in MUTATING_OPERATIONS
 
 
 class MemoryToolset(AbstractToolset[Any]):
@@ -264,8 +258,11 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
         if not self.enabled:
             return None
         toolset = MemoryToolset(self._dispatcher)
-        if self.approve_writes and self.bound_role is Role.ROOT:
-            return toolset.approval_required(_write_needs_approval)
+        dispatcher = self._dispatcher
+        if self.approve_writes and dispatcher is not None and dispatcher.role is Role.ROOT:
+            # Every put and delete the run may make (a call pydantic-ai resumes as approved is not
+            # asked about again); a malformed one is refused at once.
+            return toolset.approval_required(lambda ctx, tool_def, arguments: dispatcher.would_write(arguments))
         return toolset
 
     def get_instructions(self) -> str | None:

@@ -75,6 +75,22 @@ class Dispatcher:
             return self._forbidden(exc.operation) or error_result(exc.operation, exc)
         return self._forbidden(call.operation) or self.tool.answer(call)
 
+    def would_write(self, arguments: str | bytes | Mapping[str, Any]) -> bool:
+        """Whether a call is a put or a delete that this agent may make: memory is enabled, the role
+        allows writes and the call decodes.
+
+        An app that has a person approve memory writes asks about these calls only: any other is
+        answered, or refused, at once. Whether a put follows a scan is left out on purpose: a scan
+        asked for in the same response may run between the question and the put, so the answer
+        could change, and a put not asked about would then be stored unapproved.
+        """
+        if self.role is not Role.ROOT or self.tool.store is None:
+            return False
+        try:
+            return self.tool.decode(arguments).operation in MUTATING_OPERATIONS
+        except InvalidCall:
+            return False
+
     def _forbidden(self, operation: Operation | None) -> ToolResult | None:
         """The refusal of ``operation`` for this agent's role, or ``None`` when it may run."""
         if self.role is Role.ROOT or operation not in MUTATING_OPERATIONS:

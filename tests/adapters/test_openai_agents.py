@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import runpy
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +68,7 @@ class Script(Model):
         self.seen.append((system_instructions, items, list(tools)))
         step = self.steps.pop(0)
         output = step(items) if callable(step) else step
-        return ModelResponse(output=[output], usage=Usage(), response_id=None)
+        return ModelResponse(output=output if isinstance(output, list) else [output], usage=Usage(), response_id=None)
 
     def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
         raise NotImplementedError
@@ -559,8 +559,15 @@ async def _needs(answer: bool) -> bool:
     return answer
 
 
+async def every_write(context: Any, arguments: Mapping[str, Any], call_id: str) -> bool:
+    return arguments.get("operation") in ("put", "delete")
+
+
 async def test_an_agent_run_as_a_tool_resumed_in_another_process_stays_a_child(config_path: Path, seeded: MemoryStore) -> None:
-    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    """An app's own policy that asks about every write, a child's too: approved, it stays refused."""
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    assert mem.tool is not None
+    mem.tool.needs_approval = every_write
     sub_script = sub_agent_script()
     root_script = Script(call("delegate", {"input": "Remember zephyr's tabs."}), answer("Done."))
 
@@ -569,6 +576,7 @@ async def test_an_agent_run_as_a_tool_resumed_in_another_process_stays_a_child(c
         return Agent(name="root", model=root_script, tools=[*memory.tools, worker.as_tool(tool_name="delegate", tool_description="Delegate.")])
 
     first = await mem.run(root_for(mem), "Delegate it.")
+    assert first.interruptions
     await resumed_elsewhere(config_path, seeded, first, root_for)
     scan, put, delete = outputs(sub_script.seen[-1][1])
     assert scan["candidates"] and put["error"]["code"] == delete["error"]["code"] == "forbidden"
@@ -594,21 +602,41 @@ async def test_a_paused_root_run_resumed_inside_another_run_is_a_child(config_pa
     assert [r.content for r in seeded.list_records()] == [SEEDED]
 
 
-async def test_an_approved_put_of_an_agent_run_as_a_tool_stays_a_childs(config_path: Path, seeded: MemoryStore) -> None:
+async def test_a_write_of_an_agent_run_as_a_tool_is_refused_without_asking(config_path: Path, seeded: MemoryStore) -> None:
     mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
     sub_script = sub_agent_script()
     worker = Agent(name="worker", model=sub_script, tools=mem.tools)
     root_script = Script(call("delegate", {"input": "Remember zephyr's tabs."}), answer("Done."))
     root = Agent(name="root", model=root_script, tools=[*mem.tools, worker.as_tool(tool_name="delegate", tool_description="Delegate.")])
     first = await mem.run(root, "Delegate it.")
-    await approve_all(mem, root, first)
+    assert not first.interruptions  # a child's write is refused whatever a person would say
     scan, put, delete = outputs(sub_script.seen[-1][1])
     assert scan["candidates"] and put["error"]["code"] == delete["error"]["code"] == "forbidden"
     assert [r.content for r in seeded.list_records()] == [SEEDED]
 
 
-async def test_writes_need_approval_asks_for_puts_and_deletes_only() -> None:
-    from tact_memory.adapters.openai_agents import writes_need_approval
-
-    asked = {op: await writes_need_approval(None, {"operation": op}, "call") for op in ("scan", "read", "put", "delete", "other")}
-    assert asked == {"scan": False, "read": False, "put": True, "delete": True, "other": False}
+async def test_only_the_writes_a_root_may_make_ask_for_approval(config_path: Path, seeded: MemoryStore) -> None:
+    """One response asks for a scan, a read, a put, a delete and a malformed put: the put and the
+    delete wait for a person (the put although the scan beside it has not run yet, since it may run
+    first), and the others are answered at once."""
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    calls = [
+        memory(operation="scan", query="zephyr"),
+        memory(operation="read", ids=[1]),
+        memory(operation="put", content=REMEMBERED),
+        memory(operation="delete", id=1, version=1),
+        memory(operation="put"),
+    ]
+    script = Script(calls, answer("Kept it."))
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    first = await mem.run(agent, "Tidy up zephyr.")
+    assert [item.raw_item.call_id for item in first.interruptions] == [calls[2].call_id, calls[3].call_id]
+    state = first.to_state()
+    for item in first.interruptions:
+        state.reject(item)
+    assert (await mem.run(agent, state)).final_output == "Kept it."
+    answered = {i["call_id"]: i["output"] for i in script.seen[-1][1] if isinstance(i, dict) and i.get("type") == "function_call_output"}
+    scanned, read, malformed = (json.loads(answered[calls[n].call_id]) for n in (0, 1, 4))
+    assert scanned["candidates"] and read["memories"][0]["content"] == SEEDED
+    assert malformed["error"]["code"] == "invalid_arguments"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]

@@ -479,13 +479,17 @@ async def test_only_puts_and_deletes_ask_for_approval(config_path: Path, seeded:
         ToolCallPart("memory", {"operation": "read", "ids": [1]}, tool_call_id="read"),
         ToolCallPart("memory", {"operation": "put", "content": REMEMBERED}, tool_call_id="put"),
         ToolCallPart("memory", {"operation": "delete", "id": 1, "version": 1}, tool_call_id="delete"),
+        ToolCallPart("memory", {"operation": "put"}, tool_call_id="malformed"),
     ]
     script = Script(ModelResponse(parts=calls), answer("Kept it."))
     agent = approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script)
     first = await agent.run("Tidy up zephyr.")
+    # The put is asked about although the scan beside it has not run yet (it may run first); a
+    # malformed write is refused at once, whatever a person would say.
     assert [call.tool_call_id for call in pending(first)] == ["put", "delete"]
-    scanned, read = returns(first.all_messages())
+    scanned, read, malformed = returns(first.all_messages())
     assert scanned["candidates"] and read["memories"][0]["content"] == SEEDED
+    assert malformed["error"]["code"] == "invalid_arguments"
 
     done = await resume(agent, first, False)
     assert done.output == "Kept it." and [r.content for r in seeded.list_records()] == [SEEDED]

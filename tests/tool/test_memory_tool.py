@@ -501,3 +501,24 @@ def test_a_dispatcher_has_no_default_role(store: MemoryStore) -> None:
         Dispatcher(store, role="admin")  # type: ignore[arg-type]
     assert not store.opened  # nothing was opened for the refused ones
     assert Dispatcher(store, role="child").call({"operation": "put", "content": "x"})["error"]["code"] == "forbidden"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "root"),
+    [
+        ({"operation": "scan", "query": "zephyr"}, False),
+        ({"operation": "read", "ids": [1]}, False),
+        ({"operation": "put", "content": "Zephyr uses tabs."}, True),
+        ('{"operation": "delete", "id": 1, "version": 1}', True),
+        ({"operation": "put"}, False),  # malformed: refused at once, whatever a person would say
+        ({"operation": "delete", "id": 0, "version": 1}, False),
+        ("not json", False),
+    ],
+)
+def test_would_write_names_the_writes_a_person_may_be_asked_about(tmp_path: Path, arguments: Any, root: bool) -> None:
+    store = MemoryStore(tmp_path / "m.sqlite3")
+    # A put is asked about before any scan: a scan beside it in one response may run first.
+    assert Dispatcher(store, role=Role.ROOT).would_write(arguments) is root
+    assert Dispatcher(store, role=Role.CHILD).would_write(arguments) is False
+    assert Dispatcher(None, role=Role.ROOT).would_write(arguments) is False
+    assert not store.opened  # asking decodes the call and opens nothing
