@@ -9,7 +9,10 @@
   result are the library's. The ``ToolMessage`` content is the result's JSON, exactly what
   ``tact-memory tool`` prints; a refused call has ``status="error"``, and ``artifact`` holds the
   result as a dict. One dispatcher serves each agent of each thread (``thread_id``), so
-  scan-before-put holds across the turns of a conversation.
+  scan-before-put holds across the turns of a conversation; a thread this object has not served
+  (resumed from a durable checkpointer in another process, say) starts with the scans its memory
+  tool messages show since the last put, so a write a person approved there
+  (``HumanInTheLoopMiddleware``) is not refused for want of one.
 - Instructions: :data:`~tact_memory.runtime.prompt.MEMORY_INSTRUCTIONS` joins the system message of every
   model request (:func:`~tact_memory.runtime.prompt.assemble_system`), for root and child agents.
 - Checkpoint (rule I5, as :func:`~tact_memory.runtime.checkpoint_rule.checkpoint_due` decides): in
@@ -78,7 +81,7 @@ from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, inside, running
 from ..runtime.stores import ConfiguredMemory
 from ..tool.guard import Dispatcher, Role
-from ..tool.memory_tool import store_limits
+from ..tool.memory_tool import scanned_since_put, store_limits
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
 
@@ -213,6 +216,29 @@ def _with_instructions(system: SystemMessage | None) -> SystemMessage:
     return system.model_copy(update={"content": [*system.content, _text_block(MEMORY_INSTRUCTIONS)]})
 
 
+def _saved_decision(state: Any) -> RoleDecision | None:
+    """The role decision saved in a thread's state when it was invoked, if there is a sound one."""
+    saved = state.get(_ROLE_KEY) if isinstance(state, dict) else None
+    if isinstance(saved, dict):
+        try:
+            return RoleDecision(Role(saved["role"]), saved["reason"])
+        except (KeyError, ValueError):
+            pass
+    return None
+
+
+def _scanned_in(state: Any) -> bool:
+    """Whether the ``memory`` tool's messages in a thread's state, oldest first, show a scan since
+    the last put (:func:`~tact_memory.tool.memory_tool.scanned_since_put`): the result each holds
+    as its artifact, or else as its JSON text."""
+    messages = state.get("messages", []) if isinstance(state, dict) else []
+    return scanned_since_put(
+        m.artifact if isinstance(m.artifact, dict) else m.content
+        for m in messages
+        if isinstance(m, ToolMessage) and m.name == TOOL_NAME
+    )
+
+
 class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMemory):
     """The memory tool, instructions and review checkpoint for a LangChain agent.
 
@@ -242,6 +268,22 @@ class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMe
         """The role of the invocation whose graph state is ``state`` (see :meth:`before_agent`)."""
         return self._decision(state).role
 
+    def writes_need_approval(self, request: ToolCallRequest) -> bool:
+        """A ``when`` predicate for ``HumanInTheLoopMiddleware``: a person approves every put and
+        delete of the memory tool that the thread's role allows.
+
+        ``interrupt_on={"memory": {"allowed_decisions": ["approve", "reject"], "when":
+        memory.writes_need_approval}}`` (on LangChain releases whose ``InterruptOnConfig`` has
+        ``when``). Scans and reads run at once, and so do a child's writes and malformed calls,
+        which the tool refuses whatever the answer. The predicate runs again when the thread
+        resumes and gives the same answer: it reads the role saved when the thread was invoked.
+        """
+        if not self.enabled:
+            return False
+        saved = _saved_decision(request.state)
+        role = saved.role if saved is not None else decide_role(self.role, enclosed=enclosed()).role
+        return Dispatcher(self.store, role=role).would_write(request.tool_call.get("args", {}))
+
     def _decision(self, state: Any) -> RoleDecision:
         """The role decided when the agent was invoked, lowered if it now runs nested.
 
@@ -250,13 +292,7 @@ class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMe
         another memory-enabled agent's work (its tool), or, with a role that was not stated,
         inside a step of another graph, it is a child there, as a new invocation would be.
         """
-        saved = state.get(_ROLE_KEY) if isinstance(state, dict) else None
-        decision = None
-        if isinstance(saved, dict):
-            try:
-                decision = RoleDecision(Role(saved["role"]), saved["reason"])
-            except (KeyError, ValueError):
-                pass
+        decision = _saved_decision(state)
         if decision is None:  # no decision in the state: decide now (it can only be lower)
             return decide_role(self.role, enclosed=enclosed())
         if decision.role is Role.ROOT:
@@ -328,6 +364,10 @@ class MemoryAgentMiddleware(AgentMiddleware[MemoryState, Any, Any], ConfiguredMe
             dispatcher = self._dispatchers.get(key)
             if dispatcher is None:
                 dispatcher = self._dispatchers[key] = decision.dispatcher(self.store)
+                if _scanned_in(request.state):
+                    # A thread this object has not served (resumed in another process, from a
+                    # durable checkpointer): its messages show a scan since the last put.
+                    dispatcher.tool.note_scan()
                 while len(self._dispatchers) > _MAX_DISPATCHERS:
                     self._dispatchers.popitem(last=False)
             self._dispatchers.move_to_end(key)

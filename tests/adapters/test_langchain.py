@@ -257,3 +257,117 @@ def test_a_request_rebuilt_without_ids_still_spares_the_opening_message(config_p
     agent.invoke({"messages": [HumanMessage("First question.")]}, THREAD)
     agent.invoke({"messages": [HumanMessage("Second question.")]}, THREAD)
     assert [marked(request) for request in model.seen] == [[], ["Second question."]]
+
+
+# -- a thread resumed by another process ------------------------------------------------------------
+
+
+def resume_elsewhere(config_path: Path, store: MemoryStore, model: Scripted, saver: InMemorySaver) -> dict[str, Any]:
+    """Run the thread on to its end as another process would: a new middleware and a new agent over
+    the same durable checkpointer (an ``InMemorySaver`` standing in for a database)."""
+    memory = MemoryAgentMiddleware.from_config(config_path, store=store)
+    agent = create_agent(model, middleware=[memory], checkpointer=saver, interrupt_before=["tools"])
+    state = agent.invoke(None, THREAD)
+    while agent.get_state(THREAD).next:
+        state = agent.invoke(None, THREAD)
+    return state
+
+
+def stopped_before_the_put(config_path: Path, store: MemoryStore, model: Scripted, saver: InMemorySaver) -> None:
+    """Run the thread until it stops before its put, as a person's approval would hold it."""
+    memory = MemoryAgentMiddleware.from_config(config_path, store=store)
+    agent = create_agent(model, middleware=[memory], checkpointer=saver, interrupt_before=["tools"])
+    agent.invoke({"messages": [HumanMessage("Remember zephyr's tabs.")]}, THREAD)
+    while agent.get_state(THREAD).values["messages"][-1].tool_calls[0]["args"]["operation"] != "put":
+        agent.invoke(None, THREAD)
+
+
+def test_a_thread_resumed_in_another_process_keeps_the_scan_it_made(config_path: Path, seeded: MemoryStore) -> None:
+    model = scripted(
+        call("memory", operation="scan", query="zephyr"),
+        call("memory", operation="put", content=REMEMBERED),
+        AIMessage("Noted."),
+    )
+    saver = InMemorySaver()
+    stopped_before_the_put(config_path, seeded, model, saver)
+    state = resume_elsewhere(config_path, seeded, model, saver)
+    assert results(state["messages"])[-1]["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        pytest.param([], id="no scan"),
+        pytest.param([call("memory", operation="scan", query="zephyr", limit=99)], id="a refused scan"),
+        pytest.param(
+            [call("memory", operation="scan", query="zephyr"), call("memory", operation="put", content="Zephyr builds with make.")],
+            id="a put after the scan",
+        ),
+    ],
+)
+def test_a_thread_resumed_elsewhere_without_a_scan_since_its_last_put_needs_one(
+    config_path: Path, seeded: MemoryStore, before: list[AIMessage]
+) -> None:
+    model = scripted(*before, call("memory", operation="put", content=REMEMBERED), AIMessage("ok"))
+    saver = InMemorySaver()
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+    agent = create_agent(model, middleware=[memory], checkpointer=saver, interrupt_before=["tools"])
+    agent.invoke({"messages": [HumanMessage("Remember zephyr's tabs.")]}, THREAD)
+    while agent.get_state(THREAD).values["messages"][-1].tool_calls[0]["args"].get("content") != REMEMBERED:
+        agent.invoke(None, THREAD)
+    state = resume_elsewhere(config_path, seeded, model, saver)
+    assert results(state["messages"])[-1]["error"]["code"] == "scan_required"
+    assert REMEMBERED not in [r.content for r in seeded.list_records()]
+
+
+def _has_when() -> bool:
+    from langchain.agents.middleware.human_in_the_loop import InterruptOnConfig
+
+    return "when" in InterruptOnConfig.__annotations__
+
+
+@pytest.mark.skipif(not _has_when(), reason="this LangChain release's HumanInTheLoopMiddleware has no `when`")
+def test_a_person_approves_only_the_roots_writes_and_the_approval_resumes_in_another_process(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    from langchain.agents.middleware import HumanInTheLoopMiddleware
+    from langgraph.types import Command
+
+    malformed = AIMessage("", tool_calls=[{"name": "memory", "args": {"operation": "put"}, "id": "malformed"}])
+    model = scripted(
+        call("memory", operation="scan", query="zephyr"),
+        malformed,
+        call("memory", operation="put", content=REMEMBERED),
+        AIMessage("Noted."),
+    )
+    saver = InMemorySaver()
+
+    def agent_in_a_process() -> Any:
+        memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+        ask = {"allowed_decisions": ["approve", "reject"], "when": memory.writes_need_approval}
+        return create_agent(model, middleware=[memory, HumanInTheLoopMiddleware(interrupt_on={"memory": ask})], checkpointer=saver)
+
+    first = agent_in_a_process().invoke({"messages": [HumanMessage("Remember zephyr's tabs.")]}, THREAD)
+    # The scan and the malformed put ran at once; the put waits for a person, and nothing is stored.
+    scanned, refused = results(first["messages"])
+    assert "candidates" in scanned and refused["error"]["code"] == "invalid_arguments"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+    state = agent_in_a_process().invoke(Command(resume={"decisions": [{"type": "approve"}]}), THREAD)
+    assert results(state["messages"])[-1]["memory"]["content"] == REMEMBERED
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+def test_a_childs_write_is_never_asked_about(config_path: Path, seeded: MemoryStore) -> None:
+    from langchain.agents.middleware import ToolCallRequest
+
+    """The predicate reads the role saved in the thread's state when it was invoked."""
+    memory = MemoryAgentMiddleware.from_config(config_path, store=seeded)
+    put = {"name": "memory", "args": {"operation": "put", "content": REMEMBERED}, "id": "put"}
+    child = {"tact_memory_role": {"role": "child", "reason": "nested"}}
+    root = {"tact_memory_role": {"role": "root", "reason": "top"}}
+    assert not memory.writes_need_approval(ToolCallRequest(tool_call=put, tool=None, state=child, runtime=None))
+    assert memory.writes_need_approval(ToolCallRequest(tool_call=put, tool=None, state=root, runtime=None))
+    scan = {**put, "args": {"operation": "scan", "query": "zephyr"}}
+    assert not memory.writes_need_approval(ToolCallRequest(tool_call=scan, tool=None, state=root, runtime=None))
