@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -23,6 +24,7 @@ from textual.containers import Container, VerticalScroll
 from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Static
+from textual.widgets._footer import FooterKey  # Footer's own key widget (not re-exported)
 
 from ..clock import format_ms as when
 from ..limits import DEFAULT_LIMITS
@@ -92,10 +94,31 @@ def _fields(rows: list[tuple[str, str]]) -> Text:
 
 
 class KeysFooter(Footer):
-    """The keys line; on a narrow terminal without the spaces between the keys, so more of them fit."""
+    """The keys line; on a narrow terminal without the spaces between the keys, so more of them fit,
+    and with only the keys that fit whole: a key cut short ("r Re") says nothing. The quit key is
+    kept before the others, so a terminal too narrow for every key still says how to leave."""
+
+    _width = -1
 
     def on_resize(self, event: events.Resize) -> None:
         self.compact = event.size.width < WIDE
+        if event.size.width != self._width:
+            self._width = event.size.width
+            self.call_after_refresh(self.recompose)  # which keys fit depends on the width
+
+    def compose(self) -> ComposeResult:
+        widgets = list(super().compose())
+        room = self.app.size.width
+        for key in sorted((w for w in widgets if isinstance(w, FooterKey)), key=lambda k: not k.action.endswith("quit")):
+            if self.compact:  # the key, a space and the description, then a one-cell margin
+                need, margin = cell_len(key.key_display) + (1 + cell_len(key.description) if key.description else 0), 1
+            else:  # the key padded by a space each side, the description and a space
+                need, margin = cell_len(key.key_display) + 2 + (cell_len(key.description) + 1 if key.description else 0), 0
+            if need > room:
+                key.display = False
+                room = -1  # once one is left out, the ones after it are too: the order stays
+            room -= need + margin
+        yield from widgets
 
 
 class DetailScreen(Screen[None]):

@@ -195,6 +195,35 @@ async def test_a_confirmation_covered_by_a_too_small_terminal_deletes_nothing_un
         assert store.get(1) is not None
 
 
+LIST_KEYS = ["⏎ Details", "f Order", "/ Filter", "d Delete", "r Reload", "q Quit"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("size", "shown"),
+    [
+        ((30, 8), ["⏎ Details", "f Order", "q Quit"]),
+        ((40, 10), ["⏎ Details", "f Order", "/ Filter", "q Quit"]),
+        ((60, 12), LIST_KEYS),
+        ((80, 24), LIST_KEYS),
+    ],
+    ids=lambda value: f"{value[0]}x{value[1]}" if isinstance(value, tuple) else None,
+)
+async def test_the_keys_line_shows_whole_keys_in_order_and_always_how_to_quit(
+    home_config: Path, size: tuple[int, int], shown: list[str]
+) -> None:
+    async with browsing(home_config, size) as (app, pilot):
+        await pilot.pause()
+        keys = screen_lines(app)[-1].split()
+        assert [" ".join(keys[i : i + 2]) for i in range(0, len(keys), 2)] == shown
+        # Back to a wide terminal, every key is there again.
+        await pilot.resize_terminal(100, 24)
+        await pilot.pause()
+        await pilot.pause()
+        keys = screen_lines(app)[-1].split()
+        assert [" ".join(keys[i : i + 2]) for i in range(0, len(keys), 2)] == LIST_KEYS
+
+
 # -- snapshots -----------------------------------------------------------------------------------------
 
 
@@ -223,3 +252,4 @@ def test_snapshot_list_80_by_8(home_config: Path, snap_compare: Callable[..., bo
 def test_snapshot_too_small(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
     assert snap_compare(make_app(home_config), run_before=settled, terminal_size=(20, 6))
+
