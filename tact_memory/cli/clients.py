@@ -149,14 +149,17 @@ class Launch:
         return cls(command, args, hook, tuple(forward))
 
 
-DIALECT: dict[str, str] = {"cursor": "plain"}
+DIALECT: dict[str, str] = {"codex": "plain", "cursor": "plain"}
 """The schema dialect (``tact-memory mcp --dialect``) each client needs, when not the default.
 
 Cursor checks a call's arguments against the listed schema itself, and its check takes the
 type of a number as JavaScript names it: an ``integer`` in ``anyOf: [integer, null]`` (how the
 default publishes an optional id, version or limit) is refused before the call reaches the
 server (cursor/cursor#3540, #3778), so a read by id, a replacement and a delete could never run.
-``plain`` publishes each optional field with its one type and leaves it out of ``required``."""
+Codex rewrites an MCP tool's schema before its model sees it, and a property with ``anyOf`` and
+no ``type`` becomes a ``string`` (openai/codex#13768, still so in 0.111), so its model is told to
+send an id, a version or a limit as text. ``plain`` publishes each optional field with its one
+type and leaves it out of ``required``."""
 
 
 def pinned_config(source: ConfigSource) -> Path | None:

@@ -405,7 +405,7 @@ def test_codex_config_in_every_toml_form_keeps_its_meaning(text: str, home: Path
         if not new["mcp_servers"] and "mcp_servers" not in old:
             del new["mcp_servers"]
         assert new == old  # everything else means what it meant
-        assert ours["args"][-3:] == ["mcp", "--role", "root"] and Path(ours["command"]).is_absolute()
+        assert ours["args"][-5:] == ["mcp", "--role", "root", "--dialect", "plain"] and Path(ours["command"]).is_absolute()
         assert {k: v for k, v in ours.items() if k not in ("command", "args")} == {
             k: v for k, v in theirs.items() if k not in ("command", "args")
         }
@@ -610,7 +610,7 @@ def test_codex_is_told_to_pass_the_team_tokens_variable(home: Path, tmp_path: Pa
     import subprocess
 
     call = json.dumps({"operation": "scan", "query": "deploys"})
-    argv = [entry["command"], *entry["args"][:-3], "--workspace", str(root), "tool", call]
+    argv = [entry["command"], *entry["args"][: entry["args"].index("mcp")], "--workspace", str(root), "tool", call]
     answer = json.loads(subprocess.run(argv, capture_output=True, env={**passed, "PYTHONPATH": str(ROOT)}, timeout=60, check=False).stdout)
     assert answer["error"]["code"] == "unavailable" and answer["error"]["reason"] != "token_missing", answer
 
@@ -836,7 +836,7 @@ def test_a_codex_file_with_crlf_line_endings_keeps_them_and_is_given_back_byte_f
     assert setup(config_path, home, "codex").exit_code == 0
     written = target.read_bytes()
     assert written.startswith(original) and b"\n" not in written.replace(b"\r\n", b"")
-    assert _toml(target)["mcp_servers"]["tact-memory"]["args"][-3:] == ["mcp", "--role", "root"]
+    assert _toml(target)["mcp_servers"]["tact-memory"]["args"][-5:] == ["mcp", "--role", "root", "--dialect", "plain"]
     assert setup(config_path, home, "codex", "--remove").exit_code == 0
     assert target.read_bytes() == original
 

@@ -544,6 +544,70 @@ def test_cursor_passes_every_valid_call_in_the_plain_dialect_and_refuses_ids_in_
     assert cursor_refusals({"operation": "scan", "query": "x", "limit": 2}, input_schema(SMALL)) == ["limit"]
 
 
+# -- Codex ---------------------------------------------------------------------------------------
+
+
+def codex_type(node: Any) -> Any:
+    """The schema Codex gives the model for one MCP property, after its sanitizer (the rule of
+    ``sanitize_json_schema`` in codex-rs, reported still in force in 0.111: openai/codex#13768): a
+    node without a ``type`` takes one from its keywords (properties: object, items: array, enum,
+    const or format: string, a numeric bound: number) or else ``string``; its typed schema then
+    keeps ``type`` and drops ``anyOf``, so what the model is shown is that type alone."""
+    if not isinstance(node, dict):
+        return "string"
+    kind = node.get("type")
+    if isinstance(kind, list):
+        kind = next((t for t in kind if t in ("object", "array", "string", "number", "integer", "boolean")), None)
+    if kind is None:
+        if {"properties", "required", "additionalProperties"} & node.keys():
+            kind = "object"
+        elif {"items", "prefixItems"} & node.keys():
+            kind = "array"
+        elif {"enum", "const", "format"} & node.keys():
+            kind = "string"
+        elif {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"} & node.keys():
+            kind = "number"
+        else:
+            kind = "string"
+    if kind == "array":
+        return ["array", codex_type(node.get("items", {"type": "string"}))]
+    return kind
+
+
+def json_type(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, list):
+        return ["array", json_type(value[0]) if value else "number"]
+    return "string" if isinstance(value, str) else "object"
+
+
+def codex_mistypes(arguments: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    """The arguments whose type differs from what Codex shows the model, by name: a model that
+    follows Codex's schema sends those as the wrong type."""
+    def same(shown: Any, sent: Any) -> bool:
+        if isinstance(shown, list) and isinstance(sent, list):
+            return same(shown[0], sent[0]) and same(shown[1], sent[1])
+        return shown == sent or (shown == "integer" and sent == "number")
+
+    return [name for name, value in arguments.items() if name in schema["properties"] and not same(codex_type(schema["properties"][name]), json_type(value))]
+
+
+def test_codex_shows_every_valid_call_its_types_in_the_plain_dialect_and_strings_for_ids_in_the_default() -> None:
+    @given(SMALL_CALLS)
+    def check(call: Call) -> None:
+        encoded = encode_call(call)
+        assert codex_mistypes(encoded, input_schema(SMALL, "plain")) == [], encoded
+
+    check()
+    # why setup gives Codex the plain dialect: the default's optional integers are shown as strings
+    delete = {"operation": "delete", "id": 3, "version": 1}
+    assert codex_mistypes(delete, input_schema(SMALL)) == ["id", "version"]
+    assert codex_mistypes({"operation": "scan", "query": "x", "limit": 2}, input_schema(SMALL)) == ["limit"]
+
+
 def test_plain_has_no_union_and_keeps_every_bound() -> None:
     for name, schema in published("plain").items():
         assert "anyOf" not in keywords(schema) and "nullable" not in keywords(schema), name
