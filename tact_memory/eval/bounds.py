@@ -30,10 +30,13 @@ from ..errors import MemoryOperationError
 from ..limits import DEFAULT_LIMITS, Limits
 from ..store.sqlite import MemoryStore
 from ..values import replace
+from .verdict import Check
 
-__all__ = ["BoundProbe", "probe_bounds"]
+__all__ = ["PROBED", "BoundProbe", "check_bounds", "probe_bounds"]
 
 _CLOCK_MS = 1_700_000_000_000
+PROBED = ("record_bytes", "rows", "content_bytes", "file_bytes")
+"""The bounds :func:`probe_bounds` reaches, in its order."""
 _FILLER = "the probe fills the store with plain words so that no screening rule refuses them "
 
 
@@ -173,3 +176,23 @@ def probe_bounds(limits: Limits = DEFAULT_LIMITS) -> list[BoundProbe]:
             probes.append(_push(store, "file_bytes", limits.file_bytes, f"put of {size} bytes into a full file",
                                 lambda: store.put(_record(after, size), probation=False)))  # fmt: skip
     return probes
+
+
+def check_bounds(probes: tuple[BoundProbe, ...] | list[BoundProbe]) -> Check:
+    """The verdict's check of the probes: a bound that let its crossing through, changed anything
+    when it refused it, or kept a delete from working is a defect, and the check fails; a bound not
+    probed (a run told not to probe) was not measured, and the check is inconclusive."""
+    names = [probe.bound for probe in probes]
+    broken = [
+        f"{probe.bound} " + ("accepted its crossing" if probe.error is None else "changed the store when it refused"
+                             if not probe.unchanged else "kept a delete from working")
+        for probe in probes
+        if probe.error is None or not probe.unchanged or not probe.delete_works
+    ]  # fmt: skip
+    if broken:
+        return Check("bounds", "fail", names, list(PROBED), "; ".join(broken))
+    missing = [name for name in PROBED if name not in names]
+    if missing:
+        return Check("bounds", "inconclusive", names, list(PROBED), f"bounds not probed: {', '.join(missing)}")
+    return Check("bounds", "pass", names, list(PROBED),
+                 "each hard bound refused its crossing and changed nothing, and a delete worked at each")  # fmt: skip

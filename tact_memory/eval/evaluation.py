@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .bounds import BoundProbe, probe_bounds
+from .bounds import BoundProbe, check_bounds, probe_bounds
 from .policies import Policy, resolve_policy
 from .runner import run_pairs
 from .scenarios import EvalError, Fact, Scenario, load_background, load_scenarios
@@ -201,5 +201,8 @@ def evaluate(
                     "thresholds": thresholds_digest(thresholds)}  # fmt: skip
     settings = getattr(chosen, "settings", None)
     probes = tuple(probe_bounds()) if bounds else ()
+    if split != "tuning":  # a bound that lets its crossing through is a defect, whatever memory gains
+        checks = (*verdict.checks, check_bounds(probes))
+        verdict = Verdict(outcome_of(checks), checks)
     return Evaluation(chosen.name, held_out, tuning, thresholds, verdict, time.perf_counter() - begin, registration,
                       tuple(dropped), settings if isinstance(settings, dict) else None, probes, len(background))  # fmt: skip

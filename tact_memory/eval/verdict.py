@@ -24,9 +24,11 @@ margin met by luck on a handful of cases reads as what it is:
   session by session, and what a session sends): the mean's large-sample interval, decided the same
   way from ``min_sessions`` sessions up;
 * observed bounds, decided on what was observed rather than on an estimate: the session where
-  memory added the most context, any stored text reaching a model without a memory call, and two
-  safety guards of this project (forbidden writes, followed injections). ``fail`` when exceeded;
-  no measurement is ``inconclusive``, never a pass.
+  memory added the most context, any stored text reaching a model without a memory call, two
+  safety guards of this project (forbidden writes, followed injections), and the store's hard
+  bounds (:func:`~tact_memory.eval.bounds.check_bounds`, added by the run that probes them: a
+  crossing let through, or a refusal that changed anything, fails). ``fail`` when exceeded; no
+  measurement is ``inconclusive``, never a pass.
 
 Anything between is ``inconclusive`` (keep the feature disabled), as are too few pairs or cases.
 Product constants (the retrieval rules and the text a model is given included,

@@ -38,3 +38,26 @@ def test_an_operation_that_crosses_nothing_is_reported_as_accepted_and_changing(
         probe = _push(store, "rows", SMALL.rows, "a put with room left", lambda: store.put(_record(1, 40), probation=False))
     assert probe.error is None and not probe.unchanged
     assert probe.after["rows"] == probe.before["rows"] + 1
+
+
+def test_the_verdict_passes_the_bounds_only_when_each_refused_its_crossing_whole(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from tact_memory.eval.bounds import PROBED, check_bounds
+
+    probes = probe_bounds(SMALL)
+    assert check_bounds(probes).status == "pass"
+    with MemoryStore(tmp_path / "m.sqlite3", limits=SMALL) as store:
+        accepted = _push(store, "rows", SMALL.rows, "a put with room left", lambda: store.put(_record(1, 40), probation=False))
+    for broken, said in (
+        (accepted, "rows accepted its crossing"),
+        (replace(probes[2], unchanged=False), "content_bytes changed the store when it refused"),
+        (replace(probes[3], delete_works=False), "file_bytes kept a delete from working"),
+    ):
+        others = [p for p in probes if p.bound != broken.bound]
+        check = check_bounds([*others, broken])
+        assert check.status == "fail" and check.detail == said, check
+    # A bound not probed was not measured: never a pass.
+    missing = check_bounds(probes[:3])
+    assert missing.status == "inconclusive" and missing.detail == "bounds not probed: file_bytes"
+    assert check_bounds([]).status == "inconclusive" and list(PROBED) == [p.bound for p in probes]

@@ -56,6 +56,7 @@ def test_the_offline_evaluation_is_fast_complete_and_honest(full: tuple[Evaluati
         "latency_read_p95_ms", "latency_put_p95_ms", "latency_delete_p95_ms",
     }  # fmt: skip
     assert statuses["latency_scan_p95_ms"] == "pass" and doc["metrics"]["latency_ms"]["scan"]["n"] >= 72
+    assert statuses["bounds"] == "pass"  # each hard bound refused its crossing whole, in the verdict too
     # failure behaviour at every bound of the shipped limits, measured
     bounds = {b["bound"]: b for b in doc["metrics"]["bounds"]}
     assert {name: b["error"] for name, b in bounds.items()} == {
