@@ -65,7 +65,7 @@ from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
-from agents import Agent, FunctionTool, RunConfig, RunHooks, Runner, RunResult, RunState
+from agents import Agent, FunctionTool, RunConfig, RunHooks, Runner, RunResult, RunState, UserError
 from agents.run import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
@@ -194,17 +194,27 @@ def _own_history(state: RunState[Any]) -> tuple[set[str], bool]:
 
     A state keeps the responses of the run's own model calls; those of a run nested in a tool
     (``Agent.as_tool``) it keeps apart, with that tool's call, so their ids are not among these.
+    The SDK offers no accessor for them: they are read from the state's fields, or, should a
+    release name those otherwise, from its ``to_json()`` (the versioned form it saves and reads
+    back); a state that shows neither shows nothing, and its pending calls are a child's.
     """
+    responses, items = getattr(state, "_model_responses", None), getattr(state, "_generated_items", None)
+    if not isinstance(responses, list) or not isinstance(items, list):
+        try:
+            saved = state.to_json()
+        except (UserError, TypeError, ValueError):  # the SDK cannot save some states (same-name agents, no context)
+            return set(), False
+        responses, items = saved.get("model_responses") or [], saved.get("generated_items") or []
     asked = [
         item
-        for response in getattr(state, "_model_responses", None) or []
-        for item in getattr(response, "output", None) or []
+        for response in responses
+        for item in _field(response, "output") or []
         if isinstance(_field(item, "call_id"), str)
     ]
     answers = {
-        _field(item.raw_item, "call_id"): _field(item.raw_item, "output")
-        for item in getattr(state, "_generated_items", None) or []
-        if getattr(item, "type", None) == "tool_call_output_item"
+        _field(_field(item, "raw_item"), "call_id"): _field(_field(item, "raw_item"), "output")
+        for item in items
+        if _field(item, "type") == "tool_call_output_item"
     }
     scanned = scanned_since_put(answers.get(_field(item, "call_id")) for item in asked if _field(item, "name") == TOOL_NAME)
     return {_field(item, "call_id") for item in asked}, scanned

@@ -640,3 +640,28 @@ async def test_only_the_writes_a_root_may_make_ask_for_approval(config_path: Pat
     assert scanned["candidates"] and read["memories"][0]["content"] == SEEDED
     assert malformed["error"]["code"] == "invalid_arguments"
     assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_a_state_is_read_the_same_from_its_saved_form(config_path: Path, seeded: MemoryStore) -> None:
+    """Should a release of the SDK name the state's fields otherwise, the state's saved form gives
+    the same answer; a state that cannot be saved shows nothing, so its pending calls are a child's."""
+    from tact_memory.adapters.openai_agents import _own_history
+
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("ok"))
+    state = (await mem.run(Agent(name="root", model=script, tools=mem.tools), "Remember it.")).to_state()
+
+    class SavedOnly:
+        def to_json(self) -> dict[str, Any]:
+            return state.to_json()
+
+    class Unsaveable:
+        def to_json(self) -> dict[str, Any]:
+            from agents import UserError
+
+            raise UserError("Cannot serialize RunState: No context")
+
+    calls, scanned = _own_history(state)
+    assert scanned and len(calls) == 2
+    assert _own_history(SavedOnly()) == (calls, scanned)  # type: ignore[arg-type]
+    assert _own_history(Unsaveable()) == (set(), False)  # type: ignore[arg-type]
