@@ -335,7 +335,9 @@ class MemoryForAgents(ConfiguredMemory):
         self.store = store
         self.role = role
         self._conversations: dict[str, None] = {}  # conversation ids run before, oldest first
-        self._paused: dict[str, _Run] = {}  # a call awaiting approval -> the run whose model asked for it, oldest first
+        self._paused: dict[str, _Run | None] = {}
+        """A call awaiting approval -> the run whose model asked for it (``None``: two runs' models
+        gave a call that id, as a model whose ids count from zero does), oldest first."""
         self.tool: FunctionTool | None = self._make_tool(store) if store is not None else None
         """The ``memory`` tool, or ``None`` when memory is disabled."""
 
@@ -434,9 +436,10 @@ class MemoryForAgents(ConfiguredMemory):
             earlier.tools_running = 0
             return earlier
         run = _Run(self, decision, _own_agents(starting_agent), continued=continued)
-        if earlier is None and isinstance(input, RunState):
+        if earlier is None and isinstance(input, RunState) and not self._claimed(input):
             # A state this object did not stop (saved in another process): its own model calls say
-            # which pending calls are the run's, and whether it had scanned before it stopped.
+            # which pending calls are the run's, and whether it had scanned before it stopped. One
+            # whose calls this object has seen paused, but cannot tell by whose run, shows nothing.
             calls, scanned = _own_history(input)
             run.calls |= calls
             if scanned:
@@ -448,15 +451,25 @@ class MemoryForAgents(ConfiguredMemory):
         the state of such a run (one resumed in another process, or by another object, is not)."""
         if not isinstance(input, RunState):
             return None
-        found = {id(run): run for call_id in map(_call_id, input.get_interruptions()) if (run := self._paused.get(call_id or ""))}
-        return next(iter(found.values())) if len(found) == 1 else None
+        claims = [self._paused[call_id] for call_id in self._pending(input) if call_id in self._paused]
+        runs = {id(run): run for run in claims if run is not None}
+        return next(iter(runs.values())) if len(runs) == 1 and None not in claims else None
+
+    @staticmethod
+    def _pending(state: RunState[Any]) -> list[str]:
+        return [call_id for call_id in map(_call_id, state.get_interruptions()) if call_id is not None]
+
+    def _claimed(self, state: RunState[Any]) -> bool:
+        """Whether a run of this object stopped with one of ``state``'s pending calls."""
+        return any(call_id in self._paused for call_id in self._pending(state))
 
     def _pause(self, run: _Run, result: object) -> None:
-        """Remember the run whose own model asked for the calls ``result`` stopped to have approved."""
+        """Remember the run whose own model asked for the calls ``result`` stopped to have approved;
+        an id another run's model gave too is remembered as claimed by no one."""
         for call_id in map(_call_id, getattr(result, "interruptions", None) or []):
             if call_id is not None and call_id in run.calls:
-                self._paused.pop(call_id, None)
-                self._paused[call_id] = run
+                before = self._paused.pop(call_id, run)
+                self._paused[call_id] = run if before is run else None
         while len(self._paused) > _CONVERSATIONS_KEPT:
             del self._paused[next(iter(self._paused))]
 

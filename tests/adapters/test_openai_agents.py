@@ -665,3 +665,43 @@ async def test_a_state_is_read_the_same_from_its_saved_form(config_path: Path, s
     assert scanned and len(calls) == 2
     assert _own_history(SavedOnly()) == (calls, scanned)  # type: ignore[arg-type]
     assert _own_history(Unsaveable()) == (set(), False)  # type: ignore[arg-type]
+
+
+async def test_a_childs_state_whose_call_id_a_root_run_reused_stays_a_childs(config_path: Path, seeded: MemoryStore) -> None:
+    """Some models number their calls from zero, so two runs may pause on calls of one id. A child's
+    state is then not taken for the root run that reused its id: its approved put stays refused.
+    (An app's policy that asks about every write pauses the child too.)"""
+    from agents import FunctionTool
+
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+    assert mem.tool is not None
+    mem.tool.needs_approval = every_write
+
+    def same_ids() -> list[Any]:
+        scan = ResponseFunctionToolCall(id="call_0", call_id="call_0", type="function_call", name="memory",
+                                        arguments=json.dumps({"operation": "scan", "query": "zephyr"}))  # fmt: skip
+        put = ResponseFunctionToolCall(id="call_1", call_id="call_1", type="function_call", name="memory",
+                                       arguments=json.dumps({"operation": "put", "content": REMEMBERED}))  # fmt: skip
+        return [scan, put]
+
+    child_script = Script(*same_ids(), lambda items: answer(json.dumps(outputs(items))))
+    worker = Agent(name="worker", model=child_script, tools=mem.tools)
+    paused: list[Any] = []
+
+    async def on_delegate(ctx: Any, arguments: str) -> str:
+        paused.append(await mem.run(worker, "Remember it."))  # a child: started inside the root's run
+        return "asked"
+
+    delegate = FunctionTool(name="delegate", description="Delegate.", params_json_schema={"type": "object", "properties": {}},
+                            on_invoke_tool=on_delegate, strict_json_schema=False)  # fmt: skip
+    await mem.run(Agent(name="lead", model=Script(call("delegate", {}), answer("Done.")), tools=[delegate]), "Delegate.")
+    root_script = Script(*same_ids(), answer("ok"))
+    root_paused = await mem.run(Agent(name="root", model=root_script, tools=mem.tools), "Remember it too.")
+    (child_paused,) = paused
+    assert [i.raw_item.call_id for i in child_paused.interruptions] == ["call_1"]
+    assert [i.raw_item.call_id for i in root_paused.interruptions] == ["call_1"]
+
+    # The child's state, approved and resumed at the top level.
+    await approve_all(mem, worker, child_paused)
+    assert outputs(child_script.seen[-1][1])[-1]["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
