@@ -31,7 +31,9 @@ nothing of memory, so the tool of an agent run without them refuses every call w
   length. The run's own agents are the one it starts with and those its handoffs reach, and a
   tool call is the run's own only when one of the run's own model calls asked for it: the run
   gets lifecycle hooks of memory's (wrapping yours, ``hooks=``, which see every event as before)
-  that note the call ids of its model responses, and a run nested in a tool never reaches them.
+  that note the call ids of its model responses and each memory call the run starts (with its
+  agent), and a run nested in a tool never reaches them: a nested call whose model reuses one of
+  the run's ids (models that number calls from zero do) is still not the run's own.
   Any other call of the tool during the run comes from an agent started inside it (an agent run
   as another agent's tool with ``Agent.as_tool``, also one the handoffs reach, or by a tool of
   yours): it gets :func:`~tact_memory.runtime.roles.decide_role` there, inside the mark, so it is
@@ -102,6 +104,11 @@ class _Run:
         self.started_inside: dict[int, tuple[object, Dispatcher]] = {}
         self.calls: set[str] = set()
         """Ids of the tool calls the run's own model calls asked for (:class:`_Hooks`)."""
+        self.started: set[tuple[int, object]] = set()
+        """(agent, call id) of each memory call the run itself started (:class:`_Hooks`): a nested
+        run's model may give its call an id the run's own model used (models that number their
+        calls from zero do), and its agent may be one of the run's own (a handoff target run as a
+        tool), but the run's hooks never see that call start."""
         self.tools_running = 0
         """Tool calls of the run's own agents under way: while any is, the run's own loop waits
         for them, so a model call then comes from a run nested in one of them."""
@@ -115,7 +122,7 @@ class _Run:
         for any other (an agent started inside the run, with ``Agent.as_tool`` or by a tool of
         yours, even one its handoffs reach: a nested run's model responses never reach the run's
         hooks, so their call ids are not the run's)."""
-        if call_id in self.calls and any(agent is own for own in self.agents):
+        if call_id in self.calls and (id(agent), call_id) in self.started and any(agent is own for own in self.agents):
             return self.dispatcher
         known = self.started_inside.get(id(agent))
         if known is None or known[0] is not agent:
@@ -154,6 +161,8 @@ class _Hooks(RunHooks[Any]):
 
     async def on_tool_start(self, context: Any, agent: Any, tool: Any) -> None:
         self._run.tools_running += 1
+        if tool is self._run.owner.tool:
+            self._run.started.add((id(agent), getattr(context, "tool_call_id", None)))
         await self._yours.on_tool_start(context, agent, tool)
 
     async def on_tool_end(self, context: Any, agent: Any, tool: Any, result: Any) -> None:

@@ -705,3 +705,34 @@ async def test_a_childs_state_whose_call_id_a_root_run_reused_stays_a_childs(con
     await approve_all(mem, worker, child_paused)
     assert outputs(child_script.seen[-1][1])[-1]["error"]["code"] == "forbidden"
     assert [r.content for r in seeded.list_records()] == [SEEDED]
+
+
+async def test_a_nested_call_that_reuses_the_runs_own_call_id_is_still_a_childs(config_path: Path, seeded: MemoryStore) -> None:
+    """The writer is one of the run's own agents (a handoff target) and also run as a tool; its
+    model numbers calls the way the lead's does, so its scan and its put reuse the ids of the lead's
+    own calls. The run's hooks never saw them start: the put is refused as a child's."""
+    mem = MemoryForAgents.from_config(config_path, store=seeded)
+
+    def numbered(number: int, name: str, arguments: dict[str, Any]) -> ResponseFunctionToolCall:
+        return ResponseFunctionToolCall(id=f"call_{number}", call_id=f"call_{number}", type="function_call", name=name,
+                                        arguments=json.dumps(arguments))  # fmt: skip
+
+    sub_script = Script(
+        numbered(1, "memory", {"operation": "scan", "query": "zephyr"}),
+        numbered(0, "memory", {"operation": "put", "content": REMEMBERED}),
+        lambda items: answer(json.dumps(outputs(items))),
+    )
+    writer = Agent(name="writer", model=sub_script, tools=mem.tools)
+    lead_script = Script(
+        numbered(1, "memory", {"operation": "scan", "query": "zephyr"}),
+        numbered(0, "ask_writer", {"input": "Remember zephyr's tabs."}),
+        answer("Done."),
+    )
+    lead = Agent(
+        name="lead", model=lead_script, handoffs=[writer],
+        tools=[*mem.tools, writer.as_tool(tool_name="ask_writer", tool_description="Ask the writer.")],
+    )  # fmt: skip
+    await mem.run(lead, "Please remember it.")
+    scan, put = outputs(sub_script.seen[-1][1])
+    assert scan["candidates"] and put["error"]["code"] == "forbidden"
+    assert [r.content for r in seeded.list_records()] == [SEEDED]
