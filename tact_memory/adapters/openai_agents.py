@@ -439,13 +439,18 @@ class MemoryForAgents(ConfiguredMemory):
         started inside another memory run while it was the root: a role is lowered, never raised.
         """
         decision = decide_role(self.role)
-        earlier = self._paused_run(input)
+        # The runs of this object that stopped with the state's pending calls (``None``: an id two
+        # of its runs gave); a state they name is theirs, or, named by more than one, no one's.
+        pending = [c for c in map(_call_id, input.get_interruptions()) if c is not None] if isinstance(input, RunState) else []
+        claims = [self._paused[call_id] for call_id in pending if call_id in self._paused]
+        runs = {id(run): run for run in claims if run is not None}
+        earlier = next(iter(runs.values())) if len(runs) == 1 and None not in claims else None
         if earlier is not None and not (decision.role is Role.CHILD and earlier.decision.role is Role.ROOT):
             earlier.agents.extend(a for a in _own_agents(starting_agent) if not any(a is own for own in earlier.agents))
             earlier.tools_running = 0
             return earlier
         run = _Run(self, decision, _own_agents(starting_agent), continued=continued)
-        if earlier is None and isinstance(input, RunState) and not self._claimed(input):
+        if isinstance(input, RunState) and not claims:
             # A state this object did not stop (saved in another process): its own model calls say
             # which pending calls are the run's, and whether it had scanned before it stopped. One
             # whose calls this object has seen paused, but cannot tell by whose run, shows nothing.
@@ -454,23 +459,6 @@ class MemoryForAgents(ConfiguredMemory):
             if scanned:
                 run.dispatcher.tool.note_scan()
         return run
-
-    def _paused_run(self, input: object) -> _Run | None:
-        """The run of this object that stopped with ``input``'s pending approvals, when ``input`` is
-        the state of such a run (one resumed in another process, or by another object, is not)."""
-        if not isinstance(input, RunState):
-            return None
-        claims = [self._paused[call_id] for call_id in self._pending(input) if call_id in self._paused]
-        runs = {id(run): run for run in claims if run is not None}
-        return next(iter(runs.values())) if len(runs) == 1 and None not in claims else None
-
-    @staticmethod
-    def _pending(state: RunState[Any]) -> list[str]:
-        return [call_id for call_id in map(_call_id, state.get_interruptions()) if call_id is not None]
-
-    def _claimed(self, state: RunState[Any]) -> bool:
-        """Whether a run of this object stopped with one of ``state``'s pending calls."""
-        return any(call_id in self._paused for call_id in self._pending(state))
 
     def _pause(self, run: _Run, result: object) -> None:
         """Remember the run whose own model asked for the calls ``result`` stopped to have approved;

@@ -47,12 +47,13 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except click.NoSuchOption as exc:
             name = exc.option_name.split("=", 1)[0]
-            if name not in ("--config", "--workspace") or exc.ctx is None:
+            # the group's own options that take a value (--config PATH, --workspace DIR)
+            value = {opt: p.metavar for p in self.params if isinstance(p, click.Option) and p.metavar for opt in p.opts}
+            if name not in value or exc.ctx is None:
                 raise
             where = exc.ctx.command_path.removeprefix(exc.ctx.find_root().command_path).strip()
-            value = "PATH" if name == "--config" else "DIR"
             raise click.UsageError(
-                f"{name} goes before the command: tact-memory {name} {value} {where} ...", exc.ctx
+                f"{name} goes before the command: tact-memory {name} {value[name]} {where} ...", exc.ctx
             ) from None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
+
 def say_waiting(what: str) -> None:
     """Say on stderr what a command waits for when its standard input is a terminal: a person who
     ran it without its argument would otherwise look at a silent prompt."""

@@ -24,7 +24,7 @@ from .runner import run_pairs
 from .scenarios import EvalError, Fact, Scenario, load_background, load_scenarios
 from .summary import arm_outcomes, categories, metrics, paired
 from .trace import PairTrace
-from .verdict import Check, Thresholds, Verdict, current_constants, decide, load_thresholds, outcome_of, thresholds_digest
+from .verdict import Check, Thresholds, Verdict, current_constants, decide, load_thresholds, thresholds_digest
 
 __all__ = ["Evaluation", "evaluate", "held_out_digest", "run_order"]
 
@@ -196,13 +196,12 @@ def evaluate(
     if any(id_ in held_out_ids for id_, _ in dropped):
         missing = Check("completeness", "inconclusive", len(dropped), 0,
                         f"{len(dropped)} scenarios could not be run: {', '.join(id_ for id_, _ in dropped)}")  # fmt: skip
-        verdict = Verdict(outcome_of((*verdict.checks, missing)), (*verdict.checks, missing))
+        verdict = verdict.with_check(missing)
     registration = {"held_out": digest, "retrieval": constants["retrieval"], "prompt": constants["prompt"],
                     "thresholds": thresholds_digest(thresholds)}  # fmt: skip
     settings = getattr(chosen, "settings", None)
     probes = tuple(probe_bounds()) if bounds else ()
     if split != "tuning":  # a bound that lets its crossing through is a defect, whatever memory gains
-        checks = (*verdict.checks, check_bounds(probes))
-        verdict = Verdict(outcome_of(checks), checks)
+        verdict = verdict.with_check(check_bounds(probes))
     return Evaluation(chosen.name, held_out, tuning, thresholds, verdict, time.perf_counter() - begin, registration,
                       tuple(dropped), settings if isinstance(settings, dict) else None, probes, len(background))  # fmt: skip

@@ -355,6 +355,11 @@ class Verdict:
         """A JSON object."""
         return {"outcome": self.outcome, "reasons": self.reasons, "checks": [c.to_json() for c in self.checks]}
 
+    def with_check(self, check: Check) -> Verdict:
+        """This verdict with one more check, and the outcome they give together."""
+        checks = (*self.checks, check)
+        return Verdict(outcome_of(checks), checks)
+
 
 def _p95_within(name: str, measured: dict[str, Any], limit: float, what: str, alpha: float) -> Check:
     """A p95 budget decided on the p95's order-statistic interval: ``pass`` when its upper end is

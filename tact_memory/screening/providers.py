@@ -208,6 +208,9 @@ _NOT_IN_BASE64 = rb"(?<![A-Za-z0-9_+/-])"
 """Before a token whose letters base64 also has (EAA, a run of A, which base64 writes for zero
 bytes): not inside a base64 run, where "+" and "/" would pass for a word's edge."""
 _BASE64_END = rb"(?![A-Za-z0-9_+/=%-])"
+# What follows the signature JQQJ9 in Microsoft's annotated key format: the key's kind, a year and a
+# month letter (A to L), and sixteen reserved characters; the provider's mark comes after.
+_ANNOTATED = rb"[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}"
 
 MARKED: tuple[tuple[str, bytes], ...] = (
     # A 32-digit hex key and its data centre: the "-us" between them is the literal the engine
@@ -243,16 +246,15 @@ MARKED: tuple[tuple[str, bytes], ...] = (
     # characters, the provider's signature AZDO and a four-character checksum.
     (
         "azure_devops_token",
-        rb"JQQJ9(?<=(?<![A-Za-z0-9_-])(?P<body>[A-Za-z0-9]{52})JQQJ9)[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}AZDO[A-Za-z0-9]{4}"
-        + _END,
+        rb"JQQJ9(?<=(?<![A-Za-z0-9_-])(?P<body>[A-Za-z0-9]{52})JQQJ9)" + _ANNOTATED + rb"AZDO[A-Za-z0-9]{4}" + _END,
     ),
     # Every other Azure service key in that format (Cognitive Services, Event Grid, Web PubSub,
     # Search...): any provider signature, a letter and three letters or digits, and in the long
     # form two more characters and "==".
     (
         "azure_key",
-        rb"JQQJ9(?<=(?<![A-Za-z0-9_+/-])(?P<body>[A-Za-z0-9]{52})JQQJ9)[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z]"
-        rb"[A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?" + _BASE64_END,
+        rb"JQQJ9(?<=" + _NOT_IN_BASE64 + rb"(?P<body>[A-Za-z0-9]{52})JQQJ9)" + _ANNOTATED
+        + rb"[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?" + _BASE64_END,
     ),
     # An Authress service client's access key, in the four parts Authress publishes: the client's
     # id after its prefix, the key's id, the account ("acc-" or "acc_") and the private key, whose

@@ -575,13 +575,10 @@ def codex_type(node: Any) -> Any:
 
 
 def json_type(value: Any) -> Any:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
+    """:func:`javascript_type`, with an array's item type beside it, as :func:`codex_type` gives it."""
     if isinstance(value, list):
         return ["array", json_type(value[0]) if value else "number"]
-    return "string" if isinstance(value, str) else "object"
+    return javascript_type(value)
 
 
 def codex_mistypes(arguments: dict[str, Any], schema: dict[str, Any]) -> list[str]:
