@@ -24,7 +24,10 @@ layer over the library:
   with holds a response or a user prompt (a conversation restored from saved messages, summarised or
   trimmed, is past it); it is decided when the run starts, since a history processor may cut earlier
   turns out of ``ctx.messages``. Without a prompt, the history's last request, which pydantic-ai
-  sends again, is the turn's user message.
+  sends again, is the turn's user message, unless the run continues the calls of the history's last
+  response (resumed with ``deferred_tool_results``): that turn's user message was marked by the run
+  that sent it, what a tool returned as content in the request answering the calls gets nothing,
+  and what pydantic-ai recorded from the queue when the run stopped is a steer.
 - Role (rule I17, :mod:`tact_memory.runtime.roles`): fixed when the run starts (``for_run``), never read
   from tool arguments. A run is marked for its whole length (``wrap_run``), and a run that starts
   inside that mark (from a tool, an output function, an instructions function, or anything they
@@ -66,6 +69,7 @@ from pydantic_ai.messages import (
     ModelMessage,
     ModelRequest,
     ModelResponse,
+    RetryPromptPart,
     SystemPromptPart,
     ToolCallPart,
     ToolReturnPart,
@@ -314,23 +318,47 @@ class _Turn:
     resumed: list[UserPromptPart]
     """The prompts of the history's last request, when the run was given no prompt: pydantic-ai sends a
     copy of that request again (the parts are the same objects), and it is the turn's user message."""
+    carried: list[UserPromptPart] = field(default_factory=list)
+    """Steers an earlier run of the turn recorded after its last model request (pydantic-ai writes what
+    was enqueued into the history when a run stops for deferred tools), when this run continues
+    that run's calls: they reach the model first in this run."""
     started: bool = False
     classified: list[UserPromptPart] = field(default_factory=list)
+    """The user prompt parts already given their kind, by identity (a processor may copy or drop their requests)."""
     tool_content: list[object] = field(default_factory=list)
     """What tools of the run returned as ``ToolReturn.content``, by identity: pydantic-ai puts it in a
     ``UserPromptPart`` of its own (``_tool_execution.py``), which is no submission."""
-    """The user prompt parts already given their kind, by identity (a processor may copy or drop their requests)."""
 
     @classmethod
     def starting(cls, history: Sequence[ModelMessage], prompt: object) -> _Turn:
         earlier = list(history)
+        if prompt is None and _continues_calls(earlier):
+            return cls._continuing(earlier)
         resumed = earlier.pop() if prompt is None and earlier and _has_prompt(earlier[-1]) else None
         past_first_turn = any(isinstance(m, ModelResponse) or _has_prompt(m) for m in earlier)
         prompts = [p for p in resumed.parts if isinstance(p, UserPromptPart)] if isinstance(resumed, ModelRequest) else []
         return cls(past_first_turn=past_first_turn, resumed=prompts)
 
+    @classmethod
+    def _continuing(cls, history: list[ModelMessage]) -> _Turn:
+        """A run that continues the calls of the history's last response (resumed with deferred tool
+        results): the turn's user message came earlier and was marked by the run that sent it.
+
+        What follows that response was written when the earlier run stopped, and no model has seen it
+        yet: the request that answers its calls, whose user prompt parts are what tools returned as
+        ``ToolReturn.content`` (no submission), then the requests pydantic-ai recorded from what was
+        enqueued meanwhile, each a steer.
+        """
+        last = max(i for i, m in enumerate(history) if isinstance(m, ModelResponse))
+        requests = [m for m in history[last + 1 :] if isinstance(m, ModelRequest)]
+        answer = requests[:1] if requests and any(isinstance(p, (ToolReturnPart, RetryPromptPart)) for p in requests[0].parts) else []
+        prompts = [[p for p in m.parts if isinstance(p, UserPromptPart)] for m in requests]
+        tool_content = prompts[0] if answer else []
+        carried = [p for found in prompts[len(answer) :] for p in found]
+        return cls(past_first_turn=True, resumed=[], carried=carried, classified=list(tool_content))
+
     def _is_resumed(self, message: ModelRequest) -> bool:
-        return any(_same_prompt(part, prompt) for part in message.parts for prompt in self.resumed)
+        return any(_same_prompt(part, prompt) for part in message.parts for prompt in [*self.resumed, *self.carried])
 
     def needing_checkpoint(self, ctx: RunContext[Any]) -> Iterator[ModelRequest]:
         """This run's user message and steers that should carry the checkpoint and do not yet.

@@ -436,6 +436,64 @@ async def test_an_approved_put_without_a_scan_since_the_last_put_is_refused(
     assert REMEMBERED not in [r.content for r in seeded.list_records()]
 
 
+LOOKED = "What the picture of the tabs shows."
+"""What a tool returns as ``ToolReturn(content=...)`` beside a memory put that waits for approval."""
+
+
+def looking(agent: Agent[None, str | DeferredToolRequests], steer: str | None = None) -> None:
+    """Give ``agent`` a ``look`` tool that returns :data:`LOOKED` as content, and enqueues ``steer``."""
+
+    @agent.tool
+    def look(ctx: RunContext[None]) -> ToolReturn:
+        if steer is not None:
+            ctx.enqueue(steer)
+        return ToolReturn(return_value="looked", content=LOOKED)
+
+
+def look_and_put() -> ModelResponse:
+    return ModelResponse(parts=[ToolCallPart("look", {}), ToolCallPart("memory", {"operation": "put", "content": REMEMBERED})])
+
+
+@pytest.mark.parametrize("saved", [False, True], ids=["same-objects", "saved-as-json"])
+async def test_a_resumed_run_gives_what_a_tool_returned_no_checkpoint(config_path: Path, seeded: MemoryStore, saved: bool) -> None:
+    """A run resumed with approvals and no prompt continues the turn that stopped: the request that
+    answers the stopped response holds what a tool returned as ``ToolReturn(content=...)``, which is
+    the tool's output, not the turn's user message (that one was marked when it was sent)."""
+    script = Script(answer("Hello."), memory(operation="scan", query="zephyr"), look_and_put(), answer("Noted."))
+    agent = approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script)
+    looking(agent)
+    first = await agent.run("Hi.")
+    second = await agent.run("Remember that zephyr uses tabs.", message_history=first.all_messages())
+    done = await resume(agent, second, saved=saved)
+    assert done.output == "Noted."
+    shown = script.seen[-1][0]
+    assert LOOKED in last_texts(shown)
+    # One checkpoint in all: the second turn's message has it, the tool's content none.
+    assert checkpoints_shown(shown) == 1 and CHECKPOINT_TEXT not in last_texts(shown)[-1]
+    assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
+
+
+@pytest.mark.parametrize("saved", [False, True], ids=["same-objects", "saved-as-json"])
+async def test_a_steer_recorded_when_a_run_stopped_gets_its_checkpoint_on_resume(
+    config_path: Path, seeded: MemoryStore, saved: bool
+) -> None:
+    """What was enqueued while the run stopped for approval is written into the history as a request of
+    its own; it is a steer, which carries the checkpoint in any turn, the first included, and the
+    tool's content beside it is still no submission."""
+    script = Script(memory(operation="scan", query="zephyr"), look_and_put(), answer("Noted."))
+    agent = approving(MemoryCapability.from_config(config_path, store=seeded, approve_writes=True), script)
+    looking(agent, steer="Also mention the spaces.")
+    first = await agent.run("Remember that zephyr uses tabs.")
+    if not isinstance(first.output, DeferredToolRequests):  # older releases send the steer on instead
+        pytest.skip("this pydantic-ai release does not stop for approval while a steer waits")
+    done = await resume(agent, first, saved=saved)
+    assert done.output == "Noted."
+    texts = last_texts(script.seen[-1][0])
+    assert checkpoints_shown(script.seen[-1][0]) == 1
+    assert texts.index(LOOKED) < texts.index("Also mention the spaces.") < len(texts) - 1
+    assert CHECKPOINT_TEXT in texts[-1]
+
+
 async def test_a_new_turn_still_scans_before_its_put(config_path: Path, seeded: MemoryStore) -> None:
     """Only a run that continues the history's pending calls starts with the scans it shows."""
     script = Script(memory(operation="scan", query="zephyr"), answer("Nothing yet."), memory(operation="put", content=REMEMBERED), answer("Hm."))
