@@ -24,8 +24,10 @@ nothing of memory, so the tool of an agent run without them refuses every call w
   because the provider keeps it (``previous_response_id``, a ``conversation_id`` run before) or
   the session sends only its latest items, marks every user message). The filter changes only what the model is
   sent: a ``Session`` stores, and ``result.to_input_list()`` returns, what the user typed, and
-  every later model call, also after a restore, shows the model the same checkpoints. The SDK has
-  no steers (user input delivered while a run is under way), so there is none to mark.
+  every later model call, also after a restore, shows the model the same checkpoints. The SDK's one
+  way to give a run user input while it is under way is to stage it on a stopped run's state
+  (``RunState.add_input``) before resuming it: that steer is a user message after the
+  conversation's first, so it gets the checkpoint, in the first turn too.
 - Role (rule I17, :mod:`tact_memory.runtime.roles`): decided when :meth:`MemoryForAgents.run`
   starts, never read from tool arguments, and tied to that run; the run is marked for its whole
   length. The run's own agents are the one it starts with and those its handoffs reach, and a
@@ -271,7 +273,8 @@ def with_checkpoints(items: Iterable[Any], *, continued: bool = False) -> list[A
     seen_first = continued
     for item in items:
         if _is_user_message(item):
-            # Each user message after the conversation's first started a later turn: the SDK has no steers.
+            # Each user message after the conversation's first started a later turn, or is a steer
+            # staged on a stopped run's state: either way it is due.
             due = checkpoint_due("user", earlier_turns=1 if seen_first else 0)
             seen_first = True
             content = item.get("content")

@@ -508,6 +508,32 @@ async def test_a_state_saved_as_text_resumes_the_same_run(config_path: Path, see
     assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
 
 
+@pytest.mark.parametrize("saved", [False, True], ids=["same-state", "saved-as-text"])
+async def test_input_staged_on_a_stopped_run_is_a_steer_and_gets_the_checkpoint(
+    config_path: Path, seeded: MemoryStore, saved: bool
+) -> None:
+    """``RunState.add_input`` gives a stopped run the user's words for its next model call: a steer,
+    marked in the first turn too, while the turn's own first message stays unmarked."""
+    from agents import RunState
+
+    mem = approving(MemoryForAgents.from_config(config_path, store=seeded))
+    script = Script(memory(operation="scan", query="zephyr"), memory(operation="put", content=REMEMBERED), answer("Noted."))
+    agent = Agent(name="root", model=script, tools=mem.tools)
+    first = await mem.run(agent, "Remember that zephyr uses tabs.")
+    state = first.to_state()
+    for item in first.interruptions:
+        state.approve(item)
+    state.add_input("Also say it uses spaces in YAML.")
+    if saved:
+        state = await RunState.from_string(agent, state.to_string())
+    assert (await mem.run(agent, state)).final_output == "Noted."
+    assert user_texts(script.seen[-1][1]) == [
+        ["Remember that zephyr uses tabs."],
+        ["Also say it uses spaces in YAML.", CHECKPOINT_TEXT],
+    ]
+    assert outputs(script.seen[-1][1])[-1]["memory"]["content"] == REMEMBERED
+
+
 async def resumed_elsewhere(config_path: Path, store: MemoryStore, first: Any, agent_for: Callable[[MemoryForAgents], Agent[Any]]) -> MemoryForAgents:
     """Resume ``first``'s saved state as another process would: another object, the state read
     back from text, every pending call approved."""
