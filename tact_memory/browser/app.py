@@ -25,6 +25,10 @@ The body shows exactly one of four views, and :attr:`MemoryBrowser.view` names i
   by itself (another process's lock held past the busy timeout, a team service down for the
   moment) is read again every :data:`RETRY_S`, so the records come back without a key pressed.
 
+The view showing has the keys (focus): the list's, or in the other three, the arrow, page, home and
+end keys, which scroll a text taller than the terminal leaves room for, so all of it can be read
+without a mouse.
+
 A :class:`~tact_memory.config.watcher.ConfigWatcher` follows ``config.toml`` on its own thread and posts each
 reload to the app as a message, so enabling or disabling memory switches the view without a restart.
 The store follows the file too: when ``[memory.team]`` is added, removed or changed so that the
@@ -52,6 +56,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.message import Message
@@ -79,6 +84,9 @@ T = TypeVar("T")
 RETRY_S = 2.0
 """How long after a read that failed for a passing cause (:data:`PASSING`) the browser reads again
 by itself, for as long as the cause lasts."""
+
+PANELS = ("empty", "disabled", "problem")
+"""The views shown instead of the list: a text each, in a panel of its own."""
 
 PASSING = frozenset({"busy", "timeout", "unreachable", "server_error"})
 """The ``StoreUnavailable`` reasons that pass by themselves: another process's lock held past the
@@ -192,6 +200,7 @@ class MemoryBrowser(App[None]):
     | Key | Where | Action |
     | :- | :- | :- |
     | `up` / `down` | list | Move through the records. |
+    | `up` / `down`, `pageup` / `pagedown`, `home` / `end` | empty, disabled, problem | Scroll the text. |
     | `enter` | list | Open the highlighted record: full content and all metadata. |
     | `f` | list | Cycle the order: most useful, newest, oldest, least useful. |
     | `/` | list | Filter by content or id; typing there triggers nothing else. |
@@ -221,7 +230,7 @@ class MemoryBrowser(App[None]):
     SUB_TITLE = "memory browser"
     CSS_PATH = "browser.tcss"
     ENABLE_COMMAND_PALETTE = False
-    AUTO_FOCUS = None  # focus follows the view: only a visible list takes it
+    AUTO_FOCUS = None  # focus follows the view (:meth:`_show`)
     # Screen classes for small terminals; browser.tcss drops spacing, the title bar and borders under them.
     HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (CRAMPED, "-narrow"), (WIDE, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-tiny"), (SHORT, "-short"), (TALL, "-tall")]
@@ -286,9 +295,9 @@ class MemoryBrowser(App[None]):
         yield Static(id="status")
         with ContentSwitcher(initial="records", id="body"):
             yield RecordTable(id="records", cursor_type="row", zebra_stripes=True)
-            yield Static(id="empty", classes="panel")
-            yield Static(id="disabled", classes="panel")
-            yield Static(id="problem", classes="panel")
+            for panel in PANELS:  # focusable, so a text longer than the body scrolls with the keys
+                with VerticalScroll(id=panel, classes="panel"):
+                    yield Static(id=f"{panel}-text")
         yield Static(id="no-match")
         yield FilterInput(placeholder="filter by content or id; enter keeps it, escape clears it", id="filter")
         yield Static(id="message")
@@ -399,20 +408,29 @@ class MemoryBrowser(App[None]):
         return list(self._shown)
 
     def _show(self, view: str, text: Text | None = None) -> None:
+        """Show ``view`` (with ``text``, for a panel) and give it the keys, unless the filter line has them.
+
+        A panel shown anew starts at the top of its text; one shown again (a retry that failed the
+        same way, ``r``) keeps the place it was scrolled to, so reading it is not interrupted.
+        """
         if text is not None:
-            self.query_one(f"#{view}", Static).update(text)
+            self.query_one(f"#{view}-text", Static).update(text)
         switcher = self.query_one(ContentSwitcher)
+        if view != switcher.current and view in PANELS:
+            self.query_one(f"#{view}", VerticalScroll).scroll_home(animate=False)
         shown_again = view == "records" and switcher.current != "records"
         switcher.current = view
-        table = self.query_one(RecordTable)
         if shown_again:
             # While hidden the table had no width, and showing it again may bring no resize (its
             # width is what it was before): lay the rows out once it has its width back.
             self.call_after_refresh(self._fill)
-        if view != "records":
-            table.blur()  # a hidden table must not offer its keys in the footer
-        elif not self.query_one(FilterInput).has_focus and len(self.screen_stack) == 1:
-            table.focus()
+        if not self.query_one(FilterInput).has_focus:
+            self._focus_view()
+
+    def _focus_view(self) -> None:
+        """Give the keys to the view showing, also while a dialog covers it: the screen gives them back
+        to it when the dialog closes, so a hidden table never keeps them (nor offers them in the footer)."""
+        self.query_one(f"#{self.view}").focus()
 
     def say(self, text: str) -> None:
         """Show ``text`` on the message line until the next message."""
@@ -732,7 +750,7 @@ class MemoryBrowser(App[None]):
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
         self.query_one("#filter", Input).remove_class("-open")
-        self.query_one(RecordTable).focus()
+        self._focus_view()
 
     def action_clear_filter(self) -> None:
         """Close the filter line and show every record again."""
@@ -742,7 +760,7 @@ class MemoryBrowser(App[None]):
             field.value = ""  # posts Input.Changed, which refills the table
         self.filter_text = ""
         self._fill()
-        self.query_one(RecordTable).focus()
+        self._focus_view()  # a panel's keys too: escape is offered in every view
 
     def action_reload(self) -> None:
         """Re-read config.toml and the database; say so once the database has been read."""

@@ -429,7 +429,7 @@ async def test_disabled_memory_says_how_to_enable_it_and_opens_nothing(home_conf
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         assert app.view == "disabled"
-        body = text(app, "#disabled")
+        body = text(app, "#disabled-text")
         assert "Memory is disabled." in body
         assert "To enable it, set enabled = true under [memory] in ~/tact/config.toml." in body
         await press(pilot, "f", "d", "slash", "enter")
@@ -446,7 +446,7 @@ async def test_a_config_file_without_a_memory_table_gets_the_lines_to_add(home_c
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         assert app.view == "disabled"
-        body = text(app, "#disabled")
+        body = text(app, "#disabled-text")
         assert "To enable it, add these lines to ~/tact/config.toml:" in body
         assert "    [memory]\n    enabled = true" in body
 
@@ -458,7 +458,7 @@ async def test_a_missing_config_file_says_to_create_it(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         assert app.view == "disabled"
-        assert "~/none/config.toml does not exist (defaults are in force)" in text(app, "#disabled")
+        assert "~/none/config.toml does not exist (defaults are in force)" in text(app, "#disabled-text")
 
 
 @pytest.mark.anyio
@@ -467,7 +467,7 @@ async def test_a_database_never_created_is_an_empty_list_and_stays_uncreated(hom
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         assert app.view == "empty"
-        body = text(app, "#empty")
+        body = text(app, "#empty-text")
         assert "No memories yet." in body and "~/tact/memory/v1.sqlite3 has not been created" in body
         await press(pilot, "f", "d", "enter", "r")
     assert not db_of(home_config).exists() and not db_of(home_config).parent.exists()
@@ -482,7 +482,7 @@ async def test_an_empty_database(home_config: Path) -> None:
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
-        assert app.view == "empty" and "No memories stored." in text(app, "#empty")
+        assert app.view == "empty" and "No memories stored." in text(app, "#empty-text")
 
 
 @pytest.mark.parametrize(
@@ -504,7 +504,7 @@ async def test_a_corrupt_or_newer_database_is_named_and_left_alone(
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         assert app.view == "problem"
-        body = text(app, "#problem")
+        body = text(app, "#problem-text")
         assert f"The memory database cannot be used ({reason})." in body and "left untouched" in body
         await press(pilot, "f", "d", "enter", "r")
         assert app.view == "problem" and app.is_running
@@ -761,7 +761,7 @@ async def test_r_shows_the_database_at_the_path_after_it_was_deleted_or_replaced
             (tmp_path / "other.sqlite3").rename(db_of(home_config))
         await press(pilot, "r")
         if how == "deleted":
-            assert app.view == "empty" and app.shown == [] and "has not been created" in text(app, "#empty")
+            assert app.view == "empty" and app.shown == [] and "has not been created" in text(app, "#empty-text")
             assert not db_of(home_config).exists()
         else:
             assert app.view == "records" and [r.content for r in app.shown] == [

@@ -192,10 +192,10 @@ async def test_editing_memory_team_switches_the_store_at_once(home_config: Path,
         down = f"http://127.0.0.1:{closed_port()}"
         write_config(home_config.parent, extra=team_table(down, tmp_path / "work"))  # a service that is down
         await wait_for(pilot, lambda: app.view == "problem" and app.idle)
-        assert app.team is not None and str(app.query_one("#problem", Static).content).startswith(
+        assert app.team is not None and str(app.query_one("#problem-text", Static).content).startswith(
             "Team memory cannot be used (unreachable)."
         )
-        assert "The browser reads it again every 2 s until this passes" in str(app.query_one("#problem", Static).content)
+        assert "The browser reads it again every 2 s until this passes" in str(app.query_one("#problem-text", Static).content)
         assert app.shown == []  # never local memory instead
 
         write_config(home_config.parent)  # removed

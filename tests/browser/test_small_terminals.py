@@ -1,7 +1,9 @@
 """The browser on small terminals: in every state a row of the list (or the record, or the question
-and its answer keys) is on screen, whole words only; below the minimum size it says what it needs.
+and its answer keys) is on screen, whole words only; the text shown instead of the list scrolls with
+the keys; below the minimum size it says what it needs.
 
-The assertions read the screen as drawn (:func:`screen_lines`), not the widgets' state.
+The assertions read the screen as drawn (:func:`screen_lines`), not the widgets' state, except for
+where a panel is scrolled to and which view has the keys (focus).
 """
 
 from __future__ import annotations
@@ -12,14 +14,19 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from tact_memory.browser import MemoryBrowser
 from tact_memory.browser.app import MIN_SIZE, RecordTable
 from tact_memory.browser.screens import ConfirmDeleteScreen, DetailScreen, TooSmallScreen
+from tact_memory.config.loading import ConfigSource, read_config
+from tact_memory.config.reload import reload
+from tact_memory.store.sqlite import MemoryStore
 
+from ..conftest import write_config
 from .test_app import (  # noqa: F401  (fixtures)
-    CONTENTS, SIZE, anyio_backend, content_fills_the_row, db_of, home_config, ids, make_app, other_store, press, seed,
-    settled,
+    CONTENTS, SIZE, T0, anyio_backend, content_fills_the_row, db_of, home_config, ids, make_app, other_store, press,
+    seed, settled, wait_for,
 )
 
 SMALL_SIZES = [(40, 10), (60, 12), (80, 8), (30, 20), (MIN_SIZE.width, MIN_SIZE.height)]
@@ -33,6 +40,12 @@ def screen_lines(app: MemoryBrowser) -> list[str]:
 
 def screen(app: MemoryBrowser) -> str:
     return "\n".join(screen_lines(app))
+
+
+def words(app: MemoryBrowser) -> str:
+    """The words on the screen as a person reads them: lines joined, scrollbars left out."""
+    lines = (line.translate({code: " " for code in range(0x2580, 0x25A0)}) for line in screen_lines(app))
+    return " ".join(" ".join(lines).split())
 
 
 def first_words(content: str, width: int) -> str:
@@ -143,6 +156,139 @@ async def test_the_problem_view_names_the_problem_on_a_small_terminal(home_confi
         assert "The memory database cannot be used" in words
 
 
+# -- the panels shown instead of the list ------------------------------------------------------------
+
+
+PANEL_TEXT = {
+    "empty": ("No memories yet.", "browsing creates nothing."),
+    "disabled": ("Memory is disabled.", "new and restored sessions use the new one."),
+    "problem": ("The memory database cannot be used", "`tact-memory status` shows the same diagnosis."),
+}
+"""The first and the last words of each panel's text."""
+
+
+def panel_config(home_config: Path, panel: str) -> Path:
+    """A configuration whose browser shows ``panel``: its text, on a small terminal, taller than the body."""
+    if panel == "disabled":
+        return write_config(home_config.parent, enabled=False)
+    if panel == "problem":
+        db = db_of(home_config)
+        db.parent.mkdir(parents=True, exist_ok=True)
+        db.write_bytes(b"this is not a database" * 100)
+        return home_config
+    # A database never created, in a folder whose long name makes the text longer than the body.
+    folder = "a-folder-whose-name-is-longer-than-a-small-terminal-is-wide"
+    return write_config(home_config.parent.parent / "projects" / folder / "tact")
+
+
+def panel_of(app: MemoryBrowser) -> Widget:
+    return app.query_one(f"#{app.view}")
+
+
+async def scrolled_to(pilot: Pilot[None], panel: Widget, y: int) -> None:
+    await wait_for(pilot, lambda: round(panel.scroll_y) == y)
+    await pilot.pause()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("panel", list(PANEL_TEXT))
+@pytest.mark.parametrize("size", [(MIN_SIZE.width, MIN_SIZE.height), (40, 10)], ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_a_panel_taller_than_the_terminal_scrolls_to_its_last_line_with_the_keys(
+    home_config: Path, panel: str, size: tuple[int, int]
+) -> None:
+    first, last = PANEL_TEXT[panel]
+    app = make_app(panel_config(home_config, panel))
+    async with app.run_test(size=size) as pilot:
+        await settled(pilot)
+        shown = panel_of(app)
+        assert app.view == panel and first in words(app) and last not in words(app)
+        await press(pilot, "end")
+        await scrolled_to(pilot, shown, shown.max_scroll_y)
+        assert last in words(app) and first not in words(app) and shown.scroll_y > 0
+        await press(pilot, "home")
+        await scrolled_to(pilot, shown, 0)
+        assert first in words(app)
+        await press(pilot, "down")
+        await scrolled_to(pilot, shown, 1)
+        await press(pilot, "pagedown")
+        await wait_for(pilot, lambda: shown.scroll_y > 1)
+        paged = shown.scroll_y
+        await press(pilot, "pageup")
+        await wait_for(pilot, lambda: shown.scroll_y < paged)
+        assert shown.has_focus
+
+
+@pytest.mark.anyio
+async def test_the_app_keys_work_while_a_panel_has_the_keys(home_config: Path) -> None:
+    app = make_app(panel_config(home_config, "disabled"))
+    async with app.run_test(size=(MIN_SIZE.width, MIN_SIZE.height)) as pilot:
+        await settled(pilot)
+        shown = panel_of(app)
+        await press(pilot, "down", "down")
+        await scrolled_to(pilot, shown, 2)
+        await press(pilot, "f", "slash", "d")  # list keys: not offered here, and nothing happens
+        assert app.order == "most_useful" and not app.query_one("#filter").display and len(app.screen_stack) == 1
+        assert shown.has_focus
+        await press(pilot, "r")  # read again: the same text keeps the place it was scrolled to
+        await pilot.pause()
+        assert app.message == "Reloaded config.toml and the database." and app.view == "disabled"
+        assert round(shown.scroll_y) == 2 and shown.has_focus
+        await press(pilot, "escape")  # offered everywhere; the panel keeps the keys
+        assert shown.has_focus
+        await press(pilot, "down")
+        await scrolled_to(pilot, shown, 3)
+        await press(pilot, "q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+@pytest.mark.anyio
+async def test_the_view_showing_has_the_keys_also_when_it_changed_under_a_dialog(
+    home_config: Path, tmp_path: Path
+) -> None:
+    seed(home_config)
+    work = tmp_path / "work"
+    source = ConfigSource(home_config, "--config")
+    app = MemoryBrowser(
+        source, config=read_config(source), store_factory=lambda path: MemoryStore(path, clock=lambda: T0),
+        workspace=work, watch=False,
+    )  # fmt: skip
+    team = (
+        f'[memory.team]\nendpoint = "http://127.0.0.1:9"\ntoken_env = "TACT_TEST_NO_TOKEN"\nworkspace_roots = ["{work}"]\n'
+    )  # the browser has no way to read a token: the team store cannot be used
+
+    async def edited(extra: str) -> None:  # as the watcher does when config.toml is saved
+        write_config(home_config.parent, extra=extra)
+        app.apply_reload(reload(app.config, app.source))
+        await settled(pilot)
+
+    async with app.run_test(size=(40, 10)) as pilot:
+        await open_list(pilot)
+        table = app.query_one(RecordTable)
+        await press(pilot, "enter")
+        await edited(team)  # the problem is shown under the record
+        await edited("")  # and the list again: local memory
+        assert isinstance(app.screen, DetailScreen)
+        await press(pilot, "escape")
+        assert app.view == "records" and table.has_focus
+        await press(pilot, "down")
+        assert table.cursor_row == 1
+
+        await press(pilot, "enter")
+        await edited(team)
+        assert isinstance(app.screen, DetailScreen) and app.view == "problem"
+        await press(pilot, "escape")
+        shown = panel_of(app)
+        assert shown.has_focus and shown.max_scroll_y > 0
+        await press(pilot, "end")
+        await scrolled_to(pilot, shown, shown.max_scroll_y)
+        assert "`tact-memory status` shows the same diagnosis." in words(app)
+        await edited("")  # the list is back, with the keys
+        assert app.view == "records" and table.has_focus
+        await edited(team)  # and the problem again, from the top of its text
+        assert app.view == "problem" and shown.has_focus and shown.scroll_y == 0
+
+
 # -- below the minimum -------------------------------------------------------------------------------
 
 
@@ -247,6 +393,11 @@ def test_snapshot_detail_at_the_minimum(home_config: Path, snap_compare: Callabl
 def test_snapshot_list_80_by_8(home_config: Path, snap_compare: Callable[..., bool]) -> None:
     seed(home_config)
     assert snap_compare(make_app(home_config), run_before=settled, terminal_size=(80, 8))
+
+
+def test_snapshot_disabled_at_the_minimum(home_config: Path, snap_compare: Callable[..., bool]) -> None:
+    size = (MIN_SIZE.width, MIN_SIZE.height)
+    assert snap_compare(make_app(panel_config(home_config, "disabled")), run_before=settled, terminal_size=size)
 
 
 def test_snapshot_too_small(home_config: Path, snap_compare: Callable[..., bool]) -> None:

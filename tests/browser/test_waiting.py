@@ -382,7 +382,7 @@ async def test_a_read_locked_out_past_the_busy_timeout_is_tried_again_by_itself_
         app = make_app(home_config)
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: app.view == "problem")
-            shown = str(app.query_one("#problem").render())
+            shown = str(app.query_one("#problem-text").render())
             assert "(busy)" in shown and "reads it again every 0.1 s until this passes" in shown
             await wait_for(pilot, lambda: len(reads) >= 3)  # refused again, and tried again
             assert app.view == "problem" and ids(app) == []
@@ -405,7 +405,7 @@ async def test_a_problem_that_does_not_pass_by_itself_is_not_read_again_until_as
     app = make_app(home_config)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.view == "problem")
-        shown = str(app.query_one("#problem").render())
+        shown = str(app.query_one("#problem-text").render())
         assert "reads it again" not in shown
         await pilot.pause(0.4)
         assert len(reads) == 1
