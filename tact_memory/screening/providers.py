@@ -94,12 +94,24 @@ KINDS = {
     "azure_devops_token": "an Azure DevOps personal access token",
     "azure_key": "an Azure service key in Microsoft's annotated format",
     "authress_key": "an Authress service client access key",
+    "sonar_token": "a SonarQube token",
+    "chargebee_key": "a Chargebee API key",
+    "gocardless_token": "a GoCardless access token",
+    "sidekiq_credentials": "a Sidekiq Pro or Enterprise gem server credential",
 }
 """The kinds this module adds to the screen's, with a short description for error messages."""
 
 _HEX = rb"[a-f0-9]"
 _ALNUM = rb"[A-Za-z0-9]"
+_URLSAFE = rb"[A-Za-z0-9_-]"
 _UUID = rb"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
+
+
+def _mixed(alphabet: bytes, size: int) -> bytes:
+    """A lower-case letter, a capital and a digit among the next ``size`` characters of ``alphabet``:
+    what a random run has and a word, a name in camel case or a hash has not."""
+    return b"".join(rb"(?=" + alphabet + rb"{0,%d}" % (size - 1) + kind + rb")" for kind in (rb"[a-z]", rb"[A-Z]", rb"[0-9]"))
+
 
 PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("groq_key", rb"gsk_", _ALNUM + rb"{40,64}"),
@@ -160,6 +172,14 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("yandex_token", rb"AQVN", rb"[A-Za-z0-9_-]{35,38}"),
     ("yandex_token", rb"YC", rb"(?=[A-Za-z0-9_-]{0,37}[a-z])[A-Za-z0-9_-]{38}"),  # random, so mixed case
     *(("lob_key", lead, _HEX + rb"{35}") for lead in (rb"live_", rb"test_")),
+    # A Chargebee API key: "live_" or "test_" and 32 to 34 letters and digits (gitleaks'
+    # chargebee-access-token rule). Random, so with a lower-case letter, a capital and a digit:
+    # a test's name in camel case (test_ReturnsTheValueWhenTheCacheIsCold) has no digit, a hash no
+    # capital.
+    *(("chargebee_key", lead, _mixed(_ALNUM, 34) + _ALNUM + rb"{32,34}") for lead in (rb"live_", rb"test_")),
+    # A GoCardless access token: "live_" (or "sandbox_") and forty URL-safe characters (gitleaks'
+    # gocardless-api-token rule), mixed as a random run is.
+    *(("gocardless_token", lead, _mixed(_URLSAFE, 40) + _URLSAFE + rb"{40}") for lead in (rb"live_", rb"sandbox_")),
     ("mapbox_token", rb"sk\.", rb"eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{20,100}"),
     ("sourcegraph_token", rb"sgp_", rb"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}"),
     ("airtable_token", rb"pat", _ALNUM + rb"{14}\." + _HEX + rb"{64}"),
@@ -192,6 +212,9 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     # What "django-admin startproject" writes: fifty characters from Django's own alphabet.
     ("django_secret_key", rb"django-insecure-", rb"[a-z0-9!@#$%^&*(=+)_-]{20,128}"),
     ("nuget_key", rb"oy2", rb"[a-z0-9]{43}"),
+    # SonarQube's user, project and global analysis tokens (squ_, sqp_, sqa_) and forty hex digits
+    # (gitleaks' sonar-api-token rule).
+    *(("sonar_token", lead, _HEX + rb"{40}") for lead in (rb"squ_", rb"sqp_", rb"sqa_")),
     # "API-" and twenty-six capitals and digits (gitleaks' rule). Random, so with a digit and a
     # letter: twenty-six capitals alone are a word (API-DOCUMENTATION...).
     ("octopus_deploy_key", rb"API-", rb"(?=[A-Z]{0,25}[0-9])(?=[0-9]{0,25}[A-Z])[A-Z0-9]{26}"),
@@ -233,6 +256,17 @@ MARKED: tuple[tuple[str, bytes], ...] = (
     # Square's access tokens and Meta's start with EAA (Square's with EAAA, and shorter).
     ("square_token", rb"EAAA(?<=" + _NOT_IN_BASE64 + rb"EAAA)(?P<body>[A-Za-z0-9_-]{22,60})" + _BASE64_END),
     ("facebook_token", rb"EAA(?<=" + _NOT_IN_BASE64 + rb"EAA)(?P<body>[A-Za-z0-9]{100,500})" + _BASE64_END),
+    # A Meta app access token: the app's id (fifteen or sixteen digits), "|" (or "%7C" in a URL) and
+    # the app's secret or a hash of it (gitleaks' facebook-access-token rule), with a digit and a
+    # letter, as a random run has.
+    *(
+        (
+            "facebook_token",
+            bar + rb"(?:" + rb"|".join(rb"(?<=(?<![A-Za-z0-9_.|%-])" + digits + bar + rb")" for digits in (rb"[0-9]{15}", rb"[0-9]{16}")) + rb")"
+            rb"(?=[A-Za-z0-9_-]{0,39}[0-9])(?=[A-Za-z0-9_-]{0,39}[A-Za-z])(?P<body>[A-Za-z0-9_-]{27,40})" + _END,
+        )
+        for bar in (rb"\|", rb"%7C")
+    ),
     # An X (Twitter) app's bearer token: exactly twenty-two "A"s, then URL-encoded base64.
     (
         "twitter_token",
@@ -266,6 +300,19 @@ MARKED: tuple[tuple[str, bytes], ...] = (
             rb"(?P<body>[A-Za-z0-9+/_=-]{30,120})(?![A-Za-z0-9+/_=-])",
         )
         for lead in (rb"sc_", rb"ext_", rb"scauth_", rb"authress_")
+    ),
+    # The user and password of Sidekiq Pro's and Enterprise's gem server, given to Bundler as its
+    # documented setting (BUNDLE_GEMS__CONTRIBSYS__COM=..., "bundle config gems.contribsys.com ..."):
+    # eight hex digits, a colon and eight more (gitleaks' sidekiq-secret rule).
+    (
+        "sidekiq_credentials",
+        rb"__CONTRIBSYS__COM(?:(?<=(?<![A-Za-z0-9_])BUNDLE_GEMS__CONTRIBSYS__COM)|(?<=(?<![A-Za-z0-9_])BUNDLE_ENTERPRISE__CONTRIBSYS__COM))"
+        rb"[\"']?[ \t]*[:=][ \t]*[\"']?(?P<body>[a-f0-9]{8}:[a-f0-9]{8})(?![A-Za-z0-9])",
+    ),
+    (
+        "sidekiq_credentials",
+        rb"\.contribsys\.com(?:(?<=[ \t]gems\.contribsys\.com)|(?<=[ \t]enterprise\.contribsys\.com))"
+        rb"[ \t]+[\"']?(?P<body>[a-f0-9]{8}:[a-f0-9]{8})(?![A-Za-z0-9])",
     ),
     (
         "teams_webhook",

@@ -141,7 +141,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(_PROVIDER_RULES := _provider_rules()),
     ("grafana_token", word_start(rb"glc_", rb"(?P<body>[A-Za-z0-9+/]{32,400}={0,2})(?![A-Za-z0-9+/=])"), Checks.body),
     ("square_token", word_start(rb"sq0", rb"(?:atp-(?P<body>[A-Za-z0-9_-]{22})|csp-[A-Za-z0-9_-]{43})" + TOKEN_END), Checks.body),
-    ("newrelic_key", word_start(rb"NR", rb"(?:AK|JS|II|AA)-(?P<body>[A-Za-z0-9]{20,40})" + TOKEN_END), Checks.body),
+    # A browser key is "NRJS-" and nineteen hex digits; an insert key's thirty-two may hold dashes.
+    (
+        "newrelic_key",
+        word_start(rb"NR", rb"(?:AK|JS|II|AA)-(?P<body>[A-Za-z0-9]{19,40}|(?<=II-)[A-Za-z0-9-]{32})" + TOKEN_END),
+        Checks.body,
+    ),
     ("sentry_token", word_start(rb"sntry", rb"(?:s_eyJ(?P<body>[A-Za-z0-9+/=_-]{40,400})|u_[a-f0-9]{64})" + TOKEN_END), Checks.body),
     ("doppler_token", word_start(rb"dp\.", rb"(?:pt|st|ct|sa|scim|audit)\.(?P<body>[A-Za-z0-9._-]{40,200})" + TOKEN_END), Checks.body),
     (

@@ -44,6 +44,11 @@ def token(*parts: str | tuple[str, int] | tuple[str, int, int]) -> st.SearchStra
 
 UUID = ((HEX, 8), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 12))
 
+
+def mixed(run: str) -> bool:
+    """Whether ``run`` has a lower-case letter, a capital and a digit, as a random run of letters and digits has."""
+    return any(c.islower() for c in run) and any(c.isupper() for c in run) and any(c.isdigit() for c in run)
+
 TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "twilio_key": token("SK", (HEX + "ABCDEF", 32)),
     "heroku_key": token("HRKU-", (URLSAFE, 60)),
@@ -64,7 +69,12 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "duffel_token": st.one_of(token("duffel_test_", (URLSAFE, 43)), token("duffel_live_", (URLSAFE, 43))),
     "dynatrace_token": token("dt0c01.", (UPPER_DIGITS, 24), ".", (UPPER_DIGITS, 64)),
     "easypost_key": st.one_of(token("EZAK", (ALNUM, 54)), token("EZTK", (ALNUM, 54))),
-    "facebook_token": token("EAAC", (ALNUM, 100, 200)),
+    "facebook_token": st.one_of(
+        token("EAAC", (ALNUM, 100, 200)),
+        # An app access token: the app's id, "|" or "%7C", and the app's secret (with a letter, as
+        # thirty-two random hex digits all but always have).
+        *(token((string.digits, 15, 16), bar, (HEX, 32)).filter(lambda t: any(c.isalpha() for c in t[0][-32:])) for bar in ("|", "%7C")),
+    ),
     "flutterwave_key": token("FLWSECK_TEST-", (HEX, 32), "-X"),
     "flyio_token": st.one_of(token("fo1_", (URLSAFE, 43)), token("fm2_", (BASE64, 100, 300))),
     "frameio_token": token("fio-u-", (URLSAFE, 64)),
@@ -130,6 +140,15 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
             token(lead, (ALNUM, 5, 30), ".", (ALNUM, 4, 6), ".acc-", (HEX + "-", 10, 32), ".", (BASE64 + "_=-", 30, 120))
             for lead in ("sc_", "ext_", "scauth_", "authress_")
         )
+    ),
+    "sonar_token": st.one_of(*(token(lead, (HEX, 40)) for lead in ("squ_", "sqp_", "sqa_"))),
+    # Random runs of letters and digits, so with a lower-case letter, a capital and a digit.
+    "chargebee_key": st.one_of(*(token(lead, (ALNUM, 32, 34)) for lead in ("live_", "test_"))).filter(lambda t: mixed(t[0][5:])),
+    "gocardless_token": st.one_of(*(token(lead, (URLSAFE, 40)) for lead in ("live_", "sandbox_"))).filter(lambda t: mixed(t[0][-40:])),
+    "sidekiq_credentials": st.one_of(
+        token("BUNDLE_GEMS__CONTRIBSYS__COM=", (HEX, 8), ":", (HEX, 8)),
+        token('BUNDLE_ENTERPRISE__CONTRIBSYS__COM: "', (HEX, 8), ":", (HEX, 8), '"'),
+        token("bundle config enterprise.contribsys.com ", (HEX, 8), ":", (HEX, 8)),
     ),
     # A Vault service token from before 1.10: letters and digits, a digit among them.
     "vault_token": token("s.", (ALNUM, 24)).filter(
@@ -403,4 +422,110 @@ def test_a_published_shape_is_refused_alone_in_prose_and_in_json(secret: str, ki
     ],
 )
 def test_near_misses_of_the_published_shapes_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# Shapes from gitleaks' default rules (config/gitleaks.toml and the rule generators' examples):
+# - SonarQube tokens: squ_ (a user's), sqp_ (a project's) or sqa_ (global analysis) and forty hex
+#   digits (sonar-api-token).
+# - Chargebee API keys: live_ or test_ and 32 to 34 letters and digits (chargebee-access-token).
+# - GoCardless access tokens: live_ and forty URL-safe characters (gocardless-api-token); sandbox
+#   tokens have the same shape after sandbox_.
+# - Meta app access tokens: the app's id of fifteen or sixteen digits, "|" ("%7C" in a URL), and
+#   27 to 40 characters (facebook-access-token).
+# - Sidekiq Pro and Enterprise gem server credentials: eight hex digits, a colon and eight more,
+#   given to Bundler as BUNDLE_GEMS__CONTRIBSYS__COM or BUNDLE_ENTERPRISE__CONTRIBSYS__COM
+#   (sidekiq-secret), or with "bundle config gems.contribsys.com", as Sidekiq's wiki gives it.
+# - New Relic browser keys: NRJS- and nineteen hex digits; insert keys: NRII- and thirty-two
+#   letters, digits and dashes (new-relic-browser-api-token, new-relic-insert-key).
+SONAR = "squ_3fa1c0de9b27e4d8a6f05c1b9e7d2a4c8f6b0e13"
+CHARGEBEE = "live_FAKEexample0Chargebee7Qw2Er9Ty4Ui1"
+GOCARDLESS = "live_FAKEexample0GoCardless7Qw2Er9Ty4Ui1Op3As"
+META_APP = "123456789012345|9e107d9d372bb6826bd81d3542a419d6"
+SIDEKIQ = "5eb1a4f0:c7d2e93b"
+NR_BROWSER = "NRJS-0a1b2c3d4e5f6a7b8c9"
+NR_INSERT = "NRII-Fake0example-Insert7key9Qw2Er4t6"
+
+
+@pytest.mark.parametrize(
+    ("secret", "name", "kind"),
+    [
+        (SONAR, "SONAR_TOKEN", "sonar_token"),
+        (SONAR.replace("squ_", "sqp_"), "SONAR_TOKEN", "sonar_token"),
+        (SONAR.replace("squ_", "sqa_"), "SONAR_TOKEN", "sonar_token"),
+        (CHARGEBEE, "CHARGEBEE_API_KEY", "chargebee_key"),
+        (CHARGEBEE.replace("live_", "test_")[:-2], "CHARGEBEE_API_KEY", "chargebee_key"),
+        (GOCARDLESS, "GOCARDLESS_ACCESS_TOKEN", "gocardless_token"),
+        (GOCARDLESS.replace("live_", "sandbox_"), "GOCARDLESS_ACCESS_TOKEN", "gocardless_token"),
+        (META_APP, "FACEBOOK_APP_TOKEN", "facebook_token"),
+        ("1234567890123456|Fake0example-App7Token_9Qw2Er", "FACEBOOK_APP_TOKEN", "facebook_token"),
+        (NR_BROWSER, "NEW_RELIC_BROWSER_KEY", "newrelic_key"),
+        (NR_INSERT, "NEW_RELIC_INSERT_KEY", "newrelic_key"),
+    ],
+)
+@pytest.mark.parametrize("form", ["{secret}", "{name}={secret}", "The deploy job reads {secret} from the vault since Monday."])
+def test_a_gitleaks_shape_is_refused_alone_after_its_name_and_in_a_sentence(secret: str, name: str, kind: str, form: str) -> None:
+    assert find_secret(form.format(secret=secret, name=name)) == kind
+
+
+def test_a_meta_app_token_in_a_url_is_refused() -> None:
+    assert find_secret("GET /debug_token?input_token=x&token=" + META_APP.replace("|", "%7C")) == "facebook_token"
+    assert find_secret("see " + META_APP.replace("|", "%7C") + " in the log") == "facebook_token"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"export BUNDLE_GEMS__CONTRIBSYS__COM={SIDEKIQ}",
+        f'BUNDLE_ENTERPRISE__CONTRIBSYS__COM: "{SIDEKIQ}"',
+        f"export BUNDLE_ENTERPRISE__CONTRIBSYS__COM = {SIDEKIQ} && bundle install",
+        f"bundle config --local gems.contribsys.com {SIDEKIQ}",
+        f"Run bundle config enterprise.contribsys.com {SIDEKIQ} once on the build box.",
+    ],
+)
+def test_sidekiq_gem_server_credentials_are_refused(text: str) -> None:
+    assert find_secret(text) == "sidekiq_credentials"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # SonarQube: one hex digit short, one too many, inside a longer word, not hex, a placeholder.
+        SONAR[:-1],
+        SONAR + "0",
+        "xsqu_" + SONAR[4:],
+        "squ_" + "g" * 40,
+        "squ_" + "0" * 40,
+        # Chargebee: one short, one too many for either shape, a longer word, a hash (no capital), a
+        # test's name in camel case (no digit), a placeholder.
+        CHARGEBEE[:36],
+        "mylive_" + CHARGEBEE[5:],
+        "test_d41d8cd98f00b204e9800998ecf8427e",
+        "test_ReturnsTheCachedValueWhenItIsCold",
+        "live_" + "X" * 34,
+        # GoCardless: one short, inside a longer word, words joined by underscores, a placeholder.
+        GOCARDLESS[:-1],
+        "deliver_" + GOCARDLESS[5:],
+        "live_migration_of_the_orders_table_is_done",
+        "sandbox_" + "x" * 40,
+        # Meta: an id one digit short or long, a row of a table, a version, a word of letters.
+        "12345678901234|9e107d9d372bb6826bd81d3542a419d6",
+        "12345678901234567|9e107d9d372bb6826bd81d3542a419d6",
+        "| 123456789012345 | 9e107d9d372bb6826bd81d3542a419d6 |",
+        "v1.123456789012345|9e107d9d372bb6826bd81d3542a419d6",
+        "123456789012345|abcdefghijklmnopqrstuvwxyzabcdef",
+        # Sidekiq: no password part, a reference, words, one hex digit short, another host.
+        "BUNDLE_GEMS__CONTRIBSYS__COM=cafebabe",
+        "BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDENTIALS}",
+        "bundle config gems.contribsys.com USERNAME:PASSWORD",
+        "bundle config gems.contribsys.com cafebab:deadbeef",
+        f"bundle config gems.example.com {SIDEKIQ}",
+        # New Relic: a browser key one hex digit short, an insert key one character short.
+        NR_BROWSER[:-1],
+        NR_INSERT[:-1],
+        # Bundler's setting inside a longer name.
+        f"MY_BUNDLE_GEMS__CONTRIBSYS__COM={SIDEKIQ}",
+    ],
+)
+def test_near_misses_of_the_gitleaks_shapes_are_kept(text: str) -> None:
     assert find_secret(text) is None
