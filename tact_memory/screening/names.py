@@ -122,6 +122,11 @@ _KEY_SERVICE = (
     rb"|facebook|discord|telegram|dropbox|notion|airtable|atlassian|jira|bitbucket|snyk|circleci"
     rb"|netlify|vercel|supabase|fastly|contentful|hubspot|zendesk|intercom|asana|linear|figma"
     rb"|coinbase|binance|google|gcp|maps|azure|aws|github|gitlab|slack|npm|pypi|nuget|docker"
+    # The rest of the services gitleaks' rules name before a key of theirs.
+    rb"|adafruit|adobe|alibaba|beamer|bittrex|meraki|codecov|confluent|droneci|etsy|finicity|finnhub"
+    rb"|flickr|freshbooks|gitter|gocardless|jfrog|artifactory|bintray|kraken|kucoin|launchdarkly"
+    rb"|linked[_.-]?in|looker|mattermost|message[_.-]?bird|nytimes|private[_.-]?ai|rapidapi|sendbird"
+    rb"|sourcegraph|squarespace|sumo(?:logic)?|travis(?:ci)?|twitch|typeform|yandex|adyen|chargebee|sonar"
 )
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
 # ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
@@ -131,7 +136,7 @@ _NAMED_CORE = (
     rb"|service|app|client|deploy|registry)[_.-]?token"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
     rb"|auth|service|db|database|priv|webhook|shared[_.-]?access)[_.-]?key"
-    rb"|secret[_.-]?key[_.-]?base)"
+    rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login)"
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pw|psk)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))"

@@ -490,6 +490,23 @@ def test_sidekiq_gem_server_credentials_are_refused(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        # Keys gitleaks finds by the service named before them, under a name of that service alone.
+        "bittrex_key: u0psuu13fk9hk9y9mgo4dh7ulbajgmfx",
+        "merakiKey = 'b38d41039ebd67d94c7a883569462d891585361f'",
+        "kraken_key: MK/Ye9FZ1wUVl4nuYV+d8fNYvvDbzDZST6IaXqA2h9Uz0+T1SaQ6dDwxlGejkc5bJFIoxSLivuGvIL6P/8odNX==",
+        "launchdarkly_key = sdk-4f2c9a1e-7b3d-4e8f-9a6c-2d1e0f3b5a7c",
+        "Sendbird key: 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e",
+        # SonarQube's older tokens have no prefix and are given as sonar.login.
+        "sonar.login=641a659d51782ed8ee0ca58f0d01b44488cc527f",
+    ],
+)
+def test_a_key_under_the_name_of_a_service_gitleaks_knows_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         # SonarQube: one hex digit short, one too many, inside a longer word, not hex, a placeholder.
         SONAR[:-1],
         SONAR + "0",
