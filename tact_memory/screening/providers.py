@@ -98,6 +98,7 @@ KINDS = {
     "chargebee_key": "a Chargebee API key",
     "gocardless_token": "a GoCardless access token",
     "sidekiq_credentials": "a Sidekiq Pro or Enterprise gem server credential",
+    "datafactory_key": "an Azure Data Factory self-hosted integration runtime key",
 }
 """The kinds this module adds to the screen's, with a short description for error messages."""
 
@@ -313,6 +314,14 @@ MARKED: tuple[tuple[str, bytes], ...] = (
         "sidekiq_credentials",
         rb"\.contribsys\.com(?:(?<=[ \t]gems\.contribsys\.com)|(?<=[ \t]enterprise\.contribsys\.com))"
         rb"[ \t]+[\"']?(?P<body>[a-f0-9]{8}:[a-f0-9]{8})(?![A-Za-z0-9])",
+    ),
+    # An Azure Data Factory self-hosted integration runtime's key: "IR@", the runtime's GUID, the
+    # factory's name, its region and the key itself, 32 bytes in base64, joined by "@" (gitleaks'
+    # datafactory-shir-token rule, after Microsoft's format). The base64 is the part checked.
+    (
+        "datafactory_key",
+        rb"IR@(?<![A-Za-z0-9_-]IR@)[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+        rb"@[A-Za-z0-9_.-]{1,63}@[A-Za-z0-9=-]{0,40}@(?P<body>[A-Za-z0-9+/]{43}=)(?![A-Za-z0-9+/=])",
     ),
     (
         "teams_webhook",

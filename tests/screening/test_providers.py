@@ -145,6 +145,7 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     # Random runs of letters and digits, so with a lower-case letter, a capital and a digit.
     "chargebee_key": st.one_of(*(token(lead, (ALNUM, 32, 34)) for lead in ("live_", "test_"))).filter(lambda t: mixed(t[0][5:])),
     "gocardless_token": st.one_of(*(token(lead, (URLSAFE, 40)) for lead in ("live_", "sandbox_"))).filter(lambda t: mixed(t[0][-40:])),
+    "datafactory_key": token("IR@", *UUID, "@adf-", (string.ascii_lowercase, 3, 12), "@", ("abcdefghijklmnopqrstuvwxyz", 2, 4), "@", (BASE64, 43), "="),
     "sidekiq_credentials": st.one_of(
         token("BUNDLE_GEMS__CONTRIBSYS__COM=", (HEX, 8), ":", (HEX, 8)),
         token('BUNDLE_ENTERPRISE__CONTRIBSYS__COM: "', (HEX, 8), ":", (HEX, 8), '"'),
@@ -443,6 +444,9 @@ CHARGEBEE = "live_FAKEexample0Chargebee7Qw2Er9Ty4Ui1"
 GOCARDLESS = "live_FAKEexample0GoCardless7Qw2Er9Ty4Ui1Op3As"
 META_APP = "123456789012345|9e107d9d372bb6826bd81d3542a419d6"
 SIDEKIQ = "5eb1a4f0:c7d2e93b"
+# - Azure Data Factory self-hosted integration runtime keys: IR@, the runtime's GUID, the factory,
+#   its region and a 32-byte key in base64, joined by "@" (datafactory-shir-token).
+DATAFACTORY = "IR@40040abc-b2f2-4cde-ab39-90a490fedaae@adf-fake-example@we@uUY/w9WdKTdAWWPDMrEEWdAEZIgeXlrO51GtVUR1/BE="
 NR_BROWSER = "NRJS-0a1b2c3d4e5f6a7b8c9"
 NR_INSERT = "NRII-Fake0example-Insert7key9Qw2Er4t6"
 
@@ -461,6 +465,7 @@ NR_INSERT = "NRII-Fake0example-Insert7key9Qw2Er4t6"
         ("1234567890123456|Fake0example-App7Token_9Qw2Er", "FACEBOOK_APP_TOKEN", "facebook_token"),
         (NR_BROWSER, "NEW_RELIC_BROWSER_KEY", "newrelic_key"),
         (NR_INSERT, "NEW_RELIC_INSERT_KEY", "newrelic_key"),
+        (DATAFACTORY, "SHIR_AUTH_KEY", "datafactory_key"),
     ],
 )
 @pytest.mark.parametrize("form", ["{secret}", "{name}={secret}", "The deploy job reads {secret} from the vault since Monday."])
@@ -540,6 +545,11 @@ def test_a_key_under_the_name_of_a_service_gitleaks_knows_is_refused(text: str) 
         # New Relic: a browser key one hex digit short, an insert key one character short.
         NR_BROWSER[:-1],
         NR_INSERT[:-1],
+        # Data Factory: one base64 character short, glued to a word, a placeholder key, an address.
+        DATAFACTORY[:-2] + "=",
+        "x" + DATAFACTORY,
+        DATAFACTORY[: DATAFACTORY.rindex("@") + 1] + "A" * 43 + "=",
+        "mail IR@example.com about the runtime",
         # Bundler's setting inside a longer name.
         f"MY_BUNDLE_GEMS__CONTRIBSYS__COM={SIDEKIQ}",
     ],
