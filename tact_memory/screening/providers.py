@@ -95,8 +95,6 @@ KINDS = {
     "azure_key": "an Azure service key in Microsoft's annotated format",
     "authress_key": "an Authress service client access key",
     "sonar_token": "a SonarQube token",
-    "chargebee_key": "a Chargebee API key",
-    "gocardless_token": "a GoCardless access token",
     "sidekiq_credentials": "a Sidekiq Pro or Enterprise gem server credential",
     "datafactory_key": "an Azure Data Factory self-hosted integration runtime key",
 }
@@ -104,14 +102,8 @@ KINDS = {
 
 _HEX = rb"[a-f0-9]"
 _ALNUM = rb"[A-Za-z0-9]"
-_URLSAFE = rb"[A-Za-z0-9_-]"
 _UUID = rb"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
 
-
-def _mixed(alphabet: bytes, size: int) -> bytes:
-    """A lower-case letter, a capital and a digit among the next ``size`` characters of ``alphabet``:
-    what a random run has and a word, a name in camel case or a hash has not."""
-    return b"".join(rb"(?=" + alphabet + rb"{0,%d}" % (size - 1) + kind + rb")" for kind in (rb"[a-z]", rb"[A-Z]", rb"[0-9]"))
 
 
 PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
@@ -173,14 +165,6 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("yandex_token", rb"AQVN", rb"[A-Za-z0-9_-]{35,38}"),
     ("yandex_token", rb"YC", rb"(?=[A-Za-z0-9_-]{0,37}[a-z])[A-Za-z0-9_-]{38}"),  # random, so mixed case
     *(("lob_key", lead, _HEX + rb"{35}") for lead in (rb"live_", rb"test_")),
-    # A Chargebee API key: "live_" or "test_" and 32 to 34 letters and digits (gitleaks'
-    # chargebee-access-token rule). Random, so with a lower-case letter, a capital and a digit:
-    # a test's name in camel case (test_ReturnsTheValueWhenTheCacheIsCold) has no digit, a hash no
-    # capital.
-    *(("chargebee_key", lead, _mixed(_ALNUM, 34) + _ALNUM + rb"{32,34}") for lead in (rb"live_", rb"test_")),
-    # A GoCardless access token: "live_" (or "sandbox_") and forty URL-safe characters (gitleaks'
-    # gocardless-api-token rule), mixed as a random run is.
-    *(("gocardless_token", lead, _mixed(_URLSAFE, 40) + _URLSAFE + rb"{40}") for lead in (rb"live_", rb"sandbox_")),
     ("mapbox_token", rb"sk\.", rb"eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{20,100}"),
     ("sourcegraph_token", rb"sgp_", rb"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}"),
     ("airtable_token", rb"pat", _ALNUM + rb"{14}\." + _HEX + rb"{64}"),
@@ -258,13 +242,14 @@ MARKED: tuple[tuple[str, bytes], ...] = (
     ("square_token", rb"EAAA(?<=" + _NOT_IN_BASE64 + rb"EAAA)(?P<body>[A-Za-z0-9_-]{22,60})" + _BASE64_END),
     ("facebook_token", rb"EAA(?<=" + _NOT_IN_BASE64 + rb"EAA)(?P<body>[A-Za-z0-9]{100,500})" + _BASE64_END),
     # A Meta app access token: the app's id (fifteen or sixteen digits), "|" (or "%7C" in a URL) and
-    # the app's secret or a hash of it (gitleaks' facebook-access-token rule), with a digit and a
-    # letter, as a random run has.
+    # the app's secret (32 hex digits) or a hash of it (27 URL-safe base64 characters, twenty bytes)
+    # (Meta's access token guide; gitleaks' facebook-access-token rule), with a digit and a letter,
+    # as a random run has: a name of another length after a long number and a bar is kept.
     *(
         (
             "facebook_token",
             bar + rb"(?:" + rb"|".join(rb"(?<=(?<![A-Za-z0-9_.|%-])" + digits + bar + rb")" for digits in (rb"[0-9]{15}", rb"[0-9]{16}")) + rb")"
-            rb"(?=[A-Za-z0-9_-]{0,39}[0-9])(?=[A-Za-z0-9_-]{0,39}[A-Za-z])(?P<body>[A-Za-z0-9_-]{27,40})" + _END,
+            rb"(?=[A-Za-z0-9_-]{0,31}[0-9])(?=[A-Za-z0-9_-]{0,31}[A-Za-z])(?P<body>[a-f0-9]{32}|[A-Za-z0-9_-]{27})" + _END,
         )
         for bar in (rb"\|", rb"%7C")
     ),

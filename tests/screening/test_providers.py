@@ -45,10 +45,6 @@ def token(*parts: str | tuple[str, int] | tuple[str, int, int]) -> st.SearchStra
 UUID = ((HEX, 8), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 12))
 
 
-def mixed(run: str) -> bool:
-    """Whether ``run`` has a lower-case letter, a capital and a digit, as a random run of letters and digits has."""
-    return any(c.islower() for c in run) and any(c.isupper() for c in run) and any(c.isdigit() for c in run)
-
 TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "twilio_key": token("SK", (HEX + "ABCDEF", 32)),
     "heroku_key": token("HRKU-", (URLSAFE, 60)),
@@ -143,8 +139,6 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     ),
     "sonar_token": st.one_of(*(token(lead, (HEX, 40)) for lead in ("squ_", "sqp_", "sqa_"))),
     # Random runs of letters and digits, so with a lower-case letter, a capital and a digit.
-    "chargebee_key": st.one_of(*(token(lead, (ALNUM, 32, 34)) for lead in ("live_", "test_"))).filter(lambda t: mixed(t[0][5:])),
-    "gocardless_token": st.one_of(*(token(lead, (URLSAFE, 40)) for lead in ("live_", "sandbox_"))).filter(lambda t: mixed(t[0][-40:])),
     "datafactory_key": token("IR@", *UUID, "@adf-", (string.ascii_lowercase, 3, 12), "@", ("abcdefghijklmnopqrstuvwxyz", 2, 4), "@", (BASE64, 43), "="),
     "sidekiq_credentials": st.one_of(
         token("BUNDLE_GEMS__CONTRIBSYS__COM=", (HEX, 8), ":", (HEX, 8)),
@@ -457,12 +451,8 @@ NR_INSERT = "NRII-Fake0example-Insert7key9Qw2Er4t6"
         (SONAR, "SONAR_TOKEN", "sonar_token"),
         (SONAR.replace("squ_", "sqp_"), "SONAR_TOKEN", "sonar_token"),
         (SONAR.replace("squ_", "sqa_"), "SONAR_TOKEN", "sonar_token"),
-        (CHARGEBEE, "CHARGEBEE_API_KEY", "chargebee_key"),
-        (CHARGEBEE.replace("live_", "test_")[:-2], "CHARGEBEE_API_KEY", "chargebee_key"),
-        (GOCARDLESS, "GOCARDLESS_ACCESS_TOKEN", "gocardless_token"),
-        (GOCARDLESS.replace("live_", "sandbox_"), "GOCARDLESS_ACCESS_TOKEN", "gocardless_token"),
         (META_APP, "FACEBOOK_APP_TOKEN", "facebook_token"),
-        ("1234567890123456|Fake0example-App7Token_9Qw2Er", "FACEBOOK_APP_TOKEN", "facebook_token"),
+        ("1234567890123456|Fake0example-App7Token_9Qw2", "FACEBOOK_APP_TOKEN", "facebook_token"),
         (NR_BROWSER, "NEW_RELIC_BROWSER_KEY", "newrelic_key"),
         (NR_INSERT, "NEW_RELIC_INSERT_KEY", "newrelic_key"),
         (DATAFACTORY, "SHIR_AUTH_KEY", "datafactory_key"),
@@ -518,24 +508,14 @@ def test_a_key_under_the_name_of_a_service_gitleaks_knows_is_refused(text: str) 
         "xsqu_" + SONAR[4:],
         "squ_" + "g" * 40,
         "squ_" + "0" * 40,
-        # Chargebee: one short, one too many for either shape, a longer word, a hash (no capital), a
-        # test's name in camel case (no digit), a placeholder.
-        CHARGEBEE[:36],
-        "mylive_" + CHARGEBEE[5:],
-        "test_d41d8cd98f00b204e9800998ecf8427e",
-        "test_ReturnsTheCachedValueWhenItIsCold",
-        "live_" + "X" * 34,
-        # GoCardless: one short, inside a longer word, words joined by underscores, a placeholder.
-        GOCARDLESS[:-1],
-        "deliver_" + GOCARDLESS[5:],
-        "live_migration_of_the_orders_table_is_done",
-        "sandbox_" + "x" * 40,
         # Meta: an id one digit short or long, a row of a table, a version, a word of letters.
         "12345678901234|9e107d9d372bb6826bd81d3542a419d6",
         "12345678901234567|9e107d9d372bb6826bd81d3542a419d6",
         "| 123456789012345 | 9e107d9d372bb6826bd81d3542a419d6 |",
         "v1.123456789012345|9e107d9d372bb6826bd81d3542a419d6",
         "123456789012345|abcdefghijklmnopqrstuvwxyzabcdef",
+        "ids 1234567890123456|user_Name_2_something_long_here",
+        "123456789012345|" + META_APP[16:-1],
         # Sidekiq: no password part, a reference, words, one hex digit short, another host.
         "BUNDLE_GEMS__CONTRIBSYS__COM=cafebabe",
         "BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDENTIALS}",
@@ -556,3 +536,21 @@ def test_a_key_under_the_name_of_a_service_gitleaks_knows_is_refused(text: str) 
 )
 def test_near_misses_of_the_gitleaks_shapes_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The flaky one is test_shouldReturn404WhenUserIsMissing in UserControllerTest.",
+        "void test_handlesUtf8InputWithoutCrashing01() {}",
+        "Rename live_updateSubscriptionV2WhenPaymentFails before the release.",
+        "The fixture sandbox_Update-Subscription-V2-When-Payment-F1 is stale.",
+    ],
+)
+def test_a_name_after_live_test_or_sandbox_is_kept_where_no_credential_is_named(text: str) -> None:
+    """Chargebee's keys (``live_``/``test_`` and 32 to 34 letters and digits) and GoCardless's
+    tokens (``live_`` and forty URL-safe characters) are refused under a name, not by shape alone:
+    a test's name in camel case with a digit has that shape too."""
+    assert find_secret(text) is None
+    assert find_secret("CHARGEBEE_API_KEY=live_Fake0example7Chargebee9Qw2Er4Ty") == "credential_assignment"
+    assert find_secret("gocardless_key: live_Fake0example-GoCardless7Qw2Er9Ty4Ui1Op3") == "credential_assignment"
