@@ -13,7 +13,7 @@ else:  # pragma: no cover
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ADAPTER_PACKAGES = {"pydantic-ai-slim", "langchain", "langchain-core", "mcp", "openai-agents"}
+ADAPTER_PACKAGES = {"pydantic-ai-slim", "langchain", "langchain-core", "mcp", "openai-agents", "textual"}
 
 
 def _release(version: str) -> tuple[int, ...]:
