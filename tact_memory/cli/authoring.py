@@ -209,6 +209,9 @@ def edit_command(ctx: click.Context, record_id: int) -> None:
     keep = False
     try:
         try:
+            missing = _missing_editor()
+            if missing is not None:
+                _fail(f"{missing}; memory {record_id} is unchanged")
             click.edit(filename=name)
             # an editor that writes a byte order mark (notepad) adds no character to the record
             edited = Path(name).read_text(encoding="utf-8-sig").strip()
@@ -239,14 +242,49 @@ def edit_command(ctx: click.Context, record_id: int) -> None:
                 os.unlink(name)
 
 
+def _missing_editor() -> str | None:
+    """Why no editor can run, when the one click would start is not installed (else ``None``).
+
+    Asked before the editor is started: click before 8.4 starts it through a shell, which answers a
+    missing program with exit code 127, and click's message then cannot tell that from an editor
+    that failed. The choice is click's: $VISUAL, else $EDITOR, else the first of sensible-editor,
+    vim and nano that is found, else vi (notepad on Windows, which is always there).
+    """
+    import shlex
+    import shutil
+
+    if os.name == "nt":
+        return None
+    chosen = next((name for name in ("VISUAL", "EDITOR") if os.environ.get(name)), None)
+    if chosen is None:
+        if any(shutil.which(program) for program in ("sensible-editor", "vim", "nano", "vi")):
+            return None
+        return _NO_EDITOR
+    try:
+        program = shlex.split(os.environ[chosen])[0]
+    except (ValueError, IndexError):
+        return None  # let click say what it makes of it
+    if shutil.which(program) is not None:
+        return None
+    return _not_installed(chosen)
+
+
+_NO_EDITOR = "no editor was found (tried sensible-editor, vim, nano and vi); set $EDITOR or $VISUAL to one"
+
+
+def _not_installed(variable: str) -> str:
+    return f"the editor ${variable} names ({os.environ[variable]}) was not found; set ${variable} to one that is installed"
+
+
 def _editor_failure(exc: click.ClickException) -> str:
-    """Why the editor did not run, saying how to choose one when the one picked was not found."""
-    if not isinstance(exc.__cause__, FileNotFoundError):
+    """Why the editor did not run, saying how to choose one when the one picked was not found.
+
+    click chains the launch's ``OSError`` as the cause (8.2 and later) or leaves it as the context.
+    """
+    if not isinstance(exc.__cause__ or exc.__context__, FileNotFoundError):
         return exc.format_message()
     chosen = next((name for name in ("VISUAL", "EDITOR") if os.environ.get(name)), None)
-    if chosen is not None:
-        return f"the editor ${chosen} names ({os.environ[chosen]}) was not found; set ${chosen} to one that is installed"
-    return "no editor was found (tried sensible-editor, vim, nano and vi); set $EDITOR or $VISUAL to one"
+    return _NO_EDITOR if chosen is None else _not_installed(chosen)
 
 
 @click.command("import")

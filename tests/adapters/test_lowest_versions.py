@@ -1,4 +1,5 @@
-"""CI tests the framework adapters against the lowest releases their extras allow, and the README says which."""
+"""CI tests the framework adapters, the browser and the command line against the lowest releases
+the project allows them, and the README says which."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ else:  # pragma: no cover
 
 ROOT = Path(__file__).resolve().parents[2]
 
-ADAPTER_PACKAGES = {"pydantic-ai-slim", "langchain", "langchain-core", "mcp", "openai-agents", "textual"}
+PINNED_PACKAGES = {"pydantic-ai-slim", "langchain", "langchain-core", "mcp", "openai-agents", "textual", "click"}
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -22,10 +23,11 @@ def _release(version: str) -> tuple[int, ...]:
 
 
 def _bounds() -> dict[str, list[str]]:
-    """Every ``name>=version`` of the extras: name → the lower bounds it is given (one per extra)."""
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    """Every ``name>=version`` of the dependencies and the extras: name → the lower bounds it is
+    given (one per list that names it)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     bounds: dict[str, list[str]] = {}
-    for requirements in extras.values():
+    for requirements in [project["dependencies"], *project["optional-dependencies"].values()]:
         for requirement in requirements:
             match = re.fullmatch(r"([\w-]+)(?:\[[\w,-]+\])?>=([\d.]+)", requirement)
             if match is not None:
@@ -41,7 +43,7 @@ def _ci_pins() -> dict[str, str]:
 
 def test_ci_pins_are_the_lower_bounds_of_the_extras() -> None:
     bounds, pins = _bounds(), _ci_pins()
-    assert set(pins) == ADAPTER_PACKAGES
+    assert set(pins) == PINNED_PACKAGES
     for name, version in pins.items():
         # Every extra that names the package (mcp is in [mcp] and [team]) allows the same lowest release.
         assert {_release(b) for b in bounds[name]} == {_release(version)}, name

@@ -686,7 +686,8 @@ def test_a_global_option_after_the_command_is_a_usage_error_that_says_where_it_g
 
 def test_an_unknown_option_is_still_clicks_own_error() -> None:
     result = run("list", "--bogus")
-    assert result.exit_code == 2 and "No such option '--bogus'" in result.output
+    # click's wording: "No such option: --bogus" before 8.2, "No such option '--bogus'" since
+    assert result.exit_code == 2 and re.search(r"Error: No such option:? '?--bogus\b", result.output), result.output
 
 
 def test_a_refused_add_or_edit_says_which_command_goes_on(config_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -706,7 +707,11 @@ def test_a_refused_add_or_edit_says_which_command_goes_on(config_path: Path, tmp
 def test_delete_without_an_answer_on_stdin_keeps_the_record_and_names_yes(config_path: Path) -> None:
     cfg = ("--config", str(config_path))
     run(*cfg, "add", "In the zephyr repo, tags use vX.Y.Z.")
-    result = run(*cfg, "delete", "1", "--version", "1", input="")
-    assert result.exit_code == 1
-    assert "no answer came on stdin, so memory 1 was kept; pass --yes to delete without asking" in result.output
+    # A real process with stdin at its end (click's test runner before 8.2.1 answers an empty line instead).
+    proc = subprocess.run(
+        [sys.executable, "-m", "tact_memory.cli", *cfg, "delete", "1", "--version", "1"],
+        input="", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert "no answer came on stdin, so memory 1 was kept; pass --yes to delete without asking" in proc.stderr + proc.stdout
     assert run(*cfg, "show", "1").exit_code == 0

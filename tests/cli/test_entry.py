@@ -38,7 +38,9 @@ def click_reading(argv: list[str]) -> dict[str, str | None] | None:
     when it would not run one of them (usage error, help, version, another command)."""
     try:
         group = cli.make_context("tact-memory", list(argv))
-        name, command, rest = cli.resolve_command(group, [*group._protected_args, *group.args])
+        protected = getattr(group, "_protected_args", None)  # click 8.2 and later; protected_args before
+        protected = group.protected_args if protected is None else protected
+        name, command, rest = cli.resolve_command(group, [*protected, *group.args])
         if name not in ("tool", "hook") or command is None:
             return None
         sub = command.make_context(name, rest, parent=group)
