@@ -28,6 +28,7 @@ from .vocabulary import (
     ELIDED_PREFIX,
     GRAMMAR_WORD,
     HEADER_TEXTURE,
+    LONG_WORD,
     MIN_DISTINCT,
     MIN_VALUE,
     NAMED_THING,
@@ -43,6 +44,7 @@ from .vocabulary import (
     PUBLISHED_EXAMPLE,
     QUOTED_REFERENCE,
     QUOTED_STAND_IN,
+    SPOKEN_WORD,
     TERMINAL_ESCAPE,
     TEXTURE,
     TYPE_NAME,
@@ -85,6 +87,9 @@ class ValueChecks:
     header_texture = compiled(HEADER_TEXTURE)
     type_name = compiled(TYPE_NAME)
     word = compiled(WORD)
+    spoken_word = compiled(SPOKEN_WORD)
+    long_word = compiled(LONG_WORD)
+    digit = compiled(rb"[0-9]")
     phrase = compiled(PHRASE)
     phrase_word = compiled(rb"[^ \t]+")
     passphrase = compiled(PASSPHRASE)
@@ -219,11 +224,18 @@ class ValueChecks:
         )
 
     def is_type_name(self, buffer: bytearray, start: int, end: int) -> bool:
-        """Whether ``buffer[start:end]`` reads as a class name made of words."""
+        """Whether ``buffer[start:end]`` reads as a class name made of words (with a digit among
+        them, words that are words: :data:`SPOKEN_WORD`, one a :data:`LONG_WORD`)."""
         if self.type_name.fullmatch(buffer, start, end) is None:
             return False
-        words = self.word.finditer(buffer, start, end)
-        return next(words, None) is not None and next(words, None) is not None
+        words = [found.span() for found in self.word.finditer(buffer, start, end)]
+        if len(words) < 2:
+            return False
+        if self.digit.search(buffer, start, end) is None:
+            return True
+        return all(self.spoken_word.fullmatch(buffer, *span) is not None for span in words) and any(
+            self.long_word.fullmatch(buffer, *span) is not None for span in words
+        )
 
     def credential_after(
         self, buffer: bytearray, pos: int, *, tight: bool = True, header: bool = False, spaced: bool = False

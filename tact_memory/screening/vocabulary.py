@@ -147,8 +147,13 @@ _TEMPLATE = (
 # env[TOKEN], vault.read(path).data, and a type written as a string ("contextvars.Token[Span[Any]
 # | None]"). The callee is a dotted name without a digit, as in code_name.
 _SUBSCRIPT = rb"\[(?:[A-Za-z0-9_., :|-]|\[[A-Za-z0-9_., :|-]{0,64}\]){0,128}\]"
+# A capitalised word with a number in brackets, and at most a few symbols after it, as the whole
+# value (its closing bracket may be trimmed off as punctuation): how people make a password of a
+# word and a year ("Summer(2024)", "Welcome(1)!"), not a call code stores as a credential (a
+# callee there is in code's case or dotted: token_hex(32)).
+_WORD_AND_NUMBER = rb"(?![A-Z][a-z]*\([0-9]{1,8}(?:\)[!#$%&*?@^~.]{0,4})?\Z)"
 _CALL = (
-    rb"[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")+"
+    _WORD_AND_NUMBER + rb"[A-Za-z_]+(?:\.[A-Za-z_]+)*(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")+"
     rb"(?:\.[A-Za-z_]+(?:\([A-Za-z0-9_., =:-]{0,128}\)|" + _SUBSCRIPT + rb")*)*"
 )
 # A colour, as style sheets and syntax themes write one (Token.String: "#AB0909").
@@ -225,7 +230,7 @@ _REFERENCE = (
 # with a bracket in it, which is code: a call or a subscript (os.getenv("X"), env["X"]) that the
 # value's end, at the first quote or space, cuts short.
 UNQUOTED_REFERENCE = (
-    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[A-Za-z_][A-Za-z0-9_]*=[^=].*|.*[(\[].*"
+    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[A-Za-z_][A-Za-z0-9_]*=[^=].*|" + _WORD_AND_NUMBER + rb".*[(\[].*"
 )
 # Quoted, a path or an option list (two pairs or more) is made of the characters paths and option
 # values have; a quoted value with a bracket in it is a reference only as a whole call (_CALL). A
@@ -322,6 +327,16 @@ NAMED_THING = (
 # least two such words. Short base64 ("ZmFrZTpleGFt") steps between cases too often to pass.
 TYPE_NAME = rb"(?:[A-Z][a-z]?[0-9]{1,6})?(?:[A-Z]{0,6}[0-9]{0,6}[A-Z][a-z]{2,})+"
 WORD = rb"[A-Z][a-z]{2,}"
+# With a digit among them, random letters and digits pass for such a name about once in a few
+# hundred draws of eight to twenty ("F3CgqEoc", "Iuoi75Zkjg"), so a name with a digit also needs
+# words that are words: each with a vowel, or one of the abbreviations type names spell without
+# one (Http2Connection, Aes256GcmCipher), and one of five letters or more (Private, Token).
+SPOKEN_WORD = (
+    rb"[A-Z][a-z]*[aeiouy][a-z]*|[AEIOUY][a-z]+"
+    rb"|(?:Http|Https|Xml|Sql|Tcp|Udp|Rpc|Grpc|Ssl|Tls|Dns|Jwt|Jwk|Jws|Ssh|Gpg|Pgp|Smtp|Ftp|Sftp|Html|Css"
+    rb"|Crc|Gcm|Cbc|Ctr|Ecb|Kdf|Hkdf|Pbkdf|Cfg|Ctx|Msg|Mgr|Svc|Src|Pkg|Std|Cmd|Str|Cls|Hdr|Txn|Ttl|Csv|Pdf|Png|Svg)"
+)
+LONG_WORD = rb"[A-Z][a-z]{4,}"
 
 
 TOKEN_RUN = rb"[A-Za-z0-9_.~+/%=-]{16}"  # what every token of :mod:`.providers` has somewhere

@@ -131,3 +131,33 @@ def test_adversarial_urls_get_their_verdicts_without_hanging() -> None:
     worker.join(timeout=60)
     assert not worker.is_alive(), "screening did not finish: catastrophic backtracking?"
     assert verdicts == ADVERSARIAL
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "postgresql://app:A(000)@/app?unix_sock=/cloudsql/proj:region:inst/.s.PGSQL.5432",  # found by hypothesis
+        "postgres://app:Summer(2024)@db.internal/app",
+        'password = "Summer(2024)"',
+        "PASSWORD=Summer(2024)",
+        "password: Welcome(1)!",
+    ],
+)
+def test_a_word_and_a_number_in_brackets_is_a_password_not_a_call(text: str) -> None:
+    """A capitalised word with a number in brackets is how people make a password of a word and a
+    year; code's calls that credentials are assigned from keep their own case or a dot."""
+    assert find_secret(text) in ("credential_url", "credential_assignment")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SECRET_KEY = secrets.token_hex(32)",
+        "password = getpass(0)",
+        "postgres://app:get_password()@db/app",
+        'password = "get_password()"',
+        "API_KEY=os.getenv(KEY)",
+    ],
+)
+def test_calls_in_codes_own_case_are_still_kept(text: str) -> None:
+    assert find_secret(text) is None
