@@ -226,11 +226,17 @@ _REFERENCE = (
     # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
     rb"|[Xx](?:-[A-Za-z]+){2,}"  # a header's name (X-API-Key, x-auth-token), not its value
 )
-# Unquoted: a file path, an option list such as id=npmrc,src=... (not base64 padding), and a value
-# with a bracket in it, which is code: a call or a subscript (os.getenv("X"), env["X"]) that the
-# value's end, at the first quote or space, cuts short.
+# Unquoted: a file path, an option list such as id=npmrc,src=... (not base64 padding), a shell's
+# command substitution, and code with a bracket in it: a call, a subscript or a tuple, whole or as
+# the value's end at the first quote or space cuts it short (os.getenv("X") is read as os.getenv(,
+# d.get(key, None) as d.get(key,), Details(**{k: v} as Details(**{k:). After its first bracket code
+# holds names, numbers, operators and braces, not the other symbols a generated password mixes in
+# (Xk9(mQ2!zL is a password), which passes for code only without them.
+_CODE_AFTER_BRACKET = rb"[A-Za-z0-9_., =:()\[\]{}*+/-]*"
 UNQUOTED_REFERENCE = (
-    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[A-Za-z_][A-Za-z0-9_]*=[^=].*|" + _WORD_AND_NUMBER + rb".*[(\[].*"
+    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[A-Za-z_][A-Za-z0-9_]*=[^=].*|\$\(.*"
+    rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
+    rb"\*{0,2}(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?[(\[]" + _CODE_AFTER_BRACKET
 )
 # Quoted, a path or an option list (two pairs or more) is made of the characters paths and option
 # values have; a quoted value with a bracket in it is a reference only as a whole call (_CALL). A
