@@ -351,10 +351,10 @@ class _Turn:
         """
         last = max(i for i, m in enumerate(history) if isinstance(m, ModelResponse))
         requests = [m for m in history[last + 1 :] if isinstance(m, ModelRequest)]
-        answer = requests[:1] if requests and any(isinstance(p, (ToolReturnPart, RetryPromptPart)) for p in requests[0].parts) else []
+        answered = bool(requests) and any(isinstance(p, (ToolReturnPart, RetryPromptPart)) for p in requests[0].parts)
         prompts = [[p for p in m.parts if isinstance(p, UserPromptPart)] for m in requests]
-        tool_content = prompts[0] if answer else []
-        carried = [p for found in prompts[len(answer) :] for p in found]
+        tool_content = prompts[0] if answered else []
+        carried = [p for found in prompts[int(answered) :] for p in found]
         return cls(past_first_turn=True, resumed=[], carried=carried, classified=list(tool_content))
 
     def _is_resumed(self, message: ModelRequest) -> bool:

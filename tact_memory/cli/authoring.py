@@ -259,32 +259,22 @@ def _missing_editor() -> str | None:
     if chosen is None:
         if any(shutil.which(program) for program in ("sensible-editor", "vim", "nano", "vi")):
             return None
-        return _NO_EDITOR
+        return "no editor was found (tried sensible-editor, vim, nano and vi); set $EDITOR or $VISUAL to one"
     try:
         program = shlex.split(os.environ[chosen])[0]
     except (ValueError, IndexError):
         return None  # let click say what it makes of it
     if shutil.which(program) is not None:
         return None
-    return _not_installed(chosen)
-
-
-_NO_EDITOR = "no editor was found (tried sensible-editor, vim, nano and vi); set $EDITOR or $VISUAL to one"
-
-
-def _not_installed(variable: str) -> str:
-    return f"the editor ${variable} names ({os.environ[variable]}) was not found; set ${variable} to one that is installed"
+    return f"the editor ${chosen} names ({os.environ[chosen]}) was not found; set ${chosen} to one that is installed"
 
 
 def _editor_failure(exc: click.ClickException) -> str:
-    """Why the editor did not run, saying how to choose one when the one picked was not found.
-
-    click chains the launch's ``OSError`` as the cause (8.2 and later) or leaves it as the context.
-    """
-    if not isinstance(exc.__cause__ or exc.__context__, FileNotFoundError):
-        return exc.format_message()
-    chosen = next((name for name in ("VISUAL", "EDITOR") if os.environ.get(name)), None)
-    return _NO_EDITOR if chosen is None else _not_installed(chosen)
+    """Why the editor did not run: click's message, or how to choose an editor when the one it
+    launched was not found (click 8.4 and later launch it themselves and chain the ``OSError``)."""
+    if isinstance(exc.__cause__ or exc.__context__, FileNotFoundError):
+        return _missing_editor() or exc.format_message()
+    return exc.format_message()
 
 
 @click.command("import")

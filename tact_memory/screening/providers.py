@@ -104,8 +104,6 @@ _HEX = rb"[a-f0-9]"
 _ALNUM = rb"[A-Za-z0-9]"
 _UUID = rb"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
 
-
-
 PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("groq_key", rb"gsk_", _ALNUM + rb"{40,64}"),
     ("xai_key", rb"xai-", _ALNUM + rb"{60,120}"),

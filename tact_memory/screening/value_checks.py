@@ -89,7 +89,6 @@ class ValueChecks:
     word = compiled(WORD)
     spoken_word = compiled(SPOKEN_WORD)
     long_word = compiled(LONG_WORD)
-    digit = compiled(rb"[0-9]")
     phrase = compiled(PHRASE)
     phrase_word = compiled(rb"[^ \t]+")
     passphrase = compiled(PASSPHRASE)
