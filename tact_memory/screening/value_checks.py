@@ -28,10 +28,14 @@ from .vocabulary import (
     ELIDED_PREFIX,
     GRAMMAR_WORD,
     HEADER_TEXTURE,
+    HTML_ENTITY,
+    JOINED_PAIR,
+    JOINED_RUN,
     LONG_WORD,
     MIN_DISTINCT,
     MIN_VALUE,
     NAMED_THING,
+    NODE_PROPERTIES,
     OPEN_STAND_IN,
     PASSPHRASE,
     PATTERN_CLASS,
@@ -50,6 +54,7 @@ from .vocabulary import (
     TYPE_NAME,
     UNQUOTED_REFERENCE,
     VALUE,
+    VARIABLE_END,
     WORD,
 )
 
@@ -68,6 +73,12 @@ class ValueChecks:
 
     # The patterns of these checks, each compiled on its first use.
     value = compiled(VALUE)
+    node_properties = compiled(NODE_PROPERTIES)
+    joined_run = compiled(JOINED_RUN)
+    joined_pair = compiled(JOINED_PAIR)
+    html_entity = compiled(HTML_ENTITY)
+    separator = compiled(rb"[,;&]")
+    variable_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     clause_end = compiled(CLAUSE_END)
     placeholder = compiled(PLACEHOLDER)
     reference = compiled(UNQUOTED_REFERENCE)
@@ -118,9 +129,11 @@ class ValueChecks:
         """The value that starts at ``pos``, as ``(start, end, certain)``, or ``None`` if there is none.
 
         ``certain`` says the context makes it a value rather than a word of prose: it is quoted,
-        it ends its clause, or (when ``tight``) it follows its separator without a space.
+        it ends its clause, or (when ``tight``) it follows its separator without a space. A YAML
+        anchor or string tag before it (``password: &db !!str ...``) is passed over.
         """
-        value = self.value.match(buffer, pos)
+        properties = self.node_properties.match(buffer, pos)
+        value = self.value.match(buffer, pos if properties is None else properties.end())
         if value is None:
             return None
         if value.start("quoted") >= 0:
@@ -167,7 +180,19 @@ class ValueChecks:
             self.placeholder.fullmatch(buffer, start, last) is None
             and self.reference.fullmatch(buffer, start, last) is None
             and not self.is_type_name(buffer, start, last)
+            and not self.worded_variable(buffer, start, last)
         )
+
+    def worded_variable(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]`` starts with a variable whose name mixes cases and digits
+        as a class name made of words does (``$Base32String``, ``$Sha256Digest``): the other names
+        that mix them are a password's (``$Y9nq5``), and the rest are in :data:`PLACEHOLDER`."""
+        if buffer[start] != ord("$"):
+            return False
+        name = self.variable_name.match(buffer, start + 1, end)
+        if name is None or (name.end() < end and buffer[name.end()] not in VARIABLE_END):
+            return False
+        return self.is_type_name(buffer, *name.span())
 
     def token_stand_in(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` is the whole of a provider's token that its rule found a
@@ -243,13 +268,44 @@ class ValueChecks:
         one that looks generated, or (when ``spaced``) words that are one (:meth:`spaced_value`)."""
         found = self.value_at(buffer, pos, tight=tight)
         if found is None:
-            return False
+            return self.joined_value(buffer, pos)
         start, end, certain = found
         if certain and self.block_marker.fullmatch(buffer, start, end) is not None and not opening_quote(buffer, start):
             return self.block_value(buffer, start)
-        if certain:
-            return self.is_value(buffer, start, end)
-        return self.looks_secret(buffer, start, end, header=header) or (spaced and self.spaced_value(buffer, start))
+        if certain and self.is_value(buffer, start, end):
+            return True
+        if not certain and (self.looks_secret(buffer, start, end, header=header) or (spaced and self.spaced_value(buffer, start))):
+            return True
+        return self.joined_value(buffer, pos)
+
+    def joined_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the unquoted run at ``pos`` is a generated value that holds ``,``, ``;`` or ``&``
+        (``Xk9,mQ2!zL9``, ``p&OO@RO7P!Y&BvE``, ``&jFY7pgXlm9f%Eb``), where the value found stopped
+        at the first of them and was too short, or not there, to be judged.
+
+        Only a run that goes on past a separator counts, and only when no item after one starts
+        with a name and ``=`` or ``:`` (a query string, a list of pairs), none is an HTML entity,
+        and the items together mix three of lower case, upper case, digits and other symbols, the
+        separators not counted (``key1,key2,key3`` is a list); then it is judged as a value in prose
+        is (:meth:`looks_secret`), so code and stand-ins are kept as they are elsewhere.
+        """
+        properties = self.node_properties.match(buffer, pos)
+        run = self.joined_run.match(buffer, pos if properties is None else properties.end())
+        if run is None:
+            return False
+        start, end = run.span("run")
+        end = trimmed(buffer, start, end)
+        cuts = [found.start() for found in self.separator.finditer(buffer, start, end)]
+        if not cuts or self.html_entity.search(buffer, start, end) is not None:
+            return False
+        if any(self.joined_pair.match(buffer, cut + 1, end) is not None for cut in cuts):
+            return False
+        items = list(zip([start, *(cut + 1 for cut in cuts)], [*cuts, end]))
+        classes = sum(
+            any(pattern.search(buffer, first, last) is not None for first, last in items)
+            for pattern in (self.lower, self.upper, self.digit, self.symbol)
+        )
+        return classes >= 3 and self.looks_secret(buffer, start, end)
 
     def block_value(self, buffer: bytearray, marker: int) -> bool:
         """Whether the YAML block scalar that the marker at ``marker`` opens (``password: |``,

@@ -37,6 +37,9 @@ __all__ = [
     "ELIDED_PREFIX",
     "GRAMMAR_WORD",
     "HEADER_TEXTURE",
+    "HTML_ENTITY",
+    "JOINED_PAIR",
+    "JOINED_RUN",
     "MAX_NAMED",
     "MAX_PURPOSE",
     "MAX_QUOTED",
@@ -46,6 +49,7 @@ __all__ = [
     "MIN_VALUE",
     "NAMED_THING",
     "NEXT_FLAG",
+    "NODE_PROPERTIES",
     "OPEN_STAND_IN",
     "PASSPHRASE",
     "PATTERN_CLASS",
@@ -66,6 +70,7 @@ __all__ = [
     "UNQUOTED_REFERENCE",
     "URLSAFE_BYTES",
     "VALUE",
+    "VARIABLE_END",
     "WORD",
 ]
 
@@ -88,6 +93,16 @@ VALUE = (
     rb"(?:\\{0,3}[\"'`](?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
     rb"|(?P<bare>(?:[^\s\"'`,;&\\]|\\(?![\\\"'`nrt])){1,256}))"
 )
+# What YAML may write before a value: an anchor (&db_password) and the string tag (!!str), each
+# followed by a space. Rust's references (&mut, &dyn, &impl) are not anchors.
+NODE_PROPERTIES = rb"[ \t]{0,8}(?:(?:&(?!(?:mut|dyn|impl)[ \t])[A-Za-z0-9_-]{1,64}|!!str)[ \t]+){1,2}"
+# A value run as a password may write it: up to white space, a quote or a backslash, with the
+# list, command and query-string separators (, ; &) that end a value elsewhere kept inside it.
+JOINED_RUN = rb"[ \t]{0,8}(?P<run>[^\s\"'`\\]{1,256})"
+# What, after such a separator, begins another item rather than going on with one value: a name
+# and its value (user=admin, ?token=...&next=/home, {token:e,user:t}); and an HTML entity (&lt;).
+JOINED_PAIR = rb"[A-Za-z_][A-Za-z0-9_.\[\]-]{0,63}[=:]"
+HTML_ENTITY = rb"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
 # What may follow a value that ends its clause: the end, a line break (also escaped), a comment, a
 # closing bracket or quote, a list or command separator, or a sentence end.
 CLAUSE_END = rb"[.!?:]?[ \t]*(?:\Z|[\r\n,;)}\]#|&\"'`]|\\[nrt\"'`\\])"
@@ -114,11 +129,6 @@ PLACEHOLDER_WORD = (
     rb"|value|val"  # the variable code names a value by (api_key = value); VALUE is how a command stands one in
     rb"|(?i:basic|bearer|token|digest)[ \t]+"  # the scheme alone, the credential joined on after it
 )
-# Unquoted, a value that starts like a template, a reference, a command substitution or a comment
-# (${API_KEY}, $API_KEY, %TOKEN%, <token>, {{ secret }}, [REDACTED], $(pass show db), # set later),
-# or a YAML tag (!vault), stands for one: a shell or a YAML file would not take such a value bare.
-# Inside quotes these characters are a password's own (see QUOTED_STAND_IN).
-PLACEHOLDER = rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|" + PLACEHOLDER_WORD
 
 # A quoted value stands for one only when the whole of it is a template or a reference: ${API_KEY}
 # (also with a default), ${{ secrets.X }}, $API_KEY, $(pass show db), %API_KEY%, %(password)s, %s,
@@ -127,12 +137,19 @@ PLACEHOLDER = rb"[$%<{\[(#].*|!!?[A-Za-z]+|.*[>}]|" + PLACEHOLDER_WORD
 # string such as "(%s)|(%s)") too: no letter or digit outside them. A dollar sign before a name
 # with upper case, lower case and digits all mixed ("$Tr0ub4dor") is a password. No two
 # alternatives match the same text, so a value that fails late is not tried two ways a template.
+# A name between percent signs, as Windows writes a variable (%APPDATA%, %ProgramFiles(x86)%) and
+# Symfony a parameter (%kernel.secret%, %env(APP_SECRET)%, %env(json:file:SECRETS_FILE)%): letters,
+# never a digit outside the brackets.
+_PERCENT_NAME = rb"%[A-Za-z_][A-Za-z_.]+(?:\([A-Za-z0-9_:.-]{1,128}\))?%"
+# A name as code and shells write one: not upper case, lower case and digits all mixed, as in a
+# password ("Tr0ub4dor").
+_PLAIN_NAME = rb"(?!(?=[A-Za-z0-9_]*[a-z])(?=[A-Za-z0-9_]*[A-Z])[A-Za-z0-9_]*[0-9])[A-Za-z_][A-Za-z0-9_]*"
 _TEMPLATE = (
     rb"\$\{\{[^{}]{0,128}\}\}|\$\{[^{}]{0,128}\}|\$\([^()]{0,128}\)"
-    rb"|\$(?!(?=[A-Za-z0-9_]*[a-z])(?=[A-Za-z0-9_]*[A-Z])[A-Za-z0-9_]*[0-9])[A-Za-z_][A-Za-z0-9_]*"
+    rb"|\$" + _PLAIN_NAME +
     rb"(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)*"
     rb"|\$[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)+"  # a style sheet's variable: $text-success
-    rb"|%[A-Za-z_][A-Za-z0-9_]*%|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
+    rb"|%[A-Za-z_][A-Za-z0-9_]*%|" + _PERCENT_NAME + rb"|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
     rb"|<[A-Za-z_][A-Za-z0-9 _.:/|-]{0,127}>|<%[=-]?[^<>]{0,128}%>"  # <password>, <your-token>, ERB
     rb"|\{\{[^{}]{0,128}\}\}|\{%[^{}]{0,128}%\}|\{#[^{}]{0,128}#\}|#\{[^{}]{0,128}\}#?"
     # the tokens a release pipeline replaces (#{DB_PASSWORD}#, @@DB_PASSWORD@@), a name in one case
@@ -158,6 +175,29 @@ _CALL = (
 )
 # A colour, as style sheets and syntax themes write one (Token.String: "#AB0909").
 _COLOUR = rb"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})"
+# Unquoted, a value stands for one when it starts like code or a template: a tag, a brace, a list
+# or a tuple (<token>, {{ secret }}, JSX's {password}, [REDACTED], (hidden)); a variable, with
+# what a shell or a path adds after it ($API_KEY, ${API_KEY:-none}, $HOME/.token, $env:API_KEY,
+# $(pass show db), $1, $RANDOM$RANDOM); a format field or a variable between percent signs (%s,
+# %(password)s, %APPDATA%, %env(APP_SECRET)%); a template, a colour or an anchor after "#"
+# (#{password}, #AB0909, #set-via-env, #TODO); a YAML tag (!vault, !Ref, !!binary); or a stand-in
+# word between asterisks (***REDACTED***). What follows "$", "%", "#" or "!" otherwise is a
+# password's own: a generated one starts with such a symbol often enough ("$Y9nq5^%&dL",
+# "%jy0S^@Sp5Q", "#NAKtaRp2W$w45"), and a name mixing cases and digits is one too. Inside quotes
+# only a whole template stands for a value (see QUOTED_STAND_IN).
+# What may follow a variable's name in the value: the end, or what a path, a default, code or
+# markup adds after it ($HOME/.token, ${X:-y}, $env:API_KEY, $_ENV[X], $TOKEN</code>, $X | y).
+VARIABLE_END = b"/.:[]{}()<>|-"
+_LEAD_END = rb"(?![^/.:\[\]{}()<>|-])"
+_UNQUOTED_LEAD = (
+    rb"[<{\[(]|\$[{(]|(?:\$(?:[0-9]|[$@*#?!-]|" + _PLAIN_NAME + rb"))+" + _LEAD_END
+    + rb"|" + _PERCENT_NAME + rb"|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]" + _LEAD_END
+    + rb"|#\{|(?:" + _COLOUR + rb"|#(?:[a-z]{3,}(?:[-_][a-z0-9]+)*|[A-Z]{3,}(?:_[A-Z]+)*))" + _LEAD_END
+)
+PLACEHOLDER = (
+    rb"(?:" + _UNQUOTED_LEAD + rb").*|!!?(?:[a-z]+|(?:[A-Z][a-z0-9]+)+)|.*[>}]|\*{1,8}(?:" + PLACEHOLDER_WORD + rb")\*{1,8}|"
+    + PLACEHOLDER_WORD
+)
 _JOINER = rb"[-_.:/@,;|()\[\] ]{0,4}"
 # An Azure App Service setting that reads its value from Key Vault.
 _KEY_VAULT_REFERENCE = rb"@Microsoft\.KeyVault\([^()\"'`]{1,256}\)"
@@ -226,7 +266,9 @@ _REFERENCE = (
     # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
     rb"|[Xx](?:-[A-Za-z]+){2,}"  # a header's name (X-API-Key, x-auth-token), not its value
 )
-# Unquoted: a file path, an option list such as id=npmrc,src=... (not base64 padding), a shell's
+# Unquoted: a file path, an option list such as id=npmrc,src=$HOME/.npmrc (an option's name in
+# lower case, its value of the characters names, paths and variables have: not base64 padding,
+# nor a password with "=" after its first letters, as "rDar9eO=L=!Ih$7", "x=#z+t7YB#sh!"), a shell's
 # command substitution, and code with a bracket in it: a call, a subscript or a tuple, whole or as
 # the value's end at the first quote or space cuts it short (os.getenv("X") is read as os.getenv(,
 # d.get(key, None) as d.get(key,), Details(**{k: v} as Details(**{k:). After its first bracket code
@@ -234,7 +276,7 @@ _REFERENCE = (
 # (Xk9(mQ2!zL is a password), which passes for code only without them.
 _CODE_AFTER_BRACKET = rb"[A-Za-z0-9_., =:()\[\]{}*+/-]*"
 UNQUOTED_REFERENCE = (
-    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[A-Za-z_][A-Za-z0-9_]*=[^=].*|\$\(.*"
+    _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[a-z][a-z0-9_-]*=(?:[A-Za-z0-9_.~/:@%+-]|\$(?=[A-Z_{(])|[{}()])+|\$\(.*"
     rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
     rb"\*{0,2}(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?[(\[]" + _CODE_AFTER_BRACKET
 )
