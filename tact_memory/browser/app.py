@@ -201,13 +201,14 @@ class MemoryBrowser(App[None]):
     | :- | :- | :- |
     | `up` / `down` | list | Move through the records. |
     | `up` / `down`, `pageup` / `pagedown`, `home` / `end` | empty, disabled, problem | Scroll the text. |
+    | `↑↓` (and `pageup` / `pagedown`, `home` / `end`) | confirmation | Scroll the record and the note. |
     | `enter` | list | Open the highlighted record: full content and all metadata. |
     | `f` | list | Cycle the order: most useful, newest, oldest, least useful. |
     | `/` | list | Filter by content or id; typing there triggers nothing else. |
     | `enter` | filter | Keep the filter and return to the list. |
     | `escape` | filter, list | Close and clear the filter. |
     | `d` | list, detail | Delete the record, after a confirmation that shows it. |
-    | `y` | confirmation | Delete; any other key keeps the record. |
+    | `y` | confirmation | Delete; any other key but the scroll keys keeps the record. |
     | `escape` | detail | Back to the list. |
     | `r` | list | Re-read config.toml and the database now. |
     | `q` | anywhere but the filter and confirmation | Quit (once a delete under way has ended). |

@@ -177,13 +177,20 @@ class DetailScreen(Screen[None]):
         self._on_delete(self.record)
 
 
-class ConfirmDeleteScreen(ModalScreen[bool]):
-    """Show the record and ask once: ``y`` deletes it, any other key keeps it."""
+_SCROLL_KEYS = {"up": "up", "down": "down", "pageup": "page_up", "pagedown": "page_down", "home": "home", "end": "end"}
+"""The keys that scroll the record in the delete confirmation, and the scroll each makes."""
 
-    # Shown in the footer only: :meth:`on_key` answers every key before bindings are consulted.
+
+class ConfirmDeleteScreen(ModalScreen[bool]):
+    """Show the record and ask once: ``y`` deletes it, any other key keeps it, except the arrow,
+    page, home and end keys, which scroll the record (a long one on a small terminal is read to its
+    end before it is answered for)."""
+
+    # Shown in the footer only: :meth:`on_key` takes every key before bindings are consulted.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Delete"),
         Binding("escape", "answer(False)", "Keep (any other key)"),
+        Binding("up,down", "scroll", "Scroll", key_display="\u2191\u2193"),
     ]
 
     def __init__(self, record: MemoryRecord) -> None:
@@ -207,10 +214,18 @@ class ConfirmDeleteScreen(ModalScreen[bool]):
         """Close with the answer (reached only if a key is routed to bindings after all)."""
         self.dismiss(delete)
 
+    def action_scroll(self) -> None:
+        """Nothing: :meth:`on_key` scrolls (the binding names the scroll keys in the keys line)."""
+
     def on_key(self, event: events.Key) -> None:
-        # Every key answers, so nothing typed here can reach the list behind (a stray `d` or `q`).
+        # Every key is taken here, so nothing typed can reach the list behind (a stray `d` or `q`);
+        # a scroll key scrolls, every other one answers.
         event.stop()
         event.prevent_default()
+        scroll = _SCROLL_KEYS.get(event.key)
+        if scroll is not None:
+            getattr(self.query_one("#confirm", VerticalScroll), f"scroll_{scroll}")(animate=False)
+            return
         self.dismiss(event.key == "y")
 
 

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -322,6 +323,60 @@ async def test_resizing_from_large_to_small_and_back_lays_the_list_out_again(hom
                 assert_a_row_shows_its_content(app)
         assert [column.label.plain for column in app.query_one(RecordTable).ordered_columns] == wide
         assert "tact-memory" in screen_lines(app)[0]  # the title bar is back
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("answer", ["n", "y"])
+@pytest.mark.parametrize("size", [(40, 10), (MIN_SIZE.width, MIN_SIZE.height)], ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_confirmation_scrolls_its_record_by_keyboard_and_answers_after(
+    home_config: Path, size: tuple[int, int], answer: str
+) -> None:
+    """Where the record and the note under it do not fit, the arrow, page, home and end keys scroll
+    them into view and answer nothing; the next other key answers as it would have at once."""
+    async with browsing(home_config, size) as (app, pilot):
+        await press(pilot, "d")
+        dialog = app.screen.query_one("#confirm", VerticalScroll)
+        assert dialog.max_scroll_y > 0
+        assert "provider logs" not in words(app)
+        end = dialog.max_scroll_y
+        for key, at in (("down", {1}), ("up", {0}), ("pagedown", range(2, end + 1)), ("pageup", {0}), ("end", {end}), ("home", {0}), ("end", {end})):
+            await press(pilot, key)
+            assert isinstance(app.screen, ConfirmDeleteScreen), key
+            assert dialog.scroll_y in at, key
+        assert "provider logs." in words(app)  # the note's end, read by keyboard alone
+        assert any("Delete memory 1" in line for line in screen_lines(app))  # the question stays in view
+        await press(pilot, answer)
+        assert len(app.screen_stack) == 1
+        assert ids(app) == ([1, 2, 4, 3] if answer == "n" else [2, 4, 3])
+    with other_store(home_config) as store:
+        assert (store.get(1) is None) == (answer == "y")
+
+
+LONGEST = " ".join(f"w{i:03d}" for i in range(205))[:1020].rsplit(" ", 1)[0]
+"""A record near the 1 KiB bound: numbered words, so each one seen on the screen can be counted."""
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 12)], ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_confirmation_shows_every_word_of_the_longest_record(home_config: Path, size: tuple[int, int]) -> None:
+    """The record asked about is read whole before it is answered for: at the top and after each
+    scroll key, the words on screen together are every word of a 1 KiB record (it was cut at
+    twelve lines, a third of it out of reach on an 80x24 terminal)."""
+    with other_store(home_config) as store:
+        store.put(LONGEST)
+    app = make_app(home_config)
+    async with app.run_test(size=size) as pilot:
+        await open_list(pilot)
+        await press(pilot, "d")
+        assert isinstance(app.screen, ConfirmDeleteScreen)
+        dialog = app.screen.query_one("#confirm", VerticalScroll)
+        seen = set(words(app).split())
+        while dialog.scroll_y < dialog.max_scroll_y:
+            await press(pilot, "down")
+            seen |= set(words(app).split())
+        assert set(LONGEST.split()) <= seen, sorted(set(LONGEST.split()) - seen)
+        await press(pilot, "n")
+        assert app.message == "Kept memory 1."
 
 
 @pytest.mark.anyio
