@@ -951,3 +951,35 @@ def test_a_hyphen_that_only_looks_like_one_is_one(hyphen: str) -> None:
 @pytest.mark.parametrize("text", ["curl --user=admin:Xk9v2LmQ7t https://api.internal/", "pw=Xk9v2LmQ7t", "psk=Xk9v2LmQ7t", "DB_PW: Xk9v2LmQ7t"])
 def test_more_spellings_of_a_credential(text: str) -> None:
     assert find_secret(text) is not None
+
+
+# The assignment forms of detect-secrets' keyword detector tests (Go's :=, Objective-C's @"...", a
+# subscript, PHP's and Objective-C's name[] =, a name and a quoted value closed by ;), with a
+# generated value; and the forms it keeps. Its own values with "fake" in them ("somefakekey") are
+# refused here: a word inside a value does not make the value a stand-in.
+DETECT_SECRETS_FORMS = [
+    'apikey := "{v}"', "apikey := '{v}'", "apikey:='{v}'", "apikey := {v}", "apikey:={v}",
+    "'theapikey': '{v}'", '"theapikey": "{v}"', 'apikey: "{v}"', "apikey: {v}", "apikey:{v}",
+    'apikey = "{v}"', 'apikey = @"{v}"', 'apikey[]= "{v}"', 'apikey[]="{v}"', '$password[] = "{v}";',
+    'some_dict["secret"] = "{v}"', "the_password='{v}'\n", "some_dict['secret'] = {v}", "my_password={v}",
+    'apikey "{v}";', "private_key '{v}';",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("form", DETECT_SECRETS_FORMS)
+def test_detect_secrets_keyword_forms_are_refused(form: str) -> None:
+    assert find_secret(form.format(v="Xk9v2LmQ7tPq")) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'theapikey := ""', "theapikeyforfoo := hopenobodyfindsthisone", 'theapikey: ""', "password: ${link}",
+        'theapikey[] = ""', 'my_password = ""', 'open(self, password = ""):', "my_password = foo(hey)you",
+        "my_password = request.json_body['hey']", "my_password = True", "login(username=username, password=password)",
+        'private_key "";', "apiKey: this.apiKey,", "apiKey: fs.readFileSync('foo',", "$password = $input;",
+        "tokens[] = $token;", "passwords[] = $row['password'];",
+    ],
+)  # fmt: skip
+def test_detect_secrets_keyword_negatives_are_kept(text: str) -> None:
+    assert find_secret(text) is None
