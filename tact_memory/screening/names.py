@@ -128,13 +128,25 @@ _KEY_SERVICE = (
     rb"|linked[_.-]?in|looker|mattermost|message[_.-]?bird|nytimes|private[_.-]?ai|rapidapi|sendbird"
     rb"|sourcegraph|squarespace|sumo(?:logic)?|travis(?:ci)?|twitch|typeform|yandex|adyen|chargebee|sonar"
 )
+# A name's characters: ASCII letters, digits and joiners, and the accented Latin letters some
+# languages' words for a password have (contraseña, lösenord, hasło), two bytes each in UTF-8.
+_NAME_CHAR = rb"(?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf])"
+# "Password" in the languages whose word for it is written in Latin letters without marks, or is
+# written so in code (contrasena for contraseña, losenord for lösenord, haslo for hasło): German,
+# Spanish, French, Portuguese, Dutch, Swedish, Norwegian, Danish, Finnish, Polish, Czech and
+# Hungarian; and Java's keytool and keystore settings (storepass, keypass).
+_PASSWORD_WORD = (
+    rb"passwort|kennwort|contrase(?:n|\xc3\xb1)a|mot[_.-]?de[_.-]?passe|senha|wachtwoord"
+    rb"|l(?:o|\xc3\xb6)senord|passord|adgangskode|salasana|has(?:l|\xc5\x82)o|heslo|jelsz(?:o|\xc3\xb3)"
+    rb"|storepass|keypass"
+)
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
 # ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
 _NAMED_CORE = (
-    rb"[A-Za-z0-9_.-]*?(?:(?i:pass(?:word|wd|phrase)|secret|credentials?|creds"
+    _NAME_CHAR + rb"*?(?:(?i:pass(?:word|wd|phrase)|" + _PASSWORD_WORD + rb"|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?token"
-    rb"|(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
+    rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"
     rb"|auth|service|db|database|priv|webhook|shared[_.-]?access)[_.-]?key"
     rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login)"
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
@@ -179,7 +191,7 @@ PASS_NAME = rb"(?i:pass)"
 # base64 values do.
 WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|" + PASS_NAME
 NUMBER = rb"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+"
-NAME_BEFORE = rb"[A-Za-z0-9_.-]+\Z"
+NAME_BEFORE = _NAME_CHAR + rb"+\Z"
 # Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret
 # key = ...", "storage key for proddata: ..."): the first word says what the key opens, so "primary
 # key" or "sort key" are not names. An SSH or deploy key's public half (ssh-ed25519 AAAA...) starts

@@ -983,3 +983,24 @@ def test_detect_secrets_keyword_forms_are_refused(form: str) -> None:
 )  # fmt: skip
 def test_detect_secrets_keyword_negatives_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# "Password" in other languages, as names in code and configuration: the Latin-script words, with
+# and without their accents (as code often writes them), and Java keytool's settings.
+OTHER_LANGUAGE_NAMES = [
+    "passwort", "DB_PASSWORT", "kennwort", "contrasena", "contraseña", "mi_contraseña", "mot_de_passe", "senha",
+    "dbSenha", "wachtwoord", "lösenord", "losenord", "passord", "adgangskode", "salasana", "hasło", "haslo",
+    "heslo", "jelszó", "storepass", "keypass", "applicationkey",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", OTHER_LANGUAGE_NAMES)
+def test_a_password_named_in_another_language_is_refused(name: str) -> None:
+    assert find_secret(f"{name}=Xk9v2LmQ7tPq") == "credential_assignment"
+    assert find_secret(f'{name}: "Tr0ub4dor&3"') == "credential_assignment"
+
+
+@pytest.mark.parametrize("name", OTHER_LANGUAGE_NAMES)
+def test_a_stand_in_named_in_another_language_is_kept(name: str) -> None:
+    assert find_secret(f"{name}=${{DB_PASSWORD}}") is None
+    assert find_secret(f"{name}: <{name}>") is None
