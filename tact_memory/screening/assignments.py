@@ -36,7 +36,7 @@ from .names import (
     WEAK_NAME,
 )
 from .sentences import SentenceChecks
-from .vocabulary import MAX_UNPACKED
+from .vocabulary import MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
 
 __all__ = ["AssignmentChecks"]
 
@@ -62,6 +62,7 @@ class AssignmentChecks(SentenceChecks):
         rb"|[ \t]+=[ \t]+[^=\s]"
     )
     pair_name = compiled(PAIR_NAME)
+    name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a separator: a credential-like name before it and a value after.
@@ -130,6 +131,46 @@ class AssignmentChecks(SentenceChecks):
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_before(buffer, end)
+
+    def comparison(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a credential's name compared with a quoted value, either way round (``if
+        password == "..."``, ``assert resp["token"] == "..."``, ``"..." === apiKey``): code that
+        checks a hard-coded credential holds it (:meth:`compared_value`); ``token == ""``,
+        ``auth === "basic"``, ``password != "<unset>"`` and ``token == "endfor"`` are kept."""
+        end = match.start()
+        while end and buffer[end - 1] in b" \t":
+            end -= 1
+        if end and buffer[end - 1] == ord("]"):
+            end -= 1
+        if end and buffer[end - 1] in b"\"'`":
+            end -= 1
+        start = self.name_ending_at(buffer, end)
+        if start is not None and start < end and self.compared_name(buffer, start, end):
+            found = self.value_at(buffer, match.end())
+            if found is not None and opening_quote(buffer, found[0]):
+                return self.compared_value(buffer, found[0], found[1])
+        close = match.start()
+        while close and buffer[close - 1] in b" \t":
+            close -= 1
+        if not close or buffer[close - 1] not in b"\"'`":
+            return False
+        close -= 1
+        first = buffer.rfind(buffer[close], max(0, close - MAX_QUOTED), close) + 1
+        name = self.name_after.match(buffer, match.end())
+        if not first or name is None or not self.compared_name(buffer, *name.span("name")):
+            return False
+        return self.compared_value(buffer, first, close)
+
+    def compared_value(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether the quoted ``buffer[start:end]``, compared with a credential's name, is a
+        password: six bytes or more that mix three of lower case, upper case, digits and symbols,
+        and a value of its own. Code compares a lexer's ``token`` or a page's ``continuation_token``
+        with words, punctuation and identifiers (``token == "#bygroup"``, ``== "stream_tok_2"``)."""
+        return self.looks_secret(buffer, start, end, shortest=MIN_LINKED) and self.mixed(buffer, start, trimmed(buffer, start, end))
+
+    def compared_name(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]``, compared with a value, names a credential."""
+        return self.not_credential_name.fullmatch(buffer, start, end) is None and self.credential_named(buffer, start, end)
 
     def generated_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether the value at ``pos``, after a name that holds a credential word and goes on

@@ -287,6 +287,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A Kubernetes Secret's data under keys of any name: found by its kind, the data looked for.
     ("kubernetes_secret", rb"kind:[ \t]{0,8}[\"']?Secret[\"']?[ \t]*(?:#[^\r\n]{0,256})?(?:\r?\n|\Z)", Checks.secret_object),
     ("credential_assignment", _SEPARATOR, Checks.assignment),
+    # A credential's name compared with a quoted value, either way round: if password == "...".
+    ("credential_assignment", rb"===?|!==?", Checks.comparison),
     # A credential's name and its value as the first two arguments of a call: define('DB_PASSWORD',
     # '...'), os.Setenv("API_KEY", "..."). Found by the closing quote and the comma.
     *(

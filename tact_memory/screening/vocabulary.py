@@ -195,7 +195,7 @@ _UNQUOTED_LEAD = (
     + rb"|#\{|(?:" + _COLOUR + rb"|#(?:[a-z]{3,}(?:[-_][a-z0-9]+)*|[A-Z]{3,}(?:_[A-Z]+)*))" + _LEAD_END
 )
 PLACEHOLDER = (
-    rb"(?:" + _UNQUOTED_LEAD + rb").*|!!?(?:[a-z]+|(?:[A-Z][a-z0-9]+)+)|.*[>}]|\*{1,8}(?:" + PLACEHOLDER_WORD + rb")\*{1,8}|"
+    rb"(?:" + _UNQUOTED_LEAD + rb").*|!!?(?:[a-z]+|(?:[A-Z][a-z]+)+)|.*[>}]|\*{1,8}(?:" + PLACEHOLDER_WORD + rb")\*{1,8}|"
     + PLACEHOLDER_WORD
 )
 _JOINER = rb"[-_.:/@,;|()\[\] ]{0,4}"

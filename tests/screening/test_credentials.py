@@ -1004,3 +1004,30 @@ def test_a_password_named_in_another_language_is_refused(name: str) -> None:
 def test_a_stand_in_named_in_another_language_is_kept(name: str) -> None:
     assert find_secret(f"{name}=${{DB_PASSWORD}}") is None
     assert find_secret(f"{name}: <{name}>") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'if password == "{v}":', 'if (password === "{v}")', 'if (apiKey !== "{v}") {{', 'assert token != "{v}"',
+        'assert resp["token"] == "{v}"', '"{v}" == password', "if ('{v}' === this.apiKey)", 'my_password == "{v}"',
+    ],
+)  # fmt: skip
+def test_a_credential_compared_with_a_generated_value_is_refused(text: str) -> None:
+    """Code that checks a hard-coded credential holds it (detect-secrets' comparison forms)."""
+    assert find_secret(text.format(v="Tr0ub4dor&3")) == "credential_assignment"
+    assert find_secret(text.format(v="Xk9v2LmQ7tPq")) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'if token == "":', 'if auth === "basic"', 'if password != "<unset>":', "if (token !== undefined)",
+        'elif token == "#bygroup":', 'assert continuation_token == "stream_tok_hop_2"', 'if token == "endfor":',
+        'if key == "Enter":', "if password == confirm:", 'if name == "Xk9v2LmQ7tPq":', 'if token_type == "bearer":',
+        '"a" == "b"', 'if token == "{{%":',
+    ],
+)  # fmt: skip
+def test_a_credential_compared_with_a_word_or_a_stand_in_is_kept(text: str) -> None:
+    """A lexer's token, a page token and a type are compared with words and identifiers."""
+    assert find_secret(text) is None
