@@ -131,8 +131,8 @@ _KEY_SERVICE = (
 # A name's characters: ASCII letters, digits and joiners, and the accented Latin letters some
 # languages' words for a password have (contraseña, lösenord, hasło), two bytes each in UTF-8.
 _NAME_CHAR = rb"(?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf])"
-# "Password" in the languages whose word for it is written in Latin letters without marks, or is
-# written so in code (contrasena for contraseña, losenord for lösenord, haslo for hasło): German,
+# "Password" in languages that write it in Latin letters, with its accents and without them, as
+# code often writes it (contraseña and contrasena, lösenord and losenord, hasło and haslo): German,
 # Spanish, French, Portuguese, Dutch, Swedish, Norwegian, Danish, Finnish, Polish, Czech and
 # Hungarian; and Java's keytool and keystore settings (storepass, keypass).
 _PASSWORD_WORD = (
