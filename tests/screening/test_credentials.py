@@ -971,6 +971,12 @@ def test_detect_secrets_keyword_forms_are_refused(form: str) -> None:
     assert find_secret(form.format(v="Xk9v2LmQ7tPq")) == "credential_assignment"
 
 
+@pytest.mark.parametrize("text", ['theapikey := "somefakekey"', 'theapikey: "somefakekey"', 'my_password = "fakesecret"'])
+def test_a_value_with_fake_in_it_is_still_refused(text: str) -> None:
+    """detect-secrets keeps these; a word inside a value does not make the value a stand-in."""
+    assert find_secret(text) == "credential_assignment"
+
+
 @pytest.mark.parametrize(
     "text",
     [
