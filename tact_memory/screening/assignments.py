@@ -70,21 +70,7 @@ class AssignmentChecks(SentenceChecks):
         The rule searches for separators rather than names because a pattern that starts with a
         name would be tried at every word of the content.
         """
-        end = match.start()
-        for _ in range(4):
-            if end and buffer[end - 1] in b" \t":
-                end -= 1
-        variable_key = False
-        if end >= 2 and buffer[end - 2] == ord("[") and buffer[end - 1] == ord("]"):
-            end -= 2  # an element added to a list under the name: $password[] = ..., apikey[]= ...
-        elif end and buffer[end - 1] == ord("]"):  # ENV['API_TOKEN'] = ...
-            end -= 1
-            variable_key = bool(end) and buffer[end - 1] in NAME_CHARS  # meta[TOKEN_KEY] = stats
-        if end and buffer[end - 1] in b"\"'`":  # "password": ...
-            end -= 1
-        for _ in range(3):
-            if end and buffer[end - 1] == ord("\\"):  # {\"password\": ...} inside a JSON string
-                end -= 1
+        end, variable_key = self.name_end_before(buffer, match.start())
         start = self.name_ending_at(buffer, end)
         if start is None:
             return False
@@ -132,18 +118,33 @@ class AssignmentChecks(SentenceChecks):
             end = start - 1
         return self.named_before(buffer, end)
 
+    @staticmethod
+    def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:
+        """Where the name before the separator or operator at ``end`` ends, past a few spaces, an
+        empty ``[]``, a subscript's ``]``, a closing quote and the backslashes that escape it; and
+        whether that name is a variable key of a subscript (``meta[TOKEN_KEY]``)."""
+        for _ in range(4):
+            if end and buffer[end - 1] in b" \t":
+                end -= 1
+        variable_key = False
+        if end >= 2 and buffer[end - 2] == ord("[") and buffer[end - 1] == ord("]"):
+            end -= 2  # an element added to a list under the name: $password[] = ..., apikey[]= ...
+        elif end and buffer[end - 1] == ord("]"):  # ENV['API_TOKEN'] = ...
+            end -= 1
+            variable_key = bool(end) and buffer[end - 1] in NAME_CHARS  # meta[TOKEN_KEY] = stats
+        if end and buffer[end - 1] in b"\"'`":  # "password": ...
+            end -= 1
+        for _ in range(3):
+            if end and buffer[end - 1] == ord("\\"):  # {\"password\": ...} inside a JSON string
+                end -= 1
+        return end, variable_key
+
     def comparison(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a credential's name compared with a quoted value, either way round (``if
         password == "..."``, ``assert resp["token"] == "..."``, ``"..." === apiKey``): code that
         checks a hard-coded credential holds it (:meth:`compared_value`); ``token == ""``,
         ``auth === "basic"``, ``password != "<unset>"`` and ``token == "endfor"`` are kept."""
-        end = match.start()
-        while end and buffer[end - 1] in b" \t":
-            end -= 1
-        if end and buffer[end - 1] == ord("]"):
-            end -= 1
-        if end and buffer[end - 1] in b"\"'`":
-            end -= 1
+        end = self.name_end_before(buffer, match.start())[0]
         start = self.name_ending_at(buffer, end)
         if start is not None and start < end and self.compared_name(buffer, start, end):
             found = self.value_at(buffer, match.end())

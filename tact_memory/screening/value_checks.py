@@ -132,8 +132,7 @@ class ValueChecks:
         it ends its clause, or (when ``tight``) it follows its separator without a space. A YAML
         anchor or string tag before it (``password: &db !!str ...``) is passed over.
         """
-        properties = self.node_properties.match(buffer, pos)
-        value = self.value.match(buffer, pos if properties is None else properties.end())
+        value = self.value.match(buffer, self.past_properties(buffer, pos))
         if value is None:
             return None
         if value.start("quoted") >= 0:
@@ -141,6 +140,11 @@ class ValueChecks:
         start, end = value.span("bare")
         certain = (tight and start == pos) or self.clause_end.match(buffer, end) is not None
         return start, end, certain
+
+    def past_properties(self, buffer: bytearray, pos: int) -> int:
+        """Where the value at ``pos`` starts past a YAML anchor or string tag (``&db !!str ...``)."""
+        properties = self.node_properties.match(buffer, pos)
+        return pos if properties is None else properties.end()
 
     def is_value(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` is a value of its own rather than a stand-in or a reference.
@@ -289,8 +293,7 @@ class ValueChecks:
         separators not counted (``key1,key2,key3`` is a list); then it is judged as a value in prose
         is (:meth:`looks_secret`), so code and stand-ins are kept as they are elsewhere.
         """
-        properties = self.node_properties.match(buffer, pos)
-        run = self.joined_run.match(buffer, pos if properties is None else properties.end())
+        run = self.joined_run.match(buffer, self.past_properties(buffer, pos))
         if run is None:
             return False
         start, end = run.span("run")

@@ -188,7 +188,7 @@ _COLOUR = rb"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})"
 # What may follow a variable's name in the value: the end, or what a path, a default, code or
 # markup adds after it ($HOME/.token, ${X:-y}, $env:API_KEY, $_ENV[X], $TOKEN</code>, $X | y).
 VARIABLE_END = b"/.:[]{}()<>|-"
-_LEAD_END = rb"(?![^/.:\[\]{}()<>|-])"
+_LEAD_END = rb"(?![^" + VARIABLE_END.replace(b"[", rb"\[").replace(b"]", rb"\]") + rb"])"
 _UNQUOTED_LEAD = (
     rb"[<{\[(]|\$[{(]|(?:\$(?:[0-9]|[$@*#?!-]|" + _PLAIN_NAME + rb"))+" + _LEAD_END
     + rb"|" + _PERCENT_NAME + rb"|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]" + _LEAD_END
