@@ -11,8 +11,12 @@ from hypothesis import HealthCheck, settings
 
 from tact_memory.store.sqlite import MemoryStore
 
-settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("ci")
+# Property tests draw new examples on every run ("explore"), so a developer's runs keep searching;
+# CI (.ci/run sets HYPOTHESIS_PROFILE=ci) draws the same examples every time, so a clean run of a
+# commit is one the next run of that commit repeats.
+settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", settings.get_profile("explore"), derandomize=True, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
