@@ -312,12 +312,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
     ("credential_assignment", rb" (?:" + b"|".join(LINKING) + rb")[ \t]+" + _ADVERB, Checks.linked_value),
     # A value right after a credential word, no verb: login with password Hunter2024. Found by
-    # the word (each spelling a literal), the rest of the name checked before it.
+    # the word (each spelling a literal), the rest of the name checked before it; "key" counts
+    # only as the end of a key's two-word name (the secret key 8f14e45fceea167a5a36dedd4bea2543).
     *(
         ("credential_assignment", pattern, Checks.bare_after_name)
         for word in (b"password", b"passwd", b"passphrase", b"pwd", b"secret", b"token")
         for pattern in cased(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
+    *(("credential_assignment", pattern, Checks.bare_after_key) for pattern in cased(b"key", rb"[ \t]+", gap=rb"[A-Za-z0-9]")),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
     *(

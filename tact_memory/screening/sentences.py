@@ -24,7 +24,7 @@ from .buffers import NAME_CHARS, distinct, is_linking, trimmed
 from .leads import compiled
 from .names import CREDENTIAL_NAME, MAX_NAME, NAME_BEFORE, NOT_CREDENTIAL_NAME, SPACED_KEY_NAME
 from .value_checks import ValueChecks
-from .vocabulary import CREDENTIAL_WORD, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
+from .vocabulary import CHANGED, CREDENTIAL_WORD, MAX_CHANGED, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
 
 __all__ = ["SentenceChecks"]
 
@@ -41,6 +41,9 @@ class SentenceChecks(ValueChecks):
     path = compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
     credential_word = compiled(CREDENTIAL_WORD)
     purpose = compiled(PURPOSE)
+    changed = compiled(CHANGED)
+    another_name = compiled(rb"[a-z_][a-z0-9_.-]{0,31}=")
+    fingerprint = compiled(rb"(?:0x)?[0-9A-Fa-f]{40}(?![0-9A-Za-z_])")
 
     def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
         """Where the name that ends at ``end`` starts; ``None`` when no name ends there, or one
@@ -110,7 +113,9 @@ class SentenceChecks(ValueChecks):
 
     def linked_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an unquoted value after a credential name and a linking word, in a sentence
-        (``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``).
+        (``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``), also
+        when the sentence says how it changed between the name and the word (``the root password
+        was changed to hunter2``, ``the API key has been rotated to ...``).
 
         Prose says much after such words (``the token is expired``, ``the secret is base64-encoded``),
         so a value counts when it looks generated, or when it ends its clause and is no plain word:
@@ -125,22 +130,46 @@ class SentenceChecks(ValueChecks):
         last = trimmed(buffer, first, last)
         if not self.looks_secret(buffer, first, last, shortest=MIN_LINKED if certain else MIN_VALUE):
             return False
-        return self.description.fullmatch(buffer, first, last) is None and self.named_before(buffer, match.start())
+        if self.description.fullmatch(buffer, first, last) is not None:
+            return False
+        if self.named_before(buffer, match.start()):
+            return True
+        # The name, then how it changed: the root password was changed to hunter2.
+        verb = self.changed.search(buffer, max(0, match.start() - MAX_CHANGED), match.start())
+        return verb is not None and self.named_before(buffer, verb.start())
 
-    def bare_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+    def bare_after_name(self, buffer: bytearray, match: re.Match[bytes], *, unbroken: int = 16, purpose: bool = True) -> bool:
         """Check for an unquoted value right after a credential word in prose, with no verb or
         separator (``login with password Hunter2024``, ``TOTP secret JBSWY3DPEHPK3PXP``).
 
         Many words follow these names in prose (``password reset``, ``token cl100k_base``,
         ``secret us-east-1``), so only a value that could not be one counts (:meth:`prose_value`,
-        with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``).
+        with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``; a hex or base32 run counts
+        from ``unbroken`` characters). Unless ``purpose``, the name must end right before the
+        value, not be followed by what it is for.
         """
-        if not self.prose_value(buffer, match.end(), joined=False):
+        if self.another_name.match(buffer, match.end()) is not None:
+            return False  # a name of its own and its value: the API key id=...
+        if not self.prose_value(buffer, match.end(), joined=False, unbroken=unbroken):
             return False
         end = match.end()
         while buffer[end - 1] in b" \t":
             end -= 1
-        return self.named_before(buffer, end)
+        if purpose:
+            return self.named_before(buffer, end)
+        start = self.name_ending_at(buffer, end)
+        return start is not None and self.sentence_credential(buffer, start, end)
+
+    def bare_after_key(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """:meth:`bare_after_name` after ``key``, which names a credential only as the end of a
+        two-word name (``the secret key 8f14e45fceea167a5a36dedd4bea2543``, not ``the cache key``).
+        A hex run counts from 32 characters, as long as a 128-bit key is, except 40: a PGP key is
+        named by its fingerprint of 40 or its id of 16 (``the signing key 4AEE18F83AFDEB23``), and
+        both are public. The name ends at ``key``: in ``the passphrase for key '...'`` the value
+        is the key's and no credential."""
+        if self.fingerprint.match(buffer, match.end()) is not None:
+            return False
+        return self.bare_after_name(buffer, match, unbroken=32, purpose=False)
 
     def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a quoted value right after a credential name in prose (``use the password

@@ -80,6 +80,7 @@ class ValueChecks:
     separator = compiled(rb"[,;&]")
     variable_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     clause_end = compiled(CLAUSE_END)
+    closing_tag = compiled(rb"</[A-Za-z]")
     placeholder = compiled(PLACEHOLDER)
     reference = compiled(UNQUOTED_REFERENCE)
     placeholder_word = compiled(PLACEHOLDER_WORD)
@@ -129,7 +130,8 @@ class ValueChecks:
         """The value that starts at ``pos``, as ``(start, end, certain)``, or ``None`` if there is none.
 
         ``certain`` says the context makes it a value rather than a word of prose: it is quoted,
-        it ends its clause, or (when ``tight``) it follows its separator without a space. A YAML
+        it ends its clause or the element around it (a closing tag such as ``</code>`` ends an
+        unquoted value), or (when ``tight``) it follows its separator without a space. A YAML
         anchor or string tag before it (``password: &db !!str ...``) is passed over.
         """
         value = self.value.match(buffer, self.past_properties(buffer, pos))
@@ -138,6 +140,11 @@ class ValueChecks:
         if value.start("quoted") >= 0:
             return value.start("quoted"), value.end("quoted"), True
         start, end = value.span("bare")
+        closed = self.closing_tag.search(buffer, start, end)
+        if closed is not None:  # HTML around prose: <code>secret Name</code> ends the value at "<"
+            if closed.start() == start:
+                return None
+            return start, closed.start(), True
         certain = (tight and start == pos) or self.clause_end.match(buffer, end) is not None
         return start, end, certain
 
@@ -378,10 +385,10 @@ class ValueChecks:
             and self.named_thing.fullmatch(buffer, first, last) is None
         )
 
-    def mixed(self, buffer: bytearray, start: int, end: int, *, joined: bool = True) -> bool:
+    def mixed(self, buffer: bytearray, start: int, end: int, *, joined: bool = True, unbroken: int = 16) -> bool:
         """Whether ``buffer[start:end]`` mixes three of lower case, upper case, digits and symbols,
-        or is an unbroken run of sixteen or more letters of one case and digits, with both (hex,
-        base32). ``-``, ``_`` and ``.`` join words and are no symbol; a byte of a non-ASCII letter
+        or is an unbroken run of ``unbroken`` (sixteen) or more letters of one case and digits,
+        with both (hex, base32). ``-``, ``_`` and ``.`` join words and are no symbol; a byte of a non-ASCII letter
         is neither. Unless ``joined``, ``/`` joins words too, and a value with a joiner in it and
         no symbol does not count, unless one of its parts mixes three classes on its own in eight
         bytes or more, with a digit between letters, and is no class name (``Ab3_xY9kLm2Qw``; not
@@ -400,24 +407,23 @@ class ValueChecks:
             )
         if lower + upper + digit + symbol >= 3:
             return True
-        unbroken = not (symbol or joiner)
-        return end - start >= 16 and unbroken and digit and lower != upper and distinct(buffer, start, end) >= 8
+        return end - start >= unbroken and not (symbol or joiner) and digit and lower != upper and distinct(buffer, start, end) >= 8
 
-    def prose_value(self, buffer: bytearray, pos: int, *, joined: bool = True) -> bool:
+    def prose_value(self, buffer: bytearray, pos: int, *, joined: bool = True, unbroken: int = 16) -> bool:
         """Whether the unquoted value at ``pos`` has a texture no word of prose has: eight bytes or
         more that mix three of lower case, upper case, digits and symbols, or an unbroken hex or
         base32 run of sixteen or more; and is not a name, a description, a type, an address or a
         digest (``ERC20Token``, ``v1.2.3-Beta``, ``0xA0b8...``, ``sha512-...``, ``C:/Users/...``).
         Unless ``joined``, parts joined by ``-``, ``_``, ``.`` or ``/`` without a symbol are a name
         (``Qwen2.5-7B``, ``meta-llama/Llama-3.1-8B``), as a value right after a name with no verb
-        so often is."""
+        so often is. ``unbroken`` is the shortest hex or base32 run that counts."""
         found = self.value_at(buffer, pos, tight=False)
         if found is None:
             return False
         first, last = found[0], trimmed(buffer, found[0], found[1])
         return (
             last - first >= MIN_VALUE
-            and self.mixed(buffer, first, last, joined=joined)
+            and self.mixed(buffer, first, last, joined=joined, unbroken=unbroken)
             and self.is_value(buffer, first, found[1])  # untrimmed: is_value reads a closing ">" first
             and self.description.fullmatch(buffer, first, last) is None
             and self.named_thing.fullmatch(buffer, first, last) is None

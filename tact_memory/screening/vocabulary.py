@@ -33,6 +33,7 @@ __all__ = [
     "BETWEEN_STRINGS",
     "CLAUSE_END",
     "CREDENTIAL_WORD",
+    "CHANGED",
     "DESCRIPTION",
     "ELIDED_PREFIX",
     "GRAMMAR_WORD",
@@ -40,6 +41,7 @@ __all__ = [
     "HTML_ENTITY",
     "JOINED_PAIR",
     "JOINED_RUN",
+    "MAX_CHANGED",
     "MAX_NAMED",
     "MAX_PURPOSE",
     "MAX_QUOTED",
@@ -340,6 +342,14 @@ GRAMMAR_WORD = (
 # A credential's name followed by what it is for, up to four words, ending where a linking word
 # follows (the password for the staging DB, the API key of the billing service).
 PURPOSE = rb"(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})[ \t]+(?:for|of|on|in|at|to)(?:[ \t]+[A-Za-z0-9_.-]{1,32}){1,4}\Z"
+# What a sentence may say between a credential's name and the "to" or "as" before its new value:
+# the password was changed to ..., the API key has been rotated to ..., the token got reset as ...
+CHANGED = (
+    rb"[ \t]+(?:(?:is|are|was|were|has|have|had|got|gets|will|would|should|must|be|been|being|just|now"
+    rb"|recently|since|then|also|finally)[ \t]+){0,3}"
+    rb"(?:changed|set|reset|updated|rotated|switched|renewed|regenerated|reissued|rolled|replaced)\Z"
+)
+MAX_CHANGED = 64  # how far before the linking word that phrase may start
 # A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
 # lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
 # The name of an algorithm or an encoding is described the same way (the secret is sha256).

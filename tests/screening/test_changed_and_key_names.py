@@ -1,0 +1,126 @@
+"""Two ways notes give a credential in a sentence: a key's two-word name right before its value
+(``the secret key 8f14...``), and a change told between the name and its new value (``the root
+password was changed to hunter2``)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_sentences import mixed  # three of lower case, upper case, digits and symbols
+
+KEY_NAMES = ["secret key", "API key", "api key", "Access Key", "SIGNING KEY", "private key", "master key", "encryption key", "webhook key"]
+NOT_KEY_NAMES = ["cache key", "primary key", "public key", "sort key", "partition key", "foreign key", "idempotency key", "GPG key", "the key"]
+BEFORE = ["", "the ", "use the ", "our staging "]
+AFTER = ["", " for signing", " (rotate monthly)", "."]
+
+hex_key = st.sampled_from([32, 48, 64]).flatmap(lambda n: st.text("0123456789abcdef", min_size=n, max_size=n)).filter(
+    lambda v: any(c.isdigit() for c in v) and any(c.isalpha() for c in v) and len(set(v)) >= 8
+)
+
+
+@given(name=st.sampled_from(KEY_NAMES), before=st.sampled_from(BEFORE), after=st.sampled_from(AFTER), value=st.one_of(hex_key, mixed))
+def test_a_generated_value_right_after_a_keys_two_word_name_is_refused(name: str, before: str, after: str, value: str) -> None:
+    assert find_secret(f"{before}{name} {value}{after}") == "credential_assignment"
+
+
+@given(name=st.sampled_from(NOT_KEY_NAMES), before=st.sampled_from(BEFORE), after=st.sampled_from(AFTER), value=hex_key)
+def test_the_same_value_after_a_key_that_is_no_credential_is_kept(name: str, before: str, after: str, value: str) -> None:
+    assert find_secret(f"{before}{name} {value}{after}") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A PGP key's id (16 hex digits) and fingerprint (40), which are public.
+        "the signing key 4AEE18F83AFDEB23 signs the releases",
+        "the signing key 9DC858229FC7DD38854AE2D88D81803C0EBFCD88 signs the releases",
+        "import the signing key 0x9dc858229fc7dd38854ae2d88d81803c0ebfcd88 first",
+        # Words and names after a key's name, as after any credential word.
+        "the API key Qwen2.5-7B costs less",
+        "the secret key rotation runs nightly",
+        "the master key Argon2id hashing",
+        "the SSH key id_ed25519 is in ~/.ssh",
+        "the SSH key SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 is on the server",
+        "the license key XXXX-XXXX-XXXX-XXXX goes here",
+    ],
+)
+def test_public_names_and_words_after_a_keys_name_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+NAMES = ["password", "root password", "staging DB password", "API key", "token", "secret", "passphrase"]
+CHANGES = ["was changed", "has been reset", "got rotated", "was just updated", "is now set", "will be set", "had been replaced"]
+
+
+@given(
+    name=st.sampled_from(NAMES),
+    change=st.sampled_from(CHANGES),
+    link=st.sampled_from(["to", "as"]),
+    value=st.one_of(mixed, hex_key),
+    after=st.sampled_from(["", ".", " by ops", " yesterday"]),
+)
+def test_a_value_after_a_change_told_between_name_and_word_is_refused(name: str, change: str, link: str, value: str, after: str) -> None:
+    assert find_secret(f"the {name} {change} {link} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the root password was changed to hunter2",
+        "The staging DB password was recently changed to Tr0ub4dor&3 by ops",
+        "the API key has been rotated to 9f8e7d6c5b4a3f2e1d0c",
+    ],
+)
+def test_the_notes_that_tell_a_change_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password was changed to expire in 90 days",
+        "the password was changed to something stronger",
+        "the token was rotated to v2",
+        "the token was rotated to v2-signed",
+        "the token was changed to HS256",
+        "the API key was rotated to the new one on 2024-07-01",
+        "the secret was moved to vault/prod/db2",
+        # Not a credential's name before the change.
+        "the password policy was changed to require12chars",
+        "the user was changed to admin2024",
+        "our tokenizer was updated to cl100k_base",
+        # The change far from the name: no name within the phrase's reach.
+        "the password " + "x" * 80 + " was changed to Hunter2024",
+    ],
+)
+def test_what_a_change_says_that_is_no_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize("tag", ["code", "b", "p", "li", "em", "a"])
+@pytest.mark.parametrize("word", ["Name", "ID", "Arn", "Value", "Key"])
+@pytest.mark.parametrize("name", ["secret", "token", "password", "signing key", "API key"])
+def test_a_word_that_its_element_closes_is_no_value(name: str, word: str, tag: str) -> None:
+    # HTML in documentation (botocore's, for one): <code>secret Name</code>, <p>signing key ID</p>.
+    assert find_secret(f"<{tag}>the {name} {word}</{tag}> is described below") is None
+
+
+@given(name=st.sampled_from(["password", "secret", "token", "secret key", "API key"]), value=mixed, tag=st.sampled_from(["code", "b", "li"]))
+def test_a_value_that_its_element_closes_is_still_judged(name: str, value: str, tag: str) -> None:
+    assert find_secret(f"<{tag}>the {name} {value}</{tag}>") == "credential_assignment"
+    assert find_secret(f"<{tag}>{name.replace(' ', '_')}={value}</{tag}>") == "credential_assignment"
+
+
+@pytest.mark.parametrize("text", ["the API key id=a00001*0 names it", "secret key_ref=vault/Db2:Pw!x", "token kind=Bearer2!x"])
+def test_a_name_and_its_own_value_after_a_credential_word_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize("path", ["/Users/<user>/.ssh/id_rsa", "/Users/Bob2/.ssh/id_rsa", "C:/Keys/Deploy#2.pem"])
+def test_the_value_after_a_key_that_a_credential_is_for_is_the_keys(path: str) -> None:
+    # ssh-add's prompt, as Node's release guide quotes it: the passphrase is for the key at the path.
+    assert find_secret(f"Enter passphrase for key '{path}':") is None
