@@ -116,7 +116,7 @@ class AssignmentChecks(SentenceChecks):
             return False
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
-        return self.named_before(buffer, end)
+        return self.named_or_changed(buffer, end)
 
     @staticmethod
     def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:

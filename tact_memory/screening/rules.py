@@ -311,6 +311,19 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A credential named in a sentence and given after a linking word, unquoted: the staging
     # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
     ("credential_assignment", rb" (?:" + b"|".join(LINKING) + rb")[ \t]+" + _ADVERB, Checks.linked_value),
+    # A value after an arrow or a dash in a note (new password -> ..., password for prod - ...), or
+    # after an aside in brackets and a colon (password (prod): ...). Found by the separator.
+    # Each separator is a rule of its own, so that each has a literal lead and costs nothing
+    # where it does not occur.
+    *(
+        ("credential_assignment", pattern, Checks.prose_separator)
+        for pattern in (
+            rb" ->?[ \t]+",
+            "\u2192".encode() + rb"(?<=[ \t]...)[ \t]+",  # a right arrow
+            "\u2013".encode()[:2] + rb"[\x93\x94](?<=[ \t]...)[ \t]+",  # an en or em dash
+            rb"\):[ \t]+",
+        )
+    ),
     # A value right after a credential word, no verb: login with password Hunter2024. Found by
     # the word (each spelling a literal), the rest of the name checked before it; "key" counts
     # only as the end of a key's two-word name (the secret key 8f14e45fceea167a5a36dedd4bea2543).

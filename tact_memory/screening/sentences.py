@@ -24,7 +24,7 @@ from .buffers import NAME_CHARS, distinct, is_linking, trimmed
 from .leads import compiled
 from .names import CREDENTIAL_NAME, MAX_NAME, NAME_BEFORE, NOT_CREDENTIAL_NAME, SPACED_KEY_NAME
 from .value_checks import ValueChecks
-from .vocabulary import CHANGED, CREDENTIAL_WORD, MAX_CHANGED, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
+from .vocabulary import CHANGED, CREDENTIAL_WORD, MAX_ASIDE, MAX_CHANGED, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
 
 __all__ = ["SentenceChecks"]
 
@@ -42,6 +42,7 @@ class SentenceChecks(ValueChecks):
     credential_word = compiled(CREDENTIAL_WORD)
     purpose = compiled(PURPOSE)
     changed = compiled(CHANGED)
+    code_operand = compiled(rb"[^\s]*[\[\](){}]")
     another_name = compiled(rb"[a-z_][a-z0-9_.-]{0,31}=")
     fingerprint = compiled(rb"(?:0x)?[0-9A-Fa-f]{40}(?![0-9A-Za-z_])")
 
@@ -130,12 +131,14 @@ class SentenceChecks(ValueChecks):
         last = trimmed(buffer, first, last)
         if not self.looks_secret(buffer, first, last, shortest=MIN_LINKED if certain else MIN_VALUE):
             return False
-        if self.description.fullmatch(buffer, first, last) is not None:
-            return False
-        if self.named_before(buffer, match.start()):
+        return self.description.fullmatch(buffer, first, last) is None and self.named_or_changed(buffer, match.start())
+
+    def named_or_changed(self, buffer: bytearray, end: int) -> bool:
+        """:meth:`named_before`, or the name and then how it changed (:data:`CHANGED`): ``the
+        root password was changed`` (to ...), ``Password updated`` (: ...)."""
+        if self.named_before(buffer, end):
             return True
-        # The name, then how it changed: the root password was changed to hunter2.
-        verb = self.changed.search(buffer, max(0, match.start() - MAX_CHANGED), match.start())
+        verb = self.changed.search(buffer, max(0, end - MAX_CHANGED), end)
         return verb is not None and self.named_before(buffer, verb.start())
 
     def bare_after_name(self, buffer: bytearray, match: re.Match[bytes], *, unbroken: int = 16, purpose: bool = True) -> bool:
@@ -159,6 +162,29 @@ class SentenceChecks(ValueChecks):
             return self.named_before(buffer, end)
         start = self.name_ending_at(buffer, end)
         return start is not None and self.sentence_credential(buffer, start, end)
+
+    def prose_separator(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value after an arrow or a dash that stands for a colon in a note (``new
+        password -> ...``, ``password for prod - ...``), or after a colon that follows an aside in
+        brackets (``password (prod): ...``). Only a value with a password's texture counts, as
+        after a name with no verb (:meth:`bare_after_name`); the name is the sentence's, as after
+        a colon (the name itself, what it is for, or how it changed)."""
+        end = match.start()
+        if buffer[end] == ord(")"):
+            aside = buffer.rfind(b"(", max(0, end - MAX_ASIDE), end)
+            if aside < 1 or buffer[aside - 1] not in b" \t" or buffer.find(b"\n", aside, end) >= 0:
+                return False  # a call (password(...): ...) or no aside on this line
+            end = aside
+        while end and buffer[end - 1] in b" \t":
+            end -= 1
+        if not self.word_within_reach(buffer, end) or not self.prose_value(buffer, match.end()):
+            return False
+        if (end and buffer[end - 1] in b"])") or self.code_operand.match(buffer, match.end()) is not None:
+            return False  # code: len(tokens) - 1, state.tokens[i].token - 1].type
+        start = self.name_ending_at(buffer, end)
+        if start and buffer[start - 1] == ord("."):
+            return False  # an attribute in code: endDelim.token - offset
+        return self.named_or_changed(buffer, end)
 
     def bare_after_key(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """:meth:`bare_after_name` after ``key``, which names a credential only as the end of a

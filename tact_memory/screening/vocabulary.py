@@ -41,6 +41,7 @@ __all__ = [
     "HTML_ENTITY",
     "JOINED_PAIR",
     "JOINED_RUN",
+    "MAX_ASIDE",
     "MAX_CHANGED",
     "MAX_NAMED",
     "MAX_PURPOSE",
@@ -342,14 +343,17 @@ GRAMMAR_WORD = (
 # A credential's name followed by what it is for, up to four words, ending where a linking word
 # follows (the password for the staging DB, the API key of the billing service).
 PURPOSE = rb"(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})[ \t]+(?:for|of|on|in|at|to)(?:[ \t]+[A-Za-z0-9_.-]{1,32}){1,4}\Z"
-# What a sentence may say between a credential's name and the "to" or "as" before its new value:
-# the password was changed to ..., the API key has been rotated to ..., the token got reset as ...
+# What a sentence may say between a credential's name and the "to" or "as" before its new value,
+# or the colon before it: the password was changed to ..., the API key has been rotated from ...
+# to ..., the token got reset as ..., Password updated: ...
 CHANGED = (
     rb"[ \t]+(?:(?:is|are|was|were|has|have|had|got|gets|will|would|should|must|be|been|being|just|now"
     rb"|recently|since|then|also|finally)[ \t]+){0,3}"
-    rb"(?:changed|set|reset|updated|rotated|switched|renewed|regenerated|reissued|rolled|replaced)\Z"
+    rb"(?:changed|set|reset|updated|rotated|switched|renewed|regenerated|reissued|rolled|replaced)"
+    rb"(?:[ \t]+from[ \t]+[^\s]{1,64})?\Z"
 )
-MAX_CHANGED = 64  # how far before the linking word that phrase may start
+MAX_CHANGED = 128  # how far before the linking word or colon that phrase may start
+MAX_ASIDE = 48  # how long an aside in brackets between a credential's name and its colon may be
 # A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
 # lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
 # The name of an algorithm or an encoding is described the same way (the secret is sha256).

@@ -124,3 +124,62 @@ def test_a_name_and_its_own_value_after_a_credential_word_is_kept(text: str) -> 
 def test_the_value_after_a_key_that_a_credential_is_for_is_the_keys(path: str) -> None:
     # ssh-add's prompt, as Node's release guide quotes it: the passphrase is for the key at the path.
     assert find_secret(f"Enter passphrase for key '{path}':") is None
+
+
+SEPARATORS = ["->", "-", "\u2192", "\u2013", "\u2014"]
+NOTE_NAMES = ["password", "new password", "password for prod", "the API key for billing", "DB token", "Password updated"]
+
+
+@given(name=st.sampled_from(NOTE_NAMES), separator=st.sampled_from(SEPARATORS), value=st.one_of(mixed, hex_key), after=st.sampled_from(["", " (rotate monthly)", "."]))
+def test_a_value_after_an_arrow_or_a_dash_in_a_note_is_refused(name: str, separator: str, value: str, after: str) -> None:
+    assert find_secret(f"{name} {separator} {value}{after}") == "credential_assignment"
+
+
+@given(name=st.sampled_from(NOTE_NAMES), aside=st.sampled_from(["prod", "azure portal", "rotated 2024-07-01", "see #ops"]), value=st.one_of(mixed, hex_key))
+def test_a_value_after_an_aside_and_its_colon_is_refused(name: str, aside: str, value: str) -> None:
+    assert find_secret(f"{name} ({aside}): {value}") == "credential_assignment"
+
+
+@given(name=st.sampled_from(NAMES), change=st.sampled_from(["updated", "changed", "was rotated", "has been reset", "rotated from Xk9v2LmQ7t"]), value=mixed)
+def test_a_value_after_a_change_and_a_colon_is_refused(name: str, change: str, value: str) -> None:
+    assert find_secret(f"{name} {change}: {value}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Words, names and dates after the same separators.
+        "password -> hashed with Argon2id",
+        "token - see the vault",
+        "password for prod \u2014 ask the on-call",
+        "Token updated: 2024-07-01T10:00:00Z",
+        "Password changed: yes",
+        "Password reset: see the runbook",
+        "the token \u2192 ERC20Token contract",
+        # Code: a return annotation, a call before a colon, a docstring's argument.
+        "def token(self) -> Token2Type:",
+        "def set_password(pw): Xk9v2LmQ7t",
+        "    password (str): The user's password.",
+        "    token (Optional[str]): Defaults to None.",
+        # Arithmetic and a list item are no separators after a name.
+        "offset = token_count - Xk9v2LmQ7t_len",
+        "- Xk9v2LmQ7t",
+    ],
+)
+def test_what_follows_those_separators_that_is_no_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # markdown-it's strikethrough rule: an attribute minus one, then an index's closing bracket.
+        'if state.tokens[endDelim.token - 1].type == "text":',
+        "last = tokens[len(tokens) - 1]",
+        "width = password_field.width - Xk9v2LmQ7t",
+        "n = (token) - Xk9v2LmQ7t",
+        "gap = token - Xk9v2Lm(Q7t)",
+    ],
+)
+def test_subtraction_in_code_is_no_separator(text: str) -> None:
+    assert find_secret(text) is None
