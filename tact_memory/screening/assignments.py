@@ -62,6 +62,7 @@ class AssignmentChecks(SentenceChecks):
         rb"|[ \t]+=[ \t]+[^=\s]"
     )
     pair_name = compiled(PAIR_NAME)
+    ascii_alnum = compiled(rb"[A-Za-z0-9]")
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -117,6 +118,17 @@ class AssignmentChecks(SentenceChecks):
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_or_changed(buffer, end)
+
+    def assignment_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value after "password" in another script or in another language's words of
+        more than one, and a colon or ``=`` (:data:`.vocabulary.OTHER_PASSWORD_WORDS`): the value
+        is judged as after ``password:``, and only when it has an ASCII letter or digit: what
+        these languages write there without one is a word (``パスワード: 未設定``, not set). NFKC
+        has made a full-width colon ``:`` already."""
+        found = self.value_at(buffer, match.end())
+        if found is None or self.ascii_alnum.search(buffer, found[0], found[1]) is None:
+            return False
+        return self.credential_after(buffer, match.end())
 
     @staticmethod
     def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:

@@ -50,7 +50,7 @@ from types import MappingProxyType
 from . import providers
 from .checks import Checks
 from .leads import compiled, literal_lead
-from .rules import PROVIDERS, RULES, rule_leads
+from .rules import OTHER_SCRIPTS, PROVIDERS, RULES, rule_leads
 from .vocabulary import TOKEN_RUN
 
 __all__ = ["KINDS", "find_secret", "literal_lead"]
@@ -132,6 +132,7 @@ class _Screen(Checks):
         A rule whose literal lead is not in ``buffer`` cannot match, so it is neither compiled nor run.
         """
         runs: bool | None = None  # whether the content has a run a provider token needs, once asked
+        ascii_only: bool | None = None  # whether the content is ASCII alone, once asked
         self.calls.named = 0
         self.calls.words = None
         self.calls.stand_ins = None
@@ -141,6 +142,11 @@ class _Screen(Checks):
                 if runs is None:
                     runs = self.token_run.search(buffer) is not None
                 if not runs:
+                    continue
+            elif number in OTHER_SCRIPTS:
+                if ascii_only is None:
+                    ascii_only = buffer.isascii()
+                if ascii_only:
                     continue
             if leads[number] not in buffer:
                 continue

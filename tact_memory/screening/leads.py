@@ -17,7 +17,7 @@ import functools
 import re
 from typing import AnyStr
 
-__all__ = ["TOKEN_END", "cased", "compiled", "literal_lead", "word_start"]
+__all__ = ["TOKEN_END", "cased", "compiled", "literal_lead", "spelled", "word_start"]
 
 _TOKEN_GAP = rb"[A-Za-z0-9_-]"
 TOKEN_END = rb"(?![A-Za-z0-9_-])"  # a token ends where its run of token characters ends
@@ -44,6 +44,14 @@ def cased(word: bytes, rest: bytes, gap: bytes) -> tuple[bytes, bytes]:
     first = b"[" + word[:1].upper() + word[:1] + b"]"
     title = tail + rb"(?<=" + first + tail + rb")(?<!" + gap + first + tail + rb")" + rest
     return title, word_start(word.upper(), rest, gap)
+
+
+def spelled(word: bytes, rest: bytes, gap: bytes) -> tuple[bytes, bytes, bytes]:
+    """Three patterns for a word of prose as it is written: ``word``, ``Word`` and ``WORD``, each
+    starting with the whole word. :func:`cased` starts its ``Word`` pattern with the word's tail,
+    which a short word shares with many others (``ey`` in they, money, eye)."""
+    title = word[:1].upper() + word[1:]
+    return word_start(word, rest, gap), word_start(title, rest, gap), word_start(word.upper(), rest, gap)
 
 
 def compiled(source: AnyStr) -> functools.cached_property[re.Pattern[AnyStr]]:

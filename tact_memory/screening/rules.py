@@ -25,10 +25,11 @@ from collections.abc import Callable
 from . import providers
 from .buffers import LINKING
 from .checks import Checks
-from .leads import TOKEN_END, cased, literal_lead, word_start
+from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR
+from .vocabulary import OTHER_PASSWORD_WORDS
 
-__all__ = ["PROVIDERS", "RULES", "rule_leads"]
+__all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads"]
 
 _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 
@@ -46,6 +47,12 @@ def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
         *((kind, pattern, Checks.body) for kind, pattern in providers.MARKED),
     )
 
+
+_OTHER_WORD_RULES = tuple(
+    ("credential_assignment", word + rb"(?<![A-Za-z]" + re.escape(word) + rb")[ \t]*[:=](?![:=/])", Checks.assignment_in_other_words)
+    for word in sorted(OTHER_PASSWORD_WORDS, key=bytes.isascii)
+)
+"""The words not in ASCII first: content in ASCII alone skips them (:data:`OTHER_SCRIPTS`)."""
 
 _ARMOUR_OPEN = rb"-? ?"  # after four dashes: a fifth (PEM), or a space (SSH2)
 _ARMOUR_CLOSE = rb" ?-{4,5}"
@@ -308,6 +315,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         Checks.element,
     ),
     ("credential_assignment", word_start(rb"value", rb"[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), Checks.pair_value),
+    # "Password" in other scripts and in other languages' words of more than one, before a colon
+    # or "=" (パスワード: ..., пароль = ..., mot de passe : ...): judged as after `password:`.
+    *_OTHER_WORD_RULES,
     # A credential named in a sentence and given after a linking word, unquoted: the staging
     # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
     ("credential_assignment", rb" (?:" + b"|".join(LINKING) + rb")[ \t]+" + _ADVERB, Checks.linked_value),
@@ -330,9 +340,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("credential_assignment", pattern, Checks.bare_after_name)
         for word in (b"password", b"passwd", b"passphrase", b"pwd", b"secret", b"token")
-        for pattern in cased(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
+        for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
-    *(("credential_assignment", pattern, Checks.bare_after_key) for pattern in cased(b"key", rb"[ \t]+", gap=rb"[A-Za-z0-9]")),
+    *(("credential_assignment", pattern, Checks.bare_after_key) for pattern in spelled(b"key", rb"[ \t]+", gap=rb"[A-Za-z0-9]")),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
     *(
@@ -348,6 +358,11 @@ def rule_leads() -> tuple[bytes, ...]:
     150 patterns costs a millisecond or two that a process which never screens should not pay)."""
     return tuple(literal_lead(source) for _, source, _ in RULES)
 
+
+_FIRST_OTHER = RULES.index(_OTHER_WORD_RULES[0])
+OTHER_SCRIPTS = range(_FIRST_OTHER, _FIRST_OTHER + sum(not word.isascii() for word in OTHER_PASSWORD_WORDS))
+"""Where the rules for "password" in words not in ASCII sit in :data:`RULES`: content in ASCII
+alone (most of it) skips them without looking for each word."""
 
 _FIRST_PROVIDER = RULES.index(_PROVIDER_RULES[0])
 PROVIDERS = range(_FIRST_PROVIDER, _FIRST_PROVIDER + len(_PROVIDER_RULES))

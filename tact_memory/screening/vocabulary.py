@@ -53,6 +53,7 @@ __all__ = [
     "NAMED_THING",
     "NEXT_FLAG",
     "NODE_PROPERTIES",
+    "OTHER_PASSWORD_WORDS",
     "OPEN_STAND_IN",
     "PASSPHRASE",
     "PATTERN_CLASS",
@@ -353,6 +354,18 @@ CHANGED = (
     rb"(?:[ \t]+from[ \t]+[^\s]{1,64})?\Z"
 )
 MAX_CHANGED = 128  # how far before the linking word or colon that phrase may start
+# "Password" in scripts other than Latin's and in Latin words of more than one (the single Latin
+# words are credential names, names.py): Japanese, Chinese, Korean, Russian and Ukrainian, Arabic,
+# Hebrew, Hindi, Thai, Greek, Turkish, Vietnamese, Indonesian and French, each as it is written.
+OTHER_PASSWORD_WORDS = tuple(
+    word.encode()
+    for word in (
+        "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "пароль", "Пароль", "ПАРОЛЬ",
+        "كلمة المرور", "كلمة السر", "סיסמה", "סיסמא", "पासवर्ड", "รหัสผ่าน", "κωδικός πρόσβασης",
+        "Κωδικός πρόσβασης", "şifre", "Şifre", "ŞİFRE", "mật khẩu", "Mật khẩu", "kata sandi", "Kata sandi",
+        "mot de passe", "Mot de passe", "MOT DE PASSE",
+    )
+)  # fmt: skip
 MAX_ASIDE = 48  # how long an aside in brackets between a credential's name and its colon may be
 # A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
 # lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.

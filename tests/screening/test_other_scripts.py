@@ -1,0 +1,55 @@
+""""Password" written in other scripts, and in other languages' words of more than one, before a
+colon or "=": the value is judged as after ``password:``."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+from tact_memory.screening.vocabulary import OTHER_PASSWORD_WORDS
+
+from .test_sentences import mixed
+
+WORDS = [word.decode() for word in OTHER_PASSWORD_WORDS]
+SEPARATORS = [": ", ":", " : ", "\u00a0: ", "\uff1a", "=", " = "]
+
+
+def test_every_word_is_as_the_screen_reads_it() -> None:
+    # The screen reads NFKC text: a word that NFKC changes would never be found.
+    assert all(unicodedata.normalize("NFKC", word) == word for word in WORDS)
+
+
+@given(word=st.sampled_from(WORDS), separator=st.sampled_from(SEPARATORS), value=mixed, after=st.sampled_from(["", "\n", " (prod)"]))
+def test_a_value_after_password_in_another_script_is_refused(word: str, separator: str, value: str, after: str) -> None:
+    assert find_secret(f"{word}{separator}{value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize("text", ["パスワード: hunter2", "新しいパスワード：hunter2", "新密码：hunter2", "Пароль=hunter2", "şifre: hunter2", "ﾊﾟｽﾜｰﾄﾞ: hunter2"])
+def test_a_short_password_that_ends_its_line_is_refused(text: str) -> None:
+    # Half-width katakana (ﾊﾟｽﾜｰﾄﾞ) is the same word once NFKC has composed it.
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What those languages write there that is no value: not set, none, see the vault.
+        "パスワード: 未設定",
+        "パスワード：なし",
+        "密码：无",
+        "пароль: не задан",
+        "пароль: см. хранилище",
+        "mot de passe : voir le coffre",
+        "パスワード: ",
+        # The word inside another word, or without a separator.
+        "passwordşifre: x",
+        "the mot de passe field is required",
+        "Пароль::Type",
+    ],
+)
+def test_words_after_password_in_another_script_are_kept(text: str) -> None:
+    assert find_secret(text) is None
