@@ -111,13 +111,15 @@ class AssignmentChecks(SentenceChecks):
         # after a name with no verb (bare_after_name).
         if buffer[match.start()] != ord(":") or match.start() != end:
             return False  # not a colon right after the words (":class:`Token`" is markup)
-        if not self.word_within_reach(buffer, end):
-            return False  # checked first, as colons are common
+        # A user and a password as one word, with no space after the colon: the login is admin:...
+        pair = match.end() < len(buffer) and buffer[match.end()] not in b" \t"
+        if not self.word_within_reach(buffer, end):  # checked first, as colons are common
+            return pair and self.user_pair(buffer, end, match.end())
         if not self.prose_value(buffer, match.end()):
             return False
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
-        return self.named_or_changed(buffer, end)
+        return self.named_or_changed(buffer, end) or (pair and self.user_pair(buffer, end, match.end()))
 
     def assignment_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value after "password" in another script or in another language's words of

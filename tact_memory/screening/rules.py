@@ -334,6 +334,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             rb"\):[ \t]+",
         )
     ),
+    # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
+    # a colon is found by the assignment rule's separator).
+    ("credential_assignment", rb" / ", Checks.slashed_pair),
     # A value right after a credential word, no verb: login with password Hunter2024. Found by
     # the word (each spelling a literal), the rest of the name checked before it; "key" counts
     # only as the end of a key's two-word name (the secret key 8f14e45fceea167a5a36dedd4bea2543).

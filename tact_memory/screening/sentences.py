@@ -24,7 +24,7 @@ from .buffers import NAME_CHARS, distinct, is_linking, trimmed
 from .leads import compiled
 from .names import CREDENTIAL_NAME, MAX_NAME, NAME_BEFORE, NOT_CREDENTIAL_NAME, SPACED_KEY_NAME
 from .value_checks import ValueChecks
-from .vocabulary import CHANGED, CREDENTIAL_WORD, MAX_ASIDE, MAX_CHANGED, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
+from .vocabulary import CHANGED, CREDENTIAL_WORD, LOGIN_CONTEXT, MAX_ASIDE, MAX_CHANGED, MAX_LOGIN_CONTEXT, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
 
 __all__ = ["SentenceChecks"]
 
@@ -42,6 +42,11 @@ class SentenceChecks(ValueChecks):
     credential_word = compiled(CREDENTIAL_WORD)
     purpose = compiled(PURPOSE)
     changed = compiled(CHANGED)
+    login_context = compiled(LOGIN_CONTEXT)
+    letter = compiled(rb"[A-Za-z]")
+    pair_path = compiled(rb"[^\s]*:|[/\\]")
+    pair_address = compiled(rb"[A-Za-z0-9._%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*(?![^\s,;'\"`\\)\]}>])")
+    pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")
     code_operand = compiled(rb"[^\s]*[\[\](){}]")
     another_name = compiled(rb"[a-z_][a-z0-9_.-]{0,31}=")
     fingerprint = compiled(rb"(?:0x)?[0-9A-Fa-f]{40}(?![0-9A-Za-z_])")
@@ -185,6 +190,31 @@ class SentenceChecks(ValueChecks):
         if start and buffer[start - 1] == ord("."):
             return False  # an attribute in code: endDelim.token - offset
         return self.named_or_changed(buffer, end)
+
+    def user_pair(self, buffer: bytearray, user_end: int, value: int) -> bool:
+        """Whether a user and a password are given as a pair, the user ending at ``user_end`` and
+        the password starting at ``value`` after a ``:`` or a spaced ``/`` (``the staging login
+        is admin:Tr0ub4dor3``, ``DB creds: app / Xk9v2LmQ7t``): a word that introduces a login
+        (:data:`LOGIN_CONTEXT`) stands on the line within :data:`MAX_LOGIN_CONTEXT` bytes before
+        the user, the user is a name or an address, and the password has a password's texture,
+        as after a name with no verb (:meth:`bare_after_name`)."""
+        user = self.pair_user.search(buffer, max(0, user_end - 64), user_end)
+        if user is None or (user.start() and buffer[user.start() - 1] not in b" \t,(\n"):
+            return False
+        line = buffer.rfind(b"\n", max(0, user.start() - MAX_LOGIN_CONTEXT), user.start()) + 1
+        context = max(line, user.start() - MAX_LOGIN_CONTEXT)
+        if self.login_context.search(buffer, context, user.start()) is None:
+            return False
+        if self.letter.search(buffer, user.start(), user_end) is None:
+            return False  # an account's number and what follows it (123456789012:role/Deploy)
+        if self.pair_path.match(buffer, value) is not None or self.pair_address.match(buffer, value) is not None:
+            return False  # a key's path of colons (user:1234:profile), a URL (https://, http:\/\/),
+            # an IAM member (user:ann@example.com, group:ops@example.com)
+        return self.prose_value(buffer, value, joined=False) and self.code_operand.match(buffer, value) is None
+
+    def slashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password on either side of a spaced slash (:meth:`user_pair`)."""
+        return self.user_pair(buffer, match.start(), match.end())
 
     def bare_after_key(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """:meth:`bare_after_name` after ``key``, which names a credential only as the end of a

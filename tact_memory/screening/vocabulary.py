@@ -41,8 +41,10 @@ __all__ = [
     "HTML_ENTITY",
     "JOINED_PAIR",
     "JOINED_RUN",
+    "LOGIN_CONTEXT",
     "MAX_ASIDE",
     "MAX_CHANGED",
+    "MAX_LOGIN_CONTEXT",
     "MAX_NAMED",
     "MAX_PURPOSE",
     "MAX_QUOTED",
@@ -366,6 +368,13 @@ OTHER_PASSWORD_WORDS = tuple(
         "mot de passe", "Mot de passe", "MOT DE PASSE",
     )
 )  # fmt: skip
+# Words that introduce a user and a password given as a pair (the staging login is admin:...,
+# DB creds: app / ..., the admin account is admin@example.com / ...), and how far before the
+# user they may stand on its line.
+LOGIN_CONTEXT = (
+    rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t]auth)(?![A-Za-z-]))"
+)
+MAX_LOGIN_CONTEXT = 48
 MAX_ASIDE = 48  # how long an aside in brackets between a credential's name and its colon may be
 # A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
 # lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
