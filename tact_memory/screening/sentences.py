@@ -216,6 +216,15 @@ class SentenceChecks(ValueChecks):
         """Check for a user and a password on either side of a spaced slash (:meth:`user_pair`)."""
         return self.user_pair(buffer, match.start(), match.end())
 
+    def quoted_passphrase(self, buffer: bytearray, first: int, close: int) -> bool:
+        """Whether the quoted words ``buffer[first:close]`` are a passphrase: four words or more
+        of letters in one case (:data:`.vocabulary.PASSPHRASE`), none a word of grammar, a
+        stand-in or a name (``the passphrase is "correct horse battery staple"``; not ``"the one
+        on the fridge"``), as a passphrase after a name and a separator is judged."""
+        return self.passphrase.fullmatch(buffer, first, close) is not None and all(
+            self.phrase_part(buffer, *word.span()) for word in self.phrase_word.finditer(buffer, first, close)
+        )
+
     def bare_after_key(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """:meth:`bare_after_name` after ``key``, which names a credential only as the end of a
         two-word name (``the secret key 8f14e45fceea167a5a36dedd4bea2543``, not ``the cache key``).
@@ -242,8 +251,10 @@ class SentenceChecks(ValueChecks):
             return False
         first = match.end()
         close = buffer.find(buffer[match.start()], first, first + MAX_QUOTED)
-        if close < first + 4 or self.word_gap.search(buffer, first, close) is not None:
-            return False  # no closing quote near, too short to be a password, or a phrase
+        if close < first + 4:
+            return False  # no closing quote near, or too short to be a password
+        if self.word_gap.search(buffer, first, close) is not None:
+            return self.quoted_passphrase(buffer, first, close)
         return (
             distinct(buffer, first, close) >= 3
             and self.is_value(buffer, first, close)

@@ -332,3 +332,28 @@ CALLS: list[tuple[str, str | None]] = [
 @pytest.mark.parametrize(("text", "verdict"), CALLS)
 def test_a_name_and_its_value_given_to_a_call(text: str, verdict: str | None) -> None:
     assert find_secret(text) == verdict
+
+
+PASSPHRASES = ["correct horse battery staple", "Correct Horse Battery Staple", "purple monkey dishwasher lantern orbit"]
+
+
+@pytest.mark.parametrize("phrase", PASSPHRASES)
+@pytest.mark.parametrize("sentence", ['the passphrase is "{p}"', "the wifi password is '{p}'", 'use the password "{p}" for the guest network'])
+def test_a_quoted_passphrase_in_a_sentence_is_refused(sentence: str, phrase: str) -> None:
+    # As after a name and a separator (passphrase: correct horse battery staple).
+    assert find_secret(sentence.format(p=phrase)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the passphrase is "the one on the fridge"',
+        'the password is "Reset Your Password Now"',
+        'the token is "valid for thirty days"',
+        'the password is "see the team vault"',
+        'the password field says "enter your password here"',
+        'the token is "three words only"',
+    ],
+)
+def test_quoted_words_that_are_a_sentence_or_short_are_kept(text: str) -> None:
+    assert find_secret(text) is None
