@@ -115,6 +115,13 @@ _IGNORABLE = (
 )
 
 
+_PROVIDER, _OTHER_SCRIPT = "provider", "other script"
+_GATES = tuple(_PROVIDER if n in PROVIDERS else _OTHER_SCRIPT if n in OTHER_SCRIPTS else None for n in range(len(RULES)))
+"""What each rule needs of the content before its lead is looked for: a provider's run of token
+characters, or a byte outside ASCII; most rules need nothing (one look-up per rule, not two range
+tests)."""
+
+
 class _Screen(Checks):
     """The rules, each compiled once content first holds its literal lead, run in priority order."""
 
@@ -138,12 +145,13 @@ class _Screen(Checks):
         self.calls.stand_ins = None
         leads = rule_leads()
         for number, (kind, source, check) in enumerate(RULES):
-            if number in PROVIDERS:
+            gate = _GATES[number]
+            if gate is _PROVIDER:
                 if runs is None:
                     runs = self.token_run.search(buffer) is not None
                 if not runs:
                     continue
-            elif number in OTHER_SCRIPTS:
+            elif gate is _OTHER_SCRIPT:
                 if ascii_only is None:
                     ascii_only = buffer.isascii()
                 if ascii_only:

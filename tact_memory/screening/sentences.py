@@ -146,27 +146,26 @@ class SentenceChecks(ValueChecks):
         verb = self.changed.search(buffer, max(0, end - MAX_CHANGED), end)
         return verb is not None and self.named_before(buffer, verb.start())
 
-    def bare_after_name(self, buffer: bytearray, match: re.Match[bytes], *, unbroken: int = 16, purpose: bool = True) -> bool:
+    def bare_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an unquoted value right after a credential word in prose, with no verb or
         separator (``login with password Hunter2024``, ``TOTP secret JBSWY3DPEHPK3PXP``).
 
         Many words follow these names in prose (``password reset``, ``token cl100k_base``,
         ``secret us-east-1``), so only a value that could not be one counts (:meth:`prose_value`,
-        with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``; a hex or base32 run counts
-        from ``unbroken`` characters). Unless ``purpose``, the name must end right before the
-        value, not be followed by what it is for.
+        with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``).
         """
-        if self.another_name.match(buffer, match.end()) is not None:
-            return False  # a name of its own and its value: the API key id=...
-        if not self.prose_value(buffer, match.end(), joined=False, unbroken=unbroken):
+        if not self.bare_value(buffer, match.end()):
             return False
         end = match.end()
         while buffer[end - 1] in b" \t":
             end -= 1
-        if purpose:
-            return self.named_before(buffer, end)
-        start = self.name_ending_at(buffer, end)
-        return start is not None and self.sentence_credential(buffer, start, end)
+        return self.named_before(buffer, end)
+
+    def bare_value(self, buffer: bytearray, pos: int, *, unbroken: int = 16) -> bool:
+        """Whether the value at ``pos``, right after a name with no verb, could not be a word of
+        prose (:meth:`prose_value`; a hex or base32 run counts from ``unbroken`` characters) and is
+        no name with a value of its own (``the API key id=...``)."""
+        return self.another_name.match(buffer, pos) is None and self.prose_value(buffer, pos, joined=False, unbroken=unbroken)
 
     def prose_separator(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value after an arrow or a dash that stands for a colon in a note (``new
@@ -232,9 +231,13 @@ class SentenceChecks(ValueChecks):
         named by its fingerprint of 40 or its id of 16 (``the signing key 4AEE18F83AFDEB23``), and
         both are public. The name ends at ``key``: in ``the passphrase for key '...'`` the value
         is the key's and no credential."""
-        if self.fingerprint.match(buffer, match.end()) is not None:
+        if self.fingerprint.match(buffer, match.end()) is not None or not self.bare_value(buffer, match.end(), unbroken=32):
             return False
-        return self.bare_after_name(buffer, match, unbroken=32, purpose=False)
+        end = match.end()
+        while buffer[end - 1] in b" \t":
+            end -= 1
+        start = self.name_ending_at(buffer, end)
+        return start is not None and self.sentence_credential(buffer, start, end)
 
     def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a quoted value right after a credential name in prose (``use the password
