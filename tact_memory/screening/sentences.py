@@ -12,7 +12,13 @@ Design:
   after those words (``the password for the intern account: ...``, ``the password is: ...``).
   With no verb at all (``login with password Hunter2024``), only a value that no word of prose
   has the texture of counts: three of lower case, upper case, digits and symbols, or an unbroken
-  hex or base32 run of sixteen or more.
+  hex or base32 run of sixteen or more (after a key's two-word name, thirty-two: a PGP key's id
+  is sixteen).
+- A note may say how the credential changed between its name and the word or colon
+  (``the root password was changed to ...``, ``Password updated: ...``), put an arrow, a dash or an
+  aside in brackets where the colon would be (``new password -> ...``, ``password (prod): ...``),
+  or give a user and a password as a pair after a word that introduces a login (``Grafana login
+  admin:...``, ``DB creds: app / ...``); each is judged as the colon's form is.
 """
 
 from __future__ import annotations
@@ -24,7 +30,20 @@ from .buffers import NAME_CHARS, distinct, is_linking, trimmed
 from .leads import compiled
 from .names import CREDENTIAL_NAME, MAX_NAME, NAME_BEFORE, NOT_CREDENTIAL_NAME, SPACED_KEY_NAME
 from .value_checks import ValueChecks
-from .vocabulary import CHANGED, CREDENTIAL_WORD, LOGIN_CONTEXT, MAX_ASIDE, MAX_CHANGED, MAX_LOGIN_CONTEXT, MAX_NAMED, MAX_PURPOSE, MAX_QUOTED, MIN_LINKED, MIN_VALUE, PURPOSE
+from .vocabulary import (
+    CHANGED,
+    CREDENTIAL_WORD,
+    LOGIN_CONTEXT,
+    MAX_ASIDE,
+    MAX_CHANGED,
+    MAX_LOGIN_CONTEXT,
+    MAX_NAMED,
+    MAX_PURPOSE,
+    MAX_QUOTED,
+    MIN_LINKED,
+    MIN_VALUE,
+    PURPOSE,
+)
 
 __all__ = ["SentenceChecks"]
 
