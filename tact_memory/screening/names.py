@@ -39,6 +39,7 @@ __all__ = [
     "COOKIE_PAIR",
     "COOKIE_SEPARATOR",
     "CREDENTIAL_NAME",
+    "ECHOED",
     "KEY_CONSTANT",
     "KEY_CONSTANT_SECRET",
     "KEY_HEADER",
@@ -257,10 +258,12 @@ PASSWORD_TOOL = (
     rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
     rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"
     rb"|(?P<mssql>sqlcmd|bcp|osql|isql)|(?P<archive>zip|unzip|zipcloak)|(?P<keygen>ssh-keygen)"
-    rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b)))(?![A-Za-z0-9_-])"
+    rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b))"
+    rb"|(?P<azure>az login)|(?P<openssl>openssl))(?![A-Za-z0-9_-])"
 )
 OPTION_TOOL = {
-    ord("p"): ("separate", "attached"),
+    ord("p"): ("separate", "attached", "azure"),  # az login -p: the password (or a certificate's path)
+    ord("k"): ("openssl",),  # openssl enc -k: the passphrase
     ord("a"): ("redis",),
     ord("w"): ("ldap",),
     ord("P"): ("mssql", "archive", "keygen"),  # ssh-keygen -P: the old passphrase
@@ -268,3 +271,9 @@ OPTION_TOOL = {
     ord("U"): ("samba",),  # -U user%password
 }
 MAX_COMMAND = 256
+# A value a command line echoes into a tool that reads the password from its input (echo "..." |
+# docker login --password-stdin, printf '...' | sudo -S): the last echo or printf before the pipe.
+ECHOED = (
+    rb"(?<![A-Za-z0-9_-])(?:echo|printf)(?:[ \t]+-[neE]{1,3})*[ \t]+"
+    rb"(?:\"(?P<double>[^\"\r\n]{1,256})\"|'(?P<single>[^'\r\n]{1,256})'|(?P<bare>[^\s|;&\"']{1,256}))[ \t]*\|"
+)

@@ -13,6 +13,7 @@ from .names import (
     BASE64_DATA,
     COOKIE_ATTRIBUTE,
     COOKIE_PAIR,
+    ECHOED,
     KEY_HEADER,
     MAX_COMMAND,
     MAX_ENTRIES,
@@ -40,6 +41,8 @@ class PlaceChecks(SentenceChecks):
     cookie_attribute = compiled(COOKIE_ATTRIBUTE)
     session_cookie = compiled(SESSION_COOKIE)
     password_tool = compiled(PASSWORD_TOOL)
+    echoed = compiled(ECHOED)
+    command_break = compiled(rb"[|;&]")
     session_cookie_name = compiled(SESSION_COOKIE_NAME)
     secret_data = compiled(SECRET_DATA)
     secret_entry = compiled(SECRET_ENTRY)
@@ -84,8 +87,30 @@ class PlaceChecks(SentenceChecks):
         attached = first == match.end() or (first == match.end() + 1 and buffer[match.end()] in b"\"'`")
         if tool.lastgroup == "attached" and not attached:
             return False  # "mysql -p dbname" prompts for the password and opens dbname; -p'VALUE' is one
+        if tool.lastgroup in ("azure", "openssl") and first == match.end():
+            return False  # another option that starts with the letter (openssl req -keyout)
         if tool.lastgroup == "samba":
             first = buffer.find(b"%", first, last) + 1
+            if not first:
+                return False
+        return self.is_value(buffer, first, last)
+
+    def echoed_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password a command line echoes into a tool that reads it from its input
+        (``echo "..." | docker login --password-stdin``, ``printf '...' | sudo -S``, ``echo
+        'user:...' | chpasswd``): the last ``echo`` or ``printf`` before a pipe earlier on the
+        line (:data:`.names.ECHOED`). For chpasswd only the part after the user's colon is judged;
+        a variable or a file (``echo $TOKEN |``, ``cat pw.txt |``) is no value."""
+        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        echoed = None
+        for echoed in self.echoed.finditer(buffer, line, match.start()):
+            pass
+        if echoed is None or self.command_break.search(buffer, echoed.end(), match.start()) is not None:
+            return False  # nothing echoed, or into another command (echo hi | grep h && sudo -S ls)
+        group = next(name for name in ("double", "single", "bare") if echoed.start(name) >= 0)
+        first, last = echoed.span(group)
+        if buffer.startswith(b"chpasswd", match.start()):
+            first = buffer.find(b":", first, last) + 1
             if not first:
                 return False
         return self.is_value(buffer, first, last)

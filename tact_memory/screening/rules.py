@@ -271,7 +271,18 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # redis-cli -a, ldapsearch -w, mysql -pVALUE and -p'VALUE' (mysql's "-p VALUE" names a database
     # instead).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
-    ("command_line_credential", rb"-[pawPNU](?<=[ \t]-[pawPNU])", Checks.short_option),
+    ("command_line_credential", rb"-[pawPNUk](?<=[ \t]-[pawPNUk])", Checks.short_option),
+    # A password echoed into a tool that reads it from its input: echo "..." | docker login
+    # --password-stdin, printf '...' | sudo -S, echo 'user:...' | chpasswd.
+    *(
+        ("command_line_credential", pattern, Checks.echoed_password)
+        for pattern in (
+            rb"--password-stdin",
+            word_start(rb"sudo", rb"[ \t]+(?:-[A-Za-z]*S|--stdin)(?![A-Za-z0-9_-])", gap=rb"[A-Za-z0-9_-]"),
+            word_start(rb"chpasswd", rb"", gap=rb"[A-Za-z0-9_-]"),
+            word_start(rb"passwd", rb"[ \t]+--stdin", gap=rb"[A-Za-z0-9_-]"),
+        )
+    ),
     # htpasswd -b takes the password as its last argument: htpasswd -b .htpasswd user VALUE.
     (
         "command_line_credential",

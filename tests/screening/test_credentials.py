@@ -645,6 +645,22 @@ TOOL_OPTIONS: list[tuple[str, str | None]] = [
     ("net use Z: \\\\h\\s /user:me /persistent:no", None),
     ("xfreerdp /v:host /u:me /p:%RDP_PASSWORD%", None),
     ("robocopy src dst /mir /p:S3cr3t!Pass", None),  # no FreeRDP on the line
+    ("az login -u me@example.com -p S3cr3t!Pass", "command_line_credential"),
+    ("openssl enc -aes-256-cbc -k S3cr3t!Pass -in f -out f.enc", "command_line_credential"),
+    ("az login --service-principal -u app -p ./cert.pem --tenant t", None),  # a certificate's path
+    ("openssl req -new -keyout key.pem -out req.pem", None),
+    ("curl -k https://localhost:8443/health", None),  # curl's -k: no check of the certificate
+    # A password echoed into a tool that reads it from its input, and what echoes none.
+    ('echo "S3cr3t!Pass" | docker login -u me --password-stdin ghcr.io', "command_line_credential"),
+    ("echo hunter2 | docker login --password-stdin", "command_line_credential"),
+    ("printf 'S3cr3t!Pass\\n' | sudo -S apt update", "command_line_credential"),
+    ("echo 'admin:hunter2' | chpasswd", "command_line_credential"),
+    ('echo "hunter2" | passwd --stdin admin', "command_line_credential"),
+    ("echo $CR_PAT | docker login ghcr.io -u me --password-stdin", None),
+    ("cat ~/pw.txt | docker login --password-stdin", None),
+    ('echo "$USER:$PASS" | sudo chpasswd', None),
+    ('echo "hello" | grep h && sudo -S ls', None),
+    ("sudo -S apt install foo", None),
 ]
 
 
