@@ -66,6 +66,12 @@ class SentenceChecks(ValueChecks):
     pair_path = compiled(rb"[^\s]*:|[/\\]")
     pair_address = compiled(rb"[A-Za-z0-9._%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*(?![^\s,;'\"`\\)\]}>])")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")
+    standing_one = compiled(rb"(?<![A-Za-z])(?i:the|a|this|that)?[ \t]*(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?one\Z")
+    prose_word = compiled(rb"[A-Za-z][A-Za-z0-9_-]*")
+    phrase_head = compiled(
+        rb"[ \t]*(?:[,;.:]|(?:is|was|has|had|got|expired|expires|rotates|rotated|changed|changes|leaked"
+        rb"|revoked|stopped|broke|needs|needed|must|will|should)(?![A-Za-z]))"
+    )
     code_operand = compiled(rb"[^\s]*[\[\](){}]")
     another_name = compiled(rb"[a-z_][a-z0-9_.-]{0,31}=")
     fingerprint = compiled(rb"(?:0x)?[0-9A-Fa-f]{40}(?![0-9A-Za-z_])")
@@ -159,11 +165,31 @@ class SentenceChecks(ValueChecks):
 
     def named_or_changed(self, buffer: bytearray, end: int) -> bool:
         """:meth:`named_before`, or the name and then how it changed (:data:`CHANGED`): ``the
-        root password was changed`` (to ...), ``Password updated`` (: ...)."""
+        root password was changed`` (to ...), ``Password updated`` (: ...); or ``one`` standing
+        for a credential named earlier in the sentence (:meth:`named_earlier`)."""
         if self.named_before(buffer, end):
             return True
         verb = self.changed.search(buffer, max(0, end - MAX_CHANGED), end)
-        return verb is not None and self.named_before(buffer, verb.start())
+        if verb is not None and self.named_before(buffer, verb.start()):
+            return True
+        return self.standing_one.search(buffer, max(0, end - 32), end) is not None and self.named_earlier(buffer, end)
+
+    def named_earlier(self, buffer: bytearray, end: int) -> bool:
+        """Whether a word that names a credential stands on the line within :data:`MAX_PURPOSE`
+        bytes before ``end``, as the end of its phrase: a verb or a clause's end follows it (``the
+        staging db password rotates monthly; the current one``). Followed by another noun, the
+        phrase names something else (``a new password manager; the new one``)."""
+        if not self.word_within_reach(buffer, end):
+            return False
+        line = buffer.rfind(b"\n", max(0, end - MAX_PURPOSE), end) + 1
+        for word in self.prose_word.finditer(buffer, max(line, end - MAX_PURPOSE), end):
+            if (
+                self.credential_word.search(buffer, *word.span()) is not None
+                and self.phrase_head.match(buffer, word.end()) is not None
+                and self.sentence_credential(buffer, *word.span())
+            ):
+                return True
+        return False
 
     def bare_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an unquoted value right after a credential word in prose, with no verb or

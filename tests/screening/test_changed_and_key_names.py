@@ -183,3 +183,29 @@ def test_what_follows_those_separators_that_is_no_value_is_kept(text: str) -> No
 )
 def test_subtraction_in_code_is_no_separator(text: str) -> None:
     assert find_secret(text) is None
+
+
+@given(
+    name=st.sampled_from(["password", "staging db password", "API key", "token", "passphrase"]),
+    said=st.sampled_from(["expired,", "was revoked;", "rotates monthly;", "leaked.", "changed:"]),
+    one=st.sampled_from(["the new one", "current one", "The new one", "the real one"]),
+    value=st.one_of(mixed, hex_key),
+)
+def test_a_value_given_for_one_that_stands_for_a_credential_is_refused(name: str, said: str, one: str, value: str) -> None:
+    assert find_secret(f"the old {name} {said} {one} is {value}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "one" stands for something else: the credential's word is followed by another noun.
+        "we moved to a new password manager; the new one is 1Password",
+        "the password field moved; the new one is field2x",
+        "the old token format is gone, the new one is v2-signed",
+        # No credential named before it on the line.
+        "the path changed, the new one is /srv/app2",
+        "current one is Xk9v2LmQ7t",
+    ],
+)
+def test_one_that_stands_for_no_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None
