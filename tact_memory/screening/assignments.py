@@ -132,6 +132,22 @@ class AssignmentChecks(SentenceChecks):
             return False
         return self.credential_after(buffer, match.end())
 
+    def sentence_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value written right after "password" and a particle that links it, in a
+        script without spaces between words (``パスワードはXk9v2LmQ7tです``, ``密码是...``,
+        ``비밀번호는 ...``): the run of printable ASCII there, which ends at the sentence's next
+        character, is judged as a value after "is" is (:meth:`linked_value`)."""
+        first = match.end()
+        last = first
+        while last < len(buffer) and last - first < MAX_QUOTED and 0x21 <= buffer[last] <= 0x7E:
+            last += 1
+        last = trimmed(buffer, first, last)
+        return (
+            self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
+            and self.is_value(buffer, first, last)
+            and self.description.fullmatch(buffer, first, last) is None
+        )
+
     @staticmethod
     def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:
         """Where the name before the separator or operator at ``end`` ends, past a few spaces, an

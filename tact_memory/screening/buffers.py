@@ -111,8 +111,14 @@ def distinct(buffer: bytearray, start: int, end: int) -> int:
         return len(set(view[start:end]))
 
 
-LINKING = (b"is", b"was", b"are", b"were", b"be", b"becomes", b"became", b"to", b"as", b"remains", b"stays")
-"""Verbs and prepositions that may stand between a credential's name and its quoted value."""
+LINKING = (
+    b"is", b"was", b"are", b"were", b"be", b"becomes", b"became", b"to", b"as", b"remains", b"stays",
+    b"ist", b"est", b"es", "\u00e9".encode(), "\u00e4r".encode(), b"er", b"jest", b"je",
+)  # fmt: skip
+"""Verbs and prepositions that may stand between a credential's name and its quoted value; the
+last are "is" in German, French, Spanish, Portuguese, Swedish, Norwegian and Danish, Polish and
+Czech, whose words for a password the names know (das Passwort ist ...). Finnish "on" is not
+among them: English prose has it everywhere, and each would run the sentence check."""
 
 
 def is_linking(buffer: bytearray, start: int, end: int) -> bool:

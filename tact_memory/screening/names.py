@@ -138,7 +138,7 @@ _NAME_CHAR = rb"(?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf])"
 # Hungarian; and Java's keytool and keystore settings (storepass, keypass).
 _PASSWORD_WORD = (
     rb"passwort|kennwort|contrase(?:n|\xc3\xb1)a|mot[_.-]?de[_.-]?passe|senha|wachtwoord"
-    rb"|l(?:o|\xc3\xb6)senord|passord|adgangskode|salasana|has(?:l|\xc5\x82)o|heslo|jelsz(?:o|\xc3\xb3)"
+    rb"|l(?:o|\xc3\xb6)senord(?:et)?|passord(?:et)?|adgangskoden?|salasana|has(?:l|\xc5\x82)o|heslo|jelsz(?:o|\xc3\xb3)"
     rb"|storepass|keypass"
 )
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short

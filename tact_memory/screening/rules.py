@@ -27,7 +27,7 @@ from .buffers import LINKING
 from .checks import Checks
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR
-from .vocabulary import OTHER_PASSWORD_WORDS
+from .vocabulary import OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads"]
 
@@ -49,8 +49,13 @@ def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
 
 
 _OTHER_WORD_RULES = tuple(
-    ("credential_assignment", word + rb"(?<![A-Za-z]" + re.escape(word) + rb")[ \t]*[:=](?![:=/])", Checks.assignment_in_other_words)
+    ("credential_assignment", word + rb"(?<![A-Za-z]" + re.escape(word) + rb")" + after, check)
     for word in sorted(OTHER_PASSWORD_WORDS, key=bytes.isascii)
+    for after, check in (
+        (rb"[ \t]*[:=](?![:=/])", Checks.assignment_in_other_words),
+        (rb"(?:" + b"|".join(OTHER_PARTICLES) + rb")[ \t]?", Checks.sentence_in_other_words),
+    )
+    if check is Checks.assignment_in_other_words or not word.isascii()
 )
 """The words not in ASCII first: content in ASCII alone skips them (:data:`OTHER_SCRIPTS`)."""
 
@@ -374,7 +379,7 @@ def rule_leads() -> tuple[bytes, ...]:
 
 
 _FIRST_OTHER = RULES.index(_OTHER_WORD_RULES[0])
-OTHER_SCRIPTS = range(_FIRST_OTHER, _FIRST_OTHER + sum(not word.isascii() for word in OTHER_PASSWORD_WORDS))
+OTHER_SCRIPTS = range(_FIRST_OTHER, _FIRST_OTHER + 2 * sum(not word.isascii() for word in OTHER_PASSWORD_WORDS))
 """Where the rules for "password" in words not in ASCII sit in :data:`RULES`: content in ASCII
 alone (most of it) skips them without looking for each word."""
 

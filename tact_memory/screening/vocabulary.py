@@ -55,6 +55,7 @@ __all__ = [
     "NAMED_THING",
     "NEXT_FLAG",
     "NODE_PROPERTIES",
+    "OTHER_PARTICLES",
     "OTHER_PASSWORD_WORDS",
     "OPEN_STAND_IN",
     "PASSPHRASE",
@@ -84,7 +85,10 @@ MIN_VALUE = 8
 MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
 MIN_DISTINCT = 4
 MAX_PURPOSE = 160  # how far before a linking word "<name> for <what it is for>" may start
-CREDENTIAL_WORD = rb"(?i:pass|pw|psk|pat|secret|token|key|cred|auth)"
+CREDENTIAL_WORD = (
+    rb"(?i:pass|pw|psk|pat|secret|token|key|cred|auth"
+    rb"|kennw|contrase|senha|wachtw|l(?:o|\xc3\xb6)senord|adgangskode|salasana|has(?:l|\xc5\x82)o|heslo|jelsz)"
+)
 """A part of every name :meth:`Checks.credential_named` takes."""
 MAX_NAMED = 24  # sentence-name searches one screen makes; past them, no sentence names a credential
 MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at before it is judged a value
@@ -375,6 +379,9 @@ LOGIN_CONTEXT = (
     rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t]auth)(?![A-Za-z-]))"
 )
 MAX_LOGIN_CONTEXT = 48
+# What stands between "password" in those scripts and a value written right after it, with no
+# space: Japanese は, Chinese 是, 为 and 為, Korean 는 and 은 (パスワードは..., 密码是...).
+OTHER_PARTICLES = tuple(particle.encode() for particle in ("は", "是", "为", "為", "는", "은"))
 MAX_ASIDE = 48  # how long an aside in brackets between a credential's name and its colon may be
 # A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
 # lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.

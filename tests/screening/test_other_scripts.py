@@ -53,3 +53,44 @@ def test_a_short_password_that_ends_its_line_is_refused(text: str) -> None:
 )
 def test_words_after_password_in_another_script_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+SENTENCES = [
+    "das Passwort ist {v}",
+    "la contraseña es {v}",
+    "a senha é {v}",
+    "lösenordet är {v}",
+    "het wachtwoord is {v}",
+    "passordet er {v}",
+    "hasło jest {v}",
+    "heslo je {v}",
+    "パスワードは{v}です",
+    "パスワードは {v} です",
+    "密码是{v}",
+    "비밀번호는 {v}입니다",
+]
+
+
+@given(sentence=st.sampled_from(SENTENCES), value=mixed)
+def test_a_value_after_is_in_another_language_is_refused(sentence: str, value: str) -> None:
+    assert find_secret(sentence.format(v=value)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Descriptions and stand-ins after "is", as in English (the password is expired).
+        "das Passwort ist falsch",
+        "la contraseña es incorrecta",
+        "a senha é obrigatória",
+        "パスワードは未設定です",
+        "パスワードはv2です",
+        "密码是base64编码的",
+        "パスワードはsha256でハッシュ化されます",
+        "密码是$DB_PASSWORD",
+        # Finnish "on" is no linking word here: English prose has it in every line.
+        "the release branch runs on Fridays",
+    ],
+)
+def test_words_after_is_in_another_language_are_kept(text: str) -> None:
+    assert find_secret(text) is None
