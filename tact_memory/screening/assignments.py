@@ -62,7 +62,7 @@ class AssignmentChecks(SentenceChecks):
         rb"|[ \t]+=[ \t]+[^=\s]"
     )
     pair_name = compiled(PAIR_NAME)
-    ascii_alnum = compiled(rb"[A-Za-z0-9]")
+    ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -128,7 +128,7 @@ class AssignmentChecks(SentenceChecks):
         these languages write there without one is a word (``パスワード: 未設定``, not set). NFKC
         has made a full-width colon ``:`` already."""
         found = self.value_at(buffer, match.end())
-        if found is None or self.ascii_alnum.search(buffer, found[0], found[1]) is None:
+        if found is None or self.alnum.search(buffer, found[0], found[1]) is None:
             return False
         return self.credential_after(buffer, match.end())
 
@@ -137,16 +137,11 @@ class AssignmentChecks(SentenceChecks):
         script without spaces between words (``パスワードはXk9v2LmQ7tです``, ``密码是...``,
         ``비밀번호는 ...``): the run of printable ASCII there, which ends at the sentence's next
         character, is judged as a value after "is" is (:meth:`linked_value`)."""
-        first = match.end()
-        last = first
-        while last < len(buffer) and last - first < MAX_QUOTED and 0x21 <= buffer[last] <= 0x7E:
-            last += 1
-        last = trimmed(buffer, first, last)
-        return (
-            self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
-            and self.is_value(buffer, first, last)
-            and self.description.fullmatch(buffer, first, last) is None
-        )
+        run = self.ascii_run.match(buffer, match.end())
+        if run is None:
+            return False
+        first, last = run.start(), trimmed(buffer, *run.span())
+        return self.looks_secret(buffer, first, last, shortest=MIN_LINKED) and self.description.fullmatch(buffer, first, last) is None
 
     @staticmethod
     def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:

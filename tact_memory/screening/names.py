@@ -33,6 +33,8 @@ Design:
 
 from __future__ import annotations
 
+from .vocabulary import PASSWORD_WORD
+
 __all__ = [
     "BASE64_DATA",
     "COOKIE_ATTRIBUTE",
@@ -132,19 +134,10 @@ _KEY_SERVICE = (
 # A name's characters: ASCII letters, digits and joiners, and the accented Latin letters some
 # languages' words for a password have (contraseña, lösenord, hasło), two bytes each in UTF-8.
 _NAME_CHAR = rb"(?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf])"
-# "Password" in languages that write it in Latin letters, with its accents and without them, as
-# code often writes it (contraseña and contrasena, lösenord and losenord, hasło and haslo): German,
-# Spanish, French, Portuguese, Dutch, Swedish, Norwegian, Danish, Finnish, Polish, Czech and
-# Hungarian; and Java's keytool and keystore settings (storepass, keypass).
-_PASSWORD_WORD = (
-    rb"passwort|kennwort|contrase(?:n|\xc3\xb1)a|mot[_.-]?de[_.-]?passe|senha|wachtwoord"
-    rb"|l(?:o|\xc3\xb6)senord(?:et)?|passord(?:et)?|adgangskoden?|salasana|has(?:l|\xc5\x82)o|heslo|jelsz(?:o|\xc3\xb3)"
-    rb"|storepass|keypass"
-)
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
 # ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
 _NAMED_CORE = (
-    _NAME_CHAR + rb"*?(?:(?i:pass(?:word|wd|phrase)|" + _PASSWORD_WORD + rb"|secret|credentials?|creds"
+    _NAME_CHAR + rb"*?(?:(?i:pass(?:word|wd|phrase)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?token"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"

@@ -48,16 +48,24 @@ def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
     )
 
 
-_OTHER_WORD_RULES = tuple(
-    ("credential_assignment", word + rb"(?<![A-Za-z]" + re.escape(word) + rb")" + after, check)
-    for word in sorted(OTHER_PASSWORD_WORDS, key=bytes.isascii)
-    for after, check in (
-        (rb"[ \t]*[:=](?![:=/])", Checks.assignment_in_other_words),
-        (rb"(?:" + b"|".join(OTHER_PARTICLES) + rb")[ \t]?", Checks.sentence_in_other_words),
-    )
-    if check is Checks.assignment_in_other_words or not word.isascii()
+def _other_word(word: bytes, after: bytes, check: _Check) -> tuple[str, bytes, _Check]:
+    """A rule for "password" written as ``word`` (in no longer word), then ``after``."""
+    return ("credential_assignment", word + rb"(?<![A-Za-z]" + re.escape(word) + rb")" + after, check)
+
+
+_OTHER_COLON = rb"[ \t]*[:=](?![:=/])"
+_OTHER_PARTICLE = rb"(?:" + b"|".join(OTHER_PARTICLES) + rb")[ \t]?"
+_OTHER_SCRIPT_RULES = tuple(
+    _other_word(word, after, check)
+    for word in OTHER_PASSWORD_WORDS
+    if not word.isascii()
+    for after, check in ((_OTHER_COLON, Checks.assignment_in_other_words), (_OTHER_PARTICLE, Checks.sentence_in_other_words))
 )
-"""The words not in ASCII first: content in ASCII alone skips them (:data:`OTHER_SCRIPTS`)."""
+"""The words not in ASCII, before a colon or a particle: content in ASCII alone skips them
+(:data:`OTHER_SCRIPTS`)."""
+_OTHER_WORD_RULES = _OTHER_SCRIPT_RULES + tuple(
+    _other_word(word, _OTHER_COLON, Checks.assignment_in_other_words) for word in OTHER_PASSWORD_WORDS if word.isascii()
+)
 
 _ARMOUR_OPEN = rb"-? ?"  # after four dashes: a fifth (PEM), or a space (SSH2)
 _ARMOUR_CLOSE = rb" ?-{4,5}"
@@ -378,8 +386,8 @@ def rule_leads() -> tuple[bytes, ...]:
     return tuple(literal_lead(source) for _, source, _ in RULES)
 
 
-_FIRST_OTHER = RULES.index(_OTHER_WORD_RULES[0])
-OTHER_SCRIPTS = range(_FIRST_OTHER, _FIRST_OTHER + 2 * sum(not word.isascii() for word in OTHER_PASSWORD_WORDS))
+_FIRST_OTHER = RULES.index(_OTHER_SCRIPT_RULES[0])
+OTHER_SCRIPTS = range(_FIRST_OTHER, _FIRST_OTHER + len(_OTHER_SCRIPT_RULES))
 """Where the rules for "password" in words not in ASCII sit in :data:`RULES`: content in ASCII
 alone (most of it) skips them without looking for each word."""
 

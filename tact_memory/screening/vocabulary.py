@@ -31,9 +31,9 @@ from __future__ import annotations
 
 __all__ = [
     "BETWEEN_STRINGS",
+    "CHANGED",
     "CLAUSE_END",
     "CREDENTIAL_WORD",
-    "CHANGED",
     "DESCRIPTION",
     "ELIDED_PREFIX",
     "GRAMMAR_WORD",
@@ -55,10 +55,11 @@ __all__ = [
     "NAMED_THING",
     "NEXT_FLAG",
     "NODE_PROPERTIES",
+    "OPEN_STAND_IN",
     "OTHER_PARTICLES",
     "OTHER_PASSWORD_WORDS",
-    "OPEN_STAND_IN",
     "PASSPHRASE",
+    "PASSWORD_WORD",
     "PATTERN_CLASS",
     "PATTERN_CONSTRUCT",
     "PATTERN_RANGE",
@@ -85,10 +86,17 @@ MIN_VALUE = 8
 MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
 MIN_DISTINCT = 4
 MAX_PURPOSE = 160  # how far before a linking word "<name> for <what it is for>" may start
-CREDENTIAL_WORD = (
-    rb"(?i:pass|pw|psk|pat|secret|token|key|cred|auth"
-    rb"|kennw|contrase|senha|wachtw|l(?:o|\xc3\xb6)senord|adgangskode|salasana|has(?:l|\xc5\x82)o|heslo|jelsz)"
+# "Password" in languages that write it in Latin letters, with its accents and without them, as
+# code often writes it (contraseña and contrasena, lösenord and losenord, hasło and haslo), and
+# with the definite ending of the Scandinavian ones (lösenordet): German, Spanish, French,
+# Portuguese, Dutch, Swedish, Norwegian, Danish, Finnish, Polish, Czech and Hungarian; and Java's
+# keytool and keystore settings (storepass, keypass). Names ending in one are credential names.
+PASSWORD_WORD = (
+    rb"passwort|kennwort|contrase(?:n|\xc3\xb1)a|mot[_.-]?de[_.-]?passe|senha|wachtwoord"
+    rb"|l(?:o|\xc3\xb6)senord(?:et)?|passord(?:et)?|adgangskoden?|salasana|has(?:l|\xc5\x82)o|heslo|jelsz(?:o|\xc3\xb3)"
+    rb"|storepass|keypass"
 )
+CREDENTIAL_WORD = rb"(?i:pass|pw|psk|pat|secret|token|key|cred|auth|" + PASSWORD_WORD + rb")"
 """A part of every name :meth:`Checks.credential_named` takes."""
 MAX_NAMED = 24  # sentence-name searches one screen makes; past them, no sentence names a credential
 MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at before it is judged a value
