@@ -43,11 +43,10 @@ second server with ``--role child`` for sub-agents.
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import json
 import os
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Awaitable, Callable
 from importlib import metadata
 from typing import Any, Literal
 
@@ -253,13 +252,17 @@ def create_server(
     )
 
 
+AroundCall = Callable[[ServerRequestContext[Any], Callable[[], Awaitable[ToolResult]]], Awaitable[ToolResult]]
+"""What runs a routed server's tool call: given the call's request and the call, its result."""
+
+
 def create_routed_server(
     agent: Callable[[ServerRequestContext[Any]], Dispatcher],
     *,
     limits: Limits,
     tools: ToolLayout = "one",
     enabled: bool = True,
-    around_call: Callable[[ServerRequestContext[Any]], AbstractContextManager[object]] | None = None,
+    around_call: AroundCall | None = None,
     dialect: Dialect = "default",
 ) -> Server[Any]:
     """An MCP server whose every request runs through the dispatcher ``agent`` picks for it.
@@ -274,8 +277,8 @@ def create_routed_server(
         limits: The bounds the schemas publish (the dispatchers' stores').
         tools: ``"one"`` for the one ``memory`` tool, ``"split"`` for one tool per operation.
         enabled: ``False`` when memory is disabled: no instructions and no prompt.
-        around_call: A context each tool call runs in, made from its request (the team service
-            runs a call under its HTTP request's deadline, which the worker thread inherits).
+        around_call: Runs each tool call, given its request and the call (the team service runs
+            a call under its HTTP request's deadline, which the worker thread inherits).
         dialect: The shape of the input schemas listed, as for :func:`create_server`.
     """
     if tools not in ("one", "split"):
@@ -307,8 +310,8 @@ def create_routed_server(
             if refusal is not None:
                 return call_result(refusal)
             arguments = {**arguments, "operation": operation}
-        with contextlib.nullcontext() if around_call is None else around_call(ctx):
-            return call_result(await dispatcher.acall(arguments))
+        call = functools.partial(dispatcher.acall, arguments)
+        return call_result(await (call() if around_call is None else around_call(ctx, call)))
 
     async def list_prompts(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None

@@ -40,12 +40,13 @@ would open an event stream the service never writes to, is answered 405.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,7 @@ from ..limits import Limits
 from ..deadline import Deadline, under
 from ..store.postgres import PostgresStore
 from ..tool.guard import Dispatcher, Role
+from ..tool.results import ToolResult
 from .gate import Gate, Refused, replay
 from .tokens import Credential, TokenRefused
 
@@ -74,12 +76,30 @@ _CREDENTIAL = "tact_memory.credential"
 _DEADLINE = "tact_memory.deadline"
 
 
-def _under_deadline(ctx: Any) -> contextlib.AbstractContextManager[None]:
-    """A tool call runs under the deadline of the HTTP request behind it (see :mod:`tact_memory.deadline`)."""
+_GATE_MARGIN_S = 0.05
+"""How long past its deadline a timed-out call waits, so that the gate's clock (set for the
+deadline) has answered first."""
+
+
+async def _under_deadline(ctx: Any, call: Callable[[], Awaitable[ToolResult]]) -> ToolResult:
+    """Run a tool call under the deadline of the HTTP request behind it (see :mod:`tact_memory.deadline`).
+
+    The database cancels a statement at the same deadline as the gate, and either clock may run
+    out first. On ``/v1`` both give the answer ``timeout`` (HTTP 504); here a call the database
+    stopped would be answered in band, as a tool result, whenever its clock won. So a call that
+    ends ``unavailable`` for a timeout waits until the gate's clock has run out: the gate answers
+    ``timeout``, and this result is dropped with the rest of the request.
+    """
     request = getattr(ctx, "request", None)
     scope = getattr(request, "scope", None) or {}
     found = scope.get(_DEADLINE)
-    return under(found if isinstance(found, Deadline) else None)
+    limit = found if isinstance(found, Deadline) else None
+    with under(limit):
+        result = await call()
+    error = result.get("error")
+    if limit is not None and isinstance(error, dict) and error.get("reason") == "timeout":
+        await asyncio.sleep(limit.remaining() + _GATE_MARGIN_S)
+    return result
 _READER_NOTE = " This token is a reader token; changing team memory needs a writer token."
 _MOST_AGENTS = 4096
 TOOL_LAYOUTS: tuple[ToolLayout, ...] = ("one", "split")

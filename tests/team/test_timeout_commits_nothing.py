@@ -59,6 +59,14 @@ def mcp_put(service: Service, token: str, content: str) -> Callable[[], Any]:
     return lambda: service.call("POST", "/mcp", token, json=put, headers=headers, timeout=30)
 
 
+def seeded_put(service: Service, token: str, route: str, content: str) -> Callable[[], Any]:
+    """A put of ``content`` by ``route`` to send later, into a namespace that already holds a record."""
+    assert service.call("POST", "/v1/put", token, json={"content": f"the seed of {route}"}).status_code == 200
+    if route == "mcp":
+        return mcp_put(service, token, content)
+    return lambda: service.call("POST", "/v1/put", token, json={"content": content}, timeout=30)
+
+
 @pytest.mark.parametrize("route", ["json", "mcp"])
 def test_a_put_that_times_out_waiting_never_commits_later(
     slow: Service, pg_database: str, admin: Any, make_token: Callable[..., str], route: str
@@ -66,12 +74,8 @@ def test_a_put_that_times_out_waiting_never_commits_later(
     """The put waits 1 s at authentication, then on a concurrent change of its namespace that
     ends after the request timeout. Answered ``timeout``, it must not land when the lock frees."""
     namespace = f"late-{route}"
-    token = make_token(namespace)
-    assert slow.call("POST", "/v1/put", token, json={"content": f"seed of {namespace}"}).status_code == 200
     content = f"the {route} put answered timeout must never be stored"
-    send = mcp_put(slow, token, content) if route == "mcp" else (
-        lambda: slow.call("POST", "/v1/put", token, json={"content": content}, timeout=30)
-    )  # fmt: skip
+    send = seeded_put(slow, make_token(namespace), route, content)
     tokens = blocked_on_tokens(pg_database)
     rows = holding_namespace(pg_database, namespace)
     try:
@@ -90,6 +94,39 @@ def test_a_put_that_times_out_waiting_never_commits_later(
         rows.close()
     assert result.status_code == 504 and result.json()["error"]["code"] == "timeout", result.text
     time.sleep(1.0)  # time for a worker that had kept going to commit
+    assert stored(admin, content) == 0
+
+
+@pytest.mark.parametrize("route", ["json", "mcp"])
+def test_a_put_the_database_cancels_is_answered_timeout_on_both_routes(
+    slow: Service, pg_database: str, admin: Any, make_token: Callable[..., str], route: str
+) -> None:
+    """The database's clock and the gate's run out at the same deadline, and either may be first.
+    Here the database stops the waiting statement long before the deadline (a cancel raises what
+    its statement timeout raises): the answer is still the gate's ``timeout``, on ``/mcp`` as on
+    ``/v1``, never a tool result that tells another story, and nothing is stored."""
+    namespace = f"cancelled-{route}"
+    content = f"the {route} put the database cancelled must never be stored"
+    send = seeded_put(slow, make_token(namespace), route, content)
+    rows = holding_namespace(pg_database, namespace)
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            started = time.monotonic()
+            answer = pool.submit(send)
+            wait_for_waiters(admin, 1)  # at the namespace's lock
+            cancelled = admin.execute(
+                "SELECT pg_cancel_backend(pid) FROM pg_stat_activity"
+                " WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            ).fetchall()
+            assert [row[0] for row in cancelled] == [True]
+            result = answer.result()
+            took = time.monotonic() - started
+    finally:
+        rows.rollback()
+        rows.close()
+    assert result.status_code == 504 and result.json()["error"]["code"] == "timeout", result.text
+    assert took < TIMEOUT_S + 2.0
+    time.sleep(0.5)
     assert stored(admin, content) == 0
 
 
