@@ -134,10 +134,11 @@ _KEY_SERVICE = (
 # A name's characters: ASCII letters, digits and joiners, and the accented Latin letters some
 # languages' words for a password have (contraseña, lösenord, hasło), two bytes each in UTF-8.
 _NAME_CHAR = rb"(?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf])"
-# A name ends in a credential word. Distinctive words may follow any prefix (dbpassword); short
-# ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
+# A name ends in a credential word. Distinctive words may follow any prefix (dbpassword), and a
+# password's name may be plural (passwords: ..., the root passwords are ...); short ones need a
+# separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
 _NAMED_CORE = (
-    _NAME_CHAR + rb"*?(?:(?i:pass(?:word|wd|phrase)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
+    _NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?token"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"
@@ -194,6 +195,9 @@ SPACED_KEY_NAME = (
     rb"(?i:(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
     rb"|auth|service|webhook|storage|deploy|admin|root|ssh|" + _KEY_SERVICE + rb") key)"
 )
+# French names a password in three words (le mot de passe est ..., les mots de passe sont ...):
+# what ends at "passe" in a sentence.
+SPACED_PASSWORD_NAME = rb"(?<![A-Za-z0-9_])(?i:mots?[ \t]+de[ \t]+passe)\Z"
 # The words before a "-Key:" or "-Token:" ending that make the header carry a credential, after
 # up to three words of vendor prefix (X-Api-Key, X-Auth-Token, Ocp-Apim-Subscription-Key).
 KEY_HEADER = (

@@ -28,7 +28,14 @@ import re
 
 from .buffers import NAME_CHARS, distinct, is_linking, trimmed
 from .leads import compiled
-from .names import CREDENTIAL_NAME, MAX_NAME, NAME_BEFORE, NOT_CREDENTIAL_NAME, SPACED_KEY_NAME
+from .names import (
+    CREDENTIAL_NAME,
+    MAX_NAME,
+    NAME_BEFORE,
+    NOT_CREDENTIAL_NAME,
+    SPACED_KEY_NAME,
+    SPACED_PASSWORD_NAME,
+)
 from .value_checks import ValueChecks
 from .vocabulary import (
     CHANGED,
@@ -56,6 +63,7 @@ class SentenceChecks(ValueChecks):
     not_credential_name = compiled(NOT_CREDENTIAL_NAME)
     name_before = compiled(NAME_BEFORE)
     spaced_key_name = compiled(SPACED_KEY_NAME)
+    spaced_password_name = compiled(SPACED_PASSWORD_NAME)
     word_gap = compiled(rb"\s")
     path = compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
     credential_word = compiled(CREDENTIAL_WORD)
@@ -85,12 +93,14 @@ class SentenceChecks(ValueChecks):
         return name.start()
 
     def credential_named(self, buffer: bytearray, start: int, end: int) -> bool:
-        """Whether the name ``buffer[start:end]`` names a credential, alone or as the ``key`` of a
-        two-word key name such as ``API key``."""
+        """Whether the name ``buffer[start:end]`` names a credential, alone, as the ``key`` of a
+        two-word key name such as ``API key``, or as the end of French ``mot de passe``."""
         if self.credential_name.fullmatch(buffer, start, end) is not None:
             return True
-        if start < 2 or buffer[start - 1] != ord(" "):
+        if start < 2 or buffer[start - 1] not in b" \t":
             return False
+        if end - start == 5 and self.spaced_password_name.search(buffer, max(0, end - 16), end) is not None:
+            return True
         word = self.name_ending_at(buffer, start - 1)
         return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
 

@@ -237,9 +237,11 @@ CREDENTIAL_NAMES = [
     "GITHUB_TOKEN", "DB_PASSWORD", "WEBHOOK_SECRET", "SENTRY_AUTH_TOKEN", "REDIS_PASS",
     "apiKey", "clientSecret", "authToken", "dbPassword", "config.api_key",
     "API key", "Secret key", "private key", "Stripe API key", "Stripe secret key", "webhook key",
+    # a password's name in the plural names passwords (passwords: ..., the root passwords are ...)
+    "passwords", "DB_PASSWORDS", "passphrases",
 ]  # fmt: skip
 NOT_CREDENTIAL_NAMES = [
-    "max_tokens", "tokens", "passwords", "keyboard", "monkey", "primary_key",
+    "max_tokens", "tokens", "keyboard", "monkey", "primary_key",
     "sort_key", "next_page_token", "publicKeyToken", "STRIPE_PUBLISHABLE_KEY", "stripePublishableKey",
     "publishable_key", "bypass", "mytoken", "commit", "image_digest",
     "primary key", "sort key", "public key", "foreign key", "cache key", "the key", "API key id",

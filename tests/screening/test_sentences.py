@@ -22,6 +22,10 @@ REFUSED = [
     "The master password for the vault is: Correct-Horse-9",
     "the token for the billing API: 9f8e7d6c5b4a3f2e1d0c",
     "the admin password was: Tr0ub4dor&3",
+    # A password's name in the plural: the passwords it gives are as secret.
+    "The root passwords are Tr0ub4dor&3 and Summer2024!",
+    "passwords: Tr0ub4dor&3, Summer2024!",
+    "passphrases: correct horse battery staple",
     # A credential among many colons that name nothing: they cost no search, so it is still found.
     "The admin password is Tr0ub4dor&3.\n" + "".join(f"  db{i}: db{i}.internal:5432\n" for i in range(23)),
     "".join(f"- at: 2024-07-01T10:{i:02d}:00Z\n" for i in range(25)) + "the staging password is Hunter2024!",
@@ -35,6 +39,9 @@ KEPT = [
     "the token HS256 header is checked first",
     "the secret AES256GCM envelope wraps each field",
     "password policy v2 requires twelve characters",
+    "passwords are hashed with Argon2id",
+    "passwords: never stored, only their hashes",
+    "the passwords for 12 accounts expired",
     "token bucket4j limits the API to 20 requests",
     "every token in a :class:`Token` and converts the value.",  # jinja2
     '"""The password of the connection. See :pq:`PQpass()`."""',  # psycopg
