@@ -63,6 +63,8 @@ class AssignmentChecks(SentenceChecks):
     )
     pair_name = compiled(PAIR_NAME)
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
+    # The rest of a line that ends after a colon, then a line of one run (quoted or not) alone.
+    next_line = compiled(rb"[ \t]*\r?\n[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)")
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -94,7 +96,9 @@ class AssignmentChecks(SentenceChecks):
                 return False
             if self.names_lookup(buffer, start, end, match.end()):
                 return False
-            return self.credential_after(buffer, match.end(), spaced=True)
+            return self.credential_after(buffer, match.end(), spaced=True) or (
+                buffer[match.start()] == ord(":") and self.next_line_value(buffer, match.end())
+            )
         if self.suffixed_credential.fullmatch(buffer, start, end) is not None:
             return self.generated_value(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
@@ -120,6 +124,21 @@ class AssignmentChecks(SentenceChecks):
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_or_changed(buffer, end) or (pair and self.user_pair(buffer, end, match.end()))
+
+    def next_line_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the line after a credential's name and a colon that ends its line holds its
+        value alone (``Admin password:`` and ``Tr0ub4dor&3`` below it; YAML reads an indented
+        plain scalar there as the value). The value is judged as one that ends its clause after
+        "is": six bytes or more, a letter with a digit or a symbol, no stand-in or reference, so a
+        word of a description (``Password:`` then ``required``) is kept; a line of more than one
+        word, a key of its own (``secretKeyRef:``), a list item or a comment is no value."""
+        line = self.next_line.match(buffer, pos)
+        if line is None:
+            return False
+        first, last = line.span("value")
+        if buffer[first] in b"-#*>|" or buffer[last - 1] == ord(":"):
+            return False
+        return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
 
     def assignment_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value after "password" in another script or in another language's words of
