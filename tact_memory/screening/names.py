@@ -135,10 +135,10 @@ _KEY_SERVICE = (
 # languages' words for a password have (contraseña, lösenord, hasło), two bytes each in UTF-8.
 _NAME_CHAR = rb"(?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf])"
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword), and a
-# password's name may be plural (passwords: ..., the root passwords are ...); short ones need a
-# separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
+# password's name may be plural (passwords: ..., the root passwords are ...) or a passcode; short
+# ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
 _NAMED_CORE = (
-    _NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
+    _NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?|codes?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?token"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"

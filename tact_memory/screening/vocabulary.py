@@ -137,7 +137,7 @@ NEXT_FLAG = rb"[ \t]+-"
 PLACEHOLDER_WORD = (
     rb"\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
     rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z]+)+|(?:[a-z]+[-_])+here"
-    rb"|pass(?:word|wd|phrase)?s?|pwd|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
+    rb"|pass(?:word|wd|phrase|code)?s?|pwd|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
     rb"|changeme|changeit|change[-_]?me|changethis|redacted|removed|placeholder|hidden|masked|omitted"
     rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"
     rb"|blank|true|false|yes|no|on|off|required|optional|missing|invalid|expired|revoked|rotated"
@@ -263,7 +263,7 @@ _ALGORITHM = (
 )
 _REFERENCE = (
     rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\."
-    rb"(?:[A-Za-z_]*[_A-Z][A-Za-z_]*|(?i:pass(?:word|wd|phrase)?|pwd|secrets?|tokens?|keys?|api_?key|credentials?"
+    rb"(?:[A-Za-z_]*[_A-Z][A-Za-z_]*|(?i:pass(?:word|wd|phrase|code)?|pwd|secrets?|tokens?|keys?|api_?key|credentials?"
     rb"|creds|auth))"  # settings.SECRET_KEY, ed25519.PrivateKey, self.password
     rb"|[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+"  # OPENAI_API_KEY_V2, but not a random RUN_OF_CAPS7X2
     rb"|" + _ALGORITHM + rb"(?:[-_]" + _ALGORITHM + rb")+"  # hmac-sha256, aes-256-gcm

@@ -1,0 +1,71 @@
+"""Secrets that are neither a password nor a key, each in the shape it is issued in: a PIN, a
+wallet's seed phrase, an account's recovery codes.
+
+Design:
+
+- Each is found by the word that names it, then the value in that shape right after a colon, ``=``
+  or "is" (``PIN: 4921``, ``the SIM PIN is 4921``, ``MNEMONIC="…twelve words…"``, ``GitHub
+  recovery codes: 3f9a2-c81d0 …``). Without the name, four digits or twelve words are anything.
+- A PIN is four to eight digits, not part of a longer number, a date or a version; one digit
+  repeated or a run up or down (``0000``, ``1234``, ``654321``) is the default or an example,
+  and kept. A pin of a circuit is no PIN: ``GPIO_PIN = 17`` is joined to its name, and a board's
+  pins are numbered below a thousand.
+- A seed phrase (BIP-39) is 12, 15, 18, 21 or 24 lower-case words of three to eight letters;
+  a sentence of that many such words after the name is unlikely, and one that repeats words
+  (Hardhat's ``test test … junk``) is a well-known example, kept.
+- A recovery or backup code (or key) is groups of letters and digits joined by dashes
+  (``3f9a2-c81d0``, ``8F3K-2LQ9-XM4P``), four groups or more of capitals or digits alone (a disk
+  encryption's recovery key), or eight to ten digits (``4830 1957``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .leads import compiled
+from .value_checks import ValueChecks
+
+__all__ = ["CODE_SEPARATOR", "PIN_VALUE", "RECOVERY_CODE", "SEED_WORDS", "CodeChecks"]
+
+CODE_SEPARATOR = rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)[ \t]+)[\"'`]?"
+"""What stands between such a secret's name and its value: a colon, ``=`` or "is", and a quote."""
+
+PIN_VALUE = rb"(?P<value>[0-9]{4,8})(?![0-9A-Za-z_:/-]|[.,][0-9])"
+SEED_WORDS = rb"(?P<words>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})(?![A-Za-z0-9_-])"
+RECOVERY_CODE = (
+    rb"(?P<code>(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,7}"
+    rb"|[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,7}|[0-9]{4}[ -]?[0-9]{4}|[0-9]{8,10})(?![0-9A-Za-z_:/-]|\.[0-9A-Za-z])"
+)
+_SEED_LENGTHS = frozenset((12, 15, 18, 21, 24))
+
+
+class CodeChecks(ValueChecks):
+    """The checks of PINs, seed phrases and recovery codes."""
+
+    seed_word = compiled(rb"[a-z]+")
+
+    def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Whether the digits after a PIN's name are a PIN: not one digit repeated, not a run."""
+        return not example_digits(buffer, *match.span("value"))
+
+    def seed_phrase(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Whether the words after a seed phrase's name are one: as many as a seed phrase has,
+        three in four of them different."""
+        words = [bytes(found.group()) for found in self.seed_word.finditer(buffer, *match.span("words"))]
+        return len(words) in _SEED_LENGTHS and len(set(words)) * 4 >= len(words) * 3
+
+    def recovery_code(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Whether the code after a recovery code's name is one: four different characters or
+        more, and digits alone not repeated or a run; or, after a recovery phrase's name, whether
+        its words are a seed phrase."""
+        if "words" in match.re.groupindex and match.start("words") >= 0:
+            return self.seed_phrase(buffer, match)
+        start, end = match.span("code")
+        return len(set(buffer[start:end]) - {ord("-"), ord(" ")}) >= 4 and not example_digits(buffer, start, end)
+
+
+def example_digits(buffer: bytearray, start: int, end: int) -> bool:
+    """Whether ``buffer[start:end]`` is digits that an example gives: one repeated, or a run up or
+    down (``0000``, ``1234``, ``87654321``)."""
+    steps = {buffer[i + 1] - buffer[i] for i in range(start, end - 1)}
+    return buffer[start:end].isdigit() and steps in ({0}, {1}, {-1})

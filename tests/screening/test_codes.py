@@ -1,0 +1,155 @@
+"""Secrets that are neither a password nor a key, after their names and in the shape they are
+issued in: a PIN, a passcode, a wallet's seed phrase, an account's recovery codes or a disk's
+recovery key."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory import errors
+from tact_memory.screening.credentials import find_secret
+
+PIN_NAMES = ["PIN", "pin", "Pin", "SIM PIN", "PIN code", "pin_code", "pincode", "PinCode", "PIN-Code", "PINCODE"]
+SEPARATORS = [": ", ":", "=", " = ", " is ", " was "]
+
+
+def _example(digits: str) -> bool:
+    steps = {int(b) - int(a) for a, b in zip(digits, digits[1:])}
+    return steps in ({0}, {1}, {-1})
+
+
+pins = st.text(string.digits, min_size=4, max_size=8).filter(lambda d: not _example(d))
+
+
+@given(name=st.sampled_from(PIN_NAMES), separator=st.sampled_from(SEPARATORS), pin=pins,
+       quote=st.sampled_from(["", '"', "'"]), after=st.sampled_from(["", ".", "\n", " (the office door)", ", then #"]))  # fmt: skip
+def test_a_pin_after_its_name_is_refused(name: str, separator: str, pin: str, quote: str, after: str) -> None:
+    assert find_secret(f"the {name}{separator}{quote}{pin}{quote}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A pin of a circuit: joined to its name, or numbered below a thousand.
+        "GPIO_PIN = 4921",
+        "LED_PIN: 1300",
+        "pin: 17",
+        "the LED pin is 13",
+        # Examples and defaults: one digit repeated, or a run.
+        "PIN: 0000",
+        "the default PIN is 1234",
+        "PIN = 654321",
+        # Part of something longer: a date, a decimal, a version, a word, a longer number.
+        "PIN: 2024-01-01",
+        "pin: 1.5",
+        "pin=4921x",
+        "PIN: 1234567890123",
+        "PIN is 4 digits long",
+        # The word inside another.
+        "spinning: 4921",
+        "opinion = 4921",
+    ],
+)
+def test_what_is_no_pin_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize("text", ["passcode: 482913", "PASSCODE=Xk2mQ9", "the passcode is Xk2mQ9", "passcodes: Tr0ub4dor&3"])
+def test_a_passcode_is_named_as_a_password_is(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize("text", ["passcode = get_passcode()", "passcode: str", "passcode: passcode", "the passcode is required"])
+def test_code_and_words_after_passcode_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# Lower-case words of three to eight letters, as a seed phrase's wordlist has (a sample, drawn by
+# hypothesis, not the wordlist itself).
+seed_word = st.text(string.ascii_lowercase, min_size=3, max_size=8)
+SEED_NAMES = ["mnemonic", "MNEMONIC", "Mnemonic phrase", "seed phrase", "Seed words", "SEED_PHRASE", "recovery phrase",
+              "secret recovery phrase", "wallet recovery seed"]  # fmt: skip
+
+
+@given(name=st.sampled_from(SEED_NAMES), separator=st.sampled_from([": ", "=", " is "]),
+       words=st.sampled_from([12, 15, 18, 21, 24]).flatmap(lambda n: st.lists(seed_word, min_size=n, max_size=n, unique=True)),
+       quote=st.sampled_from(["", '"', "'"]), after=st.sampled_from(["", "\n", ".", " (on paper in the safe)"]))  # fmt: skip
+def test_a_seed_phrase_after_its_name_is_refused(name: str, separator: str, words: list[str], quote: str, after: str) -> None:
+    text = f"{name}{separator}{quote}{' '.join(words)}{quote}{after}"
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Hardhat's and the BIP-39 test vectors' well-known phrases repeat their words.
+        'MNEMONIC="test test test test test test test test test test test junk"',
+        "mnemonic: abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+        # Prose after the name: short words, or not as many words as a seed phrase has.
+        "Seed phrase: write it down on paper and keep it somewhere safe",
+        "mnemonic: the opcode names used by the assembler when printing each instruction mnemonic",
+        "seed phrase: twelve random words from the list",
+        "mnemonic = generate_mnemonic(strength=128)",
+        "seed: ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic",
+    ],
+)
+def test_what_is_no_seed_phrase_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+def test_a_seed_phrase_of_another_length_is_kept() -> None:
+    words = "ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic".split()
+    for count in (11, 13, 14):
+        phrase = " ".join((words * 2)[:count])
+        assert find_secret(f"seed phrase: {phrase}") is None, count
+
+
+RECOVERY_NAMES = ["recovery codes", "Recovery code", "backup codes", "BACKUP_CODES", "recovery key", "the recovery key"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "3f9a2-c81d0",  # GitHub: two groups of five, hex
+        "8F3K-2LQ9-XM4P",
+        "4830 1957",  # Google: eight digits
+        "48301957",
+        "ABCD-EFGH-IJKL-MNOP-QRST-UVWX",  # FileVault: six groups of capitals
+        "123456-654321-111111-222222-333333-444444-555555-666666",  # BitLocker: eight groups of digits
+    ],
+)
+@pytest.mark.parametrize("name", RECOVERY_NAMES)
+def test_a_recovery_code_after_its_name_is_refused(name: str, code: str) -> None:
+    assert find_secret(f"{name}: {code}") == "credential_assignment"
+    assert find_secret(f"{name} is {code}.") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "recovery code: retry-loop",  # code that recovers from errors
+        "recovery code: retry-loop-back-off",
+        "backup code: 2024-01-01",
+        "backup codes: 12345678",
+        "backup key: AAAA-AAAA-AAAA-AAAA",
+        "recovery key: see the team vault",
+        "recovery codes: 10 single-use codes",
+    ],
+)
+def test_what_is_no_recovery_code_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+def test_a_refused_pin_is_not_echoed_and_not_stored(store: Any) -> None:
+    """Like every refusal, these name the kind and never the value, and store nothing."""
+    pin = "739204"
+    with pytest.raises(errors.SecretRejected) as raised:
+        store.put(f"the vault PIN is {pin}")
+    assert raised.value.details()["kind"] == "credential_assignment"
+    assert pin not in str(raised.value) and pin not in repr(raised.value.details())
+    assert store.list_records() == []
