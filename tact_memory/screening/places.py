@@ -25,7 +25,7 @@ from .names import (
     SESSION_COOKIE_NAME,
 )
 from .sentences import SentenceChecks
-from .vocabulary import MIN_DISTINCT, NEXT_FLAG, URLSAFE_BYTES
+from .vocabulary import MIN_DISTINCT, NEXT_FLAG, URL_STAND_IN, URLSAFE_BYTES
 
 __all__ = ["PlaceChecks"]
 
@@ -48,6 +48,7 @@ class PlaceChecks(SentenceChecks):
     secret_entry = compiled(SECRET_ENTRY)
     base64_data = compiled(BASE64_DATA)
     net_use = compiled(rb"(?i:net[ \t]+use)[ \t]")
+    url_stand_in = compiled(URL_STAND_IN)
 
     def value_follows(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a bearer token in prose: the value must look generated."""
@@ -240,8 +241,9 @@ class PlaceChecks(SentenceChecks):
         take it) is one too, unless what comes before the first of them is a port: then the ``@``
         belongs to the path (``https://host:8443/@scope/pkg``). A URL's password is delimited as a
         quoted value is, so it stands for one only as a whole template (``${DB_PASSWORD}``, ``%s``,
-        ``{password}``): one that starts with a percent-encoded byte (``%40...``) or a symbol is a
-        password. One that repeats the user's name is a well-known local default, as in curl's
+        ``{password}``) or a call as code writes one (``get_password()``; see
+        :data:`.vocabulary.URL_STAND_IN`): one that starts with a percent-encoded byte (``%40...``)
+        or a symbol is a password. One that repeats the user's name is a well-known local default, as in curl's
         ``-u 'test:test'`` (``amqp://guest:guest@localhost``, ``postgres://postgres:postgres@...``).
         """
         start, end = match.span("body")
@@ -251,7 +253,7 @@ class PlaceChecks(SentenceChecks):
         if cut < end and (cut == start or bytes(buffer[start:cut]).isdigit()):
             return False
         return (
-            self.quoted_stand_in.fullmatch(buffer, start, end) is None
+            self.url_stand_in.fullmatch(buffer, start, end) is None
             and self.placeholder_word.fullmatch(buffer, start, end) is None
             and distinct(buffer, start, end) > 1
             and not self.token_stand_in(buffer, start, end)

@@ -77,6 +77,7 @@ __all__ = [
     "TYPE_NAME",
     "UNQUOTED_REFERENCE",
     "URLSAFE_BYTES",
+    "URL_STAND_IN",
     "VALUE",
     "VARIABLE_END",
     "WORD",
@@ -219,10 +220,17 @@ PLACEHOLDER = (
 _JOINER = rb"[-_.:/@,;|()\[\] ]{0,4}"
 # An Azure App Service setting that reads its value from Key Vault.
 _KEY_VAULT_REFERENCE = rb"@Microsoft\.KeyVault\([^()\"'`]{1,256}\)"
-QUOTED_STAND_IN = (
-    _JOINER + rb"(?:" + _TEMPLATE + rb")(?:" + _JOINER + rb"(?:" + _TEMPLATE + rb"))*" + _JOINER
-    + rb"|" + _CALL + rb"|" + _COLOUR + rb"|" + _KEY_VAULT_REFERENCE
-)
+_TEMPLATES = _JOINER + rb"(?:" + _TEMPLATE + rb")(?:" + _JOINER + rb"(?:" + _TEMPLATE + rb"))*" + _JOINER
+QUOTED_STAND_IN = _TEMPLATES + rb"|" + _CALL + rb"|" + _COLOUR + rb"|" + _KEY_VAULT_REFERENCE
+# A URL's password (and curl's) is never run, so a call stands for a value there only as code
+# writes one: a callee in code's case (get_password, os.getenv, tokenHex) and arguments that are
+# names as code writes them or numbers (os.getenv(KEY), getpass(0), env[TOKEN]). Anything else
+# between brackets is a password's own symbols ("y(0Jm)", "A(00=)", "kdTQp(8J)", "t[qeG1K]").
+_CODE_NAME = rb"[a-z_][a-z0-9_]*(?:[A-Z][a-z0-9_]+)*"
+_ARGUMENT = rb"(?:" + _PLAIN_NAME + rb"|[0-9]{1,8})"
+_ARGUMENTS = rb"(?:" + _ARGUMENT + rb"(?:, ?" + _ARGUMENT + rb")*)?"
+_CODE_CALL = _CODE_NAME + rb"(?:\." + _CODE_NAME + rb")*(?:\(" + _ARGUMENTS + rb"\)|\[" + _ARGUMENTS + rb"\])"
+URL_STAND_IN = _TEMPLATES + rb"|" + _CODE_CALL + rb"|" + _KEY_VAULT_REFERENCE
 # A token's published prefix with the rest left out (sk-..., sk_live_..., ghp_...), as notes and
 # documentation show which kind of key goes where. The prefix ends at its separator: a value
 # that goes on past it before the dots (hunter2...) is a value cut short, not a prefix.
