@@ -3,9 +3,10 @@ wallet's seed phrase, an account's recovery codes.
 
 Design:
 
-- Each is found by the word that names it, then the value in that shape right after a colon, ``=``
-  or "is" (``PIN: 4921``, ``the SIM PIN is 4921``, ``MNEMONIC="…twelve words…"``, ``GitHub
-  recovery codes: 3f9a2-c81d0 …``). Without the name, four digits or twelve words are anything.
+- Each is found by the word that names it, then the value in that shape after a colon, ``=`` or
+  "is", and what it is for before them (``PIN: 4921``, ``the SIM PIN is 4921``,
+  ``MNEMONIC="…twelve words…"``, ``GitHub recovery codes for the admin account: 3f9a2-c81d0 …``).
+  Without the name, four digits or twelve words are anything.
 - A PIN is four to eight digits, not part of a longer number, a date or a version; one digit
   repeated or a run up or down (``0000``, ``1234``, ``654321``) is the default or an example,
   and kept. A pin of a circuit is no PIN: ``GPIO_PIN = 17`` is joined to its name, and a board's
@@ -27,8 +28,13 @@ from .value_checks import ValueChecks
 
 __all__ = ["CODE_SEPARATOR", "PIN_VALUE", "RECOVERY_CODE", "SEED_WORDS", "CodeChecks"]
 
-CODE_SEPARATOR = rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)[ \t]+)[\"'`]?"
-"""What stands between such a secret's name and its value: a colon, ``=`` or "is", and a quote."""
+CODE_SEPARATOR = (
+    rb"(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:=]{1,32}){1,4}?)?"
+    rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)[ \t]+)[\"'`]?"
+)
+"""What stands between such a secret's name and its value: what it is for, in up to four words
+(``the PIN for the office door is``, ``recovery codes for the admin account:``), then a colon,
+``=`` or "is", and a quote."""
 
 PIN_VALUE = rb"(?P<value>[0-9]{4,8})(?![0-9A-Za-z_:/-]|[.,][0-9])"
 SEED_WORDS = rb"(?P<words>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})(?![A-Za-z0-9_-])"

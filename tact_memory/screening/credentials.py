@@ -100,6 +100,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "bearer_token": "a bearer token",
         "command_line_credential": "a credential passed as a command-line argument",
         "netrc_password": "a netrc entry with a password",
+        "pgpass_password": "a PostgreSQL password file entry with a password",
         "kubernetes_secret": "a Kubernetes Secret's encoded data",
         "credential_assignment": "a value assigned to a credential-like name",
         **providers.KINDS,

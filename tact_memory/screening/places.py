@@ -1,6 +1,6 @@
 """Places that always hold a credential, whatever its length: a provider's token, an authorization
-header, a cookie, a URL's password, a command-line option, a private key's armour, a Kubernetes
-Secret's data.
+header, a cookie, a URL's password, a command-line option, a netrc or PostgreSQL password file's
+entry, a private key's armour, a Kubernetes Secret's data.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ from .vocabulary import MIN_DISTINCT, NEXT_FLAG, URL_STAND_IN, URLSAFE_BYTES
 
 __all__ = ["PlaceChecks"]
 
+HOST_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.*-")
+"""What a password file's host field is written with (besides an escaped colon)."""
+MAX_HOST = 255
+
 
 class PlaceChecks(SentenceChecks):
     """The checks of places that always hold a credential, one per kind of rule."""
@@ -49,6 +53,7 @@ class PlaceChecks(SentenceChecks):
     base64_data = compiled(BASE64_DATA)
     net_use = compiled(rb"(?i:net[ \t]+use)[ \t]")
     url_stand_in = compiled(URL_STAND_IN)
+    pgpass_host = compiled(rb"\*|[A-Za-z0-9_.-]*[A-Za-z.][A-Za-z0-9_.-]*|[0-9.]{7,15}|(?:[0-9A-Fa-f]{0,4}\\:){2,7}[0-9A-Fa-f]{0,4}")
 
     def value_follows(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a bearer token in prose: the value must look generated."""
@@ -59,6 +64,30 @@ class PlaceChecks(SentenceChecks):
         """Check for places that always hold a value (netrc, ``sshpass -p``, ``mysql -pVALUE``)."""
         found = self.value_at(buffer, match.end())
         return found is not None and self.is_value(buffer, found[0], found[1])
+
+    def pgpass_entry(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a line of PostgreSQL's password file, ``host:port:database:user:password``
+        (found by its port, the one part it always has in a few forms): a host field before the
+        port that starts its line or word (a name, an address, its colons escaped in IPv6, or
+        ``*``; not a path or another field), and a password that is a value of its own (not ``*``, a template or a stand-in)."""
+        host = match.start()
+        while host > max(0, match.start() - MAX_HOST):
+            if buffer[host - 1] == ord(":") and host > 1 and buffer[host - 2] == ord("\\"):
+                host -= 2  # an escaped colon, as in an IPv6 address
+            elif buffer[host - 1] in HOST_BYTES:
+                host -= 1
+            else:
+                break
+        if host == match.start() or (host > 0 and buffer[host - 1] not in b" \t\r\n\"'`(["):
+            return False
+        if self.pgpass_host.fullmatch(buffer, host, match.start()) is None:
+            return False
+        start, end = match.span("body")
+        return (
+            distinct(buffer, start, end) > 1
+            and self.url_stand_in.fullmatch(buffer, start, end) is None
+            and self.placeholder_word.fullmatch(buffer, start, end) is None
+        )
 
     def flag_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``--password VALUE``: certain when quoted, last, or followed by another option."""

@@ -316,6 +316,17 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         word_start(rb"machine", rb"\s+\S{1,253}\s+login\s+\S{1,253}\s+password[ \t]+"),
         Checks.given_value,
     ),
+    # A line of PostgreSQL's password file (host:port:database:user:password), found by its port
+    # as such files write it: the default ports and pgbouncer's, or any (*). The host is checked.
+    *(
+        (
+            "pgpass_password",
+            re.escape(port) + rb"(?P<database>[^\s:\\]{1,64}):(?P<user>[^\s:\\]{1,64}):"
+            rb"(?P<body>(?:[^\s:\\\"'`]|\\[:\\]){1,128})(?![^\s\"'`])",
+            Checks.pgpass_entry,
+        )
+        for port in (b":5432:", b":5433:", b":6432:", b":*:")
+    ),
     # A Kubernetes Secret's data under keys of any name: found by its kind, the data looked for.
     ("kubernetes_secret", rb"kind:[ \t]{0,8}[\"']?Secret[\"']?[ \t]*(?:#[^\r\n]{0,256})?(?:\r?\n|\Z)", Checks.secret_object),
     ("credential_assignment", _SEPARATOR, Checks.assignment),

@@ -365,11 +365,12 @@ GRAMMAR_WORD = (
 
 # A credential's name followed by what it is for, up to four words, ending where a linking word
 # follows (the password for the staging DB, the API key of the billing service; in the languages
-# whose "is" the linking words know: le mot de passe du serveur, das Passwort für den Router).
+# whose "is" the linking words know: le mot de passe du serveur d'exemple, das Passwort für den
+# Router).
 PURPOSE = (
     rb"(?P<name>[A-Za-z](?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf]){0,63})[ \t]+"
     rb"(?:for|of|on|in|at|to|du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|voor|van)"
-    rb"(?:[ \t]+(?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf]){1,32}){1,4}\Z"
+    rb"(?:[ \t]+(?:[A-Za-z0-9_.'-]|[\xc3-\xc5][\x80-\xbf]){1,32}){1,4}\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
 # or the colon before it: the password was changed to ..., the API key has been rotated from ...

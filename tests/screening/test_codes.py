@@ -26,6 +26,19 @@ def _example(digits: str) -> bool:
 pins = st.text(string.digits, min_size=4, max_size=8).filter(lambda d: not _example(d))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the PIN for the office door is 4921",
+        "SIM PIN of the test phone: 4921",
+        "GitHub recovery codes for the admin account: 3f9a2-c81d0 7b1e4-09ac2",
+        "seed phrase for the ledger: ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic",
+    ],
+)
+def test_what_the_secret_is_for_may_stand_before_its_value(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
 @given(name=st.sampled_from(PIN_NAMES), separator=st.sampled_from(SEPARATORS), pin=pins,
        quote=st.sampled_from(["", '"', "'"]), after=st.sampled_from(["", ".", "\n", " (the office door)", ", then #"]))  # fmt: skip
 def test_a_pin_after_its_name_is_refused(name: str, separator: str, pin: str, quote: str, after: str) -> None:
@@ -40,6 +53,8 @@ def test_a_pin_after_its_name_is_refused(name: str, separator: str, pin: str, qu
         "LED_PIN: 1300",
         "pin: 17",
         "the LED pin is 13",
+        "pin for the LED: 13",
+        "the PIN for the demo is 1234",
         # Examples and defaults: one digit repeated, or a run.
         "PIN: 0000",
         "the default PIN is 1234",

@@ -70,6 +70,7 @@ SENTENCES = [
     "la password è {v}",
     # with what the password is for, in the sentence's own language
     "le mot de passe de la base de données est {v}",
+    "le mot de passe du serveur d'exemple est {v}",
     "das Passwort für den Router ist {v}",
     "la contraseña del servidor es {v}",
     "a senha do banco é {v}",

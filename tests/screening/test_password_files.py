@@ -1,0 +1,63 @@
+"""Lines of the files that hold passwords for a tool: netrc's ``machine … login … password …`` and
+PostgreSQL's ``host:port:database:user:password`` (``~/.pgpass``), as a note may quote them."""
+
+from __future__ import annotations
+
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_credentials import credential_values, shares_a_run
+
+HOSTS = ["db.example.com", "localhost", "*", "10.0.0.5", "\\:\\:1", "pg-primary", "db_1.internal"]
+PORTS = ["5432", "5433", "6432", "*"]
+FIELDS = ["app", "*", "billing_prod", "postgres"]
+# What a password there may hold, credential-shaped by construction (a stand-in word is kept there
+# as everywhere), with symbols that other files would end a value at.
+passwords = st.tuples(credential_values, st.sampled_from(["", "#", ";", "&x", "=", "\\:"])).map("".join)
+
+
+@given(host=st.sampled_from(HOSTS), port=st.sampled_from(PORTS), database=st.sampled_from(FIELDS),
+       user=st.sampled_from(FIELDS), password=passwords, before=st.sampled_from(["", "  ", "pgpass: `", "- ", "x\n"]))  # fmt: skip
+def test_a_pgpass_line_is_refused_without_echo(host: str, port: str, database: str, user: str, password: str, before: str) -> None:
+    kind = find_secret(f"{before}{host}:{port}:{database}:{user}:{password}")
+    assert kind in ("pgpass_password", "credential_assignment", "credential_url")
+    assert not shares_a_run(kind, password)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "db.example.com:5432:app:app:Tr0ub4dor3",
+        "*:*:*:postgres:hunter22",
+        "db.internal:6432:app:svc:Xk9\\:q2",  # an escaped colon inside the password
+        "Added `10.0.0.5:5432:app:app:hunter22` to ~/.pgpass",
+    ],
+)
+def test_pgpass_examples_are_refused(text: str) -> None:
+    assert find_secret(text) == "pgpass_password"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "*:*:*:*:*",  # no password
+        "db:5432:app:app:${PGPASSWORD}",  # a stand-in
+        "db.example.com:5432:app:app:<password>",
+        'ports: ["5432:5432"]',  # a port mapping
+        "a:5432:b:c:d:e",  # six fields: not a pgpass line
+        "http://x:5432:a:b:c",  # part of a URL's path
+        "time 12:5432:app:app:Tr0ub4dor3",  # no host: a number before the port
+        "00:11:22:33:44",  # a hardware address
+    ],
+)
+def test_what_is_no_pgpass_line_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+def test_a_netrc_line_is_refused() -> None:
+    assert find_secret("machine api.example.com login bob password Tr0ub4dor3") == "netrc_password"
+    assert find_secret("machine api.example.com login bob") is None
