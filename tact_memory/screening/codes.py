@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from .buffers import same_bytes
 from .leads import compiled
 from .value_checks import ValueChecks
 
@@ -46,32 +47,37 @@ _SEED_LENGTHS = frozenset((12, 15, 18, 21, 24))
 
 
 class CodeChecks(ValueChecks):
-    """The checks of PINs, seed phrases and recovery codes."""
+    """The checks of PINs, seed phrases and recovery codes, on the content's bytes in place."""
 
     seed_word = compiled(rb"[a-z]+")
+    digits = compiled(rb"[0-9]+")
 
     def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether the digits after a PIN's name are a PIN: not one digit repeated, not a run."""
-        return not example_digits(buffer, *match.span("value"))
+        return not self.example_digits(buffer, *match.span("value"))
 
     def seed_phrase(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether the words after a seed phrase's name are one: as many as a seed phrase has,
-        three in four of them different."""
-        words = [bytes(found.group()) for found in self.seed_word.finditer(buffer, *match.span("words"))]
-        return len(words) in _SEED_LENGTHS and len(set(words)) * 4 >= len(words) * 3
+        three in four of them different (compared in place: a word's copy would be the secret's)."""
+        words = [found.span() for found in self.seed_word.finditer(buffer, *match.span("words"))]
+        different = sum(
+            not any(same_bytes(buffer, word, earlier) for earlier in words[:i]) for i, word in enumerate(words)
+        )
+        return len(words) in _SEED_LENGTHS and different * 4 >= len(words) * 3
 
     def recovery_code(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether the code after a recovery code's name is one: four different characters or
-        more, and digits alone not repeated or a run; or, after a recovery phrase's name, whether
-        its words are a seed phrase."""
+        more besides its dashes and spaces, and digits alone not repeated or a run; or, after a
+        recovery phrase's name, whether its words are a seed phrase."""
         if "words" in match.re.groupindex and match.start("words") >= 0:
             return self.seed_phrase(buffer, match)
         start, end = match.span("code")
-        return len(set(buffer[start:end]) - {ord("-"), ord(" ")}) >= 4 and not example_digits(buffer, start, end)
+        with memoryview(buffer) as view:
+            characters = set(view[start:end]) - {ord("-"), ord(" ")}
+        return len(characters) >= 4 and not self.example_digits(buffer, start, end)
 
-
-def example_digits(buffer: bytearray, start: int, end: int) -> bool:
-    """Whether ``buffer[start:end]`` is digits that an example gives: one repeated, or a run up or
-    down (``0000``, ``1234``, ``87654321``)."""
-    steps = {buffer[i + 1] - buffer[i] for i in range(start, end - 1)}
-    return buffer[start:end].isdigit() and steps in ({0}, {1}, {-1})
+    def example_digits(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]`` is digits that an example gives: one repeated, or a run up
+        or down (``0000``, ``1234``, ``87654321``)."""
+        steps = {buffer[i + 1] - buffer[i] for i in range(start, end - 1)}
+        return self.digits.fullmatch(buffer, start, end) is not None and steps in ({0}, {1}, {-1})

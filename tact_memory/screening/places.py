@@ -69,7 +69,8 @@ class PlaceChecks(SentenceChecks):
         """Check for a line of PostgreSQL's password file, ``host:port:database:user:password``
         (found by its port, the one part it always has in a few forms): a host field before the
         port that starts its line or word (a name, an address, its colons escaped in IPv6, or
-        ``*``; not a path or another field), and a password that is a value of its own (not ``*``, a template or a stand-in)."""
+        ``*``; not a path or another field), and a password that is a value of its own (not
+        ``*``, a template or a stand-in)."""
         host = match.start()
         while host > max(0, match.start() - MAX_HOST):
             if buffer[host - 1] == ord(":") and host > 1 and buffer[host - 2] == ord("\\"):
@@ -272,8 +273,9 @@ class PlaceChecks(SentenceChecks):
         quoted value is, so it stands for one only as a whole template (``${DB_PASSWORD}``, ``%s``,
         ``{password}``) or a call as code writes one (``get_password()``; see
         :data:`.vocabulary.URL_STAND_IN`): one that starts with a percent-encoded byte (``%40...``)
-        or a symbol is a password. One that repeats the user's name is a well-known local default, as in curl's
-        ``-u 'test:test'`` (``amqp://guest:guest@localhost``, ``postgres://postgres:postgres@...``).
+        or a symbol is a password. One that repeats the user's name is a well-known local default,
+        as in curl's ``-u 'test:test'`` (``amqp://guest:guest@localhost``,
+        ``postgres://postgres:postgres@...``).
         """
         start, end = match.span("body")
         if same_bytes(buffer, match.span("user"), (start, end)):
