@@ -27,7 +27,7 @@ from .buffers import same_bytes
 from .leads import compiled
 from .value_checks import ValueChecks
 
-__all__ = ["CODE_SEPARATOR", "PIN_VALUE", "RECOVERY_CODE", "SEED_WORDS", "CodeChecks"]
+__all__ = ["CodeChecks"]
 
 CODE_SEPARATOR = (
     rb"(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:=]{1,32}){1,4}?)?"
@@ -47,31 +47,42 @@ _SEED_LENGTHS = frozenset((12, 15, 18, 21, 24))
 
 
 class CodeChecks(ValueChecks):
-    """The checks of PINs, seed phrases and recovery codes, on the content's bytes in place."""
+    """The checks of PINs, seed phrases and recovery codes, on the content's bytes in place. Each
+    rule finds a name; the check reads the separator and the value after it."""
 
+    pin_value = compiled(CODE_SEPARATOR + PIN_VALUE)
+    seed_words = compiled(CODE_SEPARATOR + SEED_WORDS)
+    recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
     seed_word = compiled(rb"[a-z]+")
     digits = compiled(rb"[0-9]+")
 
     def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Whether the digits after a PIN's name are a PIN: not one digit repeated, not a run."""
-        return not self.example_digits(buffer, *match.span("value"))
+        """Whether digits that are a PIN follow a PIN's name: not one digit repeated, not a run."""
+        value = self.pin_value.match(buffer, match.end())
+        return value is not None and not self.example_digits(buffer, *value.span("value"))
 
     def seed_phrase(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Whether the words after a seed phrase's name are one: as many as a seed phrase has,
-        three in four of them different (compared in place: a word's copy would be the secret's)."""
-        words = [found.span() for found in self.seed_word.finditer(buffer, *match.span("words"))]
+        """Whether a seed phrase follows its name: as many words as a seed phrase has, three in
+        four of them different (compared in place: a word's copy would be the secret's)."""
+        phrase = self.seed_words.match(buffer, match.end())
+        if phrase is None:
+            return False
+        words = [found.span() for found in self.seed_word.finditer(buffer, *phrase.span("words"))]
         different = sum(
             not any(same_bytes(buffer, word, earlier) for earlier in words[:i]) for i, word in enumerate(words)
         )
         return len(words) in _SEED_LENGTHS and different * 4 >= len(words) * 3
 
     def recovery_code(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Whether the code after a recovery code's name is one: four different characters or
-        more besides its dashes and spaces, and digits alone not repeated or a run; or, after a
-        recovery phrase's name, whether its words are a seed phrase."""
-        if "words" in match.re.groupindex and match.start("words") >= 0:
+        """Whether a recovery code follows its name: four different characters or more besides
+        its dashes and spaces, and digits alone not repeated or a run; or, after a recovery
+        phrase's name, whether a seed phrase follows."""
+        if match.start("phrase") >= 0:
             return self.seed_phrase(buffer, match)
-        start, end = match.span("code")
+        code = self.recovery_value.match(buffer, match.end())
+        if code is None:
+            return False
+        start, end = code.span("code")
         with memoryview(buffer) as view:
             characters = set(view[start:end]) - {ord("-"), ord(" ")}
         return len(characters) >= 4 and not self.example_digits(buffer, start, end)

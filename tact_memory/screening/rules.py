@@ -25,7 +25,6 @@ from collections.abc import Callable
 from . import providers
 from .buffers import LINKING
 from .checks import Checks
-from .codes import CODE_SEPARATOR, PIN_VALUE, RECOVERY_CODE, SEED_WORDS
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR
 from .vocabulary import OTHER_PARTICLES, OTHER_PASSWORD_WORDS
@@ -353,28 +352,18 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", word_start(rb"value", rb"[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), Checks.pair_value),
     # A PIN, a wallet's seed phrase and an account's recovery codes, after their names, each in
     # the shape it is issued in (:mod:`.codes`): PIN: 4921, MNEMONIC="…", recovery codes: 3f9a2-c81d0.
-    # "recovery" leads one rule for both its phrase and its codes: one look for the word, not two.
-    *(
-        ("credential_assignment", pattern, Checks.pin)
-        for pattern in spelled(b"pin", rb"(?:[ _-]?(?i:code))?" + CODE_SEPARATOR + PIN_VALUE, gap=rb"[A-Za-z0-9_]")
-    ),
+    # Each rule is the name alone; the check reads the separator and the value after it, so a
+    # process compiles their patterns only once a name is found ("backup" and "pin" are common).
+    *(("credential_assignment", pattern, Checks.pin) for pattern in spelled(b"pin", rb"(?:[ _-]?(?i:code))?", gap=rb"[A-Za-z0-9_]")),
     *(
         ("credential_assignment", pattern, Checks.seed_phrase)
         for word, name in ((b"mnemonic", rb"(?:[ _-]?(?i:phrase|words))?"), (b"seed", rb"[ _-]?(?i:phrase|words)"))
-        for pattern in spelled(word, name + CODE_SEPARATOR + SEED_WORDS, gap=rb"[A-Za-z0-9_]")
+        for pattern in spelled(word, name, gap=rb"[A-Za-z0-9_]")
     ),
     *(
         ("credential_assignment", pattern, Checks.recovery_code)
-        for pattern in spelled(
-            b"recovery",
-            rb"[ _-]?(?:(?i:phrase|words|seed)" + CODE_SEPARATOR + SEED_WORDS
-            + rb"|(?i:codes?|keys?)" + CODE_SEPARATOR + RECOVERY_CODE + rb")",
-            gap=rb"[A-Za-z0-9_]",
-        )
-    ),
-    *(
-        ("credential_assignment", pattern, Checks.recovery_code)
-        for pattern in spelled(b"backup", rb"[ _-]?(?i:codes?|keys?)" + CODE_SEPARATOR + RECOVERY_CODE, gap=rb"[A-Za-z0-9_]")
+        for word in (b"recovery", b"backup")
+        for pattern in spelled(word, rb"[ _-]?(?:(?P<phrase>(?i:phrase|words|seed))|(?i:codes?|keys?))", gap=rb"[A-Za-z0-9_]")
     ),
     # "Password" in other scripts and in other languages' words of more than one, before a colon
     # or "=" (パスワード: ..., пароль = ..., mot de passe : ...): judged as after `password:`.
