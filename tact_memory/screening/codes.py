@@ -90,5 +90,6 @@ class CodeChecks(ValueChecks):
     def example_digits(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` is digits that an example gives: one repeated, or a run up
         or down (``0000``, ``1234``, ``87654321``)."""
-        steps = {buffer[i + 1] - buffer[i] for i in range(start, end - 1)}
-        return self.digits.fullmatch(buffer, start, end) is not None and steps in ({0}, {1}, {-1})
+        if self.digits.fullmatch(buffer, start, end) is None:
+            return False
+        return {buffer[i + 1] - buffer[i] for i in range(start, end - 1)} in ({0}, {1}, {-1})

@@ -33,7 +33,7 @@ Design:
 
 from __future__ import annotations
 
-from .vocabulary import PASSWORD_WORD
+from .vocabulary import NAME_CHAR, PASSWORD_WORD
 
 __all__ = [
     "BASE64_DATA",
@@ -131,14 +131,11 @@ _KEY_SERVICE = (
     rb"|linked[_.-]?in|looker|mattermost|message[_.-]?bird|nytimes|private[_.-]?ai|rapidapi|sendbird"
     rb"|sourcegraph|squarespace|sumo(?:logic)?|travis(?:ci)?|twitch|typeform|yandex|adyen|chargebee|sonar"
 )
-# A name's characters: ASCII letters, digits and joiners, and the accented Latin letters some
-# languages' words for a password have (contraseña, lösenord, hasło), two bytes each in UTF-8.
-_NAME_CHAR = rb"(?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf])"
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword), and a
 # password's name may be plural (passwords: ..., the root passwords are ...) or a passcode; short
 # ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
 _NAMED_CORE = (
-    _NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?|codes?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
+    NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?|codes?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?token"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"
@@ -186,7 +183,7 @@ PASS_NAME = rb"(?i:pass)"
 # base64 values do.
 WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|" + PASS_NAME
 NUMBER = rb"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+"
-NAME_BEFORE = _NAME_CHAR + rb"+\Z"
+NAME_BEFORE = NAME_CHAR + rb"+\Z"
 # Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret
 # key = ...", "storage key for proddata: ..."): the first word says what the key opens, so "primary
 # key" or "sort key" are not names. An SSH or deploy key's public half (ssh-ed25519 AAAA...) starts

@@ -26,7 +26,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from .buffers import NAME_CHARS, distinct, is_linking, trimmed
+from .buffers import NAME_CHARS, distinct, is_linking, trimmed, trimmed_line
 from .leads import compiled
 from .names import (
     CREDENTIAL_NAME,
@@ -211,10 +211,7 @@ class SentenceChecks(ValueChecks):
         """
         if not self.bare_value(buffer, match.end()):
             return False
-        end = match.end()
-        while buffer[end - 1] in b" \t":
-            end -= 1
-        return self.named_before(buffer, end)
+        return self.named_before(buffer, trimmed_line(buffer, match.start(), match.end()))
 
     def bare_value(self, buffer: bytearray, pos: int, *, unbroken: int = 16) -> bool:
         """Whether the value at ``pos``, right after a name with no verb, could not be a word of
@@ -288,9 +285,7 @@ class SentenceChecks(ValueChecks):
         is the key's and no credential."""
         if self.fingerprint.match(buffer, match.end()) is not None or not self.bare_value(buffer, match.end(), unbroken=32):
             return False
-        end = match.end()
-        while buffer[end - 1] in b" \t":
-            end -= 1
+        end = trimmed_line(buffer, match.start(), match.end())
         start = self.name_ending_at(buffer, end)
         return start is not None and self.sentence_credential(buffer, start, end)
 

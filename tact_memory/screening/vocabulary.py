@@ -30,6 +30,7 @@ Design:
 from __future__ import annotations
 
 __all__ = [
+    "ACCENTED_LETTER",
     "BETWEEN_STRINGS",
     "CHANGED",
     "CLAUSE_END",
@@ -52,6 +53,7 @@ __all__ = [
     "MIN_DISTINCT",
     "MIN_LINKED",
     "MIN_VALUE",
+    "NAME_CHAR",
     "NAMED_THING",
     "NEXT_FLAG",
     "NODE_PROPERTIES",
@@ -87,6 +89,10 @@ MIN_VALUE = 8
 MAX_QUOTED = 256  # how far a quoted value after a credential name may run to its closing quote
 MIN_DISTINCT = 4
 MAX_PURPOSE = 160  # how far before a linking word "<name> for <what it is for>" may start
+# An accented Latin letter (two bytes in UTF-8), as some languages' words for a password have them
+# (contraseña, lösenord, hasło); and a name's characters: ASCII letters, digits, joiners and those.
+ACCENTED_LETTER = rb"[\xc3-\xc5][\x80-\xbf]"
+NAME_CHAR = rb"(?:[A-Za-z0-9_.-]|" + ACCENTED_LETTER + rb")"
 # "Password" in languages that write it in Latin letters, with its accents and without them, as
 # code often writes it (contraseña and contrasena, lösenord and losenord, hasło and haslo), and
 # with the definite ending of the Scandinavian ones (lösenordet): German, Spanish, French,
@@ -368,9 +374,9 @@ GRAMMAR_WORD = (
 # whose "is" the linking words know: le mot de passe du serveur d'exemple, das Passwort für den
 # Router).
 PURPOSE = (
-    rb"(?P<name>[A-Za-z](?:[A-Za-z0-9_.-]|[\xc3-\xc5][\x80-\xbf]){0,63})[ \t]+"
+    rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
     rb"(?:for|of|on|in|at|to|du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|voor|van)"
-    rb"(?:[ \t]+(?:[A-Za-z0-9_.'-]|[\xc3-\xc5][\x80-\xbf]){1,32}){1,4}\Z"
+    rb"(?:[ \t]+(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}){1,4}\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
 # or the colon before it: the password was changed to ..., the API key has been rotated from ...
