@@ -112,14 +112,14 @@ class AssignmentChecks(SentenceChecks):
         # A sentence that names the credential before a colon: "the password for the intern
         # account: ...", "the vault password is: ...". Such words end many a bullet (token for CI:
         # repo scopes, the token is: opaque), so only a value with a password's texture counts, as
-        # after a name with no verb (bare_after_name).
+        # after a name with no verb (bare_after_name), or one that ends its clause, as after "is".
         if buffer[match.start()] != ord(":") or match.start() != end:
             return False  # not a colon right after the words (":class:`Token`" is markup)
         # A user and a password as one word, with no space after the colon: the login is admin:...
         pair = match.end() < len(buffer) and buffer[match.end()] not in b" \t"
         if not self.word_within_reach(buffer, end):  # checked first, as colons are common
             return pair and self.user_pair(buffer, end, match.end())
-        if not self.prose_value(buffer, match.end()):
+        if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end())):
             return False
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1

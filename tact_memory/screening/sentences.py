@@ -18,7 +18,9 @@ Design:
   (``the root password was changed to ...``, ``Password updated: ...``), put an arrow, a dash or an
   aside in brackets where the colon would be (``new password -> ...``, ``password (prod): ...``),
   or give a user and a password as a pair after a word that introduces a login (``Grafana login
-  admin:...``, ``DB creds: app / ...``); each is judged as the colon's form is.
+  admin:...``, ``DB creds: app / ...``); each is judged as the colon's form is: a value with a
+  password's texture, or one that ends its clause as after "is" (``the password for prod:
+  hunter2``, ``login admin:hunter2``).
 """
 
 from __future__ import annotations
@@ -167,9 +169,8 @@ class SentenceChecks(ValueChecks):
         found = self.value_at(buffer, match.end(), tight=False)
         if found is None:
             return False
-        first, last, certain = found
-        last = trimmed(buffer, first, last)
-        if not self.looks_secret(buffer, first, last, shortest=MIN_LINKED if certain else MIN_VALUE):
+        first, last = found[0], trimmed(buffer, found[0], found[1])
+        if not self.looks_secret(buffer, first, last, shortest=MIN_LINKED if self.ends_clause(buffer, found) else MIN_VALUE):
             return False
         return self.description.fullmatch(buffer, first, last) is None and self.named_or_changed(buffer, match.start())
 
@@ -223,8 +224,9 @@ class SentenceChecks(ValueChecks):
         """Check for a value after an arrow or a dash that stands for a colon in a note (``new
         password -> ...``, ``password for prod - ...``), or after a colon that follows an aside in
         brackets (``password (prod): ...``). Only a value with a password's texture counts, as
-        after a name with no verb (:meth:`bare_after_name`); the name is the sentence's, as after
-        a colon (the name itself, what it is for, or how it changed)."""
+        after a name with no verb (:meth:`bare_after_name`), or one that ends its clause
+        (:meth:`clause_value`); the name is the sentence's, as after a colon (the name itself, what
+        it is for, or how it changed)."""
         end = match.start()
         if buffer[end] == ord(")"):
             aside = buffer.rfind(b"(", max(0, end - MAX_ASIDE), end)
@@ -233,7 +235,9 @@ class SentenceChecks(ValueChecks):
             end = aside
         while end and buffer[end - 1] in b" \t":
             end -= 1
-        if not self.word_within_reach(buffer, end) or not self.prose_value(buffer, match.end()):
+        if not self.word_within_reach(buffer, end):
+            return False
+        if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end())):
             return False
         if (end and buffer[end - 1] in b"])") or self.code_operand.match(buffer, match.end()) is not None:
             return False  # code: len(tokens) - 1, state.tokens[i].token - 1].type
@@ -248,7 +252,8 @@ class SentenceChecks(ValueChecks):
         is admin:Tr0ub4dor3``, ``DB creds: app / Xk9v2LmQ7t``): a word that introduces a login
         (:data:`LOGIN_CONTEXT`) stands on the line within :data:`MAX_LOGIN_CONTEXT` bytes before
         the user, the user is a name or an address, and the password has a password's texture,
-        as after a name with no verb (:meth:`bare_after_name`)."""
+        as after a name with no verb (:meth:`bare_after_name`), or ends its clause
+        (:meth:`clause_value`: ``Grafana login admin:hunter2``)."""
         user = self.pair_user.search(buffer, max(0, user_end - 64), user_end)
         if user is None or (user.start() and buffer[user.start() - 1] not in b" \t,(\n"):
             return False
@@ -261,7 +266,9 @@ class SentenceChecks(ValueChecks):
         if self.pair_path.match(buffer, value) is not None or self.pair_address.match(buffer, value) is not None:
             return False  # a key's path of colons (user:1234:profile), a URL (https://, http:\/\/),
             # an IAM member (user:ann@example.com, group:ops@example.com)
-        return self.prose_value(buffer, value, joined=False) and self.code_operand.match(buffer, value) is None
+        return (self.prose_value(buffer, value, joined=False) or self.clause_value(buffer, value)) and (
+            self.code_operand.match(buffer, value) is None
+        )
 
     def slashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password on either side of a spaced slash (:meth:`user_pair`)."""

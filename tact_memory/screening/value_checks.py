@@ -32,7 +32,9 @@ from .vocabulary import (
     JOINED_PAIR,
     JOINED_RUN,
     LONG_WORD,
+    MAX_ASIDE,
     MIN_DISTINCT,
+    MIN_LINKED,
     MIN_VALUE,
     NAMED_THING,
     NODE_PROPERTIES,
@@ -81,6 +83,7 @@ class ValueChecks:
     variable_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     clause_end = compiled(CLAUSE_END)
     closing_tag = compiled(rb"</[A-Za-z]")
+    aside_after = compiled(rb"[ \t]+\([^()\r\n]{1,%d}\)" % MAX_ASIDE)
     placeholder = compiled(PLACEHOLDER)
     reference = compiled(UNQUOTED_REFERENCE)
     placeholder_word = compiled(PLACEHOLDER_WORD)
@@ -408,6 +411,30 @@ class ValueChecks:
         if lower + upper + digit + symbol >= 3:
             return True
         return end - start >= unbroken and not (symbol or joiner) and digit and lower != upper and distinct(buffer, start, end) >= 8
+
+    def ends_clause(self, buffer: bytearray, found: tuple[int, int, bool]) -> bool:
+        """Whether the value ``found`` by :meth:`value_at` ends its clause: it is certain, or an
+        aside in brackets follows it on its line (``hunter2 (rotated monthly)``)."""
+        return found[2] or self.aside_after.match(buffer, found[1]) is not None
+
+    def clause_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the value at ``pos`` ends its clause and could be a password, judged as a value
+        after "is" is (``the password for prod: hunter2``, ``login admin:hunter2.``): six bytes or
+        more, four distinct, a letter with a digit or a symbol, no stand-in, reference, description
+        or name (``base64``, ``sha256``, ``ERC20``). A value with ``-``, ``_``, ``.`` or ``/`` in it
+        reads as a name here (``gpt-4o``, ``x86_64``, ``v2.1``) and counts only by
+        :meth:`prose_value`'s stronger texture."""
+        found = self.value_at(buffer, pos, tight=False)
+        if found is None or not self.ends_clause(buffer, found):
+            return False
+        first, last = found[0], trimmed(buffer, found[0], found[1])
+        return (
+            self.joiner.search(buffer, first, last) is None
+            and buffer.find(b"/", first, last) < 0
+            and self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
+            and self.description.fullmatch(buffer, first, last) is None
+            and self.named_thing.fullmatch(buffer, first, last) is None
+        )
 
     def prose_value(self, buffer: bytearray, pos: int, *, joined: bool = True, unbroken: int = 16) -> bool:
         """Whether the unquoted value at ``pos`` has a texture no word of prose has: eight bytes or
