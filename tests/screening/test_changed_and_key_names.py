@@ -12,8 +12,14 @@ from tact_memory.screening.credentials import find_secret
 
 from .test_sentences import mixed  # three of lower case, upper case, digits and symbols
 
-KEY_NAMES = ["secret key", "API key", "api key", "Access Key", "SIGNING KEY", "private key", "master key", "encryption key", "webhook key"]
-NOT_KEY_NAMES = ["cache key", "primary key", "public key", "sort key", "partition key", "foreign key", "idempotency key", "GPG key", "the key"]
+KEY_NAMES = [
+    "secret key", "API key", "api key", "Access Key", "SIGNING KEY", "private key", "master key", "encryption key", "webhook key",
+    "wifi key", "Wi-Fi key", "WPA2 key", "WPA key", "WEP key", "wireless key", "WLAN key",
+]  # fmt: skip
+NOT_KEY_NAMES = [
+    "cache key", "primary key", "public key", "sort key", "partition key", "foreign key", "idempotency key", "GPG key", "the key",
+    "security key", "network key",
+]  # fmt: skip
 BEFORE = ["", "the ", "use the ", "our staging "]
 AFTER = ["", " for signing", " (rotate monthly)", "."]
 
@@ -49,6 +55,22 @@ def test_the_same_value_after_a_key_that_is_no_credential_is_kept(name: str, bef
     ],
 )
 def test_public_names_and_words_after_a_keys_name_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The wifi key is Tr0ub4dor&3", "Wi-Fi key: hunter22", "the WPA2 key for the guest network: guest2024", "WLAN key -> Tr0ub4dor&3"],
+)
+def test_a_wireless_networks_key_is_a_password(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the wifi key is printed on the router", "Wi-Fi key: on the sticker", "the WPA2 key is 256-bit", "security key: registered"],
+)
+def test_what_is_said_of_a_wireless_key_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
