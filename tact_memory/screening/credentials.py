@@ -142,6 +142,7 @@ class _Screen(Checks):
         runs: bool | None = None  # whether the content has a run a provider token needs, once asked
         ascii_only: bool | None = None  # whether the content is ASCII alone, once asked
         self.calls.named = 0
+        self.calls.named_after = 0
         self.calls.words = None
         self.calls.stand_ins = None
         leads = rule_leads()

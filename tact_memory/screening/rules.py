@@ -33,6 +33,10 @@ __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads"]
 
 _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 
+_NAME_ENDS = rb"(?=[.!?]?[ \t]*(?:\Z|[\r\n,;:)\"'`])|[ \t]+(?:for|of|to|on|in|at)[ \t])"
+"""What may follow a credential's name that a sentence gives after its value: the clause's end, or
+what it is for (hunter2 is the password for the demo)."""
+
 _ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always)[ \t]+)?"
 """A word that may stand between a linking word and the value (the key is now ...)."""
 
@@ -396,6 +400,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
     *(("credential_assignment", pattern, Checks.bare_after_key) for pattern in spelled(b"key", rb"[ \t]+", gap=rb"[A-Za-z0-9]")),
+    # A value that its sentence names only after it: hunter2 is the password, use ... as the token
+    # for CI. Found by the word, which ends its clause or is followed by what it is for.
+    *(
+        ("credential_assignment", pattern, Checks.named_after_value)
+        for word in (b"password", b"passwd", b"passphrase", b"pwd", b"secret", b"token", b"key")
+        for pattern in spelled(word, _NAME_ENDS, gap=rb"[A-Za-z0-9]")
+    ),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
     *(

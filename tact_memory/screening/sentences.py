@@ -42,16 +42,21 @@ from .value_checks import ValueChecks
 from .vocabulary import (
     CHANGED,
     CREDENTIAL_WORD,
+    GIVING_VERB,
     LOGIN_CONTEXT,
     MAX_ASIDE,
     MAX_CHANGED,
+    MAX_GIVEN,
+    MAX_NAMING,
     MAX_LOGIN_CONTEXT,
     MAX_NAMED,
     MAX_PURPOSE,
     MAX_QUOTED,
     MIN_LINKED,
     MIN_VALUE,
+    NAMING_BEFORE,
     PURPOSE,
+    VALUE_BEFORE,
 )
 
 __all__ = ["SentenceChecks"]
@@ -85,6 +90,10 @@ class SentenceChecks(ValueChecks):
     code_operand = compiled(rb"[^\s]*[\[\](){}]")
     another_name = compiled(rb"[a-z_][a-z0-9_.-]{0,31}=")
     fingerprint = compiled(rb"(?:0x)?[0-9A-Fa-f]{40}(?![0-9A-Za-z_])")
+    naming_before = compiled(NAMING_BEFORE)
+    value_before = compiled(VALUE_BEFORE)
+    giving_verb = compiled(GIVING_VERB)
+    clause_mark = compiled(rb"[.;:!?]")
 
     def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
         """Where the name that ends at ``end`` starts; ``None`` when no name ends there, or one
@@ -273,6 +282,59 @@ class SentenceChecks(ValueChecks):
     def slashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password on either side of a spaced slash (:meth:`user_pair`)."""
         return self.user_pair(buffer, match.start(), match.end())
+
+    def named_after_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value that its sentence names only after it, the name ending its clause or
+        followed by what it is for: ``hunter2 is the password``, ``Tr0ub4dor&3 was the staging db
+        password.``, ``use hunter2 as the password for the demo``.
+
+        After "is" or "was" the value must start its clause (a line, a bullet, or after a colon,
+        a full stop, a comma or a bracket: ``Note: hunter2 is the password``); after "as" a verb
+        that gives it must stand before it in its clause (use, set, enter, type, with...). The value is judged as
+        one that ends its clause after "is" (:meth:`weak_password`), or by a password's texture
+        when ``-``, ``_``, ``.`` or ``/`` join it; ``<|endoftext|> is the special token``, ``ed25519
+        is the key`` and ``it is the password`` are kept. Past :data:`MAX_NAMED` names in one screen
+        that have one of those words near, it answers no, as :meth:`named_before` does."""
+        near = max(0, match.start() - MAX_NAMING)
+        if all(buffer.find(word, near, match.start()) < 0 for word in (b" is", b" was", b" as")):
+            return False  # looked for first: these names end many a clause that names no value
+        self.calls.named_after = getattr(self.calls, "named_after", 0) + 1  # bounded as named_before is
+        if self.calls.named_after > MAX_NAMED:
+            return False
+        end = match.end()
+        start = self.name_ending_at(buffer, end)
+        if start is None or not self.sentence_credential(buffer, start, end):
+            return False
+        line = buffer.rfind(b"\n", max(0, start - MAX_NAMING - MAX_QUOTED), start) + 1
+        link = self.naming_before.search(buffer, max(line, start - MAX_NAMING), start)
+        if link is None:
+            return False
+        found = self.value_before.search(buffer, max(line, link.start() - MAX_QUOTED), link.start())
+        if found is None:
+            return False
+        first, last = found.span("value")
+        if buffer.startswith(b"as", link.start("link")):
+            verb = self.giving_verb.search(buffer, max(line, found.start() - MAX_GIVEN), found.start())
+            if verb is None or self.clause_mark.search(buffer, verb.end(), found.start()) is not None:
+                return False
+        elif not self.clause_start(buffer, line, found.start()):
+            return False
+        if self.description.fullmatch(buffer, first, last) is not None or not self.is_value(buffer, first, last):
+            return False
+        return self.weak_password(buffer, first, last) or (
+            last - first >= MIN_VALUE
+            and self.mixed(buffer, first, last, joined=False)
+            and self.named_thing.fullmatch(buffer, first, last) is None
+        )
+
+    @staticmethod
+    def clause_start(buffer: bytearray, line: int, pos: int) -> bool:
+        """Whether ``pos`` starts a clause: only spaces, a bullet's mark or nothing before it on its
+        line, or a colon, a full stop, a comma, a semicolon, an opening bracket or a comment's mark
+        (``# hunter2 is the password``)."""
+        while pos > line and buffer[pos - 1] in b" \t":
+            pos -= 1
+        return pos == line or buffer[pos - 1] in b":.;,!?(-*>#/"
 
     def quoted_passphrase(self, buffer: bytearray, first: int, close: int) -> bool:
         """Whether the quoted words ``buffer[first:close]`` are a passphrase: four words or more

@@ -427,7 +427,11 @@ class ValueChecks:
         found = self.value_at(buffer, pos, tight=False)
         if found is None or not self.ends_clause(buffer, found):
             return False
-        first, last = found[0], trimmed(buffer, found[0], found[1])
+        return self.weak_password(buffer, found[0], trimmed(buffer, found[0], found[1]))
+
+    def weak_password(self, buffer: bytearray, first: int, last: int) -> bool:
+        """Whether ``buffer[first:last]``, which a sentence gives as a credential, could be a password
+        of the kind people pick (``hunter2``, ``summer2024``): :meth:`clause_value`'s test."""
         return (
             self.joiner.search(buffer, first, last) is None
             and buffer.find(b"/", first, last) < 0

@@ -37,6 +37,7 @@ __all__ = [
     "CREDENTIAL_WORD",
     "DESCRIPTION",
     "ELIDED_PREFIX",
+    "GIVING_VERB",
     "GRAMMAR_WORD",
     "HEADER_TEXTURE",
     "HTML_ENTITY",
@@ -45,6 +46,8 @@ __all__ = [
     "LOGIN_CONTEXT",
     "MAX_ASIDE",
     "MAX_CHANGED",
+    "MAX_GIVEN",
+    "MAX_NAMING",
     "MAX_LOGIN_CONTEXT",
     "MAX_NAMED",
     "MAX_PURPOSE",
@@ -55,6 +58,7 @@ __all__ = [
     "MIN_VALUE",
     "NAME_CHAR",
     "NAMED_THING",
+    "NAMING_BEFORE",
     "NEXT_FLAG",
     "NODE_PROPERTIES",
     "OPEN_STAND_IN",
@@ -81,6 +85,7 @@ __all__ = [
     "URLSAFE_BYTES",
     "URL_STAND_IN",
     "VALUE",
+    "VALUE_BEFORE",
     "VARIABLE_END",
     "WORD",
 ]
@@ -410,6 +415,22 @@ MAX_LOGIN_CONTEXT = 48
 # What stands between "password" in those scripts and a value written right after it, with no
 # space: Japanese は, Chinese 是, 为 and 為, Korean 는 and 은 (パスワードは..., 密码是...).
 OTHER_PARTICLES = tuple(particle.encode() for particle in ("は", "是", "为", "為", "는", "은"))
+# A value that a sentence names only after it: "hunter2 is the password", "use Tr0ub4dor&3 as the
+# admin password". What ends at the name's first word: "is", "was" or "as", a determiner, and up
+# to three words that say which (staging, db, Wi-Fi), none of them a negation ("hunter2 is not the
+# password"); and what ends at that word: the value, quoted or not, one run of no markup that
+# starts a word. Two patterns, each searched where the other ended, so each try fails fast.
+NAMING_BEFORE = (
+    rb" (?P<link>is|was|as)[ \t]+(?:(?:the|a|an|my|our|your|their|its|this|that)[ \t]+)?"
+    rb"(?:(?!(?i:not|no|never|also|only)[ \t])[A-Za-z][A-Za-z0-9-]{0,24}[ \t]+){0,3}\Z"
+)
+MAX_NAMING = 128  # how far before a credential's name "is", "was" or "as" may stand
+VALUE_BEFORE = rb"(?<![^\s(\"'`*])(?P<quote>[\"'`]?)(?P<value>[^\s\"'`<>(\[][^\s\"'`<>]{5,127})(?P=quote)[ \t]*\Z"
+MAX_GIVEN = 64  # how far before a value given "as" a credential its verb may stand
+GIVING_VERB = (
+    rb"(?<![A-Za-z])(?i:use|used|using|uses|set|sets|setting|enter|entered|type|typed|pick|picked|choose|chose"
+    rb"|try|tried|put|paste|pasted|give|gave|supply|supplied|provide|provided|pass|passed|with)[ \t]"
+)
 MAX_ASIDE = 48  # how long an aside in brackets between a credential's name and its colon may be
 # A description that prose gives after "is" or "to": a word or number joined by a hyphen to a
 # lower-case word (HS256-signed, base64-encoded, 256-bit, sha1-only), never a generated value.
