@@ -404,8 +404,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # for CI. Found by the word, which ends its clause or is followed by what it is for.
     *(
         ("credential_assignment", pattern, Checks.named_after_value)
-        for word in (b"password", b"passwd", b"passphrase", b"pwd", b"secret", b"token", b"key")
-        for pattern in spelled(word, _NAME_ENDS, gap=rb"[A-Za-z0-9]")
+        for word in (b"password", b"passphrase", b"secret", b"token", b"key")
+        for pattern in spelled(word, _NAME_ENDS, gap=rb"[A-Za-z0-9]")[:2]  # no sentence shouts its name
     ),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2". Found by the opening quote after a space, the name checked before it.
