@@ -51,11 +51,13 @@ from .vocabulary import (
     MAX_LOGIN_CONTEXT,
     MAX_NAMED,
     MAX_PURPOSE,
+    MAX_USER_BEFORE,
     MAX_QUOTED,
     MIN_LINKED,
     MIN_VALUE,
     NAMING_BEFORE,
     PURPOSE,
+    USER_BEFORE,
     VALUE_BEFORE,
 )
 
@@ -94,6 +96,7 @@ class SentenceChecks(ValueChecks):
     value_before = compiled(VALUE_BEFORE)
     giving_verb = compiled(GIVING_VERB)
     clause_mark = compiled(rb"[.;:!?]")
+    user_before = compiled(USER_BEFORE)
 
     def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
         """Where the name that ends at ``end`` starts; ``None`` when no name ends there, or one
@@ -217,11 +220,21 @@ class SentenceChecks(ValueChecks):
 
         Many words follow these names in prose (``password reset``, ``token cl100k_base``,
         ``secret us-east-1``), so only a value that could not be one counts (:meth:`prose_value`,
-        with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``).
+        with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``); or, when a user is given
+        right before the name (``user bob password hunter2``, ``log in as root with password
+        ...``), one that ends its clause as after "is" (:meth:`clause_value`).
         """
-        if not self.bare_value(buffer, match.end()):
+        if not self.bare_value(buffer, match.end()) and not (
+            self.user_given_before(buffer, match.start()) and self.clause_value(buffer, match.end())
+        ):
             return False
         return self.named_before(buffer, trimmed_line(buffer, match.start(), match.end()))
+
+    def user_given_before(self, buffer: bytearray, start: int) -> bool:
+        """Whether a user is given in words right before the name that starts at ``start``
+        (:data:`.vocabulary.USER_BEFORE`): ``user bob``, ``username: bob,``, ``as root with``."""
+        line = buffer.rfind(b"\n", max(0, start - MAX_USER_BEFORE), start) + 1
+        return self.user_before.search(buffer, max(line, start - MAX_USER_BEFORE), start) is not None
 
     def bare_value(self, buffer: bytearray, pos: int, *, unbroken: int = 16) -> bool:
         """Whether the value at ``pos``, right after a name with no verb, could not be a word of

@@ -51,6 +51,7 @@ __all__ = [
     "MAX_LOGIN_CONTEXT",
     "MAX_NAMED",
     "MAX_PURPOSE",
+    "MAX_USER_BEFORE",
     "MAX_QUOTED",
     "MAX_UNPACKED",
     "MIN_DISTINCT",
@@ -84,6 +85,7 @@ __all__ = [
     "UNQUOTED_REFERENCE",
     "URLSAFE_BYTES",
     "URL_STAND_IN",
+    "USER_BEFORE",
     "VALUE",
     "VALUE_BEFORE",
     "VARIABLE_END",
@@ -426,6 +428,13 @@ NAMING_BEFORE = (
 )
 MAX_NAMING = 128  # how far before a credential's name "is", "was" or "as" may stand
 VALUE_BEFORE = rb"(?<![^\s(\"'`*])(?P<quote>[\"'`]?)(?P<value>[^\s\"'`<>(\[][^\s\"'`<>]{5,127})(?P=quote)[ \t]*\Z"
+# A user given right before a password's name in words: "user bob password ...", "username: bob,
+# password ...", "log in as root with password ...". Searched so that it ends at the name.
+USER_BEFORE = (
+    rb"(?<![A-Za-z])(?i:user(?:name)?|login|account|as)[ \t]*[:=]?[ \t]*[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}"
+    rb"[ \t]*[,/;]?[ \t]*(?:(?i:and|with)[ \t]+(?:(?i:the)[ \t]+)?)?\Z"
+)
+MAX_USER_BEFORE = 96  # how far before a password's name that user may start
 MAX_GIVEN = 64  # how far before a value given "as" a credential its verb may stand
 GIVING_VERB = (
     rb"(?<![A-Za-z])(?i:use|used|using|uses|set|sets|setting|enter|entered|type|typed|pick|picked|choose|chose"

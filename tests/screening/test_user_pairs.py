@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tact_memory.screening.credentials import find_secret
 
+from .test_clause_values import weak
 from .test_sentences import mixed
 
 CONTEXTS = ["Grafana login", "the staging login is", "DB creds:", "credentials", "the admin account is", "sign in with", "Username and password:", "basic auth"]
@@ -44,4 +45,30 @@ def test_a_pair_after_a_login_word_is_refused(context: str, user: str, separator
     ],
 )
 def test_what_such_a_colon_or_slash_joins_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# A user given in words right before a password's name: the password after the name needs only to
+# end its clause, as after "is" (before, it needed three kinds of character).
+USERS_IN_WORDS = ["user bob", "username bob /", "login: admin,", "log in as root with", "account svc-ci and", "User: ann@example.com;"]
+NAMES_AFTER_USER = ["password", "Password", "passphrase", "pwd"]
+
+
+@given(user=st.sampled_from(USERS_IN_WORDS), name=st.sampled_from(NAMES_AFTER_USER), value=weak, after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]))
+def test_a_weak_password_after_a_user_given_in_words_is_refused(user: str, name: str, value: str, after: str) -> None:
+    assert find_secret(f"{user} {name} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "user bob password reset",  # a word
+        "user bob password hunter2 expired yesterday",  # the sentence goes on after the value
+        "as admin, password x86_64",  # a name joined by _
+        "user bob password sha256",  # an algorithm
+        "the user table password column",  # no user given
+        "password hunter2024",  # no user at all: lower case and digits right after the name stay kept
+    ],
+)
+def test_what_follows_a_user_and_a_password_name_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
