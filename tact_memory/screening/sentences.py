@@ -6,10 +6,11 @@ Design:
   ``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``, ``the token is
   now ...``. What follows such a word is mostly a description (``the token is expired``, ``the
   secret is base64-encoded``, ``the key is ed25519``), so the value must look generated, or end its
-  sentence and be no plain word (``the admin password is hunter2.``); a word joined to a
-  description by a hyphen, an algorithm or an encoding is kept. The name may be followed by what
-  it is for, in up to four words (``the password for the staging DB is ...``). A colon may stand
-  after those words (``the password for the intern account: ...``, ``the password is: ...``).
+  clause and be no plain word (``the admin password is hunter2.``, ``... is hunter2 for staging``);
+  a word joined to a description by a hyphen, an algorithm or an encoding is kept. The name may be
+  followed by what it is for, in up to four words (``the password for the staging DB is ...``). A
+  colon may stand after those words (``the password for the intern account: ...``, ``the password
+  is: ...``).
   With no verb at all (``login with password Hunter2024``), only a value that no word of prose
   has the texture of counts: three of lower case, upper case, digits and symbols, or an unbroken
   hex or base32 run of sixteen or more (after a key's two-word name, thirty-two: a PGP key's id

@@ -83,7 +83,7 @@ class ValueChecks:
     variable_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     clause_end = compiled(CLAUSE_END)
     closing_tag = compiled(rb"</[A-Za-z]")
-    aside_after = compiled(rb"[ \t]+\([^()\r\n]{1,%d}\)" % MAX_ASIDE)
+    aside_after = compiled(rb"[ \t]+(?:\([^()\r\n]{1,%d}\)|(?:for|on|in|at|until|since)[ \t])" % MAX_ASIDE)
     placeholder = compiled(PLACEHOLDER)
     reference = compiled(UNQUOTED_REFERENCE)
     placeholder_word = compiled(PLACEHOLDER_WORD)
@@ -414,7 +414,8 @@ class ValueChecks:
 
     def ends_clause(self, buffer: bytearray, found: tuple[int, int, bool]) -> bool:
         """Whether the value ``found`` by :meth:`value_at` ends its clause: it is certain, or an
-        aside in brackets follows it on its line (``hunter2 (rotated monthly)``)."""
+        aside in brackets or what it is for follows it (``hunter2 (rotated monthly)``, ``hunter2
+        for staging``, ``hunter2 until Friday``)."""
         return found[2] or self.aside_after.match(buffer, found[1]) is not None
 
     def clause_value(self, buffer: bytearray, pos: int) -> bool:

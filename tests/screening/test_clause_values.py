@@ -34,8 +34,12 @@ FORMS = [
     "sign in with ann@example.com / {}",
 ]
 
-# Where the clause ends: the line, a full stop, a comma, a bracket, a comment.
-ENDS = ["", ".", "\n", ", then restart the service", " (rotated monthly)", "; ask ops for the new one", "  # staging"]
+# Where the clause ends: the line, a full stop, a comma, a bracket, a comment, or what the value is
+# for (as after "is": the password is hunter2 for staging).
+ENDS = [
+    "", ".", "\n", ", then restart the service", " (rotated monthly)", "; ask ops for the new one", "  # staging",
+    " for staging", " until Friday", " on the build box",
+]  # fmt: skip
 
 # Common words with digits after them, the shape of most weak passwords; and the same with digits
 # between letters. None is the name of an algorithm, an encoding or a model.
@@ -62,13 +66,26 @@ def test_each_form_refuses_hunter2(form: str) -> None:
     assert find_secret(form.format("hunter2")) == "credential_assignment"
 
 
+@given(value=weak, end=st.sampled_from(ENDS))
+def test_after_is_the_same_value_is_refused(value: str, end: str) -> None:
+    assert find_secret(f"the staging password is {value}{end}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the password is hunter2 and it works", "the token is valid for 24 hours", "the secret is base64 for transport", "the key is ed25519 on all hosts"],
+)
+def test_a_value_the_sentence_goes_on_after_or_a_description_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [
         # The value does not end its clause: the sentence goes on after a word (as after "is").
         "the password for prod: hunter2 works until Friday",
         "Grafana login admin:hunter2 is the default for the demo",
-        "db password -> hunter2 on staging only",
+        "db password -> hunter2 works on staging only",
         # Joined into a name by -, _, . or /: a model, an architecture, a version, a path.
         "token for the model: x86_64",
         "API key for OpenAI: gpt-4o",
