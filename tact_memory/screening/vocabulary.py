@@ -450,7 +450,11 @@ DESCRIPTION = (
     rb"|ed25519|ed448|x25519|p-?(?:256|384|521)|argon2(?:id|i|d)?|pbkdf2|rsa-?(?:1024|2048|3072|4096)"
     rb"|utf-?(?:8|16|32)|base(?:16|32|58|64)(?:url)?|v[0-9]{1,3}(?:\.[0-9]{1,3}){0,2}"
     rb"|oauth-?[12](?:\.[0-9])?|saml-?2(?:\.0)?|http-?[123](?:\.[01])?|tls-?1(?:\.[0-3])?|ipv[46]|x\.?509"
-    rb"|pkcs-?(?:1|7|8|11|12)|ecdsa-?p?(?:256|384|521)|uuid-?v?[1-8])"
+    rb"|pkcs-?(?:1|7|8|11|12)|ecdsa-?p?(?:256|384|521)|uuid-?v?[1-8]"
+    # A tokenizer's encoding (the token is cl100k), and a quantity with its unit (is 8chars long).
+    rb"|(?:cl100k|o200k|p50k|r50k)(?:_base|_edit)?"
+    rb"|[0-9]{1,5}(?:chars?|characters|bytes?|bits?|digits?|days?|hours?|hrs?|mins?|minutes?|secs?|seconds?"
+    rb"|weeks?|months?|years?|kb|mb|gb|ms))"
 )
 
 # What prose names after a credential word that is no credential: a class or type name

@@ -73,7 +73,16 @@ def test_after_is_the_same_value_is_refused(value: str, end: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["the password is hunter2 and it works", "the token is valid for 24 hours", "the secret is base64 for transport", "the key is ed25519 on all hosts"],
+    [
+        "the password is hunter2 and it works",
+        "the token is valid for 24 hours",
+        "the secret is base64 for transport",
+        "the key is ed25519 on all hosts",
+        # A tokenizer's encoding, a quantity and its unit.
+        "the token is cl100k for GPT-4",
+        "the password is 8chars in length",
+        "the token for CI: 30days until it expires",
+    ],
 )
 def test_a_value_the_sentence_goes_on_after_or_a_description_is_kept(text: str) -> None:
     assert find_secret(text) is None
