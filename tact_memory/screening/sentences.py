@@ -48,12 +48,12 @@ from .vocabulary import (
     MAX_ASIDE,
     MAX_CHANGED,
     MAX_GIVEN,
-    MAX_NAMING,
     MAX_LOGIN_CONTEXT,
     MAX_NAMED,
+    MAX_NAMING,
     MAX_PURPOSE,
-    MAX_USER_BEFORE,
     MAX_QUOTED,
+    MAX_USER_BEFORE,
     MIN_LINKED,
     MIN_VALUE,
     NAMING_BEFORE,
@@ -304,11 +304,12 @@ class SentenceChecks(ValueChecks):
 
         After "is" or "was" the value must start its clause (a line, a bullet, or after a colon,
         a full stop, a comma or a bracket: ``Note: hunter2 is the password``); after "as" a verb
-        that gives it must stand before it in its clause (use, set, enter, type, with...). The value is judged as
-        one that ends its clause after "is" (:meth:`weak_password`), or by a password's texture
-        when ``-``, ``_``, ``.`` or ``/`` join it; ``<|endoftext|> is the special token``, ``ed25519
-        is the key`` and ``it is the password`` are kept. Past :data:`MAX_NAMED` names in one screen
-        that have one of those words near, it answers no, as :meth:`named_before` does."""
+        that gives it must stand before it in its clause (use, set, enter, type, with...). The
+        value is judged as one that ends its clause after "is" (:meth:`weak_password`), or by a
+        password's texture when ``-``, ``_``, ``.`` or ``/`` join it; ``<|endoftext|> is the
+        special token``, ``ed25519 is the key`` and ``it is the password`` are kept. Past
+        :data:`MAX_NAMED` names in one screen that have one of those words near, it answers no,
+        as :meth:`named_before` does."""
         near = max(0, match.start() - MAX_NAMING)
         if all(buffer.find(word, near, match.start()) < 0 for word in (b" is", b" was", b" as")):
             return False  # looked for first: these names end many a clause that names no value

@@ -83,7 +83,7 @@ class ValueChecks:
     variable_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     clause_end = compiled(CLAUSE_END)
     closing_tag = compiled(rb"</[A-Za-z]")
-    aside_after = compiled(rb"[ \t]+(?:\([^()\r\n]{1,%d}\)|(?:for|on|in|at|until|since)[ \t])" % MAX_ASIDE)
+    aside_or_purpose = compiled(rb"[ \t]+(?:\([^()\r\n]{1,%d}\)|(?:for|on|in|at|until|since)[ \t])" % MAX_ASIDE)
     placeholder = compiled(PLACEHOLDER)
     reference = compiled(UNQUOTED_REFERENCE)
     placeholder_word = compiled(PLACEHOLDER_WORD)
@@ -416,7 +416,7 @@ class ValueChecks:
         """Whether the value ``found`` by :meth:`value_at` ends its clause: it is certain, or an
         aside in brackets or what it is for follows it (``hunter2 (rotated monthly)``, ``hunter2
         for staging``, ``hunter2 until Friday``)."""
-        return found[2] or self.aside_after.match(buffer, found[1]) is not None
+        return found[2] or self.aside_or_purpose.match(buffer, found[1]) is not None
 
     def clause_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether the value at ``pos`` ends its clause and could be a password, judged as a value

@@ -54,7 +54,12 @@ USERS_IN_WORDS = ["user bob", "username bob /", "login: admin,", "log in as root
 NAMES_AFTER_USER = ["password", "Password", "passphrase", "pwd"]
 
 
-@given(user=st.sampled_from(USERS_IN_WORDS), name=st.sampled_from(NAMES_AFTER_USER), value=weak, after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]))
+@given(
+    user=st.sampled_from(USERS_IN_WORDS),
+    name=st.sampled_from(NAMES_AFTER_USER),
+    value=weak,
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)", " for staging"]),
+)
 def test_a_weak_password_after_a_user_given_in_words_is_refused(user: str, name: str, value: str, after: str) -> None:
     assert find_secret(f"{user} {name} {value}{after}") == "credential_assignment"
 
