@@ -143,6 +143,7 @@ class _Screen(Checks):
         ascii_only: bool | None = None  # whether the content is ASCII alone, once asked
         self.calls.named = 0
         self.calls.named_after = 0
+        self.calls.users = 0
         self.calls.words = None
         self.calls.stand_ins = None
         leads = rule_leads()

@@ -400,6 +400,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
     *(("credential_assignment", pattern, Checks.bare_after_key) for pattern in spelled(b"key", rb"[ \t]+", gap=rb"[A-Za-z0-9]")),
+    # A password after "pass" or "pw" where a user is given right before: user bob pass ...
+    *(
+        ("credential_assignment", pattern, Checks.pass_after_user)
+        for word in (b"pass", b"pw")
+        for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9_-]")[:1]  # lower case, as a note writes it mid-line
+    ),
     # A value that its sentence names only after it: hunter2 is the password, use ... as the token
     # for CI. Found by the word, which ends its clause or is followed by what it is for.
     *(

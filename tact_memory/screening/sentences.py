@@ -231,9 +231,28 @@ class SentenceChecks(ValueChecks):
             return False
         return self.named_before(buffer, trimmed_line(buffer, match.start(), match.end()))
 
+    def pass_after_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password after ``pass`` or ``pw`` with no verb or separator, where a user is
+        given in words right before (``user bob pass hunter2``, ``login admin pw Tr0ub4dor&3``):
+        alone, these words are a verb and an abbreviation of much else, so the user must be there
+        and the value must end its clause, as after "is" (:meth:`clause_value`), or have a
+        password's texture."""
+        if not self.user_given_before(buffer, match.start()):
+            return False
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None or buffer.find(b"=", found[0], found[1]) >= 0:
+            return False  # an option a command is passed (pass `retention=` to ...)
+        return self.another_name.match(buffer, match.end()) is None and (
+            self.clause_value(buffer, match.end()) or self.prose_value(buffer, match.end(), joined=False)
+        )
+
     def user_given_before(self, buffer: bytearray, start: int) -> bool:
         """Whether a user is given in words right before the name that starts at ``start``
-        (:data:`.vocabulary.USER_BEFORE`): ``user bob``, ``username: bob,``, ``as root with``."""
+        (:data:`.vocabulary.USER_BEFORE`): ``user bob``, ``username: bob,``, ``as root with``.
+        Past :data:`MAX_NAMED` questions in one screen it answers no, as :meth:`named_before` does."""
+        self.calls.users = getattr(self.calls, "users", 0) + 1  # set to 0 by each first_kind
+        if self.calls.users > MAX_NAMED:
+            return False
         line = buffer.rfind(b"\n", max(0, start - MAX_USER_BEFORE), start) + 1
         return self.user_before.search(buffer, max(line, start - MAX_USER_BEFORE), start) is not None
 

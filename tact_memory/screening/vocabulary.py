@@ -431,7 +431,8 @@ VALUE_BEFORE = rb"(?<![^\s(\"'`*])(?P<quote>[\"'`]?)(?P<value>[^\s\"'`<>(\[][^\s
 # A user given right before a password's name in words: "user bob password ...", "username: bob,
 # password ...", "log in as root with password ...". Searched so that it ends at the name.
 USER_BEFORE = (
-    rb"(?<![A-Za-z])(?i:user(?:name)?|login|account|as)[ \t]*[:=]?[ \t]*[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}"
+    rb"(?<![A-Za-z])(?i:user(?:name)?|login|account|(?:log(?:ged)?|sign(?:ed)?)[ -]?in[ \t]+as|connect(?:ed)?[ \t]+as)"
+    rb"(?:[ \t]*[:=][ \t]*|[ \t]+)[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}"
     rb"[ \t]*[,/;]?[ \t]*(?:(?i:and|with)[ \t]+(?:(?i:the)[ \t]+)?)?\Z"
 )
 MAX_USER_BEFORE = 96  # how far before a password's name that user may start

@@ -51,7 +51,7 @@ def test_what_such_a_colon_or_slash_joins_that_is_no_password_is_kept(text: str)
 # A user given in words right before a password's name: the password after the name needs only to
 # end its clause, as after "is" (before, it needed three kinds of character).
 USERS_IN_WORDS = ["user bob", "username bob /", "login: admin,", "log in as root with", "account svc-ci and", "User: ann@example.com;"]
-NAMES_AFTER_USER = ["password", "Password", "passphrase", "pwd"]
+NAMES_AFTER_USER = ["password", "Password", "passphrase", "pwd", "pass", "pw"]
 
 
 @given(
@@ -73,6 +73,13 @@ def test_a_weak_password_after_a_user_given_in_words_is_refused(user: str, name:
         "user bob password sha256",  # an algorithm
         "the user table password column",  # no user given
         "password hunter2024",  # no user at all: lower case and digits right after the name stay kept
+        # "pass" as a verb, "as" in other senses, an option that is passed.
+        "we pass hunter2 to login",
+        "as admin pass the flag",
+        "user bob pass hunter2 to the script",
+        "Users pass `retention=` to `prompt_cache_outlook`",
+        "To send these tokens as written, pass `profile=x` to the model",
+        "for the user admin pass --force",
     ],
 )
 def test_what_follows_a_user_and_a_password_name_that_is_no_password_is_kept(text: str) -> None:
