@@ -32,9 +32,9 @@ written in running prose without a digit or symbol (or a short one that the sent
 after: ``the password is hunter2 and it works``, or one of lower case and digits right after the
 name with no user given before it: ``password hunter2024``), a password with spaces after
 ``pass`` or ``auth`` alone, which head steps and modes far more often (``first pass: collect
-imports``), or one of fewer than four plain words (``password: correct horse battery``), a key with an unpublished shape that is not
-assigned to a credential-like name, a credential split across lines, letters from other scripts that
-merely look like Latin ones, or any encoded, encrypted or obfuscated secret. Passing the screen is no
+imports``), or one of fewer than four plain words (``password: correct horse battery``), a key
+with an unpublished shape that is not assigned to a credential-like name, a credential split across
+lines, letters from other scripts that merely look like Latin ones, or any encoded, encrypted or obfuscated secret. Passing the screen is no
 proof that content is free of secrets. The other way, four plain words in one case after a
 credential name are taken for a passphrase even when they are a note (``password: reset last
 friday morning``).

@@ -99,6 +99,14 @@ class SentenceChecks(ValueChecks):
     clause_mark = compiled(rb"[.;:!?]")
     user_before = compiled(USER_BEFORE)
 
+    def spent(self, budget: str) -> bool:
+        """Count one more of a sentence check's searches under ``budget`` in this screen (each
+        :meth:`first_kind` sets them to 0), and whether that passes :data:`MAX_NAMED`: past it the
+        check answers no, which bounds the work a kilobyte can cause."""
+        count = getattr(self.calls, budget, 0) + 1
+        setattr(self.calls, budget, count)
+        return count > MAX_NAMED
+
     def name_ending_at(self, buffer: bytearray, end: int) -> int | None:
         """Where the name that ends at ``end`` starts; ``None`` when no name ends there, or one
         longer than any credential name worth matching."""
@@ -151,8 +159,7 @@ class SentenceChecks(ValueChecks):
         """
         if not self.word_within_reach(buffer, end):
             return False  # nothing to look for, and nothing spent
-        self.calls.named = getattr(self.calls, "named", 0) + 1  # set to 0 by each first_kind
-        if self.calls.named > MAX_NAMED:
+        if self.spent("named"):
             return False
         start = self.name_ending_at(buffer, end)
         if start is not None and self.sentence_credential(buffer, start, end):
@@ -242,16 +249,13 @@ class SentenceChecks(ValueChecks):
         found = self.value_at(buffer, match.end(), tight=False)
         if found is None or buffer.find(b"=", found[0], found[1]) >= 0:
             return False  # an option a command is passed (pass `retention=` to ...)
-        return self.another_name.match(buffer, match.end()) is None and (
-            self.clause_value(buffer, match.end()) or self.prose_value(buffer, match.end(), joined=False)
-        )
+        return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
 
     def user_given_before(self, buffer: bytearray, start: int) -> bool:
         """Whether a user is given in words right before the name that starts at ``start``
         (:data:`.vocabulary.USER_BEFORE`): ``user bob``, ``username: bob,``, ``as root with``.
         Past :data:`MAX_NAMED` questions in one screen it answers no, as :meth:`named_before` does."""
-        self.calls.users = getattr(self.calls, "users", 0) + 1  # set to 0 by each first_kind
-        if self.calls.users > MAX_NAMED:
+        if self.spent("users"):
             return False
         line = buffer.rfind(b"\n", max(0, start - MAX_USER_BEFORE), start) + 1
         return self.user_before.search(buffer, max(line, start - MAX_USER_BEFORE), start) is not None
@@ -332,8 +336,7 @@ class SentenceChecks(ValueChecks):
         near = max(0, match.start() - MAX_NAMING)
         if all(buffer.find(word, near, match.start()) < 0 for word in (b" is", b" was", b" as")):
             return False  # looked for first: these names end many a clause that names no value
-        self.calls.named_after = getattr(self.calls, "named_after", 0) + 1  # bounded as named_before is
-        if self.calls.named_after > MAX_NAMED:
+        if self.spent("named_after"):
             return False
         end = match.end()
         start = self.name_ending_at(buffer, end)
@@ -353,13 +356,9 @@ class SentenceChecks(ValueChecks):
                 return False
         elif not self.clause_start(buffer, line, found.start()):
             return False
-        if self.description.fullmatch(buffer, first, last) is not None or not self.is_value(buffer, first, last):
+        if not self.is_value(buffer, first, last):
             return False
-        return self.weak_password(buffer, first, last) or (
-            last - first >= MIN_VALUE
-            and self.mixed(buffer, first, last, joined=False)
-            and self.named_thing.fullmatch(buffer, first, last) is None
-        )
+        return self.weak_password(buffer, first, last) or self.prose_texture(buffer, first, last, joined=False)
 
     @staticmethod
     def clause_start(buffer: bytearray, line: int, pos: int) -> bool:

@@ -453,10 +453,16 @@ class ValueChecks:
         if found is None:
             return False
         first, last = found[0], trimmed(buffer, found[0], found[1])
+        return self.prose_texture(buffer, first, last, joined=joined, unbroken=unbroken) and self.is_value(
+            buffer, first, found[1]  # untrimmed: is_value reads a closing ">" first
+        )
+
+    def prose_texture(self, buffer: bytearray, first: int, last: int, *, joined: bool = True, unbroken: int = 16) -> bool:
+        """:meth:`prose_value`'s test of the value ``buffer[first:last]`` itself, without asking
+        whether it is a value of its own."""
         return (
             last - first >= MIN_VALUE
             and self.mixed(buffer, first, last, joined=joined, unbroken=unbroken)
-            and self.is_value(buffer, first, found[1])  # untrimmed: is_value reads a closing ">" first
             and self.description.fullmatch(buffer, first, last) is None
             and self.named_thing.fullmatch(buffer, first, last) is None
         )
