@@ -43,6 +43,7 @@ from .value_checks import ValueChecks
 from .vocabulary import (
     CHANGED,
     CREDENTIAL_WORD,
+    GIVEN_BEFORE,
     GIVING_VERB,
     LOGIN_CONTEXT,
     MAX_ASIDE,
@@ -98,6 +99,8 @@ class SentenceChecks(ValueChecks):
     giving_verb = compiled(GIVING_VERB)
     clause_mark = compiled(rb"[.;:!?]")
     user_before = compiled(USER_BEFORE)
+    given_before = compiled(GIVEN_BEFORE)
+    to_purpose = compiled(rb"[ \t]+to[ \t]+[A-Za-z]")
 
     def spent(self, budget: str) -> bool:
         """Count one more of a sentence check's searches under ``budget`` in this screen (each
@@ -230,13 +233,25 @@ class SentenceChecks(ValueChecks):
         ``secret us-east-1``), so only a value that could not be one counts (:meth:`prose_value`,
         with ``/`` joining words as in ``meta-llama/Llama-3.1-8B``); or, when a user is given
         right before the name (``user bob password hunter2``, ``log in as root with password
-        ...``), one that ends its clause as after "is" (:meth:`clause_value`).
+        ...``) or a verb that gives the credential (``log in with password hunter2``, ``use the
+        staging password hunter2 to ...``), one that ends its clause as after "is"
+        (:meth:`clause_value`), or is followed by what it is "to" do.
         """
         if not self.bare_value(buffer, match.end()) and not (
-            self.user_given_before(buffer, match.start()) and self.clause_value(buffer, match.end())
+            self.user_given_before(buffer, match.start(), or_verb=True) and self.purposed_value(buffer, match.end())
         ):
             return False
         return self.named_before(buffer, trimmed_line(buffer, match.start(), match.end()))
+
+    def purposed_value(self, buffer: bytearray, pos: int) -> bool:
+        """:meth:`clause_value`, or a value of the same kind followed by what it is "to" do
+        (``hunter2 to log in``), as after a name that a user or a verb gives."""
+        if self.clause_value(buffer, pos):
+            return True
+        found = self.value_at(buffer, pos, tight=False)
+        if found is None or self.to_purpose.match(buffer, found[1]) is None:
+            return False
+        return self.weak_password(buffer, found[0], trimmed(buffer, found[0], found[1]))
 
     def pass_after_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password after ``pass`` or ``pw`` with no verb or separator, where a user is
@@ -251,14 +266,18 @@ class SentenceChecks(ValueChecks):
             return False  # an option a command is passed (pass `retention=` to ...)
         return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
 
-    def user_given_before(self, buffer: bytearray, start: int) -> bool:
+    def user_given_before(self, buffer: bytearray, start: int, *, or_verb: bool = False) -> bool:
         """Whether a user is given in words right before the name that starts at ``start``
-        (:data:`.vocabulary.USER_BEFORE`): ``user bob``, ``username: bob,``, ``as root with``.
-        Past :data:`MAX_NAMED` questions in one screen it answers no, as :meth:`named_before` does."""
+        (:data:`.vocabulary.USER_BEFORE`): ``user bob``, ``username: bob,``, ``as root with``; with
+        ``or_verb``, or a verb that gives the credential (:data:`.vocabulary.GIVEN_BEFORE`): ``log
+        in with``, ``use the staging``. Past :data:`MAX_NAMED` questions in one screen it answers
+        no, as :meth:`named_before` does."""
         if self.spent("users"):
             return False
         line = buffer.rfind(b"\n", max(0, start - MAX_USER_BEFORE), start) + 1
-        return self.user_before.search(buffer, max(line, start - MAX_USER_BEFORE), start) is not None
+        if self.user_before.search(buffer, max(line, start - MAX_USER_BEFORE), start) is not None:
+            return True
+        return or_verb and self.given_before.search(buffer, max(line, start - MAX_GIVEN), start) is not None
 
     def bare_value(self, buffer: bytearray, pos: int, *, unbroken: int = 16) -> bool:
         """Whether the value at ``pos``, right after a name with no verb, could not be a word of

@@ -37,6 +37,7 @@ __all__ = [
     "CREDENTIAL_WORD",
     "DESCRIPTION",
     "ELIDED_PREFIX",
+    "GIVEN_BEFORE",
     "GIVING_VERB",
     "GRAMMAR_WORD",
     "HEADER_TEXTURE",
@@ -436,10 +437,16 @@ USER_BEFORE = (
     rb"[ \t]*[,/;]?[ \t]*(?:(?i:and|with)[ \t]+(?:(?i:the)[ \t]+)?)?\Z"
 )
 MAX_USER_BEFORE = 96  # how far before a password's name that user may start
-MAX_GIVEN = 64  # how far before a value given "as" a credential its verb may stand
+MAX_GIVEN = 64  # how far before a value given "as" a credential, or a credential's name, its verb may stand
 GIVING_VERB = (
     rb"(?<![A-Za-z])(?i:use|used|using|uses|set|sets|setting|enter|entered|type|typed|pick|picked|choose|chose"
     rb"|try|tried|put|paste|pasted|give|gave|supply|supplied|provide|provided|pass|passed|with)[ \t]"
+)
+# A verb that gives a credential right before its name: "log in with password ...", "use the
+# staging db password ...". Up to two words may say which credential. Searched so that it ends at
+# the name.
+GIVEN_BEFORE = (
+    GIVING_VERB + rb"[ \t]*(?:(?i:the|a|an|this|that|my|our|your|their)[ \t]+)?(?:[A-Za-z][A-Za-z0-9-]{0,24}[ \t]+){0,2}\Z"
 )
 MAX_ASIDE = 48  # how long an aside in brackets between a credential's name and its colon may be
 # A description that prose gives after "is" or "to": a word or number joined by a hyphen to a

@@ -84,3 +84,60 @@ def test_a_weak_password_after_a_user_given_in_words_is_refused(user: str, name:
 )
 def test_what_follows_a_user_and_a_password_name_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A verb that gives the credential right before its name: the value after the name needs only to end
+# its clause, or to say what it is "to" do, as after a user given in words.
+VERBS_BEFORE = ["log in with", "connect using", "ssh in with the", "Use", "use the staging db", "Try", "enter our", "sign in with the admin"]
+NAMES_AFTER_VERB = ["password", "Password", "passphrase", "passwd", "pwd", "secret", "token"]
+
+
+@given(
+    verb=st.sampled_from(VERBS_BEFORE),
+    name=st.sampled_from(NAMES_AFTER_VERB),
+    value=weak,
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)", " for staging", " to log in", " to connect."]),
+)
+def test_a_weak_password_after_a_verb_that_gives_it_is_refused(verb: str, name: str, value: str, after: str) -> None:
+    assert find_secret(f"{verb} {name} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Login for grafana is admin with password hunter22",
+        "set password to hunter22 and restart",  # "to" after the name is the linking word's rule
+        "use the password hunter22 to log in",
+    ],
+)
+def test_a_password_given_by_a_verb_in_a_note_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Words, descriptions and names after the name.
+        "log in with password authentication",
+        "authenticate with password hashing",
+        "using password auth via PAM",
+        "with password-less login",
+        "with password length 12",
+        "with password policy v1.2",
+        "use token cl100k to count",
+        "set secret v2 to rotate",
+        "use secret key1",
+        "with token limit 4096",
+        "pass token x86_64 to the build",
+        # The sentence goes on after the value, or no verb gives the name.
+        "with password reset2 flow",
+        "use the password hunter22 and the user bob",
+        "the password hunter22 works for staging",
+        "password hunter2024",
+        # A verb inside another word, or too far before the name.
+        "refuse password hunter22",
+        "use it when the first of many keys, or the password hunter22",
+    ],
+)
+def test_what_follows_a_verb_and_a_credential_name_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
