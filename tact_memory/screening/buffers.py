@@ -7,6 +7,9 @@ single bytes, never through slices: a slice would be a copy the screen could not
 
 from __future__ import annotations
 
+import functools
+import re
+
 __all__ = [
     "LINKING",
     "NAME_CHARS",
@@ -22,6 +25,7 @@ __all__ = [
     "string_prefix",
     "trimmed",
     "trimmed_line",
+    "unwrapped",
 ]
 
 TRAILING = b",;.:)]}>"  # trimmed from a value so "set password=abc123xyz." leaves out the full stop
@@ -84,10 +88,55 @@ def cut_by_escaped_quote(buffer: bytearray, start: int, end: int, quote: int) ->
 
 def trimmed(buffer: bytearray, start: int, end: int) -> int:
     """Where the value ``buffer[start:end]`` ends without the punctuation that closes its clause
-    (``set password=abc123xyz.``, ``{password: hunter2}``)."""
+    (``set password=abc123xyz.``, ``{password: hunter2}``), or the Markdown emphasis that closes
+    a run opened earlier on its line (``**To set the endpoint token version**``)."""
     while end > start and buffer[end - 1] in TRAILING:
         end -= 1
+    mark = buffer[end - 1] if end > start else 0
+    if mark in _MARKS:
+        run = _run(buffer, end - 1, -1, start)
+        if buffer[start] != mark and _opening(mark, run).search(buffer, buffer.rfind(b"\n", 0, start) + 1, start) is not None:
+            end -= run
+            while end > start and buffer[end - 1] in TRAILING:
+                end -= 1
     return end
+
+
+def unwrapped(buffer: bytearray, start: int, end: int) -> tuple[int, int]:
+    """The value ``buffer[start:end]`` without the Markdown emphasis around it (``**hunter2**``,
+    ``~~expired~~``): the same run of ``*``, ``_`` or ``~`` at both ends around text that neither
+    starts nor ends with a space; as it is otherwise."""
+    if end - start < 3 or buffer[start] not in _MARKS or buffer[end - 1] != buffer[start]:
+        return start, end
+    run = _run(buffer, start, 1, end)
+    if run != _run(buffer, end - 1, -1, start) or end - start <= 2 * run:
+        return start, end
+    if buffer[start + run] in b" \t" or buffer[end - run - 1] in b" \t":
+        return start, end
+    return start + run, end - run
+
+
+def _run(buffer: bytearray, first: int, step: int, bound: int) -> int:
+    """How many times the byte at ``first`` repeats from there, forwards (``step`` 1, before
+    ``bound``) or backwards (``step`` -1, not before ``bound``), up to three."""
+    run = 1
+    while run < 3:
+        at = first + step * run
+        if (at >= bound if step == 1 else at < bound) or buffer[at] != buffer[first]:
+            break
+        run += 1
+    return run
+
+
+_MARKS = b"*_~"
+
+
+@functools.cache
+def _opening(mark: int, run: int) -> re.Pattern[bytes]:
+    """A run of ``run`` of ``mark`` that opens Markdown emphasis (``**``, ``_``, ``~~``...): not
+    after a letter, a digit or the same mark (``STRIPE_SECRET`` opens nothing), and before text."""
+    esc = re.escape(bytes((mark,)))
+    return re.compile(rb"(?<![A-Za-z0-9%s])%s(?=[^\s%s])" % (esc, esc * run, esc))
 
 
 def same_bytes(buffer: bytearray, one: tuple[int, int], other: tuple[int, int]) -> bool:

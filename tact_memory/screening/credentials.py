@@ -11,7 +11,10 @@ Design:
   colons become ASCII, a no-break space becomes a space) with default-ignorable code points
   (zero-width spaces and joiners, soft hyphens, variation selectors, tag characters) removed, and
   separators that only look like ``:``, ``-`` or ``=`` (the ratio sign, the non-breaking hyphen)
-  read as them. Pure ASCII content is already in that form and skips the step.
+  read as them. Pure ASCII content is already in that form and skips the step. When the content
+  as written holds nothing, a note in Markdown is read once more as rendered (:mod:`.markup`):
+  emphasis markers removed (``**Password:** …``) and table rows read as their cells under their
+  headings (``| Password | … |``).
 - The screen is a table of rules (:mod:`.rules`), run in priority order by :class:`_Screen`. Each
   rule's check is a method of :class:`.checks.Checks`, which judges values with the patterns of
   :mod:`.vocabulary` (what a value is, and what stands for one) and :mod:`.names` (the names that
@@ -50,6 +53,7 @@ from types import MappingProxyType
 from . import providers
 from .checks import Checks
 from .leads import compiled, literal_lead
+from .markup import rendered
 from .rules import OTHER_SCRIPTS, PROVIDERS, RULES, rule_leads
 from .vocabulary import TOKEN_RUN
 
@@ -228,5 +232,10 @@ def find_secret(content: str) -> str | None:
         ``None`` when nothing looks like a credential, else a key of :data:`KINDS`. The result is one
         of those constant names and never contains any part of the matched value.
     """
+    read = _as_read(content)
     # surrogatepass: a lone surrogate from parsed JSON must be screened, not crash the screen.
-    return _screen_and_zero(bytearray(_as_read(content), "utf-8", "surrogatepass"))
+    kind = _screen_and_zero(bytearray(read, "utf-8", "surrogatepass"))
+    if kind is not None:
+        return kind
+    shown = rendered(read)  # Markdown's emphasis read as a reader of the rendered note sees it
+    return None if shown is None else _screen_and_zero(bytearray(shown, "utf-8", "surrogatepass"))

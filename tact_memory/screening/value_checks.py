@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .buffers import cut_by_escaped_quote, cut_by_other_quote, distinct, opening_quote, string_prefix, trimmed
+from .buffers import cut_by_escaped_quote, cut_by_other_quote, distinct, opening_quote, string_prefix, trimmed, unwrapped
 from .leads import compiled
 from .vocabulary import (
     BETWEEN_STRINGS,
@@ -251,8 +251,8 @@ class ValueChecks:
 
     def looks_secret(self, buffer: bytearray, start: int, end: int, *, header: bool = False, shortest: int = MIN_VALUE) -> bool:
         """Whether ``buffer[start:end]``, met in prose, has the shape of a generated credential
-        (``shortest`` bytes or more)."""
-        end = trimmed(buffer, start, end)
+        (``shortest`` bytes or more); Markdown's emphasis around it is no part of it."""
+        start, end = unwrapped(buffer, start, trimmed(buffer, start, end))
         texture = self.header_texture if header else self.texture
         return (
             end - start >= shortest
@@ -460,6 +460,7 @@ class ValueChecks:
     def prose_texture(self, buffer: bytearray, first: int, last: int, *, joined: bool = True, unbroken: int = 16) -> bool:
         """:meth:`prose_value`'s test of the value ``buffer[first:last]`` itself, without asking
         whether it is a value of its own."""
+        first, last = unwrapped(buffer, first, last)
         return (
             last - first >= MIN_VALUE
             and self.mixed(buffer, first, last, joined=joined, unbroken=unbroken)

@@ -137,8 +137,12 @@ JOINED_RUN = rb"[ \t]{0,8}(?P<run>[^\s\"'`\\]{1,256})"
 JOINED_PAIR = rb"[A-Za-z_][A-Za-z0-9_.\[\]-]{0,63}[=:]"
 HTML_ENTITY = rb"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
 # What may follow a value that ends its clause: the end, a line break (also escaped), a comment, a
-# closing bracket or quote, a list or command separator, or a sentence end.
-CLAUSE_END = rb"[.!?:]?[ \t]*(?:\Z|[\r\n,;)}\]#|&\"'`]|\\[nrt\"'`\\])"
+# closing bracket or quote, a list or command separator, or a sentence end. After a space, a quote
+# closes something only where the line or a bracket ends; before a word it opens inline code or a
+# quotation (api_key: explicit `api_key` is ...).
+CLAUSE_END = (
+    rb"[.!?:]?(?:[\"'`]|[ \t]*(?:\Z|[\r\n,;)}\]#|&]|\\[nrt\"'`\\]|[\"'`]+[ \t]*(?:\Z|[\r\n,;)}\]#|&])))"
+)
 # A value that is followed by another command-line option ("--password x --host db").
 NEXT_FLAG = rb"[ \t]+-"
 

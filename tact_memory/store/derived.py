@@ -64,6 +64,7 @@ _SOURCES = (
     "screening/providers.py",
     "screening/checkpoint.py",
     "screening/lookalike.py",
+    "screening/markup.py",
     "retrieval/lexer.py",
 )
 """The modules whose rules decide a verdict, a duplicate key or a term (relative to the package)."""

@@ -875,6 +875,12 @@ ADVERSARIAL: dict[str, str | None] = {
     ("k:\n password: |\n  " + "a " * 8 + "\n") * 20: None,  # a block of one-letter words
     "kind: Secret\n" + "data:\n" * 170: None,  # a data line after every data line
     "kind: Secret\ndata:\n" + "  a: |\n" * 140: None,  # a block marker over every line
+    # Markdown read as rendered: openers that never close, a label's emphasis on every word, tables.
+    ("*a " * 342)[:1024]: None,
+    ("**password:** x " * 64)[:1024]: None,
+    ("| a | b | c |\n|---|---|---|\n" + "| password | token | secret |\n" * 40)[:1024]: None,
+    ("|" + "a|" * 512)[:1024]: None,
+    ("_a_ b " * 171)[:1024]: None,
 }
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tact_memory.screening import credentials as secrets
 from tact_memory.screening.credentials import find_secret
+from tact_memory.screening.markup import rendered
 from tact_memory.screening.leads import literal_lead
 from tact_memory.screening.rules import PROVIDERS, RULES, rule_leads
 from tact_memory.screening.vocabulary import TOKEN_RUN
@@ -38,13 +39,17 @@ def engine_prefix(source: bytes) -> bytes:
 
 
 def eager_kind(text: str) -> str | None:
-    """The verdict with every rule compiled and run, whatever the text holds."""
-    buffer = bytearray(secrets._as_read(text), "utf-8", "surrogatepass")
-    screen = secrets._Screen()
-    for kind, source, check in RULES:
-        for match in re.compile(source).finditer(buffer):
-            if check(screen, buffer, match):
-                return kind
+    """The verdict with every rule compiled and run, whatever the text holds, on the text as read
+    and then as rendered (as :func:`find_secret` reads it)."""
+    read = secrets._as_read(text)
+    shown = rendered(read)
+    for version in (read,) if shown is None else (read, shown):
+        buffer = bytearray(version, "utf-8", "surrogatepass")
+        screen = secrets._Screen()
+        for kind, source, check in RULES:
+            for match in re.compile(source).finditer(buffer):
+                if check(screen, buffer, match):
+                    return kind
     return None
 
 

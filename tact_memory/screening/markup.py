@@ -1,0 +1,98 @@
+"""What a note written in Markdown shows its reader once rendered: ``**Password:** …`` reads as
+``Password: …``.
+
+Models and people write notes in Markdown, and its emphasis sits where the screen's rules look for a
+credential's name and its separator (``**Password:** …``, ``- **API token**: …``, ``_Password:_
+…``), as its tables stand between a name and its value (``| Password | … |``, or a value under a
+``Password`` heading). The screen reads content as written first; when that finds nothing,
+:func:`rendered` gives the content as it reads rendered, which the screen reads once more.
+
+An emphasis pair is removed as CommonMark pairs one, on one line: a run of ``*`` or ``_`` (one to
+three) or ``~~`` that opens before text not starting with a space and closes after text not ending
+with one, the opening run not after a letter, digit or marker and the closing one not before them.
+So a ``_`` inside a name (``DB_PASSWORD``), a glob (``*.py``), a product (``a * b``) and Python's
+``*args, **kwargs`` are left as they are, and so is a run next to a quote: ``'__root__'`` is a
+string in code. The copy is a ``str`` like the content's own, which Python
+cannot overwrite (see :mod:`.credentials`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["MAX_EMPHASIS", "rendered"]
+
+
+MAX_EMPHASIS = 128
+"""The longest text one emphasis pair holds here (a label or a value is short); bounding it keeps a
+line of openers that never close from costing a search to the line's end for each."""
+
+
+@functools.cache
+def _emphasis() -> re.Pattern[str]:
+    """An emphasis pair on one line, its text (``\\2``) between the opening run (``\\1``) and the
+    same run closing it; compiled when first needed, as the screen's rules are."""
+    return re.compile(r"(?<![\w*~\"'`])(\*{1,3}|_{1,3}|~~)(?=[^\s*_~])([^\n]{0,%d}?[^\s*_~\\])\1(?![\w*~\"'`])" % (MAX_EMPHASIS - 1))
+
+
+def rendered(text: str) -> str | None:
+    """``text`` as its reader sees it rendered, or ``None`` when that reads as it is written: every
+    emphasis pair's markers removed, then each row of a table read as its cells under their
+    headings (:func:`_table_rows`)."""
+    plain = text
+    if "*" in text or "_" in text or "~" in text:
+        plain = _emphasis().sub(r"\2", text)
+    if "|" in plain:
+        plain = _table_rows(plain)
+    return None if plain == text else plain
+
+
+def _table_rows(text: str) -> str:
+    """``text`` with each row of a Markdown table written as ``heading: cell; ...``, and a row of
+    two cells also as ``first: second`` (``| Password | … |`` reads as ``Password: …``).
+
+    A row starts with ``|`` and has two cells or more; its headings are the cells of the row above
+    the table's delimiter row (``|---|:--:|``), when the counts agree.
+    """
+    lines = text.split("\n")
+    shown = list(lines)
+    headings: list[str] | None = None
+    for number, line in enumerate(lines):
+        cells = _cells(line)
+        if cells is None:
+            headings = None
+            continue
+        if _delimiter().fullmatch(line):
+            above = _cells(lines[number - 1]) if number else None
+            headings = above if above is not None and len(above) == len(cells) else None
+            continue
+        pairs = [f"{h}: {c}" for h, c in zip(headings, cells) if h and c] if headings and len(headings) == len(cells) else []
+        if len(cells) == 2 and all(cells):
+            pairs.append(f"{cells[0]}: {cells[1]}")
+        if pairs:
+            shown[number] = "; ".join(pairs)
+    return "\n".join(shown)
+
+
+def _cells(line: str) -> list[str] | None:
+    """The cells of a table row (``| a | b |``, the last ``|`` optional; ``\\|`` is no border), or
+    ``None`` for a line that is not one or has fewer than two."""
+    row = line.strip()
+    if not row.startswith("|"):
+        return None
+    row = row[1:-1] if len(row) > 1 and row.endswith("|") and not row.endswith("\\|") else row[1:]
+    cells = [cell.strip() for cell in _border().split(row)]
+    return cells if len(cells) >= 2 else None
+
+
+@functools.cache
+def _delimiter() -> re.Pattern[str]:
+    """The delimiter row under a table's headings: ``|---|:--:|``."""
+    return re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?")
+
+
+@functools.cache
+def _border() -> re.Pattern[str]:
+    """A border between two cells: ``|`` not escaped."""
+    return re.compile(r"(?<!\\)\|")

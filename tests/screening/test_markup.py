@@ -1,0 +1,163 @@
+"""A credential in a note written in Markdown: emphasis around its name or its separator, as a
+reader of the rendered note sees it (``**Password:** …`` reads as ``Password: …``)."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.buffers import unwrapped
+from tact_memory.screening.credentials import find_secret
+from tact_memory.screening.markup import MAX_EMPHASIS, rendered
+
+from .test_clause_values import weak
+from .test_sentences import mixed
+
+NAMES = ["Password", "password", "DB password", "Admin password", "Passphrase", "API token", "Secret key", "DB_PASSWORD", "client secret"]
+# Where Markdown puts its markers around a label: the colon inside or outside the emphasis.
+LABELS = ["**{}:**", "**{}**:", "*{}*:", "*{}:*", "_{}:_", "__{}__:", "***{}:***", "~~{}~~:"]
+BEFORE = ["", "- ", "* ", "1. ", "> ", "Staging box. ", "**Username:** admin  "]
+
+
+@given(before=st.sampled_from(BEFORE), label=st.sampled_from(LABELS), name=st.sampled_from(NAMES), value=mixed, after=st.sampled_from(["", "\n", "  ", " (rotated monthly)"]))
+def test_a_credential_under_an_emphasised_label_is_refused(before: str, label: str, name: str, value: str, after: str) -> None:
+    assert find_secret(before + label.format(name) + " " + value + after) == "credential_assignment"
+
+
+@given(label=st.sampled_from(["**Password:**", "**Password**:", "_Password:_", "**Wi-Fi password**:"]), value=weak)
+def test_a_weak_password_under_an_emphasised_label_is_refused(label: str, value: str) -> None:
+    assert find_secret(f"{label} {value}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Emphasis in notes that give no credential.
+        "**Note:** the password is in the vault",
+        "**Password:** see 1Password",
+        "**Token:** *required*",
+        "*Password*: `${DB_PASSWORD}`",
+        "**Password:** required",
+        "**The token is required**",
+        "**To set the global endpoint token version**",
+        "_The password is optional_",
+        "the token is **invalid** since Monday",
+        # Markers that are no emphasis: code, globs, products, names.
+        "def f(*args, **kwargs): password = kwargs.get('password')",
+        "rm **/*.py and keep *.txt",
+        "a * b * c and 2*3*4",
+        "self.__password = None  # set in __init__",
+    ],
+)
+def test_emphasis_around_no_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+def test_rendered_removes_each_pair_and_keeps_what_is_no_emphasis() -> None:
+    assert rendered("**Username:** admin  **Password:** x") == "Username: admin  Password: x"
+    assert rendered("- *password*: x and __token__: y, ~~old~~") == "- password: x and token: y, old"
+    assert rendered("DB_PASSWORD_FILE and my_var_name") is None  # a "_" inside a name
+    assert rendered("f(*args, **kwargs) a * b *.py") is None
+    assert rendered("** spaced ** and *x *") is None  # text that starts or ends with a space
+    assert rendered("no markers at all") is None
+    assert rendered("**one\ntwo**") is None  # a pair is on one line
+
+
+words = st.text(string.ascii_letters + string.digits + " :*_~-.\n", max_size=60)
+
+
+@given(text=words)
+def test_rendered_only_removes_markers(text: str) -> None:
+    shown = rendered(text)
+    if shown is None:
+        return
+    assert len(shown) < len(text)
+    # What is left is the text in order, with nothing but markers taken out.
+    rest = iter(text)
+    assert all(any(c == kept for c in rest) for kept in shown)
+    taken = list(text)
+    for kept in shown:
+        taken.remove(kept)
+    assert set(taken) <= set("*_~")
+
+
+@given(parts=st.lists(st.text(string.ascii_lowercase + string.digits, min_size=1, max_size=8), min_size=2, max_size=5))
+def test_a_name_joined_by_underscores_is_no_emphasis(parts: list[str]) -> None:
+    name = "_".join(parts)
+    assert rendered(f"{name} = {name}") is None
+
+
+# Tables: a row of a name and its value, or a value under a heading that names the credential.
+@given(name=st.sampled_from(["Password", "DB password", "API token", "client_secret"]), value=mixed, end=st.sampled_from([" |", ""]))
+def test_a_table_row_of_a_name_and_its_value_is_refused(name: str, value: str, end: str) -> None:
+    assert find_secret(f"| {name} | {value}{end}") == "credential_assignment"
+    assert find_secret(f"| Setting | Value |\n|---|:---:|\n| Host | db.internal |\n| **{name}** | {value}{end}") == "credential_assignment"
+
+
+@given(heading=st.sampled_from(["Password", "Admin password", "Token"]), value=mixed)
+def test_a_value_under_a_heading_that_names_the_credential_is_refused(heading: str, value: str) -> None:
+    table = f"| Service | User | {heading} |\n| --- | --- | --- |\n| grafana | admin | {value} |\n"
+    assert find_secret(table) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| Name | Type | Description |\n|---|---|---|\n| password | str | The password. |\n| token | SecretStr | Required. |",
+        "| Option | Default |\n|---|---|\n| token | None |\n| password_file | `~/.pgpass` |",
+        "| `token` | The API token used to authenticate |",
+        "| password | string | required |",
+        "| Service | Password |\n|---|---|\n| grafana | in the vault |",
+        "cat token.txt | grep -v '^#' | head",
+        # A word after a name's colon that inline code follows is prose, not a value.
+        "- **api_key:** explicit ``api_key`` (returned unchanged) > the gateway key",
+        "token: see `TOKEN` below",
+    ],
+)
+def test_tables_and_inline_code_that_give_no_credential_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize("text", ['"password: sunshine2 "', "`password: sunshine2`", "password: sunshine2 `# rotate`"])
+def test_a_value_before_a_closing_quote_still_ends_its_clause(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+def test_rendered_reads_table_rows_under_their_headings() -> None:
+    table = "| Service | User | Password |\n|---|---|---|\n| grafana | admin | x |"
+    assert rendered(table) == "| Service | User | Password |\n|---|---|---|\nService: grafana; User: admin; Password: x"
+    assert rendered("| Password | x |") == "Password: x"
+    assert rendered("| a \\| b | c |") == "a \\| b: c"  # an escaped border is in the cell
+    assert rendered("|a|b|c|") is None  # three cells and no headings: nothing to pair
+    assert rendered("echo x | grep y") is None  # a row starts with "|"
+
+
+@given(before=st.sampled_from(["", "**Note:** ", "_Update_: "]), name=st.sampled_from(["the password", "the API token", "our secret"]), value=weak, mark=st.sampled_from(["*", "**", "_", "__", "~~", "***"]))
+def test_a_value_in_emphasis_is_judged_without_it(before: str, name: str, value: str, mark: str) -> None:
+    assert find_secret(f"{before}{name} is {mark}{value}{mark}") == "credential_assignment"
+    word = "".join(c for c in value if c.isalpha())  # the same value without its digits: a word
+    assert find_secret(f"{before}{name} is {mark}{word}{mark}") is None
+
+
+@pytest.mark.parametrize("text", ["**Note:** the token is **invalid**", "the token is ~~expired~~", "the token is ~~expired~~ replaced", "_Update_: the key is *rotated*"])
+def test_a_word_in_emphasis_after_a_linking_word_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@given(mark=st.sampled_from(["*", "**", "***", "_", "__", "~", "~~"]), inner=st.text(string.ascii_letters + string.digits + "&!#", min_size=1, max_size=12))
+def test_unwrapped_takes_off_one_pair_of_marks(mark: str, inner: str) -> None:
+    buffer = bytearray(f"x {mark}{inner}{mark} y", "ascii")
+    start, end = 2, 2 + len(mark) * 2 + len(inner)
+    assert unwrapped(buffer, start, end) == (start + len(mark), end - len(mark))
+    assert unwrapped(buffer, start, end - len(mark)) == (start, end - len(mark))  # no closing run
+    spaced = bytearray(f"{mark} {inner}{mark}", "ascii")
+    assert unwrapped(spaced, 0, len(spaced)) == (0, len(spaced))  # text that starts with a space
+
+
+def test_an_emphasis_pair_holds_at_most_max_emphasis_characters() -> None:
+    longest = "a" * MAX_EMPHASIS
+    assert rendered(f"**{longest}**") == longest
+    assert rendered(f"**{longest}a**") is None  # longer than any label or value: left as it is
