@@ -64,7 +64,10 @@ class AssignmentChecks(SentenceChecks):
     pair_name = compiled(PAIR_NAME)
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
     # The rest of a line that ends after a colon, then a line of one run (quoted or not) alone.
-    next_line = compiled(rb"[ \t]*\r?\n[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)")
+    next_line = compiled(
+        rb"[ \t]*\r?\n(?:[ \t]*\r?\n)?(?P<fence>[ \t]{0,3}(?:```|~~~)[A-Za-z0-9_+-]{0,20}[ \t]*\r?\n)?"
+        rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
+    )
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -78,8 +81,8 @@ class AssignmentChecks(SentenceChecks):
         if start is None:
             return False
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
-            if buffer[start - 1] in b"/:":  # a path or ARN segment ("...:secret:prod/db"), not a key
-                return False
+            if buffer[start - 1] in b"/:" and not self.field_list(buffer, start - 1):
+                return False  # a path or ARN segment ("...:secret:prod/db"), not a key
             if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and (
                 match.end() < len(buffer) and buffer[match.end()] == ord("?")
             ):
@@ -119,16 +122,32 @@ class AssignmentChecks(SentenceChecks):
         pair = match.end() < len(buffer) and buffer[match.end()] not in b" \t"
         if not self.word_within_reach(buffer, end):  # checked first, as colons are common
             return pair and self.user_pair(buffer, end, match.end())
-        if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end())):
+        if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end()) or self.next_line_value(buffer, match.end())):
             return False
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_or_changed(buffer, end) or (pair and self.user_pair(buffer, end, match.end()))
 
+    @staticmethod
+    def field_list(buffer: bytearray, colon: int) -> bool:
+        """Whether the colon at ``colon`` opens a reStructuredText field (``:password: …``): it
+        starts its line, after indentation or a list's marker at most."""
+        if buffer[colon] != ord(":"):
+            return False
+        before = colon
+        while before and buffer[before - 1] in b" \t":
+            before -= 1
+        if before and buffer[before - 1] in b"-*+" and (before == 1 or buffer[before - 2] in b" \t\n"):
+            before -= 1  # a list item's marker: - :password: ...
+            while before and buffer[before - 1] in b" \t":
+                before -= 1
+        return before == 0 or buffer[before - 1] == ord("\n")
+
     def next_line_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether the line after a credential's name and a colon that ends its line holds its
         value alone (``Admin password:`` and ``Tr0ub4dor&3`` below it; YAML reads an indented
-        plain scalar there as the value). The value is judged as one that ends its clause after
+        plain scalar there as the value), also after a blank line or inside a fenced code block
+        that opens there (Markdown). The value is judged as one that ends its clause after
         "is": six bytes or more, a letter with a digit or a symbol, no stand-in or reference, so a
         word of a description (``Password:`` then ``required``) is kept; a line of more than one
         word, a key of its own (``secretKeyRef:``), a list item or a comment is no value."""

@@ -4,7 +4,8 @@
 Models and people write notes in Markdown, and its emphasis sits where the screen's rules look for a
 credential's name and its separator (``**Password:** …``, ``- **API token**: …``, ``_Password:_
 …``), as its tables stand between a name and its value (``| Password | … |``, or a value under a
-``Password`` heading). The screen reads content as written first; when that finds nothing,
+``Password`` heading), and as HTML's tags do (``<b>Password:</b> …``, ``<td>Password</td><td>…``).
+The screen reads content as written first; when that finds nothing,
 :func:`rendered` gives the content as it reads rendered, which the screen reads once more.
 
 An emphasis pair is removed as CommonMark pairs one, on one line: a run of ``*`` or ``_`` (one to
@@ -37,15 +38,35 @@ def _emphasis() -> re.Pattern[str]:
 
 
 def rendered(text: str) -> str | None:
-    """``text`` as its reader sees it rendered, or ``None`` when that reads as it is written: every
-    emphasis pair's markers removed, then each row of a table read as its cells under their
-    headings (:func:`_table_rows`)."""
+    """``text`` as its reader sees it rendered, or ``None`` when that reads as it is written: HTML's
+    inline tags removed and the cells of its tables and definition lists read as a name and its
+    value (``<b>Password:</b> …``, ``<td>Password</td><td>…</td>``), every emphasis pair's
+    markers removed, then each row of a table read as its cells under their headings
+    (:func:`_table_rows`)."""
     plain = text
-    if "*" in text or "_" in text or "~" in text:
-        plain = _emphasis().sub(r"\2", text)
+    if "<" in plain and ">" in plain:
+        plain = _inline_tags().sub("", _html_cells().sub(": ", plain))
+    if "*" in plain or "_" in plain or "~" in plain:
+        plain = _emphasis().sub(r"\2", plain)
     if "|" in plain:
         plain = _table_rows(plain)
     return None if plain == text else plain
+
+
+@functools.cache
+def _inline_tags() -> re.Pattern[str]:
+    """An HTML tag that changes how text looks, not what it is (``<b>``, ``</strong>``, ``<span
+    class="x">``). Code (``<code>``, ``<kbd>``...) stays: what it holds is a name or an example,
+    and its closing tag ends a value (see :meth:`~.value_checks.ValueChecks.value_at`)."""
+    names = "b|strong|i|em|u|s|mark|span|font|small|big|del|ins"
+    return re.compile(r"</?(?:%s)(?:\s[^<>\n]{0,200})?>" % names, re.IGNORECASE)
+
+
+@functools.cache
+def _html_cells() -> re.Pattern[str]:
+    """The boundary between two cells of an HTML table row, or a term and its description: read
+    as a colon (``Password</td><td>…`` as ``Password: …``)."""
+    return re.compile(r"[ \t]*</(?:td|th|dt)>[ \t]*(?:\r?\n[ \t]*)?<(?:td|th|dd)(?:\s[^<>\n]{0,200})?>[ \t]*", re.IGNORECASE)
 
 
 def _table_rows(text: str) -> str:

@@ -881,6 +881,11 @@ ADVERSARIAL: dict[str, str | None] = {
     ("| a | b | c |\n|---|---|---|\n" + "| password | token | secret |\n" * 40)[:1024]: None,
     ("|" + "a|" * 512)[:1024]: None,
     ("_a_ b " * 171)[:1024]: None,
+    ("<span class='" * 80)[:1024]: None,  # tags that never close
+    ("</td><td>" * 120)[:1024]: None,
+    ("<b>password:</b> x " * 60)[:1024]: None,
+    ("password:\n\n" * 100)[:1024]: None,  # a name below every blank line
+    ("password:\n```\n" * 80)[:1024]: None,
 }
 
 

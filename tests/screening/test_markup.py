@@ -161,3 +161,50 @@ def test_an_emphasis_pair_holds_at_most_max_emphasis_characters() -> None:
     longest = "a" * MAX_EMPHASIS
     assert rendered(f"**{longest}**") == longest
     assert rendered(f"**{longest}a**") is None  # longer than any label or value: left as it is
+
+
+# HTML: inline tags around a label, and the cells of a table row or a definition list.
+HTML_LABELS = [
+    "<b>{}:</b> {}", "<strong>{}</strong>: {}", "<li><b>{}:</b> {}</li>", "<p><em>{}</em>: {}</p>",
+    "<tr><td>{}</td><td>{}</td></tr>", "<tr>\n  <th>{}</th>\n  <td>{}</td>\n</tr>", "<dt>{}</dt><dd>{}</dd>",
+    '<span class="label">{}:</span> <mark>{}</mark>',
+]  # fmt: skip
+
+
+@given(label=st.sampled_from(HTML_LABELS), name=st.sampled_from(["Password", "API key", "Secret"]), value=mixed)
+def test_a_credential_in_html_that_a_reader_sees_as_a_label_and_its_value_is_refused(label: str, name: str, value: str) -> None:
+    assert find_secret(label.format(name, value)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<p>The <code>password</code> field is required.</p>",
+        "<tr><td>token</td><td>string</td><td>The token used to authenticate</td></tr>",
+        "<b>Password:</b> see the vault",
+        "<dt>token</dt>\n<dd>The API token.</dd>",
+        "<td>password</td><td>None</td>",
+    ],
+)
+def test_html_that_gives_no_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# reStructuredText's field lists: a leading colon is no segment of a path or an ARN.
+@given(indent=st.sampled_from(["", "  ", "- ", "x\n"]), name=st.sampled_from(["password", "API token", "client_secret"]), value=mixed)
+def test_a_credential_in_a_field_list_is_refused(indent: str, name: str, value: str) -> None:
+    assert find_secret(f"{indent}:{name}: {value}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-Ab12Cd",
+        ":password: the user's password",
+        ":param password: The password.",
+        ":ivar token: the token",
+        "see :token:`Tr0ub4dor` in the grammar",
+    ],
+)
+def test_fields_and_segments_that_give_no_credential_are_kept(text: str) -> None:
+    assert find_secret(text) is None

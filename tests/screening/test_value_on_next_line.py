@@ -37,6 +37,14 @@ def test_a_value_alone_below_its_name_is_refused(
         "Admin password:\nhunter2",
         "password:\n  Tr0ub4dor&3\n",
         "API key:\r\n  'Xk9v2LmQ7tZp4Rw8'",
+        # A blank line between (a note's label and its paragraph; YAML reads an indented scalar
+        # after it as the key's value too), and a Markdown code block that opens below the name.
+        "password:\n\nTr0ub4dor&3",
+        "Password:\n\n    Tr0ub4dor&3",
+        "**Password:**\n```\nTr0ub4dor&3\n```",
+        "API key:\n```text\n3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c\n```",
+        "the password for the intern account:\nSummer2024!",
+        "The password is:\n`Tr0ub4dor&3`",
     ],
 )
 def test_examples_are_refused(text: str) -> None:
@@ -54,11 +62,13 @@ def test_examples_are_refused(text: str) -> None:
         "password:\n  $DB_PASSWORD",
         "api_key:\n  <your-api-key>",
         "Args:\n    token:\n        HfFolder.get_token()",
-        # YAML: a mapping, a list or a comment below the key, or a blank line between.
+        "Password:\n```\nrequired\n```",
+        "Token for CI:\n```yaml\nscopes: repo\n```",
+        "Set the token:\n\n```\nexport TOKEN=$(cat token.txt)\n```",
+        # YAML: a mapping, a list or a comment below the key.
         "password:\n  secretKeyRef:\n    name: db",
         "password:\n- Tr0ub4dor&3",
         "password:\n# Tr0ub4dor&3",
-        "password:\n\nTr0ub4dor&3",
         # Only a colon ends the name's line so; `=` with nothing after it is an empty value.
         "DB_PASSWORD=\nTr0ub4dor&3",
         # A name that holds no credential.
