@@ -191,8 +191,9 @@ NAME_BEFORE = NAME_CHAR + rb"+\Z"
 SPACED_KEY_NAME = (
     rb"(?i:(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
     rb"|auth|service|webhook|storage|deploy|admin|root|ssh"
-    # A wireless network's password, as routers label it (Wi-Fi key, WPA2 key).
-    rb"|wi-?fi|wlan|wpa[23]?|wep|wireless|" + _KEY_SERVICE + rb") key)"
+    # A wireless network's password, as routers label it (Wi-Fi key, WPA2 key), and a VPN's shared
+    # secret (pre-shared key, IKE's PSK spelled out).
+    rb"|wi-?fi|wlan|wpa[23]?|wep|wireless|pre-?shared|" + _KEY_SERVICE + rb") key)"
 )
 # French names a password in three words (le mot de passe est ..., les mots de passe sont ...):
 # what ends at "passe" in a sentence.

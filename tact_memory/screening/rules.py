@@ -414,10 +414,11 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(word, _NAME_ENDS, gap=rb"[A-Za-z0-9]")[:2]  # no sentence shouts its name
     ),
     # A credential named in a sentence and given in quotes, without a separator: the password
-    # "hunter2". Found by the opening quote after a space, the name checked before it.
+    # "hunter2", Markdown's password `hunter2`. Found by the opening quote after a space, the name
+    # checked before it.
     *(
         ("credential_assignment", quote + rb"(?<=[ \t]" + quote + rb")", Checks.quoted_after_name)
-        for quote in (b'"', b"'")
+        for quote in (b'"', b"'", b"`")
     ),
 )
 

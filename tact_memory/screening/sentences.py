@@ -181,7 +181,8 @@ class SentenceChecks(ValueChecks):
         """Check for an unquoted value after a credential name and a linking word, in a sentence
         (``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``), also
         when the sentence says how it changed between the name and the word (``the root password
-        was changed to hunter2``, ``the API key has been rotated to ...``).
+        was changed to hunter2``, ``the API key has been rotated to ...``) or an aside in brackets
+        stands between them (``the admin password (staging) is hunter2``).
 
         Prose says much after such words (``the token is expired``, ``the secret is base64-encoded``),
         so a value counts when it looks generated, or when it ends its clause and is no plain word:
@@ -195,7 +196,17 @@ class SentenceChecks(ValueChecks):
         first, last = found[0], trimmed(buffer, found[0], found[1])
         if not self.looks_secret(buffer, first, last, shortest=MIN_LINKED if self.ends_clause(buffer, found) else MIN_VALUE):
             return False
-        return self.description.fullmatch(buffer, first, last) is None and self.named_or_changed(buffer, match.start())
+        if self.description.fullmatch(buffer, first, last) is not None:
+            return False
+        end = match.start()
+        if end and buffer[end - 1] in b")]":  # an aside between the name and the word: password (prod) is
+            before = self.before_aside(buffer, end - 1)
+            if before is None:
+                return False
+            end = before
+            while end and buffer[end - 1] in b" \t":
+                end -= 1
+        return self.named_or_changed(buffer, end)
 
     def named_or_changed(self, buffer: bytearray, end: int) -> bool:
         """:meth:`named_before`, or the name and then how it changed (:data:`CHANGED`): ``the
@@ -294,10 +305,10 @@ class SentenceChecks(ValueChecks):
         it is for, or how it changed)."""
         end = match.start()
         if buffer[end] == ord(")"):
-            aside = buffer.rfind(b"(", max(0, end - MAX_ASIDE), end)
-            if aside < 1 or buffer[aside - 1] not in b" \t" or buffer.find(b"\n", aside, end) >= 0:
+            before = self.before_aside(buffer, end)
+            if before is None:
                 return False  # a call (password(...): ...) or no aside on this line
-            end = aside
+            end = before
         while end and buffer[end - 1] in b" \t":
             end -= 1
         if not self.word_within_reach(buffer, end):
@@ -310,6 +321,16 @@ class SentenceChecks(ValueChecks):
         if start and buffer[start - 1] == ord("."):
             return False  # an attribute in code: endDelim.token - offset
         return self.named_or_changed(buffer, end)
+
+    @staticmethod
+    def before_aside(buffer: bytearray, close: int) -> int | None:
+        """Where the words before an aside in brackets end, the aside closing at ``close`` (``)`` or
+        ``]``: ``password (prod)``, ``API key [staging]``); ``None`` when no aside of at most
+        :data:`MAX_ASIDE` bytes opens after a space on the same line (a call: ``password(x)``)."""
+        opening = buffer.rfind(b"(" if buffer[close] == ord(")") else b"[", max(0, close - MAX_ASIDE), close)
+        if opening < 1 or buffer[opening - 1] not in b" \t" or buffer.find(b"\n", opening, close) >= 0:
+            return None
+        return opening
 
     def user_pair(self, buffer: bytearray, user_end: int, value: int) -> bool:
         """Whether a user and a password are given as a pair, the user ending at ``user_end`` and

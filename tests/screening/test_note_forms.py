@@ -1,0 +1,64 @@
+"""Forms notes give a credential in that sit beside the separator-and-name rules: an aside in
+brackets between the name and its linking word, a value in Markdown's inline code right after its
+name, and a VPN's pre-shared key."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_clause_values import weak
+from .test_sentences import mixed
+
+
+@given(
+    name=st.sampled_from(["the admin password", "The grafana password", "the API key", "our DB password for prod"]),
+    aside=st.sampled_from(["(staging)", "(rotated monthly)", "[prod]", "(see the runbook)"]),
+    link=st.sampled_from(["is", "was", "is now"]),
+    value=weak,
+    after=st.sampled_from(["", ".", "\n", " for the demo"]),
+)
+def test_an_aside_between_the_name_and_its_linking_word_hides_nothing(name: str, aside: str, link: str, value: str, after: str) -> None:
+    assert find_secret(f"{name} {aside} {link} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password (see below) is required",
+        "the token (a JWT) is valid for 24 hours",
+        "get_password(user) is hunter22",  # a call, not an aside
+        "foo(password) is hunter22",
+        "tokens[0] is abc123xyz",
+        "the key (ed25519) is sha256",
+    ],
+)
+def test_asides_and_calls_that_give_no_credential_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@given(before=st.sampled_from(["", "use the ", "user `admin`, ", "SSO: "]), name=st.sampled_from(["password", "API token", "passphrase"]), value=weak)
+def test_a_value_in_inline_code_right_after_its_name_is_refused(before: str, name: str, value: str) -> None:
+    assert find_secret(f"{before}{name} `{value}`") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the token `access_token` is read from the environment",
+        "set the `token` parameter to `abc`",
+        "the password `None`",
+        "the API key `sk-...` goes in .env",
+        "pass ``password`` as ``str``",
+    ],
+)
+def test_inline_code_after_a_name_that_is_no_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@given(name=st.sampled_from(["pre-shared key", "Pre-Shared Key", "preshared key", "VPN pre-shared key"]), separator=st.sampled_from([": ", " = ", " is "]), value=mixed)
+def test_a_pre_shared_key_is_a_credential(name: str, separator: str, value: str) -> None:
+    assert find_secret(f"{name}{separator}{value}") == "credential_assignment"
