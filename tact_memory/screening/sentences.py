@@ -43,6 +43,7 @@ from .value_checks import ValueChecks
 from .vocabulary import (
     CHANGED,
     CREDENTIAL_WORD,
+    DEFAULT_ACCOUNT,
     GIVEN_BEFORE,
     GIVING_VERB,
     LOGIN_CONTEXT,
@@ -99,6 +100,7 @@ class SentenceChecks(ValueChecks):
     giving_verb = compiled(GIVING_VERB)
     clause_mark = compiled(rb"[.;:!?]")
     user_before = compiled(USER_BEFORE)
+    default_account = compiled(DEFAULT_ACCOUNT)
     given_before = compiled(GIVEN_BEFORE)
     to_purpose = compiled(rb"[ \t]+to[ \t]+[A-Za-z]")
 
@@ -332,20 +334,24 @@ class SentenceChecks(ValueChecks):
             return None
         return opening
 
-    def user_pair(self, buffer: bytearray, user_end: int, value: int) -> bool:
+    def user_pair(self, buffer: bytearray, user_end: int, value: int, *, account: bool = False) -> bool:
         """Whether a user and a password are given as a pair, the user ending at ``user_end`` and
         the password starting at ``value`` after a ``:`` or a spaced ``/`` (``the staging login
         is admin:Tr0ub4dor3``, ``DB creds: app / Xk9v2LmQ7t``): a word that introduces a login
         (:data:`LOGIN_CONTEXT`) stands on the line within :data:`MAX_LOGIN_CONTEXT` bytes before
-        the user, the user is a name or an address, and the password has a password's texture,
-        as after a name with no verb (:meth:`bare_after_name`), or ends its clause
-        (:meth:`clause_value`: ``Grafana login admin:hunter2``)."""
+        the user (or, with ``account``, the user is an account systems come with:
+        :data:`.vocabulary.DEFAULT_ACCOUNT`, ``Grafana: admin / hunter2``), the user is a name or
+        an address, and the password has a password's texture, as after a name with no verb
+        (:meth:`bare_after_name`), or ends its clause (:meth:`clause_value`: ``Grafana login
+        admin:hunter2``)."""
         user = self.pair_user.search(buffer, max(0, user_end - 64), user_end)
         if user is None or (user.start() and buffer[user.start() - 1] not in b" \t,(\n"):
             return False
         line = buffer.rfind(b"\n", max(0, user.start() - MAX_LOGIN_CONTEXT), user.start()) + 1
         context = max(line, user.start() - MAX_LOGIN_CONTEXT)
-        if self.login_context.search(buffer, context, user.start()) is None:
+        if self.login_context.search(buffer, context, user.start()) is None and not (
+            account and self.default_account.fullmatch(buffer, user.start(), user_end) is not None
+        ):
             return False
         if self.letter.search(buffer, user.start(), user_end) is None:
             return False  # an account's number and what follows it (123456789012:role/Deploy)
@@ -357,8 +363,10 @@ class SentenceChecks(ValueChecks):
         )
 
     def slashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a user and a password on either side of a spaced slash (:meth:`user_pair`)."""
-        return self.user_pair(buffer, match.start(), match.end())
+        """Check for a user and a password on either side of a spaced slash (:meth:`user_pair`),
+        where a word of a login comes before the user or the user is an account systems come
+        with."""
+        return self.user_pair(buffer, match.start(), match.end(), account=True)
 
     def named_after_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value that its sentence names only after it, the name ending its clause or

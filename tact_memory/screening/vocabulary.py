@@ -35,6 +35,7 @@ __all__ = [
     "CHANGED",
     "CLAUSE_END",
     "CREDENTIAL_WORD",
+    "DEFAULT_ACCOUNT",
     "DESCRIPTION",
     "ELIDED_PREFIX",
     "GIVEN_BEFORE",
@@ -419,6 +420,10 @@ LOGIN_CONTEXT = (
     rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t]auth)(?![A-Za-z-]))"
 )
 MAX_LOGIN_CONTEXT = 48
+# The accounts systems come with, which name a login on their own when a spaced slash pairs one with
+# a password (Grafana: admin / ..., SSH in with root / ...); not those named after a product or a
+# system (postgres, ubuntu), which a slash pairs with another product as often (postgres / mysql8).
+DEFAULT_ACCOUNT = rb"(?i:admin(?:istrator)?|root|sa|ec2-user|azureuser|guest|superuser|sysadmin|dbadmin|vagrant)"
 # What stands between "password" in those scripts and a value written right after it, with no
 # space: Japanese は, Chinese 是, 为 and 為, Korean 는 and 은 (パスワードは..., 密码是...).
 OTHER_PARTICLES = tuple(particle.encode() for particle in ("は", "是", "为", "為", "는", "은"))

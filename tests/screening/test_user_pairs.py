@@ -1,5 +1,6 @@
 """A user and a password written as a pair in a note about logging in: ``admin:…`` right after the
-colon, or ``admin / …`` around a spaced slash, after a word that introduces a login."""
+colon, or ``admin / …`` around a spaced slash, after a word that introduces a login; around a
+spaced slash, also an account systems come with and no such word (``Grafana: admin / …``)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,6 @@ def test_a_pair_after_a_login_word_is_refused(context: str, user: str, separator
     [
         # No word of a login before the pair.
         "chown -R user:Staff2 /srv",
-        "Use admin / Tr0ub4dor&3 to log in",
         "read / Write2Access for the user",
         # A login word inside another word, a label's colon followed by a space.
         "User-callable method: `~.Axes.clabel`",
@@ -140,4 +140,34 @@ def test_a_password_given_by_a_verb_in_a_note_is_refused(text: str) -> None:
     ],
 )
 def test_what_follows_a_verb_and_a_credential_name_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# An account systems come with names a login on its own, around a spaced slash.
+@given(
+    before=st.sampled_from(["Grafana: ", "SSH into the box with ", "Grafana (staging) — ", "- ", ""]),
+    user=st.sampled_from(["admin", "root", "Administrator", "sa", "ec2-user", "guest"]),
+    value=weak,
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
+)
+def test_a_default_account_and_a_password_around_a_spaced_slash_are_refused(before: str, user: str, value: str, after: str) -> None:
+    assert find_secret(f"{before}{user} / {value}{after}") == "credential_assignment"
+
+
+def test_a_default_account_before_a_password_is_refused_without_a_word_of_a_login() -> None:
+    assert find_secret("Use admin / Tr0ub4dor&3 to log in") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DB options: postgres / mysql8.",  # products, not an account and its password
+        "ubuntu / debian12.",
+        "admin / users",
+        "root / sudo",
+        "the admin / root2 split",
+        "admin/hunter22 for the staging grafana",  # an unspaced slash is a path's as often
+    ],
+)
+def test_what_a_spaced_slash_joins_that_is_no_default_account_and_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
