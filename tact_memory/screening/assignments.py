@@ -112,11 +112,12 @@ class AssignmentChecks(SentenceChecks):
             if self.pass_name.fullmatch(buffer, start, end) is not None:
                 return self.pass_value(buffer, first, last, certain=certain)
             return self.looks_secret(buffer, first, last, header=True)
-        # A sentence that names the credential before a colon: "the password for the intern
-        # account: ...", "the vault password is: ...". Such words end many a bullet (token for CI:
-        # repo scopes, the token is: opaque), so only a value with a password's texture counts, as
-        # after a name with no verb (bare_after_name), or one that ends its clause, as after "is".
-        if buffer[match.start()] != ord(":") or match.start() != end:
+        # A sentence that names the credential before a colon, or a spaced "=" that a note writes
+        # for one: "the password for the intern account: ...", "the vault password is: ...", "pw
+        # for grafana = ...". Such words end many a bullet (token for CI: repo scopes, the token
+        # is: opaque), so only a value with a password's texture counts, as after a name with no
+        # verb (bare_after_name), or one that ends its clause, as after "is".
+        if not self.sentence_separator(buffer, match, end):
             return False  # not a colon right after the words (":class:`Token`" is markup)
         # A user and a password as one word, with no space after the colon: the login is admin:...
         pair = match.end() < len(buffer) and buffer[match.end()] not in b" \t"
@@ -127,6 +128,23 @@ class AssignmentChecks(SentenceChecks):
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
             end = start - 1
         return self.named_or_changed(buffer, end) or (pair and self.user_pair(buffer, end, match.end()))
+
+    @staticmethod
+    def sentence_separator(buffer: bytearray, match: re.Match[bytes], end: int) -> bool:
+        """Whether the separator ``match`` after words that end at ``end`` gives their value as a
+        note does: a colon right after them, or an ``=`` alone between spaces (``pw for grafana
+        = …``; code writes no spaces inside a name)."""
+        at = match.start()
+        if buffer[at] == ord(":"):
+            return at == end
+        return (
+            match.end() - at == 1
+            and buffer[at] == ord("=")
+            and at >= 1
+            and buffer[at - 1] in b" \t"
+            and match.end() < len(buffer)
+            and buffer[match.end()] in b" \t"
+        )
 
     @staticmethod
     def field_list(buffer: bytearray, colon: int) -> bool:

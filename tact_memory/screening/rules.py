@@ -376,7 +376,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
     ("credential_assignment", rb" (?:" + b"|".join(LINKING) + rb")[ \t]+" + _ADVERB, Checks.linked_value),
     # A value after an arrow or a dash in a note (new password -> ..., password for prod - ...), or
-    # after an aside in brackets and a colon (password (prod): ...). Found by the separator.
+    # after an aside in brackets and a colon or a spaced "=" (password (prod): ...). Found by the
+    # separator.
     # Each separator is a rule of its own, so that each has a literal lead and costs nothing
     # where it does not occur.
     *(
@@ -386,6 +387,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             "\u2192".encode() + rb"(?<=[ \t]...)[ \t]+",  # a right arrow
             "\u2013".encode()[:2] + rb"[\x93\x94](?<=[ \t]...)[ \t]+",  # an en or em dash
             rb"\):[ \t]+",
+            rb"\)[ \t]+=[ \t]+",  # password (prod) = ...
         )
     ),
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with

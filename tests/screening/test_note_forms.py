@@ -62,3 +62,26 @@ def test_inline_code_after_a_name_that_is_no_value_is_kept(text: str) -> None:
 @given(name=st.sampled_from(["pre-shared key", "Pre-Shared Key", "preshared key", "VPN pre-shared key"]), separator=st.sampled_from([": ", " = ", " is "]), value=mixed)
 def test_a_pre_shared_key_is_a_credential(name: str, separator: str, value: str) -> None:
     assert find_secret(f"{name}{separator}{value}") == "credential_assignment"
+
+
+@given(
+    words=st.sampled_from(["pw for grafana", "the password for prod", "admin password (staging)", "the vault password for CI"]),
+    value=weak,
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
+)
+def test_a_spaced_equals_after_a_sentence_that_names_the_credential_is_refused(words: str, value: str, after: str) -> None:
+    assert find_secret(f"{words} = {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "max tokens for the model = 4096",
+        "secret for signing = HS256",
+        "a = password for b",
+        "the password for prod == hunter22",  # a comparison
+        "for token in tokens: count = total2",
+    ],
+)
+def test_a_spaced_equals_that_gives_no_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None
