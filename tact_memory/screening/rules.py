@@ -375,6 +375,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A credential named in a sentence and given after a linking word, unquoted: the staging
     # password is Tr0ub4dor&3. Found by the linking word, the name checked before it.
     ("credential_assignment", rb" (?:" + b"|".join(LINKING) + rb")[ \t]+" + _ADVERB, Checks.linked_value),
+    # The same with "is" written as "'s": the password's hunter2.
+    *(("credential_assignment", apostrophe + rb"s[ \t]+", Checks.linked_value) for apostrophe in (b"'", "\u2019".encode())),
     # A value after an arrow or a dash in a note (new password -> ..., password for prod - ...), or
     # after an aside in brackets and a colon or a spaced "=" (password (prod): ...). Found by the
     # separator.

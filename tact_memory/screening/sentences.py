@@ -66,6 +66,10 @@ from .vocabulary import (
 
 __all__ = ["SentenceChecks"]
 
+_VALUE_WORDS = (b"'s value", "\u2019s value".encode(), b" value", b" Value")
+"""What may follow a credential's name and still name it: its value (``the token value is …``,
+``the API key's value: …``)."""
+
 
 class SentenceChecks(ValueChecks):
     """The words before a value that name a credential, and the checks of sentences that give one."""
@@ -166,6 +170,10 @@ class SentenceChecks(ValueChecks):
             return False  # nothing to look for, and nothing spent
         if self.spent("named"):
             return False
+        for words in _VALUE_WORDS:  # the password value, the API key's value
+            if buffer.endswith(words, max(0, end - len(words)), end):
+                end -= len(words)
+                break
         start = self.name_ending_at(buffer, end)
         if start is not None and self.sentence_credential(buffer, start, end):
             return True

@@ -85,3 +85,28 @@ def test_a_spaced_equals_after_a_sentence_that_names_the_credential_is_refused(w
 )
 def test_a_spaced_equals_that_gives_no_credential_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+@given(
+    name=st.sampled_from(["the password", "The admin password", "the API token", "our DB password"]),
+    link=st.sampled_from(["'s ", "\u2019s ", " value is ", "'s value is ", " value: "]),
+    value=weak,
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
+)
+def test_is_written_as_s_and_a_name_followed_by_value_still_name_the_credential(name: str, link: str, value: str, after: str) -> None:
+    assert find_secret(f"{name}{link}{value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password's length is 12",
+        "it's hunter22",
+        "Bob's hunter22 server",
+        "the token's expiry2 date",
+        "the default value is hunter22",  # no credential named before "value"
+        "the password's hash is sha256",
+    ],
+)
+def test_a_possessive_or_a_value_that_names_no_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None
