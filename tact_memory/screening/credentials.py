@@ -32,8 +32,9 @@ and pages, or operating-system copies.
 
 Limits: this is not a complete secret scanner. It cannot recognise every private value: a password
 written in running prose without a digit or symbol (or a short one that the sentence goes on
-after: ``the password is hunter2 and it works``, or one of lower case and digits right after the
-name with no user given before it: ``password hunter2024``), a password with spaces after
+after: ``the password is hunter2 and it works``, ``password hunter2024 works``, or one of lower
+case and digits right after ``token`` or ``secret`` with no user or verb that gives it: ``token
+hunter2024``), a password with spaces after
 ``pass`` or ``auth`` alone, which head steps and modes far more often (``first pass: collect
 imports``), or one of fewer than four plain words (``password: correct horse battery``), a key
 with an unpublished shape that is not assigned to a credential-like name, a credential split across

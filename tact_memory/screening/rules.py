@@ -399,8 +399,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # the word (each spelling a literal), the rest of the name checked before it; "key" counts
     # only as the end of a key's two-word name (the secret key 8f14e45fceea167a5a36dedd4bea2543).
     *(
+        ("credential_assignment", pattern, Checks.bare_after_password_name)
+        for word in (b"password", b"passwd", b"passphrase", b"pwd")
+        for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
+    ),
+    *(
         ("credential_assignment", pattern, Checks.bare_after_name)
-        for word in (b"password", b"passwd", b"passphrase", b"pwd", b"secret", b"token")
+        for word in (b"secret", b"token")
         for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
     *(("credential_assignment", pattern, Checks.bare_after_key) for pattern in spelled(b"key", rb"[ \t]+", gap=rb"[A-Za-z0-9]")),

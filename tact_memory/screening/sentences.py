@@ -258,8 +258,19 @@ class SentenceChecks(ValueChecks):
         staging password hunter2 to ...``), one that ends its clause as after "is"
         (:meth:`clause_value`), or is followed by what it is "to" do.
         """
+        return self._bare_after(buffer, match, alone=False)
+
+    def bare_after_password_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """:meth:`bare_after_name` after a password's own name (password, passphrase, passwd,
+        pwd), where a value that ends its clause counts with no user or verb before the name
+        (``…, password hunter2024``): "token" and "secret" name models, encodings and regions
+        with such words after them, a password's name does not."""
+        return self._bare_after(buffer, match, alone=True)
+
+    def _bare_after(self, buffer: bytearray, match: re.Match[bytes], *, alone: bool) -> bool:
         if not self.bare_value(buffer, match.end()) and not (
-            self.user_given_before(buffer, match.start(), or_verb=True) and self.purposed_value(buffer, match.end())
+            (alone and self.clause_value(buffer, match.end()))
+            or (self.user_given_before(buffer, match.start(), or_verb=True) and self.purposed_value(buffer, match.end()))
         ):
             return False
         return self.named_before(buffer, trimmed_line(buffer, match.start(), match.end()))

@@ -82,6 +82,7 @@ class ValueChecks:
     separator = compiled(rb"[,;&]")
     variable_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     clause_end = compiled(CLAUSE_END)
+    question = compiled(rb"[A-Za-z]+\?")
     closing_tag = compiled(rb"</[A-Za-z]")
     aside_or_purpose = compiled(rb"[ \t]+(?:\([^()\r\n]{1,%d}\)|(?:for|on|in|at|until|since)[ \t])" % MAX_ASIDE)
     placeholder = compiled(PLACEHOLDER)
@@ -432,10 +433,12 @@ class ValueChecks:
 
     def weak_password(self, buffer: bytearray, first: int, last: int) -> bool:
         """Whether ``buffer[first:last]``, which a sentence gives as a credential, could be a password
-        of the kind people pick (``hunter2``, ``summer2024``): :meth:`clause_value`'s test."""
+        of the kind people pick (``hunter2``, ``summer2024``): :meth:`clause_value`'s test. A word
+        and a question mark asks a question (``password provision?``)."""
         return (
             self.joiner.search(buffer, first, last) is None
             and buffer.find(b"/", first, last) < 0
+            and self.question.fullmatch(buffer, first, last) is None
             and self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
             and self.description.fullmatch(buffer, first, last) is None
             and self.named_thing.fullmatch(buffer, first, last) is None

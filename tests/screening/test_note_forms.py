@@ -110,3 +110,37 @@ def test_is_written_as_s_and_a_name_followed_by_value_still_name_the_credential(
 )
 def test_a_possessive_or_a_value_that_names_no_credential_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A password's name alone before a weak value that ends its clause: a list of a note's facts gives
+# one so (..., password hunter22). After "token" or "secret" the same words name models,
+# encodings and regions too often, and a user or a verb must give it (test_user_pairs).
+@given(
+    before=st.sampled_from(["", "staging DB is postgres://app@db:5432/app, ", "The key is in ~/.ssh/id_rsa, ", "- "]),
+    name=st.sampled_from(["password", "Password", "passphrase", "passwd", "pwd"]),
+    value=weak,
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)", " for staging"]),
+)
+def test_a_weak_value_that_ends_its_clause_right_after_a_passwords_name_is_refused(before: str, name: str, value: str, after: str) -> None:
+    assert find_secret(f"{before}{name} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "interactive password provision?  (file? command-line?)",  # a word and a question mark
+        "the password hunter2024 works for the staging box",  # the sentence goes on
+        "password reset",
+        "password sha256.",
+        "password x86_64.",
+        "token hunter2024",
+        "secret hunter22",
+    ],
+)
+def test_what_follows_a_passwords_name_alone_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@given(label=st.sampled_from(["wifi:", "Wi-Fi", "WLAN:", "SSID"]), network=st.sampled_from(["CoffeeShop", "acme-guest", "HomeNet5G"]), value=weak)
+def test_a_wireless_network_and_its_password_around_a_spaced_slash_are_refused(label: str, network: str, value: str) -> None:
+    assert find_secret(f"{label} {network} / {value}") == "credential_assignment"

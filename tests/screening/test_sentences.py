@@ -85,9 +85,10 @@ KEPT = [
     "".join(f"  db{i}: db{i}.internal:5432\n" for i in range(25)),
     "".join(f"- run {i}: started 2024-07-01T10:{i:02d}Z\n" for i in range(25)),
     "the token for prod: rotate it every 90 days",
-    # Still kept, as the module's limits say: letters and digits of one case, or a short value.
+    # Still kept, as the module's limits say: letters and digits of one case that the sentence
+    # goes on after, or a short value.
     "the password hunter2024 works for the staging box",
-    "the password hunter2 for staging",
+    "the token hunter2 for staging",
 ]
 
 

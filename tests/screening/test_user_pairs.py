@@ -72,7 +72,7 @@ def test_a_weak_password_after_a_user_given_in_words_is_refused(user: str, name:
         "as admin, password x86_64",  # a name joined by _
         "user bob password sha256",  # an algorithm
         "the user table password column",  # no user given
-        "password hunter2024",  # no user at all: lower case and digits right after the name stay kept
+        "token hunter2024",  # no user at all: after a token's name (not a password's) it stays kept
         # "pass" as a verb, "as" in other senses, an option that is passed.
         "we pass hunter2 to login",
         "as admin pass the flag",
@@ -133,10 +133,10 @@ def test_a_password_given_by_a_verb_in_a_note_is_refused(text: str) -> None:
         "with password reset2 flow",
         "use the password hunter22 and the user bob",
         "the password hunter22 works for staging",
-        "password hunter2024",
+        "token hunter2024",
         # A verb inside another word, or too far before the name.
-        "refuse password hunter22",
-        "use it when the first of many keys, or the password hunter22",
+        "refuse token hunter22",
+        "use it when the first of many keys, or the token hunter22",
     ],
 )
 def test_what_follows_a_verb_and_a_credential_name_that_is_no_password_is_kept(text: str) -> None:
