@@ -64,10 +64,6 @@ class AssignmentChecks(SentenceChecks):
     pair_name = compiled(PAIR_NAME)
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
     # The rest of a line that ends after a colon, then a line of one run (quoted or not) alone.
-    next_line = compiled(
-        rb"[ \t]*\r?\n(?:[ \t]*\r?\n)?(?P<fence>[ \t]{0,3}(?:```|~~~)[A-Za-z0-9_+-]{0,20}[ \t]*\r?\n)?"
-        rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
-    )
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -160,22 +156,6 @@ class AssignmentChecks(SentenceChecks):
             while before and buffer[before - 1] in b" \t":
                 before -= 1
         return before == 0 or buffer[before - 1] == ord("\n")
-
-    def next_line_value(self, buffer: bytearray, pos: int) -> bool:
-        """Whether the line after a credential's name and a colon that ends its line holds its
-        value alone (``Admin password:`` and ``Tr0ub4dor&3`` below it; YAML reads an indented
-        plain scalar there as the value), also after a blank line or inside a fenced code block
-        that opens there (Markdown). The value is judged as one that ends its clause after
-        "is": six bytes or more, a letter with a digit or a symbol, no stand-in or reference, so a
-        word of a description (``Password:`` then ``required``) is kept; a line of more than one
-        word, a key of its own (``secretKeyRef:``), a list item or a comment is no value."""
-        line = self.next_line.match(buffer, pos)
-        if line is None:
-            return False
-        first, last = line.span("value")
-        if buffer[first] in b"-#*>|" or buffer[last - 1] == ord(":"):
-            return False
-        return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
 
     def assignment_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value after "password" in another script or in another language's words of

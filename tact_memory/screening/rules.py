@@ -389,6 +389,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             "\u2192".encode() + rb"(?<=[ \t]...)[ \t]+",  # a right arrow
             "\u2013".encode()[:2] + rb"[\x93\x94](?<=[ \t]...)[ \t]+",  # an en or em dash
             rb"\):[ \t]+",
+            rb"\):(?=[ \t]*\r?\n)",  # password (prod): and the value below it
             rb"\)[ \t]+=[ \t]+",  # password (prod) = ...
         )
     ),
@@ -420,7 +421,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("credential_assignment", pattern, Checks.named_after_value)
         for word in (b"password", b"passphrase", b"secret", b"token", b"key")
-        for pattern in spelled(word, _NAME_ENDS, gap=rb"[A-Za-z0-9]")[:2]  # no sentence shouts its name
+        for pattern in spelled(word, _NAME_ENDS, gap=rb"[A-Za-z0-9]")  # hunter2 is the PASSWORD too
     ),
     # A credential named in a sentence and given in quotes, without a separator: the password
     # "hunter2", Markdown's password `hunter2`. Found by the opening quote after a space, the name

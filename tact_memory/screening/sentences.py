@@ -104,6 +104,10 @@ class SentenceChecks(ValueChecks):
     giving_verb = compiled(GIVING_VERB)
     clause_mark = compiled(rb"[.;:!?]")
     user_before = compiled(USER_BEFORE)
+    next_line = compiled(
+        rb"[ \t]*\r?\n(?:[ \t]*\r?\n)?(?P<fence>[ \t]{0,3}(?:```|~~~)[A-Za-z0-9_+-]{0,20}[ \t]*\r?\n)?"
+        rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
+    )
     default_account = compiled(DEFAULT_ACCOUNT)
     given_before = compiled(GIVEN_BEFORE)
     to_purpose = compiled(rb"[ \t]+to[ \t]+[A-Za-z]")
@@ -334,7 +338,7 @@ class SentenceChecks(ValueChecks):
             end -= 1
         if not self.word_within_reach(buffer, end):
             return False
-        if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end())):
+        if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end()) or self.next_line_value(buffer, match.end())):
             return False
         if (end and buffer[end - 1] in b"])") or self.code_operand.match(buffer, match.end()) is not None:
             return False  # code: len(tokens) - 1, state.tokens[i].token - 1].type
@@ -342,6 +346,22 @@ class SentenceChecks(ValueChecks):
         if start and buffer[start - 1] == ord("."):
             return False  # an attribute in code: endDelim.token - offset
         return self.named_or_changed(buffer, end)
+
+    def next_line_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the line after a credential's name and a colon that ends its line holds its
+        value alone (``Admin password:`` and ``Tr0ub4dor&3`` below it; YAML reads an indented
+        plain scalar there as the value), also after a blank line or inside a fenced code block
+        that opens there (Markdown). The value is judged as one that ends its clause after
+        "is": six bytes or more, a letter with a digit or a symbol, no stand-in or reference, so a
+        word of a description (``Password:`` then ``required``) is kept; a line of more than one
+        word, a key of its own (``secretKeyRef:``), a list item or a comment is no value."""
+        line = self.next_line.match(buffer, pos)
+        if line is None:
+            return False
+        first, last = line.span("value")
+        if buffer[first] in b"-#*>|" or buffer[last - 1] == ord(":"):
+            return False
+        return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
 
     @staticmethod
     def before_aside(buffer: bytearray, close: int) -> int | None:

@@ -144,3 +144,30 @@ def test_what_follows_a_passwords_name_alone_that_is_no_password_is_kept(text: s
 @given(label=st.sampled_from(["wifi:", "Wi-Fi", "WLAN:", "SSID"]), network=st.sampled_from(["CoffeeShop", "acme-guest", "HomeNet5G"]), value=weak)
 def test_a_wireless_network_and_its_password_around_a_spaced_slash_are_refused(label: str, network: str, value: str) -> None:
     assert find_secret(f"{label} {network} / {value}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hunter2 is the PASSWORD",  # a sentence that shouts its name
+        "Tr0ub4dor&3 is the API KEY",
+        "password (prod):\nhunter22",  # an aside before the colon, the value below
+        "the DB password (staging):\n```\nTr0ub4dor&3\n```",
+    ],
+)
+def test_shouted_names_and_values_below_an_aside_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if value is TOKEN:",
+        "abc123 as the TOKEN",  # "as" with no verb that gives it
+        "password (optional):\nrequired",
+        "def password(self):\n    return hunter22",  # a call's brackets, not an aside
+        "if check(token):\n    abc123x",
+    ],
+)
+def test_shouted_names_and_lines_after_a_call_that_give_no_credential_are_kept(text: str) -> None:
+    assert find_secret(text) is None
