@@ -63,7 +63,6 @@ class AssignmentChecks(SentenceChecks):
     )
     pair_name = compiled(PAIR_NAME)
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
-    # The rest of a line that ends after a colon, then a line of one run (quoted or not) alone.
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -79,20 +79,20 @@ def _table_rows(text: str) -> str:
     lines = text.split("\n")
     shown = list(lines)
     headings: list[str] | None = None
+    above: list[str] | None = None  # the cells of the line before, if it is a row
     for number, line in enumerate(lines):
         cells = _cells(line)
         if cells is None:
             headings = None
-            continue
-        if _delimiter().fullmatch(line):
-            above = _cells(lines[number - 1]) if number else None
+        elif _delimiter().fullmatch(line):
             headings = above if above is not None and len(above) == len(cells) else None
-            continue
-        pairs = [f"{h}: {c}" for h, c in zip(headings, cells) if h and c] if headings and len(headings) == len(cells) else []
-        if len(cells) == 2 and all(cells):
-            pairs.append(f"{cells[0]}: {cells[1]}")
-        if pairs:
-            shown[number] = "; ".join(pairs)
+        else:
+            pairs = [f"{h}: {c}" for h, c in zip(headings, cells) if h and c] if headings and len(headings) == len(cells) else []
+            if len(cells) == 2 and all(cells):
+                pairs.append(f"{cells[0]}: {cells[1]}")
+            if pairs:
+                shown[number] = "; ".join(pairs)
+        above = cells
     return "\n".join(shown)
 
 

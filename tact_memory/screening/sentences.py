@@ -104,6 +104,8 @@ class SentenceChecks(ValueChecks):
     giving_verb = compiled(GIVING_VERB)
     clause_mark = compiled(rb"[.;:!?]")
     user_before = compiled(USER_BEFORE)
+    # The rest of a line that ends after a colon, then, past a blank line or a code fence's
+    # opening, a line of one run (quoted or not) alone.
     next_line = compiled(
         rb"[ \t]*\r?\n(?:[ \t]*\r?\n)?(?P<fence>[ \t]{0,3}(?:```|~~~)[A-Za-z0-9_+-]{0,20}[ \t]*\r?\n)?"
         rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
@@ -212,15 +214,10 @@ class SentenceChecks(ValueChecks):
             return False
         if self.description.fullmatch(buffer, first, last) is not None:
             return False
-        end = match.start()
+        end: int | None = match.start()
         if end and buffer[end - 1] in b")]":  # an aside between the name and the word: password (prod) is
-            before = self.before_aside(buffer, end - 1)
-            if before is None:
-                return False
-            end = before
-            while end and buffer[end - 1] in b" \t":
-                end -= 1
-        return self.named_or_changed(buffer, end)
+            end = self.before_aside(buffer, end - 1)
+        return end is not None and self.named_or_changed(buffer, end)
 
     def named_or_changed(self, buffer: bytearray, end: int) -> bool:
         """:meth:`named_before`, or the name and then how it changed (:data:`CHANGED`): ``the
@@ -335,7 +332,7 @@ class SentenceChecks(ValueChecks):
                 return False  # a call (password(...): ...) or no aside on this line
             end = before
         while end and buffer[end - 1] in b" \t":
-            end -= 1
+            end -= 1  # before an arrow or a dash
         if not self.word_within_reach(buffer, end):
             return False
         if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end()) or self.next_line_value(buffer, match.end())):
@@ -371,6 +368,8 @@ class SentenceChecks(ValueChecks):
         opening = buffer.rfind(b"(" if buffer[close] == ord(")") else b"[", max(0, close - MAX_ASIDE), close)
         if opening < 1 or buffer[opening - 1] not in b" \t" or buffer.find(b"\n", opening, close) >= 0:
             return None
+        while opening and buffer[opening - 1] in b" \t":
+            opening -= 1
         return opening
 
     def user_pair(self, buffer: bytearray, user_end: int, value: int, *, account: bool = False) -> bool:
