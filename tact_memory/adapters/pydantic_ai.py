@@ -20,7 +20,12 @@ layer over the library:
   ``metadata={"tact_memory": "checkpoint"}``, added to the request in the run's message history.
   So it stays in ``result.all_messages()`` and a restored conversation shows the model the same
   text, while the ``UserPromptPart`` the app displays is untouched; :func:`is_checkpoint` finds the
-  part for apps that render system parts. "Past the first turn" means the history the run started
+  part for apps that render system parts, and :func:`without_checkpoints` leaves it out of what a
+  person is shown (a UI adapter's ``dump_messages``). A history that comes back without it (a UI
+  adapter strips the system parts its client sends, a streamed turn never sent them, an app dropped
+  them) gets it back at the run's first request, on copies of the requests the rule gives it to: each
+  one holding a user prompt, but the one that opened the conversation and those that answer tool
+  calls; so the model is shown the earlier turns as it was shown them. "Past the first turn" means the history the run started
   with holds a response or a user prompt (a conversation restored from saved messages, summarised or
   trimmed, is past it); it is decided when the run starts, since a history processor may cut earlier
   turns out of ``ctx.messages``. Without a prompt, the history's last request, which pydantic-ai
@@ -58,6 +63,7 @@ tool, no instructions, no checkpoint.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -92,7 +98,15 @@ from ..tool.memory_tool import scanned_since_put
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import TOOL_NAME, tool_definition
 
-__all__ = ["CHECKPOINT_METADATA", "SERIALIZATION_NAME", "MemoryCapability", "MemoryToolset", "checkpoint_part", "is_checkpoint"]
+__all__ = [
+    "CHECKPOINT_METADATA",
+    "SERIALIZATION_NAME",
+    "MemoryCapability",
+    "MemoryToolset",
+    "checkpoint_part",
+    "is_checkpoint",
+    "without_checkpoints",
+]
 
 SERIALIZATION_NAME = "TactMemory"
 """The capability's name in a pydantic-ai agent spec (YAML or JSON)."""
@@ -110,8 +124,31 @@ def checkpoint_part() -> SystemPromptPart:
 
 
 def is_checkpoint(part: object) -> bool:
-    """Whether a message part is the review checkpoint (leave it out of what you display)."""
-    return isinstance(part, SystemPromptPart) and (part.metadata or {}).get("tact_memory") == "checkpoint"
+    """Whether a message part is the review checkpoint (leave it out of what you display).
+
+    The part is known by its metadata, or by its text alone: a system part that a UI round trip
+    brought back (``manage_system_prompt='client'``) has lost its metadata, and the checkpoint's text
+    is fixed.
+    """
+    if not isinstance(part, SystemPromptPart):
+        return False
+    return (part.metadata or {}).get("tact_memory") == "checkpoint" or part.content == CHECKPOINT_TEXT
+
+
+def without_checkpoints(messages: Sequence[ModelMessage]) -> list[ModelMessage]:
+    """``messages`` without the checkpoint, for what a person sees (a UI adapter's ``dump_messages``).
+
+    A request that held the checkpoint is replaced by a copy without it; every other message is
+    returned as it was, and ``messages`` is left unchanged. A run given the result as its history
+    puts the checkpoint back where the rule gives it, so a client that holds the conversation
+    never shows it and the model is still shown it.
+    """
+    out: list[ModelMessage] = []
+    for message in messages:
+        if isinstance(message, ModelRequest) and any(is_checkpoint(p) for p in message.parts):
+            message = dataclasses.replace(message, parts=[p for p in message.parts if not is_checkpoint(p)])
+        out.append(message)
+    return out
 
 
 def _continues_calls(history: Sequence[ModelMessage]) -> bool:
@@ -285,6 +322,13 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
         self, ctx: RunContext[Any], request_context: ModelRequestContext
     ) -> ModelRequestContext:
         if self.enabled and self.bound_role is Role.ROOT and self._turn is not None:
+            unmarked, self._turn.unmarked = self._turn.unmarked, []
+            for old in unmarked:
+                # A copy, in the run's history and in this request: the app's own message objects
+                # stay as they were given.
+                marked = dataclasses.replace(old, parts=[*old.parts, checkpoint_part()])
+                _replace(ctx.messages, old, marked)
+                _replace(request_context.messages, old, marked)
             for message in self._turn.needing_checkpoint(ctx):
                 # In place, as pydantic-ai records its own additions: the message is shared by this
                 # request and the run's history, so the model sees the part now and later.
@@ -294,6 +338,45 @@ class MemoryCapability(AbstractCapability[Any], ConfiguredMemory):
 
 def _has_prompt(message: object) -> bool:
     return isinstance(message, ModelRequest) and any(isinstance(p, UserPromptPart) for p in message.parts)
+
+
+def _answers_calls(message: ModelRequest) -> bool:
+    """Whether a request answers tool calls: its user prompt parts are what tools returned as content."""
+    return any(isinstance(p, (ToolReturnPart, RetryPromptPart)) for p in message.parts)
+
+
+def _unmarked(history: Sequence[ModelMessage]) -> list[ModelRequest]:
+    """The requests of a starting history that the rule gives the checkpoint and that do not hold it.
+
+    Past runs appended it to every user message after the first turn and to every steer, but a
+    history may come back without it: a UI adapter strips system parts from what its client sends
+    (``manage_system_prompt='server'``), a streaming client was never sent them, and an app may drop
+    them before it stores or shows a conversation (:func:`without_checkpoints`). The history cannot
+    tell a later turn's message from a steer, and the rule marks both, so every request holding a
+    user prompt is marked but the one that opened the conversation (the first, when nothing but
+    system parts comes before it; a history that starts later has none) and those that answer tool
+    calls (their prompt parts are tools' output).
+    """
+    unmarked: list[ModelRequest] = []
+    opening = True
+    for message in history:
+        if isinstance(message, ModelResponse):
+            opening = False
+        if not isinstance(message, ModelRequest) or not _has_prompt(message):
+            continue
+        if _answers_calls(message):
+            opening = False
+            continue
+        if not opening and not any(is_checkpoint(p) for p in message.parts):
+            unmarked.append(message)
+        opening = False
+    return unmarked
+
+
+def _replace(messages: list[ModelMessage], old: ModelMessage, new: ModelMessage) -> None:
+    for i, message in enumerate(messages):
+        if message is old:
+            messages[i] = new
 
 
 def _same_prompt(part: object, prompt: UserPromptPart) -> bool:
@@ -328,6 +411,9 @@ class _Turn:
     tool_content: list[object] = field(default_factory=list)
     """What tools of the run returned as ``ToolReturn.content``, by identity: pydantic-ai puts it in a
     ``UserPromptPart`` of its own (``_tool_execution.py``), which is no submission."""
+    unmarked: list[ModelRequest] = field(default_factory=list)
+    """The requests of the history before the turn that should hold the checkpoint and do not
+    (:func:`_unmarked`); the run's first model request puts it back on copies of them."""
 
     @classmethod
     def starting(cls, history: Sequence[ModelMessage], prompt: object) -> _Turn:
@@ -337,7 +423,7 @@ class _Turn:
         resumed = earlier.pop() if prompt is None and earlier and _has_prompt(earlier[-1]) else None
         past_first_turn = any(isinstance(m, ModelResponse) or _has_prompt(m) for m in earlier)
         prompts = [p for p in resumed.parts if isinstance(p, UserPromptPart)] if isinstance(resumed, ModelRequest) else []
-        return cls(past_first_turn=past_first_turn, resumed=prompts)
+        return cls(past_first_turn=past_first_turn, resumed=prompts, unmarked=_unmarked(earlier))
 
     @classmethod
     def _continuing(cls, history: list[ModelMessage]) -> _Turn:
@@ -355,7 +441,9 @@ class _Turn:
         prompts = [[p for p in m.parts if isinstance(p, UserPromptPart)] for m in requests]
         tool_content = prompts[0] if answered else []
         carried = [p for found in prompts[int(answered) :] for p in found]
-        return cls(past_first_turn=True, resumed=[], carried=carried, classified=list(tool_content))
+        return cls(
+            past_first_turn=True, resumed=[], carried=carried, classified=list(tool_content), unmarked=_unmarked(history[:last])
+        )
 
     def _is_resumed(self, message: ModelRequest) -> bool:
         return any(_same_prompt(part, prompt) for part in message.parts for prompt in [*self.resumed, *self.carried])

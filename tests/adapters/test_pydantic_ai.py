@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import runpy
+import warnings
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from tact_memory.adapters.pydantic_ai import MemoryCapability, is_checkpoint
+from tact_memory.adapters.pydantic_ai import MemoryCapability, checkpoint_part, is_checkpoint, without_checkpoints
 from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
 from tact_memory.store.sqlite import MemoryStore
@@ -349,6 +350,111 @@ async def test_a_history_processor_that_copies_the_messages_changes_nothing(conf
     first = await agent.run("First question.")
     await agent.run("Second question.", message_history=first.all_messages())
     assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 0, 1]
+
+
+# -- a history that comes back without the checkpoint ---------------------------------------------
+
+
+def dropped(messages: list[ModelMessage]) -> list[ModelMessage]:
+    """What an app keeps when it drops the checkpoint before storing or showing the conversation."""
+    return without_checkpoints(messages)
+
+
+def through_a_ui(manage_system_prompt: str) -> Callable[[list[ModelMessage]], list[ModelMessage]]:
+    """What a Vercel AI client sends back of a conversation the server dumped for it, as the UI adapter
+    loads it (``UIAdapter.sanitize_messages``: a server that owns the system prompt strips every system
+    part the client sends; one that lets the client own it keeps them, without their metadata)."""
+    from pydantic_ai.messages import sanitize_messages
+    from pydantic_ai.ui.vercel_ai import VercelAIAdapter
+
+    def round_trip(messages: list[ModelMessage]) -> list[ModelMessage]:
+        loaded = VercelAIAdapter.load_messages(VercelAIAdapter.dump_messages(messages))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # what the sanitizer stripped, said as a warning
+            return sanitize_messages(loaded, strip_system_prompts=manage_system_prompt == "server")
+
+    return round_trip
+
+
+def prompt_requests(messages: list[ModelMessage]) -> list[ModelRequest]:
+    return [m for m in messages if isinstance(m, ModelRequest) and any(isinstance(p, UserPromptPart) for p in m.parts)]
+
+
+@pytest.mark.parametrize(
+    ("lose", "kept"),
+    [(dropped, 0), (through_a_ui("server"), 0), (through_a_ui("client"), 1)],
+    ids=["dropped", "ui-server", "ui-client"],
+)
+async def test_a_history_that_lost_its_checkpoints_shows_the_model_what_it_saw_before(
+    config_path: Path, seeded: MemoryStore, lose: Callable[[list[ModelMessage]], list[ModelMessage]], kept: int
+) -> None:
+    """A client that holds the conversation sends it back without the checkpoint (a UI adapter strips the
+    system parts it is sent, and a streamed turn never sends it them), and an app may drop it before it
+    stores or shows a conversation. The next run puts it back where the rule gives it, on copies: the
+    model is shown the earlier turns as it was shown them then (the same text, so a provider's prompt
+    cache still holds), what a tool returned as content stays unmarked, and the app's messages stay
+    as they were given. A part that kept the checkpoint's text but lost its metadata is the checkpoint."""
+    script = Script(answer("one"), ModelResponse(parts=[ToolCallPart("look", {})]), answer("two"), answer("three"))
+    agent = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+
+    @agent.tool_plain
+    def look() -> ToolReturn:
+        return ToolReturn(return_value="looked", content="What the picture shows.")
+
+    first = await agent.run("First question.")
+    second = await agent.run("Second question.", message_history=first.all_messages())
+    given = lose(second.all_messages())
+    assert sum(is_checkpoint(p) for m in given for p in m.parts) == kept
+    before = ModelMessagesTypeAdapter.dump_json(given)
+    third = await agent.run("Third question.", message_history=given)
+
+    earlier = [part_texts([message]) for message in script.seen[2][0]]
+    shown = [part_texts([message]) for message in script.seen[3][0]][: len(earlier)]
+    if kept:  # pydantic-ai 2.58's own round trip loads a request's system part back ahead of its prompt
+        earlier, shown = [sorted(texts) for texts in earlier], [sorted(texts) for texts in shown]
+    assert shown == earlier
+    assert [checkpoints_shown(messages) for messages, _ in script.seen] == [0, 1, 1, 2]
+    assert ModelMessagesTypeAdapter.dump_json(given) == before
+    marked = [sum(map(is_checkpoint, m.parts)) for m in prompt_requests(third.all_messages())]
+    assert marked == [0, 1, 0, 1]  # the first question, the second, the tool's picture, the third
+
+
+async def test_a_history_that_opens_with_a_system_prompt_or_starts_later_is_marked_by_the_same_rule(
+    config_path: Path, seeded: MemoryStore
+) -> None:
+    """The opening message may share its request with the agent's system prompt and is still the first
+    turn's; a history that starts with an answer was trimmed, and every user message in it is past the
+    first turn."""
+    script = Script(answer("one"), answer("two"), answer("three"))
+    capability = MemoryCapability.from_config(config_path, store=seeded)
+    agent = Agent(script.model, system_prompt="You help with zephyr.", capabilities=[capability])
+    first = await agent.run("First question.")
+    await agent.run("Second question.", message_history=without_checkpoints(first.all_messages()))
+    trimmed: list[ModelMessage] = [answer("A kept answer."), ModelRequest(parts=[UserPromptPart("A kept question.")]), answer("Its answer.")]
+    await agent.run("Last question.", message_history=trimmed)
+    assert [checkpoints_shown(messages) for messages, _ in script.seen] == [0, 1, 2]
+
+
+async def test_a_child_run_puts_no_checkpoint_back(config_path: Path, seeded: MemoryStore) -> None:
+    script = Script(answer("one"), answer("two"), answer("three"))
+    root = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    child = Agent(script.model, capabilities=[MemoryCapability.from_config(config_path, role=Role.CHILD, store=seeded)])
+    first = await root.run("First question.")
+    second = await root.run("Second question.", message_history=first.all_messages())
+    await child.run("Third question.", message_history=without_checkpoints(second.all_messages()))
+    assert [checkpoints_shown(messages) for messages, _ in script.seen] == [0, 1, 0]
+
+
+def test_without_checkpoints_copies_only_what_held_one() -> None:
+    opening = ModelRequest(parts=[UserPromptPart("First question.")])
+    later = ModelRequest(parts=[UserPromptPart("Second question."), checkpoint_part()])
+    reloaded = ModelRequest(parts=[UserPromptPart("Third question."), SystemPromptPart(CHECKPOINT_TEXT)])
+    other = ModelRequest(parts=[UserPromptPart("Fourth."), SystemPromptPart("Answer in French.")])
+    messages: list[ModelMessage] = [opening, answer("one"), later, reloaded, other]
+    out = without_checkpoints(messages)
+    assert out[0] is opening and out[1] is messages[1] and out[4] is other
+    assert [part_texts([m]) for m in out[2:4]] == [["Second question."], ["Third question."]]
+    assert is_checkpoint(later.parts[-1]) and is_checkpoint(reloaded.parts[-1]) and not is_checkpoint(other.parts[-1])
 
 
 # -- runs that stop for a person's approval ---------------------------------------------------------
