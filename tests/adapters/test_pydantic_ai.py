@@ -419,6 +419,34 @@ async def test_a_history_that_lost_its_checkpoints_shows_the_model_what_it_saw_b
     assert marked == [0, 1, 0, 1]  # the first question, the second, the tool's picture, the third
 
 
+async def test_a_vercel_ai_chat_shows_the_model_each_turn_as_it_was_shown_before(config_path: Path, seeded: MemoryStore) -> None:
+    """A chat served by pydantic-ai's ``VercelAIAdapter``: the client keeps the conversation and sends it
+    whole each turn, and what was streamed to it holds no checkpoint. Each turn the model is shown the
+    earlier ones as it was shown them, checkpoint included, and nothing of it reaches the client."""
+    from pydantic_ai.ui.vercel_ai import VercelAIAdapter
+    from pydantic_ai.ui.vercel_ai.request_types import SubmitMessage, TextUIPart, UIMessage
+
+    script = Script(answer("one"), answer("two"), answer("three"))
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
+        yield str(script(messages, info).parts[0].content)  # type: ignore[union-attr]
+
+    agent = Agent(FunctionModel(script, stream_function=stream), capabilities=[MemoryCapability.from_config(config_path, store=seeded)])
+    chat = [UIMessage(id="u0", role="user", parts=[TextUIPart(text="First question.")])]
+    for turn, text in enumerate(["Second question.", "Third question.", None]):
+        adapter = VercelAIAdapter(agent=agent, run_input=SubmitMessage(id="chat", messages=chat))
+        chunks = [chunk.model_dump_json() async for chunk in adapter.run_stream()]
+        assert not any(CHECKPOINT_TEXT[:40] in chunk for chunk in chunks)
+        if text is not None:
+            chat += [
+                UIMessage(id=f"a{turn}", role="assistant", parts=[TextUIPart(text=["one", "two"][turn])]),
+                UIMessage(id=f"u{turn + 1}", role="user", parts=[TextUIPart(text=text)]),
+            ]
+    views = [[part_texts([message]) for message in shown] for shown, _ in script.seen]
+    assert views[2][: len(views[1])] == views[1] and views[1][: len(views[0])] == views[0]
+    assert [checkpoints_shown(shown) for shown, _ in script.seen] == [0, 1, 2]
+
+
 async def test_a_history_that_opens_with_a_system_prompt_or_starts_later_is_marked_by_the_same_rule(
     config_path: Path, seeded: MemoryStore
 ) -> None:
