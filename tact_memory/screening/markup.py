@@ -45,7 +45,7 @@ def rendered(text: str) -> str | None:
     (:func:`_table_rows`)."""
     plain = text
     if "<" in plain and ">" in plain:
-        plain = _inline_tags().sub("", _html_cells().sub(": ", plain))
+        plain = _labelled_code().sub(r"\1\3", _inline_tags().sub("", _html_cells().sub(": ", plain)))
     if "*" in plain or "_" in plain or "~" in plain:
         plain = _emphasis().sub(r"\2", plain)
     if "|" in plain:
@@ -60,6 +60,14 @@ def _inline_tags() -> re.Pattern[str]:
     and its closing tag ends a value (see :meth:`~.value_checks.ValueChecks.value_at`)."""
     names = "b|strong|i|em|u|s|mark|span|font|small|big|del|ins"
     return re.compile(r"</?(?:%s)(?:\s[^<>\n]{0,200})?>" % names, re.IGNORECASE)
+
+
+@functools.cache
+def _labelled_code() -> re.Pattern[str]:
+    """A code element that is all of a label's value (``API key: <code>…</code>``), read without its
+    tags, as a value after a colon is read; one after a word (``with the token <code>token1</code>``,
+    from an API's docs) keeps them: it names an example."""
+    return re.compile(r"(:[ \t]*)<(code|kbd|samp|tt)(?:\s[^<>\n]{0,200})?>([^<>\n]{1,256})</\2>", re.IGNORECASE)
 
 
 @functools.cache

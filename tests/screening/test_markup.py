@@ -168,6 +168,8 @@ HTML_LABELS = [
     "<b>{}:</b> {}", "<strong>{}</strong>: {}", "<li><b>{}:</b> {}</li>", "<p><em>{}</em>: {}</p>",
     "<tr><td>{}</td><td>{}</td></tr>", "<tr>\n  <th>{}</th>\n  <td>{}</td>\n</tr>", "<dt>{}</dt><dd>{}</dd>",
     '<span class="label">{}:</span> <mark>{}</mark>',
+    "{}: <code>{}</code>", "<b>{}:</b> <code>{}</code>", "<li>{}: <kbd>{}</kbd></li>", "<dt>{}</dt><dd><code>{}</code></dd>",
+    '<td>{}</td><td><code class="literal">{}</code></td>',
 ]  # fmt: skip
 
 
@@ -184,6 +186,13 @@ def test_a_credential_in_html_that_a_reader_sees_as_a_label_and_its_value_is_ref
         "<b>Password:</b> see the vault",
         "<dt>token</dt>\n<dd>The API token.</dd>",
         "<td>password</td><td>None</td>",
+        # A code element after a word names an example (an API's docs); after a label, a type or a default.
+        "Pass the pagination token <code>token1</code> to get the next page.",
+        "with the token <code>abcdefg123</code> as the example",
+        "<dt>Type:</dt><dd><code>string</code></dd>",
+        "password: <code>None</code> (the default)",
+        "Token: <code>&lt;your token&gt;</code>",
+        "<b>Password:</b> <code>see the vault</code>",
     ],
 )
 def test_html_that_gives_no_credential_is_kept(text: str) -> None:
