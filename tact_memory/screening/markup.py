@@ -4,7 +4,8 @@
 Models and people write notes in Markdown, and its emphasis sits where the screen's rules look for a
 credential's name and its separator (``**Password:** …``, ``- **API token**: …``, ``_Password:_
 …``), as its tables stand between a name and its value (``| Password | … |``, or a value under a
-``Password`` heading), and as HTML's tags do (``<b>Password:</b> …``, ``<td>Password</td><td>…``).
+``Password`` heading), as a heading does over the lines that give what it names (``## Password``),
+and as HTML's tags do (``<b>Password:</b> …``, ``<td>Password</td><td>…``).
 The screen reads content as written first; when that finds nothing,
 :func:`rendered` gives the content as it reads rendered, which the screen reads once more.
 
@@ -42,7 +43,7 @@ def rendered(text: str) -> str | None:
     inline tags removed and the cells of its tables and definition lists read as a name and its
     value (``<b>Password:</b> …``, ``<td>Password</td><td>…</td>``), every emphasis pair's
     markers removed, then each row of a table read as its cells under their headings
-    (:func:`_table_rows`)."""
+    (:func:`_table_rows`), and each heading as a label (``## Password`` as ``Password:``)."""
     plain = text
     if "<" in plain and ">" in plain:
         plain = _labelled_code().sub(r"\1\3", _inline_tags().sub("", _html_cells().sub(": ", plain)))
@@ -50,7 +51,16 @@ def rendered(text: str) -> str | None:
         plain = _emphasis().sub(r"\2", plain)
     if "|" in plain:
         plain = _table_rows(plain)
+    if "#" in plain:
+        plain = _heading().sub(r"\1:", plain)
     return None if plain == text else plain
+
+
+@functools.cache
+def _heading() -> re.Pattern[str]:
+    """A Markdown heading (``## Password``, closing ``#`` optional) that ends with no colon of its
+    own: read as a label, since what it names is what the lines under it give."""
+    return re.compile(r"(?m)^[ ]{0,3}#{1,6}[ \t]+([^\n#:]{1,80}?)[ \t]*(?:[ \t]#+)?[ \t]*$")
 
 
 @functools.cache

@@ -377,7 +377,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", rb" (?:" + b"|".join(LINKING) + rb")[ \t]+" + _ADVERB, Checks.linked_value),
     # The same with "is" written as "'s": the password's hunter2.
     *(("credential_assignment", apostrophe + rb"s[ \t]+", Checks.linked_value) for apostrophe in (b"'", "\u2019".encode())),
-    # A value after an arrow or a dash in a note (new password -> ..., password for prod - ...), or
+    # A value after an arrow or a dash in a note (new password -> ..., password for prod - ...,
+    # password -- ...), or
     # after an aside in brackets and a colon or a spaced "=" (password (prod): ...). Found by the
     # separator.
     # Each separator is a rule of its own, so that each has a literal lead and costs nothing
@@ -386,6 +387,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", pattern, Checks.prose_separator)
         for pattern in (
             rb" ->?[ \t]+",
+            rb" --[ \t]+",  # two hyphens, as plain text writes a dash
             "\u2192".encode() + rb"(?<=[ \t]...)[ \t]+",  # a right arrow
             "\u2013".encode()[:2] + rb"[\x93\x94](?<=[ \t]...)[ \t]+",  # an en or em dash
             rb"\):[ \t]+",

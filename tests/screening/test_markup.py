@@ -178,6 +178,35 @@ def test_a_credential_in_html_that_a_reader_sees_as_a_label_and_its_value_is_ref
     assert find_secret(label.format(name, value)) == "credential_assignment"
 
 
+@given(
+    level=st.sampled_from(["#", "##", "###", "######"]),
+    name=st.sampled_from(["Password", "Staging password", "API token", "Secret key"]),
+    close=st.sampled_from(["", " ##"]),
+    between=st.sampled_from(["\n", "\n\n", "\n\n```\n", "\n```text\n"]),
+    value=mixed,
+)
+def test_a_value_alone_under_a_heading_that_names_the_credential_is_refused(
+    level: str, name: str, close: str, between: str, value: str
+) -> None:
+    assert find_secret(f"{level} {name}{close}{between}{value}\n") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Password\n\nThe password must be at least 8 characters.",
+        "## API token\n\nCreate one under Settings, then export it.",
+        "# Tokens\n\nUse `tokenize()` to split a string.",
+        "#include <password.h>\nint check(void);",
+        "## Secret\nsecret-name",
+        "# password\nPASSWORD = os.environ['DB_PASSWORD']",
+        "### Token: none yet\nAsk ops.",
+    ],
+)
+def test_headings_over_no_lone_value_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -171,3 +171,28 @@ def test_shouted_names_and_values_below_an_aside_are_refused(text: str) -> None:
 )
 def test_shouted_names_and_lines_after_a_call_that_give_no_credential_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# Plain text writes a dash as two hyphens: the same separator as the arrow and the dash.
+@given(
+    name=st.sampled_from(["password", "db password", "the admin password", "API token", "passphrase for prod"]),
+    value=st.one_of(mixed, weak),
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
+)
+def test_a_value_after_two_hyphens_that_stand_for_a_dash_is_refused(name: str, value: str, after: str) -> None:
+    assert find_secret(f"{name} -- {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "--password -- the password to use",
+        "password -- see the vault",
+        "SELECT password -- hashed with bcrypt",
+        "WHERE password = ? -- bcrypt2024",
+        "token -- optional, defaults to None",
+        "git checkout password -- src/auth.py",
+    ],
+)
+def test_two_hyphens_before_no_password_are_kept(text: str) -> None:
+    assert find_secret(text) is None
