@@ -412,6 +412,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
     *(("credential_assignment", pattern, Checks.bare_after_key) for pattern in spelled(b"key", rb"[ \t]+", gap=rb"[A-Za-z0-9]")),
+    # A value set off by commas after the credential it names: the admin password, ..., works.
+    *(
+        ("credential_assignment", pattern, Checks.appositive_value)
+        for word in (b"password", b"passphrase", b"secret", b"token", b"key")
+        for pattern in spelled(word, rb",[ \t]+", gap=rb"[A-Za-z0-9]")
+    ),
     # A password after "pass" or "pw" where a user is given right before: user bob pass ...
     *(
         ("credential_assignment", pattern, Checks.pass_after_user)

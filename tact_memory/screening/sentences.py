@@ -113,6 +113,9 @@ class SentenceChecks(ValueChecks):
     default_account = compiled(DEFAULT_ACCOUNT)
     given_before = compiled(GIVEN_BEFORE)
     to_purpose = compiled(rb"[ \t]+to[ \t]+[A-Za-z]")
+    # What opens a noun phrase in a sentence, and up to three words before its name: "the staging
+    # admin" (password), "our" (API token). Code's parameter lists have no such word.
+    determiner = compiled(rb"(?<![A-Za-z])(?i:the|our|your|my|its|their|this|that|his|her)[ \t]+(?:[A-Za-z][A-Za-z0-9_-]*[ \t]+){0,3}\Z")
 
     def spent(self, budget: str) -> bool:
         """Count one more of a sentence check's searches under ``budget`` in this screen (each
@@ -275,6 +278,30 @@ class SentenceChecks(ValueChecks):
         ):
             return False
         return self.named_before(buffer, trimmed_line(buffer, match.start(), match.end()))
+
+    def appositive_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value set off by commas right after the credential it names (``the admin
+        password, hunter22, works``, ``our API token, ghp_…, expires Friday``).
+
+        In code the same shape is a list of names (``f(password, hunter22, x)``, ``SELECT user,
+        password, token``), so a determiner must open the name's phrase (:attr:`determiner`),
+        the value must be closed by a comma or a bracket, and it must end its clause as after "is"
+        (:meth:`clause_value`) or have a generated value's texture (:meth:`bare_value`)."""
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None:
+            return False
+        last = trimmed(buffer, found[0], found[1])
+        closed = buffer[found[1] : found[1] + 1] == b"," or buffer[last : last + 1] == b")"  # a closing bracket is trimmed off
+        if not closed:
+            return False
+        if not (self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())):
+            return False
+        end = buffer.rfind(b",", match.start(), match.end())
+        start = self.name_ending_at(buffer, end)
+        if start is None:
+            return False
+        line = buffer.rfind(b"\n", max(0, start - MAX_PURPOSE), start) + 1
+        return self.determiner.search(buffer, max(line, start - MAX_PURPOSE), start) is not None and self.named_before(buffer, end)
 
     def purposed_value(self, buffer: bytearray, pos: int) -> bool:
         """:meth:`clause_value`, or a value of the same kind followed by what it is "to" do

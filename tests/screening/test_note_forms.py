@@ -196,3 +196,33 @@ def test_a_value_after_two_hyphens_that_stand_for_a_dash_is_refused(name: str, v
 )
 def test_two_hyphens_before_no_password_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A value set off by commas right after the name a determiner opens.
+@given(
+    name=st.sampled_from(["the password", "The admin password", "our API token", "the staging DB password", "my passphrase", "their secret key"]),
+    value=st.one_of(mixed, weak),
+    after=st.sampled_from([", works", ", was rotated on Monday.", ", and the user is admin"]),
+)
+def test_a_value_set_off_by_commas_after_the_name_it_follows_is_refused(name: str, value: str, after: str) -> None:
+    assert find_secret(f"{name}, {value}{after}") == "credential_assignment"
+    assert find_secret(f"Staging box ({name.lower()}, {value})") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "f(password, hunter22, x)",
+        "def login(user, password, token2fa, retries=3):",
+        "SELECT user, password, token, created FROM users",
+        "the password, token, and key are stored in the vault",
+        "the token, if any, is sent",
+        "the secret, HMAC-SHA256, signs it",
+        "the key, ed25519, is fine",
+        "the password, see the vault, rotates",
+        "the token, JWT, expires",
+        "Pass the token, e.g. abc123, to the API",
+    ],
+)
+def test_commas_around_no_password_after_a_name_are_kept(text: str) -> None:
+    assert find_secret(text) is None
