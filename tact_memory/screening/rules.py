@@ -398,6 +398,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),
+    # The same with no spaces, where the user is an account systems come with and a word of a login
+    # comes before it: creds: admin/... (a path's "admin/" follows a slash or a letter).
+    *(
+        ("credential_assignment", pattern, Checks.account_slash_pair)
+        for account in (b"admin", b"administrator", b"root", b"superuser", b"sysadmin", b"dbadmin", b"guest", b"vagrant")
+        for pattern in spelled(account, rb"/", gap=rb"[A-Za-z0-9_./-]")
+    ),
     # A value right after a credential word, no verb: login with password Hunter2024. Found by
     # the word (each spelling a literal), the rest of the name checked before it; "key" counts
     # only as the end of a key's two-word name (the secret key 8f14e45fceea167a5a36dedd4bea2543).

@@ -433,6 +433,13 @@ class SentenceChecks(ValueChecks):
         with."""
         return self.user_pair(buffer, match.start(), match.end(), account=True)
 
+    def account_slash_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an account systems come with and a password around an unspaced slash after a
+        word of a login (``creds: admin/hunter2``, ``login root/Tr0ub4dor3``): the same pair as
+        around a spaced slash (:meth:`user_pair`), but the login's word must be there, since a
+        slash without spaces also joins the parts of a path (``users/admin/settings``)."""
+        return self.user_pair(buffer, match.end() - 1, match.end())
+
     def named_after_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value that its sentence names only after it, the name ending its clause or
         followed by what it is for: ``hunter2 is the password``, ``Tr0ub4dor&3 was the staging db

@@ -171,3 +171,32 @@ def test_a_default_account_before_a_password_is_refused_without_a_word_of_a_logi
 )
 def test_what_a_spaced_slash_joins_that_is_no_default_account_and_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# With no spaces around the slash, the word of a login must be there too: a path joins names so.
+@given(
+    context=st.sampled_from(["creds: ", "Grafana login ", "credentials for the NAS: ", "user account "]),
+    user=st.sampled_from(["admin", "Admin", "root", "Administrator", "superuser", "vagrant"]),
+    value=st.one_of(mixed, weak),
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
+)
+def test_a_default_account_and_a_password_around_an_unspaced_slash_after_a_login_word_are_refused(
+    context: str, user: str, value: str, after: str
+) -> None:
+    assert find_secret(f"{context}{user}/{value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "credentials: vault/prod2db",  # a vault's path: no account of a system's before the slash
+        "https://example.com/admin/Secret123",
+        "user: admin/settings",
+        "login page at /admin/login2",
+        "credentials: admin/config.yaml",
+        "account admin/v2",
+        "the users/admin/Profile2 route",
+    ],
+)
+def test_an_unspaced_slash_that_joins_a_path_is_kept(text: str) -> None:
+    assert find_secret(text) is None
