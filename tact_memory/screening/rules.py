@@ -410,7 +410,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # only as the end of a key's two-word name (the secret key 8f14e45fceea167a5a36dedd4bea2543).
     *(
         ("credential_assignment", pattern, Checks.bare_after_password_name)
-        for word in (b"password", b"passwd", b"passphrase", b"pwd")
+        for word in (b"password", b"passwd", b"passphrase", b"pwd", b"pw")
         for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
     *(

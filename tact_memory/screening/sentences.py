@@ -266,7 +266,7 @@ class SentenceChecks(ValueChecks):
 
     def bare_after_password_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """:meth:`bare_after_name` after a password's own name (password, passphrase, passwd,
-        pwd), where a value that ends its clause counts with no user or verb before the name
+        pwd, pw), where a value that ends its clause counts with no user or verb before the name
         (``…, password hunter2024``): "token" and "secret" name models, encodings and regions
         with such words after them, a password's name does not."""
         return self._bare_after(buffer, match, alone=True)

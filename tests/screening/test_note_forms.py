@@ -226,3 +226,19 @@ def test_a_value_set_off_by_commas_after_the_name_it_follows_is_refused(name: st
 )
 def test_commas_around_no_password_after_a_name_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# "pw" in a note is a password's name as "pwd" is: a weak value that ends its clause after it counts.
+@given(
+    before=st.sampled_from(["", "staging box, ", "ssh box (", "NAS: user ann, "]),
+    name=st.sampled_from(["pw", "Pw", "PW"]),
+    value=weak,
+    after=st.sampled_from(["", ".", ")", "\n"]),
+)
+def test_a_weak_value_after_pw_is_refused(before: str, name: str, value: str, after: str) -> None:
+    assert find_secret(f"{before}{name} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize("text", ["pw reset", "set pw 42", "the pw field2 is required", "pw length12 chars", "pw: see the vault"])
+def test_words_after_pw_that_are_no_password_are_kept(text: str) -> None:
+    assert find_secret(text) is None
