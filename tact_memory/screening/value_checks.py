@@ -150,7 +150,19 @@ class ValueChecks:
                 return None
             return start, closed.start(), True
         certain = (tight and start == pos) or self.clause_end.match(buffer, end) is not None
-        return start, end, certain
+        return start, end, certain or self.closes_aside(buffer, start, end)
+
+    def closes_aside(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether the unquoted value ``buffer[start:end]`` ends with the bracket that closes an
+        aside in prose around it (``(pw hunter2) and ...``): a ``)`` that no part of the value
+        opened, whose ``(`` stands on the line after a space or at its start. A call's bracket
+        follows a name (``on_token(token: Message)``)."""
+        last = trimmed(buffer, start, end)
+        if last >= end or buffer[last] != ord(")"):
+            return False
+        line = buffer.rfind(b"\n", 0, start) + 1
+        opening = buffer.rfind(b"(", line, start)
+        return opening >= 0 and (opening == line or buffer[opening - 1] in b" \t") and buffer.find(b")", opening, start) < 0
 
     def past_properties(self, buffer: bytearray, pos: int) -> int:
         """Where the value at ``pos`` starts past a YAML anchor or string tag (``&db !!str ...``)."""

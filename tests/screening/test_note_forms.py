@@ -242,3 +242,26 @@ def test_a_weak_value_after_pw_is_refused(before: str, name: str, value: str, af
 @pytest.mark.parametrize("text", ["pw reset", "set pw 42", "the pw field2 is required", "pw length12 chars", "pw: see the vault"])
 def test_words_after_pw_that_are_no_password_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A bracket that closes an aside around the name and its value ends the value's clause.
+@given(
+    name=st.sampled_from(["pw", "password", "passphrase", "pwd"]),
+    value=weak,
+    after=st.sampled_from([" and restart the runner", ", then reboot", " before the demo."]),
+)
+def test_a_weak_value_that_closes_an_aside_is_refused(name: str, value: str, after: str) -> None:
+    assert find_secret(f"ssh into the build box as deploy ({name} {value}){after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "        def on_token(token: Message) -> None:",
+        "        obj = {ROOT_KEY: obj} if cls.custom_root_type else cls._decompose_class(obj)",
+        "log(password hunter)) and go",
+        "check (password reset) and retry",
+    ],
+)
+def test_a_bracket_after_a_name_in_code_or_around_words_ends_no_password(text: str) -> None:
+    assert find_secret(text) is None
