@@ -74,6 +74,32 @@ def test_what_is_no_pin_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
+DOOR_CODES = ["door code", "Door code", "gate code", "alarm code", "ALARM_CODE", "keypad code", "lockbox code", "garage-code", "doorcode"]
+
+
+@given(name=st.sampled_from(DOOR_CODES), separator=st.sampled_from(SEPARATORS), pin=pins,
+       after=st.sampled_from(["", ".", "#", "\n", " (the office door)"]))  # fmt: skip
+def test_a_door_gate_or_alarm_code_is_a_pin(name: str, separator: str, pin: str, after: str) -> None:
+    assert find_secret(f"the {name}{separator}{pin}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "error code: 4921",
+        "exit code is 1234",
+        "the door code is 1234",
+        "gate code: 2024-01-05",
+        "alarm code: 1.2.3",
+        "gate code is 0000",
+        "the door code is 4 digits long",
+        "trapdoor code: 4921x",
+    ],
+)
+def test_what_is_no_door_code_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 @pytest.mark.parametrize("text", ["passcode: 482913", "PASSCODE=Xk2mQ9", "the passcode is Xk2mQ9", "passcodes: Tr0ub4dor&3"])
 def test_a_passcode_is_named_as_a_password_is(text: str) -> None:
     assert find_secret(text) == "credential_assignment"
