@@ -43,16 +43,19 @@ def rendered(text: str) -> str | None:
     inline tags removed and the cells of its tables and definition lists read as a name and its
     value (``<b>Password:</b> …``, ``<td>Password</td><td>…</td>``), every emphasis pair's
     markers removed, then each row of a table read as its cells under their headings
-    (:func:`_table_rows`), and each heading as a label (``## Password`` as ``Password:``)."""
+    (:func:`_table_rows`), and each heading as a label (``## Password``, a line all in bold, an
+    underlined line: each as ``Password:``)."""
     plain = text
     if "<" in plain and ">" in plain:
         plain = _labelled_code().sub(r"\1\3", _inline_tags().sub("", _html_cells().sub(": ", plain)))
     if "*" in plain or "_" in plain or "~" in plain:
-        plain = _emphasis().sub(r"\2", plain)
+        plain = _emphasis().sub(r"\2", _bold_line().sub(r"\2:", plain))
     if "|" in plain:
         plain = _table_rows(plain)
     if "#" in plain:
         plain = _heading().sub(r"\1:", plain)
+    if "\n-" in plain or "\n=" in plain:
+        plain = _underlined().sub(r"\1:", plain)
     return None if plain == text else plain
 
 
@@ -61,6 +64,20 @@ def _heading() -> re.Pattern[str]:
     """A Markdown heading (``## Password``, closing ``#`` optional) that ends with no colon of its
     own: read as a label, since what it names is what the lines under it give."""
     return re.compile(r"(?m)^[ ]{0,3}#{1,6}[ \t]+([^\n#:]{1,80}?)[ \t]*(?:[ \t]#+)?[ \t]*$")
+
+
+@functools.cache
+def _bold_line() -> re.Pattern[str]:
+    """A line that is all one strong emphasis (``**Staging DB password**``), which notes write as a
+    heading: read as a label, as :func:`_heading` is."""
+    return re.compile(r"(?m)^[ ]{0,3}(\*\*|__)([^\n*_:]{1,80}?)\1[ \t]*$")
+
+
+@functools.cache
+def _underlined() -> re.Pattern[str]:
+    """A heading underlined with ``=`` or ``-`` (``Password`` over ``--------``), the underline
+    dropped: read as a label, as :func:`_heading` is."""
+    return re.compile(r"(?m)^[ ]{0,3}([^\s#:|<>=-][^\n#:|<>]{0,79}?)[ \t]*\n[ ]{0,3}(?:=+|-+)[ \t]*$")
 
 
 @functools.cache

@@ -3,6 +3,7 @@ reader of the rendered note sees it (``**Password:** …`` reads as ``Password: 
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -75,13 +76,15 @@ def test_rendered_only_removes_markers(text: str) -> None:
     if shown is None:
         return
     assert len(shown) < len(text)
-    # What is left is the text in order, with nothing but markers taken out.
-    rest = iter(text)
-    assert all(any(c == kept for c in rest) for kept in shown)
-    taken = list(text)
-    for kept in shown:
+    # What is left is the text in order, with nothing but markers taken out (and a colon put after
+    # a line that reads as a heading: a line all in bold, or one over an underline, which goes).
+    rest = iter(text.replace(":", ""))
+    assert all(any(c == kept for c in rest) for kept in shown.replace(":", ""))
+    taken = list(text.replace(":", ""))
+    for kept in shown.replace(":", ""):
         taken.remove(kept)
-    assert set(taken) <= set("*_~")
+    underlined = re.search(r"(?m)^[^\n]*\S[^\n]*\n[ ]{0,3}(?:=+|-+)[ \t]*$", text) is not None
+    assert set(taken) <= set("*_~") | (set("-=\n \t") if underlined else set())
 
 
 @given(parts=st.lists(st.text(string.ascii_lowercase + string.digits, min_size=1, max_size=8), min_size=2, max_size=5))
@@ -191,10 +194,25 @@ def test_a_value_alone_under_a_heading_that_names_the_credential_is_refused(
     assert find_secret(f"{level} {name}{close}{between}{value}\n") == "credential_assignment"
 
 
+@given(
+    heading=st.sampled_from(["**{}**", "__{}__", "{}\n" + "-" * 8, "{}\n" + "=" * 12]),
+    name=st.sampled_from(["Password", "Staging DB password", "API token"]),
+    between=st.sampled_from(["\n", "\n\n", "\n\n```\n"]),
+    value=mixed,
+)
+def test_a_value_alone_under_a_bold_or_underlined_heading_is_refused(heading: str, name: str, between: str, value: str) -> None:
+    assert find_secret(heading.format(name) + between + value + "\n") == "credential_assignment"
+
+
 @pytest.mark.parametrize(
     "text",
     [
         "## Password\n\nThe password must be at least 8 characters.",
+        "**Password**\nSee the vault.",
+        "**Note**\nhunter22 is the dog's name",
+        "password: x\n---\nfoo: bar",
+        "Tokens\n------\n\nA token is a unit of text.",
+        "__all__\n__version__",
         "## API token\n\nCreate one under Settings, then export it.",
         "# Tokens\n\nUse `tokenize()` to split a string.",
         "#include <password.h>\nint check(void);",
