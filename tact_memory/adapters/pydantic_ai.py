@@ -22,13 +22,13 @@ layer over the library:
   text, while the ``UserPromptPart`` the app displays is untouched; :func:`is_checkpoint` finds the
   part for apps that render system parts, and :func:`without_checkpoints` leaves it out of what a
   person is shown (a UI adapter's ``dump_messages``). A history that comes back without it (a UI
-  adapter strips the system parts its client sends, a streamed turn never sent them, an app dropped
-  them) gets it back at the run's first request, on copies of the requests the rule gives it to: each
-  one holding a user prompt, but the one that opened the conversation and those that answer tool
-  calls; so the model is shown the earlier turns as it was shown them. "Past the first turn" means the history the run started
-  with holds a response or a user prompt (a conversation restored from saved messages, summarised or
-  trimmed, is past it); it is decided when the run starts, since a history processor may cut earlier
-  turns out of ``ctx.messages``. Without a prompt, the history's last request, which pydantic-ai
+  adapter strips the system parts its client sends, a streamed turn never sent them, an app
+  dropped them) gets it back at the run's first request, on copies of the requests the rule gives
+  it to: each one holding a user prompt, but the one that opened the conversation and those that
+  answer tool calls; so the model is shown the earlier turns as it was shown them. "Past the first
+  turn" means the history the run started with holds a response or a user prompt (a conversation
+  restored from saved messages, summarised or trimmed, is past it); it is decided when the run
+  starts, since a history processor may cut earlier turns out of ``ctx.messages``. Without a prompt, the history's last request, which pydantic-ai
   sends again, is the turn's user message, unless the run continues the calls of the history's last
   response (resumed with ``deferred_tool_results``): that turn's user message was marked by the run
   that sent it, what a tool returned as content in the request answering the calls gets nothing,

@@ -384,9 +384,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # The same with "is" written as "'s": the password's hunter2.
     *(("credential_assignment", apostrophe + rb"s[ \t]+", Checks.linked_value) for apostrophe in (b"'", "\u2019".encode())),
     # A value after an arrow or a dash in a note (new password -> ..., password for prod - ...,
-    # password -- ...), or
-    # after an aside in brackets and a colon or a spaced "=" (password (prod): ...). Found by the
-    # separator.
+    # password -- ...), or after an aside in brackets and a colon or a spaced "=" (password (prod):
+    # ...). Found by the separator.
     # Each separator is a rule of its own, so that each has a literal lead and costs nothing
     # where it does not occur.
     *(
