@@ -30,9 +30,10 @@ layer over the library:
   restored from saved messages, summarised or trimmed, is past it); it is decided when the run
   starts, since a history processor may cut earlier turns out of ``ctx.messages``. Without a
   prompt, the history's last request, which pydantic-ai sends again, is the turn's user message,
-  unless the run continues the calls of the history's last response (resumed with ``deferred_tool_results``): that turn's user message was marked by the run
-  that sent it, what a tool returned as content in the request answering the calls gets nothing,
-  and what pydantic-ai recorded from the queue when the run stopped is a steer.
+  unless the run continues the calls of the history's last response (resumed with
+  ``deferred_tool_results``): that turn's user message was marked by the run that sent it, what a
+  tool returned as content in the request answering the calls gets nothing, and what pydantic-ai
+  recorded from the queue when the run stopped is a steer.
 - Role (rule I17, :mod:`tact_memory.runtime.roles`): fixed when the run starts (``for_run``), never read
   from tool arguments. A run is marked for its whole length (``wrap_run``), and a run that starts
   inside that mark (from a tool, an output function, an instructions function, or anything they
