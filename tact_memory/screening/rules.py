@@ -76,6 +76,12 @@ _ARMOUR_CLOSE = rb" ?-{4,5}"
 _OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
 
 # In priority order: the most specific description of a credential wins.
+_SHORT_PAIR = (
+    rb"[ \t]*(?!(?i:int|str|string|float|double|bool|boolean|number|any|bytes|list|dict|none|null|true|false)(?![A-Za-z0-9_]))"
+    rb"[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}[ \t]*[,;/|]?[ \t]*[pP]:[ \t]*"
+)
+"""After a user's short label and its colon: the user (no type's name), then ``p:`` (``u: admin p: ``)."""
+
 RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space
     # (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----).
@@ -429,6 +435,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", pattern, Checks.appositive_value)
         for word in (b"password", b"passphrase", b"secret", b"token", b"key")
         for pattern in spelled(word, rb",[ \t]+", gap=rb"[A-Za-z0-9]")
+    ),
+    # A password after "p:" where a user was given after "u:" right before: u: admin p: ... Found
+    # by the user's label, at a line's or a word's start; a type is no user (f(u: int, p: ...)).
+    *(
+        ("credential_assignment", word_start(label + b":", _SHORT_PAIR, gap=rb"[^\s]"), Checks.abbreviated_password)
+        for word in (b"u", b"user", b"usr", b"login", b"username")
+        for label in dict.fromkeys((word, word.capitalize(), word.upper()))
     ),
     # A password after "pass" or "pw" where a user is given right before: user bob pass ...
     *(

@@ -433,6 +433,14 @@ class SentenceChecks(ValueChecks):
         with."""
         return self.user_pair(buffer, match.start(), match.end(), account=True)
 
+    def abbreviated_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password after ``p:`` where a user was given after ``u:`` or ``user:`` right
+        before it on the line (``u: admin p: hunter2``, ``U: ann, P: Tr0ub4dor3``; the rule's
+        pattern finds both labels and the user): alone, ``p:`` labels anything. The value is judged
+        as after a colon (:meth:`clause_value`) or by a generated value's texture
+        (:meth:`bare_value`)."""
+        return self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())
+
     def account_slash_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password around an unspaced slash after a
         word of a login (``creds: admin/hunter2``, ``login root/Tr0ub4dor3``): the same pair as

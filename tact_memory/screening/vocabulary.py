@@ -414,10 +414,11 @@ OTHER_PASSWORD_WORDS = tuple(
     )
 )  # fmt: skip
 # Words that introduce a user and a password given as a pair (the staging login is admin:...,
-# DB creds: app / ..., the admin account is admin@example.com / ...), and how far before the
-# user they may stand on its line.
+# DB creds: app / ..., the admin account is admin@example.com / ..., u/p: admin/...), and how far
+# before the user they may stand on its line.
 LOGIN_CONTEXT = (
-    rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t]auth|wi-?fi|wlan|ssid)(?![A-Za-z-]))"
+    rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t]auth|wi-?fi|wlan|ssid"
+    rb"|u/pw?)(?![A-Za-z-]))"
 )
 MAX_LOGIN_CONTEXT = 48
 # The accounts systems come with, which name a login on their own when a spaced slash pairs one with

@@ -200,3 +200,31 @@ def test_a_default_account_and_a_password_around_an_unspaced_slash_after_a_login
 )
 def test_an_unspaced_slash_that_joins_a_path_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# Short labels: u/p before a pair, and p: after a user given after u: on the same line.
+@given(
+    form=st.sampled_from(["u/p: {user}/{value}", "u/pw: {user} / {value}", "u: {user} p: {value}", "U: {user}, P: {value}", "user: {user} / p: {value}"]),
+    user=st.sampled_from(["admin", "root", "ann", "svc-backup"]),
+    value=st.one_of(mixed, weak),
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
+)
+def test_a_pair_under_short_labels_is_refused(form: str, user: str, value: str, after: str) -> None:
+    if form.startswith("u/p:") and user not in ("admin", "root"):
+        user = "admin"  # around a slash without spaces only an account systems come with is a user
+    assert find_secret(form.format(user=user, value=value) + after) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def f(u: int, p: float2)",
+        "{ u: int, p: float2 }",
+        "u: 1.0 p: 0.05",
+        "user: bob p: value",
+        "step p: x2",
+        "see docs/u/p: admin/x",
+    ],
+)
+def test_short_labels_that_give_no_password_are_kept(text: str) -> None:
+    assert find_secret(text) is None
