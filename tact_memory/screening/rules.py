@@ -416,6 +416,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for account in (b"admin", b"administrator", b"root", b"superuser", b"sysadmin", b"dbadmin", b"guest", b"vagrant")
         for pattern in spelled(account, rb"/", gap=rb"[A-Za-z0-9_./-]")
     ),
+    # The same joined by "and": log in with admin and ... (a login's word before the account).
+    *(
+        ("credential_assignment", pattern, Checks.account_and_pair)
+        for account in (b"admin", b"administrator", b"root", b"superuser", b"sysadmin", b"dbadmin", b"guest", b"vagrant")
+        for pattern in spelled(account, rb"[ \t]+and[ \t]+", gap=rb"[A-Za-z0-9_./-]")
+    ),
     # A value right after a credential word, no verb: login with password Hunter2024. Found by
     # the word (each spelling a literal), the rest of the name checked before it; "key" counts
     # only as the end of a key's two-word name (the secret key 8f14e45fceea167a5a36dedd4bea2543).

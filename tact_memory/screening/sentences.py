@@ -111,6 +111,7 @@ class SentenceChecks(ValueChecks):
         rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
     )
     default_account = compiled(DEFAULT_ACCOUNT)
+    numbered_account = compiled(DEFAULT_ACCOUNT + rb"[0-9]{0,4}(?![A-Za-z0-9_.-])")
     given_before = compiled(GIVEN_BEFORE)
     to_purpose = compiled(rb"[ \t]+to[ \t]+[A-Za-z]")
     # What opens a noun phrase in a sentence, and up to three words before its name: "the staging
@@ -447,6 +448,18 @@ class SentenceChecks(ValueChecks):
         around a spaced slash (:meth:`user_pair`), but the login's word must be there, since a
         slash without spaces also joins the parts of a path (``users/admin/settings``)."""
         return self.user_pair(buffer, match.end() - 1, match.end())
+
+    def account_and_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an account systems come with and a password joined by "and" after a word of a
+        login (``log in with admin and hunter2``, ``creds are root and Tr0ub4dor3``), judged as
+        the pair around a slash is (:meth:`user_pair`); without the login's word, or with a second
+        account after "and", it is a list."""
+        if self.numbered_account.match(buffer, match.end()) is not None:
+            return False  # two accounts (user accounts: admin and guest2)
+        end = match.start()
+        while buffer[end] not in b" \t":
+            end += 1
+        return self.user_pair(buffer, end, match.end())
 
     def named_after_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value that its sentence names only after it, the name ending its clause or

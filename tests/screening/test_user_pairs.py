@@ -228,3 +228,30 @@ def test_a_pair_under_short_labels_is_refused(form: str, user: str, value: str, 
 )
 def test_short_labels_that_give_no_password_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# "and" between an account systems come with and its password, after a word of a login.
+@given(
+    context=st.sampled_from(["log in with ", "creds are ", "Grafana login: ", "the NAS account is "]),
+    user=st.sampled_from(["admin", "root", "Administrator", "vagrant"]),
+    value=st.one_of(mixed, weak),
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
+)
+def test_a_default_account_and_its_password_joined_by_and_after_a_login_word_are_refused(
+    context: str, user: str, value: str, after: str
+) -> None:
+    assert find_secret(f"{context}{user} and {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "admin and hunter22",  # no word of a login: a list
+        "the admin and root2 users",
+        "user accounts: admin and guest2",
+        "accounts: root and Admin2",
+        "log in as admin and then reboot2",
+    ],
+)
+def test_and_after_an_account_that_joins_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
