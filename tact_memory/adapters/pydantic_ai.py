@@ -136,6 +136,10 @@ def is_checkpoint(part: object) -> bool:
     return (part.metadata or {}).get("tact_memory") == "checkpoint" or part.content == CHECKPOINT_TEXT
 
 
+def _holds_checkpoint(message: ModelRequest) -> bool:
+    return any(is_checkpoint(p) for p in message.parts)
+
+
 def without_checkpoints(messages: Sequence[ModelMessage]) -> list[ModelMessage]:
     """``messages`` without the checkpoint, for what a person sees (a UI adapter's ``dump_messages``).
 
@@ -146,7 +150,7 @@ def without_checkpoints(messages: Sequence[ModelMessage]) -> list[ModelMessage]:
     """
     out: list[ModelMessage] = []
     for message in messages:
-        if isinstance(message, ModelRequest) and any(is_checkpoint(p) for p in message.parts):
+        if isinstance(message, ModelRequest) and _holds_checkpoint(message):
             message = dataclasses.replace(message, parts=[p for p in message.parts if not is_checkpoint(p)])
         out.append(message)
     return out
@@ -368,7 +372,7 @@ def _unmarked(history: Sequence[ModelMessage]) -> list[ModelRequest]:
         if _answers_calls(message):
             opening = False
             continue
-        if not opening and not any(is_checkpoint(p) for p in message.parts):
+        if not opening and not _holds_checkpoint(message):
             unmarked.append(message)
         opening = False
     return unmarked
@@ -475,5 +479,5 @@ class _Turn:
             is_user = first_request and not user_found and (resumed or (not self.resumed and ctx.prompt is not None))
             user_found = user_found or is_user
             kind: SubmissionKind = "user" if is_user else "steer"
-            if checkpoint_due(kind, earlier_turns=1 if self.past_first_turn else 0) and not any(is_checkpoint(p) for p in message.parts):
+            if checkpoint_due(kind, earlier_turns=1 if self.past_first_turn else 0) and not _holds_checkpoint(message):
                 yield message

@@ -76,6 +76,11 @@ _ARMOUR_CLOSE = rb" ?-{4,5}"
 _OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
 
 # In priority order: the most specific description of a credential wins.
+_DEFAULT_ACCOUNTS = (b"admin", b"administrator", b"root", b"superuser", b"sysadmin", b"dbadmin", b"guest", b"vagrant")
+"""The accounts systems come with (:data:`.vocabulary.DEFAULT_ACCOUNT`) that lead the rules of a
+user and a password joined without spaces around a slash or by "and"; ``sa`` and the cloud images'
+users are left out, as a lead of two letters or a product's name would cost every record a check."""
+
 _SHORT_PAIR = (
     rb"[ \t]*(?!(?i:int|str|string|float|double|bool|boolean|number|any|bytes|list|dict|none|null|true|false)(?![A-Za-z0-9_]))"
     rb"[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}[ \t]*[,;/|]?[ \t]*[pP]:[ \t]*"
@@ -413,14 +418,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # comes before it: creds: admin/... (a path's "admin/" follows a slash or a letter).
     *(
         ("credential_assignment", pattern, Checks.account_slash_pair)
-        for account in (b"admin", b"administrator", b"root", b"superuser", b"sysadmin", b"dbadmin", b"guest", b"vagrant")
+        for account in _DEFAULT_ACCOUNTS
         for pattern in spelled(account, rb"/", gap=rb"[A-Za-z0-9_./-]")
     ),
     # The same joined by "and": log in with admin and ... (a login's word before the account).
     *(
         ("credential_assignment", pattern, Checks.account_and_pair)
-        for account in (b"admin", b"administrator", b"root", b"superuser", b"sysadmin", b"dbadmin", b"guest", b"vagrant")
-        for pattern in spelled(account, rb"[ \t]+and[ \t]+", gap=rb"[A-Za-z0-9_./-]")
+        for account in _DEFAULT_ACCOUNTS
+        for pattern in spelled(account, rb"(?P<joint>[ \t]+)and[ \t]+", gap=rb"[A-Za-z0-9_./-]")
     ),
     # A value right after a credential word, no verb: login with password Hunter2024. Found by
     # the word (each spelling a literal), the rest of the name checked before it; "key" counts

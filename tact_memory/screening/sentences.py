@@ -456,10 +456,7 @@ class SentenceChecks(ValueChecks):
         account after "and", it is a list."""
         if self.numbered_account.match(buffer, match.end()) is not None:
             return False  # two accounts (user accounts: admin and guest2)
-        end = match.start()
-        while buffer[end] not in b" \t":
-            end += 1
-        return self.user_pair(buffer, end, match.end())
+        return self.user_pair(buffer, match.start("joint"), match.end())
 
     def named_after_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value that its sentence names only after it, the name ending its clause or

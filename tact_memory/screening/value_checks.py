@@ -157,6 +157,8 @@ class ValueChecks:
         aside in prose around it (``(pw hunter2) and ...``): a ``)`` that no part of the value
         opened, whose ``(`` stands on the line after a space or at its start. A call's bracket
         follows a name (``on_token(token: Message)``)."""
+        if buffer.find(b")", start, end) < 0:
+            return False  # most values: nothing to trim
         last = trimmed(buffer, start, end)
         if last >= end or buffer[last] != ord(")"):
             return False
