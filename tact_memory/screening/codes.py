@@ -8,7 +8,8 @@ Design:
   ``MNEMONIC="…twelve words…"``, ``GitHub recovery codes for the admin account: 3f9a2-c81d0 …``).
   Without the name, four digits or twelve words are anything.
 - A PIN is four to eight digits, not part of a longer number, a date or a version (a door's, a
-  gate's or an alarm's code is one by another name: ``door code: 4921``); one digit
+  gate's or an alarm's code is one by another name: ``door code: 4921``, as is a passcode of
+  digits); one digit
   repeated or a run up or down (``0000``, ``1234``, ``654321``) is the default or an example,
   and kept. A pin of a circuit is no PIN: ``GPIO_PIN = 17`` is joined to its name, and a board's
   pins are numbered below a thousand.

@@ -21,7 +21,9 @@ Design:
   ``_`` or ``.`` (``"current-span"``) name what it looks up, and are kept. ``pass`` alone names a
   count or a test's result as often as a password (``pass: 14``, ``PASS = "PASS"``, ``PASS = 0``):
   after it, a value written as one is refused when it is one run with a letter and a digit or a
-  symbol (``PASS=hunter2``, ``export PASS="hunter2"``), and a plain word or a number is kept.
+  symbol (``PASS=hunter2``, ``export PASS="hunter2"``), and a plain word or a number is kept;
+  in a sentence, after ``pass is``, only a value that looks generated (``the wifi pass is
+  Summer2024!``; not ``the first pass is O(n^2)``).
 - Some values only name a secret, or are public by design, and are kept: a cookie that holds a
   preference (``Cookie: theme=dark``; one named for a session or a login, or with a generated
   value, is refused), the name of a Secret object or of a key inside one under the names charts
@@ -195,9 +197,9 @@ SPACED_KEY_NAME = (
     # secret (pre-shared key, IKE's PSK spelled out).
     rb"|wi-?fi|wlan|wpa[23]?|wep|wireless|pre-?shared|" + _KEY_SERVICE + rb") key)"
 )
-# French names a password in three words (le mot de passe est ..., les mots de passe sont ...):
-# what ends at "passe" in a sentence.
-SPACED_PASSWORD_NAME = rb"(?<![A-Za-z0-9_])(?i:mots?[ \t]+de[ \t]+passe)\Z"
+# A password's name in more than one word, as a sentence ends it: French's three (le mot de passe
+# est ..., les mots de passe sont ...), and a passphrase written apart (the pass phrase is ...).
+SPACED_PASSWORD_NAME = rb"(?<![A-Za-z0-9_])(?i:mots?[ \t]+de[ \t]+passe|pass[ \t]+phrases?)\Z"
 # The words before a "-Key:" or "-Token:" ending that make the header carry a credential, after
 # up to three words of vendor prefix (X-Api-Key, X-Auth-Token, Ocp-Apim-Subscription-Key).
 KEY_HEADER = (

@@ -53,6 +53,7 @@ class PlaceChecks(SentenceChecks):
     base64_data = compiled(BASE64_DATA)
     net_use = compiled(rb"(?i:net[ \t]+use)[ \t]")
     url_stand_in = compiled(URL_STAND_IN)
+    opening_bracket = compiled(rb"[(\[]")
     pgpass_host = compiled(rb"\*|[A-Za-z0-9_.-]*[A-Za-z.][A-Za-z0-9_.-]*|[0-9.]{7,15}|(?:[0-9A-Fa-f]{0,4}\\:){2,7}[0-9A-Fa-f]{0,4}")
 
     def value_follows(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -308,7 +309,21 @@ class PlaceChecks(SentenceChecks):
         return (
             distinct(buffer, first, last) > 1
             and self.placeholder_word.fullmatch(buffer, first, last) is None
-            and self.is_value(buffer, first, found[1])
+            and (self.is_value(buffer, first, found[1]) or self.bracketed_password(buffer, first, found[1]))
+        )
+
+    def bracketed_password(self, buffer: bytearray, first: int, end: int) -> bool:
+        """Whether ``buffer[first:end]`` (untrimmed: its last bracket may be its own), which :meth:`is_value` reads as a call, is a password with
+        brackets among its symbols where, as in a URL, nothing is run (``-u 'admin:kdTQp(8J)'``):
+        it starts with a letter or a digit, closes a bracket it opened, and is no call as code
+        writes one (:data:`.vocabulary.URL_STAND_IN`: ``get_password()``, ``os.getenv(KEY)``)."""
+        opening = self.opening_bracket.search(buffer, first, end)
+        return (
+            opening is not None
+            and self.alnum.match(buffer, first) is not None
+            and buffer.find(b")" if opening[0] == b"(" else b"]", opening.end(), end) >= 0
+            and self.url_stand_in.fullmatch(buffer, first, end) is None
+            and distinct(buffer, first, end) > 2
         )
 
     def token_user(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -370,10 +370,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # Each rule is the name alone; the check reads the separator and the value after it, so a
     # process compiles their patterns only once a name is found ("backup" and "pin" are common).
     *(("credential_assignment", pattern, Checks.pin) for pattern in spelled(b"pin", rb"(?:[ _-]?(?i:code))?", gap=rb"[A-Za-z0-9_]")),
-    # A door's, a gate's or an alarm's code is a PIN by another name: door code: 4921.
+    # A door's, a gate's or an alarm's code is a PIN by another name (door code: 4921), and so is a
+    # passcode of digits (a phone's, a meeting's: the passcode is 482913); one with letters is a
+    # password, which the rules for names judge.
     *(
         ("credential_assignment", pattern, Checks.pin)
-        for word in (b"door", b"gate", b"alarm", b"keypad", b"lockbox", b"garage")
+        for word in (b"door", b"gate", b"alarm", b"keypad", b"lockbox", b"garage", b"pass")
         for pattern in spelled(word, rb"[ _-]?(?i:code)", gap=rb"[A-Za-z0-9_]")
     ),
     *(

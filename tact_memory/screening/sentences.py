@@ -36,6 +36,7 @@ from .names import (
     MAX_NAME,
     NAME_BEFORE,
     NOT_CREDENTIAL_NAME,
+    PASS_NAME,
     SPACED_KEY_NAME,
     SPACED_PASSWORD_NAME,
 )
@@ -80,6 +81,8 @@ class SentenceChecks(ValueChecks):
     name_before = compiled(NAME_BEFORE)
     spaced_key_name = compiled(SPACED_KEY_NAME)
     spaced_password_name = compiled(SPACED_PASSWORD_NAME)
+    pass_word = compiled(PASS_NAME)
+    being = compiled(rb" (?:is|was|are|were|remains|stays)[ \t]")
     word_gap = compiled(rb"\s")
     path = compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
     credential_word = compiled(CREDENTIAL_WORD)
@@ -136,13 +139,14 @@ class SentenceChecks(ValueChecks):
 
     def credential_named(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether the name ``buffer[start:end]`` names a credential, alone, as the ``key`` of a
-        two-word key name such as ``API key``, or as the end of French ``mot de passe``."""
+        two-word key name such as ``API key``, or as the end of French ``mot de passe`` or of ``pass
+        phrase``."""
         if self.credential_name.fullmatch(buffer, start, end) is not None:
             return True
         if start < 2 or buffer[start - 1] not in b" \t":
             return False
-        if end - start == 5 and self.spaced_password_name.search(buffer, max(0, end - 16), end) is not None:
-            return True
+        if 5 <= end - start <= 7 and self.spaced_password_name.search(buffer, max(0, end - 16), end) is not None:
+            return True  # the last word of "mot de passe" or "pass phrase"
         word = self.name_ending_at(buffer, start - 1)
         return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
 
@@ -221,7 +225,32 @@ class SentenceChecks(ValueChecks):
         end: int | None = match.start()
         if end and buffer[end - 1] in b")]":  # an aside between the name and the word: password (prod) is
             end = self.before_aside(buffer, end - 1)
-        return end is not None and self.named_or_changed(buffer, end)
+        if end is None:
+            return False
+        return self.named_or_changed(buffer, end) or (
+            self.pass_or_changed(buffer, end, match) and self.prose_texture(buffer, first, last, joined=False)
+        )
+
+    def pass_or_changed(self, buffer: bytearray, end: int, link: re.Match[bytes]) -> bool:
+        """Whether the word that ends at ``end`` is ``pass`` alone and the linking word ``link`` a
+        form of "be" (``the wifi pass is ...``; ``pass to`` and ``pass as`` are the verb), or that
+        word and then how it changed (``the wifi pass was changed`` to ...). ``pass`` names a
+        password in a note as often as a step or a result (``the first pass is O(n)``, ``the pass
+        is needed``), so after it only a value with :meth:`prose_texture` counts, which no such
+        description has."""
+        if self.being.match(buffer, link.start()) is not None and self.pass_before(buffer, end):
+            return True
+        verb = self.changed.search(buffer, max(0, end - MAX_CHANGED), end)
+        return verb is not None and self.pass_before(buffer, verb.start())
+
+    def pass_before(self, buffer: bytearray, end: int) -> bool:
+        """Whether the word that ends at ``end`` is ``pass`` alone."""
+        start = end - 4
+        return (
+            start >= 0
+            and (start == 0 or buffer[start - 1] not in NAME_CHARS)
+            and self.pass_word.fullmatch(buffer, start, end) is not None
+        )
 
     def named_or_changed(self, buffer: bytearray, end: int) -> bool:
         """:meth:`named_before`, or the name and then how it changed (:data:`CHANGED`): ``the
@@ -286,16 +315,24 @@ class SentenceChecks(ValueChecks):
 
         In code the same shape is a list of names (``f(password, hunter22, x)``, ``SELECT user,
         password, token``), so a determiner must open the name's phrase (:attr:`determiner`),
-        the value must be closed by a comma or a bracket, and it must end its clause as after "is"
+        the value must be closed by a comma or a bracket (a ``&`` or ``;`` before the comma is the
+        value's own: ``Tr0ub4dor&3,``), and it must end its clause as after "is"
         (:meth:`clause_value`) or have a generated value's texture (:meth:`bare_value`)."""
         found = self.value_at(buffer, match.end(), tight=False)
         if found is None:
             return False
-        last = trimmed(buffer, found[0], found[1])
-        closed = buffer[found[1] : found[1] + 1] == b"," or buffer[last : last + 1] == b")"  # a closing bracket is trimmed off
-        if not closed:
-            return False
-        if not (self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())):
+        last, after = trimmed(buffer, found[0], found[1]), bytes(buffer[found[1] : found[1] + 1])
+        if after == b"," or buffer[last : last + 1] == b")":  # a closing bracket is trimmed off
+            if not (self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())):
+                return False
+        elif after in (b"&", b";"):  # the value goes on to its comma (Tr0ub4dor&3,) and is judged whole
+            run = self.joined_run.match(buffer, found[0])
+            comma = -1 if run is None else run.end("run") - 1
+            if comma < 0 or buffer[comma] != ord(",") or buffer.find(b",", found[0], comma) >= 0:
+                return False
+            if not self.weak_password(buffer, found[0], trimmed(buffer, found[0], comma)):
+                return False
+        else:
             return False
         end = buffer.rfind(b",", match.start(), match.end())
         start = self.name_ending_at(buffer, end)

@@ -100,6 +100,17 @@ def test_what_is_no_door_code_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
+@given(name=st.sampled_from(["passcode", "Passcode", "PASSCODE", "pass code", "pass-code", "meeting passcode"]),
+       separator=st.sampled_from(SEPARATORS), pin=pins, after=st.sampled_from(["", ".", "\n", " (the phone)"]))  # fmt: skip
+def test_a_passcode_of_digits_is_a_pin_also_after_is(name: str, separator: str, pin: str, after: str) -> None:
+    assert find_secret(f"the {name}{separator}{pin}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize("text", ["the passcode is 1234", "passcode is 6 digits", "bypass code: 4921", "the pass is 4921", "the passcode is 2024-01-05"])
+def test_what_is_no_passcode_of_digits_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 @pytest.mark.parametrize("text", ["passcode: 482913", "PASSCODE=Xk2mQ9", "the passcode is Xk2mQ9", "passcodes: Tr0ub4dor&3"])
 def test_a_passcode_is_named_as_a_password_is(text: str) -> None:
     assert find_secret(text) == "credential_assignment"

@@ -177,6 +177,24 @@ def test_a_word_and_a_number_in_brackets_is_a_password_not_a_call(text: str) -> 
     assert find_secret(text) in ("credential_url", "credential_assignment")
 
 
+BRACKETED = ["y(0Jm)", "kdTQp(8J)", "t[qeG1K]", "Summer(2024)", "Welcome(1)!", "Xk9(mQ2v)Lp"]
+CALLS = ["get_password()", "os.getenv(DB_PASSWORD)", "env[TOKEN]", "getpass(0)", "keyring.get_password(svc, user)"]
+CURL_FORMS = ["curl -u app:{}", "curl -u 'app:{}' https://api.example.com", 'curl --user "app:{}" https://x', "wget --user=app:{} x"]
+
+
+@pytest.mark.parametrize("value", BRACKETED)
+@pytest.mark.parametrize("form", CURL_FORMS)
+def test_brackets_in_a_password_given_to_curl_are_its_own_as_in_a_url(form: str, value: str) -> None:
+    """curl runs nothing in its ``-u`` value, so it takes a password as a URL does."""
+    assert find_secret(form.format(value)) == "command_line_credential"
+
+
+@pytest.mark.parametrize("value", [*CALLS, "$(pass show api)", "(hidden)", "[REDACTED]", "x(1)", "pass(word"])
+@pytest.mark.parametrize("form", CURL_FORMS)
+def test_a_call_or_a_stand_in_given_to_curl_is_kept(form: str, value: str) -> None:
+    assert find_secret(form.format(value)) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -4,6 +4,8 @@ name, and a VPN's pre-shared key."""
 
 from __future__ import annotations
 
+import string
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -209,10 +211,28 @@ def test_a_value_set_off_by_commas_after_the_name_it_follows_is_refused(name: st
     assert find_secret(f"Staging box ({name.lower()}, {value})") == "credential_assignment"
 
 
+@given(
+    name=st.sampled_from(["the password", "The admin password", "our API token", "my passphrase"]),
+    head=st.one_of(mixed, weak),
+    joint=st.sampled_from(["&", ";", "&&"]),
+    tail=st.text(string.ascii_letters + string.digits, min_size=1, max_size=6),
+    after=st.sampled_from([", works", ", was rotated on Monday."]),
+)
+def test_an_ampersand_or_semicolon_inside_a_value_set_off_by_commas_is_the_value_s_own(
+    name: str, head: str, joint: str, tail: str, after: str
+) -> None:
+    text = f"{name}, {head}{joint}{tail}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
 @pytest.mark.parametrize(
     "text",
     [
         "f(password, hunter22, x)",
+        "f(password, a&b, x)",
+        "the password, R&D, and the token are in the vault",
+        "the token, &amp;, is escaped",
+        "the password, Q&A; FAQ, covers it",
         "def login(user, password, token2fa, retries=3):",
         "SELECT user, password, token, created FROM users",
         "the password, token, and key are stored in the vault",

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from tact_memory.screening.credentials import find_secret
 
+from .test_clause_values import weak
 from .test_credentials import TIGHT_FORMS, short_values
+from .test_sentences import mixed
 
 PASS_NAMES = ["PASS", "pass", "Pass"]
 NUMBER = re.compile(r"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+")
@@ -77,3 +79,42 @@ def test_test_counts_are_kept(count: int, other: str, name: str) -> None:
     assert find_secret(f"{name}: {count}, {other}: 0") is None
     assert find_secret(f"{name}={count} {other}=0") is None
 
+
+
+# "pass" as a sentence's name for a password, given after a linking word: only a value with a
+# generated password's texture counts, since "the first pass is ..." describes a step.
+@given(
+    before=st.sampled_from(["the wifi ", "vault ", "The ", "our VPN ", "the guest "]),
+    name=st.sampled_from(PASS_NAMES),
+    link=st.sampled_from(["is", "was", "is now", "was changed to"]),
+    value=mixed,
+    after=st.sampled_from(["", ".", " (rotate monthly)", "\n"]),
+)
+def test_a_generated_value_after_pass_and_a_linking_word_is_refused(before: str, name: str, link: str, value: str, after: str) -> None:
+    text = f"{before}{name.lower() if before.strip() else name} {link} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the first pass is O(n^2) in time", "the pass is x86_64-linux-gnu", "this pass is LLVM-IR-only",
+        "The pass is True", "the pass is needed", "the pass is 12345678", "the second pass was 3x faster",
+        "bypass is Xk9mQ2vLp", "the pass is run before codegen2", "compass is Tr0ub4dor3",
+        # "pass to" and "pass as" are the verb (the first two from the docstrings of openai and pydantic-ai).
+        "The safety alert ID to pass to `GET /v1/safety/alerts/{id}`.", "Pass to `Agent(retries=...)` as a dict",
+        "pass as Xk9mQ2vLp",
+    ],
+)  # fmt: skip
+def test_a_description_after_pass_and_a_linking_word_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@given(
+    name=st.sampled_from(["pass phrase", "Pass phrase", "PASS PHRASE", "pass  phrase", "pass phrases"]),
+    value=st.one_of(mixed, weak),
+    after=st.sampled_from([".", "\n", " (rotate monthly)"]),
+)
+def test_a_pass_phrase_written_apart_names_a_password(name: str, value: str, after: str) -> None:
+    text = f"the {name} is {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
