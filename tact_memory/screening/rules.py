@@ -423,6 +423,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for account in _DEFAULT_ACCOUNTS
         for pattern in spelled(account, rb"/", gap=rb"[A-Za-z0-9_./-]")
     ),
+    # The same around a colon with no space and no word of a login, when the password looks
+    # generated: Grafana admin:Xk9mQ2vLp (with the login's word, the assignment rule's pair finds it).
+    *(
+        ("credential_assignment", pattern, Checks.account_colon_pair)
+        for account in _DEFAULT_ACCOUNTS
+        for pattern in spelled(account, rb":", gap=rb"[A-Za-z0-9_./:@-]")
+    ),
     # The same joined by "and": log in with admin and ... (a login's word before the account).
     *(
         ("credential_assignment", pattern, Checks.account_and_pair)

@@ -100,6 +100,7 @@ class SentenceChecks(ValueChecks):
         rb"|revoked|stopped|broke|needs|needed|must|will|should)(?![A-Za-z]))"
     )
     code_operand = compiled(rb"[^\s]*[\[\](){}]")
+    pair_marks = compiled(rb"[/\\:=\[\](){}<>]")
     another_name = compiled(rb"[a-z_][a-z0-9_.-]{0,31}=")
     fingerprint = compiled(rb"(?:0x)?[0-9A-Fa-f]{40}(?![0-9A-Za-z_])")
     naming_before = compiled(NAMING_BEFORE)
@@ -485,6 +486,18 @@ class SentenceChecks(ValueChecks):
         around a spaced slash (:meth:`user_pair`), but the login's word must be there, since a
         slash without spaces also joins the parts of a path (``users/admin/settings``)."""
         return self.user_pair(buffer, match.end() - 1, match.end())
+
+    def account_colon_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an account systems come with and a password after a colon with no space and no
+        word of a login (``Grafana admin:Xk9mQ2vLp``, ``root:Tr0ub4dor&3 on the box``): only a
+        value with a generated one's texture (:meth:`bare_value`) counts, and none with a path's,
+        a field's or a call's marks in it (``/``, ``:``, ``=``, a bracket), which an OS build
+        string (``root:xnu-792.25.20~1/RELEASE_I386``), a passwd line (``root:x:0:0``) and a label
+        (``admin:label=...``) have, nor an address (``admin:ann@example.com``)."""
+        found = self.value_at(buffer, match.end())
+        if found is None or self.pair_marks.search(buffer, found[0], found[1]) is not None:
+            return False
+        return self.bare_value(buffer, match.end()) and self.pair_address.match(buffer, match.end()) is None
 
     def account_and_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password joined by "and" after a word of a

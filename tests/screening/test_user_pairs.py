@@ -255,3 +255,38 @@ def test_a_default_account_and_its_password_joined_by_and_after_a_login_word_are
 )
 def test_and_after_an_account_that_joins_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A colon with no space between an account systems come with and a generated password, no login word.
+@given(
+    context=st.sampled_from(["", "Grafana ", "Grafana: ", "Jenkins -> ", "NAS (lab) ", "- "]),
+    user=st.sampled_from(["admin", "Admin", "ADMIN", "root", "administrator", "guest", "vagrant", "sysadmin"]),
+    value=mixed,
+    after=st.sampled_from(["", " on the box", ".", "\n", ", rotate monthly"]),
+)
+def test_a_default_account_and_a_generated_password_around_a_colon_are_refused(
+    context: str, user: str, value: str, after: str
+) -> None:
+    text = f"{context}{user}:{value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "admin:hunter22",  # no login word: a weak value may be anything
+        "'root:xnu-792.25.20~1/RELEASE_I386",  # a Darwin kernel's build string
+        "root:x:0:0:root:/root:/bin/bash",
+        "admin:label=ADMIN_NAME",
+        "{root:r}=R.win32.parse(S",
+        "scopes: admin:public_key, admin:repo_hook, admin:org",
+        "admin:ann2@example.com",
+        "ns:admin:Xk9mQ2vLp",
+        "/srv/admin:Xk9mQ2vLp",
+        "admin:{{ vault_admin_password }}",
+        "admin:<Password2>",
+        "root:get_pass(Key2)",
+    ],
+)
+def test_a_colon_after_an_account_that_joins_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
