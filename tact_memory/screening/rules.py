@@ -416,25 +416,17 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),
-    # The same with no spaces, where the user is an account systems come with and a word of a login
-    # comes before it: creds: admin/... (a path's "admin/" follows a slash or a letter).
+    # The same with no spaces, where the user is an account systems come with: around a slash or
+    # joined by "and" after a word of a login (creds: admin/..., log in with admin and ...; a
+    # path's "admin/" follows a slash or a letter), or around a colon without one when the
+    # password looks generated (Grafana admin:Xk9mQ2vLp; with the login's word, the assignment
+    # rule's pair finds it). One rule per spelling of the account, whichever joins the pair.
     *(
-        ("credential_assignment", pattern, Checks.account_slash_pair)
+        ("credential_assignment", pattern, Checks.account_pair)
         for account in _DEFAULT_ACCOUNTS
-        for pattern in spelled(account, rb"/", gap=rb"[A-Za-z0-9_./-]")
-    ),
-    # The same around a colon with no space and no word of a login, when the password looks
-    # generated: Grafana admin:Xk9mQ2vLp (with the login's word, the assignment rule's pair finds it).
-    *(
-        ("credential_assignment", pattern, Checks.account_colon_pair)
-        for account in _DEFAULT_ACCOUNTS
-        for pattern in spelled(account, rb":", gap=rb"[A-Za-z0-9_./:@-]")
-    ),
-    # The same joined by "and": log in with admin and ... (a login's word before the account).
-    *(
-        ("credential_assignment", pattern, Checks.account_and_pair)
-        for account in _DEFAULT_ACCOUNTS
-        for pattern in spelled(account, rb"(?P<joint>[ \t]+)and[ \t]+", gap=rb"[A-Za-z0-9_./-]")
+        for pattern in spelled(
+            account, rb"(?:(?P<slash>/)|(?P<colon>:)|(?P<joint>[ \t]+)and[ \t]+)", gap=rb"[A-Za-z0-9_./-]"
+        )
     ),
     # A value right after a credential word, no verb: login with password Hunter2024. Found by
     # the word (each spelling a literal), the rest of the name checked before it; "key" counts

@@ -480,6 +480,16 @@ class SentenceChecks(ValueChecks):
         (:meth:`bare_value`)."""
         return self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())
 
+    def account_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an account systems come with and a password after it, joined as the rule's
+        match says: by a slash (:meth:`account_slash_pair`), a colon (:meth:`account_colon_pair`)
+        or "and" (:meth:`account_and_pair`)."""
+        if match.start("slash") >= 0:
+            return self.account_slash_pair(buffer, match)
+        if match.start("colon") >= 0:
+            return self.account_colon_pair(buffer, match)
+        return self.account_and_pair(buffer, match)
+
     def account_slash_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password around an unspaced slash after a
         word of a login (``creds: admin/hunter2``, ``login root/Tr0ub4dor3``): the same pair as
@@ -494,6 +504,8 @@ class SentenceChecks(ValueChecks):
         a field's or a call's marks in it (``/``, ``:``, ``=``, a bracket), which an OS build
         string (``root:xnu-792.25.20~1/RELEASE_I386``), a passwd line (``root:x:0:0``) and a label
         (``admin:label=...``) have, nor an address (``admin:ann@example.com``)."""
+        if match.start() and buffer[match.start() - 1] in b":@":
+            return False  # a name's part after another's (ns:admin:..., ann@admin:...)
         found = self.value_at(buffer, match.end())
         if found is None or self.pair_marks.search(buffer, found[0], found[1]) is not None:
             return False
