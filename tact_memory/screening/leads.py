@@ -9,15 +9,21 @@ millisecond. Nothing is compiled on import, and a rule is compiled the first tim
 literal lead (:func:`literal_lead`, read from the pattern's text without compiling it): compiling
 every rule and check costs some thirty milliseconds, which a cold process that screens a few
 ordinary records (a scan serving five cards) should not pay for rules their text cannot reach.
+Looking for each rule's lead in turn is most of a screen's time once the rules are compiled, so a
+screen that has checked a few dozen contents compiles one pattern that finds every lead in a
+single pass (:func:`lead_finder`), which takes half as long.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from typing import AnyStr
+from typing import TYPE_CHECKING, Any, AnyStr
 
-__all__ = ["TOKEN_END", "cased", "compiled", "literal_lead", "spelled", "word_start"]
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["TOKEN_END", "cased", "compiled", "lead_finder", "literal_lead", "spelled", "word_start"]
 
 _TOKEN_GAP = rb"[A-Za-z0-9_-]"
 TOKEN_END = rb"(?![A-Za-z0-9_-])"  # a token ends where its run of token characters ends
@@ -116,3 +122,26 @@ def _top_level_alternative(source: bytes) -> bool:
             return True
         i += 1
     return False
+
+
+def lead_finder(leads: Iterable[bytes]) -> bytes:
+    """A pattern that finds, at every position of a text, the longest of ``leads`` that starts
+    there, as its one group: ``findall`` then lists each lead a text holds, but those that are a
+    prefix of a longer one found at the same place (``pass`` under ``password``), which the
+    caller adds. The leads are a trie (``pass(?:word|wd)?``), so at each position the engine
+    follows one branch per byte instead of trying every lead in turn."""
+    trie: dict[int, Any] = {}
+    for lead in leads:
+        node = trie
+        for byte in lead:
+            node = node.setdefault(byte, {})
+        node[-1] = {}  # a lead ends here
+
+    def branches(node: dict[int, Any]) -> bytes:
+        ways = [re.escape(bytes([byte])) + branches(child) for byte, child in sorted(node.items()) if byte >= 0]
+        if not ways:
+            return b""
+        body = ways[0] if len(ways) == 1 else b"(?:" + b"|".join(ways) + b")"
+        return b"(?:" + body + b")?" if -1 in node else body
+
+    return b"(?=(" + branches(trie) + b"))"

@@ -116,3 +116,57 @@ def test_a_fresh_screen_of_ordinary_text_compiles_only_the_rules_it_reaches() ->
     assert compiled == reached - set(PROVIDERS)
     assert len(compiled) < len(RULES) // 2
     assert "value" not in vars(screen)  # no check ran, so no check's pattern was compiled
+
+
+def screen_with_finder() -> secrets._Screen:
+    """A fresh screen past its first contents, which looks for every lead in one pass."""
+    screen = secrets._Screen()
+    screen.screened = secrets._FINDER_AFTER
+    return screen
+
+
+LEAD_PIECES = sorted({lead for lead in rule_leads() if lead})
+
+# Texts made of leads (whole, cut short, run together, overlapping) and bytes between them.
+LEADED = st.lists(
+    st.sampled_from(LEAD_PIECES).flatmap(lambda lead: st.integers(1, len(lead)).map(lambda cut: lead[:cut]))
+    | st.binary(max_size=6)
+    | st.sampled_from([case.text.encode() for case in REJECT[:40] + KEEP[:40]]),
+    max_size=12,
+).map(b"".join)
+
+
+@given(LEADED)
+def test_the_one_pass_finder_reaches_exactly_the_rules_whose_lead_a_text_holds(text: bytes) -> None:
+    buffer = bytearray(text)
+    expected = [number for number, lead in enumerate(rule_leads()) if lead in buffer]
+    assert screen_with_finder().reached(buffer) == expected
+
+
+def test_a_lead_that_is_a_prefix_of_another_found_at_the_same_place_is_reached() -> None:
+    leads = rule_leads()
+    nested = [(short, long) for short in LEAD_PIECES for long in LEAD_PIECES if long != short and long.startswith(short)]
+    assert nested, "no lead is a prefix of another: the case this test is for does not arise"
+    for short, long in nested:
+        reached = screen_with_finder().reached(bytearray(long))
+        assert reached is not None
+        assert {n for n, lead in enumerate(leads) if lead == short} <= set(reached), (short, long)
+
+
+@pytest.mark.release_gate
+def test_fixtures_get_the_same_verdict_from_both_ways_of_finding_leads() -> None:
+    texts = [case.text for case in REJECT + KEEP] + PROSE
+    by_turn, by_finder = secrets._Screen(), screen_with_finder()
+    for text in texts:
+        by_turn.screened = 0  # each content looked for lead by lead
+        read = bytearray(secrets._as_read(text), "utf-8", "surrogatepass")
+        assert by_turn.first_kind(bytearray(read)) == by_finder.first_kind(bytearray(read)), text
+
+
+def test_a_screen_compiles_the_one_pass_finder_only_after_its_first_contents() -> None:
+    screen = secrets._Screen()
+    for _ in range(secrets._FINDER_AFTER):
+        screen.first_kind(bytearray(b"the deploy runs on Fridays; the token is expired"))
+    assert "finder" not in vars(screen)  # a process that screens a few cards never compiles it
+    screen.first_kind(bytearray(b"the deploy runs on Fridays; the token is expired"))
+    assert "finder" in vars(screen)
