@@ -418,9 +418,10 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", rb" / ", Checks.slashed_pair),
     # The same with no spaces, where the user is an account systems come with: around a slash or
     # joined by "and" after a word of a login (creds: admin/..., log in with admin and ...; a
-    # path's "admin/" follows a slash or a letter), or around a colon without one when the
-    # password looks generated (Grafana admin:Xk9mQ2vLp; with the login's word, the assignment
-    # rule's pair finds it). One rule per spelling of the account, whichever joins the pair.
+    # path's "admin/" follows a slash or a letter), or around a slash or a colon without one when
+    # the password looks generated (Grafana admin:Xk9mQ2vLp, root/Tr0ub4dor&3; with the login's
+    # word, the assignment rule's pair finds a colon's). One rule per spelling of the account,
+    # whichever joins the pair.
     *(
         ("credential_assignment", pattern, Checks.account_pair)
         for account in _DEFAULT_ACCOUNTS

@@ -482,13 +482,14 @@ class SentenceChecks(ValueChecks):
 
     def account_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password after it, joined as the rule's
-        match says: by a slash (:meth:`account_slash_pair`), a colon (:meth:`account_colon_pair`)
-        or "and" (:meth:`account_and_pair`)."""
-        if match.start("slash") >= 0:
-            return self.account_slash_pair(buffer, match)
-        if match.start("colon") >= 0:
-            return self.account_colon_pair(buffer, match)
-        return self.account_and_pair(buffer, match)
+        match says: by "and" (:meth:`account_and_pair`), or by a slash (:meth:`account_slash_pair`)
+        or a colon, with no space, where a generated password needs no word of a login
+        (:meth:`account_generated_pair`)."""
+        if match.start("joint") >= 0:
+            return self.account_and_pair(buffer, match)
+        if match.start("slash") >= 0 and self.account_slash_pair(buffer, match):
+            return True
+        return self.account_generated_pair(buffer, match)
 
     def account_slash_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password around an unspaced slash after a
@@ -497,13 +498,14 @@ class SentenceChecks(ValueChecks):
         slash without spaces also joins the parts of a path (``users/admin/settings``)."""
         return self.user_pair(buffer, match.end() - 1, match.end())
 
-    def account_colon_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for an account systems come with and a password after a colon with no space and no
-        word of a login (``Grafana admin:Xk9mQ2vLp``, ``root:Tr0ub4dor&3 on the box``): only a
-        value with a generated one's texture (:meth:`bare_value`) counts, and none with a path's,
-        a field's or a call's marks in it (``/``, ``:``, ``=``, a bracket), which an OS build
-        string (``root:xnu-792.25.20~1/RELEASE_I386``), a passwd line (``root:x:0:0``) and a label
-        (``admin:label=...``) have, nor an address (``admin:ann@example.com``)."""
+    def account_generated_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an account systems come with and a password after a colon or a slash with no
+        space and no word of a login (``Grafana admin:Xk9mQ2vLp``, ``root/Tr0ub4dor&3 on the
+        box``): only a value with a generated one's texture (:meth:`bare_value`) counts, and none
+        with a path's, a field's or a call's marks in it (``/``, ``:``, ``=``, a bracket), which
+        an OS build string (``root:xnu-792.25.20~1/RELEASE_I386``), a passwd line
+        (``root:x:0:0``), a label (``admin:label=...``) and a path (``admin/users/Profile2``)
+        have, nor an address (``admin:ann@example.com``)."""
         if match.start() and buffer[match.start() - 1] in b":@":
             return False  # a name's part after another's (ns:admin:..., ann@admin:...)
         found = self.value_at(buffer, match.end())

@@ -257,17 +257,19 @@ def test_and_after_an_account_that_joins_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
-# A colon with no space between an account systems come with and a generated password, no login word.
+# A colon or a slash with no space between an account systems come with and a generated
+# password, no login word.
 @given(
     context=st.sampled_from(["", "Grafana ", "Grafana: ", "Jenkins -> ", "NAS (lab) ", "- "]),
     user=st.sampled_from(["admin", "Admin", "ADMIN", "root", "administrator", "guest", "vagrant", "sysadmin"]),
+    joint=st.sampled_from([":", "/"]),
     value=mixed,
     after=st.sampled_from(["", " on the box", ".", "\n", ", rotate monthly"]),
 )
-def test_a_default_account_and_a_generated_password_around_a_colon_are_refused(
-    context: str, user: str, value: str, after: str
+def test_a_default_account_and_a_generated_password_around_a_colon_or_slash_are_refused(
+    context: str, user: str, joint: str, value: str, after: str
 ) -> None:
-    text = f"{context}{user}:{value}{after}"
+    text = f"{context}{user}{joint}{value}{after}"
     assert find_secret(text) == "credential_assignment", text
 
 
@@ -286,7 +288,12 @@ def test_a_default_account_and_a_generated_password_around_a_colon_are_refused(
         "admin:{{ vault_admin_password }}",
         "admin:<Password2>",
         "root:get_pass(Key2)",
+        "admin/hunter22 works on staging",  # a weak value after a slash needs a login word too
+        "users/admin/Profile2",
+        "admin/users/Profile2",
+        "https://example.com/admin/dQw4w9WgXcQ",
+        "admin/ApiKeysController",
     ],
 )
-def test_a_colon_after_an_account_that_joins_no_password_is_kept(text: str) -> None:
+def test_a_colon_or_slash_after_an_account_that_joins_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
