@@ -258,13 +258,14 @@ PASSWORD_TOOL = (
     rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"
     rb"|(?P<mssql>sqlcmd|bcp|osql|isql)|(?P<archive>zip|unzip|zipcloak)|(?P<keygen>ssh-keygen)"
     rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b))"
-    rb"|(?P<azure>az login)|(?P<openssl>openssl))(?![A-Za-z0-9_-])"
+    rb"|(?P<azure>az login)|(?P<openssl>openssl)"
+    rb"|(?P<keychain>security[ \t]+add-(?:generic|internet)-password))(?![A-Za-z0-9_-])"
 )
 OPTION_TOOL = {
     ord("p"): ("separate", "attached", "azure"),  # az login -p: the password (or a certificate's path)
     ord("k"): ("openssl",),  # openssl enc -k: the passphrase
     ord("a"): ("redis",),
-    ord("w"): ("ldap",),
+    ord("w"): ("ldap", "keychain"),  # macOS security add-generic-password -w: the password
     ord("P"): ("mssql", "archive", "keygen"),  # ssh-keygen -P: the old passphrase
     ord("N"): ("keygen",),  # the new passphrase
     ord("U"): ("samba",),  # -U user%password

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .buffers import distinct, escaped_newline, same_bytes, trimmed, trimmed_line
+from .buffers import distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
 from .leads import compiled
 from .names import (
     BASE64_DATA,
@@ -25,7 +25,7 @@ from .names import (
     SESSION_COOKIE_NAME,
 )
 from .sentences import SentenceChecks
-from .vocabulary import MIN_DISTINCT, NEXT_FLAG, URL_STAND_IN, URLSAFE_BYTES
+from .vocabulary import MIN_DISTINCT, MIN_LINKED, NEXT_FLAG, URL_STAND_IN, URLSAFE_BYTES
 
 __all__ = ["PlaceChecks"]
 
@@ -54,6 +54,8 @@ class PlaceChecks(SentenceChecks):
     net_use = compiled(rb"(?i:net[ \t]+use)[ \t]")
     url_stand_in = compiled(URL_STAND_IN)
     opening_bracket = compiled(rb"[(\[]")
+    as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
+    account_statement = compiled(rb"(?<![A-Za-z0-9_])(?i:(?:create|alter)[ \t]+(?:user|role|login)|grant)(?![A-Za-z0-9_])")
     pgpass_host = compiled(rb"\*|[A-Za-z0-9_.-]*[A-Za-z.][A-Za-z0-9_.-]*|[0-9.]{7,15}|(?:[0-9A-Fa-f]{0,4}\\:){2,7}[0-9A-Fa-f]{0,4}")
 
     def value_follows(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -163,6 +165,52 @@ class PlaceChecks(SentenceChecks):
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
             return False
         return self.is_value(buffer, found[0], found[1])
+
+    def argument_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password a tool takes as an argument after its own words (``net user NAME
+        ...``, ``openssl passwd -6 ...``, ``rabbitmqctl add_user NAME ...``, ``IDENTIFIED BY
+        ...``): quoted, any value of its own; unquoted, one with a password's texture, since prose
+        names these tools too (``the net user command``, ``identified by name.``). An option
+        (``-stdin``, ``/add``) or ``*`` (a prompt) is none."""
+        found = self.value_at(buffer, match.end())
+        if found is None or found[0] >= found[1] or buffer[found[0]] in b"-/*":
+            return False
+        if opening_quote(buffer, found[0]):
+            return self.is_value(buffer, found[0], found[1])
+        return self.looks_secret(buffer, found[0], found[1], shortest=MIN_LINKED)
+
+    def sql_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for SQL's ``IDENTIFIED BY ...`` in a statement that makes or changes an account
+        (``CREATE USER``, ``ALTER ROLE``, ``GRANT ... TO``, earlier on its line), judged as
+        :meth:`argument_password` judges a tool's; in prose, "identified by" names anything."""
+        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        return self.account_statement.search(buffer, line, match.start()) is not None and self.argument_password(buffer, match)
+
+    def option_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the value of an option that sets a stored secret (``gh secret set NAME --body
+        ...``, ``az keyvault secret set ... --value ...``, a Wi-Fi QR code's ``P:...``): any value
+        of its own; another option is none."""
+        found = self.value_at(buffer, match.end())
+        return found is not None and found[0] < found[1] and buffer[found[0]] != ord("-") and self.is_value(buffer, found[0], found[1])
+
+    def named_argument(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``aws configure set NAME VALUE`` where the name is a credential's
+        (``aws_secret_access_key``, ``aws_session_token``; not ``region`` or ``aws_access_key_id``),
+        judged as a value after that name and ``=`` is."""
+        start, end = match.span("name")
+        return self.credential_name.fullmatch(buffer, start, end) is not None and self.option_password(buffer, match)
+
+    def plain_secure_string(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``: the quoted string
+        is the password when ``-AsPlainText`` follows on its line (without it, the string is an
+        encrypted standard string, no password in the clear)."""
+        found = self.value_at(buffer, match.end())
+        if found is None or not found[2]:
+            return False
+        line_end = buffer.find(b"\n", found[1])
+        return self.as_plain_text.search(buffer, found[1], len(buffer) if line_end < 0 else line_end) is not None and (
+            self.is_value(buffer, found[0], found[1])
+        )
 
     def windows_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for the password of a Windows-style command line: FreeRDP's ``/p:...`` (after

@@ -187,6 +187,7 @@ _TEMPLATE = (
     rb"|\$" + _PLAIN_NAME +
     rb"(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)*"
     rb"|\$[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)+"  # a style sheet's variable: $text-success
+    rb"|\$(?i:env):[A-Za-z_][A-Za-z0-9_]*"  # PowerShell's environment variable, which "..." fills in
     rb"|%[A-Za-z_][A-Za-z0-9_]*%|" + _PERCENT_NAME + rb"|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]"
     rb"|<[A-Za-z_][A-Za-z0-9 _.:/|-]{0,127}>|<%[=-]?[^<>]{0,128}%>"  # <password>, <your-token>, ERB
     rb"|\{\{[^{}]{0,128}\}\}|\{%[^{}]{0,128}%\}|\{#[^{}]{0,128}#\}|#\{[^{}]{0,128}\}#?"

@@ -1,0 +1,122 @@
+"""Passwords that tools take as arguments after their own words, and the stored secrets that
+command lines set: ``net user NAME VALUE``, ``openssl passwd VALUE``, ``rabbitmqctl add_user NAME
+VALUE``, SQL's ``IDENTIFIED BY VALUE``, ``gh secret set --body``, ``az keyvault secret set
+--value``, ``aws configure set <credential> VALUE``, macOS ``security add-generic-password -w``,
+PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``, and a Wi-Fi QR code's ``P:`` field.
+
+Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
+positional value must have a password's texture, and SQL's must be in a statement that makes or
+changes an account; stand-ins, references, prompts (``*``) and other options are kept.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_clause_values import weak
+from .test_sentences import mixed
+
+POSITIONAL = [
+    "net user {u} {v} /add",
+    "NET USER {u} {v}",
+    "net user {u} {v}",
+    "openssl passwd -6 {v}",
+    "openssl passwd -salt xyz -1 {v}",
+    "useradd -p $(openssl passwd -1 {v}) {u}",
+    "rabbitmqctl add_user {u} {v}",
+    "rabbitmqctl -n rabbit@host change_password {u} {v}",
+    "ALTER USER {u} IDENTIFIED BY {v};",
+    "alter user {u} identified by {v}",
+    "CREATE ROLE {u} LOGIN IDENTIFIED BY {v}",
+]
+OPTIONS = [
+    "gh secret set API_KEY --body {v}",
+    "gh secret set API_KEY --repo acme/app -b {v}",
+    "gh secret set API_KEY --body={v}",
+    "az keyvault secret set --vault-name kv --name db --value {v}",
+    "aws configure set aws_secret_access_key {v}",
+    "aws configure set profile.dev.aws_session_token {v}",
+    "security add-generic-password -a {u} -s svc -w {v}",
+    "security add-internet-password -a {u} -s example.com -w {v}",
+    "WIFI:T:WPA;S:Office;P:{v};;",
+    "WIFI:S:Office;P:{v};T:WPA;H:false;;",
+]
+QUOTED = [
+    "$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force",
+    "ConvertTo-SecureString -String '{v}' -AsPlainText -Force",
+    "CREATE USER '{u}'@'%' IDENTIFIED BY '{v}';",
+    "CREATE USER '{u}'@'%' IDENTIFIED WITH caching_sha2_password BY '{v}';",
+    "GRANT ALL ON app.* TO '{u}'@'%' IDENTIFIED BY '{v}';",
+    "net user {u} \"{v}\" /add",
+    "gh secret set API_KEY --body \"{v}\"",
+]
+users = st.sampled_from(["admin", "bob", "app", "svc_deploy"])
+
+
+@given(form=st.sampled_from(POSITIONAL), user=users, value=st.one_of(mixed, weak))
+def test_a_password_with_a_password_s_texture_given_to_a_tool_is_refused(form: str, user: str, value: str) -> None:
+    text = form.format(u=user, v=value)
+    assert find_secret(text) == "command_line_credential", text
+
+
+@given(form=st.sampled_from(OPTIONS + QUOTED), user=users, value=st.one_of(mixed, weak))
+def test_a_secret_an_option_or_a_quoted_argument_sets_is_refused(form: str, user: str, value: str) -> None:
+    text = form.format(u=user, v=value)
+    assert find_secret(text) in ("command_line_credential", "credential_assignment"), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Prose that names the tools.
+        "the net user command lists accounts",
+        "Net user growth was 12% in Q3",
+        "openssl passwd generates hashes",
+        "users identified by email2 addresses",
+        "the user is identified by name.",
+        "Users are identified by sha256 digests.",
+        "the WIFI: P: field holds the key",
+        # Prompts, options and no value.
+        "net user admin /delete",
+        "net user admin *",
+        "openssl passwd -stdin < pw.txt",
+        "openssl passwd -6 -stdin",
+        "rabbitmqctl add_user admin",
+        "gh secret set API_KEY < key.txt",
+        "az keyvault secret set --vault-name v --name db --file secret.txt",
+        "aws configure set region us-east-1",
+        "aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE",
+        "security find-generic-password -s svc -w",
+        "security add-generic-password -a bob -s svc -w",
+        "WIFI:T:nopass;S:Guest;;",
+        # SQL that gives a hash or asks for a password to be made.
+        "CREATE USER app IDENTIFIED BY RANDOM PASSWORD;",
+        "CREATE USER app IDENTIFIED BY VALUES 'S:8F2D65FB5547B71C8DA3760F10960428CD307B1C6271691FC55C1F56554A';",
+        # References and stand-ins.
+        "CREATE USER app IDENTIFIED BY :pw;",
+        "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';",
+        'net user admin "$env:ADMIN_PASSWORD" /add',
+        'openssl passwd -6 "$PASSWORD"',
+        'rabbitmqctl add_user "$USER" "$PASS"',
+        'gh secret set API_KEY --body "$API_KEY"',
+        'gh secret set API_KEY -b"${{ secrets.X }}"',
+        'az keyvault secret set --vault-name v --name db --value "$(cat pw)"',
+        "WIFI:T:WPA;S:Cafe;P:<password>;;",
+        # Without -AsPlainText the string is encrypted, not a password in the clear.
+        '$s = ConvertTo-SecureString "01000000d08c9ddf0115d1118c7a00c04fc297eb" -Key $key',
+        "$s = ConvertTo-SecureString $encrypted",
+    ],
+)
+def test_prose_stand_ins_prompts_and_other_options_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize("env", ["$env:DB_PASSWORD", "$Env:PW", "$ENV:API_TOKEN"])
+@pytest.mark.parametrize("form", ['$password = "{e}"', "password = '{e}'", 'token: "{e}"'])
+def test_powershell_s_environment_variable_in_quotes_is_a_reference(form: str, env: str) -> None:
+    """PowerShell fills ``"$env:NAME"`` in from the environment: the value is named, not given."""
+    assert find_secret(form.format(e=env)) is None
