@@ -188,6 +188,7 @@ class _Screen(Checks):
         self.calls.users = 0
         self.calls.words = None
         self.calls.stand_ins = None
+        self.calls.tools = None
         leads = rule_leads()
         numbers = self.reached(buffer)
         for number in range(len(RULES)) if numbers is None else numbers:

@@ -5,6 +5,7 @@ entry, a private key's armour, a Kubernetes Secret's data.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .buffers import distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
@@ -109,25 +110,36 @@ class PlaceChecks(SentenceChecks):
         -p ...`` is sshpass's). Samba's ``-U`` takes ``user%password``, and only the part after
         ``%`` is judged (``-U admin`` prompts)."""
         line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
-        tool = None
-        for tool in self.password_tool.finditer(buffer, line, match.start()):
-            pass
-        if tool is None or tool.lastgroup not in OPTION_TOOL[buffer[match.start() + 1]]:
+        tool = self.tool_before(buffer, line, match.start())
+        if tool is None or tool[1] not in OPTION_TOOL[buffer[match.start() + 1]]:
             return False
         found = self.value_at(buffer, match.end())
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
             return False
         first, last = found[0], found[1]
         attached = first == match.end() or (first == match.end() + 1 and buffer[match.end()] in b"\"'`")
-        if tool.lastgroup == "attached" and not attached:
+        if tool[1] == "attached" and not attached:
             return False  # "mysql -p dbname" prompts for the password and opens dbname; -p'VALUE' is one
-        if tool.lastgroup in ("azure", "openssl") and first == match.end():
+        if tool[1] in ("azure", "openssl") and first == match.end():
             return False  # another option that starts with the letter (openssl req -keyout)
-        if tool.lastgroup == "samba":
+        if tool[1] == "samba":
             first = buffer.find(b"%", first, last) + 1
             if not first:
                 return False
         return self.is_value(buffer, first, last)
+
+    def tool_before(self, buffer: bytearray, start: int, end: int) -> tuple[int, str] | None:
+        """Where the last tool that takes a password in an option (:data:`.names.PASSWORD_TOOL`)
+        ends between ``start`` and ``end``, and its group's name; ``None`` when none does. The
+        tools are found in one pass per screen, then looked up, so a line of a thousand options
+        costs one pass, not one per option."""
+        found = getattr(self.calls, "tools", None)
+        if found is None:
+            found = self.calls.tools = [(tool.start(), tool.end(), tool.lastgroup or "") for tool in self.password_tool.finditer(buffer)]
+        at = bisect.bisect_right(found, end, key=lambda tool: tool[1]) - 1
+        if at < 0 or found[at][0] < start:
+            return None
+        return found[at][1], found[at][2]
 
     def echoed_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password a command line echoes into a tool that reads it from its input

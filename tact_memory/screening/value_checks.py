@@ -71,7 +71,8 @@ class ValueChecks:
 
         self.calls = _thread._local()
         """What one screen has spent and seen, per thread: ``named`` counts its sentence-name searches,
-        ``words`` holds where credential words start, ``stand_ins`` where placeholder tokens lie."""
+        ``words`` holds where credential words start, ``stand_ins`` where placeholder tokens lie,
+        ``tools`` where the tools that take a password in an option are."""
 
     # The patterns of these checks, each compiled on its first use.
     value = compiled(VALUE)

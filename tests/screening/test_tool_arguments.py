@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from tact_memory.screening.credentials import find_secret
 
 from .test_clause_values import weak
+from .test_lazy_rules import eager_kind
 from .test_sentences import mixed
 
 POSITIONAL = [
@@ -120,3 +121,27 @@ def test_prose_stand_ins_prompts_and_other_options_are_kept(text: str) -> None:
 def test_powershell_s_environment_variable_in_quotes_is_a_reference(form: str, env: str) -> None:
     """PowerShell fills ``"$env:NAME"`` in from the environment: the value is named, not given."""
     assert find_secret(form.format(e=env)) is None
+
+
+# The tools before an option are found once per screen; what one screen found never decides another's.
+def test_a_tool_found_in_one_content_is_not_looked_up_in_the_next() -> None:
+    assert find_secret("sshpass -p $SSHPASS ssh deploy@host") is None
+    assert find_secret("echo -p hunter22x and more") is None  # -p after where sshpass stood: no tool here
+    assert find_secret("sshpass -p hunter22x ssh deploy@host") == "command_line_credential"
+
+
+TOOLS = ["sshpass", "docker login", "mysql", "redis-cli", "ldapsearch", "zip", "ssh-keygen", "openssl enc", "ls", "grep"]
+OPTION_WORDS = ["-p", "-a", "-w", "-P", "-N", "-k", "-U", "-r", "-x"]
+
+
+@given(
+    st.lists(
+        st.sampled_from(TOOLS) | st.sampled_from(OPTION_WORDS) | st.sampled_from(["hunter22x", "$PW", "db", "'Xk9!mQ2v'", "a%Tr0ub4dor3"]),
+        min_size=1,
+        max_size=14,
+    ).map(" ".join),
+    st.sampled_from([" ", "\n", " && "]),
+)
+def test_options_after_tools_get_the_same_verdict_as_a_screen_that_runs_every_rule(line: str, joint: str) -> None:
+    text = joint.join([line, line[::-1]])
+    assert find_secret(text) == eager_kind(text), text
