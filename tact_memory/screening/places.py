@@ -56,7 +56,9 @@ class PlaceChecks(SentenceChecks):
     url_stand_in = compiled(URL_STAND_IN)
     opening_bracket = compiled(rb"[(\[]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
-    account_statement = compiled(rb"(?<![A-Za-z0-9_])(?i:(?:create|alter)[ \t]+(?:user|role|login)|grant)(?![A-Za-z0-9_])")
+    account_statement = compiled(
+        rb"(?<![A-Za-z0-9_])(?i:(?:create|alter)[ \t]+(?:user|role|login)|grant)(?![A-Za-z0-9_])"
+    )
     pgpass_host = compiled(rb"\*|[A-Za-z0-9_.-]*[A-Za-z.][A-Za-z0-9_.-]*|[0-9.]{7,15}|(?:[0-9A-Fa-f]{0,4}\\:){2,7}[0-9A-Fa-f]{0,4}")
 
     def value_follows(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -135,7 +137,8 @@ class PlaceChecks(SentenceChecks):
         costs one pass, not one per option."""
         found = getattr(self.calls, "tools", None)
         if found is None:
-            found = self.calls.tools = [(tool.start(), tool.end(), tool.lastgroup or "") for tool in self.password_tool.finditer(buffer)]
+            tools = self.password_tool.finditer(buffer)
+            found = self.calls.tools = [(tool.start(), tool.end(), tool.lastgroup or "") for tool in tools]
         at = bisect.bisect_right(found, end, key=lambda tool: tool[1]) - 1
         if at < 0 or found[at][0] < start:
             return None
@@ -196,14 +199,17 @@ class PlaceChecks(SentenceChecks):
         (``CREATE USER``, ``ALTER ROLE``, ``GRANT ... TO``, earlier on its line), judged as
         :meth:`argument_password` judges a tool's; in prose, "identified by" names anything."""
         line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
-        return self.account_statement.search(buffer, line, match.start()) is not None and self.argument_password(buffer, match)
+        statement = self.account_statement.search(buffer, line, match.start())
+        return statement is not None and self.argument_password(buffer, match)
 
     def option_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for the value of an option that sets a stored secret (``gh secret set NAME --body
         ...``, ``az keyvault secret set ... --value ...``, a Wi-Fi QR code's ``P:...``): any value
         of its own; another option is none."""
         found = self.value_at(buffer, match.end())
-        return found is not None and found[0] < found[1] and buffer[found[0]] != ord("-") and self.is_value(buffer, found[0], found[1])
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
+            return False
+        return self.is_value(buffer, found[0], found[1])
 
     def named_argument(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``aws configure set NAME VALUE`` where the name is a credential's
@@ -373,10 +379,11 @@ class PlaceChecks(SentenceChecks):
         )
 
     def bracketed_password(self, buffer: bytearray, first: int, end: int) -> bool:
-        """Whether ``buffer[first:end]`` (untrimmed: its last bracket may be its own), which :meth:`is_value` reads as a call, is a password with
-        brackets among its symbols where, as in a URL, nothing is run (``-u 'admin:kdTQp(8J)'``):
-        it starts with a letter or a digit, closes a bracket it opened, and is no call as code
-        writes one (:data:`.vocabulary.URL_STAND_IN`: ``get_password()``, ``os.getenv(KEY)``)."""
+        """Whether ``buffer[first:end]``, which :meth:`is_value` reads as a call, is a password with
+        brackets among its symbols where, as in a URL, nothing is run (``-u 'admin:kdTQp(8J)'``;
+        ``end`` is untrimmed, since its last bracket may be its own): it starts with a letter or a
+        digit, closes a bracket it opened, and is no call as code writes one
+        (:data:`.vocabulary.URL_STAND_IN`: ``get_password()``, ``os.getenv(KEY)``)."""
         opening = self.opening_bracket.search(buffer, first, end)
         return (
             opening is not None

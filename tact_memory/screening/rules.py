@@ -318,16 +318,17 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         Checks.htpasswd_value,
     ),
     # Tools that take a password as an argument after their own words: net user NAME VALUE,
-    # openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password NAME VALUE, SQL's IDENTIFIED
-    # BY VALUE (not BY PASSWORD '<hash>', BY VALUES '<hash>' or BY RANDOM PASSWORD). Found by the
-    # tool's name, the words between in the rule; prose names these tools too ("the net user
-    # command"), so an unquoted value must have a password's texture.
+    # openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password NAME VALUE; and SQL's
+    # IDENTIFIED BY VALUE in a statement that makes or changes an account (not BY PASSWORD
+    # '<hash>', BY VALUES '<hash>' or BY RANDOM PASSWORD). Found by the tool's name, the words
+    # between in the rule; prose names these tools too ("the net user command"), so an unquoted
+    # value must have a password's texture.
     *(
         ("command_line_credential", pattern, Checks.argument_password)
         for pattern in (
             *spelled(b"net", rb"[ \t]+(?i:user)[ \t]+[^\s/*]\S{0,63}[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
             word_start(
-                b"openssl", rb"[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+\S{1,64}|[A-Za-z0-9]{1,8}))*[ \t]+", gap=rb"[A-Za-z0-9_-]"
+                b"openssl", rb"[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+\S{1,64}|[A-Za-z0-9]{1,8})){0,8}[ \t]+", gap=rb"[A-Za-z0-9_-]"
             ),
             word_start(
                 b"rabbitmqctl",
@@ -351,26 +352,42 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # the name is a credential's (aws_secret_access_key; not region or aws_access_key_id).
     (
         "command_line_credential",
-        word_start(b"gh", rb"[ \t]+secret[ \t]+set[ \t][^\r\n]{0,128}?(?<=[ \t])(?:--body(?:[ \t]+|=)|-b[ \t]*)", gap=rb"[A-Za-z0-9_.-]"),
+        word_start(
+            b"gh", rb"[ \t]+secret[ \t]+set[ \t][^\r\n]{0,128}?(?<=[ \t])(?:--body(?:[ \t]+|=)|-b[ \t]*)", gap=rb"[A-Za-z0-9_.-]"
+        ),
         Checks.option_password,
     ),
     (
         "command_line_credential",
-        word_start(b"az", rb"[ \t]+keyvault[ \t]+secret[ \t]+set[ \t][^\r\n]{0,192}?(?<=[ \t])--value(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"),
+        word_start(
+            b"az", rb"[ \t]+keyvault[ \t]+secret[ \t]+set[ \t][^\r\n]{0,192}?(?<=[ \t])--value(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"
+        ),
         Checks.option_password,
     ),
     (
         "command_line_credential",
-        word_start(b"aws", rb"[ \t]+configure[ \t]+set[ \t]+(?:[A-Za-z0-9_-]{1,64}\.){0,3}(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
+        word_start(
+            b"aws",
+            rb"[ \t]+configure[ \t]+set[ \t]+(?:[A-Za-z0-9_-]{1,64}\.){0,3}(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
         Checks.named_argument,
     ),
     # PowerShell's ConvertTo-SecureString "VALUE" -AsPlainText: the password written in the script.
     *(
-        ("command_line_credential", word_start(lead, rb"(?:[ \t]+-(?i:string))?[ \t]+(?=[\"'])", gap=rb"[A-Za-z0-9_-]"), Checks.plain_secure_string)
+        (
+            "command_line_credential",
+            word_start(lead, rb"(?:[ \t]+-(?i:string))?[ \t]+(?=[\"'])", gap=rb"[A-Za-z0-9_-]"),
+            Checks.plain_secure_string,
+        )
         for lead in (b"ConvertTo-SecureString", b"convertto-securestring")
     ),
     # A Wi-Fi network's QR code text: WIFI:T:WPA;S:name;P:VALUE;; (the fields in any order).
-    ("command_line_credential", word_start(b"WIFI:", rb"(?:[A-Z]{1,8}:(?:[^\r\n;\\]|\\.){0,64};){0,6}P:", gap=rb"[A-Za-z0-9_]"), Checks.option_password),
+    (
+        "command_line_credential",
+        word_start(b"WIFI:", rb"(?:[A-Z]{1,8}:(?:[^\r\n;\\]|\\.){0,64};){0,6}P:", gap=rb"[A-Za-z0-9_]"),
+        Checks.option_password,
+    ),
     # Windows-style options: xfreerdp /u:me /p:VALUE, net use \\host\share /user:me VALUE.
     ("command_line_credential", rb"/p:(?<=[ \t]/p:)", Checks.windows_password),
     *(
