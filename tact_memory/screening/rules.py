@@ -321,14 +321,18 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password NAME VALUE; and SQL's
     # IDENTIFIED BY VALUE in a statement that makes or changes an account (not BY PASSWORD
     # '<hash>', BY VALUES '<hash>' or BY RANDOM PASSWORD). Found by the tool's name, the words
-    # between in the rule; prose names these tools too ("the net user command"), so an unquoted
-    # value must have a password's texture.
+    # between in the rule (its first two words, with one space between them, are the literal a
+    # rule is looked for by, so that "network" or "through" reach none); prose names these tools
+    # too ("the net user command"), so an unquoted value must have a password's texture.
     *(
         ("command_line_credential", pattern, Checks.argument_password)
         for pattern in (
-            *spelled(b"net", rb"[ \t]+(?i:user)[ \t]+[^\s/*]\S{0,63}[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
+            *(
+                word_start(lead, rb"[ \t]+[^\s/*]\S{0,63}[ \t]+", gap=rb"[A-Za-z0-9_.-]")
+                for lead in (b"net user", b"NET USER", b"Net user", b"net USER")
+            ),
             word_start(
-                b"openssl", rb"[ \t]+passwd(?:[ \t]+-(?:salt[ \t]+\S{1,64}|[A-Za-z0-9]{1,8})){0,8}[ \t]+", gap=rb"[A-Za-z0-9_-]"
+                b"openssl passwd", rb"(?:[ \t]+-(?:salt[ \t]+\S{1,64}|[A-Za-z0-9]{1,8})){0,8}[ \t]+", gap=rb"[A-Za-z0-9_-]"
             ),
             word_start(
                 b"rabbitmqctl",
@@ -353,22 +357,22 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     (
         "command_line_credential",
         word_start(
-            b"gh", rb"[ \t]+secret[ \t]+set[ \t][^\r\n]{0,128}?(?<=[ \t])(?:--body(?:[ \t]+|=)|-b[ \t]*)", gap=rb"[A-Za-z0-9_.-]"
+            b"gh secret", rb"[ \t]+set[ \t][^\r\n]{0,128}?(?<=[ \t])(?:--body(?:[ \t]+|=)|-b[ \t]*)", gap=rb"[A-Za-z0-9_.-]"
         ),
         Checks.option_password,
     ),
     (
         "command_line_credential",
         word_start(
-            b"az", rb"[ \t]+keyvault[ \t]+secret[ \t]+set[ \t][^\r\n]{0,192}?(?<=[ \t])--value(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"
+            b"az keyvault", rb"[ \t]+secret[ \t]+set[ \t][^\r\n]{0,192}?(?<=[ \t])--value(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"
         ),
         Checks.option_password,
     ),
     (
         "command_line_credential",
         word_start(
-            b"aws",
-            rb"[ \t]+configure[ \t]+set[ \t]+(?:[A-Za-z0-9_-]{1,64}\.){0,3}(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+",
+            b"aws configure",
+            rb"[ \t]+set[ \t]+(?:[A-Za-z0-9_-]{1,64}\.){0,3}(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+",
             gap=rb"[A-Za-z0-9_.-]",
         ),
         Checks.named_argument,
