@@ -142,7 +142,7 @@ _NAMED_CORE = (
     rb"|service|app|client|deploy|registry)[_.-]?token"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"
     rb"|auth|service|db|database|priv|webhook|shared[_.-]?access)[_.-]?key"
-    rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login)"
+    rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login|(?:otp|totp|hotp|2fa|mfa)[_.-]?seed)"
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pw|psk)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))"
@@ -195,7 +195,10 @@ SPACED_KEY_NAME = (
     rb"|auth|service|webhook|storage|deploy|admin|root|ssh"
     # A wireless network's password, as routers label it (Wi-Fi key, WPA2 key), and a VPN's shared
     # secret (pre-shared key, IKE's PSK spelled out).
-    rb"|wi-?fi|wlan|wpa[23]?|wep|wireless|pre-?shared|" + _KEY_SERVICE + rb") key)"
+    rb"|wi-?fi|wlan|wpa[23]?|wep|wireless|pre-?shared"
+    # A one-time password's secret as authenticator apps name it (setup key, 2FA key), and its seed.
+    rb"|setup|authenticator|otp|totp|hotp|2fa|mfa|" + _KEY_SERVICE + rb") key"
+    rb"|(?:otp|totp|hotp|2fa|mfa) seed)"
 )
 # A password's name in more than one word, as a sentence ends it: French's three (le mot de passe
 # est ..., les mots de passe sont ...), and a passphrase written apart (the pass phrase is ...).

@@ -39,6 +39,7 @@ from .vocabulary import (
     NAMED_THING,
     NODE_PROPERTIES,
     OPEN_STAND_IN,
+    GROUPED_KEY,
     PASSPHRASE,
     PATTERN_CLASS,
     PATTERN_CONSTRUCT,
@@ -109,6 +110,7 @@ class ValueChecks:
     phrase = compiled(PHRASE)
     phrase_word = compiled(rb"[^ \t]+")
     passphrase = compiled(PASSPHRASE)
+    grouped_key = compiled(GROUPED_KEY)
     grammar_word = compiled(GRAMMAR_WORD)
     alnum = compiled(rb"[A-Za-z0-9]")
     letters = compiled(rb"[A-Za-z]+")
@@ -361,8 +363,9 @@ class ValueChecks:
         """Whether the unquoted words from ``start`` to the end of their line are a value with
         spaces in it: a password (``Summer 2024!``: three of lower case, upper case, digits and
         symbols, where a capital that starts a word does not count, as prose capitalises names:
-        ``Release Train 2024``) or a passphrase (four words or more of letters in one case:
-        ``correct horse battery staple``).
+        ``Release Train 2024``), a passphrase (four words or more of letters in one case:
+        ``correct horse battery staple``) or a one-time password's secret in groups of four
+        (``KRUG S4ZA NFZS AYLO``: :data:`.vocabulary.GROUPED_KEY`).
 
         Prose and code write words there too, so none of them may be a word of grammar (``the one
         from the team vault``, ``token if token else None``), a stand-in or a reference (``see the
@@ -373,6 +376,8 @@ class ValueChecks:
         if phrase is None:
             return False
         end = trimmed(buffer, start, phrase.end())
+        if self.grouped_key.fullmatch(buffer, start, end) is not None:
+            return distinct(buffer, start, end) >= 8  # its groups are no words; not a mask (2222 2222 ...)
         lower = upper = digit = symbol = False
         for word in self.phrase_word.finditer(buffer, start, end):
             first, last = word.start(), trimmed(buffer, *word.span())

@@ -67,6 +67,7 @@ __all__ = [
     "OPEN_STAND_IN",
     "OTHER_PARTICLES",
     "OTHER_PASSWORD_WORDS",
+    "GROUPED_KEY",
     "PASSPHRASE",
     "PASSWORD_WORD",
     "PATTERN_CLASS",
@@ -112,7 +113,7 @@ PASSWORD_WORD = (
     rb"|l(?:o|\xc3\xb6)senord(?:et)?|passord(?:et)?|adgangskoden?|salasana|has(?:l|\xc5\x82)o|heslo|jelsz(?:o|\xc3\xb3)"
     rb"|storepass|keypass"
 )
-CREDENTIAL_WORD = rb"(?i:pass|pw|psk|pat|secret|token|key|cred|auth|" + PASSWORD_WORD + rb")"
+CREDENTIAL_WORD = rb"(?i:pass|pw|psk|pat|secret|token|key|seed|cred|auth|" + PASSWORD_WORD + rb")"
 """A part of every name :meth:`Checks.credential_named` takes."""
 MAX_NAMED = 24  # sentence-name searches one screen makes; past them, no sentence names a credential
 MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at before it is judged a value
@@ -364,6 +365,12 @@ HEADER_TEXTURE = rb"(?=.*[A-Za-z]).*(?:[0-9]|[!@#$%^&*+=?~|\\]|[a-z][A-Z]).*"
 PHRASE = (
     rb"[^\s\"'`,;&\\#][^\s\"'`,;&\\]{0,63}(?:[ \t]{1,4}[^\s\"'`,;&\\#][^\s\"'`,;&\\]{0,63}){1,7}"
     rb"(?=[ \t]*(?:\Z|[\r\n]|\\[nr])|[ \t]+#)"
+)
+# A one-time password's secret as authenticator apps show it to be typed: base32 in groups of four
+# (KRUG S4ZA NFZS AYLO, or in lower case), four to eight groups, with a letter and a digit.
+GROUPED_KEY = (
+    rb"(?=[^\r\n]*[A-Za-z])(?=[^\r\n]*[2-7])"
+    rb"(?:[A-Z2-7]{4}(?:[ \t][A-Z2-7]{4}){3,7}|[a-z2-7]{4}(?:[ \t][a-z2-7]{4}){3,7})"
 )
 # Four words or more of letters alone, in one case (correct horse battery staple, Correct Horse
 # Battery Staple): a passphrase. A sentence starts with a capital and goes on in lower case.

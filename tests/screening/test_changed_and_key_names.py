@@ -231,3 +231,43 @@ def test_a_value_given_for_one_that_stands_for_a_credential_is_refused(name: str
 )
 def test_one_that_stands_for_no_credential_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A one-time password's secret: base32, under the names authenticator apps and code give it.
+BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+otp_secrets = st.text(BASE32, min_size=16, max_size=32).filter(
+    lambda v: any(c.isalpha() for c in v) and any(c.isdigit() for c in v) and len(set(v)) >= 8
+)
+OTP_NAMES = ["TOTP seed", "2FA seed", "MFA seed", "otp_seed", "OTP_SEED", "totpSeed", "setup key", "authenticator key", "2FA key", "TOTP key"]
+
+
+@given(name=st.sampled_from(OTP_NAMES), separator=st.sampled_from([": ", "=", " = ", " is "]), value=otp_secrets)
+def test_a_one_time_password_s_secret_under_its_names_is_refused(name: str, separator: str, value: str) -> None:
+    text = f"{name}{separator}{value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@given(
+    name=st.sampled_from(["2FA secret", "TOTP secret", "authenticator key", "setup key", "MFA seed"]),
+    value=otp_secrets,
+    lower=st.booleans(),
+)
+def test_a_one_time_password_s_secret_in_groups_of_four_is_refused(name: str, value: str, lower: bool) -> None:
+    grouped = " ".join(value[i : i + 4] for i in range(0, len(value) - len(value) % 4, 4))
+    if len(grouped) < 19 or not any(c.isdigit() for c in grouped) or not any(c.isalpha() for c in grouped):
+        return  # fewer than four groups, or a run of them without a letter or a digit
+    text = f"{name}: {grouped.lower() if lower else grouped}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "random seed: 42", "seed = 1234", "the seed is 42", "SEED = 1337", "np.random.seed(42)", "torch.manual_seed(0)",
+        "--seed 7", "seed: KRUGS4ZANFZSAYLO",  # "seed" alone names a random generator's start as often
+        "setup key: press enter", "the setup key step is optional", "2FA key: ABCD EFGH IJKL MNOP",
+        "api key: 2345 2345 2345 2345", "secret: this is the team", "TOTP seed: <seed>", "2FA seed: ${TOTP_SEED}",
+    ],
+)  # fmt: skip
+def test_seeds_and_groups_that_are_no_one_time_password_secret_are_kept(text: str) -> None:
+    assert find_secret(text) is None
