@@ -30,6 +30,12 @@ from .vocabulary import MIN_DISTINCT, MIN_LINKED, NEXT_FLAG, URL_STAND_IN, URLSA
 
 __all__ = ["PlaceChecks"]
 
+
+def command_start(buffer: bytearray, pos: int) -> int:
+    """Where the command line that ``pos`` is on starts: after the line break before it, looking
+    back at most :data:`.names.MAX_COMMAND` bytes (a longer line is judged by its last part)."""
+    return buffer.rfind(b"\n", max(0, pos - MAX_COMMAND), pos) + 1
+
 HOST_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.*-")
 """What a password file's host field is written with (besides an escaped colon)."""
 MAX_HOST = 255
@@ -111,7 +117,7 @@ class PlaceChecks(SentenceChecks):
         password there: the nearest such tool before it on its line (``zip -r a.zip . && sshpass
         -p ...`` is sshpass's). Samba's ``-U`` takes ``user%password``, and only the part after
         ``%`` is judged (``-U admin`` prompts)."""
-        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        line = command_start(buffer, match.start())
         tool = self.tool_before(buffer, line, match.start())
         if tool is None or tool[1] not in OPTION_TOOL[buffer[match.start() + 1]]:
             return False
@@ -150,7 +156,7 @@ class PlaceChecks(SentenceChecks):
         'user:...' | chpasswd``): the last ``echo`` or ``printf`` before a pipe earlier on the
         line (:data:`.names.ECHOED`). For chpasswd only the part after the user's colon is judged;
         a variable or a file (``echo $TOKEN |``, ``cat pw.txt |``) is no value."""
-        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        line = command_start(buffer, match.start())
         echoed = None
         for echoed in self.echoed.finditer(buffer, line, match.start()):
             pass
@@ -198,7 +204,7 @@ class PlaceChecks(SentenceChecks):
         """Check for SQL's ``IDENTIFIED BY ...`` in a statement that makes or changes an account
         (``CREATE USER``, ``ALTER ROLE``, ``GRANT ... TO``, earlier on its line), judged as
         :meth:`argument_password` judges a tool's; in prose, "identified by" names anything."""
-        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        line = command_start(buffer, match.start())
         statement = self.account_statement.search(buffer, line, match.start())
         return statement is not None and self.argument_password(buffer, match)
 
@@ -234,7 +240,7 @@ class PlaceChecks(SentenceChecks):
         """Check for the password of a Windows-style command line: FreeRDP's ``/p:...`` (after
         ``/u:`` or the tool's name), and ``net use ... /user:NAME PASSWORD``, whose ``*`` prompts
         and whose next ``/option`` is none."""
-        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        line = command_start(buffer, match.start())
         if "user" not in match.re.groupindex:
             if buffer.find(b"freerdp", line, match.start()) < 0 and buffer.find(b" /u:", line, match.start()) < 0:
                 return False
