@@ -97,7 +97,7 @@ class AssignmentChecks(SentenceChecks):
             return self.credential_after(buffer, match.end(), spaced=True) or (
                 buffer[match.start()] == ord(":") and self.next_line_value(buffer, match.end())
             )
-        if self.suffixed_credential.fullmatch(buffer, start, end) is not None:
+        if self.holds_name_word(buffer, start, end) and self.suffixed_credential.fullmatch(buffer, start, end) is not None:
             return self.generated_value(buffer, match.end())
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, match.end())
@@ -231,7 +231,7 @@ class AssignmentChecks(SentenceChecks):
 
     def compared_name(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]``, compared with a value, names a credential."""
-        return self.not_credential_name.fullmatch(buffer, start, end) is None and self.credential_named(buffer, start, end)
+        return self.credential_named(buffer, start, end) and self.not_credential_name.fullmatch(buffer, start, end) is None
 
     def generated_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether the value at ``pos``, after a name that holds a credential word and goes on
@@ -265,7 +265,7 @@ class AssignmentChecks(SentenceChecks):
             return False
         if buffer[start - 3] not in NAME_CHARS:  # "(" opens a tuple, not a call's arguments
             return False
-        if self.not_credential_name.fullmatch(buffer, start, end) is not None or not self.credential_named(buffer, start, end):
+        if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         return self.quoted_value(buffer, match.end(), texture=True)
 

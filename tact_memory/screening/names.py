@@ -48,6 +48,7 @@ __all__ = [
     "KEY_CONSTANT_SECRET",
     "KEY_HEADER",
     "KEY_NAME_VALUE",
+    "LOGIN_WORD",
     "LOOKUP_VALUE",
     "MAX_COMMAND",
     "MAX_ENTRIES",
@@ -67,6 +68,7 @@ __all__ = [
     "SECRET_REFERENCE_NAME",
     "SESSION_COOKIE",
     "SESSION_COOKIE_NAME",
+    "SPACED_KEY_END",
     "SPACED_KEY_NAME",
     "SUFFIXED_CREDENTIAL",
     "WEAK_NAME",
@@ -163,6 +165,11 @@ KEY_CONSTANT = (
     rb"|FILE|KEY)_)[A-Z0-9]+_KEY" + _QUALIFIER + rb"{0,3}"
 )
 CREDENTIAL_NAME = NAMED_CREDENTIAL + rb"|" + KEY_CONSTANT
+# Every name CREDENTIAL_NAME or SUFFIXED_CREDENTIAL takes holds a credential word (CREDENTIAL_WORD),
+# or this one: the login of SonarQube's sonar.login. Most names a check asks about (the word before
+# a quote, a colon or an equals sign) hold neither and are turned down without compiling those two:
+# five kilobytes of pattern, which take a cold process five milliseconds to compile.
+LOGIN_WORD = rb"(?i:login)"
 # A word in a KEY_CONSTANT that says the key is a credential all the same (JWT_KEY, SESSION_KEY,
 # PASSWORD_KEY, HMAC_KEY): under such a name a value is judged as after any credential name.
 KEY_CONSTANT_SECRET = (
@@ -200,6 +207,9 @@ SPACED_KEY_NAME = (
     rb"|setup|authenticator|otp|totp|hotp|2fa|mfa|" + _KEY_SERVICE + rb") key"
     rb"|(?:otp|totp|hotp|2fa|mfa) seed)"
 )
+SPACED_KEY_END = rb"(?i:key|seed)"
+"""The last word of every name :data:`SPACED_KEY_NAME` takes, so that a check can turn down other
+words before it compiles that pattern."""
 # A password's name in more than one word, as a sentence ends it: French's three (le mot de passe
 # est ..., les mots de passe sont ...), and a passphrase written apart (the pass phrase is ...).
 SPACED_PASSWORD_NAME = rb"(?<![A-Za-z0-9_])(?i:mots?[ \t]+de[ \t]+passe|pass[ \t]+phrases?)\Z"

@@ -222,7 +222,7 @@ class PlaceChecks(SentenceChecks):
         (``aws_secret_access_key``, ``aws_session_token``; not ``region`` or ``aws_access_key_id``),
         judged as a value after that name and ``=`` is."""
         start, end = match.span("name")
-        return self.credential_name.fullmatch(buffer, start, end) is not None and self.option_password(buffer, match)
+        return self.names_credential(buffer, start, end) and self.option_password(buffer, match)
 
     def plain_secure_string(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``: the quoted string

@@ -35,8 +35,10 @@ from .names import (
     CREDENTIAL_NAME,
     MAX_NAME,
     NAME_BEFORE,
+    LOGIN_WORD,
     NOT_CREDENTIAL_NAME,
     PASS_NAME,
+    SPACED_KEY_END,
     SPACED_KEY_NAME,
     SPACED_PASSWORD_NAME,
 )
@@ -77,9 +79,11 @@ class SentenceChecks(ValueChecks):
 
     # The patterns of these checks, each compiled on its first use.
     credential_name = compiled(CREDENTIAL_NAME)
+    login_word = compiled(LOGIN_WORD)
     not_credential_name = compiled(NOT_CREDENTIAL_NAME)
     name_before = compiled(NAME_BEFORE)
     spaced_key_name = compiled(SPACED_KEY_NAME)
+    spaced_key_end = compiled(SPACED_KEY_END)
     spaced_password_name = compiled(SPACED_PASSWORD_NAME)
     pass_word = compiled(PASS_NAME)
     being = compiled(rb" (?:is|was|are|were|remains|stays)[ \t]")
@@ -142,14 +146,29 @@ class SentenceChecks(ValueChecks):
         """Whether the name ``buffer[start:end]`` names a credential, alone, as the ``key`` of a
         two-word key name such as ``API key``, or as the end of French ``mot de passe`` or of ``pass
         phrase``."""
-        if self.credential_name.fullmatch(buffer, start, end) is not None:
+        if self.names_credential(buffer, start, end):
             return True
         if start < 2 or buffer[start - 1] not in b" \t":
             return False
         if 5 <= end - start <= 7 and self.spaced_password_name.search(buffer, max(0, end - 16), end) is not None:
             return True  # the last word of "mot de passe" or "pass phrase"
+        if self.spaced_key_end.fullmatch(buffer, start, end) is None:
+            return False
         word = self.name_ending_at(buffer, start - 1)
         return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
+
+    def names_credential(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether the name ``buffer[start:end]`` is one :data:`.names.CREDENTIAL_NAME` takes, asked
+        of its long pattern only when the name holds a word such a name needs."""
+        return self.holds_name_word(buffer, start, end) and self.credential_name.fullmatch(buffer, start, end) is not None
+
+    def holds_name_word(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]`` holds a word that every name :data:`.names.CREDENTIAL_NAME`
+        and :data:`.names.SUFFIXED_CREDENTIAL` take holds (:data:`.names.LOGIN_WORD`)."""
+        return (
+            self.credential_word.search(buffer, start, end) is not None
+            or self.login_word.search(buffer, start, end) is not None
+        )
 
     def sentence_credential(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]``, a word of a sentence, names a credential (``1Password``,
@@ -158,8 +177,8 @@ class SentenceChecks(ValueChecks):
         return (
             chr(buffer[start]).isalpha()
             and (start == 0 or buffer[start - 1] not in NAME_CHARS)
-            and self.not_credential_name.fullmatch(buffer, start, end) is None
             and (self.credential_named(buffer, start, end) or (end - start == 3 and buffer.startswith(b"PAT", start)))
+            and self.not_credential_name.fullmatch(buffer, start, end) is None
         )
 
     def word_within_reach(self, buffer: bytearray, end: int) -> bool:
@@ -602,9 +621,9 @@ class SentenceChecks(ValueChecks):
         if start is not None and start >= 2 and buffer[start - 1] == ord(" ") and is_linking(buffer, start, end):
             end = start - 1  # the password is "hunter2": the name is before the verb
             start = self.name_ending_at(buffer, end)
-        if start is None or self.not_credential_name.fullmatch(buffer, start, end) is not None:
+        if start is None or not self.credential_named(buffer, start, end):
             return False
-        if not self.credential_named(buffer, start, end):
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         first = match.end()
         close = buffer.find(buffer[match.start()], first, first + MAX_QUOTED)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tact_memory.screening import credentials as secrets
 from tact_memory.screening.credentials import find_secret
 from tact_memory.screening.markup import rendered
+from tact_memory.screening.names import CREDENTIAL_NAME, SPACED_KEY_END, SPACED_KEY_NAME, SUFFIXED_CREDENTIAL
 from tact_memory.screening.leads import literal_lead
 from tact_memory.screening.rules import PROVIDERS, RULES, rule_leads
 from tact_memory.screening.vocabulary import TOKEN_RUN
@@ -170,3 +171,43 @@ def test_a_screen_compiles_the_one_pass_finder_only_after_its_first_contents() -
     assert "finder" not in vars(screen)  # a process that screens a few cards never compiles it
     screen.first_kind(bytearray(b"the deploy runs on Fridays; the token is expired"))
     assert "finder" in vars(screen)
+
+
+# Names as checks meet them: names the long pattern takes (drawn from the pattern itself, and one
+# of each family written out), and words and identifiers that are no credential's name.
+NAMES = (
+    st.from_regex(re.compile(CREDENTIAL_NAME), fullmatch=True)
+    | st.sampled_from(
+        [b"sonar.login", b"SONAR_LOGIN", b"STRIPE_KEY", b"DB_PWD", b"authToken", b"otp_seed", b"contrase\xc3\xb1a",
+         b"mot_de_passe", b"JWT_SECRET_1", b"the", b"repository", b"billing-api", b"monkey", b"login", b"LOGIN_URL"]
+    )  # fmt: skip
+    | st.text(alphabet="abcdeiklnopstwyAEKLOPSTY_.-0123456789", min_size=1, max_size=24).map(str.encode)
+)
+
+
+@given(NAMES | st.from_regex(re.compile(SUFFIXED_CREDENTIAL), fullmatch=True))
+def test_a_name_is_turned_down_early_only_when_the_long_patterns_would_turn_it_down(name: bytes) -> None:
+    # The early answer looks for a word every such name holds; when it finds none, the long
+    # patterns must find no name either, or a credential's name would go unrecognised.
+    buffer = bytearray(b" " + name + b" ")
+    screen = secrets._Screen()
+    assert screen.names_credential(buffer, 1, len(buffer) - 1) is (re.fullmatch(CREDENTIAL_NAME, name) is not None)
+    if re.fullmatch(SUFFIXED_CREDENTIAL, name) is not None:
+        assert screen.holds_name_word(buffer, 1, len(buffer) - 1)
+
+
+@given(st.from_regex(re.compile(SPACED_KEY_NAME), fullmatch=True))
+def test_every_spaced_key_name_ends_in_the_word_looked_for_first(name: bytes) -> None:
+    last = name.rsplit(b" ", 1)[-1]
+    assert re.fullmatch(SPACED_KEY_END, last) is not None
+
+
+def test_quoted_words_after_ordinary_names_compile_none_of_the_long_name_patterns() -> None:
+    # A note with code in backquotes, or a colon, asks whether the word before it names a
+    # credential; a cold process serving it should not compile the name patterns of kilobytes.
+    screen = secrets._Screen()
+    note = b"In the `billing-api` repository, run `make release` from the release branch: then tag it."
+    assert screen.first_kind(bytearray(note)) is None
+    assert not {"credential_name", "suffixed_credential", "spaced_key_name"} & set(vars(screen))
+    assert screen.first_kind(bytearray(b"In the repository, the password `Xk9mQ2vLp!` opens the admin page.")) is not None
+    assert "credential_name" in vars(screen)
