@@ -29,7 +29,7 @@ from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR
 from .vocabulary import OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
-__all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads"]
+__all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
 _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 
@@ -556,9 +556,33 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
 
 @functools.cache
 def rule_leads() -> tuple[bytes, ...]:
-    """Each rule's literal lead, read on the first screen rather than on import (reading about
-    150 patterns costs a millisecond or two that a process which never screens should not pay)."""
+    """Each rule's literal lead, found on the first screen rather than on import.
+
+    Reading them from some 400 patterns takes about 2 ms, which every cold process that screens
+    (a ``tool`` scan serving five cards) would pay, so the leads are kept in :mod:`.lead_table`
+    with a digest of the patterns they were read from, and read again only when the patterns are
+    not those (:func:`rules_digest`).
+    """
+    from . import lead_table
+
+    if lead_table.DIGEST == rules_digest() and len(lead_table.LEADS) == len(RULES):
+        return lead_table.LEADS
     return tuple(literal_lead(source) for _, source, _ in RULES)
+
+
+def rules_digest() -> str:
+    """A digest of every rule's pattern, in order (each with its length, so none can run into the
+    next): what :mod:`.lead_table`'s leads were read from."""
+    try:  # the same BLAKE2b, without loading OpenSSL (hashlib's import) into every tool process
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - an interpreter built without it
+        from hashlib import blake2b
+
+    digest = blake2b(digest_size=16)
+    for _, source, _ in RULES:
+        digest.update(len(source).to_bytes(4, "big"))
+        digest.update(source)
+    return digest.hexdigest()
 
 
 _FIRST_OTHER = RULES.index(_OTHER_SCRIPT_RULES[0])

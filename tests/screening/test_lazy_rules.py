@@ -15,11 +15,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tact_memory.screening import credentials as secrets
+from tact_memory.screening import lead_table, rules
 from tact_memory.screening.credentials import find_secret
 from tact_memory.screening.markup import rendered
 from tact_memory.screening.names import CREDENTIAL_NAME, SPACED_KEY_END, SPACED_KEY_NAME, SUFFIXED_CREDENTIAL
 from tact_memory.screening.leads import literal_lead
-from tact_memory.screening.rules import PROVIDERS, RULES, rule_leads
+from tact_memory.screening.rules import PROVIDERS, RULES, rule_leads, rules_digest
 from tact_memory.screening.vocabulary import TOKEN_RUN
 
 from .test_credentials import KEEP, PROSE, REJECT
@@ -211,3 +212,38 @@ def test_quoted_words_after_ordinary_names_compile_none_of_the_long_name_pattern
     assert not {"credential_name", "suffixed_credential", "spaced_key_name"} & set(vars(screen))
     assert screen.first_kind(bytearray(b"In the repository, the password `Xk9mQ2vLp!` opens the admin page.")) is not None
     assert "credential_name" in vars(screen)
+
+
+def test_the_kept_lead_table_names_these_rules_and_holds_the_leads_read_from_them() -> None:
+    # When this fails, a rule changed: write the table again (python -m tact_memory.screening.lead_table).
+    assert lead_table.DIGEST == rules_digest()
+    assert lead_table.LEADS == tuple(literal_lead(source) for _, source, _ in RULES)
+    rule_leads.cache_clear()
+    assert rule_leads() is lead_table.LEADS  # a cold process reads none of the patterns
+
+
+@pytest.mark.parametrize("stale", ["digest", "length"])
+def test_a_table_left_behind_by_a_change_to_the_rules_is_not_used(stale: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    wrong = tuple(b"\x00never" for _ in lead_table.LEADS)  # leads no content holds: every rule skipped
+    monkeypatch.setattr(lead_table, "LEADS", wrong if stale == "digest" else wrong[:-1])
+    if stale == "digest":
+        monkeypatch.setattr(lead_table, "DIGEST", "0" * 32)
+    rule_leads.cache_clear()
+    try:
+        assert rule_leads() == tuple(literal_lead(source) for _, source, _ in RULES)
+        assert secrets._Screen().first_kind(bytearray(b"export GITHUB_TOKEN=ghp_" + b"a1B2" * 9)) == "github_token"
+    finally:
+        rule_leads.cache_clear()
+
+
+def test_the_digest_changes_with_any_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = rules_digest()
+    kind, source, check = RULES[0]
+    assert rules_digest() == before  # the same rules, the same digest
+    for changed in (source + b"x", source[:-1], b""):
+        monkeypatch.setattr(rules, "RULES", ((kind, changed, check), *RULES[1:]))
+        assert rules_digest() != before
+    (kind, first, check), (next_kind, second, next_check) = RULES[:2]
+    moved = ((kind, first[:-1], check), (next_kind, first[-1:] + second, next_check))
+    monkeypatch.setattr(rules, "RULES", (*moved, *RULES[2:]))
+    assert rules_digest() != before  # a byte moved from one rule into the next
