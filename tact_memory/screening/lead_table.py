@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "e29eb32daf03313817545846672622b4"
+DIGEST = "d5ab5ef153755ac48f7eb5a2d33b9c61"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -175,6 +175,11 @@ LEADS: tuple[bytes, ...] = (
     b'eyJ',
     b'ZXlK',
     b'://',
+    b'proxy',
+    b'Proxy',
+    b'PROXY',
+    b'proxy',
+    b'-x',
     b'://',
     b'uthorization',
     b'AUTHORIZATION',

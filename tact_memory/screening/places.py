@@ -62,6 +62,8 @@ class PlaceChecks(SentenceChecks):
     url_stand_in = compiled(URL_STAND_IN)
     opening_bracket = compiled(rb"[(\[]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
+    iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
+    curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
     account_statement = compiled(
         rb"(?<![A-Za-z0-9_])(?i:(?:create|alter)[ \t]+(?:user|role|login)|grant)(?![A-Za-z0-9_])"
     )
@@ -362,6 +364,17 @@ class PlaceChecks(SentenceChecks):
             and distinct(buffer, start, end) > 1
             and not self.token_stand_in(buffer, start, end)
         )
+
+    def proxy_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a proxy's address with a user and a password and no scheme, as a URL's
+        password is checked (:meth:`url_password`), unless the user is a type of IAM member, which
+        writes an account as ``type:address`` (``serviceAccount:sql-proxy@project.iam...``). Found
+        by ``-x``, it is curl's option only where curl comes before it on its command line."""
+        if buffer[match.start()] == ord("-"):
+            line = command_start(buffer, match.start())
+            if self.curl_word.search(buffer, line, match.start()) is None:
+                return False  # tar -x, set -x: another tool's option
+        return self.iam_member_type.fullmatch(buffer, *match.span("user")) is None and self.url_password(buffer, match)
 
     def user_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``curl -u user:password``: a password as :meth:`url_password` takes one (not a

@@ -87,6 +87,15 @@ _SHORT_PAIR = (
 )
 """After a user's short label and its colon: the user (no type's name), then ``p:`` (``u: admin p: ``)."""
 
+_PROXY_USERINFO = (
+    rb"[\"']?(?P<user>[^\s:/?#@\"'<>]{1,128}):(?P<body>[^\s@\"'<>]{1,128})@(?!sha(?:1|224|256|384|512)\b)"
+    rb"(?:(?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z][A-Za-z0-9-]{0,62}|[0-9]{1,3}(?:\.[0-9]{1,3}){3}|\[[0-9A-Fa-f:.]{2,45}\])"
+    rb"(?![A-Za-z0-9_@-]|\.[A-Za-z0-9_-])"  # a sentence's full stop may follow
+)
+"""A user, a password and a host: a name whose last label starts with a letter (so a package's
+``@1.2.3`` version is none) and is no digest's algorithm (an image's ``name:tag@sha256:...``), an
+IPv4 or a bracketed IPv6 address."""
+
 RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space
     # (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----).
@@ -238,6 +247,19 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         "credential_url",
         rb"://(?P<user>[^\s:/?#@\"'<>]{0,128}):(?P<body>[^\s@\"'<>]{1,128})@[A-Za-z0-9\[_.%/?:-]",
         Checks.url_password,
+    ),
+    # A proxy's address is a URL whose scheme may be left out (pip's --proxy user:PW@proxy:3128,
+    # HTTPS_PROXY=user:PW@proxy:3128, pip.conf's proxy = ..., git's http.proxy, curl's -x): found by
+    # the word proxy as a name before ":" or "=", as an option or a dotted key before a space, or
+    # by curl's -x, before a user, a password and a host, and judged as a URL's. Not after the word
+    # in a sentence ("the proxy user:...").
+    *(
+        ("credential_url", pattern + _PROXY_USERINFO, Checks.proxy_password)
+        for pattern in (
+            *spelled(b"proxy", rb"[A-Za-z0-9_.-]{0,24}[\"']?[ \t]*[:=][ \t]*", gap=rb"[A-Za-z0-9]"),
+            rb"proxy(?<=[-._]proxy)[A-Za-z0-9_.-]{0,24}[ \t]+",
+            word_start(rb"-x", rb"[ \t]+", gap=rb"[A-Za-z0-9_-]"),
+        )
     ),
     # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
     # user part as random as a generated token.
