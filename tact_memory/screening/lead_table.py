@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "d5ab5ef153755ac48f7eb5a2d33b9c61"
+DIGEST = "daf16f1a7d8c1c31b58a4b4bf4b53da4"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -180,6 +180,9 @@ LEADS: tuple[bytes, ...] = (
     b'PROXY',
     b'proxy',
     b'-x',
+    b'@tcp',
+    b'@unix(',
+    b'@',
     b'://',
     b'uthorization',
     b'AUTHORIZATION',

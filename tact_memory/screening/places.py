@@ -64,6 +64,9 @@ class PlaceChecks(SentenceChecks):
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
+    # A URL's user and password right before an "@" (the end of the search), the user starting the
+    # word: root:PW in "root:PW@tcp(...)" or DSN="root:PW@...".
+    userinfo_before = compiled(rb"(?<![^\s\"'`=(,;])(?P<user>[^\s:/?#@\"'`<>()=,;]{0,128}):(?P<body>[^\s@\"'`<>]{1,128})\Z")
     account_statement = compiled(
         rb"(?<![A-Za-z0-9_])(?i:(?:create|alter)[ \t]+(?:user|role|login)|grant)(?![A-Za-z0-9_])"
     )
@@ -375,6 +378,29 @@ class PlaceChecks(SentenceChecks):
             if self.curl_word.search(buffer, line, match.start()) is None:
                 return False  # tar -x, set -x: another tool's option
         return self.iam_member_type.fullmatch(buffer, *match.span("user")) is None and self.url_password(buffer, match)
+
+    def address_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password before an address with no scheme (Go's MySQL DSN,
+        ``root:...@tcp(localhost:3306)/app``), judged as a URL's password (:meth:`url_password`)."""
+        found = self.userinfo_before.search(buffer, max(0, match.start() - 260), match.start())
+        return found is not None and self.url_password(buffer, found)
+
+    def port_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password before a host and a port with no scheme
+        (``admin:...@db.internal:5432/app``): a URL's password (:meth:`url_password`) that also
+        looks generated (:meth:`mixed`, eight bytes or more), since nothing but the shape says it is
+        one; not when the user is a type of IAM member."""
+        found = self.userinfo_before.search(buffer, max(0, match.start() - 260), match.start())
+        if found is None or found.start("user") == found.end("user"):
+            return False
+        first, last = found.span("body")
+        return (
+            last - first >= 8
+            and distinct(buffer, first, last) >= MIN_DISTINCT
+            and self.mixed(buffer, first, last)
+            and self.iam_member_type.fullmatch(buffer, *found.span("user")) is None
+            and self.url_password(buffer, found)
+        )
 
     def user_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``curl -u user:password``: a password as :meth:`url_password` takes one (not a

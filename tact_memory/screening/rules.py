@@ -87,14 +87,20 @@ _SHORT_PAIR = (
 )
 """After a user's short label and its colon: the user (no type's name), then ``p:`` (``u: admin p: ``)."""
 
-_PROXY_USERINFO = (
-    rb"[\"']?(?P<user>[^\s:/?#@\"'<>]{1,128}):(?P<body>[^\s@\"'<>]{1,128})@(?!sha(?:1|224|256|384|512)\b)"
+_HOST = (
+    rb"(?!sha(?:1|224|256|384|512)\b)"
     rb"(?:(?:[A-Za-z0-9-]{1,63}\.)*[A-Za-z][A-Za-z0-9-]{0,62}|[0-9]{1,3}(?:\.[0-9]{1,3}){3}|\[[0-9A-Fa-f:.]{2,45}\])"
-    rb"(?![A-Za-z0-9_@-]|\.[A-Za-z0-9_-])"  # a sentence's full stop may follow
 )
-"""A user, a password and a host: a name whose last label starts with a letter (so a package's
-``@1.2.3`` version is none) and is no digest's algorithm (an image's ``name:tag@sha256:...``), an
-IPv4 or a bracketed IPv6 address."""
+"""A host: a name whose last label starts with a letter (so a package's ``@1.2.3`` version is none)
+and is no digest's algorithm (an image's ``name:tag@sha256:...``), an IPv4 or a bracketed IPv6
+address."""
+_PROXY_USERINFO = (
+    rb"[\"']?(?P<user>[^\s:/?#@\"'<>]{1,128}):(?P<body>[^\s@\"'<>]{1,128})@" + _HOST
+    + rb"(?![A-Za-z0-9_@-]|\.[A-Za-z0-9_-])"  # a sentence's full stop may follow
+)
+"""A user, a password and a host."""
+_HOST_PORT = _HOST + rb":[0-9]{2,5}(?![0-9A-Za-z_])"
+"""A host and a port."""
 
 RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space
@@ -261,6 +267,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(rb"-x", rb"[ \t]+", gap=rb"[A-Za-z0-9_-]"),
         )
     ),
+    # A URL's user and password before the rest of an address with no scheme: Go's MySQL driver's
+    # DSN (root:PW@tcp(localhost:3306)/app, app:PW@unix(/run/mysqld.sock)/db), judged as a URL's;
+    # and a host with a port (admin:PW@db.internal:5432/app), which an e-mail address never has,
+    # judged as a value that looks generated, since a scheme says nothing of what it is. Found by
+    # the "@" and what follows it; the user and the password are looked for before it.
+    ("credential_url", rb"@tcp6?\(", Checks.address_password),
+    ("credential_url", rb"@unix\(", Checks.address_password),
+    ("credential_url", rb"@" + _HOST_PORT, Checks.port_password),
     # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
     # user part as random as a generated token.
     ("credential_url", rb"://(?P<body>[A-Za-z0-9_-]{20,128})@[A-Za-z0-9\[_.-]", Checks.token_user),
