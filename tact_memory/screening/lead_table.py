@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "daf16f1a7d8c1c31b58a4b4bf4b53da4"
+DIGEST = "632760a36e2c131f001aa61c499a8d9b"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -203,6 +203,14 @@ LEADS: tuple[bytes, ...] = (
     b'chpasswd',
     b'passwd',
     b'htpasswd',
+    b'sqlplus',
+    b'sqlldr',
+    b'expdp',
+    b'impdp',
+    b'dgmgrl',
+    b'rman',
+    b'CONNECT',
+    b'CONN',
     b'net user',
     b'NET USER',
     b'Net user',

@@ -63,6 +63,8 @@ class PlaceChecks(SentenceChecks):
     opening_bracket = compiled(rb"[(\[]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
+    logon_value = compiled(rb"[^\s@\"'`]{1,128}")
+    logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
     # A URL's user and password right before an "@" (the end of the search), the user starting the
     # word: root:PW in "root:PW@tcp(...)" or DSN="root:PW@...".
@@ -204,6 +206,17 @@ class PlaceChecks(SentenceChecks):
         if opening_quote(buffer, found[0]):
             return self.is_value(buffer, found[0], found[1])
         return self.looks_secret(buffer, found[0], found[1], shortest=MIN_LINKED)
+
+    def logon_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the password of an Oracle logon, ``user/password@database`` (``sqlplus
+        app/...@orcl``, or ``... as sysdba``): it runs to the ``@``, a space or a quote, and must
+        have a password's texture, since prose names these tools too. Without a database or a
+        role after it, a path (``sqlplus scripts/Setup_v2.sql``) or prose (``CONNECT Client/Server2
+        model``) has the same shape, and it is kept."""
+        value = self.logon_value.match(buffer, match.end())
+        if value is None or self.logon_end.match(buffer, value.end()) is None:
+            return False
+        return self.looks_secret(buffer, match.end(), value.end(), shortest=MIN_LINKED)
 
     def sql_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for SQL's ``IDENTIFIED BY ...`` in a statement that makes or changes an account

@@ -99,6 +99,8 @@ _PROXY_USERINFO = (
     + rb"(?![A-Za-z0-9_@-]|\.[A-Za-z0-9_-])"  # a sentence's full stop may follow
 )
 """A user, a password and a host."""
+_LOGON_USER = rb"[\"']?[A-Za-z][A-Za-z0-9_$#.]{0,63}/"
+"""An Oracle user before the "/" that starts its password."""
 _HOST_PORT = _HOST + rb":[0-9]{2,5}(?![0-9A-Za-z_])"
 """A host and a port."""
 
@@ -352,6 +354,19 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         "command_line_credential",
         word_start(rb"htpasswd", rb"(?P<options>(?:[ \t]+-[A-Za-z]{1,8}){1,4})[ \t]+", gap=rb"[A-Za-z0-9_-]"),
         Checks.htpasswd_value,
+    ),
+    # Oracle's tools log on with user/password[@database] as an argument (sqlplus, sqlldr,
+    # expdp, impdp, dgmgrl; rman's target and catalog), and SQL*Plus's CONNECT takes the same:
+    # the password ends at "@", a space or a quote. Prose names these tools too, so it must have
+    # a password's texture (sqlplus scott/tiger@orcl, the demo's, is kept).
+    *(
+        ("command_line_credential", word_start(lead, rest, gap=rb"[A-Za-z0-9_-]") + _LOGON_USER, Checks.logon_password)
+        for lead, rest in (
+            *((tool, rb"(?:[ \t]+-[A-Za-z]{1,8}){0,3}[ \t]+") for tool in (b"sqlplus", b"sqlldr", b"expdp", b"impdp", b"dgmgrl")),
+            (b"rman", rb"(?:[ \t]+\S{1,64}){0,4}?[ \t]+(?:target|catalog|auxiliary)[ \t]*=?[ \t]*"),
+            (b"CONNECT", rb"[ \t]+"),
+            (b"CONN", rb"[ \t]+"),
+        )
     ),
     # Tools that take a password as an argument after their own words: net user NAME VALUE,
     # openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password NAME VALUE; and SQL's

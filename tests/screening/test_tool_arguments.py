@@ -1,7 +1,7 @@
 """Passwords that tools take as arguments after their own words, and the stored secrets that
 command lines set: ``net user NAME VALUE``, ``openssl passwd VALUE``, ``rabbitmqctl add_user NAME
 VALUE``, SQL's ``IDENTIFIED BY VALUE``, ``gh secret set --body``, ``az keyvault secret set
---value``, ``aws configure set <credential> VALUE``, macOS ``security add-generic-password -w``,
+--value``, ``aws configure set <credential> VALUE``, an Oracle logon's ``user/VALUE@database``, macOS ``security add-generic-password -w``,
 PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``, and a Wi-Fi QR code's ``P:`` field.
 
 Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
@@ -33,6 +33,13 @@ POSITIONAL = [
     "ALTER USER {u} IDENTIFIED BY {v};",
     "alter user {u} identified by {v}",
     "CREATE ROLE {u} LOGIN IDENTIFIED BY {v}",
+    "sqlplus {u}/{v}@orcl",
+    "sqlplus -S -L {u}/{v}@//db.internal:1521/ORCLPDB1 @run.sql",
+    "expdp {u}/{v}@prod directory=dp dumpfile=full.dmp",
+    "rman target {u}/{v}@prod",
+    "rman target / catalog {u}/{v}@catdb",
+    "CONNECT {u}/{v}@orcl",
+    "sqlplus {u}/{v} as sysdba",
 ]
 OPTIONS = [
     "gh secret set API_KEY --body {v}",
@@ -107,6 +114,11 @@ def test_a_secret_an_option_or_a_quoted_argument_sets_is_refused(form: str, user
         'gh secret set API_KEY -b"${{ secrets.X }}"',
         'az keyvault secret set --vault-name v --name db --value "$(cat pw)"',
         "WIFI:T:WPA;S:Cafe;P:<password>;;",
+        # An Oracle logon with the demo's password, a reference, no password, or no database or
+        # role after it, where a path or prose has the same shape.
+        "sqlplus scott/tiger@orcl", "sqlplus app/$ORACLE_PASSWORD@orcl", 'sqlplus "app/${PW}"@orcl',
+        "sqlplus /nolog", "sqlplus / as sysdba", "sqlplus user/password@db", "sqlplus scripts/Setup_v2.sql",
+        "sqlplus @scripts/Setup_v2.sql", "CONNECT Client/Server2 model", "CONNECT HTTP/2 servers",
         # Without -AsPlainText the string is encrypted, not a password in the clear.
         '$s = ConvertTo-SecureString "01000000d08c9ddf0115d1118c7a00c04fc297eb" -Key $key',
         "$s = ConvertTo-SecureString $encrypted",
