@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "632760a36e2c131f001aa61c499a8d9b"
+DIGEST = "af2e11b9c3d49a3dee017082184ae4dd"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -202,6 +202,13 @@ LEADS: tuple[bytes, ...] = (
     b'sudo',
     b'chpasswd',
     b'passwd',
+    b'docker secret',
+    b'podman secret',
+    b'gcloud secrets',
+    b'wrangler secret',
+    b'gh secret',
+    b'base64',
+    b'<<<',
     b'htpasswd',
     b'sqlplus',
     b'sqlldr',

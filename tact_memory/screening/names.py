@@ -35,6 +35,7 @@ Design:
 
 from __future__ import annotations
 
+from .leads import word_start
 from .vocabulary import NAME_CHAR, PASSWORD_WORD
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "COOKIE_SEPARATOR",
     "CREDENTIAL_NAME",
     "ECHOED",
+    "HERE_STRING",
     "KEY_CONSTANT",
     "KEY_CONSTANT_SECRET",
     "KEY_HEADER",
@@ -70,6 +72,8 @@ __all__ = [
     "SESSION_COOKIE_NAME",
     "SPACED_KEY_END",
     "SPACED_KEY_NAME",
+    "STDIN_READER",
+    "STDIN_READERS",
     "SUFFIXED_CREDENTIAL",
     "WEAK_NAME",
 ]
@@ -290,3 +294,29 @@ ECHOED = (
     rb"(?<![A-Za-z0-9_-])(?:echo|printf)(?:[ \t]+-[neE]{1,3})*[ \t]+"
     rb"(?:\"(?P<double>[^\"\r\n]{1,256})\"|'(?P<single>[^'\r\n]{1,256})'|(?P<bare>[^\s|;&\"']{1,256}))[ \t]*\|"
 )
+
+_TOOL_GAP = rb"[A-Za-z0-9_-]"
+STDIN_READERS = (
+    rb"--password-stdin",
+    word_start(rb"sudo", rb"[ \t]+(?:-[A-Za-z]*S|--stdin)(?![A-Za-z0-9_-])", gap=_TOOL_GAP),
+    word_start(rb"chpasswd", rb"", gap=_TOOL_GAP),
+    word_start(rb"passwd", rb"[ \t]+--stdin", gap=_TOOL_GAP),
+    # Tools that store what they read as a secret: docker secret create NAME -, gcloud secrets
+    # create|versions add NAME --data-file=-, wrangler secret put NAME, gh secret set NAME (not
+    # vercel env add, whose variables are settings as often as secrets).
+    *(
+        word_start(tool, rb"[ \t]+" + verb + rb"(?![A-Za-z0-9_-])", gap=_TOOL_GAP)
+        for tool, verb in (
+            (b"docker secret", b"create"), (b"podman secret", b"create"), (b"gcloud secrets", rb"(?:create|versions[ \t]+add)"),
+            (b"wrangler secret", b"put"), (b"gh secret", b"set"),
+        )
+    ),  # fmt: skip
+    # base64 makes a Basic Authorization header's credentials of a user:password pair.
+    word_start(rb"base64", rb"(?![A-Za-z0-9_.-])", gap=_TOOL_GAP),
+)
+"""Tools that read a password or a secret from their input, each a pattern that starts with its
+literal: a value echoed into one (:data:`ECHOED`) or given as a here-string (:data:`HERE_STRING`)
+is the secret."""
+STDIN_READER = b"|".join(STDIN_READERS)
+# A here-string's value (tool <<< "..."), in the three ways ECHOED reads an echoed one.
+HERE_STRING = rb"<<<[ \t]*(?:\"(?P<double>[^\"\r\n]{1,256})\"|'(?P<single>[^'\r\n]{1,256})'|(?P<bare>[^\s|;&\"'<>]{1,256}))"

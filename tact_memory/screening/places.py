@@ -24,6 +24,7 @@ from .names import (
     SECRET_ENTRY,
     SESSION_COOKIE,
     SESSION_COOKIE_NAME,
+    STDIN_READER,
 )
 from .sentences import SentenceChecks
 from .vocabulary import MIN_DISTINCT, MIN_LINKED, NEXT_FLAG, URL_STAND_IN, URLSAFE_BYTES
@@ -53,6 +54,7 @@ class PlaceChecks(SentenceChecks):
     session_cookie = compiled(SESSION_COOKIE)
     password_tool = compiled(PASSWORD_TOOL)
     echoed = compiled(ECHOED)
+    stdin_reader = compiled(STDIN_READER)
     command_break = compiled(rb"[|;&]")
     session_cookie_name = compiled(SESSION_COOKIE_NAME)
     secret_data = compiled(SECRET_DATA)
@@ -158,11 +160,11 @@ class PlaceChecks(SentenceChecks):
         return found[at][1], found[at][2]
 
     def echoed_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a password a command line echoes into a tool that reads it from its input
-        (``echo "..." | docker login --password-stdin``, ``printf '...' | sudo -S``, ``echo
-        'user:...' | chpasswd``): the last ``echo`` or ``printf`` before a pipe earlier on the
-        line (:data:`.names.ECHOED`). For chpasswd only the part after the user's colon is judged;
-        a variable or a file (``echo $TOKEN |``, ``cat pw.txt |``) is no value."""
+        """Check for a password or a secret a command line echoes into a tool that reads it from
+        its input (``echo "..." | docker login --password-stdin``, ``printf '...' | sudo -S``,
+        ``echo 'user:...' | chpasswd``, ``echo "..." | wrangler secret put NAME``): the last
+        ``echo`` or ``printf`` before a pipe earlier on the line (:data:`.names.ECHOED`), judged
+        by :meth:`read_secret`."""
         line = command_start(buffer, match.start())
         echoed = None
         for echoed in self.echoed.finditer(buffer, line, match.start()):
@@ -170,11 +172,34 @@ class PlaceChecks(SentenceChecks):
         if echoed is None or self.command_break.search(buffer, echoed.end(), match.start()) is not None:
             return False  # nothing echoed, or into another command (echo hi | grep h && sudo -S ls)
         group = next(name for name in ("double", "single", "bare") if echoed.start(name) >= 0)
-        first, last = echoed.span(group)
-        if buffer.startswith(b"chpasswd", match.start()):
+        return self.read_secret(buffer, *echoed.span(group), match.start())
+
+    def here_string_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a here-string given to a tool that reads a password or a secret from its
+        input, earlier on its command line (``wrangler secret put NAME <<< "..."``, ``chpasswd <<<
+        'user:...'``), judged by :meth:`read_secret`; another tool's (``grep x <<< "..."``) is none."""
+        line = command_start(buffer, match.start())
+        reader = None
+        for reader in self.stdin_reader.finditer(buffer, line, match.start()):
+            pass
+        if reader is None:
+            return False
+        group = next(name for name in ("double", "single", "bare") if match.start(name) >= 0)
+        return self.read_secret(buffer, *match.span(group), reader.start())
+
+    def read_secret(self, buffer: bytearray, first: int, last: int, reader: int) -> bool:
+        """Whether ``buffer[first:last]``, on the input of the tool that starts at ``reader``, is
+        its secret: a value of its own (a variable or a file, ``$TOKEN``, is none); for chpasswd
+        the part after the user's colon, and for base64 the password of a ``user:password`` pair
+        (a Basic Authorization header's), which must have a password's texture, as base64 encodes
+        anything."""
+        pair = buffer.startswith(b"chpasswd", reader) or buffer.startswith(b"base64", reader)
+        if pair:
             first = buffer.find(b":", first, last) + 1
             if not first:
                 return False
+            if buffer.startswith(b"base64", reader):
+                return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
         return self.is_value(buffer, first, last)
 
     def htpasswd_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -26,7 +26,7 @@ from . import providers
 from .buffers import LINKING
 from .checks import Checks
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
-from .names import COOKIE_SEPARATOR
+from .names import COOKIE_SEPARATOR, HERE_STRING, STDIN_READERS
 from .vocabulary import OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
@@ -338,17 +338,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # instead).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
     ("command_line_credential", rb"-[pawPNUk](?<=[ \t]-[pawPNUk])", Checks.short_option),
-    # A password echoed into a tool that reads it from its input: echo "..." | docker login
-    # --password-stdin, printf '...' | sudo -S, echo 'user:...' | chpasswd.
-    *(
-        ("command_line_credential", pattern, Checks.echoed_password)
-        for pattern in (
-            rb"--password-stdin",
-            word_start(rb"sudo", rb"[ \t]+(?:-[A-Za-z]*S|--stdin)(?![A-Za-z0-9_-])", gap=rb"[A-Za-z0-9_-]"),
-            word_start(rb"chpasswd", rb"", gap=rb"[A-Za-z0-9_-]"),
-            word_start(rb"passwd", rb"[ \t]+--stdin", gap=rb"[A-Za-z0-9_-]"),
-        )
-    ),
+    # A password or a secret echoed into a tool that reads it from its input (echo "..." | docker
+    # login --password-stdin, printf '...' | sudo -S, echo 'user:...' | chpasswd, echo "..." |
+    # wrangler secret put NAME), found by the tool; or given to one as a here-string (... <<< "..."),
+    # found by the "<<<".
+    *(("command_line_credential", pattern, Checks.echoed_password) for pattern in STDIN_READERS),
+    ("command_line_credential", HERE_STRING, Checks.here_string_password),
     # htpasswd -b takes the password as its last argument: htpasswd -b .htpasswd user VALUE.
     (
         "command_line_credential",

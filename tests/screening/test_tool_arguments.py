@@ -2,7 +2,8 @@
 command lines set: ``net user NAME VALUE``, ``openssl passwd VALUE``, ``rabbitmqctl add_user NAME
 VALUE``, SQL's ``IDENTIFIED BY VALUE``, ``gh secret set --body``, ``az keyvault secret set
 --value``, ``aws configure set <credential> VALUE``, an Oracle logon's ``user/VALUE@database``, macOS ``security add-generic-password -w``,
-PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``, and a Wi-Fi QR code's ``P:`` field.
+PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``, a Wi-Fi QR code's ``P:`` field, and a
+secret echoed or given as a here-string to a tool that reads it from its input.
 
 Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
 positional value must have a password's texture, and SQL's must be in a statement that makes or
@@ -75,6 +76,47 @@ def test_a_password_with_a_password_s_texture_given_to_a_tool_is_refused(form: s
 def test_a_secret_an_option_or_a_quoted_argument_sets_is_refused(form: str, user: str, value: str) -> None:
     text = form.format(u=user, v=value)
     assert find_secret(text) in ("command_line_credential", "credential_assignment"), text
+
+
+# A password or a secret given on the input of a tool that reads one there: echoed into it, or as a
+# here-string. base64 encodes anything, so only a pair's password with a password's texture counts.
+ON_INPUT = [
+    "echo '{v}' | docker secret create db_pw -", "printf '{v}' | gcloud secrets create db-pw --data-file=-",
+    'echo -n "{v}" | gcloud secrets versions add db-pw --data-file=-', "echo '{v}' | wrangler secret put API_KEY",
+    "echo '{v}' | gh secret set API_KEY --repo acme/app", "wrangler secret put API_KEY <<< '{v}'",
+    'gcloud secrets versions add db-pw --data-file=- <<< "{v}"', "docker login -u {u} --password-stdin ghcr.io <<< '{v}'",
+    "chpasswd <<< '{u}:{v}'", "sudo -S apt-get update <<< {v}",
+]  # fmt: skip
+BASIC_PAIRS = ["echo -n '{u}:{v}' | base64", "printf '{u}:{v}' | base64 -w0", "base64 <<< '{u}:{v}'"]
+
+
+@given(form=st.sampled_from(ON_INPUT), user=users, value=st.one_of(mixed, weak))
+def test_a_secret_given_on_the_input_of_a_tool_that_reads_one_is_refused(form: str, user: str, value: str) -> None:
+    text = form.format(u=user, v=value)
+    assert find_secret(text) == "command_line_credential", text
+
+
+@given(form=st.sampled_from(BASIC_PAIRS), user=users, value=mixed)
+def test_a_password_encoded_for_a_basic_authorization_header_is_refused(form: str, user: str, value: str) -> None:
+    text = form.format(u=user, v=value)
+    assert find_secret(text) == "command_line_credential", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What base64 encodes but a password, and what other tools read.
+        "echo hello | base64", "echo -n 'key:value' | base64", "echo -n 'user:password' | base64",
+        "echo -n 'ann:hunter' | base64", "base64 <<< 'just some text'", "grep -c x <<< 'Xk9mQ2vLp'",
+        "echo 'Xk9mQ2vLp' | tee out.txt", "echo 'https://api.example.com' | vercel env add API_URL production",
+        # Variables and files on the input, and the tools without it.
+        "echo $API_KEY | wrangler secret put API_KEY", "cat key.txt | gh secret set API_KEY",
+        "docker login -u ann --password-stdin <<< \"$TOKEN\"", "echo 'done' | gh secret list",
+        "wrangler secret put API_KEY", "gcloud secrets create db-pw --replication-policy=automatic",
+    ],
+)  # fmt: skip
+def test_other_input_and_other_tools_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
 
 
 @pytest.mark.parametrize(
