@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "af2e11b9c3d49a3dee017082184ae4dd"
+DIGEST = "582b165e07f2969130168800493edc80"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -229,6 +229,8 @@ LEADS: tuple[bytes, ...] = (
     b'IDENTIFIED',
     b'gh secret',
     b'az keyvault',
+    b'aws secretsmanager',
+    b'aws ssm',
     b'aws configure',
     b'ConvertTo-SecureString',
     b'convertto-securestring',

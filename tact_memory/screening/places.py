@@ -260,6 +260,14 @@ class PlaceChecks(SentenceChecks):
             return False
         return self.is_value(buffer, found[0], found[1])
 
+    def secure_parameter(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``aws ssm put-parameter --value ...`` where the command line gives the type
+        ``SecureString`` (before the value or after it), judged as :meth:`option_password` judges
+        a value; a ``String`` parameter's value is a setting."""
+        line = command_start(buffer, match.start())
+        end = buffer.find(b"\n", match.end())
+        return buffer.find(b"SecureString", line, len(buffer) if end < 0 else end) >= 0 and self.option_password(buffer, match)
+
     def named_argument(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``aws configure set NAME VALUE`` where the name is a credential's
         (``aws_secret_access_key``, ``aws_session_token``; not ``region`` or ``aws_access_key_id``),

@@ -417,6 +417,22 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     (
         "command_line_credential",
         word_start(
+            b"aws secretsmanager",
+            rb"[ \t]+(?:create-secret|put-secret-value|update-secret)[ \t][^\r\n]{0,192}?(?<=[ \t])--secret-string(?:[ \t]+|=)",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.option_password,
+    ),
+    # A SecureString parameter's value (aws ssm put-parameter --type SecureString --value VALUE);
+    # a String parameter's is a setting.
+    (
+        "command_line_credential",
+        word_start(b"aws ssm", rb"[ \t]+put-parameter[ \t][^\r\n]{0,192}?(?<=[ \t])--value(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"),
+        Checks.secure_parameter,
+    ),
+    (
+        "command_line_credential",
+        word_start(
             b"aws configure",
             rb"[ \t]+set[ \t]+(?:[A-Za-z0-9_-]{1,64}\.){0,3}(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+",
             gap=rb"[A-Za-z0-9_.-]",

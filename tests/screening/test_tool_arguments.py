@@ -1,9 +1,11 @@
 """Passwords that tools take as arguments after their own words, and the stored secrets that
 command lines set: ``net user NAME VALUE``, ``openssl passwd VALUE``, ``rabbitmqctl add_user NAME
-VALUE``, SQL's ``IDENTIFIED BY VALUE``, ``gh secret set --body``, ``az keyvault secret set
---value``, ``aws configure set <credential> VALUE``, an Oracle logon's ``user/VALUE@database``, macOS ``security add-generic-password -w``,
-PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``, a Wi-Fi QR code's ``P:`` field, and a
-secret echoed or given as a here-string to a tool that reads it from its input.
+VALUE``, SQL's ``IDENTIFIED BY VALUE``, an Oracle logon's ``user/VALUE@database``, ``gh secret set
+--body``, ``az keyvault secret set --value``, ``aws secretsmanager ... --secret-string``, a
+SecureString's ``aws ssm put-parameter --value``, ``aws configure set <credential> VALUE``, macOS
+``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``,
+a Wi-Fi QR code's ``P:`` field, and a secret echoed or given as a here-string to a tool that
+reads it from its input.
 
 Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
 positional value must have a password's texture, and SQL's must be in a statement that makes or
@@ -47,6 +49,10 @@ OPTIONS = [
     "gh secret set API_KEY --repo acme/app -b {v}",
     "gh secret set API_KEY --body={v}",
     "az keyvault secret set --vault-name kv --name db --value {v}",
+    "aws secretsmanager put-secret-value --secret-id db --secret-string {v}",
+    "aws secretsmanager create-secret --name db --description 'orders db' --secret-string={v}",
+    "aws ssm put-parameter --name /db/pw --type SecureString --value {v}",
+    "aws ssm put-parameter --name /db/pw --value {v} --type SecureString --overwrite",
     "aws configure set aws_secret_access_key {v}",
     "aws configure set profile.dev.aws_session_token {v}",
     "security add-generic-password -a {u} -s svc -w {v}",
@@ -139,6 +145,10 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "gh secret set API_KEY < key.txt",
         "az keyvault secret set --vault-name v --name db --file secret.txt",
         "aws configure set region us-east-1",
+        "aws secretsmanager create-secret --name db --secret-string file://secret.json",
+        'aws secretsmanager put-secret-value --secret-id db --secret-string "$(cat pw.txt)"',
+        "aws ssm put-parameter --name /app/region --type String --value eu-west-1",
+        "aws ssm put-parameter --name /app/url --value https://api.example.com --overwrite",
         "aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE",
         "security find-generic-password -s svc -w",
         "security add-generic-password -a bob -s svc -w",
