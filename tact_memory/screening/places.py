@@ -193,12 +193,12 @@ class PlaceChecks(SentenceChecks):
         the part after the user's colon, and for base64 the password of a ``user:password`` pair
         (a Basic Authorization header's), which must have a password's texture, as base64 encodes
         anything."""
-        pair = buffer.startswith(b"chpasswd", reader) or buffer.startswith(b"base64", reader)
-        if pair:
+        encoded = buffer.startswith(b"base64", reader)
+        if encoded or buffer.startswith(b"chpasswd", reader):
             first = buffer.find(b":", first, last) + 1
             if not first:
                 return False
-            if buffer.startswith(b"base64", reader):
+            if encoded:
                 return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
         return self.is_value(buffer, first, last)
 

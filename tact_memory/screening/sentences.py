@@ -33,9 +33,9 @@ from .buffers import NAME_CHARS, distinct, is_linking, trimmed, trimmed_line
 from .leads import compiled
 from .names import (
     CREDENTIAL_NAME,
+    LOGIN_WORD,
     MAX_NAME,
     NAME_BEFORE,
-    LOGIN_WORD,
     NOT_CREDENTIAL_NAME,
     PASS_NAME,
     SPACED_KEY_END,
@@ -163,8 +163,9 @@ class SentenceChecks(ValueChecks):
         return self.holds_name_word(buffer, start, end) and self.credential_name.fullmatch(buffer, start, end) is not None
 
     def holds_name_word(self, buffer: bytearray, start: int, end: int) -> bool:
-        """Whether ``buffer[start:end]`` holds a word that every name :data:`.names.CREDENTIAL_NAME`
-        and :data:`.names.SUFFIXED_CREDENTIAL` take holds (:data:`.names.LOGIN_WORD`)."""
+        """Whether ``buffer[start:end]`` holds a credential word or ``login``: every name that
+        :data:`.names.CREDENTIAL_NAME` or :data:`.names.SUFFIXED_CREDENTIAL` takes holds one (see
+        :data:`.names.LOGIN_WORD`), so a name without one is turned down before either is compiled."""
         return (
             self.credential_word.search(buffer, start, end) is not None
             or self.login_word.search(buffer, start, end) is not None

@@ -114,9 +114,9 @@ PASSWORD_WORD = (
     rb"|storepass|keypass"
 )
 CREDENTIAL_WORD = rb"(?i:pass|pw|psk|pat|secret|token|key|seed|cred|auth|" + PASSWORD_WORD + rb")"
-"""A part of every name :meth:`Checks.credential_named` takes but SonarQube's ``sonar.login``, which
-names one only before a separator: a sentence is searched for a name only where one of these stands
-within reach (:meth:`Checks.word_within_reach`)."""
+"""A part of every credential's name a sentence gives, or of the words just before it (``pass`` of
+``pass phrase``); SonarQube's ``sonar.login``, named only before a separator, has none. A sentence
+is searched for a name only where one of these stands within reach (:meth:`Checks.word_within_reach`)."""
 MAX_NAMED = 24  # sentence-name searches one screen makes; past them, no sentence names a credential
 MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at before it is judged a value
 MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
