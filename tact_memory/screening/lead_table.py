@@ -5,7 +5,7 @@ patterns as they are (:func:`.rules.rules_digest`); otherwise it reads the leads
 left behind by a change to the rules costs time, never a missed rule. A test holds the table to
 the rules. After changing a rule, write it again with::
 
-    python -m tact_memory.screening.lead_table
+    python -m tact_memory.screening.rules
 """
 
 from __future__ import annotations
@@ -447,21 +447,3 @@ LEADS: tuple[bytes, ...] = (
     b"'",
     b'`',
 )
-
-
-def _write() -> None:  # pragma: no cover - run by hand after a rule changes; the test checks its result
-    from pathlib import Path
-
-    from .leads import literal_lead
-    from .rules import RULES, rules_digest
-
-    path = Path(__file__)
-    text = path.read_text(encoding="utf-8")
-    head = text[: text.index("DIGEST = ")]
-    tail = text[text.index("\n\ndef _write") :]
-    leads = "".join(f"    {literal_lead(source)!r},\n" for _, source, _ in RULES)
-    path.write_text(f'{head}DIGEST = "{rules_digest()}"\n\nLEADS: tuple[bytes, ...] = (\n{leads})\n{tail}', encoding="utf-8")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    _write()

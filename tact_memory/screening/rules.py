@@ -657,3 +657,18 @@ PROVIDERS = range(_FIRST_PROVIDER, _FIRST_PROVIDER + len(_PROVIDER_RULES))
 """Where :mod:`.providers`' rules sit in :data:`RULES`. Each of their tokens has a run of at least
 sixteen :data:`TOKEN_RUN` characters; content without one (most prose) skips their lead checks,
 each a pass over the content."""
+
+
+def _write_lead_table() -> None:  # pragma: no cover - run by hand after a rule changes; a test checks its result
+    """Write :mod:`.lead_table` for the rules as they are."""
+    from pathlib import Path
+
+    path = Path(__file__).with_name("lead_table.py")
+    text = path.read_text(encoding="utf-8")
+    head = text[: text.index("DIGEST = ")]
+    leads = "".join(f"    {literal_lead(source)!r},\n" for _, source, _ in RULES)
+    path.write_text(f'{head}DIGEST = "{rules_digest()}"\n\nLEADS: tuple[bytes, ...] = (\n{leads})\n', encoding="utf-8")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _write_lead_table()

@@ -61,6 +61,7 @@ _SOURCES = (
     "screening/names.py",
     "screening/buffers.py",
     "screening/leads.py",
+    "screening/lead_table.py",
     "screening/providers.py",
     "screening/checkpoint.py",
     "screening/lookalike.py",

@@ -215,7 +215,7 @@ def test_quoted_words_after_ordinary_names_compile_none_of_the_long_name_pattern
 
 
 def test_the_kept_lead_table_names_these_rules_and_holds_the_leads_read_from_them() -> None:
-    # When this fails, a rule changed: write the table again (python -m tact_memory.screening.lead_table).
+    # When this fails, a rule changed: write the table again (python -m tact_memory.screening.rules).
     assert lead_table.DIGEST == rules_digest()
     assert lead_table.LEADS == tuple(literal_lead(source) for _, source, _ in RULES)
     rule_leads.cache_clear()
