@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "582b165e07f2969130168800493edc80"
+DIGEST = "9f90dcecbe5e31121162f81c855b01e1"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -198,6 +198,7 @@ LEADS: tuple[bytes, ...] = (
     b'',
     b'',
     b'-',
+    b'lftp',
     b'--password-stdin',
     b'sudo',
     b'chpasswd',
@@ -223,6 +224,9 @@ LEADS: tuple[bytes, ...] = (
     b'Net user',
     b'net USER',
     b'openssl passwd',
+    b'mc alias',
+    b'mc config',
+    b'wpa_passphrase',
     b'rabbitmqctl',
     b'identified',
     b'Identified',
@@ -231,6 +235,9 @@ LEADS: tuple[bytes, ...] = (
     b'az keyvault',
     b'aws secretsmanager',
     b'aws ssm',
+    b'npm config',
+    b'yarn config',
+    b'pnpm config',
     b'aws configure',
     b'ConvertTo-SecureString',
     b'convertto-securestring',

@@ -269,23 +269,26 @@ MAX_ENTRIES = 64
 # means something else to other tools (ssh -p 2222 and psql -p 5432 name a port, mysql -P 3306
 # too, zip -r recurses), so an option counts only after a tool that reads a password there.
 PASSWORD_TOOL = (
-    rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login"
+    rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login|twine"
     rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?)"
     rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
     rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"
     rb"|(?P<mssql>sqlcmd|bcp|osql|isql)|(?P<archive>zip|unzip|zipcloak)|(?P<keygen>ssh-keygen)"
     rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b))"
     rb"|(?P<azure>az login)|(?P<openssl>openssl)"
-    rb"|(?P<keychain>security[ \t]+add-(?:generic|internet)-password))(?![A-Za-z0-9_-])"
+    rb"|(?P<keychain>security[ \t]+add-(?:generic|internet)-password)|(?P<ipmi>ipmitool)"
+    rb"|(?P<snmp>snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|delta|df|netstat|status|usm|vacm)))(?![A-Za-z0-9_-])"
 )
 OPTION_TOOL = {
     ord("p"): ("separate", "attached", "azure"),  # az login -p: the password (or a certificate's path)
     ord("k"): ("openssl",),  # openssl enc -k: the passphrase
     ord("a"): ("redis",),
     ord("w"): ("ldap", "keychain"),  # macOS security add-generic-password -w: the password
-    ord("P"): ("mssql", "archive", "keygen"),  # ssh-keygen -P: the old passphrase
+    ord("P"): ("mssql", "archive", "keygen", "ipmi"),  # ssh-keygen -P: the old passphrase; ipmitool -P
     ord("N"): ("keygen",),  # the new passphrase
     ord("U"): ("samba",),  # -U user%password
+    ord("A"): ("snmp",),  # SNMPv3's authentication passphrase
+    ord("X"): ("snmp",),  # and its privacy passphrase
 }
 MAX_COMMAND = 256
 # A value a command line echoes into a tool that reads the password from its input (echo "..." |

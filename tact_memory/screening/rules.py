@@ -334,10 +334,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         Checks.user_password,
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
-    # redis-cli -a, ldapsearch -w, mysql -pVALUE and -p'VALUE' (mysql's "-p VALUE" names a database
-    # instead).
+    # redis-cli -a, ldapsearch -w, ipmitool -P, SNMPv3's -A and -X, mysql -pVALUE and -p'VALUE'
+    # (mysql's "-p VALUE" names a database instead).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
-    ("command_line_credential", rb"-[pawPNUk](?<=[ \t]-[pawPNUk])", Checks.short_option),
+    ("command_line_credential", rb"-[pawPNUkAX](?<=[ \t]-[pawPNUkAX])", Checks.short_option),
+    # lftp -u user,password: the password after the user's comma, as curl's after its colon.
+    (
+        "command_line_credential",
+        word_start(rb"lftp", rb"(?:[ \t]+\S{1,64}){0,4}?[ \t]+-u[ \t]+[\"']?[^\s,\"']{1,64},(?=\S)", gap=rb"[A-Za-z0-9_-]"),
+        Checks.given_value,
+    ),
     # A password or a secret echoed into a tool that reads it from its input (echo "..." | docker
     # login --password-stdin, printf '...' | sudo -S, echo 'user:...' | chpasswd, echo "..." |
     # wrangler secret put NAME), found by the tool; or given to one as a here-string (... <<< "..."),
@@ -380,6 +386,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(
                 b"openssl passwd", rb"(?:[ \t]+-(?:salt[ \t]+\S{1,64}|[A-Za-z0-9]{1,8})){0,8}[ \t]+", gap=rb"[A-Za-z0-9_-]"
             ),
+            # MinIO's client: mc alias set ALIAS URL ACCESS_KEY SECRET_KEY (and its older mc
+            # config host add); wpa_passphrase SSID PASSPHRASE.
+            word_start(
+                b"mc alias", rb"[ \t]+set[ \t]+\S{1,64}[ \t]+\S{1,256}[ \t]+\S{1,128}[ \t]+", gap=rb"[A-Za-z0-9_.-]"
+            ),
+            word_start(
+                b"mc config", rb"[ \t]+host[ \t]+add[ \t]+\S{1,64}[ \t]+\S{1,256}[ \t]+\S{1,128}[ \t]+", gap=rb"[A-Za-z0-9_.-]"
+            ),
+            word_start(b"wpa_passphrase", rb"[ \t]+(?:\"[^\"\r\n]{1,32}\"|'[^'\r\n]{1,32}'|\S{1,32})[ \t]+", gap=rb"[A-Za-z0-9_-]"),
             word_start(
                 b"rabbitmqctl",
                 rb"(?:[ \t]+-{1,2}[A-Za-z][A-Za-z-]{0,31}(?:[ \t=]+[^\s-]\S{0,127})?){0,4}"
@@ -429,6 +444,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         "command_line_credential",
         word_start(b"aws ssm", rb"[ \t]+put-parameter[ \t][^\r\n]{0,192}?(?<=[ \t])--value(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"),
         Checks.secure_parameter,
+    ),
+    # npm's, yarn's and pnpm's config set KEY VALUE, where the key ends in a credential's name
+    # (//registry.npmjs.org/:_authToken, npmAuthToken), judged as aws configure set's.
+    *(
+        (
+            "command_line_credential",
+            word_start(tool, rb"[ \t]+set[ \t]+(?:[^\s=]{0,128}[:./])?(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
+            Checks.named_argument,
+        )
+        for tool in (b"npm config", b"yarn config", b"pnpm config")
     ),
     (
         "command_line_credential",

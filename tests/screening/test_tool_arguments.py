@@ -1,11 +1,13 @@
 """Passwords that tools take as arguments after their own words, and the stored secrets that
 command lines set: ``net user NAME VALUE``, ``openssl passwd VALUE``, ``rabbitmqctl add_user NAME
-VALUE``, SQL's ``IDENTIFIED BY VALUE``, an Oracle logon's ``user/VALUE@database``, ``gh secret set
---body``, ``az keyvault secret set --value``, ``aws secretsmanager ... --secret-string``, a
-SecureString's ``aws ssm put-parameter --value``, ``aws configure set <credential> VALUE``, macOS
-``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``,
-a Wi-Fi QR code's ``P:`` field, and a secret echoed or given as a here-string to a tool that
-reads it from its input.
+VALUE``, SQL's ``IDENTIFIED BY VALUE``, an Oracle logon's ``user/VALUE@database``, ``mc alias set
+ALIAS URL KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, ``az keyvault secret
+set --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aws ssm put-parameter
+--value``, ``aws configure set <credential> VALUE``, ``npm config set <credential> VALUE``, ``lftp
+-u user,VALUE``, the short options of ``twine -p``, ``ipmitool -P`` and SNMPv3's ``-A`` and ``-X``,
+macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
+-AsPlainText``, a Wi-Fi QR code's ``P:`` field, and a secret echoed or given as a here-string to a
+tool that reads it from its input.
 
 Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
 positional value must have a password's texture, and SQL's must be in a statement that makes or
@@ -36,6 +38,10 @@ POSITIONAL = [
     "ALTER USER {u} IDENTIFIED BY {v};",
     "alter user {u} identified by {v}",
     "CREATE ROLE {u} LOGIN IDENTIFIED BY {v}",
+    "wpa_passphrase Office {v}",
+    "wpa_passphrase 'Office Wifi' {v} > /etc/wpa.conf",
+    "mc alias set local http://localhost:9000 {u} {v}",
+    "mc config host add s3 https://s3.amazonaws.com {u} {v}",
     "sqlplus {u}/{v}@orcl",
     "sqlplus -S -L {u}/{v}@//db.internal:1521/ORCLPDB1 @run.sql",
     "expdp {u}/{v}@prod directory=dp dumpfile=full.dmp",
@@ -49,6 +55,13 @@ OPTIONS = [
     "gh secret set API_KEY --repo acme/app -b {v}",
     "gh secret set API_KEY --body={v}",
     "az keyvault secret set --vault-name kv --name db --value {v}",
+    "twine upload -u {u} -p {v} dist/*",
+    "ipmitool -I lanplus -H 10.0.0.5 -U {u} -P {v} power status",
+    "snmpwalk -v3 -u {u} -l authPriv -a SHA -A {v} 10.0.0.1",
+    "snmpget -v3 -u {u} -l authPriv -x AES -X {v} 10.0.0.1 sysUpTime.0",
+    "lftp -u {u},{v} ftp.corp.example",
+    "npm config set //registry.npmjs.org/:_authToken {v}",
+    "yarn config set npmAuthToken {v}",
     "aws secretsmanager put-secret-value --secret-id db --secret-string {v}",
     "aws secretsmanager create-secret --name db --description 'orders db' --secret-string={v}",
     "aws ssm put-parameter --name /db/pw --type SecureString --value {v}",
@@ -146,6 +159,10 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "az keyvault secret set --vault-name v --name db --file secret.txt",
         "aws configure set region us-east-1",
         "aws secretsmanager create-secret --name db --secret-string file://secret.json",
+        "npm config set registry https://registry.npmjs.org/", "npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}",
+        "mc alias set local http://localhost:9000 minioadmin minioadmin", "lftp -u ann, ftp.corp.example",
+        "lftp -u ann ftp.corp.example", "wpa_passphrase Office < pw.txt", "ipmitool -I lanplus -U admin -E power status",
+        "snmpwalk -v2c -c public 10.0.0.1", "grep -A 3 foo notes.txt", "tar -X exclude.txt -cf a.tar .", "ps -A",
         'aws secretsmanager put-secret-value --secret-id db --secret-string "$(cat pw.txt)"',
         "aws ssm put-parameter --name /app/region --type String --value eu-west-1",
         "aws ssm put-parameter --name /app/url --value https://api.example.com --overwrite",
