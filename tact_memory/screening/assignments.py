@@ -118,6 +118,8 @@ class AssignmentChecks(SentenceChecks):
         pair = match.end() < len(buffer) and buffer[match.end()] not in b" \t"
         if not self.word_within_reach(buffer, end):  # checked first, as colons are common
             return pair and self.user_pair(buffer, end, match.end())
+        if pair and self.pair_address.match(buffer, match.end()) is not None and self.user_pair(buffer, end, match.end()):
+            return True  # credentials admin:...@db.internal: a pair before a host, which reads as no value below
         if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end()) or self.next_line_value(buffer, match.end())):
             return False
         if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):

@@ -64,7 +64,6 @@ class PlaceChecks(SentenceChecks):
     url_stand_in = compiled(URL_STAND_IN)
     opening_bracket = compiled(rb"[(\[]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
-    iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
     logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")

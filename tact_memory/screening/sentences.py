@@ -59,6 +59,7 @@ from .vocabulary import (
     MAX_PURPOSE,
     MAX_QUOTED,
     MAX_USER_BEFORE,
+    MIN_DISTINCT,
     MIN_LINKED,
     MIN_VALUE,
     NAMING_BEFORE,
@@ -96,6 +97,8 @@ class SentenceChecks(ValueChecks):
     letter = compiled(rb"[A-Za-z]")
     pair_path = compiled(rb"[^\s]*:|[/\\]")
     pair_address = compiled(rb"[A-Za-z0-9._%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*(?![^\s,;'\"`\\)\]}>])")
+    # The types of an IAM member, which writes an account as type:address (serviceAccount:name@...).
+    iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")
     standing_one = compiled(rb"(?<![A-Za-z])(?i:the|a|this|that)?[ \t]*(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?one\Z")
     prose_word = compiled(rb"[A-Za-z][A-Za-z0-9_-]*")
@@ -479,11 +482,27 @@ class SentenceChecks(ValueChecks):
             return False
         if self.letter.search(buffer, user.start(), user_end) is None:
             return False  # an account's number and what follows it (123456789012:role/Deploy)
-        if self.pair_path.match(buffer, value) is not None or self.pair_address.match(buffer, value) is not None:
-            return False  # a key's path of colons (user:1234:profile), a URL (https://, http:\/\/),
-            # an IAM member (user:ann@example.com, group:ops@example.com)
+        if self.pair_path.match(buffer, value) is not None:
+            return False  # a key's path of colons (user:1234:profile), a URL (https://, http:\/\/)
+        address = self.pair_address.match(buffer, value)
+        if address is not None:  # an IAM member (user:ann@example.com), or a user:password@host
+            return self.address_pair(buffer, user.start(), user_end, value, address.end())
         return (self.prose_value(buffer, value, joined=False) or self.clause_value(buffer, value)) and (
             self.code_operand.match(buffer, value) is None
+        )
+
+    def address_pair(self, buffer: bytearray, user: int, user_end: int, value: int, end: int) -> bool:
+        """Whether ``user:value@host`` after a word of a login (``buffer[value:end]`` reads as an
+        address) gives a password before the host (``the staging login is admin:...@db.internal``)
+        rather than an IAM member (``user:ann@example.com``, ``group:ops@example.com``): the part
+        before the ``@`` looks generated (eight bytes or more that mix three classes), as no
+        address's local part does, and the user is no type of IAM member."""
+        at = buffer.find(b"@", value, end)
+        return (
+            at - value >= 8
+            and distinct(buffer, value, at) >= MIN_DISTINCT
+            and self.mixed(buffer, value, at)
+            and self.iam_member_type.fullmatch(buffer, user, user_end) is None
         )
 
     def slashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

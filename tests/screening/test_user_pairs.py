@@ -1,6 +1,7 @@
 """A user and a password written as a pair in a note about logging in: ``admin:…`` right after the
-colon, or ``admin / …`` around a spaced slash, after a word that introduces a login; around a
-spaced slash, also an account systems come with and no such word (``Grafana: admin / …``)."""
+colon (also before a host, ``admin:…@db.internal``, when the password looks generated), or ``admin
+/ …`` around a spaced slash, after a word that introduces a login; around a spaced slash, also an
+account systems come with and no such word (``Grafana: admin / …``)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,18 @@ def test_a_pair_after_a_login_word_is_refused(context: str, user: str, separator
     assert find_secret(f"{context} {user}{separator}{value}{after}") == "credential_assignment"
 
 
+@given(
+    context=st.sampled_from(CONTEXTS),
+    user=st.sampled_from(["admin", "app", "root", "svc-deploy"]),
+    value=mixed.filter(lambda v: "@" not in v and "!" not in v and "#" not in v and "*" not in v),
+    host=st.sampled_from(["db.internal", "build.corp.example", "pg-1.staging.example.com"]),
+)
+def test_a_pair_before_a_host_after_a_login_word_is_refused(context: str, user: str, value: str, host: str) -> None:
+    # user:password@host, as a connection is written without its scheme: the part before the "@"
+    # looks generated, as an address's local part (user:ann@example.com) does not.
+    assert find_secret(f"{context} {user}:{value}@{host}") == "credential_assignment"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -38,6 +51,9 @@ def test_a_pair_after_a_login_word_is_refused(context: str, user: str, separator
         "credentials supplied. See http:\\/\\/go\\/rpcsp",
         "a Google service account). Example: https://www.googleapis.com/auth",
         "--grantees='user:user1@google.com,group:group1@google.com'",
+        "login: ann:Ann.Smith@corp.example", "the login is admin:hunter22@db.internal",
+        "login: serviceAccount:Sa-Bot2024x@proj.iam.gserviceaccount.com",
+        "account: group:Ops-Team2024@corp.example", "the user login is domain:Corp-Example2024@corp.example",
         "the login service at db2:5432 is slow",
         "the user image python:3.11-slim is pulled",
         # A short password of one or two kinds of character, as after a name with no verb.
