@@ -37,6 +37,22 @@ def command_start(buffer: bytearray, pos: int) -> int:
     back at most :data:`.names.MAX_COMMAND` bytes (a longer line is judged by its last part)."""
     return buffer.rfind(b"\n", max(0, pos - MAX_COMMAND), pos) + 1
 
+
+def line_end(buffer: bytearray, pos: int) -> int:
+    """Where the line that ``pos`` is on ends: at its line break, or at the end of ``buffer``."""
+    end = buffer.find(b"\n", pos)
+    return len(buffer) if end < 0 else end
+
+
+def given_word(match: re.Match[bytes]) -> tuple[int, int]:
+    """Where the word a shell is given (:data:`.names.ECHOED`, :data:`.names.HERE_STRING`) lies in
+    ``match``, without its quotes."""
+    group = next(name for name in ("double", "single", "bare") if match.start(name) >= 0)
+    return match.span(group)
+
+_USERINFO_REACH = 260
+"""How far before an ``@`` a user and a password are looked for: 128 bytes of each and a colon."""
+
 HOST_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.*-")
 """What a password file's host field is written with (besides an escaped colon)."""
 MAX_HOST = 255
@@ -170,8 +186,7 @@ class PlaceChecks(SentenceChecks):
             pass
         if echoed is None or self.command_break.search(buffer, echoed.end(), match.start()) is not None:
             return False  # nothing echoed, or into another command (echo hi | grep h && sudo -S ls)
-        group = next(name for name in ("double", "single", "bare") if echoed.start(name) >= 0)
-        return self.read_secret(buffer, *echoed.span(group), match.start())
+        return self.read_secret(buffer, *given_word(echoed), match.start())
 
     def here_string_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a here-string given to a tool that reads a password or a secret from its
@@ -183,8 +198,7 @@ class PlaceChecks(SentenceChecks):
             pass
         if reader is None:
             return False
-        group = next(name for name in ("double", "single", "bare") if match.start(name) >= 0)
-        return self.read_secret(buffer, *match.span(group), reader.start())
+        return self.read_secret(buffer, *given_word(match), reader.start())
 
     def read_secret(self, buffer: bytearray, first: int, last: int, reader: int) -> bool:
         """Whether ``buffer[first:last]``, on the input of the tool that starts at ``reader``, is
@@ -264,8 +278,7 @@ class PlaceChecks(SentenceChecks):
         ``SecureString`` (before the value or after it), judged as :meth:`option_password` judges
         a value; a ``String`` parameter's value is a setting."""
         line = command_start(buffer, match.start())
-        end = buffer.find(b"\n", match.end())
-        return buffer.find(b"SecureString", line, len(buffer) if end < 0 else end) >= 0 and self.option_password(buffer, match)
+        return buffer.find(b"SecureString", line, line_end(buffer, match.end())) >= 0 and self.option_password(buffer, match)
 
     def named_argument(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``aws configure set NAME VALUE`` where the name is a credential's
@@ -281,8 +294,7 @@ class PlaceChecks(SentenceChecks):
         found = self.value_at(buffer, match.end())
         if found is None or not found[2]:
             return False
-        line_end = buffer.find(b"\n", found[1])
-        return self.as_plain_text.search(buffer, found[1], len(buffer) if line_end < 0 else line_end) is not None and (
+        return self.as_plain_text.search(buffer, found[1], line_end(buffer, found[1])) is not None and (
             self.is_value(buffer, found[0], found[1])
         )
 
@@ -427,25 +439,22 @@ class PlaceChecks(SentenceChecks):
     def address_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password before an address with no scheme (Go's MySQL DSN,
         ``root:...@tcp(localhost:3306)/app``), judged as a URL's password (:meth:`url_password`)."""
-        found = self.userinfo_before.search(buffer, max(0, match.start() - 260), match.start())
+        found = self.userinfo_ending_at(buffer, match.start())
         return found is not None and self.url_password(buffer, found)
 
     def port_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password before a host and a port with no scheme
         (``admin:...@db.internal:5432/app``): a URL's password (:meth:`url_password`) that also
-        looks generated (:meth:`mixed`, eight bytes or more), since nothing but the shape says it is
-        one; not when the user is a type of IAM member."""
-        found = self.userinfo_before.search(buffer, max(0, match.start() - 260), match.start())
+        looks generated (:meth:`generated_pair`), since nothing but the shape says it is one."""
+        found = self.userinfo_ending_at(buffer, match.start())
         if found is None or found.start("user") == found.end("user"):
             return False
-        first, last = found.span("body")
-        return (
-            last - first >= 8
-            and distinct(buffer, first, last) >= MIN_DISTINCT
-            and self.mixed(buffer, first, last)
-            and self.iam_member_type.fullmatch(buffer, *found.span("user")) is None
-            and self.url_password(buffer, found)
-        )
+        return self.generated_pair(buffer, *found.span("user"), *found.span("body")) and self.url_password(buffer, found)
+
+    def userinfo_ending_at(self, buffer: bytearray, at: int) -> re.Match[bytes] | None:
+        """The user and the password (groups ``user`` and ``body``) that end at the ``@`` at ``at``,
+        the user starting its word; ``None`` when none do."""
+        return self.userinfo_before.search(buffer, max(0, at - _USERINFO_REACH), at)
 
     def user_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``curl -u user:password``: a password as :meth:`url_password` takes one (not a

@@ -494,14 +494,18 @@ class SentenceChecks(ValueChecks):
     def address_pair(self, buffer: bytearray, user: int, user_end: int, value: int, end: int) -> bool:
         """Whether ``user:value@host`` after a word of a login (``buffer[value:end]`` reads as an
         address) gives a password before the host (``the staging login is admin:...@db.internal``)
-        rather than an IAM member (``user:ann@example.com``, ``group:ops@example.com``): the part
-        before the ``@`` looks generated (eight bytes or more that mix three classes), as no
-        address's local part does, and the user is no type of IAM member."""
-        at = buffer.find(b"@", value, end)
+        rather than an IAM member (``user:ann@example.com``, ``group:ops@example.com``)
+        (:meth:`generated_pair`)."""
+        return self.generated_pair(buffer, user, user_end, value, buffer.find(b"@", value, end))
+
+    def generated_pair(self, buffer: bytearray, user: int, user_end: int, first: int, last: int) -> bool:
+        """Whether ``buffer[first:last]``, the password of a pair before a host whose user is
+        ``buffer[user:user_end]``, looks generated (eight bytes or more that mix three classes), as
+        no address's local part does, and the user is no type of IAM member."""
         return (
-            at - value >= 8
-            and distinct(buffer, value, at) >= MIN_DISTINCT
-            and self.mixed(buffer, value, at)
+            last - first >= 8
+            and distinct(buffer, first, last) >= MIN_DISTINCT
+            and self.mixed(buffer, first, last)
             and self.iam_member_type.fullmatch(buffer, user, user_end) is None
         )
 
