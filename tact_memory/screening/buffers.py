@@ -102,6 +102,21 @@ def trimmed(buffer: bytearray, start: int, end: int) -> int:
     return end
 
 
+def reclosed(buffer: bytearray, start: int, end: int) -> int:
+    """Where ``buffer[start:end]`` ends with the closing brackets after it that close brackets
+    it opened: what :func:`trimmed` took off a value that is a whole template or call
+    (``${DB_PASSWORD}``, ``$(pass show db)``), and nothing of a value that opened none."""
+    while end < len(buffer) and (close := buffer[end]) in _CLOSING:
+        opener = _CLOSING[close]
+        if buffer.count(opener, start, end) <= buffer.count(close, start, end):
+            break
+        end += 1
+    return end
+
+
+_CLOSING = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
+
+
 def unwrapped(buffer: bytearray, start: int, end: int) -> tuple[int, int]:
     """The value ``buffer[start:end]`` without the Markdown emphasis around it (``**hunter2**``,
     ``~~expired~~``): the same run of ``*``, ``_`` or ``~`` at both ends around text that neither

@@ -185,13 +185,13 @@ class SentenceChecks(ValueChecks):
             and self.not_credential_name.fullmatch(buffer, start, end) is None
         )
 
-    def word_within_reach(self, buffer: bytearray, end: int) -> bool:
-        """Whether a credential word (:data:`CREDENTIAL_WORD`) starts within :data:`MAX_PURPOSE`
-        bytes before ``end``. The words' places are found in one pass per screen, then looked up."""
+    def word_within_reach(self, buffer: bytearray, end: int, reach: int = MAX_PURPOSE) -> bool:
+        """Whether a credential word (:data:`CREDENTIAL_WORD`) starts within ``reach`` bytes
+        before ``end``. The words' places are found in one pass per screen, then looked up."""
         starts = getattr(self.calls, "words", None)
         if starts is None:
             starts = self.calls.words = [found.start() for found in self.credential_word.finditer(buffer)]
-        at = bisect.bisect_left(starts, max(0, end - MAX_PURPOSE))
+        at = bisect.bisect_left(starts, max(0, end - reach))
         return at < len(starts) and starts[at] < end
 
     def named_before(self, buffer: bytearray, end: int) -> bool:
@@ -279,7 +279,10 @@ class SentenceChecks(ValueChecks):
     def named_or_changed(self, buffer: bytearray, end: int) -> bool:
         """:meth:`named_before`, or the name and then how it changed (:data:`CHANGED`): ``the
         root password was changed`` (to ...), ``Password updated`` (: ...); or ``one`` standing
-        for a credential named earlier in the sentence (:meth:`named_earlier`)."""
+        for a credential named earlier in the sentence (:meth:`named_earlier`). Each needs a
+        credential word within reach, looked up first."""
+        if not self.word_within_reach(buffer, end, MAX_PURPOSE + MAX_CHANGED):
+            return False  # no name, nor a name before how it changed
         if self.named_before(buffer, end):
             return True
         verb = self.changed.search(buffer, max(0, end - MAX_CHANGED), end)
@@ -638,25 +641,35 @@ class SentenceChecks(ValueChecks):
 
     def quoted_after_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a quoted value right after a credential name in prose (``use the password
-        "hunter2"``): one word, closed by the same quote, that is a value of its own and is not
-        a plain word (it has a digit, a symbol or a capital inside)."""
-        end = match.start() - 1  # the space before the quote
-        start = self.name_ending_at(buffer, end)
-        if start is not None and start >= 2 and buffer[start - 1] == ord(" ") and is_linking(buffer, start, end):
-            end = start - 1  # the password is "hunter2": the name is before the verb
-            start = self.name_ending_at(buffer, end)
-        if start is None or not self.credential_named(buffer, start, end):
-            return False
-        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
-            return False
+        "hunter2"``), or after the name and a linking word, where the name may be followed by what
+        it is for or how it changed (``the password for the dev box is "..."``): one word, closed
+        by the same quote, that is a value of its own and is not a plain word (it has a digit, a
+        symbol or a capital inside), or words that are a passphrase (:meth:`quoted_passphrase`)."""
         first = match.end()
         close = buffer.find(buffer[match.start()], first, first + MAX_QUOTED)
         if close < first + 4:
             return False  # no closing quote near, or too short to be a password
-        if self.word_gap.search(buffer, first, close) is not None:
-            return self.quoted_passphrase(buffer, first, close)
-        return (
-            distinct(buffer, first, close) >= 3
-            and self.is_value(buffer, first, close)
-            and self.header_texture.fullmatch(buffer, first, close) is not None
+        end = match.start() - 1  # the space before the quote
+        start = self.name_ending_at(buffer, end)
+        linked = False
+        if start is not None and start >= 2 and buffer[start - 1] == ord(" ") and is_linking(buffer, start, end):
+            linked, end = True, start - 1  # the password is "hunter2": the name is before the verb
+            start = self.name_ending_at(buffer, end)
+        named = (
+            start is not None
+            and self.credential_named(buffer, start, end)
+            and self.not_credential_name.fullmatch(buffer, start, end) is None
         )
+        if not (named or linked):
+            return False
+        if self.word_gap.search(buffer, first, close) is not None:
+            value = self.quoted_passphrase(buffer, first, close)
+        else:
+            value = (
+                distinct(buffer, first, close) >= 3
+                and self.is_value(buffer, first, close)
+                and self.header_texture.fullmatch(buffer, first, close) is not None
+            )
+        # without the name right there, the name and what it is for, or how it changed, asked last
+        # as the costliest: the password for the dev box is "...", the password was changed to "..."
+        return value and (named or self.named_or_changed(buffer, end))

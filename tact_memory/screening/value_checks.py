@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .buffers import cut_by_escaped_quote, cut_by_other_quote, distinct, opening_quote, string_prefix, trimmed, unwrapped
+from .buffers import cut_by_escaped_quote, cut_by_other_quote, distinct, opening_quote, reclosed, string_prefix, trimmed, unwrapped
 from .leads import compiled
 from .vocabulary import (
     BETWEEN_STRINGS,
@@ -186,7 +186,13 @@ class ValueChecks:
         whole template or reference (:data:`QUOTED_STAND_IN`), and capitalised words in it are a
         passphrase (``"CorrectHorseBatteryStaple"``), not a type name as they are in code
         (``password: SecretStr``, ``token = OAuth2Token``).
+
+        A value is judged whole: when trimming a clause's punctuation took off brackets that close
+        ones it opened (``is "${DB_PASSWORD}"``), the value with them must be one too.
         """
+        whole = reclosed(buffer, start, end)
+        if whole > end and not self.is_value(buffer, start, whole):
+            return False
         if self.template.fullmatch(buffer, start, end) is not None or self.redacted.fullmatch(buffer, start, end):
             return False
         quoted = opening_quote(buffer, start)

@@ -62,6 +62,28 @@ def test_a_whole_template_or_reference_in_quotes_is_kept(value: str, form: str) 
     assert find_secret(form.format(n="DB_PASSWORD", v=value)) is None
 
 
+# A sentence that names the credential, maybe with what it is for or how it changed, and quotes the
+# value after a linking word: judged as after a separator, the value whole.
+SENTENCE_FORMS = [
+    'the password is "{v}"', 'the password for prod is "{v}"', 'the staging db password was changed to "{v}"',
+    "the API key for billing is '{v}'",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", QUOTED_STAND_INS)
+@pytest.mark.parametrize("form", SENTENCE_FORMS)
+def test_a_whole_template_or_reference_quoted_in_a_sentence_is_kept(value: str, form: str) -> None:
+    # Trimming a clause's punctuation takes the closing brace off "${DB_PASSWORD}"; the value is
+    # still judged whole, so it stays a template (before, eight of these were refused).
+    assert find_secret(form.format(v=value)) is None
+
+
+@pytest.mark.parametrize("value", SYMBOL_PASSWORDS)
+@pytest.mark.parametrize("form", SENTENCE_FORMS)
+def test_a_quoted_password_with_symbols_in_a_sentence_is_refused(value: str, form: str) -> None:
+    assert find_secret(form.format(v=value)) == "credential_assignment"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -126,6 +148,15 @@ random_passwords = st.text(PRINTABLE, min_size=10, max_size=40).filter(
 @given(name=st.sampled_from(SHORT_CREDENTIAL_NAMES), form=st.sampled_from(QUOTED_FORMS), value=random_passwords)
 def test_any_quoted_password_with_symbols_is_refused_without_echo(name: str, form: str, value: str) -> None:
     text = form.format(n=name, v=value)
+    kind = find_secret(text)
+    assert kind == "credential_assignment", text
+    assume(not coincides_with_a_kind_name(value))
+    assert not shares_a_run(kind, value)
+
+
+@given(form=st.sampled_from(SENTENCE_FORMS), value=random_passwords)
+def test_any_quoted_password_with_symbols_in_a_sentence_is_refused_without_echo(form: str, value: str) -> None:
+    text = form.format(v=value)
     kind = find_secret(text)
     assert kind == "credential_assignment", text
     assume(not coincides_with_a_kind_name(value))
@@ -338,7 +369,15 @@ PASSPHRASES = ["correct horse battery staple", "Correct Horse Battery Staple", "
 
 
 @pytest.mark.parametrize("phrase", PASSPHRASES)
-@pytest.mark.parametrize("sentence", ['the passphrase is "{p}"', "the wifi password is '{p}'", 'use the password "{p}" for the guest network'])
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        'the passphrase is "{p}"', "the wifi password is '{p}'", 'use the password "{p}" for the guest network',
+        # what it is for, or how it changed, between the name and the linking word
+        'the password for the guest network is "{p}"', "the wifi password was changed to '{p}'",
+        'The root password for the dev box is "{p}"',
+    ],
+)  # fmt: skip
 def test_a_quoted_passphrase_in_a_sentence_is_refused(sentence: str, phrase: str) -> None:
     # As after a name and a separator (passphrase: correct horse battery staple).
     assert find_secret(sentence.format(p=phrase)) == "credential_assignment"
@@ -353,7 +392,34 @@ def test_a_quoted_passphrase_in_a_sentence_is_refused(sentence: str, phrase: str
         'the password is "see the team vault"',
         'the password field says "enter your password here"',
         'the token is "three words only"',
+        'the password for the dev box is "the one on the fridge"',
+        'the password for the form is "Required"',
     ],
 )
 def test_quoted_words_that_are_a_sentence_or_short_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+@given(text=st.binary(max_size=40), data=st.data())
+def test_reclosed_adds_only_brackets_the_value_opened(text: bytes, data: st.DataObject) -> None:
+    buffer = bytearray(text)
+    start = data.draw(st.integers(0, len(buffer)))
+    end = data.draw(st.integers(start, len(buffer)))
+    whole = buffers.reclosed(buffer, start, end)
+    assert end <= whole <= len(buffer)
+    pairs = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
+    for at in range(end, whole):
+        close = buffer[at]
+        assert close in pairs
+        assert buffer.count(pairs[close], start, at) > buffer.count(close, start, at)
+    if whole < len(buffer) and buffer[whole] in pairs:  # it stopped at a bracket the value did not open
+        assert buffer.count(pairs[buffer[whole]], start, whole) <= buffer.count(buffer[whole], start, whole)
+
+
+@given(name=st.from_regex(r"[A-Z_][A-Z0-9_]{0,15}", fullmatch=True), tail=st.text(buffers.TRAILING.decode(), max_size=3))
+def test_reclosed_gives_a_template_back_the_braces_trimming_took(name: str, tail: str) -> None:
+    for template in (f"${{{name}}}", f"$({name})", f"{{{{ {name} }}}}", f"#{{{name}}}"):
+        buffer = bytearray(f'is "{template}"{tail}'.encode())
+        start = 4
+        end = start + len(template)
+        assert buffers.reclosed(buffer, start, buffers.trimmed(buffer, start, end)) == end
