@@ -76,6 +76,8 @@ class AssignmentChecks(SentenceChecks):
         if start is None:
             return False
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
+            if self.ends_prompt(buffer, match.end()):
+                return False  # a quoted prompt that ends in the colon: expect "Password:" {...}
             if buffer[start - 1] in b"/:" and not self.field_list(buffer, start - 1):
                 return False  # a path or ARN segment ("...:secret:prod/db"), not a key
             if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and (
@@ -179,6 +181,23 @@ class AssignmentChecks(SentenceChecks):
             return False
         first, last = run.start(), trimmed(buffer, *run.span())
         return self.looks_secret(buffer, first, last, shortest=MIN_LINKED) and self.description.fullmatch(buffer, first, last) is None
+
+    @staticmethod
+    def ends_prompt(buffer: bytearray, pos: int) -> bool:
+        """Whether the quote at ``pos`` closes a prompt that a script waits for: a string its line
+        opened before it (an odd number of the same quote stands before it there) followed by the
+        block that answers it, a call's bracket or the line's end (``expect "Password:" {``,
+        ``child.expect('Password:')``). Not ``password:"..."``, where the quote opens the value,
+        nor a label and its value (``print("password:", "...")``)."""
+        if pos >= len(buffer) or buffer[pos] not in b"\"'":
+            return False
+        line = buffer.rfind(b"\n", 0, pos) + 1
+        if buffer.count(buffer[pos], line, pos) % 2 == 0:
+            return False
+        after = pos + 1
+        while after < len(buffer) and buffer[after] in b" \t":
+            after += 1
+        return after == len(buffer) or buffer[after] in b"{)\r\n"
 
     @staticmethod
     def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:

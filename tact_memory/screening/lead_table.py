@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "9f90dcecbe5e31121162f81c855b01e1"
+DIGEST = "fcae30830bae4ff8e5ad69cea6b3025b"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -203,6 +203,16 @@ LEADS: tuple[bytes, ...] = (
     b'sudo',
     b'chpasswd',
     b'passwd',
+    b'passwd',
+    b'smbpasswd',
+    b'vncpasswd',
+    b'htpasswd',
+    b'openssl passwd',
+    b'mkpasswd',
+    b'kinit',
+    b'cryptsetup',
+    b'pass',
+    b'--passphrase-fd',
     b'docker secret',
     b'podman secret',
     b'gcloud secrets',
@@ -210,6 +220,8 @@ LEADS: tuple[bytes, ...] = (
     b'gh secret',
     b'base64',
     b'<<<',
+    b'send',
+    b'exp_send',
     b'htpasswd',
     b'sqlplus',
     b'sqlldr',
@@ -231,6 +243,9 @@ LEADS: tuple[bytes, ...] = (
     b'identified',
     b'Identified',
     b'IDENTIFIED',
+    b'set password',
+    b'Set password',
+    b'SET PASSWORD',
     b'gh secret',
     b'az keyvault',
     b'aws secretsmanager',

@@ -270,8 +270,9 @@ MAX_ENTRIES = 64
 # too, zip -r recurses), so an option counts only after a tool that reads a password there.
 PASSWORD_TOOL = (
     rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login|twine"
-    rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?)"
+    rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?|rdesktop)"
     rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
+    rb"|(?P<rar>(?:un)?rar)"
     rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"
     rb"|(?P<mssql>sqlcmd|bcp|osql|isql)|(?P<archive>zip|unzip|zipcloak)|(?P<keygen>ssh-keygen)"
     rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b))"
@@ -280,7 +281,8 @@ PASSWORD_TOOL = (
     rb"|(?P<snmp>snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|delta|df|netstat|status|usm|vacm)))(?![A-Za-z0-9_-])"
 )
 OPTION_TOOL = {
-    ord("p"): ("separate", "attached", "azure"),  # az login -p: the password (or a certificate's path)
+    ord("p"): ("separate", "attached", "azure", "rar"),  # az login -p: the password (or a certificate's path)
+    ord("h"): ("rar",),  # rar -hpVALUE: the password that also encrypts the headers
     ord("k"): ("openssl",),  # openssl enc -k: the passphrase
     ord("a"): ("redis",),
     ord("w"): ("ldap", "keychain"),  # macOS security add-generic-password -w: the password
@@ -304,6 +306,22 @@ STDIN_READERS = (
     word_start(rb"sudo", rb"[ \t]+(?:-[A-Za-z]*S|--stdin)(?![A-Za-z0-9_-])", gap=_TOOL_GAP),
     word_start(rb"chpasswd", rb"", gap=_TOOL_GAP),
     word_start(rb"passwd", rb"[ \t]+--stdin", gap=_TOOL_GAP),
+    # passwd with no option reads the new password (twice) from a pipe where it is the command
+    # (echo -e "...\n..." | passwd ann), not where it is a file's name (grep root /etc/passwd).
+    rb"passwd(?:(?<=\|passwd)|(?<=\| passwd)|(?<=sudo passwd)|(?<=\npasswd)|(?<=^passwd))(?![A-Za-z0-9_.-])",
+    # Tools that read a password or passphrase from their input when told to, or always when it is
+    # not a terminal: smbpasswd -s, vncpasswd -f, htpasswd -i, openssl passwd -stdin, mkpasswd -s,
+    # kinit, cryptsetup, gpg --passphrase-fd 0, pass insert.
+    *(
+        word_start(tool, rest, gap=_TOOL_GAP)
+        for tool, rest in (
+            (b"smbpasswd", rb"(?:[ \t]+-[A-Za-z]{1,8})*?[ \t]+-[A-Za-z]*s"), (b"vncpasswd", rb"[ \t]+-f"),
+            (b"htpasswd", rb"(?:[ \t]+-[A-Za-z]{1,8})*?[ \t]+-[A-Za-z]*i"), (b"openssl passwd", rb"(?:[ \t]+\S{1,32}){0,4}?[ \t]+-stdin"),
+            (b"mkpasswd", rb"(?:[ \t]+\S{1,32}){0,4}?[ \t]+(?:-s|--stdin)"), (b"kinit", rb""),
+            (b"cryptsetup", rb""), (b"pass", rb"[ \t]+insert"),
+        )
+    ),  # fmt: skip
+    word_start(rb"--passphrase-fd", rb"[ \t=]+0(?![0-9])", gap=_TOOL_GAP),
     # Tools that store what they read as a secret: docker secret create NAME -, gcloud secrets
     # create|versions add NAME --data-file=-, wrangler secret put NAME, gh secret set NAME (not
     # vercel env add, whose variables are settings as often as secrets).

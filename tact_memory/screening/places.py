@@ -56,6 +56,8 @@ _USERINFO_REACH = 260
 HOST_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.*-")
 """What a password file's host field is written with (besides an escaped colon)."""
 MAX_HOST = 255
+MAX_PROMPT = 256
+"""How far before a script's send the prompt it answers is looked for."""
 
 
 class PlaceChecks(SentenceChecks):
@@ -83,6 +85,14 @@ class PlaceChecks(SentenceChecks):
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
     logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
+    expect_word = compiled(rb"(?<![A-Za-z0-9_])expect(?:_exact)?(?![A-Za-z0-9_])")
+    send_word = compiled(rb"(?<![A-Za-z0-9])(?:exp_)?send(?:line)?(?![A-Za-z0-9_])")
+    # The prompt an expect waits for, quoted right after it (options, brackets and an opening
+    # brace between): "Password:", '[Pp]assword:', {\n "Enter passphrase" {...
+    password_prompt = compiled(
+        rb"(?:[ \t]+-[A-Za-z_]+)*[ \t\r\n{(\[]{0,16}[rbu]?([\"'])[^\"'\r\n]{0,64}?(?i:assword|assphrase|asscode)[^\"'\r\n]{0,64}\1"
+    )
+    sent_line_end = compiled(rb"(?:\\[rn])+\Z")
     # A URL's user and password right before an "@" (the end of the search), the user starting the
     # word: root:PW in "root:PW@tcp(...)" or DSN="root:PW@...".
     userinfo_before = compiled(rb"(?<![^\s\"'`=(,;])(?P<user>[^\s:/?#@\"'`<>()=,;]{0,128}):(?P<body>[^\s@\"'`<>]{1,128})\Z")
@@ -137,10 +147,10 @@ class PlaceChecks(SentenceChecks):
         return self.looks_secret(buffer, start, end)
 
     def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N`` or ``-U`` given to a tool that takes the
-        password there: the nearest such tool before it on its line (``zip -r a.zip . && sshpass
-        -p ...`` is sshpass's). Samba's ``-U`` takes ``user%password``, and only the part after
-        ``%`` is judged (``-U admin`` prompts)."""
+        """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N``, ``-U`` or rar's ``-hp`` given to a tool
+        that takes the password there: the nearest such tool before it on its line (``zip -r a.zip
+        . && sshpass -p ...`` is sshpass's). Samba's ``-U`` takes ``user%password``, and only the
+        part after ``%`` is judged (``-U admin`` prompts)."""
         line = command_start(buffer, match.start())
         tool = self.tool_before(buffer, line, match.start())
         if tool is None or tool[1] not in OPTION_TOOL[buffer[match.start() + 1]]:
@@ -150,7 +160,7 @@ class PlaceChecks(SentenceChecks):
             return False
         first, last = found[0], found[1]
         attached = first == match.end() or (first == match.end() + 1 and buffer[match.end()] in b"\"'`")
-        if tool[1] == "attached" and not attached:
+        if tool[1] in ("attached", "rar") and not attached:
             return False  # "mysql -p dbname" prompts for the password and opens dbname; -p'VALUE' is one
         if tool[1] in ("azure", "openssl") and first == match.end():
             return False  # another option that starts with the letter (openssl req -keyout)
@@ -213,6 +223,31 @@ class PlaceChecks(SentenceChecks):
                 return False
             if encoded:
                 return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
+        return self.is_value(buffer, first, last)
+
+    def prompted_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for what a script sends to a password prompt (Tcl expect's ``send "...\\r"``,
+        pexpect's ``child.sendline('...')``): the first send after the last ``expect`` within
+        :data:`MAX_PROMPT` bytes before it, when the prompt quoted right after that expect asks for
+        a password, passphrase or passcode. Quoted, so any value of its own without the line ending it sends (``\\r``,
+        ``\\n``); a variable (``"$pass\\r"``) or a Tcl command (``[lindex $argv 0]``) is none."""
+        near = max(0, match.start() - MAX_PROMPT)
+        prompt = None
+        for prompt in self.expect_word.finditer(buffer, near, match.start()):
+            pass
+        if prompt is None or self.send_word.search(buffer, prompt.end(), match.start()) is not None:
+            return False  # no prompt near, or an earlier send answered it
+        if self.password_prompt.match(buffer, prompt.end(), match.start()) is None:
+            return False
+        found = self.value_at(buffer, match.end())
+        if found is None:
+            return False
+        first, last = found[0], found[1]
+        ending = self.sent_line_end.search(buffer, first, last)
+        if ending is not None:
+            last = ending.start()
+        if last - first < 2 or buffer[first] == ord("[") or buffer.find(b"$", first, last) >= 0:
+            return False
         return self.is_value(buffer, first, last)
 
     def htpasswd_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

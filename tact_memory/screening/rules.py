@@ -335,9 +335,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
     # redis-cli -a, ldapsearch -w, ipmitool -P, SNMPv3's -A and -X, mysql -pVALUE and -p'VALUE'
-    # (mysql's "-p VALUE" names a database instead).
+    # (mysql's "-p VALUE" names a database instead), rar's -pVALUE and -hpVALUE.
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
-    ("command_line_credential", rb"-[pawPNUkAX](?<=[ \t]-[pawPNUkAX])", Checks.short_option),
+    ("command_line_credential", rb"-(?:[pawPNUkAX]|hp)(?:(?<=[ \t]-[pawPNUkAX])|(?<=[ \t]-hp))", Checks.short_option),
     # lftp -u user,password: the password after the user's comma, as curl's after its colon.
     (
         "command_line_credential",
@@ -350,6 +350,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # found by the "<<<".
     *(("command_line_credential", pattern, Checks.echoed_password) for pattern in STDIN_READERS),
     ("command_line_credential", HERE_STRING, Checks.here_string_password),
+    # A script that answers a password prompt: Tcl expect's send "...\r" (exp_send) and pexpect's
+    # child.send('...') or sendline('...'), after an expect of a prompt that asks for a password.
+    *(
+        ("command_line_credential", word_start(lead, rest, gap=rb"[A-Za-z0-9_]"), Checks.prompted_password)
+        for lead, rest in (
+            (b"send", rb"(?:line)?(?:[ \t]+--)?(?:[ \t]+|[ \t]*\([ \t]*)(?=[\"'])"),
+            (b"exp_send", rb"(?:[ \t]+--)?[ \t]+(?=[\"'])"),
+        )
+    ),
     # htpasswd -b takes the password as its last argument: htpasswd -b .htpasswd user VALUE.
     (
         "command_line_credential",
@@ -403,14 +412,27 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             ),
         )
     ),
+    # SQL's IDENTIFIED BY VALUE (see above); and MySQL's SET PASSWORD [FOR account] = 'VALUE', or =
+    # PASSWORD('VALUE') as older releases wrote it: a string, as the statement takes (a user
+    # variable, @pw, is none). Without FOR and PASSWORD() it is an assignment to a credential's
+    # name, refused as one.
     *(
-        ("command_line_credential", pattern, Checks.sql_password)
-        for pattern in spelled(
-            b"identified",
-            rb"(?:[ \t]+(?i:with)[ \t]+[A-Za-z0-9_'\"`]{1,64})?[ \t]+(?i:by)[ \t]+"
-            rb"(?!(?i:values|password|random)(?![A-Za-z0-9_]))",
-            gap=rb"[A-Za-z0-9_]",
+        ("command_line_credential", pattern, check)
+        for lead, rest, check in (
+            (
+                b"identified",
+                rb"(?:[ \t]+(?i:with)[ \t]+[A-Za-z0-9_'\"`]{1,64})?[ \t]+(?i:by)[ \t]+"
+                rb"(?!(?i:values|password|random)(?![A-Za-z0-9_]))",
+                Checks.sql_password,
+            ),
+            (
+                b"set password",
+                rb"(?:[ \t]+(?i:for)[ \t]+[^\s=]{1,128}?[ \t]*=[ \t]*(?:(?i:password)\([ \t]*)?"
+                rb"|[ \t]*=[ \t]*(?i:password)\([ \t]*)(?=[\"'])",
+                Checks.argument_password,
+            ),
         )
+        for pattern in spelled(lead, rest, gap=rb"[A-Za-z0-9_]")
     ),
     # Options that set a stored secret to the value given: gh secret set NAME --body VALUE (or
     # -b VALUE), az keyvault secret set ... --value VALUE; and aws configure set NAME VALUE where

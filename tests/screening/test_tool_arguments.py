@@ -4,10 +4,11 @@ VALUE``, SQL's ``IDENTIFIED BY VALUE``, an Oracle logon's ``user/VALUE@database`
 ALIAS URL KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, ``az keyvault secret
 set --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aws ssm put-parameter
 --value``, ``aws configure set <credential> VALUE``, ``npm config set <credential> VALUE``, ``lftp
--u user,VALUE``, the short options of ``twine -p``, ``ipmitool -P`` and SNMPv3's ``-A`` and ``-X``,
-macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
--AsPlainText``, a Wi-Fi QR code's ``P:`` field, and a secret echoed or given as a here-string to a
-tool that reads it from its input.
+-u user,VALUE``, the short options of ``twine -p``, ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``,
+``rdesktop -p`` and rar's ``-pVALUE`` and ``-hpVALUE``, MySQL's ``SET PASSWORD FOR account =
+'VALUE'``, macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
+-AsPlainText``, a Wi-Fi QR code's ``P:`` field, a secret echoed or given as a here-string to a
+tool that reads it from its input, and what an expect or pexpect script sends to a password prompt.
 
 Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
 positional value must have a password's texture, and SQL's must be in a statement that makes or
@@ -17,7 +18,7 @@ changes an account; stand-ins, references, prompts (``*``) and other options are
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tact_memory.screening.credentials import find_secret
@@ -72,6 +73,9 @@ OPTIONS = [
     "security add-internet-password -a {u} -s example.com -w {v}",
     "WIFI:T:WPA;S:Office;P:{v};;",
     "WIFI:S:Office;P:{v};T:WPA;H:false;;",
+    "unrar x -p{v} backup.rar",
+    "rar a -m5 -hp{v} out.rar docs/",
+    "rdesktop -u {u} -p {v} 10.0.0.5",
 ]
 QUOTED = [
     "$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force",
@@ -81,12 +85,18 @@ QUOTED = [
     "GRANT ALL ON app.* TO '{u}'@'%' IDENTIFIED BY '{v}';",
     "net user {u} \"{v}\" /add",
     "gh secret set API_KEY --body \"{v}\"",
+    "SET PASSWORD FOR '{u}'@'localhost' = '{v}';",
+    "set password for {u}@localhost = \"{v}\"",
+    "SET PASSWORD FOR {u} = PASSWORD('{v}');",
+    "SET PASSWORD = PASSWORD('{v}');",
 ]
 users = st.sampled_from(["admin", "bob", "app", "svc_deploy"])
 
 
 @given(form=st.sampled_from(POSITIONAL), user=users, value=st.one_of(mixed, weak))
 def test_a_password_with_a_password_s_texture_given_to_a_tool_is_refused(form: str, user: str, value: str) -> None:
+    if "{u}/{v}" in form:
+        assume("@" not in value)  # an Oracle logon's password ends at its first "@" unless quoted
     text = form.format(u=user, v=value)
     assert find_secret(text) == "command_line_credential", text
 
@@ -105,6 +115,12 @@ ON_INPUT = [
     "echo '{v}' | gh secret set API_KEY --repo acme/app", "wrangler secret put API_KEY <<< '{v}'",
     'gcloud secrets versions add db-pw --data-file=- <<< "{v}"', "docker login -u {u} --password-stdin ghcr.io <<< '{v}'",
     "chpasswd <<< '{u}:{v}'", "sudo -S apt-get update <<< {v}",
+    # tools that read a password or passphrase from their input: always, or when told to
+    'echo -e "{v}\\n{v}" | passwd {u}', "sudo passwd {u} <<< '{v}'", "printf '{v}\\n{v}\\n' | smbpasswd -s -a {u}",
+    "echo '{v}' | vncpasswd -f > ~/.vnc/passwd", "echo '{v}' | htpasswd -i -c .htpasswd {u}",
+    "echo '{v}' | openssl passwd -6 -stdin", "echo '{v}' | mkpasswd -m sha-512 -s", "echo '{v}' | kinit {u}@CORP.EXAMPLE",
+    "echo -n '{v}' | cryptsetup luksOpen /dev/sdb1 data", "echo '{v}' | gpg --batch --passphrase-fd 0 -d notes.gpg",
+    "echo '{v}' | pass insert -e db/prod",
 ]  # fmt: skip
 BASIC_PAIRS = ["echo -n '{u}:{v}' | base64", "printf '{u}:{v}' | base64 -w0", "base64 <<< '{u}:{v}'"]
 
@@ -191,10 +207,56 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # Without -AsPlainText the string is encrypted, not a password in the clear.
         '$s = ConvertTo-SecureString "01000000d08c9ddf0115d1118c7a00c04fc297eb" -Key $key',
         "$s = ConvertTo-SecureString $encrypted",
+        # Archives, remote desktops and SQL that prompt, name a variable or give a hash.
+        "rar a -p out.rar docs/", "rar a -hp out.rar docs/", "unrar x -p- backup.rar", "ls -hp", "tar -hp -cf a.tar .",
+        "rdesktop -u admin -p - 10.0.0.5", "SET PASSWORD FOR root = PASSWORD(@pw);",
+        "SET PASSWORD FOR 'app'@'localhost' = @new_password;",
+        "SET PASSWORD FOR 'app'@'localhost' = '*6BB4837EB74329105EE4568DDA7DC67ED2CA2AD9';",
+        "run SET PASSWORD FOR the user = a new value.",
+        # The readers' names as a file's, a command with nothing on its input, a variable on it.
+        "echo hi | grep root /etc/passwd", "cat /etc/passwd | grep ann", "echo $PW | kinit ann", "kinit ann@CORP.EXAMPLE",
+        "pass insert db/prod", "echo 'done' | pass ls",
     ],
 )
 def test_prose_stand_ins_prompts_and_other_options_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A script that answers a password prompt: Tcl expect's send and pexpect's send or sendline, the
+# first after an expect whose quoted prompt asks for a password, passphrase or passcode.
+PROMPTED = [
+    'expect "assword:"\nsend "{v}\\r"', 'expect "Password:" {{ send "{v}\\r" }}', 'expect {{\n  "password:" {{ send "{v}\\r" }}\n}}',
+    'expect -exact "Password: "\nsend -- "{v}\\r"', 'expect -re "(P|p)assword: " {{ send "{v}\\r" }}',
+    'expect "Enter passphrase"\nexp_send "{v}\\r"', 'expect "login:"\nsend "{u}\\r"\nexpect "Password:"\nsend "{v}\\r"',
+    "child = pexpect.spawn('ssh {u}@host')\nchild.expect('Password:')\nchild.sendline('{v}')",
+    "child.expect(['[Pp]assword:', pexpect.EOF])\nchild.sendline(\"{v}\")", "p.expect(r'Enter passcode')\np.send('{v}\\n')",
+]  # fmt: skip
+
+
+@given(form=st.sampled_from(PROMPTED), user=users, value=st.one_of(mixed, weak))
+def test_a_password_a_script_sends_to_a_password_prompt_is_refused(form: str, user: str, value: str) -> None:
+    text = form.format(u=user, v=value)
+    assert find_secret(text) == "command_line_credential", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Variables, commands and code that give the password, and nothing at all.
+        'expect "assword:"\nsend "$password\\r"', 'expect "Password:" {{ send "$::env(SSH_PW)\\r" }}',
+        'expect "assword:"\nsend "[lindex $argv 0]\\r"', "child.expect('Password:')\nchild.sendline(password)",
+        "child.expect('Password:')\nchild.sendline(f\"{{pw}}\")", "child.expect('Password:')\nchild.sendline('%s' % pw)",
+        'expect "Password:"\nsend "\\r"',
+        # Answers to other prompts, a later send, and a send with no expect before it.
+        'expect "(yes/no)"\nsend "yes\\r"', 'expect "login:"\nsend "admin\\r"',
+        'expect "Password:"\nsend "$pw\\r"\nexpect "$ "\nsend "uptime\\r"', 'send "hello world\\r"',
+        'the expect command waits for password prompts; then send "hello\\r"',
+        # Tcl names a global variable with "::" before it.
+        "set passwd $::env(SSH_EXPECT_PW)", "set password $env(SSH_PW)",
+    ],
+)  # fmt: skip
+def test_other_sends_and_the_variables_scripts_send_are_kept(text: str) -> None:
+    assert find_secret(text.replace("{{", "{").replace("}}", "}")) is None, text
 
 
 @pytest.mark.parametrize("env", ["$env:DB_PASSWORD", "$Env:PW", "$ENV:API_TOKEN"])
@@ -211,8 +273,8 @@ def test_a_tool_found_in_one_content_is_not_looked_up_in_the_next() -> None:
     assert find_secret("sshpass -p hunter22x ssh deploy@host") == "command_line_credential"
 
 
-TOOLS = ["sshpass", "docker login", "mysql", "redis-cli", "ldapsearch", "zip", "ssh-keygen", "openssl enc", "ls", "grep"]
-OPTION_WORDS = ["-p", "-a", "-w", "-P", "-N", "-k", "-U", "-r", "-x"]
+TOOLS = ["sshpass", "docker login", "mysql", "redis-cli", "ldapsearch", "zip", "ssh-keygen", "openssl enc", "rar", "rdesktop", "ls", "grep"]
+OPTION_WORDS = ["-p", "-a", "-w", "-P", "-N", "-k", "-U", "-hp", "-r", "-x"]
 
 
 @given(
