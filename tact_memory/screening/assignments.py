@@ -275,17 +275,21 @@ class AssignmentChecks(SentenceChecks):
 
     def call_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a credential's name and its value given to a call as its first two arguments,
-        both quoted (``define('DB_PASSWORD', '...')``, ``os.Setenv("API_KEY", "...")``,
+        both quoted (``define('DB_PASSWORD', '...')``, WordPress's ``define( 'AUTH_KEY', '...' )``,
+        ``os.Setenv("API_KEY", "...")``,
         ``headers.put("X-Api-Key", "...")``). A tuple or a list of names (``("password",
         "email")``) is no call, and a call's second argument is as often a default, a label or a
         translation (``get("token", "none")``, ``_("password", "Passwort")``) as a value: a value
         of its own counts when it has a digit, a symbol or a case step inside."""
         end = match.start()  # the quote that closes the name
         start = self.name_ending_at(buffer, end)
-        if start is None or start < 3 or buffer[start - 1] != buffer[end] or buffer[start - 2] != ord("("):
+        if start is None or start < 3 or buffer[start - 1] != buffer[end]:
             return False
-        if buffer[start - 3] not in NAME_CHARS:  # "(" opens a tuple, not a call's arguments
-            return False
+        bracket = start - 2  # past the spaces a style puts inside the brackets: define( 'DB_PASSWORD', '...' )
+        while bracket > 0 and start - bracket <= 4 and buffer[bracket] in b" \t":
+            bracket -= 1
+        if buffer[bracket] != ord("(") or bracket < 1 or buffer[bracket - 1] not in NAME_CHARS:
+            return False  # no call, or "(" opens a tuple, not a call's arguments
         if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         return self.quoted_value(buffer, match.end(), texture=True)

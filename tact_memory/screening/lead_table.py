@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "fcae30830bae4ff8e5ad69cea6b3025b"
+DIGEST = "cef038b4b10520dbc99d405b140b9486"
 
 LEADS: tuple[bytes, ...] = (
     b'----',

@@ -533,7 +533,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A credential's name and its value as the first two arguments of a call: define('DB_PASSWORD',
     # '...'), os.Setenv("API_KEY", "..."). Found by the closing quote and the comma.
     *(
-        ("credential_assignment", quote + rb",(?<=" + quote + rb",)[ \t]{0,8}(?=[bBrRuUfF@$]{0,2}[\"'`])", Checks.call_pair)
+        ("credential_assignment", quote + rb",(?<=" + quote + rb",)[ \t]{0,16}(?=[bBrRuUfF@$]{0,2}[\"'`])", Checks.call_pair)
         for quote in (b'"', b"'")
     ),
     # A user and a password as a pair of strings: requests' auth=("admin", "...").

@@ -357,6 +357,13 @@ CALLS: list[tuple[str, str | None]] = [
     ('auth=("user", "${PASSWORD}")', None),
     ('getattr(settings, "SECRET_KEY", None)', None),
     ('check("token", "expired")', None),
+    # WordPress's wp-config.php puts spaces inside the brackets and aligns the values.
+    ("define( 'DB_PASSWORD', 'Xk9mP2vFAKE' );", REFUSED),
+    ("define( 'AUTH_KEY',         'k9#Xq2!vL8@mZ4$pR7^tW1&yB5*nC3(d' );", REFUSED),
+    ('define(\t"DB_PASSWORD", "Xk9mP2vFAKE" );', REFUSED),
+    ("define( 'AUTH_KEY',         'put your unique phrase here' );", None),
+    ("define( 'DB_PASSWORD', 'password_here' );", None),
+    ("fields = ( 'password', 'Xk9mP2vFAKE' )", None),
 ]
 
 
