@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "cef038b4b10520dbc99d405b140b9486"
+DIGEST = "a9ee3ceceea5e6e03b7c21988a6fb537"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -254,6 +254,8 @@ LEADS: tuple[bytes, ...] = (
     b'yarn config',
     b'pnpm config',
     b'aws configure',
+    b'dotnet user-secrets',
+    b'default',
     b'ConvertTo-SecureString',
     b'convertto-securestring',
     b'WIFI:',

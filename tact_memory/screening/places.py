@@ -56,6 +56,8 @@ _USERINFO_REACH = 260
 HOST_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.*-")
 """What a password file's host field is written with (besides an escaped colon)."""
 MAX_HOST = 255
+MAX_BLOCK = 512
+"""How far before a Terraform variable's default its ``variable "NAME" {`` is looked for."""
 MAX_PROMPT = 256
 """How far before a script's send the prompt it answers is looked for."""
 
@@ -85,6 +87,7 @@ class PlaceChecks(SentenceChecks):
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
     logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
+    terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
     expect_word = compiled(rb"(?<![A-Za-z0-9_])expect(?:_exact)?(?![A-Za-z0-9_])")
     send_word = compiled(rb"(?<![A-Za-z0-9])(?:exp_)?send(?:line)?(?![A-Za-z0-9_])")
     # The prompt an expect waits for, quoted right after it (options, brackets and an opening
@@ -321,6 +324,17 @@ class PlaceChecks(SentenceChecks):
         judged as a value after that name and ``=`` is."""
         start, end = match.span("name")
         return self.names_credential(buffer, start, end) and self.option_password(buffer, match)
+
+    def variable_default(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the default of a Terraform variable that names a credential (``variable
+        "db_password" { default = "..." }``): the last ``variable "NAME" {`` within
+        :data:`MAX_BLOCK` bytes before it, with no ``}`` between, so the default is its own."""
+        block = None
+        for block in self.terraform_variable.finditer(buffer, max(0, match.start() - MAX_BLOCK), match.start()):
+            pass
+        if block is None or buffer.find(b"}", block.end(), match.start()) >= 0:
+            return False
+        return self.names_credential(buffer, *block.span("name")) and self.option_password(buffer, match)
 
     def plain_secure_string(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``: the quoted string

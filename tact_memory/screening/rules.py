@@ -486,6 +486,22 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ),
         Checks.named_argument,
     ),
+    # .NET's dotnet user-secrets set KEY VALUE, where the key's last segment (after ":" or "__")
+    # names a credential ("Db:Password", Stripe__SecretKey), judged as aws configure set's.
+    (
+        "command_line_credential",
+        word_start(
+            b"dotnet user-secrets",
+            rb"(?:[ \t]+--?[A-Za-z-]{1,32}[ \t]+[^\s-]\S{0,127}){0,2}"
+            rb"[ \t]+set[ \t]+(?:--?[A-Za-z-]{1,32}[ \t]+[^\s-]\S{0,127}[ \t]+){0,2}[\"']?(?:[A-Za-z0-9_.-]{1,64}(?::|__)){0,8}"
+            rb"(?P<name>[A-Za-z0-9_-]{1,64})[\"']?[ \t]+",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.named_argument,
+    ),
+    # A Terraform variable's default, where the variable names a credential: variable
+    # "db_password" { default = "VALUE" }. Found by the default, the variable looked for before it.
+    ("credential_assignment", word_start(b"default", rb"[ \t]*=[ \t]*(?=\")", gap=rb"[A-Za-z0-9_.-]"), Checks.variable_default),
     # PowerShell's ConvertTo-SecureString "VALUE" -AsPlainText: the password written in the script.
     *(
         (

@@ -6,7 +6,7 @@ set --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aw
 --value``, ``aws configure set <credential> VALUE``, ``npm config set <credential> VALUE``, ``lftp
 -u user,VALUE``, the short options of ``twine -p``, ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``,
 ``rdesktop -p`` and rar's ``-pVALUE`` and ``-hpVALUE``, MySQL's ``SET PASSWORD FOR account =
-'VALUE'``, macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
+'VALUE'``, ``dotnet user-secrets set <credential> VALUE``, a credential variable's Terraform default, macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
 -AsPlainText``, a Wi-Fi QR code's ``P:`` field, a secret echoed or given as a here-string to a
 tool that reads it from its input, and what an expect or pexpect script sends to a password prompt.
 
@@ -76,6 +76,8 @@ OPTIONS = [
     "unrar x -p{v} backup.rar",
     "rar a -m5 -hp{v} out.rar docs/",
     "rdesktop -u {u} -p {v} 10.0.0.5",
+    'dotnet user-secrets set "Db:Password" {v}', "dotnet user-secrets --project src/Web set Stripe__SecretKey {v}",
+    'dotnet user-secrets set --project src/Web "ConnectionStrings:{u}:ApiKey" "{v}"',
 ]
 QUOTED = [
     "$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force",
@@ -213,6 +215,9 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "SET PASSWORD FOR 'app'@'localhost' = @new_password;",
         "SET PASSWORD FOR 'app'@'localhost' = '*6BB4837EB74329105EE4568DDA7DC67ED2CA2AD9';",
         "run SET PASSWORD FOR the user = a new value.",
+        # .NET's user secrets that are settings, a variable, or read from a file.
+        'dotnet user-secrets set "Db:Host" db.internal', 'dotnet user-secrets set "Db:Password" "$DB_PASSWORD"',
+        "dotnet user-secrets list --project src/Web", "dotnet user-secrets set Db:Password < pw.txt",
         # The readers' names as a file's, a command with nothing on its input, a variable on it.
         "echo hi | grep root /etc/passwd", "cat /etc/passwd | grep ann", "echo $PW | kinit ann", "kinit ann@CORP.EXAMPLE",
         "pass insert db/prod", "echo 'done' | pass ls",
@@ -257,6 +262,32 @@ def test_a_password_a_script_sends_to_a_password_prompt_is_refused(form: str, us
 )  # fmt: skip
 def test_other_sends_and_the_variables_scripts_send_are_kept(text: str) -> None:
     assert find_secret(text.replace("{{", "{").replace("}}", "}")) is None, text
+
+
+# A Terraform variable named as a credential, with a default written in the file.
+TERRAFORM_DEFAULTS = [
+    'variable "db_password" {{\n  type      = string\n  default   = "{v}"\n  sensitive = true\n}}',
+    'variable "api_token" {{ default = "{v}" }}', 'variable "github_token" {{\n  description = "CI"\n  default = "{v}"\n}}',
+]  # fmt: skip
+
+
+@given(form=st.sampled_from(TERRAFORM_DEFAULTS), value=st.one_of(mixed, weak))
+def test_a_credential_variable_s_default_in_terraform_is_refused(form: str, value: str) -> None:
+    text = form.format(v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'variable "region" {\n  default = "eu-west-1"\n}', 'variable "api_token" {\n  default = ""\n}',
+        'variable "db_password" {\n  default = "changeme"\n}', 'variable "db_password" {\n  default = var.fallback\n}',
+        'variable "db_password" {}\nvariable "region" {\n  default = "Xk9vQ2mN5p"\n}',
+        'default = "Xk9vQ2mN5p"',
+    ],
+)  # fmt: skip
+def test_other_terraform_defaults_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
 
 
 @pytest.mark.parametrize("env", ["$env:DB_PASSWORD", "$Env:PW", "$ENV:API_TOKEN"])
