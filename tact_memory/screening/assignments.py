@@ -46,6 +46,7 @@ class AssignmentChecks(SentenceChecks):
 
     # The patterns of these checks, each compiled on its first use.
     named_credential = compiled(NAMED_CREDENTIAL)
+    code_word = compiled(rb"[.\[$(]")  # what a reference written as code has: process.env.X, ENV["X"], $X, getenv(...)
     suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
     key_constant = compiled(KEY_CONSTANT)
     key_constant_secret = compiled(KEY_CONSTANT_SECRET)
@@ -75,15 +76,17 @@ class AssignmentChecks(SentenceChecks):
         start = self.name_ending_at(buffer, end)
         if start is None:
             return False
+        value = match.end()  # where the value starts
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
             if self.ends_prompt(buffer, match.end()):
                 return False  # a quoted prompt that ends in the colon: expect "Password:" {...}
             if buffer[start - 1] in b"/:" and not self.field_list(buffer, start - 1):
                 return False  # a path or ARN segment ("...:secret:prod/db"), not a key
-            if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and (
-                match.end() < len(buffer) and buffer[match.end()] == ord("?")
-            ):
-                return False  # ${DB_PASSWORD:?must be set}: the message a shell gives when it is unset
+            if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and value < len(buffer):
+                if buffer[value] in b"?+":
+                    return False  # ${DB_PASSWORD:?must be set}, the message a shell gives when it is unset; :+, what it gives when set
+                if buffer[value] == ord("-"):
+                    value += 1  # ${DB_PASSWORD:-...}: the default is the value
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         line = buffer.rfind(b"\n", max(0, start - MAX_COMMAND), start) + 1
@@ -92,17 +95,17 @@ class AssignmentChecks(SentenceChecks):
         if self.credential_named(buffer, start, end):
             if self.code_reference(buffer, start, end, match, variable_key=variable_key):
                 return False
-            if self.names_secret_key(buffer, start, end, match.end()):
+            if self.names_secret_key(buffer, start, end, value):
                 return False
-            if self.names_lookup(buffer, start, end, match.end()):
+            if self.names_lookup(buffer, start, end, value):
                 return False
-            return self.credential_after(buffer, match.end(), spaced=True) or (
-                buffer[match.start()] == ord(":") and self.next_line_value(buffer, match.end())
+            return self.credential_after(buffer, value, spaced=True) or (
+                buffer[match.start()] == ord(":") and self.next_line_value(buffer, value)
             )
         if self.holds_name_word(buffer, start, end) and self.suffixed_credential.fullmatch(buffer, start, end) is not None:
-            return self.generated_value(buffer, match.end())
+            return self.generated_value(buffer, value)
         if self.weak_name.fullmatch(buffer, start, end) is not None:
-            found = self.value_at(buffer, match.end())
+            found = self.value_at(buffer, value)
             if found is None:
                 return False
             first, last, certain = found
@@ -291,6 +294,42 @@ class AssignmentChecks(SentenceChecks):
         if buffer[bracket] != ord("(") or bracket < 1 or buffer[bracket - 1] not in NAME_CHARS:
             return False  # no call, or "(" opens a tuple, not a call's arguments
         if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        return self.quoted_value(buffer, match.end(), texture=True)
+
+    def fallback_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the literal a credential's name falls back to when the reference it is
+        given first is unset (``const apiKey = process.env.API_KEY || "..."``, ``?? "..."``,
+        Kotlin's ``?: "..."``, ``password = os.getenv("DB_PASSWORD") or "..."``), on one line:
+        the name, ``=`` or ``:``, a reference written as code (a dot, a bracket or a ``$`` in it),
+        then the operator. The literal is judged as a call's second argument is (a digit, a
+        symbol or a case step in it): ``|| ""``, ``or "dev"`` and ``?? "none"`` are kept."""
+        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        ref_end = match.start()
+        while ref_end > line and buffer[ref_end - 1] in b" \t":
+            ref_end -= 1
+        ref_start = ref_end
+        while ref_start > line and buffer[ref_start - 1] not in b" \t=:,;":
+            ref_start -= 1
+        if ref_start == ref_end or self.code_word.search(buffer, ref_start, ref_end) is None:
+            return False
+        sep = ref_start
+        while sep > line and buffer[sep - 1] in b" \t":
+            sep -= 1
+        if sep - line < 2 or buffer[sep - 1] not in b"=:" or buffer[sep - 2] in b"=!<>":
+            return False  # no assignment, or a comparison (==, !=, <=, >=)
+        end = sep - 1
+        if buffer[end] == ord("=") and buffer[end - 1] == ord(":"):
+            end -= 1  # Go's :=
+        while end > line and buffer[end - 1] in b" \t":
+            end -= 1
+        start = self.name_ending_at(buffer, end)
+        if start is not None and start >= 2 and buffer.startswith(b": ", start - 2) and not self.credential_named(buffer, start, end):
+            end = start - 2  # TypeScript's const apiKey: string = ...: the name is before the type
+            start = self.name_ending_at(buffer, end)
+        if start is None or not self.credential_named(buffer, start, end):
+            return False
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         return self.quoted_value(buffer, match.end(), texture=True)
 

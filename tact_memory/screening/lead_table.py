@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "a9ee3ceceea5e6e03b7c21988a6fb537"
+DIGEST = "581b0684174b072df8a78eb955ae6e4f"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -274,6 +274,10 @@ LEADS: tuple[bytes, ...] = (
     b'',
     b'",',
     b"',",
+    b'||',
+    b'??',
+    b'?:',
+    b' or',
     b'auth',
     b'<',
     b'value',

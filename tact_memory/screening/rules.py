@@ -552,6 +552,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", quote + rb",(?<=" + quote + rb",)[ \t]{0,16}(?=[bBrRuUfF@$]{0,2}[\"'`])", Checks.call_pair)
         for quote in (b'"', b"'")
     ),
+    # A literal a credential falls back to when its reference is unset: const apiKey =
+    # process.env.API_KEY || "...", ?? "...", Kotlin's ?: "...", password = os.getenv("PW") or "...".
+    # Found by the operator; the name and the reference are looked for before it on its line.
+    *(
+        ("credential_assignment", operator + rb"[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", Checks.fallback_value)
+        for operator in (rb"\|\|", rb"\?\?", rb"\?:", rb" or")
+    ),
     # A user and a password as a pair of strings: requests' auth=("admin", "...").
     (
         "credential_assignment",

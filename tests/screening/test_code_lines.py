@@ -1,7 +1,8 @@
 """Code that names a credential without holding one: lines a coding agent may well write into a
 record, taken from the source of widely used Python packages (requests, httpx, httpcore, pip,
 jinja2, pytest, hypothesis, pydantic, openai, langsmith, mcp), where the screen used to refuse
-them. Beside each, the same form carrying a literal value is still refused."""
+them. Beside each, the same form carrying a literal value is still refused; and a literal that
+code falls back to (``process.env.API_KEY || "..."``, ``${DB_PASSWORD:-...}``) is a value."""
 
 from __future__ import annotations
 
@@ -129,3 +130,40 @@ def test_a_name_given_to_itself_is_kept(name: str, form: str) -> None:
 def test_a_value_that_is_no_identifier_is_refused_in_every_code_form(name: str, form: str, value: str) -> None:
     # A value with a symbol in it cannot be a variable, whatever form of code it stands in.
     assert find_secret(form.format(n=name, v=value)) == "credential_assignment"
+
+
+# A literal the credential falls back to when its reference is unset, and a shell parameter's
+# default: the value is in the file, whatever the environment holds.
+FALLBACK_FORMS = [
+    'const apiKey = process.env.API_KEY || "{v}";', "const apiKey = process.env.API_KEY ?? '{v}'",
+    'const apiKey: string = process.env.API_KEY || "{v}";', 'password = os.getenv("DB_PASSWORD") or "{v}"',
+    'val token = System.getenv("TOKEN") ?: "{v}"', 'export const config = {{ apiKey: process.env.API_KEY || "{v}" }}',
+    "POSTGRES_PASSWORD: ${{POSTGRES_PASSWORD:-{v}}}", 'DB_PASSWORD="${{DB_PASSWORD:-{v}}}"',
+]  # fmt: skip
+MIXED_VALUES = st.tuples(
+    st.sampled_from(string.ascii_uppercase), st.text(string.ascii_lowercase, min_size=3, max_size=10),
+    st.text(string.digits, min_size=1, max_size=4), st.sampled_from(["", "!", "#", "%", "*"]),
+).map("".join)  # fmt: skip
+
+
+@given(form=st.sampled_from(FALLBACK_FORMS), value=MIXED_VALUES)
+def test_a_literal_a_credential_falls_back_to_is_refused(form: str, value: str) -> None:
+    text = form.format(v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # empty, placeholder and word defaults, references, and other names
+        'const apiKey = process.env.API_KEY || "";', 'const apiKey = process.env.API_KEY || "none";',
+        'password = os.getenv("DB_PASSWORD") or "dev"', 'const region = process.env.REGION || "Eu-West-1"',
+        "password: ${DB_PASSWORD:-changeme}", "POSTGRES_PASSWORD=${POSTGRES_PASSWORD:-password}",
+        "password: ${DB_PASSWORD:-}", "password: ${DB_PASSWORD:-$FALLBACK}", "password: ${DB_PASSWORD:-${OTHER}}",
+        "password: ${DB_PASSWORD:+set}", "password: ${DB_PASSWORD:?must be set}",
+        # a comparison, and prose
+        'if (apiKey == process.env.X || "Xk9vQ2mN5p") {}', 'the password is hunter or "Xk9vQ2mN5p"',
+    ],
+)  # fmt: skip
+def test_other_fallbacks_and_defaults_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
