@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from tact_memory.screening.credentials import find_secret
 
 from .test_credentials import credential_values
+from .test_sentences import mixed
 
 CODE_FROM_PACKAGES = [
     # a template or a variable in an Authorization header
@@ -140,13 +141,9 @@ FALLBACK_FORMS = [
     'val token = System.getenv("TOKEN") ?: "{v}"', 'export const config = {{ apiKey: process.env.API_KEY || "{v}" }}',
     "POSTGRES_PASSWORD: ${{POSTGRES_PASSWORD:-{v}}}", 'DB_PASSWORD="${{DB_PASSWORD:-{v}}}"',
 ]  # fmt: skip
-MIXED_VALUES = st.tuples(
-    st.sampled_from(string.ascii_uppercase), st.text(string.ascii_lowercase, min_size=3, max_size=10),
-    st.text(string.digits, min_size=1, max_size=4), st.sampled_from(["", "!", "#", "%", "*"]),
-).map("".join)  # fmt: skip
 
 
-@given(form=st.sampled_from(FALLBACK_FORMS), value=MIXED_VALUES)
+@given(form=st.sampled_from(FALLBACK_FORMS), value=mixed)
 def test_a_literal_a_credential_falls_back_to_is_refused(form: str, value: str) -> None:
     text = form.format(v=value)
     assert find_secret(text) == "credential_assignment", text
