@@ -36,7 +36,7 @@ from .names import (
     WEAK_NAME,
 )
 from .sentences import SentenceChecks
-from .vocabulary import MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
+from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
 
 __all__ = ["AssignmentChecks"]
 
@@ -46,6 +46,12 @@ class AssignmentChecks(SentenceChecks):
 
     # The patterns of these checks, each compiled on its first use.
     named_credential = compiled(NAMED_CREDENTIAL)
+    annotated_type = compiled(ANNOTATED_TYPE)
+    go_declaration = compiled(GO_DECLARATION)
+    declaration_keyword = compiled(
+        rb"(?<![A-Za-z0-9_])(?:let|var|val|const|export|public|private|protected|internal|readonly|static|final"
+        rb"|lateinit|override|open|fileprivate|pub|mut|declare)\Z"
+    )
     code_word = compiled(rb"[.\[$(]")  # what a reference written as code has: process.env.X, ENV["X"], $X, getenv(...)
     suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
     key_constant = compiled(KEY_CONSTANT)
@@ -74,6 +80,14 @@ class AssignmentChecks(SentenceChecks):
         """
         end, variable_key = self.name_end_before(buffer, match.start())
         start = self.name_ending_at(buffer, end)
+        if buffer[match.start()] == ord("=") and match.end() - match.start() == 1 and (
+            start is None or not self.credential_named(buffer, start, end)
+        ):
+            annotated = self.annotated_name(buffer, match.start())
+            if annotated is not None:  # api_key: str = "...": the name is before its type
+                if not self.string_follows(buffer, match.end()):
+                    return False  # typed code gives a default as code (= None, = _UNSET, = not_given)
+                start, end = annotated
         if start is None:
             return False
         value = match.end()  # where the value starts
@@ -184,6 +198,49 @@ class AssignmentChecks(SentenceChecks):
             return False
         first, last = run.start(), trimmed(buffer, *run.span())
         return self.looks_secret(buffer, first, last, shortest=MIN_LINKED) and self.description.fullmatch(buffer, first, last) is None
+
+    def annotated_name(self, buffer: bytearray, pos: int) -> tuple[int, int] | None:
+        """The span of the name declared with a type before the ``=`` at ``pos``, on its line:
+        ``api_key: str = ...``, ``let apiKey: String = ...``, ``token: str | None = ...``, Go's
+        ``var apiKey string = ...``; ``None`` when there is none. Looked for only where a credential
+        word stands within reach, as most assignments in code have no type before them."""
+        if not self.word_within_reach(buffer, pos, MAX_ANNOTATED):
+            return None
+        line = buffer.rfind(b"\n", max(0, pos - MAX_ANNOTATED), pos) + 1
+        colon = buffer.rfind(b":", line, pos)
+        if colon < 0:
+            if buffer.find(b"var", line, pos) < 0 and buffer.find(b"const", line, pos) < 0:
+                return None
+            go = self.go_declaration.search(buffer, line, pos)
+            return None if go is None else go.span("name")
+        if self.annotated_type.fullmatch(buffer, colon + 1, pos) is None:
+            return None
+        end = colon
+        while end > line and buffer[end - 1] in b" \t":
+            end -= 1
+        start = self.name_ending_at(buffer, end)
+        if start is None or start < line:
+            return None
+        # The name starts its statement (after the indentation, a declaration's keywords, or a
+        # parameter list's bracket or comma); a colon after other words ends a block's header
+        # (for token in tokens: count = ...), and no type follows it.
+        before = start
+        while before > line and buffer[before - 1] in b" \t":
+            before -= 1
+        if before == line or buffer[before - 1] in b"(,":
+            return start, end
+        return (start, end) if self.declaration_keyword.search(buffer, line, before) is not None else None
+
+    @staticmethod
+    def string_follows(buffer: bytearray, pos: int) -> bool:
+        """Whether a string literal starts at ``pos``, past spaces and a prefix (``"``, ``'``,
+        `````, ``b"``, ``r'``, ``@"``)."""
+        while pos < len(buffer) and buffer[pos] in b" \t":
+            pos += 1
+        for _ in range(2):
+            if pos < len(buffer) and buffer[pos] in b"bBrRuUfF@":
+                pos += 1
+        return pos < len(buffer) and buffer[pos] in b"\"'`"
 
     @staticmethod
     def ends_prompt(buffer: bytearray, pos: int) -> bool:

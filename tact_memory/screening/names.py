@@ -182,10 +182,12 @@ KEY_CONSTANT_SECRET = (
     rb"|vault|kms|encrypt|decrypt|unlock|pin|paseto|oauth|bearer|client|service|admin|root|user).*)"
 )
 # What a KEY_CONSTANT holds when it names what it looks up (SPAN_KEY = "current-span",
-# CONFIGFILE_KEY = "pydantic-mypy"): two to six lower-case words joined by "-", "_" or ".", each
-# of two to fifteen letters with a vowel, no digit, no capital. A generated key has a digit, a
-# capital or a long run of letters; a passphrase of plain words after such a name is kept.
-LOOKUP_VALUE = rb"(?=[a-z]*[aeiouy])[a-z]{2,15}(?:[-_.](?=[a-z]*[aeiouy])[a-z]{2,15}){1,5}"
+# CONFIGFILE_KEY = "pydantic-mypy", METADATA_KEY = "mcp_app"): two to six lower-case words joined
+# by "-", "_" or ".", each of two to fifteen letters with a vowel or an acronym's two to four, one
+# word with a vowel at least; no digit, no capital. A generated key has a digit, a capital or a
+# long run of letters; a passphrase of plain words after such a name is kept.
+_LOOKUP_WORD = rb"(?:(?=[a-z]*[aeiouy])[a-z]{2,15}|[a-z]{2,4})"
+LOOKUP_VALUE = rb"(?=[a-z._-]*[aeiouy])" + _LOOKUP_WORD + rb"(?:[-_.]" + _LOOKUP_WORD + rb"){1,5}"
 # "pass" alone names a password (PASS=hunter2, export PASS="..."), but as often a count (pass: 14)
 # or a test's result (PASS = "PASS", PASS = 0, PASS = "passed"). A number after it is never one
 # (0x01 and 1.5e-3 too); a value written as one (tight against its separator, quoted, or ending its

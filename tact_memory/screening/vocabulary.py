@@ -410,6 +410,13 @@ CHANGED = (
     rb"(?:changed|set|reset|updated|rotated|switched|renewed|regenerated|reissued|rolled|replaced)"
     rb"(?:[ \t]+from[ \t]+[^\s]{1,64})?\Z"
 )
+# The type a name is declared with, between its colon and an "=": str, String, Optional[str],
+# str | None, String?, Rust's &str and &'static str; and a Go declaration, var apiKey string,
+# right before the "=" (the end of the search).
+_TYPE = rb"(?:&(?:'[a-z]+[ \t]+)?)?\*?[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]{0,64}\])?\??"
+ANNOTATED_TYPE = rb"[ \t]*" + _TYPE + rb"(?:[ \t]*\|[ \t]*" + _TYPE + rb"){0,4}[ \t]*"
+GO_DECLARATION = rb"(?<![A-Za-z0-9_])(?:var|const)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]+" + _TYPE + rb"[ \t]*\Z"
+MAX_ANNOTATED = 160  # how far before its "=" a typed name may start
 MAX_CHANGED = 128  # how far before the linking word or colon that phrase may start
 # "Password" in scripts other than Latin's and in Latin words of more than one (the single Latin
 # words are credential names, names.py): Japanese, Chinese, Korean, Russian and Ukrainian, Arabic,

@@ -143,8 +143,24 @@ FALLBACK_FORMS = [
 ]  # fmt: skip
 
 
-@given(form=st.sampled_from(FALLBACK_FORMS), value=mixed)
-def test_a_literal_a_credential_falls_back_to_is_refused(form: str, value: str) -> None:
+# A name declared with a type before its "=": Python's annotations (a pydantic settings class's
+# fields), TypeScript's, Swift's and Kotlin's, Rust's &str, Go's var NAME TYPE.
+TYPED_FORMS = [
+    'api_key: str = "{v}"', '    password: Optional[str] = "{v}"', 'token: str | None = "{v}"', 'SECRET_KEY: Final = "{v}"',
+    'private readonly apiKey: string = "{v}";', 'let apiKey: String = "{v}"', 'val apiKey: String? = "{v}"',
+    "const API_KEY: &'static str = \"{v}\";", 'var apiKey string = "{v}"', 'def login(user, password: str = "{v}"):',
+]  # fmt: skip
+
+
+# A Terraform variable named as a credential, with a default written in the file.
+TERRAFORM_DEFAULTS = [
+    'variable "db_password" {{\n  type      = string\n  default   = "{v}"\n  sensitive = true\n}}',
+    'variable "api_token" {{ default = "{v}" }}', 'variable "github_token" {{\n  description = "CI"\n  default = "{v}"\n}}',
+]  # fmt: skip
+
+
+@given(form=st.sampled_from(FALLBACK_FORMS + TYPED_FORMS + TERRAFORM_DEFAULTS), value=mixed)
+def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> None:
     text = form.format(v=value)
     assert find_secret(text) == "credential_assignment", text
 
@@ -160,7 +176,19 @@ def test_a_literal_a_credential_falls_back_to_is_refused(form: str, value: str) 
         "password: ${DB_PASSWORD:+set}", "password: ${DB_PASSWORD:?must be set}",
         # a comparison, and prose
         'if (apiKey == process.env.X || "Xk9vQ2mN5p") {}', 'the password is hunter or "Xk9vQ2mN5p"',
+        # typed code gives its defaults as code, and an empty string
+        "api_key: str | None | _UnsetType = _UNSET,", "credentials: GoogleCredentials | None | NotGiven = not_given,",
+        "api_key: str | None = None", 'password: str = ""', "api_key: SecretStr = Field(..., alias='API_KEY')",
+        "def f(token: str = DEFAULT_TOKEN):", "x: int = 5",
+        # a colon that ends a block's header is no annotation
+        "for token in tokens: count = total2", "if token: count = total2",
+        # a key constant typed as final that names what it looks up, an acronym among its words
+        "MCP_APP_METADATA_KEY: Final = 'mcp_app'", 'INTERNAL_CALL_METADATA_KEY = "lc_internal_call"',
+        # Terraform defaults of other variables, empty, a placeholder, a reference, or no block
+        'variable "region" {\n  default = "eu-west-1"\n}', 'variable "api_token" {\n  default = ""\n}',
+        'variable "db_password" {\n  default = "changeme"\n}', 'variable "db_password" {\n  default = var.fallback\n}',
+        'variable "db_password" {}\nvariable "region" {\n  default = "Xk9vQ2mN5p"\n}', 'default = "Xk9vQ2mN5p"',
     ],
 )  # fmt: skip
-def test_other_fallbacks_and_defaults_are_kept(text: str) -> None:
+def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:
     assert find_secret(text) is None, text

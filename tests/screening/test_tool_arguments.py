@@ -6,7 +6,7 @@ set --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aw
 --value``, ``aws configure set <credential> VALUE``, ``npm config set <credential> VALUE``, ``lftp
 -u user,VALUE``, the short options of ``twine -p``, ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``,
 ``rdesktop -p`` and rar's ``-pVALUE`` and ``-hpVALUE``, MySQL's ``SET PASSWORD FOR account =
-'VALUE'``, ``dotnet user-secrets set <credential> VALUE``, a credential variable's Terraform default, macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
+'VALUE'``, ``dotnet user-secrets set <credential> VALUE``, macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
 -AsPlainText``, a Wi-Fi QR code's ``P:`` field, a secret echoed or given as a here-string to a
 tool that reads it from its input, and what an expect or pexpect script sends to a password prompt.
 
@@ -262,32 +262,6 @@ def test_a_password_a_script_sends_to_a_password_prompt_is_refused(form: str, us
 )  # fmt: skip
 def test_other_sends_and_the_variables_scripts_send_are_kept(text: str) -> None:
     assert find_secret(text.replace("{{", "{").replace("}}", "}")) is None, text
-
-
-# A Terraform variable named as a credential, with a default written in the file.
-TERRAFORM_DEFAULTS = [
-    'variable "db_password" {{\n  type      = string\n  default   = "{v}"\n  sensitive = true\n}}',
-    'variable "api_token" {{ default = "{v}" }}', 'variable "github_token" {{\n  description = "CI"\n  default = "{v}"\n}}',
-]  # fmt: skip
-
-
-@given(form=st.sampled_from(TERRAFORM_DEFAULTS), value=st.one_of(mixed, weak))
-def test_a_credential_variable_s_default_in_terraform_is_refused(form: str, value: str) -> None:
-    text = form.format(v=value)
-    assert find_secret(text) == "credential_assignment", text
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        'variable "region" {\n  default = "eu-west-1"\n}', 'variable "api_token" {\n  default = ""\n}',
-        'variable "db_password" {\n  default = "changeme"\n}', 'variable "db_password" {\n  default = var.fallback\n}',
-        'variable "db_password" {}\nvariable "region" {\n  default = "Xk9vQ2mN5p"\n}',
-        'default = "Xk9vQ2mN5p"',
-    ],
-)  # fmt: skip
-def test_other_terraform_defaults_are_kept(text: str) -> None:
-    assert find_secret(text) is None, text
 
 
 @pytest.mark.parametrize("env", ["$env:DB_PASSWORD", "$Env:PW", "$ENV:API_TOKEN"])
