@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "581b0684174b072df8a78eb955ae6e4f"
+DIGEST = "1b53e8addc14984a7658a767cd3664d1"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -239,6 +239,8 @@ LEADS: tuple[bytes, ...] = (
     b'mc alias',
     b'mc config',
     b'wpa_passphrase',
+    b'ngrok',
+    b'snyk',
     b'rabbitmqctl',
     b'identified',
     b'Identified',
@@ -246,6 +248,7 @@ LEADS: tuple[bytes, ...] = (
     b'set password',
     b'Set password',
     b'SET PASSWORD',
+    b'netlify',
     b'gh secret',
     b'az keyvault',
     b'aws secretsmanager',

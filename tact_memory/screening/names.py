@@ -274,7 +274,7 @@ PASSWORD_TOOL = (
     rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login|twine"
     rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?|rdesktop)"
     rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
-    rb"|(?P<rar>(?:un)?rar)"
+    rb"|(?P<rar>(?:un)?rar)|(?P<codecov>codecov)"
     rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"
     rb"|(?P<mssql>sqlcmd|bcp|osql|isql)|(?P<archive>zip|unzip|zipcloak)|(?P<keygen>ssh-keygen)"
     rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b))"
@@ -285,6 +285,7 @@ PASSWORD_TOOL = (
 OPTION_TOOL = {
     ord("p"): ("separate", "attached", "azure", "rar"),  # az login -p: the password (or a certificate's path)
     ord("h"): ("rar",),  # rar -hpVALUE: the password that also encrypts the headers
+    ord("t"): ("codecov",),  # codecov -t: the upload token
     ord("k"): ("openssl",),  # openssl enc -k: the passphrase
     ord("a"): ("redis",),
     ord("w"): ("ldap", "keychain"),  # macOS security add-generic-password -w: the password

@@ -150,8 +150,8 @@ class PlaceChecks(SentenceChecks):
         return self.looks_secret(buffer, start, end)
 
     def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N``, ``-U`` or rar's ``-hp`` given to a tool
-        that takes the password there: the nearest such tool before it on its line (``zip -r a.zip
+        """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N``, ``-U``, rar's ``-hp`` or codecov's
+        ``-t`` given to a tool that takes the password there: the nearest such tool before it on its line (``zip -r a.zip
         . && sshpass -p ...`` is sshpass's). Samba's ``-U`` takes ``user%password``, and only the
         part after ``%`` is judged (``-U admin`` prompts)."""
         line = command_start(buffer, match.start())

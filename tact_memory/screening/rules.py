@@ -335,9 +335,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
     # redis-cli -a, ldapsearch -w, ipmitool -P, SNMPv3's -A and -X, mysql -pVALUE and -p'VALUE'
-    # (mysql's "-p VALUE" names a database instead), rar's -pVALUE and -hpVALUE.
+    # (mysql's "-p VALUE" names a database instead), rar's -pVALUE and -hpVALUE, codecov's -t.
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
-    ("command_line_credential", rb"-(?:[pawPNUkAX]|hp)(?:(?<=[ \t]-[pawPNUkAX])|(?<=[ \t]-hp))", Checks.short_option),
+    ("command_line_credential", rb"-(?:[pawPNUkAXt]|hp)(?:(?<=[ \t]-[pawPNUkAXt])|(?<=[ \t]-hp))", Checks.short_option),
     # lftp -u user,password: the password after the user's comma, as curl's after its colon.
     (
         "command_line_credential",
@@ -404,6 +404,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
                 b"mc config", rb"[ \t]+host[ \t]+add[ \t]+\S{1,64}[ \t]+\S{1,256}[ \t]+\S{1,128}[ \t]+", gap=rb"[A-Za-z0-9_.-]"
             ),
             word_start(b"wpa_passphrase", rb"[ \t]+(?:\"[^\"\r\n]{1,32}\"|'[^'\r\n]{1,32}'|\S{1,32})[ \t]+", gap=rb"[A-Za-z0-9_-]"),
+            # ngrok's authtoken TOKEN and config add-authtoken TOKEN; snyk auth TOKEN.
+            word_start(b"ngrok", rb"(?:[ \t]+config)?[ \t]+(?:add-)?authtoken[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
+            word_start(b"snyk", rb"[ \t]+auth[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
             word_start(
                 b"rabbitmqctl",
                 rb"(?:[ \t]+-{1,2}[A-Za-z][A-Za-z-]{0,31}(?:[ \t=]+[^\s-]\S{0,127})?){0,4}"
@@ -433,6 +436,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             ),
         )
         for pattern in spelled(lead, rest, gap=rb"[A-Za-z0-9_]")
+    ),
+    # netlify's --auth TOKEN, on a netlify command line (httpie's --auth user:password is judged
+    # as curl's -u).
+    (
+        "command_line_credential",
+        word_start(b"netlify", rb"[^\r\n]{0,128}?(?<=[ \t])--auth(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"),
+        Checks.option_password,
     ),
     # Options that set a stored secret to the value given: gh secret set NAME --body VALUE (or
     # -b VALUE), az keyvault secret set ... --value VALUE; and aws configure set NAME VALUE where

@@ -5,10 +5,12 @@ ALIAS URL KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, 
 set --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aws ssm put-parameter
 --value``, ``aws configure set <credential> VALUE``, ``npm config set <credential> VALUE``, ``lftp
 -u user,VALUE``, the short options of ``twine -p``, ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``,
-``rdesktop -p`` and rar's ``-pVALUE`` and ``-hpVALUE``, MySQL's ``SET PASSWORD FOR account =
-'VALUE'``, ``dotnet user-secrets set <credential> VALUE``, macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
--AsPlainText``, a Wi-Fi QR code's ``P:`` field, a secret echoed or given as a here-string to a
-tool that reads it from its input, and what an expect or pexpect script sends to a password prompt.
+``rdesktop -p``, rar's ``-pVALUE`` and ``-hpVALUE``, ``codecov -t``, ``netlify --auth``,
+``ngrok config add-authtoken VALUE``, ``snyk auth VALUE``, MySQL's ``SET PASSWORD FOR account =
+'VALUE'``, ``dotnet user-secrets set <credential> VALUE``, macOS ``security add-generic-password
+-w``, PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``, a Wi-Fi QR code's ``P:`` field,
+a secret echoed or given as a here-string to a tool that reads it from its input, and what an
+expect or pexpect script sends to a password prompt.
 
 Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
 positional value must have a password's texture, and SQL's must be in a statement that makes or
@@ -50,6 +52,7 @@ POSITIONAL = [
     "rman target / catalog {u}/{v}@catdb",
     "CONNECT {u}/{v}@orcl",
     "sqlplus {u}/{v} as sysdba",
+    "ngrok config add-authtoken {v}", "ngrok authtoken {v}", "snyk auth {v}",
 ]
 OPTIONS = [
     "gh secret set API_KEY --body {v}",
@@ -78,6 +81,7 @@ OPTIONS = [
     "rdesktop -u {u} -p {v} 10.0.0.5",
     'dotnet user-secrets set "Db:Password" {v}', "dotnet user-secrets --project src/Web set Stripe__SecretKey {v}",
     'dotnet user-secrets set --project src/Web "ConnectionStrings:{u}:ApiKey" "{v}"',
+    "codecov -f coverage.xml -t {v}", "netlify deploy --prod --auth {v}", "netlify deploy --auth={v} --dir dist",
 ]
 QUOTED = [
     "$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force",
@@ -221,6 +225,9 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # The readers' names as a file's, a command with nothing on its input, a variable on it.
         "echo hi | grep root /etc/passwd", "cat /etc/passwd | grep ann", "echo $PW | kinit ann", "kinit ann@CORP.EXAMPLE",
         "pass insert db/prod", "echo 'done' | pass ls",
+        # Token commands with no token, or a variable; other tools' -t.
+        "snyk auth", "snyk test --all-projects", "ngrok config add-authtoken $NGROK_AUTHTOKEN", "codecov -t ${CODECOV_TOKEN}",
+        "netlify deploy --auth $NETLIFY_AUTH_TOKEN --prod", "docker run -t ubuntu", "ssh -t host top",
     ],
 )
 def test_prose_stand_ins_prompts_and_other_options_are_kept(text: str) -> None:
@@ -278,8 +285,11 @@ def test_a_tool_found_in_one_content_is_not_looked_up_in_the_next() -> None:
     assert find_secret("sshpass -p hunter22x ssh deploy@host") == "command_line_credential"
 
 
-TOOLS = ["sshpass", "docker login", "mysql", "redis-cli", "ldapsearch", "zip", "ssh-keygen", "openssl enc", "rar", "rdesktop", "ls", "grep"]
-OPTION_WORDS = ["-p", "-a", "-w", "-P", "-N", "-k", "-U", "-hp", "-r", "-x"]
+TOOLS = [
+    "sshpass", "docker login", "mysql", "redis-cli", "ldapsearch", "zip", "ssh-keygen", "openssl enc", "rar", "rdesktop", "codecov",
+    "ls", "grep",
+]  # fmt: skip
+OPTION_WORDS = ["-p", "-a", "-w", "-P", "-N", "-k", "-U", "-hp", "-t", "-r", "-x"]
 
 
 @given(
