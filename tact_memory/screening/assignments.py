@@ -98,7 +98,9 @@ class AssignmentChecks(SentenceChecks):
                 return False  # a path or ARN segment ("...:secret:prod/db"), not a key
             if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and value < len(buffer):
                 if buffer[value] in b"?+":
-                    return False  # ${DB_PASSWORD:?must be set}, the message a shell gives when it is unset; :+, what it gives when set
+                    # ${DB_PASSWORD:?must be set}: the message a shell gives when it is unset; :+,
+                    # what it gives when it is set
+                    return False
                 if buffer[value] == ord("-"):
                     value += 1  # ${DB_PASSWORD:-...}: the default is the value
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
@@ -233,8 +235,8 @@ class AssignmentChecks(SentenceChecks):
 
     @staticmethod
     def string_follows(buffer: bytearray, pos: int) -> bool:
-        """Whether a string literal starts at ``pos``, past spaces and a prefix (``"``, ``'``,
-        `````, ``b"``, ``r'``, ``@"``)."""
+        """Whether a string literal starts at ``pos``: a quote of any kind, past spaces and a
+        prefix of up to two letters or an ``@`` (``b"...``, ``r'...``, C#'s ``@"...``)."""
         while pos < len(buffer) and buffer[pos] in b" \t":
             pos += 1
         for _ in range(2):
@@ -336,11 +338,11 @@ class AssignmentChecks(SentenceChecks):
     def call_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a credential's name and its value given to a call as its first two arguments,
         both quoted (``define('DB_PASSWORD', '...')``, WordPress's ``define( 'AUTH_KEY', '...' )``,
-        ``os.Setenv("API_KEY", "...")``,
-        ``headers.put("X-Api-Key", "...")``). A tuple or a list of names (``("password",
-        "email")``) is no call, and a call's second argument is as often a default, a label or a
-        translation (``get("token", "none")``, ``_("password", "Passwort")``) as a value: a value
-        of its own counts when it has a digit, a symbol or a case step inside."""
+        ``os.Setenv("API_KEY", "...")``, ``headers.put("X-Api-Key", "...")``). A tuple or a list
+        of names (``("password", "email")``) is no call, and a call's second argument is as often
+        a default, a label or a translation (``get("token", "none")``, ``_("password",
+        "Passwort")``) as a value: a value of its own counts when it has a digit, a symbol or a
+        case step inside."""
         end = match.start()  # the quote that closes the name
         start = self.name_ending_at(buffer, end)
         if start is None or start < 3 or buffer[start - 1] != buffer[end]:

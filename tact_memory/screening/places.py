@@ -151,9 +151,9 @@ class PlaceChecks(SentenceChecks):
 
     def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N``, ``-U``, rar's ``-hp`` or codecov's
-        ``-t`` given to a tool that takes the password there: the nearest such tool before it on its line (``zip -r a.zip
-        . && sshpass -p ...`` is sshpass's). Samba's ``-U`` takes ``user%password``, and only the
-        part after ``%`` is judged (``-U admin`` prompts)."""
+        ``-t`` given to a tool that takes the password there: the nearest such tool before it on
+        its line (``zip -r a.zip . && sshpass -p ...`` is sshpass's). Samba's ``-U`` takes
+        ``user%password``, and only the part after ``%`` is judged (``-U admin`` prompts)."""
         line = command_start(buffer, match.start())
         tool = self.tool_before(buffer, line, match.start())
         if tool is None or tool[1] not in OPTION_TOOL[buffer[match.start() + 1]]:
@@ -232,8 +232,9 @@ class PlaceChecks(SentenceChecks):
         """Check for what a script sends to a password prompt (Tcl expect's ``send "...\\r"``,
         pexpect's ``child.sendline('...')``): the first send after the last ``expect`` within
         :data:`MAX_PROMPT` bytes before it, when the prompt quoted right after that expect asks for
-        a password, passphrase or passcode. Quoted, so any value of its own without the line ending it sends (``\\r``,
-        ``\\n``); a variable (``"$pass\\r"``) or a Tcl command (``[lindex $argv 0]``) is none."""
+        a password, passphrase or passcode. It is quoted, so any value of its own counts, without
+        the line ending it sends (``\\r``, ``\\n``); a variable (``"$pass\\r"``) or a Tcl command
+        (``[lindex $argv 0]``) is none."""
         near = max(0, match.start() - MAX_PROMPT)
         prompt = None
         for prompt in self.expect_word.finditer(buffer, near, match.start()):
