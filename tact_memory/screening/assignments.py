@@ -52,6 +52,7 @@ class AssignmentChecks(SentenceChecks):
         rb"(?<![A-Za-z0-9_])(?:let|var|val|const|export|public|private|protected|internal|readonly|static|final"
         rb"|lateinit|override|open|fileprivate|pub|mut|declare)\Z"
     )
+    prose_word_after = compiled(rb"[a-z]{2,}(?![A-Za-z0-9_.@:/-])")
     code_word = compiled(rb"[.\[$(]")  # what a reference written as code has: process.env.X, ENV["X"], $X, getenv(...)
     suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
     key_constant = compiled(KEY_CONSTANT)
@@ -244,13 +245,13 @@ class AssignmentChecks(SentenceChecks):
                 pos += 1
         return pos < len(buffer) and buffer[pos] in b"\"'`"
 
-    @staticmethod
-    def ends_prompt(buffer: bytearray, pos: int) -> bool:
-        """Whether the quote at ``pos`` closes a prompt that a script waits for: a string its line
-        opened before it (an odd number of the same quote stands before it there) followed by the
-        block that answers it, a call's bracket or the line's end (``expect "Password:" {``,
-        ``child.expect('Password:')``). Not ``password:"..."``, where the quote opens the value,
-        nor a label and its value (``print("password:", "...")``)."""
+    def ends_prompt(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the quote at ``pos`` closes a prompt: a string its line opened before it (an odd
+        number of the same quote stands before it there) followed by the block that answers it, a
+        call's bracket, the line's end (``expect "Password:" {``, ``child.expect('Password:')``)
+        or a word of prose in lower-case letters (``the "Password:" prompt times out``). Not
+        ``password:"..."``, where the quote opens the value, nor a label and its value
+        (``print("password:", "...")``)."""
         if pos >= len(buffer) or buffer[pos] not in b"\"'":
             return False
         line = buffer.rfind(b"\n", 0, pos) + 1
@@ -259,7 +260,9 @@ class AssignmentChecks(SentenceChecks):
         after = pos + 1
         while after < len(buffer) and buffer[after] in b" \t":
             after += 1
-        return after == len(buffer) or buffer[after] in b"{)\r\n"
+        if after == len(buffer) or buffer[after] in b"{)\r\n":
+            return True
+        return after > pos + 1 and self.prose_word_after.match(buffer, after) is not None
 
     @staticmethod
     def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:

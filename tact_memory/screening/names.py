@@ -310,8 +310,9 @@ STDIN_READERS = (
     word_start(rb"chpasswd", rb"", gap=_TOOL_GAP),
     word_start(rb"passwd", rb"[ \t]+--stdin", gap=_TOOL_GAP),
     # passwd with no option reads the new password (twice) from a pipe where it is the command
-    # (echo -e "...\n..." | passwd ann), not where it is a file's name (grep root /etc/passwd).
-    rb"passwd(?:(?<=\|passwd)|(?<=\| passwd)|(?<=sudo passwd)|(?<=\npasswd)|(?<=^passwd))(?![A-Za-z0-9_.-])",
+    # (echo -e "...\n..." | passwd ann), not where it is a file's name (grep root /etc/passwd);
+    # with an option it does something else (passwd -S, passwd --help).
+    rb"passwd(?:(?<=\|passwd)|(?<=\| passwd)|(?<=sudo passwd)|(?<=\npasswd)|(?<=^passwd))(?![A-Za-z0-9_.-])(?![ \t]+-)",
     # Tools that read a password or passphrase from their input when told to, or always when it is
     # not a terminal: smbpasswd -s, vncpasswd -f, htpasswd -i, openssl passwd -stdin, mkpasswd -s,
     # kinit, cryptsetup, gpg --passphrase-fd 0, pass insert.

@@ -171,6 +171,8 @@ class PlaceChecks(SentenceChecks):
             first = buffer.find(b"%", first, last) + 1
             if not first:
                 return False
+        if tool[1] == "codecov" and not opening_quote(buffer, first):
+            return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)  # "codecov -t is optional"
         return self.is_value(buffer, first, last)
 
     def tool_before(self, buffer: bytearray, start: int, end: int) -> tuple[int, str] | None:

@@ -438,11 +438,11 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(lead, rest, gap=rb"[A-Za-z0-9_]")
     ),
     # netlify's --auth TOKEN, on a netlify command line (httpie's --auth user:password is judged
-    # as curl's -u).
+    # as curl's -u); unquoted, with a token's texture, as prose names the option too.
     (
         "command_line_credential",
         word_start(b"netlify", rb"[^\r\n]{0,128}?(?<=[ \t])--auth(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"),
-        Checks.option_password,
+        Checks.argument_password,
     ),
     # Options that set a stored secret to the value given: gh secret set NAME --body VALUE (or
     # -b VALUE), az keyvault secret set ... --value VALUE; and aws configure set NAME VALUE where

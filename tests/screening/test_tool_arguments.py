@@ -228,6 +228,8 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # Token commands with no token, or a variable; other tools' -t.
         "snyk auth", "snyk test --all-projects", "ngrok config add-authtoken $NGROK_AUTHTOKEN", "codecov -t ${CODECOV_TOKEN}",
         "netlify deploy --auth $NETLIFY_AUTH_TOKEN --prod", "docker run -t ubuntu", "ssh -t host top",
+        "netlify deploy --auth is deprecated in favour of NETLIFY_AUTH_TOKEN", "codecov -t is optional for public repos",
+        'echo "done" | passwd --help', "echo hi | passwd -S ann",
     ],
 )
 def test_prose_stand_ins_prompts_and_other_options_are_kept(text: str) -> None:
@@ -263,6 +265,8 @@ def test_a_password_a_script_sends_to_a_password_prompt_is_refused(form: str, us
         'expect "(yes/no)"\nsend "yes\\r"', 'expect "login:"\nsend "admin\\r"',
         'expect "Password:"\nsend "$pw\\r"\nexpect "$ "\nsend "uptime\\r"', 'send "hello world\\r"',
         'the expect command waits for password prompts; then send "hello\\r"',
+        # A quoted prompt named in prose.
+        'the "Password:" prompt times out', 'send the password reset email after the expect "Password:" prompt times out',
         # Tcl names a global variable with "::" before it.
         "set passwd $::env(SSH_EXPECT_PW)", "set password $env(SSH_PW)",
     ],
