@@ -36,7 +36,7 @@ from .names import (
     WEAK_NAME,
 )
 from .sentences import SentenceChecks
-from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
+from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
 
 __all__ = ["AssignmentChecks"]
 
@@ -53,6 +53,7 @@ class AssignmentChecks(SentenceChecks):
         rb"|lateinit|override|open|fileprivate|pub|mut|declare)\Z"
     )
     prose_word_after = compiled(rb"[a-z]{2,}(?![A-Za-z0-9_.@:/-])")
+    fallback_operator = compiled(rb"(?:\|\||\?\?|\?:|(?<![A-Za-z0-9_])or)\Z")
     code_word = compiled(rb"[.\[$(]")  # what a reference written as code has: process.env.X, ENV["X"], $X, getenv(...)
     suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
     key_constant = compiled(KEY_CONSTANT)
@@ -363,21 +364,30 @@ class AssignmentChecks(SentenceChecks):
         """Check for the literal a credential's name falls back to when the reference it is
         given first is unset (``const apiKey = process.env.API_KEY || "..."``, ``?? "..."``,
         Kotlin's ``?: "..."``, ``password = os.getenv("DB_PASSWORD") or "..."``), on one line:
-        the name, ``=`` or ``:``, a reference written as code (a dot, a bracket or a ``$`` in it),
-        then the operator. The literal is judged as a call's second argument is (a digit, a
+        the name, ``=`` or ``:``, a reference written as code (a dot, a bracket or a ``$`` in it)
+        or the name's own variable, then the operator; or a chain of such references, each
+        falling back to the next. The literal is judged as a call's second argument is (a digit, a
         symbol or a case step in it): ``|| ""``, ``or "dev"`` and ``?? "none"`` are kept."""
         line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
-        ref_end = match.start()
-        while ref_end > line and buffer[ref_end - 1] in b" \t":
-            ref_end -= 1
-        ref_start = ref_end
-        while ref_start > line and buffer[ref_start - 1] not in b" \t=:,;":
-            ref_start -= 1
-        if ref_start == ref_end or self.code_word.search(buffer, ref_start, ref_end) is None:
-            return False
-        sep = ref_start
-        while sep > line and buffer[sep - 1] in b" \t":
-            sep -= 1
+        references: list[tuple[int, int]] = []
+        sep = match.start()
+        for _ in range(MAX_FALLBACKS):  # a chain: settings.api_key or os.environ.get("API_KEY") or "..."
+            ref_end = sep
+            while ref_end > line and buffer[ref_end - 1] in b" \t":
+                ref_end -= 1
+            ref_start = ref_end
+            while ref_start > line and buffer[ref_start - 1] not in b" \t=:,;":
+                ref_start -= 1
+            if ref_start == ref_end:
+                return False
+            references.append((ref_start, ref_end))
+            sep = ref_start
+            while sep > line and buffer[sep - 1] in b" \t":
+                sep -= 1
+            operator = self.fallback_operator.search(buffer, max(line, sep - 3), sep)
+            if operator is None:
+                break
+            sep = operator.start()
         if sep - line < 2 or buffer[sep - 1] not in b"=:" or buffer[sep - 2] in b"=!<>":
             return False  # no assignment, or a comparison (==, !=, <=, >=)
         end = sep - 1
@@ -392,6 +402,12 @@ class AssignmentChecks(SentenceChecks):
         if start is None or not self.credential_named(buffer, start, end):
             return False
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        # Each reference is code, or the name's own variable (password = password or "...").
+        if not all(
+            self.code_word.search(buffer, *reference) is not None or same_name(buffer, start, end, *reference)
+            for reference in references
+        ):
             return False
         return self.quoted_value(buffer, match.end(), texture=True)
 

@@ -417,6 +417,7 @@ _TYPE = rb"(?:&(?:'[a-z]+[ \t]+)?)?\*?[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]{0,6
 ANNOTATED_TYPE = rb"[ \t]*" + _TYPE + rb"(?:[ \t]*\|[ \t]*" + _TYPE + rb"){0,4}[ \t]*"
 GO_DECLARATION = rb"(?<![A-Za-z0-9_])(?:var|const)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]+" + _TYPE + rb"[ \t]*\Z"
 MAX_ANNOTATED = 160  # how far before its "=" a typed name may start
+MAX_FALLBACKS = 4  # references a chain of fallbacks may give before its literal
 MAX_CHANGED = 128  # how far before the linking word or colon that phrase may start
 # "Password" in scripts other than Latin's and in Latin words of more than one (the single Latin
 # words are credential names, names.py): Japanese, Chinese, Korean, Russian and Ukrainian, Arabic,

@@ -140,6 +140,9 @@ FALLBACK_FORMS = [
     'const apiKey: string = process.env.API_KEY || "{v}";', 'password = os.getenv("DB_PASSWORD") or "{v}"',
     'val token = System.getenv("TOKEN") ?: "{v}"', 'export const config = {{ apiKey: process.env.API_KEY || "{v}" }}',
     "POSTGRES_PASSWORD: ${{POSTGRES_PASSWORD:-{v}}}", 'DB_PASSWORD="${{DB_PASSWORD:-{v}}}"',
+    # the name's own variable, and a chain of references
+    'password = password or "{v}"', 'api_key = settings.api_key or os.environ.get("API_KEY") or "{v}"',
+    'const apiKey = process.env.API_KEY || process.env.KEY || "{v}";',
 ]  # fmt: skip
 
 
@@ -176,6 +179,8 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         "password: ${DB_PASSWORD:+set}", "password: ${DB_PASSWORD:?must be set}",
         # a comparison, and prose
         'if (apiKey == process.env.X || "Xk9vQ2mN5p") {}', 'the password is hunter or "Xk9vQ2mN5p"',
+        # another plain variable before the literal: a choice between values, not a fallback
+        'password = user or "Tr0ub4dor&3"', 'x = a or "Tr0ub4dor&3"', 'api_key = a or b or "Xk9vQ2mN5p"',
         # typed code gives its defaults as code, and an empty string
         "api_key: str | None | _UnsetType = _UNSET,", "credentials: GoogleCredentials | None | NotGiven = not_given,",
         "api_key: str | None = None", 'password: str = ""', "api_key: SecretStr = Field(..., alias='API_KEY')",
