@@ -82,14 +82,14 @@ class AssignmentChecks(SentenceChecks):
         """
         end, variable_key = self.name_end_before(buffer, match.start())
         start = self.name_ending_at(buffer, end)
-        if buffer[match.start()] == ord("=") and match.end() - match.start() == 1 and (
-            start is None or not self.credential_named(buffer, start, end)
-        ):
+        named = start is not None and self.credential_named(buffer, start, end)
+        if not named and buffer[match.start()] == ord("=") and match.end() - match.start() == 1:
             annotated = self.annotated_name(buffer, match.start())
             if annotated is not None:  # api_key: str = "...": the name is before its type
                 if not self.string_follows(buffer, match.end()):
                     return False  # typed code gives a default as code (= None, = _UNSET, = not_given)
                 start, end = annotated
+                named = self.credential_named(buffer, start, end)
         if start is None:
             return False
         value = match.end()  # where the value starts
@@ -110,7 +110,7 @@ class AssignmentChecks(SentenceChecks):
         line = buffer.rfind(b"\n", max(0, start - MAX_COMMAND), start) + 1
         if buffer.find(b"-secrets", line, start) >= 0 and self.secret_flag.search(buffer, line, start) is not None:
             return False  # gcloud run deploy --set-secrets=DB_PASSWORD=db-password:latest
-        if self.credential_named(buffer, start, end):
+        if named:
             if self.code_reference(buffer, start, end, match, variable_key=variable_key):
                 return False
             if self.names_secret_key(buffer, start, end, value):
