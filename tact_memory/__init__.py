@@ -13,6 +13,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing itself is not imported: importing the package stays cheap
 if TYPE_CHECKING:
+    from .backend import MemoryBackend
     from .config.loading import Config, MemorySettings, load_config
     from .errors import (
         CapacityError,
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from .limits import DEFAULT_LIMITS, Limits
     from .records import (
         Candidate,
-        MemoryBackend,
         MemoryRecord,
         PutResult,
         RecordKey,
@@ -140,7 +140,7 @@ _EXPORTS: dict[str, str] = {
     "DEFAULT_LIMITS": "limits",
     "Limits": "limits",
     "Candidate": "records",
-    "MemoryBackend": "records",
+    "MemoryBackend": "backend",
     "MemoryRecord": "records",
     "PutResult": "records",
     "RecordKey": "records",

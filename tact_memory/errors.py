@@ -32,7 +32,9 @@ as one of these with ``from exc``, so callers only ever need to catch :class:`Ta
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 __all__ = [
     "CapacityError",

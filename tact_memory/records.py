@@ -1,4 +1,4 @@
-"""Runtime records the store hands out, and the protocol every memory backend speaks.
+"""Runtime records the store hands out, and the orders a listing of them can take.
 
 These are frozen values (:class:`~tact_memory.values.Value`: equality, hashing, ``repr`` and
 immutability as a frozen dataclass has them, without importing :mod:`dataclasses` into every tool
@@ -7,37 +7,35 @@ validation. The tool writes them as JSON, and publishes their schema, from
 these declarations (:mod:`tact_memory.tool.results`, :mod:`tact_memory.tool.schemas`), which keeps
 one definition of a record for Python callers and for the JSON a model reads.
 
-:class:`MemoryBackend` is the seam between the tool (and the browser and CLI) and storage. The
-SQLite :class:`~tact_memory.store.sqlite.MemoryStore` implements it; a team store on a database server
-could stand behind the same methods, raising the same :mod:`tact_memory.errors`.
+The protocol every backend speaks, :class:`~tact_memory.backend.MemoryBackend`, is in
+:mod:`tact_memory.backend`, with the order names its listing takes: this module imports no
+:mod:`typing`, since every ``tact-memory tool`` process imports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal, Protocol, runtime_checkable
 
 from .limits import DEFAULT_LIMITS, Limits
 from .values import OrderedValue, Value
+
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from .backend import RecordOrder
 
 __all__ = [
     "BROWSABLE_ORDERS",
     "ORDERS",
     "Candidate",
-    "MemoryBackend",
     "MemoryRecord",
     "PutResult",
     "RecordKey",
-    "RecordOrder",
     "StoreStatus",
     "matches",
     "order_key",
 ]
-
-RecordOrder = Literal["most_useful", "newest", "oldest", "least_useful", "id"]
-"""Orders a listing can use; the keys of :data:`ORDERS`."""
 
 ORDERS: Mapping[RecordOrder, tuple[tuple[str, bool], ...]] = MappingProxyType(
     {
@@ -234,63 +232,3 @@ class StoreStatus(Value):
             path, exists, rows, content_bytes, file_bytes, sidecar_bytes, on_probation,
             expired_probation, hidden, problem, detail, limits,
         )  # fmt: skip
-
-
-@runtime_checkable
-class MemoryBackend(Protocol):
-    """Semantic operations on one corpus; failures raise :mod:`tact_memory.errors` exceptions.
-
-    The tool, the browser, the CLI, the benchmark and every adapter use only these members, so
-    any store that implements them (and passes ``tests/backend_contract``) can stand in for the
-    local SQLite store. Model-facing operations (scan, read, put, delete) update telemetry as the
-    specification says; the people's views (get, list_records, export, status, hidden_reason)
-    never change anything.
-    """
-
-    @property
-    def limits(self) -> Limits:
-        """The bounds this store enforces."""
-        ...
-
-    def scan(self, query: str, *, limit: int = 5) -> list[Candidate]:
-        """Rank visible records against ``query``; bump scan telemetry of the returned ones only."""
-        ...
-
-    def read(self, ids: Sequence[int]) -> list[MemoryRecord]:
-        """Return full visible records for the ids that exist (first-seen order); bump read telemetry."""
-        ...
-
-    def put(self, content: str, *, replace: RecordKey | None = None, probation: bool = True) -> PutResult:
-        """Add a record, or replace the one ``replace`` names if it is still at that version.
-
-        ``probation`` false marks a version a person wrote: it starts graduated, never pruned.
-        """
-        ...
-
-    def delete(self, key: RecordKey) -> None:
-        """Remove the record if it is still at ``key.version``; works at every bound."""
-        ...
-
-    def get(self, id_: int) -> MemoryRecord | None:
-        """One record by id, hidden or not, telemetry untouched; ``None`` if there is none."""
-        ...
-
-    def list_records(self, *, order: RecordOrder = "most_useful") -> list[MemoryRecord]:
-        """Every live record, hidden ones included, telemetry untouched (the browser and ``list``)."""
-        ...
-
-    def export(self) -> Iterator[MemoryRecord]:
-        """Every live record in id order, telemetry untouched (``export``)."""
-        ...
-
-    def hidden_reason(self, record: MemoryRecord) -> str | None:
-        """Why a stored record is withheld from scan and read (a secret kind, or control text), or ``None``."""
-        ...
-
-    def status(self) -> StoreStatus:
-        """Usage and health, without creating or changing anything."""
-        ...
-
-    def close(self) -> None:
-        """Release connections; the next operation opens them again."""
-        ...

@@ -18,7 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "tact_memory"
 
-PURE = {"values", "errors", "limits", "records", "clock", "deadline", "retrieval", "screening"}
+PURE = {"values", "errors", "limits", "records", "backend", "clock", "deadline", "retrieval", "screening"}
 LAYERS: dict[str, set[str]] = {
     # part of the package -> the parts it may import (besides itself)
     "values": set(),
@@ -27,6 +27,7 @@ LAYERS: dict[str, set[str]] = {
     "clock": set(),
     "deadline": set(),
     "records": {"limits", "values"},
+    "backend": {"limits", "records", "values"},
     "retrieval": {"limits", "errors", "values"},
     "screening": {"limits", "retrieval", "values"},
     "config": {"errors", "limits", "values"},
@@ -46,17 +47,22 @@ LAYERS: dict[str, set[str]] = {
 """What each top-level part of the package may import. ``__init__`` is the public face."""
 
 FOREIGN_BANNED: dict[str, set[str]] = {
-    "retrieval": {"sqlite3", "pydantic", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
-    "screening": {"sqlite3", "pydantic", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
+    "retrieval": {"sqlite3", "pydantic", "typing", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
+    "screening": {"sqlite3", "pydantic", "typing", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
     "values": {"sqlite3", "pydantic", "dataclasses", "typing"},
-    "records": {"sqlite3", "pydantic"},
-    "limits": {"sqlite3", "pydantic"},
-    "errors": {"sqlite3", "pydantic"},
+    "records": {"sqlite3", "pydantic", "typing"},
+    "limits": {"sqlite3", "pydantic", "typing"},
+    "errors": {"sqlite3", "pydantic", "typing"},
+    "clock": {"typing"},
+    "deadline": {"typing"},
     "store": {"pydantic", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
     "config": {"sqlite3", "pydantic", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
     "runtime": {"sqlite3", "click", "textual", "mcp", "pydantic_ai", "langchain", "langchain_core"},
 }
-"""Third-party (and sqlite3) modules a part must not import at all."""
+"""Third-party modules (and sqlite3, or typing) a part must not import at all, outside ``if TYPE_CHECKING:``.
+
+Every ``tact-memory tool`` process imports the pure parts, and one that imports :mod:`typing` pays
+for it in each call (``tests/cli/test_entry.py`` checks the whole process)."""
 
 
 def module_name(path: Path) -> str:

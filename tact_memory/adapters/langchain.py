@@ -75,7 +75,7 @@ from langgraph.types import Command
 from typing_extensions import NotRequired
 
 from .. import errors
-from ..records import MemoryBackend
+from ..backend import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, inside, running

@@ -48,7 +48,7 @@ import json
 import os
 from collections.abc import Awaitable, Callable
 from importlib import metadata
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 from mcp import types
@@ -58,9 +58,9 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from .. import errors
+from ..backend import MemoryBackend
 from ..config.loading import Config
 from ..limits import Limits
-from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.stores import close_store, store_for
@@ -68,13 +68,16 @@ from ..tool.guard import MUTATING_OPERATIONS, Dispatcher, Role
 from ..tool.results import ToolResult, error_result
 from ..tool.schemas import (
     TOOL_NAME,
-    Dialect,
     input_schema,
     operation_input_schema,
     output_schema,
     tool_description,
 )
-from ..tool.wire import OPERATIONS, Operation, operation_needs
+from ..tool.wire import OPERATIONS, operation_needs
+
+if TYPE_CHECKING:
+    from ..tool.schemas import Dialect
+    from ..tool.wire import Operation
 
 __all__ = [
     "PROMPT_NAME",

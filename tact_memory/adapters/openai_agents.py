@@ -74,7 +74,7 @@ from agents.run import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
 from .. import errors
-from ..records import MemoryBackend
+from ..backend import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS, assemble_system
 from ..runtime.roles import RoleDecision, decide_role, running

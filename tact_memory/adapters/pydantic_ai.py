@@ -88,8 +88,8 @@ from pydantic_ai.toolsets import AbstractToolset, ToolsetTool
 from pydantic_core import SchemaValidator, core_schema
 
 from .. import errors
+from ..backend import MemoryBackend
 from ..config import Config
-from ..records import MemoryBackend
 from ..runtime.checkpoint_rule import CHECKPOINT_TEXT, SubmissionKind, checkpoint_due
 from ..runtime.prompt import MEMORY_INSTRUCTIONS
 from ..runtime.roles import decide_role, running

@@ -64,11 +64,12 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, DataTable, Header, Input, Static
 from textual.worker import Worker
 
+from ..backend import MemoryBackend, RecordOrder
 from ..clock import now_ms
 from ..config.loading import Config, ConfigSource, TeamSettings, declares_table, read_config
 from ..config.watcher import ConfigWatcher, ReloadEvent, reload
 from ..errors import StoreUnavailable
-from ..records import BROWSABLE_ORDERS, MemoryBackend, MemoryRecord, RecordKey, RecordOrder, matches
+from ..records import BROWSABLE_ORDERS, MemoryRecord, RecordKey, matches
 from ..store.remote import RemoteStore
 from ..store.sqlite import BUSY_TIMEOUT_S, MemoryStore
 from .calls import StoreCalls

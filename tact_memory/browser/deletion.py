@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..backend import MemoryBackend
 from ..errors import NotFound, TactMemoryError, VersionConflict
-from ..records import MemoryBackend, MemoryRecord
+from ..records import MemoryRecord
 
 __all__ = ["Outcome", "delete_shown"]
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..backend import MemoryBackend, RecordOrder
 from ..errors import TactMemoryError
-from ..records import MemoryBackend, MemoryRecord, RecordKey, RecordOrder
+from ..records import MemoryRecord, RecordKey
 
 __all__ = ["Listing", "fetch"]
 

@@ -16,8 +16,8 @@ from .common import enabled_store as _enabled_store
 from .common import fail as _fail
 
 if TYPE_CHECKING:
+    from ..backend import MemoryBackend
     from ..config.loading import ConfigSource
-    from ..records import MemoryBackend
 
 from ..tool.results import record_json
 from .common import dumps as _dumps

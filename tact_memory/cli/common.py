@@ -17,7 +17,7 @@ from ..config.loading import Config, load_config
 F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
-    from ..records import MemoryBackend
+    from ..backend import MemoryBackend
 
 __all__ = [
     "config_for",

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import errors
-from ..records import MemoryBackend, MemoryRecord
+from ..backend import MemoryBackend
+from ..records import MemoryRecord
 from ..store.sqlite import MemoryStore
 from ..tool.wire import RepeatedName, loads_once
 

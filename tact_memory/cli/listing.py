@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, cast
 import click
 
 from .. import errors
+from ..backend import RecordOrder
 from ..config.loading import Config
-from ..records import ORDERS, MemoryRecord, RecordOrder, StoreStatus, matches
+from ..records import ORDERS, MemoryRecord, StoreStatus, matches
 from .common import config_for as _config
 from .common import enabled_store as _enabled_store
 from .common import fail as _fail

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from ..tool.guard import Dispatcher, Role
 
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from ..records import MemoryBackend
+    from ..backend import MemoryBackend
 
 __all__ = ["UNSTATED_ROLE_NOTE", "tool_answers"]
 

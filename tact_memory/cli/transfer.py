@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .. import errors
-from ..records import MemoryBackend, MemoryRecord
+from ..backend import MemoryBackend
+from ..records import MemoryRecord
 
 if TYPE_CHECKING:
     from ..store.sqlite import MemoryStore

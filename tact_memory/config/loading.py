@@ -29,10 +29,12 @@ import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
-
 from ..errors import ConfigError
 from ..values import Value
+
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CONFIG_FILE_NAME",

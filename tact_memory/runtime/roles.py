@@ -31,7 +31,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
-from ..records import MemoryBackend
+from ..backend import MemoryBackend
 from ..tool.guard import Dispatcher, Role
 
 __all__ = ["RoleDecision", "busy", "decide_role", "inside", "running"]

@@ -35,9 +35,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..backend import MemoryBackend
 from ..config.loading import Config, MemorySettings, load_config
 from ..errors import ConfigError, TactMemoryError
-from ..records import MemoryBackend
 from ..tool.guard import Dispatcher, Role
 from .messages import (
     Message,

@@ -6,7 +6,7 @@ unless one is named): that workspace uses the team service's store (``RemoteStor
 When the service cannot be reached, or no token is found, its operations answer
 ``unavailable``; local memory is never used instead, and is not created. An application may also
 pass a backend of its own. Constructing either store opens nothing; its first operation does
-(rule I13). Closing goes through :meth:`~tact_memory.records.MemoryBackend.close`, which every
+(rule I13). Closing goes through :meth:`~tact_memory.backend.MemoryBackend.close`, which every
 backend has, and the next operation opens the store again. This is the only runtime module that
 names the backends, and it imports one only when a store is actually made.
 
@@ -21,15 +21,17 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..config.loading import Config, TeamSettings, load_config
-from ..records import MemoryBackend
 
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
 if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from ..backend import MemoryBackend
     from ..tool.guard import Role
 
-_Adapter = TypeVar("_Adapter", bound="ConfiguredMemory")
+    _Adapter = TypeVar("_Adapter", bound="ConfiguredMemory")
 
 __all__ = ["ConfiguredMemory", "close_store", "config_store", "read_team_token", "store_for", "team_store", "uses_team_store"]
 
@@ -155,8 +157,7 @@ class ConfiguredMemory:
                 ``[memory.team]`` workspace root the adapter uses the team store, and only it.
         """
         chosen = store_for(config, store=store, workspace=workspace)
-        made: _Adapter = cast(Any, cls)(chosen, role=role)  # the adapter's own __init__
-        return made
+        return cls(chosen, role=role)  # type: ignore[call-arg]  # the adapter's own __init__, not the mixin's
 
     @property
     def enabled(self) -> bool:

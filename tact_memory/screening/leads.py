@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING, Any, AnyStr
 
+TYPE_CHECKING = False  # typing is not imported: a tool process screens what it serves
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Any, AnyStr
 
 __all__ = ["TOKEN_END", "cased", "compiled", "lead_finder", "literal_lead", "spelled", "word_start"]
 

@@ -87,7 +87,6 @@ import sqlite3
 import time
 import urllib.parse
 from pathlib import Path
-from typing import Literal
 
 from ..limits import Limits
 from ..values import Value
@@ -102,12 +101,17 @@ from .schema import (
 )
 from .sqlite_errors import SQLITE_BUSY, SQLITE_LOCKED, error_code, unavailable
 
-__all__ = ["TRANSACTIONS", "Transaction", "TransactionKind", "begin", "commit_unchanged", "open_database", "use_wal"]
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Literal
 
-TransactionKind = Literal["mutation", "removal", "telemetry", "view"]
-"""A content change that adds (a put, the rows it prunes), one that takes content out (a delete, a
-replacement) and is made durable by the scrub after it, a scan's or read's telemetry update, or the
-read-only part of a scan or read (refresh, ranking, fetching contents)."""
+__all__ = ["TRANSACTIONS", "Transaction", "begin", "commit_unchanged", "open_database", "use_wal"]
+
+if TYPE_CHECKING:  # a name for type checkers only
+    TransactionKind = Literal["mutation", "removal", "telemetry", "view"]
+    """A content change that adds (a put, the rows it prunes), one that takes content out (a delete, a
+    replacement) and is made durable by the scrub after it, a scan's or read's telemetry update, or the
+    read-only part of a scan or read (refresh, ranking, fetching contents)."""
 
 
 class Transaction(Value):

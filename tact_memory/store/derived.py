@@ -28,7 +28,6 @@ import json
 import os
 from collections import Counter
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
 
 from ..limits import DEFAULT_RANKING
 from .policy import duplicate_key, hidden_reason
@@ -38,6 +37,7 @@ try:  # the same BLAKE2b, without loading OpenSSL (hashlib's import) into every 
 except ImportError:  # pragma: no cover - an interpreter built without it
     from hashlib import blake2b
 
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -71,8 +71,11 @@ _SOURCES = (
 """The modules whose rules decide a verdict, a duplicate key or a term (relative to the package)."""
 
 
-class Derived(NamedTuple):
-    """What the store keeps of one version's content."""
+class Derived:
+    """What the store keeps of one version's content (one is made for every row a process loads;
+    a plain class, so that a tool process imports no :mod:`typing` for it)."""
+
+    __slots__ = ("hidden", "duplicate", "terms")
 
     hidden: str | None
     """Why it is hidden from models (a secret kind or the checkpoint imitation), or ``None``."""
@@ -80,6 +83,11 @@ class Derived(NamedTuple):
     """A 128-bit digest of its duplicate key."""
     terms: Counter[str] | Words
     """Its BM25 terms: counts, or as read from the file, the words (see :class:`~tact_memory.retrieval.bm25.Words`)."""
+
+    def __init__(self, hidden: str | None, duplicate: bytes, terms: Counter[str] | Words) -> None:
+        self.hidden = hidden
+        self.duplicate = duplicate
+        self.terms = terms
 
 
 @lru_cache(maxsize=1)

@@ -42,12 +42,12 @@ rebuilds from the file. Not thread-safe: the store calls it under its lock.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
 
 from ..records import RecordKey
 from . import derived as stored
 from .policy import content_size, hidden_reason
 
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
 if TYPE_CHECKING:
     from ..retrieval.bm25 import Hit, Index
 
@@ -63,12 +63,17 @@ REFUSED = "malformed_row"
 replacement that names it goes to the file and is refused there."""
 
 
-class _Version(NamedTuple):
-    version: int
-    content: str
-    size: int
-    duplicate: bytes
-    hidden: str | None
+class _Version:
+    """What the index holds of one row's live version; never changed once made."""
+
+    __slots__ = ("version", "content", "size", "duplicate", "hidden")
+
+    def __init__(self, version: int, content: str, size: int, duplicate: bytes, hidden: str | None) -> None:
+        self.version = version
+        self.content = content
+        self.size = size
+        self.duplicate = duplicate
+        self.hidden = hidden
 
 
 class CorpusIndex:
@@ -264,7 +269,7 @@ class CorpusIndex:
         self._served[key] = (fingerprint, verdict, content)
         row = self._rows.get(id_)
         if verdict is not None and row is not None and row.version == version:
-            self._rows[id_] = row._replace(hidden=verdict)
+            self._rows[id_] = _Version(row.version, row.content, row.size, row.duplicate, verdict)
             self.index.remove(id_)
         return verdict
 

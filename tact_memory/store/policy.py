@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from .. import errors
 from ..limits import Limits
@@ -63,8 +62,10 @@ _CONTROLS = re.compile("[%s]" % "".join(re.escape(chr(c)) for c in [*range(32), 
 """Any control character a record may not hold."""
 
 
-class Row(NamedTuple):
+class Row:
     """What capacity decisions need to know about one live row."""
+
+    __slots__ = ("id", "size", "updated_at_ms", "probation_until_ms")
 
     id: int
     """The record id."""
@@ -74,6 +75,15 @@ class Row(NamedTuple):
     """When its current version was written."""
     probation_until_ms: int | None
     """Until when its current version is on unread probation; ``None`` once read (or written by a person)."""
+
+    def __init__(self, id: int, size: int, updated_at_ms: int, probation_until_ms: int | None) -> None:
+        self.id = id
+        self.size = size
+        self.updated_at_ms = updated_at_ms
+        self.probation_until_ms = probation_until_ms
+
+    def __repr__(self) -> str:
+        return f"Row({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
 
 # -- validation ------------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import errors
+from ..backend import RecordOrder
 from ..clock import now_ms
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import (
@@ -63,7 +64,6 @@ from ..records import (
     MemoryRecord,
     PutResult,
     RecordKey,
-    RecordOrder,
     StoreStatus,
 )
 from .. import deadline
@@ -111,7 +111,7 @@ def unavailable(reason: str, message: str) -> errors.StoreUnavailable:
 
 
 class PostgresStore:
-    """One namespace's view of the team corpus; implements :class:`~tact_memory.records.MemoryBackend`.
+    """One namespace's view of the team corpus; implements :class:`~tact_memory.backend.MemoryBackend`.
 
     Thread-safe (one lock around the in-process index; connections come from a pool). The schema
     must exist (:func:`tact_memory.team.migrations.migrate`).

@@ -1,6 +1,6 @@
 """The team store's client: :class:`RemoteStore` speaks to ``tact-memory serve`` over HTTP.
 
-It implements :class:`~tact_memory.records.MemoryBackend`, so the tool, the runtime, the browser,
+It implements :class:`~tact_memory.backend.MemoryBackend`, so the tool, the runtime, the browser,
 the CLI and every adapter use a team service exactly as they use the local SQLite store. Keys it
 hands out carry the author's namespace (``RecordKey(id, version, namespace)``).
 
@@ -39,13 +39,13 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
 from .. import errors
+from ..backend import RecordOrder
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import (
     Candidate,
     MemoryRecord,
     PutResult,
     RecordKey,
-    RecordOrder,
     StoreStatus,
 )
 from ..values import fields
@@ -88,7 +88,7 @@ def _base_url(endpoint: str) -> str:
 
 
 class RemoteStore:
-    """A team memory service as a :class:`~tact_memory.records.MemoryBackend`.
+    """A team memory service as a :class:`~tact_memory.backend.MemoryBackend`.
 
     Thread-safe: one ``httpx.Client`` (a connection pool) serves every thread.
 

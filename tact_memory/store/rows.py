@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
 from ..records import MemoryRecord, RecordKey
 from .policy import content_size
 from .sqlite_errors import unavailable
+
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CELLS_VALID",

@@ -23,7 +23,7 @@ This module composes the store from one module per concern, each the single home
 
 What is left here is the transaction around each operation and the SQL of the operations. (That
 is why this module is longer than the others, about 500 lines: it is the one class that implements
-:class:`~tact_memory.records.MemoryBackend`, ten operations and their transactions, and splitting the
+:class:`~tact_memory.backend.MemoryBackend`, ten operations and their transactions, and splitting the
 class across files would put one operation's SQL apart from its transaction.) A put
 that meets ``SQLITE_FULL`` retries, pruning one more expired probation row each time, because only
 SQLite knows whether a freed row makes room in its pages; a scan or read whose telemetry would need
@@ -43,7 +43,6 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .. import errors
 from ..clock import now_ms
@@ -53,12 +52,11 @@ from ..records import (
     MemoryRecord,
     PutResult,
     RecordKey,
-    RecordOrder,
     StoreStatus,
 )
 from . import derived as stored
 from . import held, policy, rows
-from .connection import TRANSACTIONS, TransactionKind, begin, commit_unchanged, open_database, use_wal
+from .connection import TRANSACTIONS, begin, commit_unchanged, open_database, use_wal
 from .files import SIDECARS, unwritable
 from .hygiene import Scrubber
 from .index import CorpusIndex
@@ -74,8 +72,11 @@ from .sqlite_errors import (
     unavailable,
 )
 
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
 if TYPE_CHECKING:
+    from ..backend import RecordOrder
     from ..retrieval.bm25 import Hit, Index
+    from .connection import TransactionKind
 
 __all__ = ["BUSY_TIMEOUT_S", "SCAN_TELEMETRY", "SCHEMA_VERSION", "MemoryStore"]
 

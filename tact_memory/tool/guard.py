@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any
 
 from .. import errors
-from ..records import MemoryBackend
 from .memory_tool import MemoryTool
-from .results import ToolResult, error_result
-from .wire import InvalidCall, Operation
+from .results import error_result
+from .wire import InvalidCall
+
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..backend import MemoryBackend
+    from .results import ToolResult
+    from .wire import Operation
 
 __all__ = ["MUTATING_OPERATIONS", "Dispatcher", "Role"]
 

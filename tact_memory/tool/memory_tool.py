@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
-from ..records import MemoryBackend
-from .results import ToolResult, error_result, result
+from .results import error_result, result
 from .schemas import TOOL_NAME, tool_definition
-from .wire import Call, DeleteCall, InvalidCall, PutCall, ReadCall, ScanCall, decode
+from .wire import DeleteCall, InvalidCall, PutCall, ReadCall, ScanCall, decode
+
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..backend import MemoryBackend
+    from .results import ToolResult
+    from .wire import Call
 
 __all__ = ["MemoryTool", "scanned_since_put", "store_limits"]
 

@@ -7,16 +7,21 @@ in the order :mod:`tact_memory.records` declares them, here and nowhere else.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .. import errors
 from ..records import MemoryRecord
 from ..values import as_dict
 
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["ToolResult", "error_result", "plain", "record_json", "result"]
 
-ToolResult = dict[str, Any]
-"""The JSON object a model receives as the tool's result."""
+if TYPE_CHECKING:
+    ToolResult = dict[str, Any]
+    """The JSON object a model receives as the tool's result."""
+else:
+    ToolResult = dict  # the same at run time, where the ``Any`` would need typing
 
 
 def plain(value: object) -> Any:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, Literal
 
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
@@ -34,10 +33,13 @@ from ..records import Candidate, MemoryRecord
 from ..values import Value, fields, omitted_when_none
 from .wire import FIELDS, OPERATIONS, FieldSpec
 
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
 __all__ = [
     "DIALECTS",
     "TOOL_NAME",
-    "Dialect",
     "input_schema",
     "operation_input_schema",
     "output_schema",
@@ -48,8 +50,9 @@ __all__ = [
 TOOL_NAME = "memory"
 """The tool's name, as a model calls it."""
 
-Dialect = Literal["default", "plain", "openai-strict", "anthropic-strict", "gemini"]
-"""A shape of the published input schema: which provider mode it is written for."""
+if TYPE_CHECKING:  # a name for type checkers only
+    Dialect = Literal["default", "plain", "openai-strict", "anthropic-strict", "gemini"]
+    """A shape of the published input schema: which provider mode it is written for."""
 
 DIALECTS: tuple[Dialect, ...] = ("default", "plain", "openai-strict", "anthropic-strict", "gemini")
 """The dialects, the default first.

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, ClassVar, Literal, Union
 
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..values import Value
 from ..records import RecordKey
 from ..screening.credentials import find_secret
+
+TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Literal
 
 __all__ = [
     "FIELDS",
@@ -38,7 +41,6 @@ __all__ = [
     "DeleteCall",
     "FieldSpec",
     "InvalidCall",
-    "Operation",
     "PutCall",
     "ReadCall",
     "RepeatedName",
@@ -49,8 +51,12 @@ __all__ = [
     "operation_needs",
 ]
 
-Operation = Literal["scan", "read", "put", "delete"]
-"""The name of one of the tool's operations."""
+if TYPE_CHECKING:  # names for type checkers only
+    Operation = Literal["scan", "read", "put", "delete"]
+    """The name of one of the tool's operations."""
+
+    Shape = Literal["string", "positive", "limit", "ids", "key"]
+    """What a field holds: a string, an integer from 1, a scan limit, a list of ids, or ``{id, version}``."""
 
 
 class ScanCall(Value):
@@ -109,14 +115,11 @@ class DeleteCall(Value):
         self._fill(key)
 
 
-Call = Union[ScanCall, ReadCall, PutCall, DeleteCall]
+Call = ScanCall | ReadCall | PutCall | DeleteCall
 """One decoded call of the memory tool."""
 
 OPERATIONS: tuple[Operation, ...] = ("scan", "read", "put", "delete")
 """The four operations, in the order the tool documents them."""
-
-Shape = Literal["string", "positive", "limit", "ids", "key"]
-"""What a field holds: a string, an integer from 1, a scan limit, a list of ids, or ``{id, version}``."""
 
 
 class FieldSpec(Value):

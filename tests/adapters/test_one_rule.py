@@ -29,7 +29,7 @@ from ..runtime.test_checkpoint_rule import Event, spec_says
 pytestmark = pytest.mark.anyio
 
 PACKAGE = Path(tact_memory.__file__).parent
-ADAPTERS_MAY_IMPORT = {"config", "tool", "runtime", "records", "errors", "limits"}
+ADAPTERS_MAY_IMPORT = {"config", "tool", "runtime", "records", "backend", "errors", "limits"}
 
 
 def own_imports(path: Path, *, module_level_only: bool = False) -> set[str]:

@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
+from tact_memory.backend import MemoryBackend
 from tact_memory.limits import DEFAULT_LIMITS, Limits
-from tact_memory.records import MemoryBackend, MemoryRecord
+from tact_memory.records import MemoryRecord
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.values import as_dict
 

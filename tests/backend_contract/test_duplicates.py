@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tact_memory import errors
+from tact_memory.backend import MemoryBackend
 from tact_memory.limits import Limits
-from tact_memory.records import MemoryBackend
 
 from .conftest import Harness, everything
 

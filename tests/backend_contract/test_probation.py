@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tact_memory import errors
+from tact_memory.backend import MemoryBackend
 from tact_memory.limits import Limits
-from tact_memory.records import MemoryBackend
 
 from .conftest import Harness, everything
 

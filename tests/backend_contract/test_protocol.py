@@ -6,7 +6,7 @@ import inspect
 
 import pytest
 
-from tact_memory.records import MemoryBackend
+from tact_memory.backend import MemoryBackend
 
 pytestmark = pytest.mark.backend_contract
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tact_memory import errors
-from tact_memory.records import ORDERS, MemoryBackend, order_key
+from tact_memory.backend import MemoryBackend
+from tact_memory.records import ORDERS, order_key
 
 from .conftest import Harness, everything
 

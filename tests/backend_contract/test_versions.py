@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tact_memory import errors
-from tact_memory.records import MemoryBackend, RecordKey
+from tact_memory.backend import MemoryBackend
+from tact_memory.records import RecordKey
 
 from .conftest import Harness, everything
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tact_memory import errors
-from tact_memory.records import MemoryBackend
+from tact_memory.backend import MemoryBackend
 from tact_memory.screening.checkpoint import IMITATION_KIND
 
 from .conftest import Harness, everything

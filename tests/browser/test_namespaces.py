@@ -14,10 +14,11 @@ from rich.cells import cell_len
 from textual.widgets import Static
 
 from tact_memory.browser import MemoryBrowser
+from tact_memory.backend import RecordOrder
 from tact_memory.browser.app import NAMESPACE_WIDTH, RecordTable
 from tact_memory.browser.preview import CODE_POINTS_PER_CELL
 from tact_memory.config.loading import ConfigSource, read_config
-from tact_memory.records import MemoryRecord, RecordOrder
+from tact_memory.records import MemoryRecord
 from tact_memory.screening.display import terminal_safe
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.values import replace

@@ -13,9 +13,9 @@ import tact_memory.errors
 import tact_memory.runtime.loop
 import tact_memory.runtime.stores
 import tact_memory.testing
+from tact_memory.backend import MemoryBackend
 from tact_memory.config.loading import load_config
 from tact_memory.errors import MaxStepsExceeded, TactMemoryError
-from tact_memory.records import MemoryBackend
 from tact_memory.runtime.stores import close_store, config_store, store_for
 from tact_memory.store.sqlite import MemoryStore
 from tact_memory.testing import ScriptedModel, call

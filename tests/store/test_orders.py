@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import get_args
 
-from tact_memory.records import BROWSABLE_ORDERS, ORDERS, RecordOrder
+from tact_memory.backend import RecordOrder
+from tact_memory.records import BROWSABLE_ORDERS, ORDERS
 
 
 def test_the_orders_are_the_record_order_names() -> None:

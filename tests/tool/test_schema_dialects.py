@@ -50,7 +50,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import given
@@ -60,7 +60,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tact_memory.limits import DEFAULT_LIMITS, Limits
 from tact_memory.records import RecordKey
-from tact_memory.tool.schemas import DIALECTS, Dialect, input_schema, operation_input_schema, tool_definition
+from tact_memory.tool.schemas import DIALECTS, input_schema, operation_input_schema, tool_definition
 from tact_memory.tool.wire import (
     OPERATIONS,
     Call,
@@ -72,6 +72,9 @@ from tact_memory.tool.wire import (
     decode,
     encode_call,
 )
+
+if TYPE_CHECKING:
+    from tact_memory.tool.schemas import Dialect
 
 SMALL = Limits(scan_results=3, rows=4)
 """Bounds small enough that drawn values cross them."""
