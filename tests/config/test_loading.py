@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from tact_memory.config.loading import (
     Config,
     ConfigSource,
     MemorySettings,
+    config_template,
     load_config,
     locate_config,
     parse_config,
@@ -281,6 +283,30 @@ def test_plain_file_reads_as_toml_reads_it(lines: list[str], newline: str) -> No
         return
     assert plain == tomllib.loads(text)
     assert parse_config(text, path=Path("/c.toml")) == Config(path=Path("/c.toml"), memory=_settings(plain))
+
+
+_PLAIN_LINE = re.compile(r"[ \t]*(?:(\[)[ \t]*memory[ \t]*\]|enabled[ \t]*=[ \t]*(true|false))?[ \t]*(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?")
+"""The lines the usual file is made of, written the other way: blank, a comment (TOML allows no
+control character but tab in one), the ``[memory]`` header or ``enabled = true|false``."""
+
+_PIECES = [" ", "\t", "#", "[", "]", "=", "memory", "enabled", "true", "false", "True", "x", "é", "\x01", "\x08", "\x0b", "\x1f", "\x7f", "\x85"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=9).map("".join))
+def test_a_plain_line_is_read_as_the_pattern_reads_it(line: str) -> None:
+    from tact_memory.config.loading import _plain_line
+
+    match = _PLAIN_LINE.fullmatch(line)
+    expected = None if match is None else "memory" if match.group(1) else match.group(2) or ""
+    assert _plain_line(line) == expected
+
+
+@pytest.mark.parametrize("enabled", [False, True])
+def test_the_file_init_writes_skips_the_toml_parser(enabled: bool) -> None:
+    from tact_memory.config.loading import _plain_toml
+
+    assert _plain_toml(config_template(enabled=enabled)) == {"memory": {"enabled": enabled}}
 
 
 def _settings(raw: dict[str, Any]) -> Any:
