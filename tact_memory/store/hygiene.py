@@ -56,9 +56,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable
 
-from . import residue
 from .connection import Backoff, commit_unchanged
 from .sqlite_errors import SQLITE_FULL, SQLITE_IOERR, error_code
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import residue
 
 __all__ = ["Scrubber", "checkpoint"]
 
@@ -84,8 +87,9 @@ class Scrubber:
         """The stored text of what left, or ``None`` when it is not known (then any loose text counts)."""
         self.rewrites = 0
         """How many scrubs of this store rewrote the file with ``VACUUM``."""
-        self._pages = residue.PageMemo()
-        """The file's pages as the last check read them, so the next check parses only those that changed."""
+        self._pages: residue.PageMemo | None = None
+        """The file's pages as the last check read them, so the next check parses only those that
+        changed; made by the first check (a process that removes nothing never loads the reader)."""
         self.disk_error: sqlite3.Error | None = None
         """The error of the last scrub when the disk failed it (a write or a flush refused, the disk
         full), rather than a lock: a flush it made may have failed, so the caller must not take
@@ -179,6 +183,10 @@ class Scrubber:
             conn.execute("ROLLBACK")
         if data is None:
             return False, copied
+        from . import residue
+
+        if self._pages is None:
+            self._pages = residue.PageMemo()
         runs = residue.loose_runs(data, self._pages)
         if runs is None:
             return False, copied
