@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "ed0001c1167412439de4f6eb728bee55"
+DIGEST = "d7c8f68653765517927be28a0eff0916"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -281,6 +281,13 @@ LEADS: tuple[bytes, ...] = (
     b'??',
     b'?:',
     b' or',
+    b'default',
+    b'fallback',
+    b'default',
+    b'.unwrap_or',
+    b'Field',
+    b'SecretStr',
+    b'SecretBytes',
     b'auth',
     b'<',
     b'value',

@@ -569,6 +569,27 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", operator + rb"[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", Checks.fallback_value)
         for operator in (rb"\|\|", rb"\?\?", rb"\?:", rb" or")
     ),
+    # A literal given as a credential's default: by keyword, in a call (config("SECRET_KEY",
+    # default="..."), cfg.get("db", "password", fallback="..."), Field(default="...")); after a
+    # template's filter or a lookup's method ({{ ... | default('...') }}, Helm's | default "...",
+    # env::var("API_KEY").unwrap_or("...")); as a field's first argument (api_key: str =
+    # Field("...")). The statement must name the credential before it. And a literal wrapped in
+    # pydantic's secret types, SecretStr("...") and SecretBytes(b"...").
+    *(
+        (
+            "credential_assignment",
+            word_start(word, rb"[ \t]{0,4}=(?!=)[ \t]{0,4}(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"),
+            Checks.keyword_default,
+        )
+        for word in (rb"default", rb"fallback")
+    ),
+    ("credential_assignment", rb"default(?:(?<=\|default)|(?<=\| default))(?:\([ \t]*|[ \t]+)(?=[\"'])", Checks.default_after),
+    ("credential_assignment", rb"\.unwrap_or(?:_else\([ \t]*\|[A-Za-z_]*\|[ \t]*|\([ \t]*)(?=[\"'])", Checks.default_after),
+    ("credential_assignment", word_start(rb"Field", rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.default_after),
+    *(
+        ("credential_assignment", word_start(word, rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.wrapped_secret)
+        for word in (rb"SecretStr", rb"SecretBytes")
+    ),
     # A user and a password as a pair of strings: requests' auth=("admin", "...").
     (
         "credential_assignment",

@@ -55,6 +55,7 @@ _SOURCES = (
     "screening/value_checks.py",
     "screening/sentences.py",
     "screening/assignments.py",
+    "screening/defaults.py",
     "screening/places.py",
     "screening/codes.py",
     "screening/vocabulary.py",

@@ -162,7 +162,24 @@ TERRAFORM_DEFAULTS = [
 ]  # fmt: skip
 
 
-@given(form=st.sampled_from(FALLBACK_FORMS + TYPED_FORMS + TERRAFORM_DEFAULTS), value=mixed)
+# A literal code gives a credential as its default: by keyword in a call, on one line or over
+# several (python-decouple, django-environ, configparser, argparse, pydantic), after a template's
+# filter (Jinja and Ansible, Helm) or a lookup's method (Rust), as a field's first argument; and one
+# wrapped in pydantic's secret types, whatever holds it.
+DEFAULT_FORMS = [
+    'SECRET_KEY = config("SECRET_KEY", default="{v}")', "SECRET_KEY = env.str('DJANGO_SECRET_KEY', default='{v}')",
+    'password = cfg.get("db", "password", fallback="{v}")', 'parser.add_argument("--api-key", default="{v}")',
+    'api_key: str = Field(default="{v}")', '    api_key: str = Field(\n        default="{v}",\n        description="Key",\n    )',
+    'api_key: str = Field("{v}", description="the key")', 'click.option("--token", default="{v}", help="CI token")',
+    "password: \"{{{{ lookup('env', 'DB_PASSWORD') | default('{v}') }}}}\"",
+    'password: {{{{ .Values.db.password | default "{v}" }}}}', 'let key = env::var("API_KEY").unwrap_or("{v}".to_string());',
+    'let token = std::env::var("GITHUB_TOKEN")\n    .unwrap_or_else(|_| "{v}".into());', 'password = SecretStr("{v}")',
+    'db_password: SecretStr = SecretStr("{v}")', 'token: SecretStr = Field(default=SecretStr("{v}"))',
+    'Settings(api_secret=SecretBytes(b"{v}"))',
+]  # fmt: skip
+
+
+@given(form=st.sampled_from(FALLBACK_FORMS + TYPED_FORMS + TERRAFORM_DEFAULTS + DEFAULT_FORMS), value=mixed)
 def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> None:
     text = form.format(v=value)
     assert find_secret(text) == "credential_assignment", text
@@ -193,6 +210,14 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         'variable "region" {\n  default = "eu-west-1"\n}', 'variable "api_token" {\n  default = ""\n}',
         'variable "db_password" {\n  default = "changeme"\n}', 'variable "db_password" {\n  default = var.fallback\n}',
         'variable "db_password" {}\nvariable "region" {\n  default = "Xk9vQ2mN5p"\n}', 'default = "Xk9vQ2mN5p"',
+        # a default of another name, a default that is code or empty, and a default outside a call
+        'model = config("MODEL", default="gpt-4o-mini")', 'parser.add_argument("--tokenizer", default="cl100k_base")',
+        'api_key: str = Field(default=None)', "api_key: str = Field(default=...)", 'api_key: str = Field(default="")',
+        'parser.add_argument("--token", default=os.environ.get("TOKEN"))', 'password = SecretStr("")',
+        'password = SecretStr(os.environ["DB_PASSWORD"])', 'level = cfg.get("log", "level", fallback="INFO-2")',
+        'region: {{ .Values.region | default "eu-west-1" }}', 'let home = env::var("HOME").unwrap_or("/root/x1".into());',
+        'token_url: str = Field(default="https://auth.example.com/oauth/token2")', '(password, default="Xk9vQ2mN5p")',
+        'name: str = Field("Deploy-Bot", description="the bot")', "default: Xk9vQ2mN5p", "Use | default('Xk9vQ2mN5p') in templates.",
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:

@@ -1,0 +1,97 @@
+"""Literals code gives a credential as its default, or marks as secret by their type.
+
+- By keyword, in a call: python-decouple's and django-environ's ``config("SECRET_KEY",
+  default="...")``, configparser's ``cfg.get("db", "password", fallback="...")``, argparse's
+  ``add_argument("--api-key", default="...")``, pydantic's ``api_key: str = Field(default="...")``,
+  the call written on one line or over several.
+- After what a lookup gives back: a template's filter (Jinja's and Ansible's ``{{ lookup('env',
+  'DB_PASSWORD') | default('...') }}``, Helm's ``{{ .Values.password | default "..." }}``), Rust's
+  ``env::var("API_KEY").unwrap_or("...")`` and ``unwrap_or_else(|_| "...")``, and a field's first
+  argument, ``api_key: str = Field("...")``.
+- Wrapped in pydantic's secret types, whatever it is assigned to: ``SecretStr("...")``,
+  ``SecretBytes(b"...")``.
+
+A default counts where a word before it in its statement names a credential (the name assigned,
+the key looked up, the option defined: :meth:`names_credential_before`); ``model =
+config("MODEL", default="...")`` and ``add_argument("--tokenizer", default="...")`` are kept. The
+literal is judged as a call's second argument is: a digit, a symbol or a case step in it, so
+``default=""``, ``default="none"`` and a default that is code (``default=None``, ``default=...``,
+``SecretStr(os.environ["PW"])``) are kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .assignments import AssignmentChecks
+from .buffers import NAME_CHARS
+from .leads import compiled
+from .names import MAX_COMMAND
+
+__all__ = ["DefaultChecks"]
+
+
+class DefaultChecks(AssignmentChecks):
+    """The checks of a credential's default given in code, and of pydantic's secret types."""
+
+    word_in_code = compiled(rb"[A-Za-z_][A-Za-z0-9_-]*")
+
+    def keyword_default(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for ``default=`` or ``fallback=`` and a literal, inside a call whose statement
+        names a credential before it."""
+        opening = self.call_opening(buffer, match.start())
+        if opening is None:
+            return False  # a setting of a file's own (Terraform's default = "..."), not a call's argument
+        line = buffer.rfind(b"\n", 0, opening) + 1
+        return self.names_credential_before(buffer, line, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
+
+    def default_after(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a literal after a template's ``| default``, a lookup's ``unwrap_or`` or a
+        field's opening bracket, in a statement that names a credential before it. A line that
+        starts with ``.`` goes on the statement of the line before (a chain of methods)."""
+        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        indent = line
+        while indent < match.start() and buffer[indent] in b" \t":
+            indent += 1
+        if line and buffer[indent] == ord("."):
+            line = buffer.rfind(b"\n", max(0, line - 1 - MAX_COMMAND), line - 1) + 1
+        return self.names_credential_before(buffer, line, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
+
+    def wrapped_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a literal given to pydantic's ``SecretStr`` or ``SecretBytes``."""
+        return self.quoted_value(buffer, match.end(), texture=True)
+
+    def names_credential_before(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether a word of code in ``buffer[start:end]`` names a credential: an identifier, a
+        key in quotes or an option's name (``--api-key``), each judged alone."""
+        if not self.word_within_reach(buffer, end, end - start):
+            return False  # no credential word at all: most statements
+        for word in self.word_in_code.finditer(buffer, start, end):
+            first, last = word.span()
+            if self.credential_named(buffer, first, last) and self.not_credential_name.fullmatch(buffer, first, last) is None:
+                return True
+        return False
+
+    @staticmethod
+    def call_opening(buffer: bytearray, pos: int) -> int | None:
+        """Where the bracket opens the call whose arguments hold ``pos``, up to
+        :data:`~.names.MAX_COMMAND` bytes before it and over lines; ``None`` when ``pos`` is in no
+        call's arguments (a bracket that no name precedes opens a tuple, not a call). Quoted
+        strings are passed over whole, so a bracket in one is not counted."""
+        bound = max(0, pos - MAX_COMMAND)
+        depth = 0
+        at = pos
+        while at > bound:
+            at -= 1
+            byte = buffer[at]
+            if byte in b"\"'":
+                at = buffer.rfind(buffer[at : at + 1], bound, at)
+                if at < 0:
+                    return None
+            elif byte in b")]}":
+                depth += 1
+            elif byte in b"([{":
+                if depth == 0:
+                    return at if byte == ord("(") and at and buffer[at - 1] in NAME_CHARS else None
+                depth -= 1
+        return None
