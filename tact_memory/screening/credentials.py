@@ -107,6 +107,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "netrc_password": "a netrc entry with a password",
         "pgpass_password": "a PostgreSQL password file entry with a password",
         "kubernetes_secret": "a Kubernetes Secret's encoded data",
+        "login_password": "a password given to a login call or typed into a password field",
         "credential_assignment": "a value assigned to a credential-like name",
         **providers.KINDS,
     }

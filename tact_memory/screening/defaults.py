@@ -47,15 +47,9 @@ class DefaultChecks(AssignmentChecks):
 
     def default_after(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal after a template's ``| default``, a lookup's ``unwrap_or`` or a
-        field's opening bracket, in a statement that names a credential before it. A line that
-        starts with ``.`` goes on the statement of the line before (a chain of methods)."""
-        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
-        indent = line
-        while indent < match.start() and buffer[indent] in b" \t":
-            indent += 1
-        if line and buffer[indent] == ord("."):
-            line = buffer.rfind(b"\n", max(0, line - 1 - MAX_COMMAND), line - 1) + 1
-        return self.names_credential_before(buffer, line, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
+        field's opening bracket, in a statement that names a credential before it."""
+        start = self.statement_start(buffer, match.start())
+        return self.names_credential_before(buffer, start, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
 
     def wrapped_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal given to pydantic's ``SecretStr`` or ``SecretBytes``."""
@@ -71,6 +65,22 @@ class DefaultChecks(AssignmentChecks):
             if self.credential_named(buffer, first, last) and self.not_credential_name.fullmatch(buffer, first, last) is None:
                 return True
         return False
+
+    @staticmethod
+    def statement_start(buffer: bytearray, end: int) -> int:
+        """Where the statement that ``end`` is in starts: its line's start, or an earlier line's
+        when the lines after it start with ``.`` (a chain of methods written one to a line), no
+        more than :data:`~.names.MAX_COMMAND` bytes before ``end``."""
+        bound = max(0, end - MAX_COMMAND)
+        line = max(bound, buffer.rfind(b"\n", bound, end) + 1)
+        while line > bound:
+            indent = line
+            while indent < end and buffer[indent] in b" \t":
+                indent += 1
+            if buffer[indent] != ord("."):
+                break
+            line = max(bound, buffer.rfind(b"\n", bound, line - 1) + 1)
+        return line
 
     @staticmethod
     def call_opening(buffer: bytearray, pos: int) -> int | None:

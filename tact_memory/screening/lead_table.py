@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "d7c8f68653765517927be28a0eff0916"
+DIGEST = "5bcf7d21d9617a8e0409bf93ea33e29a"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -273,6 +273,23 @@ LEADS: tuple[bytes, ...] = (
     b':6432:',
     b':*:',
     b'kind:',
+    b'login',
+    b'BasicAuth(',
+    b'DigestAuth(',
+    b'NetworkCredential',
+    b'PasswordAuthentication',
+    b'UsernamePasswordCredentials(',
+    b'UsernamePasswordAuthenticationToken(',
+    b'getConnection',
+    b'.fill(',
+    b'.type(',
+    b'.typeText(',
+    b'.setValue(',
+    b'.sendKeys(',
+    b'.send_keys(',
+    b'.pressSequentially(',
+    b'.press_sequentially(',
+    b'fill_in',
     b'',
     b'',
     b'",',

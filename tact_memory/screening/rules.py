@@ -31,6 +31,12 @@ from .vocabulary import OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
+
+_LOGIN_USER = rb"(?:(?P<user>[\"'])[^\"'\r\n]{1,128}(?P=user)|[A-Za-z_][A-Za-z0-9_.]{0,64})"
+"""The user a login call is given before its password: a string, or a variable."""
+_SELECTOR = rb"(?P<quote>[\"'`])(?P<selector>(?:(?!(?P=quote))[^\r\n]){1,128}?)(?P=quote)"
+"""A field's selector or label in quotes, as a browser test gives it."""
+
 _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 
 _NAME_ENDS = rb"(?=[.!?]?[ \t]*(?:\Z|[\r\n,;:)\"'`])|[ \t]+(?:for|of|to|on|in|at)[ \t])"
@@ -553,6 +559,34 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # A Kubernetes Secret's data under keys of any name: found by its kind, the data looked for.
     ("kubernetes_secret", rb"kind:[ \t]{0,8}[\"']?Secret[\"']?[ \t]*(?:#[^\r\n]{0,256})?(?:\r?\n|\Z)", Checks.secret_object),
+    # A password given after a user to a call that logs in or makes a login's credentials:
+    # smtp.login("me@example.com", "..."), HTTPBasicAuth("admin", "..."), NetworkCredential("svc",
+    # "..."), DriverManager.getConnection(url, "app", "...").
+    *(
+        ("login_password", lead + rb"\([ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", Checks.login_password)
+        for lead in (
+            word_start(rb"login", rb"", gap=rb"[A-Za-z0-9]"), rb"BasicAuth", rb"DigestAuth", word_start(rb"NetworkCredential", rb""),
+            word_start(rb"PasswordAuthentication", rb""), rb"UsernamePasswordCredentials", rb"UsernamePasswordAuthenticationToken",
+        )
+    ),
+    (
+        "login_password",
+        word_start(rb"getConnection", rb"\([^,()\r\n]{1,256},[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])"),
+        Checks.login_password,
+    ),
+    # What a browser test types into a password field, the field named by the selector given with
+    # the value or by one in the chain before the method: page.fill('#password', '...'),
+    # cy.get('#password').type('...'), find_element(By.ID, "password").send_keys("..."), Capybara's
+    # fill_in "Password", with: "...".
+    *(
+        ("login_password", rb"\." + method + rb"\((?:[ \t]*" + _SELECTOR + rb"[ \t]*,)?[ \t]*(?=[bBrRuUfF]?[\"'`])", Checks.typed_password)
+        for method in (rb"fill", rb"type", rb"typeText", rb"setValue", rb"sendKeys", rb"send_keys", rb"pressSequentially", rb"press_sequentially")
+    ),
+    (
+        "login_password",
+        word_start(rb"fill_in", rb"[ \t(]+" + _SELECTOR + rb"[ \t]*,[ \t]*with:[ \t]*(?=[\"'])", gap=rb"[A-Za-z0-9_]"),
+        Checks.typed_password,
+    ),
     ("credential_assignment", _SEPARATOR, Checks.assignment),
     # A credential's name compared with a quoted value, either way round: if password == "...".
     ("credential_assignment", rb"===?|!==?", Checks.comparison),

@@ -1,0 +1,71 @@
+"""Passwords given where a login happens: to a login call, or typed into a password field.
+
+- A call that logs in, or makes the credentials of a login, from a user and a password given in
+  that order: ``smtp.login("me@example.com", "...")``, ``ftp.login("deploy", "...")``, requests'
+  and httpx's ``HTTPBasicAuth("admin", "...")``, aiohttp's ``BasicAuth(...)``, .NET's
+  ``NetworkCredential("svc", "...")``, Java's ``PasswordAuthentication(...)`` and
+  ``DriverManager.getConnection(url, "app", "...")``. The user may be a variable; the password is
+  a literal.
+- What a browser test types into a password field: Playwright's ``page.fill('#password', '...')``
+  and ``getByLabel('Password').fill('...')``, Puppeteer's ``page.type('#password', '...')``,
+  Cypress's ``cy.get('#password').type('...')``, Selenium's ``find_element(By.ID,
+  "password").send_keys("...")``, WebdriverIO's ``setValue``, TestCafe's ``typeText``, Capybara's
+  ``fill_in "Password", with: "..."``. The field is named by the selector given with the value, or by
+  one in the chain before the method on its statement (a line that starts with ``.`` goes on the
+  line before it).
+
+The password is judged as a call's second argument is: a digit, a symbol or a case step in it, so
+``login("admin", "secret")``, ``.fill('#password', password)`` and ``.type('#password', '{enter}')``
+are kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .defaults import DefaultChecks
+from .leads import compiled
+from .vocabulary import PASSWORD_WORD
+
+__all__ = ["LoginChecks", "PASSWORD_FIELD"]
+
+PASSWORD_FIELD = rb"(?i:pass(?:word|wd|phrase|code)|pwd|" + PASSWORD_WORD + rb")|(?i:pass)(?![a-z])"
+"""What a selector or label of a password field holds: ``#password``, ``input[name="passwd"]``,
+``[data-test=pwd]``, ``Password``, ``newPassword``, ``#pass``, a password in another language;
+``passport`` is no such field."""
+
+
+class LoginChecks(DefaultChecks):
+    """The checks of passwords given to a login: its call, or the field a test types them into."""
+
+    password_field = compiled(PASSWORD_FIELD)
+    quoted_in_code = compiled(rb"([\"'`])((?:(?!\1)[^\r\n]){1,256}?)\1")
+
+    def login_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a literal password given after a user to a login call. Anonymous FTP's
+        password is the convention ``anonymous@`` or an address, never a secret."""
+        quote = match.group("user")
+        if quote is not None and buffer[match.end("user") : match.end("user") + 10].lower() == b"anonymous" + quote:
+            return False
+        return self.quoted_value(buffer, match.end(), texture=True)
+
+    def typed_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a literal typed into a field that a selector names as a password's."""
+        selector = match.span("selector") if match.group("selector") is not None else None
+        if selector is not None:
+            named = self.password_field.search(buffer, *selector) is not None
+        else:
+            named = self.field_before(buffer, match.start())
+        return named and self.quoted_value(buffer, match.end(), texture=True)
+
+    def field_before(self, buffer: bytearray, end: int) -> bool:
+        """Whether a quoted string of the statement that ends at ``end`` names a password field
+        (:meth:`statement_start`), not looking past a ``;`` that ends an earlier statement."""
+        line = self.statement_start(buffer, end)
+        start = buffer.rfind(b";", line, end) + 1 or line
+        if self.password_field.search(buffer, start, end) is None:
+            return False  # most statements: no password's name anywhere, quoted or not
+        return any(
+            self.password_field.search(buffer, *quoted.span(2)) is not None
+            for quoted in self.quoted_in_code.finditer(buffer, start, end)
+        )

@@ -1,0 +1,78 @@
+"""Passwords given where a login happens: to a login call, or typed into a password field by a
+browser test (:mod:`tact_memory.screening.logins`)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import KINDS, find_secret
+from tact_memory.screening.logins import PASSWORD_FIELD
+
+from .test_sentences import mixed
+
+# A call that logs in, or makes a login's credentials, from a user (a string or a variable) and a
+# password, in the languages and libraries that name them so.
+LOGIN_CALLS = [
+    'server.login("ops@example.com", "{v}")', "ftp.login('deploy', '{v}')", "imap.login(user, '{v}')",
+    'requests.get(url, auth=HTTPBasicAuth("admin", "{v}"))', 'auth = httpx.DigestAuth("admin", "{v}")',
+    'session = aiohttp.ClientSession(auth=aiohttp.BasicAuth("bot", "{v}"))', 'var cred = new NetworkCredential("svc", "{v}");',
+    'new PasswordAuthentication("smtp-user", "{v}".toCharArray())', 'Connection c = DriverManager.getConnection(url, "app", "{v}");',
+    'token = UsernamePasswordAuthenticationToken("ann", "{v}")', 'def test_admin(client):\n    client.login("admin", "{v}")',
+]  # fmt: skip
+
+# What a browser test types into a password field, named by the selector given with the value or
+# by one in the chain before the method, on its line or on the line before a line that starts with ".".
+TYPED_FIELDS = [
+    "await page.fill('#password', '{v}');", 'await page.getByLabel("Password").fill("{v}");',
+    "await page.locator('input[name=\"password\"]').fill('{v}');", "await page.type('#user-password', '{v}')",
+    "cy.get('[data-test=password]').type('{v}')", "cy.get('#password')\n  .should('be.visible')\n  .type('{v}')",
+    'driver.find_element(By.ID, "password").send_keys("{v}")', 'driver.findElement(By.name("passwd")).sendKeys("{v}");',
+    "await $('#pwd').setValue('{v}')", "await t.typeText('#password', '{v}')", 'fill_in "Password", with: "{v}"',
+    "fill_in 'user[password]', with: '{v}'", "await page.getByPlaceholder('Passwort').pressSequentially('{v}')",
+]  # fmt: skip
+
+
+def test_the_kind_is_described() -> None:
+    assert KINDS["login_password"].startswith("a password")
+
+
+@given(form=st.sampled_from(LOGIN_CALLS + TYPED_FIELDS), value=mixed)
+def test_a_password_given_to_a_login_is_refused(form: str, value: str) -> None:
+    text = form.format(v=value)
+    assert find_secret(text) == "login_password", text
+
+
+# Logins with no literal password.
+KEPT = [
+    # no literal, a word or a placeholder, and anonymous FTP's convention
+    "login(user, password)", 'login("admin", "secret")', 'login("ops@example.com", "<password>")',
+    'login("ops@example.com", "********")', 'ftp.login("anonymous", "anonymous@")', 'login("Sign in", "Log in here")',
+    # a field that is no password's, or a value that is code or a key to press
+    "await page.fill('#password', password);", "await page.fill('#password', process.env.E2E_PASSWORD!);",
+    "cy.get('#password').type('{enter}')", "cy.get('#email').type('ann.lee+test1@example.com')",
+    "cy.get('#password').clear(); cy.get('#email').type('ann.lee+test1@example.com')",
+    "await page.fill('#search', 'Q3 report 2024!')", "new Array(5).fill('x1!')", "str.type('Xk9vQ2mN5p')",
+    "page.getByLabel('Passport number').fill('X1234567')", "await page.getByLabel('Username').fill('ann_Lee2');",
+    'fill_in "Email", with: "ann@example.com"', 'fill_in "Password", with: password',
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_a_login_without_a_literal_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize(
+    ("label", "named"),
+    [
+        ("#password", True), ('input[name="passwd"]', True), ("[data-test=pwd]", True), ("newPassword", True),
+        ("#pass", True), ("Passcode", True), ("Passwort", True), ("contraseña", True), ("passport", False),
+        ("#email", False), ("Username", False), ("#passenger-name", False),
+    ],
+)  # fmt: skip
+def test_a_password_field_is_named_by_its_selector_or_label(label: str, named: bool) -> None:
+    import re
+
+    assert (re.search(PASSWORD_FIELD, label.encode()) is not None) == named
