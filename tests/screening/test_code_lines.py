@@ -123,6 +123,14 @@ def test_a_name_given_to_itself_is_kept(name: str, form: str) -> None:
     assert find_secret(form.format(n=name)) is None
 
 
+@pytest.mark.parametrize(
+    "text", ["client.login(username=user, password=pw)", "password = pw", "self.password = pw", "connect(host, password=pwd)", "api_key = key"]
+)
+def test_a_short_name_of_the_credential_given_to_it_is_kept(text: str) -> None:
+    # pw, pwd and key are what code calls the variable that holds a password or a key
+    assert find_secret(text) is None, text
+
+
 @given(
     name=st.sampled_from(IDENTIFIER_NAMES),
     form=st.sampled_from(VALUE_FORMS),
