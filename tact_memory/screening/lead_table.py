@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "5bcf7d21d9617a8e0409bf93ea33e29a"
+DIGEST = "c78b8b6802910c3a28286e0d5eccf977"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -289,6 +289,9 @@ LEADS: tuple[bytes, ...] = (
     b'.send_keys(',
     b'.pressSequentially(',
     b'.press_sequentially(',
+    b'requirepass',
+    b'masterauth',
+    b'redis-cli',
     b'fill_in',
     b'',
     b'',

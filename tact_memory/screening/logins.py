@@ -14,15 +14,20 @@
   one in the chain before the method on its statement (a line that starts with ``.`` goes on the
   line before it).
 
+- A Redis server's password: in ``redis.conf`` and on ``redis-server``'s command line (``requirepass
+  ...``, ``masterauth ...``, ``--requirepass ...``), set at run time (``CONFIG SET requirepass
+  ...``), and given to ``AUTH`` in ``redis-cli`` (``redis-cli AUTH ...``, ``AUTH default ...``).
+
 The password is judged as a call's second argument is: a digit, a symbol or a case step in it, so
-``login("admin", "secret")``, ``.fill('#password', password)`` and ``.type('#password', '{enter}')``
-are kept.
+``login("admin", "secret")``, ``.fill('#password', password)``, ``.type('#password', '{enter}')``
+and redis.conf's own example, ``requirepass foobared``, are kept.
 """
 
 from __future__ import annotations
 
 import re
 
+from .buffers import trimmed
 from .defaults import DefaultChecks
 from .leads import compiled
 from .vocabulary import PASSWORD_WORD
@@ -48,6 +53,14 @@ class LoginChecks(DefaultChecks):
         if quote is not None and buffer[match.end("user") : match.end("user") + 10].lower() == b"anonymous" + quote:
             return False
         return self.quoted_value(buffer, match.end(), texture=True)
+
+    def server_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password, quoted or not, after a directive or command that always takes one."""
+        found = self.value_at(buffer, match.end())
+        if found is None:
+            return False
+        first, last = found[0], found[1]
+        return self.is_value(buffer, first, last) and self.header_texture.fullmatch(buffer, first, trimmed(buffer, first, last)) is not None
 
     def typed_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal typed into a field that a selector names as a password's."""

@@ -582,6 +582,17 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("login_password", rb"\." + method + rb"\((?:[ \t]*" + _SELECTOR + rb"[ \t]*,)?[ \t]*(?=[bBrRuUfF]?[\"'`])", Checks.typed_password)
         for method in (rb"fill", rb"type", rb"typeText", rb"setValue", rb"sendKeys", rb"send_keys", rb"pressSequentially", rb"press_sequentially")
     ),
+    # A Redis server's password: requirepass and masterauth in redis.conf, on redis-server's command
+    # line (--requirepass) or in CONFIG SET; and what redis-cli gives AUTH, after a user or alone.
+    *(
+        ("credential_assignment", word_start(word, rb"[ \t]+", gap=rb"[A-Za-z0-9_]"), Checks.server_password)
+        for word in (rb"requirepass", rb"masterauth")
+    ),
+    (
+        "login_password",
+        word_start(rb"redis-cli", rb"[^\r\n|;&]{0,160}?[ \t]AUTH[ \t]+(?:[^\s\"']{1,64}[ \t]+(?=\S))?"),
+        Checks.server_password,
+    ),
     (
         "login_password",
         word_start(rb"fill_in", rb"[ \t(]+" + _SELECTOR + rb"[ \t]*,[ \t]*with:[ \t]*(?=[\"'])", gap=rb"[A-Za-z0-9_]"),

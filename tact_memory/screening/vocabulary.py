@@ -186,8 +186,9 @@ _PERCENT_NAME = rb"%[A-Za-z_][A-Za-z_.]+(?:\([A-Za-z0-9_:.-]{1,128}\))?%"
 # password ("Tr0ub4dor").
 _PLAIN_NAME = rb"(?!(?=[A-Za-z0-9_]*[a-z])(?=[A-Za-z0-9_]*[A-Z])[A-Za-z0-9_]*[0-9])[A-Za-z_][A-Za-z0-9_]*"
 _TEMPLATE = (
-    rb"\$\{\{[^{}]{0,128}\}\}|\$\{[^{}]{0,128}\}|\$\([^()]{0,128}\)"
-    rb"|\$(?:::)?" + _PLAIN_NAME +  # Tcl's global namespace too: $::env(NAME)
+    # each $ may be doubled, as Compose files and Makefiles escape it: $$DB_PASSWORD, $${TOKEN}
+    rb"\$?\$\{\{[^{}]{0,128}\}\}|\$?\$\{[^{}]{0,128}\}|\$?\$\([^()]{0,128}\)"
+    rb"|\$?\$(?:::)?" + _PLAIN_NAME +  # Tcl's global namespace too: $::env(NAME)
     rb"(?:(?:->|\.)[A-Za-z_][A-Za-z0-9_]*)*"
     rb"|\$[a-z_][a-z0-9_]*(?:-[a-z0-9_]+)+"  # a style sheet's variable: $text-success
     rb"|\$(?i:env):[A-Za-z_][A-Za-z0-9_]*"  # PowerShell's environment variable, which "..." fills in
@@ -232,7 +233,7 @@ _COLOUR = rb"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})"
 VARIABLE_END = b"/.:[]{}()<>|-"
 _LEAD_END = rb"(?![^" + VARIABLE_END.replace(b"[", rb"\[").replace(b"]", rb"\]") + rb"])"
 _UNQUOTED_LEAD = (
-    rb"[<{\[(]|\$[{(]|(?:\$(?:[0-9]|[$@*#?!-]|(?:::)?" + _PLAIN_NAME + rb"))+" + _LEAD_END
+    rb"[<{\[(]|\$?\$[{(]|(?:\$\$?(?:[0-9]|[$@*#?!-]|(?:::)?" + _PLAIN_NAME + rb"))+" + _LEAD_END  # $$X: Compose, make
     + rb"|" + _PERCENT_NAME + rb"|%\([A-Za-z_][A-Za-z0-9_]*\)[sdr]|%[-+ 0#]?[0-9]*(?:\.[0-9]+)?[sdvqrxf]" + _LEAD_END
     + rb"|#\{|(?:" + _COLOUR + rb"|#(?:[a-z]{3,}(?:[-_][a-z0-9]+)*|[A-Z]{3,}(?:_[A-Z]+)*))" + _LEAD_END
 )

@@ -34,6 +34,15 @@ TYPED_FIELDS = [
 ]  # fmt: skip
 
 
+# A Redis server's password: in redis.conf, on redis-server's command line (a Compose file's
+# command), set at run time, and given to AUTH in redis-cli, alone or after a user.
+REDIS_SETTINGS = [
+    "requirepass {v}", "  masterauth {v}  # replica", "command: redis-server --appendonly yes --requirepass {v}",
+    'redis-server --requirepass "{v}"', 'redis-cli CONFIG SET requirepass "{v}"',
+]  # fmt: skip
+REDIS_LOGINS = ["redis-cli AUTH {v}", "redis-cli -h cache.internal -p 6380 AUTH default {v}"]
+
+
 def test_the_kind_is_described() -> None:
     assert KINDS["login_password"].startswith("a password")
 
@@ -56,7 +65,17 @@ KEPT = [
     "await page.fill('#search', 'Q3 report 2024!')", "new Array(5).fill('x1!')", "str.type('Xk9vQ2mN5p')",
     "page.getByLabel('Passport number').fill('X1234567')", "await page.getByLabel('Username').fill('ann_Lee2');",
     'fill_in "Email", with: "ann@example.com"', 'fill_in "Password", with: password',
+    # redis.conf's own example, a variable, prose about the directive, and AUTH with no password
+    "# requirepass foobared", "requirepass ${REDIS_PASSWORD}", "command: redis-server --requirepass $$REDIS_PASSWORD",
+    "Set requirepass in redis.conf to protect the server.", "redis-cli AUTH $REDIS_PASSWORD", "redis-cli AUTH default",
+    "masterauth <master-password>",
 ]  # fmt: skip
+
+
+@given(form=st.sampled_from(REDIS_SETTINGS + REDIS_LOGINS), value=mixed.filter(lambda v: " " not in v and "#" not in v))
+def test_a_redis_password_is_refused(form: str, value: str) -> None:
+    text = form.format(v=value)
+    assert find_secret(text) == ("login_password" if form in REDIS_LOGINS else "credential_assignment"), text
 
 
 @pytest.mark.parametrize("text", KEPT)

@@ -24,6 +24,7 @@ REFUSED = [
     "DB_PASSWORD=$I2R9Rkhr8wlbidxJy6",
     "DB_PASSWORD=$Y9nq5^%&dLuzVX%P",
     "password: $YebHJ@o!0JmhS!",
+    "password: $$Tr0ub4dor3x",
     "DB_PASSWORD=$J$4zH8lrxERIqi#",
     "password: %jy0S^@Sp5QbCM0ryJ",
     "DB_PASSWORD=%cBoVf5iPml%UDlQqFSEI",
@@ -101,7 +102,8 @@ VARIABLE_NAMES = st.from_regex(r"[A-Z]{2,8}(?:_[A-Z]{2,8}[0-9]?){0,3}|[a-z]{2,8}
 
 @given(
     name=VARIABLE_NAMES,
-    shape=st.sampled_from(["${n}", "${{{n}}}", "${{{n}:-none}}", "${n}/.config/app", "${n}:${n}", "${n}${n}", "%{n}%"]),
+    # $$ is how Compose files and Makefiles write a $ that the shell is to read: $$DB_PASSWORD
+    shape=st.sampled_from(["${n}", "${{{n}}}", "${{{n}:-none}}", "${n}/.config/app", "${n}:${n}", "${n}${n}", "%{n}%", "$${n}", "$${{{n}}}"]),
     form=st.sampled_from(["DB_PASSWORD={v}", "password: {v}", "export API_KEY={v}", "token={v};"]),
 )
 def test_a_variable_in_any_of_its_shapes_is_kept(name: str, shape: str, form: str) -> None:
