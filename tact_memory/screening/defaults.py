@@ -42,7 +42,7 @@ class DefaultChecks(AssignmentChecks):
         opening = self.call_opening(buffer, match.start())
         if opening is None:
             return False  # a setting of a file's own (Terraform's default = "..."), not a call's argument
-        line = buffer.rfind(b"\n", 0, opening) + 1
+        line = buffer.rfind(b"\n", max(0, opening - MAX_COMMAND), opening) + 1
         return self.names_credential_before(buffer, line, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
 
     def default_after(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -1,4 +1,5 @@
-"""Passwords given where a login happens: to a login call, or typed into a password field.
+"""Passwords given where a login happens: to a login call, typed into a password field, or set
+for a server to ask for.
 
 - A call that logs in, or makes the credentials of a login, from a user and a password given in
   that order: ``smtp.login("me@example.com", "...")``, ``ftp.login("deploy", "...")``, requests'
@@ -41,7 +42,8 @@ PASSWORD_FIELD = rb"(?i:pass(?:word|wd|phrase|code)|pwd|" + PASSWORD_WORD + rb")
 
 
 class LoginChecks(DefaultChecks):
-    """The checks of passwords given to a login: its call, or the field a test types them into."""
+    """The checks of passwords given to a login: its call, the field a test types them into, the
+    server's setting."""
 
     password_field = compiled(PASSWORD_FIELD)
     quoted_in_code = compiled(rb"([\"'`])((?:(?!\1)[^\r\n]){1,256}?)\1")

@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterable
 from .connection import Backoff, commit_unchanged
 from .sqlite_errors import SQLITE_FULL, SQLITE_IOERR, error_code
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # the residue reader itself is imported by the first check
 if TYPE_CHECKING:
     from . import residue
 
