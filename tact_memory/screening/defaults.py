@@ -6,8 +6,9 @@
   the call written on one line or over several.
 - After what a lookup gives back: a template's filter (Jinja's and Ansible's ``{{ lookup('env',
   'DB_PASSWORD') | default('...') }}``, Helm's ``{{ .Values.password | default "..." }}``), Rust's
-  ``env::var("API_KEY").unwrap_or("...")`` and ``unwrap_or_else(|_| "...")``, and a field's first
-  argument, ``api_key: str = Field("...")``.
+  ``env::var("API_KEY").unwrap_or("...")`` and ``unwrap_or_else(|_| "...")``, Ruby's
+  ``ENV.fetch("SECRET_KEY_BASE") { "..." }``, and a field's first argument, ``api_key: str =
+  Field("...")``.
 - Wrapped in pydantic's secret types, whatever it is assigned to: ``SecretStr("...")``,
   ``SecretBytes(b"...")``.
 
@@ -46,8 +47,8 @@ class DefaultChecks(AssignmentChecks):
         return self.names_credential_before(buffer, line, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
 
     def default_after(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a literal after a template's ``| default``, a lookup's ``unwrap_or`` or a
-        field's opening bracket, in a statement that names a credential before it."""
+        """Check for a literal after a template's ``| default``, a lookup's ``unwrap_or`` or
+        block, or a field's opening bracket, in a statement that names a credential before it."""
         start = self.statement_start(buffer, match.start())
         return self.names_credential_before(buffer, start, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "c78b8b6802910c3a28286e0d5eccf977"
+DIGEST = "7e4717278e011a02ec3a9d11be115c51"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -306,6 +306,7 @@ LEADS: tuple[bytes, ...] = (
     b'default',
     b'.unwrap_or',
     b'Field',
+    b'fetch',
     b'SecretStr',
     b'SecretBytes',
     b'auth',

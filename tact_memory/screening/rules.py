@@ -631,6 +631,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", rb"default(?:(?<=\|default)|(?<=\| default))(?:\([ \t]*|[ \t]+)(?=[\"'])", Checks.default_after),
     ("credential_assignment", rb"\.unwrap_or(?:_else\([ \t]*\|[A-Za-z_]*\|[ \t]*|\([ \t]*)(?=[\"'])", Checks.default_after),
     ("credential_assignment", word_start(rb"Field", rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.default_after),
+    # Ruby's ENV.fetch("SECRET_KEY_BASE") { "..." }: the block gives the default.
+    (
+        "credential_assignment",
+        word_start(rb"fetch", rb"\([^()\r\n]{1,128}\)[ \t]*\{[ \t]*(?:\|[^|\r\n]{0,32}\|[ \t]*)?(?=[\"'])", gap=rb"[A-Za-z0-9_]"),
+        Checks.default_after,
+    ),
     *(
         ("credential_assignment", word_start(word, rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.wrapped_secret)
         for word in (rb"SecretStr", rb"SecretBytes")

@@ -183,7 +183,7 @@ DEFAULT_FORMS = [
     'password: {{{{ .Values.db.password | default "{v}" }}}}', 'let key = env::var("API_KEY").unwrap_or("{v}".to_string());',
     'let token = std::env::var("GITHUB_TOKEN")\n    .unwrap_or_else(|_| "{v}".into());', 'password = SecretStr("{v}")',
     'db_password: SecretStr = SecretStr("{v}")', 'token: SecretStr = Field(default=SecretStr("{v}"))',
-    'Settings(api_secret=SecretBytes(b"{v}"))',
+    'Settings(api_secret=SecretBytes(b"{v}"))', 'config.secret_key_base = ENV.fetch("SECRET_KEY_BASE") {{ "{v}" }}',
 ]  # fmt: skip
 
 
@@ -226,6 +226,7 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         'region: {{ .Values.region | default "eu-west-1" }}', 'let home = env::var("HOME").unwrap_or("/root/x1".into());',
         'token_url: str = Field(default="https://auth.example.com/oauth/token2")', '(password, default="Xk9vQ2mN5p")',
         'name: str = Field("Deploy-Bot", description="the bot")', "default: Xk9vQ2mN5p", "Use | default('Xk9vQ2mN5p') in templates.",
+        'port = ENV.fetch("PORT") { "3000" }', 'max_threads = ENV.fetch("RAILS_MAX_THREADS") { 5 }',
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:
