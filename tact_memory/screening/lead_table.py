@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "7e4717278e011a02ec3a9d11be115c51"
+DIGEST = "2f0f1d6ae19c46e246a6766ea545fdde"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -213,6 +213,7 @@ LEADS: tuple[bytes, ...] = (
     b'cryptsetup',
     b'pass',
     b'--passphrase-fd',
+    b'vercel env',
     b'docker secret',
     b'podman secret',
     b'gcloud secrets',

@@ -327,8 +327,15 @@ STDIN_READERS = (
     ),  # fmt: skip
     word_start(rb"--passphrase-fd", rb"[ \t=]+0(?![0-9])", gap=_TOOL_GAP),
     # Tools that store what they read as a secret: docker secret create NAME -, gcloud secrets
-    # create|versions add NAME --data-file=-, wrangler secret put NAME, gh secret set NAME (not
-    # vercel env add, whose variables are settings as often as secrets).
+    # create|versions add NAME --data-file=-, wrangler secret put NAME, gh secret set NAME; and
+    # vercel env add NAME when the name holds a credential word and is not one the browser is
+    # given (NEXT_PUBLIC_, PUBLIC_, VITE_), as its variables are settings as often as secrets.
+    word_start(
+        rb"vercel env",
+        rb"[ \t]+add[ \t]+(?!(?:NEXT_PUBLIC|PUBLIC|VITE)_)(?=[A-Za-z0-9_]*(?i:key|token|secret|pass|pwd|auth|cred))"
+        rb"[A-Za-z0-9_]+(?![A-Za-z0-9_-])",
+        gap=_TOOL_GAP,
+    ),
     *(
         word_start(tool, rb"[ \t]+" + verb + rb"(?![A-Za-z0-9_-])", gap=_TOOL_GAP)
         for tool, verb in (

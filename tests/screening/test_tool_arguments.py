@@ -119,6 +119,7 @@ ON_INPUT = [
     "echo '{v}' | docker secret create db_pw -", "printf '{v}' | gcloud secrets create db-pw --data-file=-",
     'echo -n "{v}" | gcloud secrets versions add db-pw --data-file=-', "echo '{v}' | wrangler secret put API_KEY",
     "echo '{v}' | gh secret set API_KEY --repo acme/app", "wrangler secret put API_KEY <<< '{v}'",
+    "echo -n '{v}' | vercel env add STRIPE_SECRET_KEY production", "vercel env add DATABASE_PASSWORD preview <<< '{v}'",
     'gcloud secrets versions add db-pw --data-file=- <<< "{v}"', "docker login -u {u} --password-stdin ghcr.io <<< '{v}'",
     "chpasswd <<< '{u}:{v}'", "sudo -S apt-get update <<< {v}",
     # tools that read a password or passphrase from their input: always, or when told to
@@ -152,6 +153,8 @@ def test_a_password_encoded_for_a_basic_authorization_header_is_refused(form: st
         "echo 'Xk9mQ2vLp' | tee out.txt", "echo 'https://api.example.com' | vercel env add API_URL production",
         # Variables and files on the input, and the tools without it.
         "echo $API_KEY | wrangler secret put API_KEY", "cat key.txt | gh secret set API_KEY",
+        # a setting's name, or one the browser is given, for vercel
+        "echo 'Xk9mQ2vLp' | vercel env add REGION production", "echo 'pk_live_Xk9mQ2vLp' | vercel env add NEXT_PUBLIC_STRIPE_KEY production",
         "docker login -u ann --password-stdin <<< \"$TOKEN\"", "echo 'done' | gh secret list",
         "wrangler secret put API_KEY", "gcloud secrets create db-pw --replication-policy=automatic",
     ],
