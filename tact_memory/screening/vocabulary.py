@@ -408,7 +408,7 @@ PURPOSE = (
 CHANGED = (
     rb"[ \t]+(?:(?:is|are|was|were|has|have|had|got|gets|will|would|should|must|be|been|being|just|now"
     rb"|recently|since|then|also|finally)[ \t]+){0,3}"
-    rb"(?:changed|set|reset|updated|rotated|switched|renewed|regenerated|reissued|rolled|replaced)"
+    rb"(?:changed|set|reset|updated|rotated|switched|renewed|regenerated|reissued|rolled|replaced|defaults|defaulted|default)"
     rb"(?:[ \t]+from[ \t]+[^\s]{1,64})?\Z"
 )
 # The type a name is declared with, between its colon and an "=": str, String, Optional[str],

@@ -75,7 +75,10 @@ def test_what_is_said_of_a_wireless_key_is_kept(text: str) -> None:
 
 
 NAMES = ["password", "root password", "staging DB password", "API key", "token", "secret", "passphrase"]
-CHANGES = ["was changed", "has been reset", "got rotated", "was just updated", "is now set", "will be set", "had been replaced"]
+CHANGES = [
+    "was changed", "has been reset", "got rotated", "was just updated", "is now set", "will be set", "had been replaced",
+    "defaults", "will default", "has defaulted",
+]  # fmt: skip
 
 
 @given(
@@ -110,6 +113,8 @@ def test_the_notes_that_tell_a_change_are_refused(text: str) -> None:
         "the token was rotated to v2-signed",
         "the token was changed to HS256",
         "the API key was rotated to the new one on 2024-07-01",
+        "the password defaults to the value of DB_PASSWORD", "the key defaults to 32 bytes",
+        "the password defaults to 12 characters", "the token defaults to cl100k_base",
         "the secret was moved to vault/prod/db2",
         # Not a credential's name before the change.
         "the password policy was changed to require12chars",
