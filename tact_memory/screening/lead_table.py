@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "2f0f1d6ae19c46e246a6766ea545fdde"
+DIGEST = "23a89f4a47b6aa8d851ef69fee63aef7"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -293,6 +293,7 @@ LEADS: tuple[bytes, ...] = (
     b'requirepass',
     b'masterauth',
     b'redis-cli',
+    b'AUTH',
     b'fill_in',
     b'',
     b'',

@@ -17,7 +17,8 @@ for a server to ask for.
 
 - A Redis server's password: in ``redis.conf`` and on ``redis-server``'s command line (``requirepass
   ...``, ``masterauth ...``, ``--requirepass ...``), set at run time (``CONFIG SET requirepass
-  ...``), and given to ``AUTH`` in ``redis-cli`` (``redis-cli AUTH ...``, ``AUTH default ...``).
+  ...``), and given to ``AUTH`` in ``redis-cli`` (``redis-cli AUTH ...``, at its prompt
+  ``127.0.0.1:6379> AUTH default ...``).
 
 The password is judged as a call's second argument is: a digit, a symbol or a case step in it, so
 ``login("admin", "secret")``, ``.fill('#password', password)``, ``.type('#password', '{enter}')``

@@ -593,6 +593,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         word_start(rb"redis-cli", rb"[^\r\n|;&]{0,160}?[ \t]AUTH[ \t]+(?:[^\s\"']{1,64}[ \t]+(?=\S))?"),
         Checks.server_password,
     ),
+    # ... and at its prompt: 127.0.0.1:6379> AUTH ...
+    ("login_password", rb"AUTH(?<=[0-9]> AUTH)[ \t]+(?:[^\s\"']{1,64}[ \t]+(?=\S))?", Checks.server_password),
     (
         "login_password",
         word_start(rb"fill_in", rb"[ \t(]+" + _SELECTOR + rb"[ \t]*,[ \t]*with:[ \t]*(?=[\"'])", gap=rb"[A-Za-z0-9_]"),

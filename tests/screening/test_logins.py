@@ -40,7 +40,7 @@ REDIS_SETTINGS = [
     "requirepass {v}", "  masterauth {v}  # replica", "command: redis-server --appendonly yes --requirepass {v}",
     'redis-server --requirepass "{v}"', 'redis-cli CONFIG SET requirepass "{v}"',
 ]  # fmt: skip
-REDIS_LOGINS = ["redis-cli AUTH {v}", "redis-cli -h cache.internal -p 6380 AUTH default {v}"]
+REDIS_LOGINS = ["redis-cli AUTH {v}", "redis-cli -h cache.internal -p 6380 AUTH default {v}", "127.0.0.1:6379> AUTH {v}"]
 
 
 def test_the_kind_is_described() -> None:
