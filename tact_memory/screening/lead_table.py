@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "23a89f4a47b6aa8d851ef69fee63aef7"
+DIGEST = "aacb3671fe6564fecafbe354941d4e0d"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -308,6 +308,7 @@ LEADS: tuple[bytes, ...] = (
     b'default',
     b'.unwrap_or',
     b'Field',
+    b'else',
     b'fetch',
     b'SecretStr',
     b'SecretBytes',

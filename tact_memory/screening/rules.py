@@ -633,6 +633,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", rb"default(?:(?<=\|default)|(?<=\| default))(?:\([ \t]*|[ \t]+)(?=[\"'])", Checks.default_after),
     ("credential_assignment", rb"\.unwrap_or(?:_else\([ \t]*\|[A-Za-z_]*\|[ \t]*|\([ \t]*)(?=[\"'])", Checks.default_after),
     ("credential_assignment", word_start(rb"Field", rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.default_after),
+    # What a conditional expression gives otherwise: password = os.getenv("PW") if prod else "...".
+    ("credential_assignment", word_start(rb"else", rb"[ \t]+(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.conditional_default),
     # Ruby's ENV.fetch("SECRET_KEY_BASE") { "..." }: the block gives the default.
     (
         "credential_assignment",

@@ -184,6 +184,9 @@ DEFAULT_FORMS = [
     'let token = std::env::var("GITHUB_TOKEN")\n    .unwrap_or_else(|_| "{v}".into());', 'password = SecretStr("{v}")',
     'db_password: SecretStr = SecretStr("{v}")', 'token: SecretStr = Field(default=SecretStr("{v}"))',
     'Settings(api_secret=SecretBytes(b"{v}"))', 'config.secret_key_base = ENV.fetch("SECRET_KEY_BASE") {{ "{v}" }}',
+    # what a conditional expression gives otherwise, to the name its statement assigns
+    'password = os.getenv("PW") if prod else "{v}"', 'API_KEY = os.environ.get("API_KEY") if not DEBUG else \'{v}\'',
+    'val apiKey: String = if (prod) System.getenv("KEY") else "{v}"', '    "password": os.environ["PW"] if prod else "{v}",',
 ]  # fmt: skip
 
 
@@ -227,6 +230,8 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         'token_url: str = Field(default="https://auth.example.com/oauth/token2")', '(password, default="Xk9vQ2mN5p")',
         'name: str = Field("Deploy-Bot", description="the bot")', "default: Xk9vQ2mN5p", "Use | default('Xk9vQ2mN5p') in templates.",
         'port = ENV.fetch("PORT") { "3000" }', 'max_threads = ENV.fetch("RAILS_MAX_THREADS") { 5 }',
+        'label = "Password" if shown else "Hidden1"', 'x = f(password=pw) if c else "Xk9vQ2mN5p"',
+        'password = os.getenv("PW") if prod else ""', 'val key = if (prod) System.getenv("KEY") else "Xk9vQ2mN5p"',
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:
