@@ -32,8 +32,12 @@ from .vocabulary import OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
 
-_LOGIN_USER = rb"(?:(?P<user>[\"'])[^\"'\r\n]{1,128}(?P=user)|[A-Za-z_][A-Za-z0-9_.]{0,64})"
-"""The user a login call is given before its password: a string, or a variable."""
+_LOGIN_USER = (
+    rb"(?:(?P<user>[\"'])[^\"'\r\n]{1,128}(?P=user)"
+    rb"|[A-Za-z_][A-Za-z0-9_.]{0,64}(?:\[[^\[\]\r\n]{1,64}\]|\([^()\r\n]{0,64}\)){0,3})"
+)
+"""The user a login call is given before its password: a string, or a variable, an element of one
+or what a call returns (``cfg["user"]``, ``os.environ["SMTP_USER"]``, ``get_user()``)."""
 _SELECTOR = rb"(?P<quote>[\"'`])(?P<selector>(?:(?!(?P=quote))[^\r\n]){1,128}?)(?P=quote)"
 """A field's selector or label in quotes, as a browser test gives it."""
 

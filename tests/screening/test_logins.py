@@ -20,6 +20,7 @@ LOGIN_CALLS = [
     'session = aiohttp.ClientSession(auth=aiohttp.BasicAuth("bot", "{v}"))', 'var cred = new NetworkCredential("svc", "{v}");',
     'new PasswordAuthentication("smtp-user", "{v}".toCharArray())', 'Connection c = DriverManager.getConnection(url, "app", "{v}");',
     'token = UsernamePasswordAuthenticationToken("ann", "{v}")', 'def test_admin(client):\n    client.login("admin", "{v}")',
+    'smtp.login(os.environ["SMTP_USER"], "{v}")', "ftp.login(cfg['ftp']['user'], '{v}')", 'imap.login(get_user(), "{v}")',
 ]  # fmt: skip
 
 # What a browser test types into a password field, named by the selector given with the value or
