@@ -421,7 +421,11 @@ class AssignmentChecks(SentenceChecks):
         found = self.value_at(buffer, pos)
         if found is None or not opening_quote(buffer, found[0]):
             return False
-        first, last = found[0], found[1]
+        return self.own_value(buffer, found[0], found[1], texture=texture)
+
+    def own_value(self, buffer: bytearray, first: int, last: int, *, texture: bool) -> bool:
+        """Whether ``buffer[first:last]`` is a value of its own (with a digit, a symbol or a case
+        step in it, when ``texture``)."""
         return self.is_value(buffer, first, last) and (
             not texture or self.header_texture.fullmatch(buffer, first, trimmed(buffer, first, last)) is not None
         )

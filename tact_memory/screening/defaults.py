@@ -31,6 +31,7 @@ from .assignments import AssignmentChecks
 from .buffers import NAME_CHARS
 from .leads import compiled
 from .names import MAX_COMMAND
+from .places import command_start
 
 __all__ = ["DefaultChecks"]
 
@@ -54,8 +55,7 @@ class DefaultChecks(AssignmentChecks):
         opening = self.call_opening(buffer, match.start())
         if opening is None:
             return False  # a setting of a file's own (Terraform's default = "..."), not a call's argument
-        line = buffer.rfind(b"\n", max(0, opening - MAX_COMMAND), opening) + 1
-        return self.names_credential_before(buffer, line, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
+        return self.names_credential_before(buffer, command_start(buffer, opening), match.start()) and self.quoted_value(buffer, match.end(), texture=True)
 
     def default_after(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal after a template's ``| default``, a lookup's ``unwrap_or`` or

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 
-from .buffers import trimmed
 from .defaults import DefaultChecks
 from .leads import compiled
 from .vocabulary import PASSWORD_WORD
@@ -60,10 +59,7 @@ class LoginChecks(DefaultChecks):
     def server_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password, quoted or not, after a directive or command that always takes one."""
         found = self.value_at(buffer, match.end())
-        if found is None:
-            return False
-        first, last = found[0], found[1]
-        return self.is_value(buffer, first, last) and self.header_texture.fullmatch(buffer, first, trimmed(buffer, first, last)) is not None
+        return found is not None and self.own_value(buffer, found[0], found[1], texture=True)
 
     def typed_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal typed into a field that a selector names as a password's."""

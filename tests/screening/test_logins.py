@@ -3,6 +3,8 @@ browser test (:mod:`tact_memory.screening.logins`)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -93,6 +95,4 @@ def test_a_login_without_a_literal_password_is_kept(text: str) -> None:
     ],
 )  # fmt: skip
 def test_a_password_field_is_named_by_its_selector_or_label(label: str, named: bool) -> None:
-    import re
-
     assert (re.search(PASSWORD_FIELD, label.encode()) is not None) == named
