@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "618be39253563e9162225287f9dc02ae"
+DIGEST = "df4ea8e397a8114e990a36905f2bae33"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -294,6 +294,35 @@ LEADS: tuple[bytes, ...] = (
     b'masterauth',
     b'redis-cli',
     b'AUTH',
+    b'password',
+    b'secret',
+    b'enable',
+    b'username',
+    b'neighbor',
+    b'snmp-server',
+    b'snmp',
+    b'rocommunity',
+    b'rwcommunity',
+    b'v3',
+    b'priv',
+    b'key-string',
+    b'authentication-key',
+    b'message-digest-key',
+    b'md5',
+    b'tacacs-server',
+    b'radius-server',
+    b'isakmp',
+    b'pre-shared-key',
+    b'wpa-psk',
+    b'chap',
+    b'pap',
+    b'set',
+    b'password',
+    b'plaintext-password',
+    b'key',
+    b'PSK',
+    b'EAP',
+    b'XAUTH',
     b'fill_in',
     b'',
     b'',

@@ -19,6 +19,9 @@ for a server to ask for.
   ...``, ``masterauth ...``, ``--requirepass ...``), set at run time (``CONFIG SET requirepass
   ...``), and given to ``AUTH`` in ``redis-cli`` (``redis-cli AUTH ...``, at its prompt
   ``127.0.0.1:6379> AUTH default ...``).
+- A network device's secrets, as its configuration holds them (the rules in :mod:`.rules`): a
+  password or secret given with type 0 or Cisco's reversible type 7, SNMP communities, key strings,
+  routing, AAA and VPN keys; a key given with its type counts where ``key`` opens its line.
 
 The password is judged as a call's second argument is: a digit, a symbol or a case step in it, so
 ``login("admin", "secret")``, ``.fill('#password', password)``, ``.type('#password', '{enter}')``
@@ -60,6 +63,16 @@ class LoginChecks(DefaultChecks):
         """Check for a password, quoted or not, after a directive or command that always takes one."""
         found = self.value_at(buffer, match.end())
         return found is not None and self.own_value(buffer, found[0], found[1], texture=True)
+
+    def line_key(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a secret after ``key`` and its type where ``key`` opens its line, as in a key
+        chain or a RADIUS or TACACS+ server's block; elsewhere ``key 0`` is any key numbered 0."""
+        start = match.start()
+        indent = buffer[max(0, start - 32) : start]
+        line = max(indent.rfind(b"\n"), indent.rfind(b"\r"))
+        if line < 0 and start > 32:
+            return False  # more than 32 characters of the line before it
+        return not indent[line + 1 :].strip(b" \t") and self.server_password(buffer, match)
 
     def typed_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal typed into a field that a selector names as a password's."""

@@ -112,6 +112,13 @@ _PROXY_USERINFO = (
 _LOGON_USER = rb"[\"']?[A-Za-z][A-Za-z0-9_$#.]{0,63}/"
 """An Oracle user before the "/" that starts its password."""
 _HOST_PORT = _HOST + rb":[0-9]{2,5}(?![0-9A-Za-z_])"
+
+_DEVICE_TYPE = rb"(?:[07][ \t]+)?"
+"""The type a network device's configuration may give before a secret: 0 for clear text, 7 for
+Cisco's reversible encoding. Both stand for the secret itself."""
+_DEVICE_VALUE = rb"(?![0-9][ \t]|[\"']?\$[0-9A-Za-z]{1,8}\$|ENC[ \t]|sha[0-9]{3}[ \t])(?=\S)"
+"""Where a device's secret starts: not at another type (5, 8 and 9 give hashes, 6 an encrypted
+value), a hash (``$1$...``, ``$6$...``, Juniper's ``$9$...``) or FortiOS's encrypted ``ENC ...``."""
 """A host and a port."""
 
 RULES: tuple[tuple[str, bytes, _Check], ...] = (
@@ -599,6 +606,42 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # ... and at its prompt: 127.0.0.1:6379> AUTH ...
     ("login_password", rb"AUTH(?<=[0-9]> AUTH)[ \t]+(?:[^\s\"']{1,64}[ \t]+(?=\S))?", Checks.server_password),
+    # A network device's secrets as its configuration holds them (Cisco IOS, NX-OS and ASA, Arista,
+    # Juniper, FortiOS, VyOS, Aruba, Linux's ifupdown, strongSwan): a password or secret given with
+    # type 0 or 7, a user's or enable's, SNMP communities, routing, AAA and VPN keys, a Wi-Fi PSK.
+    *(("credential_assignment", word_start(word, rb"[ \t]+[07][ \t]+" + _DEVICE_VALUE), Checks.server_password) for word in (rb"password", rb"secret")),
+    *(
+        ("credential_assignment", word_start(lead, rest + _DEVICE_TYPE + _DEVICE_VALUE), Checks.server_password)
+        for lead, rest in (
+            (rb"enable", rb"[ \t]+(?:secret|password)[ \t]+(?:level[ \t]+[0-9]{1,2}[ \t]+)?"),
+            (rb"username", rb"[ \t]+\S{1,64}[ \t]+(?:(?:privilege|role|group)[ \t]+\S{1,64}[ \t]+){0,2}(?:secret|password)[ \t]+"),
+            (rb"neighbor", rb"[ \t]+\S{1,64}[ \t]+password[ \t]+"),
+            (rb"snmp-server", rb"[ \t]+community[ \t]+"),
+            (rb"snmp", rb"[ \t]+community[ \t]+"),
+            (rb"rocommunity", rb"6?[ \t]+"),
+            (rb"rwcommunity", rb"6?[ \t]+"),
+            (rb"v3", rb"[ \t]+(?:encrypted[ \t]+)?auth[ \t]+(?:md5|sha(?:-?[0-9]{1,3})?)[ \t]+"),
+            (rb"priv", rb"[ \t]+(?:des|3des|aes(?:-?[0-9]{3})?(?:[ \t]+[0-9]{3})?)[ \t]+"),
+            (rb"key-string", rb"[ \t]+"),
+            (rb"authentication-key", rb"[ \t]+(?:[0-9]{1,5}[ \t]+(?=md5))?(?:md5[ \t]+)?"),
+            (rb"message-digest-key", rb"[ \t]+[0-9]{1,3}[ \t]+md5[ \t]+"),
+            (rb"md5", rb"[ \t]+[0-9]{1,3}[ \t]+key[ \t]+"),
+            (rb"tacacs-server", rb"[ \t]+(?:host[ \t]+\S{1,64}[ \t]+(?:[a-z-]{1,16}[ \t]+[0-9]{1,5}[ \t]+){0,3})?key[ \t]+"),
+            (rb"radius-server", rb"[ \t]+(?:host[ \t]+\S{1,64}[ \t]+(?:[a-z-]{1,16}[ \t]+[0-9]{1,5}[ \t]+){0,3})?key[ \t]+"),
+            (rb"isakmp", rb"[ \t]+key[ \t]+"),
+            (rb"pre-shared-key", rb"[ \t]+(?:(?:local|remote|ascii-text|address[ \t]+\S{1,64}[ \t]+key)[ \t]+)?"),
+            (rb"wpa-psk", rb"[ \t]+(?:(?:ascii|hex)[ \t]+)?"),
+            (rb"chap", rb"[ \t]+password[ \t]+"),
+            (rb"pap", rb"[ \t]+sent-username[ \t]+\S{1,64}[ \t]+password[ \t]+"),
+            (rb"set", rb"[ \t]+(?:psksecret|passwd|password|auth-password|priv-password)[ \t]+"),
+            (rb"password", rb"[ \t]+(?:(?:manager|operator)[ \t]+(?:user-name[ \t]+\S{1,64}[ \t]+)?)?plaintext[ \t]+"),
+            (rb"plaintext-password", rb"[ \t]+"),
+        )
+    ),
+    # ... a key given with its type on a line of its own, in a key chain or a server's block; and
+    # strongSwan's ipsec.secrets (: PSK "...", user : EAP "...").
+    ("credential_assignment", word_start(rb"key", rb"[ \t]+[07][ \t]+" + _DEVICE_VALUE), Checks.line_key),
+    *(("credential_assignment", word + rb"(?<=: " + word + rb")[ \t]+(?=\S)", Checks.server_password) for word in (rb"PSK", rb"EAP", rb"XAUTH")),
     (
         "login_password",
         word_start(rb"fill_in", rb"[ \t(]+" + _SELECTOR + rb"[ \t]*,[ \t]*with:[ \t]*(?=[\"'])", gap=rb"[A-Za-z0-9_]"),
