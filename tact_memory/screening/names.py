@@ -50,7 +50,7 @@ __all__ = [
     "KEY_CONSTANT_SECRET",
     "KEY_HEADER",
     "KEY_NAME_VALUE",
-    "LOGIN_WORD",
+    "NAME_ONLY_WORD",
     "LOOKUP_VALUE",
     "MAX_COMMAND",
     "MAX_ENTRIES",
@@ -148,7 +148,9 @@ _NAMED_CORE = (
     rb"|service|app|client|deploy|registry)[_.-]?token"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"
     rb"|auth|service|db|database|priv|webhook|shared[_.-]?access)[_.-]?key"
-    rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login|(?:otp|totp|hotp|2fa|mfa)[_.-]?seed)"
+    rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login|(?:otp|totp|hotp|2fa|mfa)[_.-]?seed"
+    # WordPress's four salts, keys of its cookies and nonces like the four *_KEY beside them
+    rb"|(?:secure[_.-]?auth|auth|logged[_.-]?in|nonce)[_.-]?salt)"
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pw|psk)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))"
@@ -170,10 +172,11 @@ KEY_CONSTANT = (
 )
 CREDENTIAL_NAME = NAMED_CREDENTIAL + rb"|" + KEY_CONSTANT
 # Every name CREDENTIAL_NAME or SUFFIXED_CREDENTIAL takes holds a credential word (CREDENTIAL_WORD),
-# or this one: the login of SonarQube's sonar.login. Most names a check asks about (the word before
-# a quote, a colon or an equals sign) hold neither and are turned down without compiling those two:
-# five kilobytes of pattern, which take a cold process five milliseconds to compile.
-LOGIN_WORD = rb"(?i:login)"
+# or one of these, which only a name holds: the login of SonarQube's sonar.login, the salt of
+# WordPress's NONCE_SALT. Most names a check asks about (the word before a quote, a colon or an
+# equals sign) hold neither and are turned down without compiling those two: five kilobytes of
+# pattern, which take a cold process five milliseconds to compile.
+NAME_ONLY_WORD = rb"(?i:login|salt)"
 # A word in a KEY_CONSTANT that says the key is a credential all the same (JWT_KEY, SESSION_KEY,
 # PASSWORD_KEY, HMAC_KEY): under such a name a value is judged as after any credential name.
 KEY_CONSTANT_SECRET = (

@@ -33,9 +33,9 @@ from .buffers import NAME_CHARS, distinct, is_linking, trimmed, trimmed_line
 from .leads import compiled
 from .names import (
     CREDENTIAL_NAME,
-    LOGIN_WORD,
     MAX_NAME,
     NAME_BEFORE,
+    NAME_ONLY_WORD,
     NOT_CREDENTIAL_NAME,
     PASS_NAME,
     SPACED_KEY_END,
@@ -80,7 +80,7 @@ class SentenceChecks(ValueChecks):
 
     # The patterns of these checks, each compiled on its first use.
     credential_name = compiled(CREDENTIAL_NAME)
-    login_word = compiled(LOGIN_WORD)
+    name_only_word = compiled(NAME_ONLY_WORD)
     not_credential_name = compiled(NOT_CREDENTIAL_NAME)
     name_before = compiled(NAME_BEFORE)
     spaced_key_name = compiled(SPACED_KEY_NAME)
@@ -166,12 +166,13 @@ class SentenceChecks(ValueChecks):
         return self.holds_name_word(buffer, start, end) and self.credential_name.fullmatch(buffer, start, end) is not None
 
     def holds_name_word(self, buffer: bytearray, start: int, end: int) -> bool:
-        """Whether ``buffer[start:end]`` holds a credential word or ``login``: every name that
-        :data:`.names.CREDENTIAL_NAME` or :data:`.names.SUFFIXED_CREDENTIAL` takes holds one (see
-        :data:`.names.LOGIN_WORD`), so a name without one is turned down before either is compiled."""
+        """Whether ``buffer[start:end]`` holds a credential word, ``login`` or ``salt``: every name
+        that :data:`.names.CREDENTIAL_NAME` or :data:`.names.SUFFIXED_CREDENTIAL` takes holds one
+        (see :data:`.names.NAME_ONLY_WORD`), so a name without one is turned down before either is
+        compiled."""
         return (
             self.credential_word.search(buffer, start, end) is not None
-            or self.login_word.search(buffer, start, end) is not None
+            or self.name_only_word.search(buffer, start, end) is not None
         )
 
     def sentence_credential(self, buffer: bytearray, start: int, end: int) -> bool:

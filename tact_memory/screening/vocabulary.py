@@ -161,7 +161,7 @@ PLACEHOLDER_WORD = (
     rb"\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
     rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z]+)+|(?:[a-z]+[-_])+here"
     rb"|pass(?:word|wd|phrase|code)?s?|pwd|pw|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
-    rb"|changeme|changeit|change[-_]?me|changethis|redacted|removed|placeholder|hidden|masked|omitted"
+    rb"|changeme|changeit|change[-_]?me|changethis|generate[-_]?me|redacted|removed|placeholder|hidden|masked|omitted"
     rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"
     rb"|blank|true|false|yes|no|on|off|required|optional|missing|invalid|expired|revoked|rotated"
     rb"|disabled|enabled|todo|tbd|tba|n/?a|see|same|ditto|default|auto|prompt|ask|stdin|env"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from tact_memory.screening.credentials import find_secret
 
-from .test_credentials import TIGHT_FORMS
+from .test_credentials import TIGHT_FORMS, mixed_values
 
 # Names the generic "<WORD>_KEY" rule takes as credential names until the value says otherwise.
 KEY_CONSTANTS = [
@@ -122,3 +122,32 @@ def test_random_keys_are_rarely_taken_for_class_names() -> None:
             values.append(value)
     kept = [value for value in values if find_secret(f"API_KEY={value}") is None]
     assert len(kept) <= 3, kept
+
+
+# WordPress's four salts stand beside its four keys in wp-config.php and in Bedrock's .env; all
+# eight sign its cookies and nonces.
+WORDPRESS_SALTS = ["AUTH_SALT", "SECURE_AUTH_SALT", "LOGGED_IN_SALT", "NONCE_SALT"]
+WORDPRESS_FORMS = ["define( '{n}', '{v}' );", "define('{n}', '{v}');", "{n}='{v}'", '{n}="{v}"', "{n}={v}", "    '{n}' => '{v}',"]
+
+
+@given(name=st.sampled_from(WORDPRESS_SALTS), form=st.sampled_from(WORDPRESS_FORMS), value=mixed_values)
+def test_a_wordpress_salt_is_refused(name: str, form: str, value: str) -> None:
+    assume("'" not in value)
+    text = form.format(n=name, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+WORDPRESS_STAND_INS = [
+    # wp-config-sample.php's and Bedrock's .env.example's placeholders, and the command that makes new ones
+    "define( 'NONCE_SALT',       'put your unique phrase here' );",
+    "# Generate your keys here: https://roots.io/salts.html\n"
+    + "\n".join(f"{n}='generateme'" for n in ["AUTH_KEY", "SECURE_AUTH_KEY", "LOGGED_IN_KEY", "NONCE_KEY", *WORDPRESS_SALTS]),
+    "AUTH_SALT=$(wp config shuffle-salts)", "API_KEY='generate-me'",
+    # a salt that is no secret: a hash's salt in code, a count of rounds
+    'salt = "Xk9-vQ2mN5p+r4"', "PASSWORD_SALT_ROUNDS = 12", "BCRYPT_SALT_ROUNDS=10",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", WORDPRESS_STAND_INS)
+def test_wordpress_placeholders_and_other_salts_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
