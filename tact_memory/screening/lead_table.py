@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "df4ea8e397a8114e990a36905f2bae33"
+DIGEST = "9f25bd7a465a1335602e578064c7bf15"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -439,6 +439,20 @@ LEADS: tuple[bytes, ...] = (
     b'):',
     b'):',
     b')',
+    b'u',
+    b'U',
+    b'user',
+    b'User',
+    b'USER',
+    b'username',
+    b'Username',
+    b'USERNAME',
+    b'login',
+    b'Login',
+    b'LOGIN',
+    b'email',
+    b'Email',
+    b'EMAIL',
     b' / ',
     b'admin',
     b'Admin',

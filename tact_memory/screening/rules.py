@@ -112,14 +112,19 @@ _PROXY_USERINFO = (
 _LOGON_USER = rb"[\"']?[A-Za-z][A-Za-z0-9_$#.]{0,63}/"
 """An Oracle user before the "/" that starts its password."""
 _HOST_PORT = _HOST + rb":[0-9]{2,5}(?![0-9A-Za-z_])"
-
+"""A host and a port."""
+_PAIR_LABEL = (
+    rb"[ \t]*/[ \t]*(?i:password|passwd|pass|pwd|pw|p)(?![A-Za-z0-9])[ \t]*(?:[:=-]|(?<=[ \t]))[ \t]*"
+    rb"(?P<user>[^\s/:]{1,64})(?:/|:|[ \t]+/[ \t]+)(?=\S)"
+)
+"""What follows a user's label in a label that names a user and a password (``/password: ``,
+``/pw = ``, ``/pwd - ``, ``/pass ``), then the user and what joins the password to it."""
 _DEVICE_TYPE = rb"(?:[07][ \t]+)?"
 """The type a network device's configuration may give before a secret: 0 for clear text, 7 for
 Cisco's reversible encoding. Both stand for the secret itself."""
 _DEVICE_VALUE = rb"(?![0-9][ \t]|[\"']?\$[0-9A-Za-z]{1,8}\$|ENC[ \t]|sha[0-9]{3}[ \t])(?=\S)"
 """Where a device's secret starts: not at another type (5, 8 and 9 give hashes, 6 an encrypted
 value), a hash (``$1$...``, ``$6$...``, Juniper's ``$9$...``) or FortiOS's encrypted ``ENC ...``."""
-"""A host and a port."""
 
 RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space
@@ -752,6 +757,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             rb"\):(?=[ \t]*\r?\n)",  # password (prod): and the value below it
             rb"\)[ \t]+=[ \t]+",  # password (prod) = ...
         )
+    ),
+    # A user and a password after a label that names both: username/password: ann/..., user/pass =
+    # ann:..., login/pw ann / ...; the label says the slash joins a pair, not a path's parts.
+    *(
+        ("credential_assignment", word_start(label, _PAIR_LABEL, gap=rb"[A-Za-z0-9_]"), Checks.labelled_pair)
+        for word in (b"u", b"user", b"username", b"login", b"email")
+        for label in dict.fromkeys((word, word.capitalize(), word.upper()))
     ),
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).

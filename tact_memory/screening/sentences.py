@@ -465,7 +465,7 @@ class SentenceChecks(ValueChecks):
             opening -= 1
         return opening
 
-    def user_pair(self, buffer: bytearray, user_end: int, value: int, *, account: bool = False) -> bool:
+    def user_pair(self, buffer: bytearray, user_end: int, value: int, *, account: bool = False, labelled: bool = False) -> bool:
         """Whether a user and a password are given as a pair, the user ending at ``user_end`` and
         the password starting at ``value`` after a ``:`` or a spaced ``/`` (``the staging login
         is admin:Tr0ub4dor3``, ``DB creds: app / Xk9v2LmQ7t``): a word that introduces a login
@@ -474,13 +474,14 @@ class SentenceChecks(ValueChecks):
         :data:`.vocabulary.DEFAULT_ACCOUNT`, ``Grafana: admin / hunter2``), the user is a name or
         an address, and the password has a password's texture, as after a name with no verb
         (:meth:`bare_after_name`), or ends its clause (:meth:`clause_value`: ``Grafana login
-        admin:hunter2``)."""
+        admin:hunter2``). With ``labelled``, a label that names the pair has come before the user,
+        and no other word of a login is needed."""
         user = self.pair_user.search(buffer, max(0, user_end - 64), user_end)
         if user is None or (user.start() and buffer[user.start() - 1] not in b" \t,(\n"):
             return False
         line = buffer.rfind(b"\n", max(0, user.start() - MAX_LOGIN_CONTEXT), user.start()) + 1
         context = max(line, user.start() - MAX_LOGIN_CONTEXT)
-        if self.login_context.search(buffer, context, user.start()) is None and not (
+        if not labelled and self.login_context.search(buffer, context, user.start()) is None and not (
             account and self.default_account.fullmatch(buffer, user.start(), user_end) is not None
         ):
             return False
@@ -518,6 +519,12 @@ class SentenceChecks(ValueChecks):
         where a word of a login comes before the user or the user is an account systems come
         with."""
         return self.user_pair(buffer, match.start(), match.end(), account=True)
+
+    def labelled_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password after a label that names both (``username/password:
+        ann/...``, ``user/pass = ann:...``): the label is the pair's word of a login, so a slash
+        without spaces joins the pair here, as it joins a path's parts elsewhere (:meth:`user_pair`)."""
+        return self.user_pair(buffer, match.end("user"), match.end(), labelled=True)
 
     def abbreviated_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password after ``p:`` where a user was given after ``u:`` or ``user:`` right

@@ -313,3 +313,32 @@ def test_a_default_account_and_a_generated_password_around_a_colon_or_slash_are_
 )
 def test_a_colon_or_slash_after_an_account_that_joins_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A label that names a user and a password together, as notes write it before the pair.
+PAIR_LABELS = ["username/password:", "user/pass:", "Username / Password:", "login/pw =", "u/p", "USER/PASSWORD:", "email/password:", "User/Pwd -"]
+
+
+@given(
+    label=st.sampled_from(PAIR_LABELS),
+    user=st.sampled_from(["ann", "svc-deploy", "j.doe", "ann@example.com"]),
+    joiner=st.sampled_from(["/", ":", " / "]),
+    value=mixed.filter(lambda v: "@" not in v),
+    after=st.sampled_from(["", " (staging)", ".", "\n"]),
+)
+def test_a_pair_after_a_label_that_names_both_is_refused(label: str, user: str, joiner: str, value: str, after: str) -> None:
+    # The slash without spaces joins a path's parts elsewhere; after such a label it joins the pair.
+    text = f"{label} {user}{joiner}{value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "username/password: admin/admin", "username/password: ann/changeme", "username/password: <user>/<password>",
+        "username/password: $USER/$PASS", "user/pass: see vault/prod", "the user/password form posts to /login",
+        "user/password auth via src/auth/Login2.ts", "see docs/user/password: the reset flow", "u/p: ann / (ask Bob)",
+    ],
+)  # fmt: skip
+def test_a_label_that_names_both_without_a_password_after_it_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
