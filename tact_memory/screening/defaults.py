@@ -9,9 +9,6 @@
   ``env::var("API_KEY").unwrap_or("...")`` and ``unwrap_or_else(|_| "...")``, Ruby's
   ``ENV.fetch("SECRET_KEY_BASE") { "..." }``, and a field's first argument, ``api_key: str =
   Field("...")``.
-- What a conditional expression gives otherwise, where the name its statement assigns names a
-  credential: ``password = os.getenv("PW") if prod else "..."``, Kotlin's ``val apiKey = if (prod)
-  System.getenv("KEY") else "..."``.
 - Wrapped in pydantic's secret types, whatever it is assigned to: ``SecretStr("...")``,
   ``SecretBytes(b"...")``.
 
@@ -40,15 +37,6 @@ class DefaultChecks(AssignmentChecks):
     """The checks of a credential's default given in code, and of pydantic's secret types."""
 
     word_in_code = compiled(rb"[A-Za-z_][A-Za-z0-9_-]*")
-    # The name a statement starts by assigning, past its indentation and declaration keywords, its
-    # object's path and its type: password =, self.api_key =, val apiKey: String =, "password":
-    # (a dictionary's key).
-    assigned_name = compiled(
-        rb"[ \t]*(?:(?:val|var|let|const|final|private|public|static|readonly)[ \t]+)*[\"']?"
-        rb"(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)[\"']?[ \t]*"
-        rb"(?::[ \t]*[A-Za-z_][A-Za-z0-9_.?\[\], |]{0,64}[ \t]*)?(?:=(?!=)|(?<=[\"']):)"
-    )
-
     def keyword_default(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``default=`` or ``fallback=`` and a literal, inside a call whose statement
         names a credential before it."""
@@ -62,25 +50,6 @@ class DefaultChecks(AssignmentChecks):
         block, or a field's opening bracket, in a statement that names a credential before it."""
         start = self.statement_start(buffer, match.start())
         return self.names_credential_before(buffer, start, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
-
-    def conditional_default(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for the literal a conditional expression gives otherwise, where the name its
-        statement starts by assigning names a credential: ``password = os.getenv("PW") if prod else "..."``,
-        Kotlin's ``val apiKey = if (prod) System.getenv("KEY") else "..."``. Any other word
-        before it may be a label (``label = "Password" if shown else "..."``), so only the
-        assigned name counts."""
-        start = self.statement_start(buffer, match.start())
-        if not self.word_within_reach(buffer, match.start(), match.start() - start):
-            return False  # no credential word in the statement: most conditionals
-        assigned = self.assigned_name.match(buffer, start, match.start())
-        if assigned is None:
-            return False
-        first, last = assigned.span("name")
-        return (
-            self.credential_named(buffer, first, last)
-            and self.not_credential_name.fullmatch(buffer, first, last) is None
-            and self.quoted_value(buffer, match.end(), texture=True)
-        )
 
     def wrapped_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal given to pydantic's ``SecretStr`` or ``SecretBytes``."""

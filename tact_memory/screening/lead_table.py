@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "9f25bd7a465a1335602e578064c7bf15"
+DIGEST = "1bb4e8f3c68d64f8495aa300f68e569e"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -338,6 +338,7 @@ LEADS: tuple[bytes, ...] = (
     b'.unwrap_or',
     b'Field',
     b'else',
+    b'?',
     b'fetch',
     b'SecretStr',
     b'SecretBytes',

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from .defaults import DefaultChecks
+from .conditionals import ConditionalChecks
 from .leads import compiled
 from .vocabulary import PASSWORD_WORD
 
@@ -44,7 +44,7 @@ PASSWORD_FIELD = rb"(?i:pass(?:word|wd|phrase|code)|pwd|" + PASSWORD_WORD + rb")
 ``passport`` is no such field."""
 
 
-class LoginChecks(DefaultChecks):
+class LoginChecks(ConditionalChecks):
     """The checks of passwords given to a login: its call, the field a test types them into, the
     server's setting."""
 

@@ -685,8 +685,11 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", rb"default(?:(?<=\|default)|(?<=\| default))(?:\([ \t]*|[ \t]+)(?=[\"'])", Checks.default_after),
     ("credential_assignment", rb"\.unwrap_or(?:_else\([ \t]*\|[A-Za-z_]*\|[ \t]*|\([ \t]*)(?=[\"'])", Checks.default_after),
     ("credential_assignment", word_start(rb"Field", rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.default_after),
-    # What a conditional expression gives otherwise: password = os.getenv("PW") if prod else "...".
+    # What a conditional expression gives a credential otherwise: password = os.getenv("PW") if
+    # prod else "..."; and what a ternary gives first: apiKey = debug ? "..." : System.getenv("KEY")
+    # (its second branch is found by the assignment rule's colon).
     ("credential_assignment", word_start(rb"else", rb"[ \t]+(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.conditional_default),
+    ("credential_assignment", rb"\?(?<=[ \t]\?)[ \t]+(?=[\"'`])", Checks.ternary_default),
     # Ruby's ENV.fetch("SECRET_KEY_BASE") { "..." }: the block gives the default.
     (
         "credential_assignment",

@@ -56,6 +56,7 @@ _SOURCES = (
     "screening/sentences.py",
     "screening/assignments.py",
     "screening/defaults.py",
+    "screening/conditionals.py",
     "screening/logins.py",
     "screening/places.py",
     "screening/codes.py",

@@ -184,9 +184,15 @@ DEFAULT_FORMS = [
     'let token = std::env::var("GITHUB_TOKEN")\n    .unwrap_or_else(|_| "{v}".into());', 'password = SecretStr("{v}")',
     'db_password: SecretStr = SecretStr("{v}")', 'token: SecretStr = Field(default=SecretStr("{v}"))',
     'Settings(api_secret=SecretBytes(b"{v}"))', 'config.secret_key_base = ENV.fetch("SECRET_KEY_BASE") {{ "{v}" }}',
-    # what a conditional expression gives otherwise, to the name its statement assigns
+    # what a conditional expression gives otherwise, to the name it is assigned or given to
     'password = os.getenv("PW") if prod else "{v}"', 'API_KEY = os.environ.get("API_KEY") if not DEBUG else \'{v}\'',
     'val apiKey: String = if (prod) System.getenv("KEY") else "{v}"', '    "password": os.environ["PW"] if prod else "{v}",',
+    'db = connect(host=h, password=os.getenv("PW") if prod else "{v}")', 'Client(api_key=key if key else "{v}", timeout=5)',
+    # what a ternary gives in either branch
+    'const password = isProd ? process.env.DB_PASSWORD : "{v}";', 'apiKey = debug ? "{v}" : System.getenv("KEY");',
+    'String password = prod ? System.getenv("PW") : "{v}";', '$password = $prod ? getenv("PW") : \'{v}\';',
+    'const cfg = {{ password: isProd ? env.PW : "{v}" }};', 'const token = env === "prod" ? process.env.TOKEN : "{v}";',
+    'var secret = (a && b) ? "{v}" : other;', '  apiKey: process.env.CI ? "{v}" : undefined,',
 ]  # fmt: skip
 
 
@@ -232,6 +238,11 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         'port = ENV.fetch("PORT") { "3000" }', 'max_threads = ENV.fetch("RAILS_MAX_THREADS") { 5 }',
         'label = "Password" if shown else "Hidden1"', 'x = f(password=pw) if c else "Xk9vQ2mN5p"',
         'password = os.getenv("PW") if prod else ""', 'val key = if (prod) System.getenv("KEY") else "Xk9vQ2mN5p"',
+        'connect(password=pw, label="Password" if shown else "Hidden1")',
+        # a ternary given to another name, or whose literal is empty; a quoted word before its colon is no key
+        'const label = shown ? "Password" : "Hidden1x";', 'f(shown ? "Password" : "Xk9vQ2mN5p")',
+        'opts = {label: shown ? "Password" : "Xk9vQ2mN5p"}', 'title = isNew ? "Set password" : "Change-Pw2";',
+        'const token = cond ? "" : other;', 'password = prod ? process.env.PW : "changeme";',
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:
