@@ -87,6 +87,7 @@ class PlaceChecks(SentenceChecks):
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
     logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
+    brace = compiled(rb"[{}]")
     terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
     expect_word = compiled(rb"(?<![A-Za-z0-9_])expect(?:_exact)?(?![A-Za-z0-9_])")
     send_word = compiled(rb"(?<![A-Za-z0-9])(?:exp_)?send(?:line)?(?![A-Za-z0-9_])")
@@ -331,12 +332,20 @@ class PlaceChecks(SentenceChecks):
     def variable_default(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for the default of a Terraform variable that names a credential (``variable
         "db_password" { default = "..." }``): the last ``variable "NAME" {`` within
-        :data:`MAX_BLOCK` bytes before it, with no ``}`` between, so the default is its own."""
+        :data:`MAX_BLOCK` bytes before it, whose block is still open there and holds it at its
+        own level, after any nested block (``validation { ... }``) has closed."""
         block = None
         for block in self.terraform_variable.finditer(buffer, max(0, match.start() - MAX_BLOCK), match.start()):
             pass
-        if block is None or buffer.find(b"}", block.end(), match.start()) >= 0:
+        if block is None:
             return False
+        depth = 0
+        for brace in self.brace.finditer(buffer, block.end(), match.start()):
+            depth += 1 if buffer[brace.start()] == ord("{") else -1
+            if depth < 0:
+                return False  # the variable's block closed before the default
+        if depth:
+            return False  # a default inside a nested block is no default of the variable
         return self.names_credential(buffer, *block.span("name")) and self.option_password(buffer, match)
 
     def plain_secure_string(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -167,6 +167,10 @@ TYPED_FORMS = [
 TERRAFORM_DEFAULTS = [
     'variable "db_password" {{\n  type      = string\n  default   = "{v}"\n  sensitive = true\n}}',
     'variable "api_token" {{ default = "{v}" }}', 'variable "github_token" {{\n  description = "CI"\n  default = "{v}"\n}}',
+    # after a nested block has closed, and after an interpolation's braces
+    'variable "db_password" {{\n  type = string\n  validation {{\n    condition     = length(var.db_password) > 8\n'
+    '    error_message = "too short"\n  }}\n  default = "{v}"\n}}',
+    'variable "db_password" {{\n  description = "the ${{var.env}} password"\n  default = "{v}"\n}}',
 ]  # fmt: skip
 
 
@@ -227,6 +231,7 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         'variable "region" {\n  default = "eu-west-1"\n}', 'variable "api_token" {\n  default = ""\n}',
         'variable "db_password" {\n  default = "changeme"\n}', 'variable "db_password" {\n  default = var.fallback\n}',
         'variable "db_password" {}\nvariable "region" {\n  default = "Xk9vQ2mN5p"\n}', 'default = "Xk9vQ2mN5p"',
+        'variable "db_password" {\n  validation {\n    default = "Xk9vQ2mN5p"\n  }\n}',
         # a default of another name, a default that is code or empty, and a default outside a call
         'model = config("MODEL", default="gpt-4o-mini")', 'parser.add_argument("--tokenizer", default="cl100k_base")',
         'api_key: str = Field(default=None)', "api_key: str = Field(default=...)", 'api_key: str = Field(default="")',
