@@ -34,10 +34,11 @@ __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
 _LOGIN_USER = (
     rb"(?:(?P<user>[\"'])[^\"'\r\n]{1,128}(?P=user)"
-    rb"|[A-Za-z_][A-Za-z0-9_.]{0,64}(?:\[[^\[\]\r\n]{1,64}\]|\([^()\r\n]{0,64}\)){0,3})"
+    rb"|[A-Za-z_][A-Za-z0-9_.]{0,64}(?:\[[^\[\]\r\n]{1,64}\]|\([^()\r\n]{0,64}\)|\.[A-Za-z_][A-Za-z0-9_]{0,32}){0,4})"
 )
-"""The user a login call is given before its password: a string, or a variable, an element of one
-or what a call returns (``cfg["user"]``, ``os.environ["SMTP_USER"]``, ``get_user()``)."""
+"""The user a login call is given before its password: a string, or a variable, an element of one,
+what a call returns or an attribute of either (``cfg["user"]``, ``os.environ["SMTP_USER"]``,
+``get_user()``, ``users[0].name``)."""
 _SELECTOR = rb"(?P<quote>[\"'`])(?P<selector>(?:(?!(?P=quote))[^\r\n]){1,128}?)(?P=quote)"
 """A field's selector or label in quotes, as a browser test gives it."""
 

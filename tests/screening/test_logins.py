@@ -23,6 +23,7 @@ LOGIN_CALLS = [
     'new PasswordAuthentication("smtp-user", "{v}".toCharArray())', 'Connection c = DriverManager.getConnection(url, "app", "{v}");',
     'token = UsernamePasswordAuthenticationToken("ann", "{v}")', 'def test_admin(client):\n    client.login("admin", "{v}")',
     'smtp.login(os.environ["SMTP_USER"], "{v}")', "ftp.login(cfg['ftp']['user'], '{v}')", 'imap.login(get_user(), "{v}")',
+    'smtp.login(users[0].name, "{v}")', 'imap.login(get_user().email, "{v}")', "ftp.login(self.hosts['a'].user, '{v}')",
 ]  # fmt: skip
 
 # What a browser test types into a password field, named by the selector given with the value or
@@ -72,6 +73,8 @@ KEPT = [
     "# requirepass foobared", "requirepass ${REDIS_PASSWORD}", "command: redis-server --requirepass $$REDIS_PASSWORD",
     "Set requirepass in redis.conf to protect the server.", "redis-cli AUTH $REDIS_PASSWORD", "redis-cli AUTH default",
     "masterauth <master-password>",
+    # a user's attribute before a password that is no literal
+    "smtp.login(users[0].name, users[0].password)",
 ]  # fmt: skip
 
 
