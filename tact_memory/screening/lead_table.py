@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "507e8d5fcef743f65a18edf7cd23dd4c"
+DIGEST = "53b78e39666e038188bd83518ff9218f"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -325,6 +325,15 @@ LEADS: tuple[bytes, ...] = (
     b'XAUTH',
     b'fill_in',
     b'',
+    b'auth',
+    b'Auth',
+    b'AUTH',
+    b'cred',
+    b'Cred',
+    b'CRED',
+    b'basic',
+    b'Basic',
+    b'BASIC',
     b'',
     b'",',
     b"',",

@@ -120,6 +120,8 @@ _PAIR_LABEL = (
 )
 """What follows a user's label in a label that names a user and a password (``/password: ``,
 ``/pw = ``, ``/pwd - ``, ``/pass ``), then the user and what joins the password to it."""
+_ENCODED_PAIR = rb"(?P<encoded>[A-Za-z0-9+/]{12,256}={0,2})(?![A-Za-z0-9+/=])"
+"""A user and a password as base64 holds them: ``a:bcdefg`` is twelve characters."""
 _DEVICE_TYPE = rb"(?:[07][ \t]+)?"
 """The type a network device's configuration may give before a secret: 0 for clear text, 7 for
 Cisco's reversible encoding. Both stand for the secret itself."""
@@ -654,6 +656,17 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         Checks.typed_password,
     ),
     ("credential_assignment", _SEPARATOR, Checks.assignment),
+    # A user and a password in base64 after a word of authentication or credentials, where no
+    # header or key says what the value is: the docker auth is dXNlcjo..., use Basic dXNlcjo...,
+    # the registry creds in base64: dXNlcjo... (read back and judged).
+    *(
+        ("authorization_header", pattern, Checks.encoded_pair)
+        for pattern in (
+            *spelled(b"auth", rb"[^\r\n]{0,48}?(?<![A-Za-z0-9+/])" + _ENCODED_PAIR, gap=rb"[A-Za-z0-9]"),
+            *spelled(b"cred", rb"(?:s|entials?)?[^\r\n]{0,48}?(?<![A-Za-z0-9+/])" + _ENCODED_PAIR, gap=rb"[A-Za-z0-9]"),
+            *spelled(b"basic", rb"[ \t]+" + _ENCODED_PAIR, gap=rb"[A-Za-z0-9]"),
+        )
+    ),
     # A credential's name compared with a quoted value, either way round: if password == "...".
     ("credential_assignment", rb"===?|!==?", Checks.comparison),
     # A credential's name and its value as the first two arguments of a call: define('DB_PASSWORD',
