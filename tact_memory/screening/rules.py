@@ -115,11 +115,11 @@ _LOGON_USER = rb"[\"']?[A-Za-z][A-Za-z0-9_$#.]{0,63}/"
 _HOST_PORT = _HOST + rb":[0-9]{2,5}(?![0-9A-Za-z_])"
 """A host and a port."""
 _PAIR_LABEL = (
-    rb"[ \t]*/[ \t]*(?i:password|passwd|pass|pwd|pw|p)(?![A-Za-z0-9])[ \t]*(?:[:=-]|(?<=[ \t]))[ \t]*"
+    rb"(?i:password|passwd|pass|pwd|pw|p)(?![A-Za-z0-9])[ \t]*(?:[:=-]|(?<=[ \t]))[ \t]*"
     rb"(?P<user>[^\s/:]{1,64})(?:/|:|[ \t]+/[ \t]+)(?=\S)"
 )
-"""What follows a user's label in a label that names a user and a password (``/password: ``,
-``/pw = ``, ``/pwd - ``, ``/pass ``), then the user and what joins the password to it."""
+"""What follows the slash of a label that names a user and a password (``password: ``, ``pw = ``,
+``pwd - ``, ``pass ``), then the user and what joins the password to it."""
 _ENCODED_PAIR = rb"(?P<encoded>[A-Za-z0-9+/]{12,256}={0,2})(?![A-Za-z0-9+/=])"
 """A user and a password as base64 holds them: ``a:bcdefg`` is twelve characters."""
 _DEVICE_TYPE = rb"(?:[07][ \t]+)?"
@@ -778,9 +778,10 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A user and a password after a label that names both: username/password: ann/..., user/pass =
     # ann:..., login/pw ann / ...; the label says the slash joins a pair, not a path's parts.
     *(
-        ("credential_assignment", word_start(label, _PAIR_LABEL, gap=rb"[A-Za-z0-9_]"), Checks.labelled_pair)
+        ("credential_assignment", word_start(label + slash, _PAIR_LABEL, gap=rb"[A-Za-z0-9_]"), Checks.labelled_pair)
         for word in (b"u", b"user", b"username", b"login", b"email")
         for label in dict.fromkeys((word, word.capitalize(), word.upper()))
+        for slash in (b"/", b" / ")
     ),
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).
