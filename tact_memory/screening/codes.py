@@ -18,7 +18,9 @@ Design:
   (Hardhat's ``test test … junk``) is a well-known example, kept.
 - A recovery or backup code (or key) is groups of letters and digits joined by dashes
   (``3f9a2-c81d0``, ``8F3K-2LQ9-XM4P``), four groups or more of capitals or digits alone (a disk
-  encryption's recovery key), or eight to ten digits (``4830 1957``).
+  encryption's recovery key), or eight to ten digits (``4830 1957``). Codes joined by dashes, or
+  two codes of digits or more, say what they are without a colon: after a space, a dash or on the
+  lines below the name (``GitHub recovery codes\n3f9a2-c81d0\n7b2e1-a9d44``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,20 @@ RECOVERY_CODE = (
     rb"(?P<code>(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,7}"
     rb"|[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,7}|[0-9]{4}[ -]?[0-9]{4}|[0-9]{8,10})(?![0-9A-Za-z_:/-]|\.[0-9A-Za-z])"
 )
+LISTED_SEPARATOR = (
+    rb"(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:=]{1,32}){1,4}?)?"
+    rb"(?:[ \t]*(?:[:-]|\xe2\x80[\x93\x94])?[ \t]*\r?\n[ \t]*(?:\r?\n[ \t]*)?(?:[-*][ \t]+)?|[ \t]+(?:-|\xe2\x80[\x93\x94])[ \t]+|[ \t]+)"
+)
+"""What stands between recovery codes' name and the codes when no colon or "is" on the same line
+does: a space, a dash, or the end of the line (after a colon too; a blank line and a list's item
+marker may follow), after what they are for."""
+LISTED_CODE = (
+    rb"(?P<code>(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,7}"
+    rb"|[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,7}"
+    rb"|[0-9]{8,10}(?=[ \t]*[,\r\n][ \t]*(?:[-*][ \t]+)?[0-9]{8,10}|[ \t]+[0-9]{8,10}))(?![0-9A-Za-z_:/-]|\.[0-9A-Za-z])"
+)
+"""Recovery codes in the shapes that say what they are without a colon: groups joined by dashes,
+or digits that a second code of digits follows (``38192047, 59201834``)."""
 _SEED_LENGTHS = frozenset((12, 15, 18, 21, 24))
 
 
@@ -55,6 +71,7 @@ class CodeChecks(ValueChecks):
     pin_value = compiled(CODE_SEPARATOR + PIN_VALUE)
     seed_words = compiled(CODE_SEPARATOR + SEED_WORDS)
     recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
+    recovery_listed = compiled(LISTED_SEPARATOR + LISTED_CODE)
     seed_word = compiled(rb"[a-z]+")
     digits = compiled(rb"[0-9]+")
 
@@ -77,11 +94,12 @@ class CodeChecks(ValueChecks):
 
     def recovery_code(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether a recovery code follows its name: four different characters or more besides
-        its dashes and spaces, and digits alone not repeated or a run; or, after a recovery
-        phrase's name, whether a seed phrase follows."""
+        its dashes and spaces, and digits alone not repeated or a run; after a colon or "is", or
+        with no word between when its shape says what it is (:data:`LISTED_CODE`); or, after a
+        recovery phrase's name, whether a seed phrase follows."""
         if match.start("phrase") >= 0:
             return self.seed_phrase(buffer, match)
-        code = self.recovery_value.match(buffer, match.end())
+        code = self.recovery_value.match(buffer, match.end()) or self.recovery_listed.match(buffer, match.end())
         if code is None:
             return False
         start, end = code.span("code")

@@ -8,7 +8,7 @@ import string
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tact_memory import errors
@@ -179,6 +179,37 @@ RECOVERY_NAMES = ["recovery codes", "Recovery code", "backup codes", "BACKUP_COD
 def test_a_recovery_code_after_its_name_is_refused(name: str, code: str) -> None:
     assert find_secret(f"{name}: {code}") == "credential_assignment"
     assert find_secret(f"{name} is {code}.") == "credential_assignment"
+
+
+# Codes whose shape says what they are, with no colon or "is" after the name: after a space or a
+# dash, or listed on the lines below it.
+LISTED_FORMS = ["{n} {a} {b}", "{n} - {a}, {b}", "{n}\n{a}\n{b}", "{n}:\n- {a}\n- {b}", "{n} for the admin account:\n\n  {a}  {b}"]
+group = st.text("abcdef0123456789", min_size=5, max_size=5).filter(lambda g: any(c.isdigit() for c in g) and any(c.isalpha() for c in g))
+dashed = st.tuples(group, group).map("-".join)
+
+
+@given(
+    name=st.sampled_from(RECOVERY_NAMES),
+    form=st.sampled_from(LISTED_FORMS),
+    codes=st.one_of(st.tuples(dashed, dashed), st.tuples(st.integers(10**7, 10**8 - 1).map(str), st.integers(10**7, 10**8 - 1).map(str))),
+)
+def test_recovery_codes_listed_after_their_name_are_refused(name: str, form: str, codes: tuple[str, str]) -> None:
+    assume(len(set(codes[0]) - {"-"}) >= 4 and len(set(codes[0])) > 2)
+    text = form.format(n=name, a=codes[0], b=codes[1])
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no code's shape after a name with no colon: words, a single number, a key type, a date
+        "backup codes 2FA setup guide", "recovery key rotation-2024", "backup code path /src", "recovery codes 12345678",
+        "backup keys ed25519-sk", "the recovery codes flow", "backup codes 2024 release", "recovery codes - see 1Password",
+        "backup job 20240101 and 20240102", "recovery codes\n- store them in the vault",
+    ],
+)  # fmt: skip
+def test_words_after_recovery_codes_name_without_a_colon_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
 
 
 @pytest.mark.parametrize(
