@@ -56,6 +56,7 @@ class AssignmentChecks(SentenceChecks):
     fallback_operator = compiled(rb"(?:\|\||\?\?|\?:|(?<![A-Za-z0-9_])or)\Z")
     code_word = compiled(rb"[.\[$(]")  # what a reference written as code has: process.env.X, ENV["X"], $X, getenv(...)
     suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
+    quote_or_line = compiled(rb"[\"'\r\n]")
     key_constant = compiled(KEY_CONSTANT)
     key_constant_secret = compiled(KEY_CONSTANT_SECRET)
     lookup_value = compiled(LOOKUP_VALUE)
@@ -342,23 +343,37 @@ class AssignmentChecks(SentenceChecks):
     def call_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a credential's name and its value given to a call as its first two arguments,
         both quoted (``define('DB_PASSWORD', '...')``, WordPress's ``define( 'AUTH_KEY', '...' )``,
-        ``os.Setenv("API_KEY", "...")``, ``headers.put("X-Api-Key", "...")``). A tuple or a list
-        of names (``("password", "email")``) is no call, and a call's second argument is as often
-        a default, a label or a translation (``get("token", "none")``, ``_("password",
-        "Passwort")``) as a value: a value of its own counts when it has a digit, a symbol or a
-        case step inside."""
+        ``os.Setenv("API_KEY", "...")``, ``headers.put("X-Api-Key", "...")``), or as its second
+        and third after a section's name (configparser's ``cfg.set("db", "password", "...")``).
+        A tuple or a list of names (``("password", "email")``) is no call, and a call's second
+        argument is as often a default, a label or a translation (``get("token", "none")``,
+        ``_("password", "Passwort")``) as a value: a value of its own counts when it has a digit,
+        a symbol or a case step inside."""
         end = match.start()  # the quote that closes the name
         start = self.name_ending_at(buffer, end)
         if start is None or start < 3 or buffer[start - 1] != buffer[end]:
             return False
-        bracket = start - 2  # past the spaces a style puts inside the brackets: define( 'DB_PASSWORD', '...' )
-        while bracket > 0 and start - bracket <= 4 and buffer[bracket] in b" \t":
-            bracket -= 1
+        bracket = self.before_spaces(buffer, start - 2)  # define( 'DB_PASSWORD', '...' )
+        if buffer[bracket] == ord(","):  # after a section's name: set("db", "password", "...")
+            section = self.before_spaces(buffer, bracket - 1)
+            opening = buffer.rfind(buffer[section : section + 1], max(0, section - 64), section) if buffer[section] in b"\"'" else -1
+            if opening < 0 or self.quote_or_line.search(buffer, opening + 1, section) is not None:
+                return False
+            bracket = self.before_spaces(buffer, opening - 1)
         if buffer[bracket] != ord("(") or bracket < 1 or buffer[bracket - 1] not in NAME_CHARS:
             return False  # no call, or "(" opens a tuple, not a call's arguments
         if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         return self.quoted_value(buffer, match.end(), texture=True)
+
+    @staticmethod
+    def before_spaces(buffer: bytearray, at: int) -> int:
+        """``at``, or the byte before the spaces and tabs that end at ``at``, passing over three at
+        most (the spaces a style puts inside brackets and after commas)."""
+        first = at
+        while first > 0 and at - first < 3 and buffer[first] in b" \t":
+            first -= 1
+        return first
 
     def fallback_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for the literal a credential's name falls back to when the reference it is

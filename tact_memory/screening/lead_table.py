@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "f765b8b0efab4fddac7f6c4aaf87b9ce"
+DIGEST = "d71b292eb1f370f7eac06c41d4b5746e"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -257,6 +257,7 @@ LEADS: tuple[bytes, ...] = (
     b'npm config',
     b'yarn config',
     b'pnpm config',
+    b'git config',
     b'aws configure',
     b'dotnet user-secrets',
     b'default',
@@ -290,6 +291,8 @@ LEADS: tuple[bytes, ...] = (
     b'.send_keys(',
     b'.pressSequentially(',
     b'.press_sequentially(',
+    b'set_password',
+    b'setPassword',
     b'requirepass',
     b'masterauth',
     b'redis-cli',

@@ -39,6 +39,8 @@ _LOGIN_USER = (
 """The user a login call is given before its password: a string, or a variable, an element of one,
 what a call returns or an attribute of either (``cfg["user"]``, ``os.environ["SMTP_USER"]``,
 ``get_user()``, ``users[0].name``)."""
+_KEYRING_SERVICE = rb"(?:[\"'][^\"'\r\n]{1,128}[\"']|[A-Za-z_][A-Za-z0-9_.]{0,64})"
+"""The service a keyring holds a password for, before its user: a string or a name."""
 _SELECTOR = rb"(?P<quote>[\"'`])(?P<selector>(?:(?!(?P=quote))[^\r\n]){1,128}?)(?P=quote)"
 """A field's selector or label in quotes, as a browser test gives it."""
 
@@ -512,6 +514,18 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
         for tool in (b"npm config", b"yarn config", b"pnpm config")
     ),
+    # git config [--global] KEY VALUE, where the key's last part names a credential (github.token,
+    # sendemail.smtpPass), judged the same way; user.signingkey names a public key's id or file.
+    (
+        "command_line_credential",
+        word_start(
+            b"git config",
+            rb"(?:[ \t]+--(?:global|local|system|worktree|add|replace-all|file[ \t=][^\s]{1,128}))*"
+            rb"[ \t]+(?:[A-Za-z0-9_-]{1,64}\.){1,3}(?!(?i:signingkey)[ \t])(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.named_argument,
+    ),
     (
         "command_line_credential",
         word_start(
@@ -600,6 +614,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("login_password", rb"\." + method + rb"\((?:[ \t]*" + _SELECTOR + rb"[ \t]*,)?[ \t]*(?=[bBrRuUfF]?[\"'`])", Checks.typed_password)
         for method in (rb"fill", rb"type", rb"typeText", rb"setValue", rb"sendKeys", rb"send_keys", rb"pressSequentially", rb"press_sequentially")
+    ),
+    # What a program stores in the system's keyring: Python's keyring.set_password("service",
+    # "user", "...") and Node's keytar.setPassword('service', 'account', '...').
+    *(
+        (
+            "login_password",
+            word_start(method, rb"\([ \t]*" + _KEYRING_SERVICE + rb"[ \t]*,[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'`])"),
+            Checks.server_password,
+        )
+        for method in (rb"set_password", rb"setPassword")
     ),
     # A Redis server's password: requirepass and masterauth in redis.conf, on redis-server's command
     # line (--requirepass) or in CONFIG SET; and what redis-cli gives AUTH, after a user or alone.

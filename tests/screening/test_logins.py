@@ -24,6 +24,8 @@ LOGIN_CALLS = [
     'token = UsernamePasswordAuthenticationToken("ann", "{v}")', 'def test_admin(client):\n    client.login("admin", "{v}")',
     'smtp.login(os.environ["SMTP_USER"], "{v}")', "ftp.login(cfg['ftp']['user'], '{v}')", 'imap.login(get_user(), "{v}")',
     'smtp.login(users[0].name, "{v}")', 'imap.login(get_user().email, "{v}")', "ftp.login(self.hosts['a'].user, '{v}')",
+    # what a program stores in the system's keyring
+    'keyring.set_password("smtp", "ann", "{v}")', "await keytar.setPassword('gh-cli', account, '{v}');",
 ]  # fmt: skip
 
 # What a browser test types into a password field, named by the selector given with the value or
@@ -75,6 +77,7 @@ KEPT = [
     "masterauth <master-password>",
     # a user's attribute before a password that is no literal
     "smtp.login(users[0].name, users[0].password)",
+    'keyring.set_password("smtp", user, password)', 'keyring.set_password("smtp", "ann", "")',
 ]  # fmt: skip
 
 

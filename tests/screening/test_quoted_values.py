@@ -364,6 +364,13 @@ CALLS: list[tuple[str, str | None]] = [
     ("define( 'AUTH_KEY',         'put your unique phrase here' );", None),
     ("define( 'DB_PASSWORD', 'password_here' );", None),
     ("fields = ( 'password', 'Xk9mP2vFAKE' )", None),
+    # configparser's set(section, option, value): the name is the second argument
+    ('cfg.set("db", "password", "S3cr3t!Pass")', REFUSED),
+    ("parser.set( 'server', 'api_key', '9f8e7d6c5b4a3f2e1d0c' )", REFUSED),
+    ('cfg.set("db", "password", os.environ["PW"])', None),
+    ('cfg.set("db", "password", "")', None),
+    ('fields = ("db", "password", "S3cr3t!Pass")', None),
+    ('f(g("x"), "password", "S3cr3t!Pass")', None),
 ]
 
 

@@ -3,8 +3,9 @@ command lines set: ``net user NAME VALUE``, ``openssl passwd VALUE``, ``rabbitmq
 VALUE``, SQL's ``IDENTIFIED BY VALUE``, an Oracle logon's ``user/VALUE@database``, ``mc alias set
 ALIAS URL KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, ``az keyvault secret
 set --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aws ssm put-parameter
---value``, ``aws configure set <credential> VALUE``, ``npm config set <credential> VALUE``, ``lftp
--u user,VALUE``, the short options of ``twine -p``, ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``,
+--value``, ``aws configure set <credential> VALUE``, ``npm config set <credential> VALUE``, ``git
+config <section>.<credential> VALUE``, ``lftp -u user,VALUE``, the short options of ``twine -p``,
+``ipmitool -P``, SNMPv3's ``-A`` and ``-X``,
 ``rdesktop -p``, rar's ``-pVALUE`` and ``-hpVALUE``, ``codecov -t``, ``netlify --auth``,
 ``ngrok config add-authtoken VALUE``, ``snyk auth VALUE``, MySQL's ``SET PASSWORD FOR account =
 'VALUE'``, ``dotnet user-secrets set <credential> VALUE``, macOS ``security add-generic-password
@@ -66,6 +67,7 @@ OPTIONS = [
     "lftp -u {u},{v} ftp.corp.example",
     "npm config set //registry.npmjs.org/:_authToken {v}",
     "yarn config set npmAuthToken {v}",
+    "git config --global github.token {v}", "git config sendemail.smtpPass {v}",
     "aws secretsmanager put-secret-value --secret-id db --secret-string {v}",
     "aws secretsmanager create-secret --name db --description 'orders db' --secret-string={v}",
     "aws ssm put-parameter --name /db/pw --type SecureString --value {v}",
@@ -185,6 +187,8 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "aws configure set region us-east-1",
         "aws secretsmanager create-secret --name db --secret-string file://secret.json",
         "npm config set registry https://registry.npmjs.org/", "npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}",
+        "git config --global user.signingkey 3AA5C34371567BD2", "git config --global user.name Ann-Lee2",
+        "git config credential.helper store", "git config --global github.token $GITHUB_TOKEN",
         "mc alias set local http://localhost:9000 minioadmin minioadmin", "lftp -u ann, ftp.corp.example",
         "lftp -u ann ftp.corp.example", "wpa_passphrase Office < pw.txt", "ipmitool -I lanplus -U admin -E power status",
         "snmpwalk -v2c -c public 10.0.0.1", "grep -A 3 foo notes.txt", "tar -X exclude.txt -cf a.tar .", "ps -A",
