@@ -4,10 +4,11 @@ credential.
 They come in families, each in its module and each building on the one before: the judgements of a
 value that every check shares (:mod:`.value_checks`), the words before a value that name a credential and
 the sentences that give one (:mod:`.sentences`), values given to names in code and configuration
-(:mod:`.assignments`), the defaults code gives them (:mod:`.defaults`) and what a conditional
-gives them (:mod:`.conditionals`), the passwords of a login (:mod:`.logins`), places that always hold a credential, such as a token, a header or a
-command-line option (:mod:`.places`), and secrets in the shape they are issued in, such as a PIN
-(:mod:`.codes`). :class:`Checks` has them all; :mod:`.rules` names one for each rule.
+(:mod:`.assignments`), the defaults code gives them (:mod:`.defaults`) and what a conditional gives
+them (:mod:`.conditionals`), the passwords of a login (:mod:`.logins`), places that always hold a
+credential, such as a token, a header or a command-line option (:mod:`.places`), and secrets in the
+shape they are issued in, such as a PIN (:mod:`.codes`). :class:`Checks` has them all; :mod:`.rules`
+names one for each rule.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ class PlaceChecks(SentenceChecks):
     logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
     brace = compiled(rb"[{}]")
-    decoded_pair = compiled(rb"[A-Za-z0-9._@+-]{0,63}[A-Za-z][A-Za-z0-9._@+-]{0,63}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
+    decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
     terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
     expect_word = compiled(rb"(?<![A-Za-z0-9_])expect(?:_exact)?(?![A-Za-z0-9_])")
     send_word = compiled(rb"(?<![A-Za-z0-9])(?:exp_)?send(?:line)?(?![A-Za-z0-9_])")
@@ -263,11 +263,11 @@ class PlaceChecks(SentenceChecks):
         """Check for a user and a password in base64 (``dXNlcjo...``), as a Basic Authorization
         header and a Docker config's ``auth`` hold them, given after a word of authentication or
         credentials where no header or key says what it is (``the docker auth is ...``, ``use
-        Basic ...``, ``the registry creds in base64: ...``).
-        Read back, it must be a pair and nothing else: printable ASCII without a space, a user of
-        a name's or an address's characters with a letter, a colon, and a password of six bytes
-        or more with a letter and a digit, a symbol or a case step (``user:password`` and a URL's
-        ``https://...`` are none). Base64 of other text rarely reads so."""
+        Basic ...``, ``the registry creds in base64: ...``). Read back, it must be a pair and
+        nothing else: printable ASCII without a space, a user of a name's or an address's
+        characters with a letter, a colon, and a password of six bytes or more with a letter and
+        a digit, a symbol or a case step (``user:password`` and a URL's ``https://...`` are none).
+        Base64 of other text rarely reads so."""
         first, last = match.span("encoded")
         if (last - first) % 4 == 1:
             return False  # no base64 is one byte longer than a whole group
