@@ -20,8 +20,9 @@ for a server to ask for.
   ...``), and given to ``AUTH`` in ``redis-cli`` (``redis-cli AUTH ...``, at its prompt
   ``127.0.0.1:6379> AUTH default ...``).
 - A network device's secrets, as its configuration holds them (the rules in :mod:`.rules`): a
-  password or secret given with type 0 or Cisco's reversible type 7, SNMP communities, key strings,
-  routing, AAA and VPN keys; a key given with its type counts where ``key`` opens its line.
+  password or secret given with type 0, Cisco's reversible type 7 or Juniper's ``$9$``, SNMP
+  communities, key strings, routing, AAA and VPN keys; a key given with its type counts where
+  ``key`` opens its line.
 
 The password is judged as a call's second argument is: a digit, a symbol or a case step in it, so
 ``login("admin", "secret")``, ``.fill('#password', password)``, ``.type('#password', '{enter}')``

@@ -127,9 +127,10 @@ _ENCODED_PAIR = rb"(?P<encoded>[A-Za-z0-9+/]{12,256}={0,2})(?![A-Za-z0-9+/=])"
 _DEVICE_TYPE = rb"(?:[07][ \t]+)?"
 """The type a network device's configuration may give before a secret: 0 for clear text, 7 for
 Cisco's reversible encoding. Both stand for the secret itself."""
-_DEVICE_VALUE = rb"(?![0-9][ \t]|[\"']?\$[0-9A-Za-z]{1,8}\$|ENC[ \t]|sha[0-9]{3}[ \t])(?=\S)"
+_DEVICE_VALUE = rb"(?![0-9][ \t]|[\"']?\$(?!9\$)[0-9A-Za-z]{1,8}\$|ENC[ \t]|sha[0-9]{3}[ \t])(?=\S)"
 """Where a device's secret starts: not at another type (5, 8 and 9 give hashes, 6 an encrypted
-value), a hash (``$1$...``, ``$6$...``, Juniper's ``$9$...``) or FortiOS's encrypted ``ENC ...``."""
+value), a hash (``$1$...``, ``$6$...``) or FortiOS's encrypted ``ENC ...``. Juniper's ``$9$...``
+with no type before it is an encoding anyone can turn back, as Cisco's type 7 is: the secret."""
 
 RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space

@@ -1,7 +1,7 @@
 """A network device's secrets, as its configuration holds them (:mod:`tact_memory.screening.rules`):
 Cisco IOS, NX-OS and ASA, Arista, Juniper, FortiOS, VyOS, Aruba, Linux's ifupdown and net-snmp,
-strongSwan. A clear-text value (type 0, or none) and Cisco's reversible type 7 are refused; a hash
-and an encrypted value are not secrets a note can leak, and are kept."""
+strongSwan. A clear-text value (type 0, or none), Cisco's reversible type 7 and Juniper's ``$9$``
+are refused; a hash and an encrypted value are not secrets a note can leak, and are kept."""
 
 from __future__ import annotations
 
@@ -50,10 +50,13 @@ def test_a_device_secret_is_refused(line: str, value: str) -> None:
     assert find_secret(text) == "credential_assignment", text
 
 
-def test_cisco_type_7_is_refused_for_it_is_reversible() -> None:
-    # Type 7 hides nothing: anyone can turn 0822455D0A16 back into the password.
+def test_cisco_type_7_and_juniper_9_are_refused_for_they_are_reversible() -> None:
+    # Type 7 and Juniper's $9$ hide nothing: anyone can turn them back into the password. Cisco's
+    # type 9 is a hash, written with its type before it (secret 9 $9$...), and kept below.
     assert find_secret("username admin password 7 0822455D0A16") == "credential_assignment"
     assert find_secret(" key-string 7 0822455D0A16") == "credential_assignment"
+    assert find_secret('authentication-key "$9$8aX7-woaUiHkGUiHkGUj5Qz"') == "credential_assignment"
+    assert find_secret('set protocols ospf area 0 interface ge-0/0/0 authentication md5 1 key "$9$8aX7-woaUiHkGUiHkGUj5Qz"') == "credential_assignment"
 
 
 KEPT = [
@@ -65,7 +68,7 @@ KEPT = [
     "username admin privilege 15 secret 8 $8$dsYGNam3K1SIJO$7nv/35M/qr6t.dVc7UY9zrJDWRVqncHub1PE9UlMQFs",
     "username admin secret sha512 $6$abc$def0123456789", "username admin password 5 $5$Yg1F$kHhH0QkBfLuI1nMT2qGC",
     "crypto isakmp key 6 FLgBaJHXdYY_AcHZZMgQ_RhTDJXHUBAAB address 10.1.1.1",
-    "set password ENC SH2nlSm9QL9tapcHPXIqAXvX7vBJuuqu22hpa8DbuF7jqo=", 'authentication-key "$9$8aX7-woaUiHkGUiHkGUj5Qz"',
+    "set password ENC SH2nlSm9QL9tapcHPXIqAXvX7vBJuuqu22hpa8DbuF7jqo=",
     # variables and placeholders
     "wpa-psk $WIFI_PSK", "wpa-psk ${WIFI_PSK}", "key-string <your-key>", "tacacs-server key <key>",
     "radius-server host 10.0.0.5 key 7 <encrypted>", "username <name> password <password>", ': PSK ""',
