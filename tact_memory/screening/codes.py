@@ -11,7 +11,8 @@ Design:
   gate's or an alarm's code is one by another name: ``door code: 4921``, as is a passcode of
   digits); one digit
   repeated or a run up or down (``0000``, ``1234``, ``654321``) is the default or an example,
-  and kept. A pin of a circuit is no PIN: ``GPIO_PIN = 17`` is joined to its name, and a board's
+  and kept. Right after ``PIN`` in capitals it needs no colon or "is" when it ends its clause or
+  says what it is for (``PIN 4921 for the office door``). A pin of a circuit is no PIN: ``GPIO_PIN = 17`` is joined to its name, and a board's
   pins are numbered below a thousand.
 - A seed phrase (BIP-39) is 12, 15, 18, 21 or 24 lower-case words of three to eight letters;
   a sentence of that many such words after the name is unlikely, and one that repeats words
@@ -69,6 +70,7 @@ class CodeChecks(ValueChecks):
     rule finds a name; the check reads the separator and the value after it."""
 
     pin_value = compiled(CODE_SEPARATOR + PIN_VALUE)
+    bare_pin = compiled(rb"[ \t]+" + PIN_VALUE + rb"(?=[ \t]*(?:[.,;:()!]|\r|\n|\Z)|[ \t]+(?:for|of|on|to)[ \t])")
     seed_words = compiled(CODE_SEPARATOR + SEED_WORDS)
     recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
     recovery_listed = compiled(LISTED_SEPARATOR + LISTED_CODE)
@@ -76,8 +78,13 @@ class CodeChecks(ValueChecks):
     digits = compiled(rb"[0-9]+")
 
     def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Whether digits that are a PIN follow a PIN's name: not one digit repeated, not a run."""
+        """Whether digits that are a PIN follow a PIN's name: not one digit repeated, not a run.
+        Right after ``PIN`` in capitals with no colon or "is", the digits must end their clause
+        or say what they are for (``PIN 4921 for the office door``); ``PIN 2024 rollout`` and a
+        lower-case ``pin 4921`` (a board's) are kept."""
         value = self.pin_value.match(buffer, match.end())
+        if value is None and buffer.startswith(b"PIN", match.start()) and match.end() - match.start() == 3:
+            value = self.bare_pin.match(buffer, match.end())
         return value is not None and not self.example_digits(buffer, *value.span("value"))
 
     def seed_phrase(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -45,6 +45,13 @@ def test_a_pin_after_its_name_is_refused(name: str, separator: str, pin: str, qu
     assert find_secret(f"the {name}{separator}{quote}{pin}{quote}{after}") == "credential_assignment"
 
 
+@given(before=st.sampled_from(["", "the ", "SIM ", "office door "]), pin=pins,
+       after=st.sampled_from(["", ".", "\n", ", then #", " for the office door", " of the safe", " (rotate monthly)"]))  # fmt: skip
+def test_digits_right_after_pin_in_capitals_that_end_their_clause_are_refused(before: str, pin: str, after: str) -> None:
+    text = f"{before}PIN {pin}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -65,6 +72,8 @@ def test_a_pin_after_its_name_is_refused(name: str, separator: str, pin: str, qu
         "pin=4921x",
         "PIN: 1234567890123",
         "PIN is 4 digits long",
+        # No colon or "is" after PIN: digits that go on into words, and a board's lower-case pin
+        "PIN 2024 rollout", "pin 4921", "Pin 4921 on the header", "PIN 1234", "PIN 4921x",
         # The word inside another.
         "spinning: 4921",
         "opinion = 4921",
