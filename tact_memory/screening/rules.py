@@ -127,6 +127,10 @@ _ENCODED_PAIR = rb"(?P<encoded>[A-Za-z0-9+/]{12,256}={0,2})(?![A-Za-z0-9+/=])"
 _DEVICE_TYPE = rb"(?:[07][ \t]+)?"
 """The type a network device's configuration may give before a secret: 0 for clear text, 7 for
 Cisco's reversible encoding. Both stand for the secret itself."""
+_SERVER_KEY = rb"[ \t]+(?:host[ \t]+\S{1,64}[ \t]+(?:[a-z-]{1,16}[ \t]+[0-9]{1,5}[ \t]+){0,3})?key[ \t]+"
+"""What comes between ``tacacs-server`` or ``radius-server`` and its key: a host and its ports, or nothing."""
+_COMMUNITY = rb"[ \t]+community[ \t]+"
+"""What comes between ``snmp-server`` (Cisco) or ``snmp`` (Juniper's ``set snmp``) and a community."""
 _DEVICE_VALUE = rb"(?![0-9][ \t]|[\"']?\$(?!9\$)[0-9A-Za-z]{1,8}\$|ENC[ \t]|sha[0-9]{3}[ \t])(?=\S)"
 """Where a device's secret starts: not at another type (5, 8 and 9 give hashes, 6 an encrypted
 value), a hash (``$1$...``, ``$6$...``) or FortiOS's encrypted ``ENC ...``. Juniper's ``$9$...``
@@ -649,8 +653,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             (rb"enable", rb"[ \t]+(?:secret|password)[ \t]+(?:level[ \t]+[0-9]{1,2}[ \t]+)?"),
             (rb"username", rb"[ \t]+\S{1,64}[ \t]+(?:(?:privilege|role|group)[ \t]+\S{1,64}[ \t]+){0,2}(?:secret|password)[ \t]+"),
             (rb"neighbor", rb"[ \t]+\S{1,64}[ \t]+password[ \t]+"),
-            (rb"snmp-server", rb"[ \t]+community[ \t]+"),
-            (rb"snmp", rb"[ \t]+community[ \t]+"),
+            (rb"snmp-server", _COMMUNITY),
+            (rb"snmp", _COMMUNITY),
             (rb"rocommunity", rb"6?[ \t]+"),
             (rb"rwcommunity", rb"6?[ \t]+"),
             (rb"v3", rb"[ \t]+(?:encrypted[ \t]+)?auth[ \t]+(?:md5|sha(?:-?[0-9]{1,3})?)[ \t]+"),
@@ -659,8 +663,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             (rb"authentication-key", rb"[ \t]+(?:[0-9]{1,5}[ \t]+(?=md5))?(?:md5[ \t]+)?"),
             (rb"message-digest-key", rb"[ \t]+[0-9]{1,3}[ \t]+md5[ \t]+"),
             (rb"md5", rb"[ \t]+[0-9]{1,3}[ \t]+key[ \t]+"),
-            (rb"tacacs-server", rb"[ \t]+(?:host[ \t]+\S{1,64}[ \t]+(?:[a-z-]{1,16}[ \t]+[0-9]{1,5}[ \t]+){0,3})?key[ \t]+"),
-            (rb"radius-server", rb"[ \t]+(?:host[ \t]+\S{1,64}[ \t]+(?:[a-z-]{1,16}[ \t]+[0-9]{1,5}[ \t]+){0,3})?key[ \t]+"),
+            (rb"tacacs-server", _SERVER_KEY),
+            (rb"radius-server", _SERVER_KEY),
             (rb"isakmp", rb"[ \t]+key[ \t]+"),
             (rb"pre-shared-key", rb"[ \t]+(?:(?:local|remote|ascii-text|address[ \t]+\S{1,64}[ \t]+key)[ \t]+)?"),
             (rb"wpa-psk", rb"[ \t]+(?:(?:ascii|hex)[ \t]+)?"),
