@@ -91,6 +91,10 @@ class AssignmentChecks(SentenceChecks):
                     return False  # typed code gives a default as code (= None, = _UNSET, = not_given)
                 start, end = annotated
                 named = self.credential_named(buffer, start, end)
+        if not named and start is not None and buffer[match.start()] == ord(":"):
+            numbered = self.numbered_name(buffer, start, end)
+            if numbered is not None:  # Unseal Key 1: ..., Password 2: ...
+                (start, end), named = numbered, True
         if start is None:
             return False
         value = match.end()  # where the value starts
@@ -203,6 +207,16 @@ class AssignmentChecks(SentenceChecks):
             return False
         first, last = run.start(), trimmed(buffer, *run.span())
         return self.looks_secret(buffer, first, last, shortest=MIN_LINKED) and self.description.fullmatch(buffer, first, last) is None
+
+    def numbered_name(self, buffer: bytearray, start: int, end: int) -> tuple[int, int] | None:
+        """Where the credential's name before ``buffer[start:end]`` is, when that is the number of
+        one of several (``Unseal Key 1``, as Vault's init prints them; ``Password 2``); else ``None``."""
+        if not 1 <= end - start <= 2 or not buffer[start:end].isdigit() or start < 2 or buffer[start - 1] != ord(" "):
+            return None
+        word = self.name_ending_at(buffer, start - 1)
+        if word is None or not self.credential_named(buffer, word, start - 1):
+            return None
+        return word, start - 1
 
     def annotated_name(self, buffer: bytearray, pos: int) -> tuple[int, int] | None:
         """The span of the name declared with a type before the ``=`` at ``pos``, on its line:

@@ -147,7 +147,10 @@ _NAMED_CORE = (
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?token"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"
-    rb"|auth|service|db|database|priv|webhook|shared[_.-]?access)[_.-]?key"
+    rb"|auth|service|db|database|priv|webhook|shared[_.-]?access"
+    # Keys named for what they open or sign: Vault's unseal and recovery keys, a Fernet key (Airflow,
+    # cryptography), a JWT's or an HMAC's signing key, WireGuard's PresharedKey.
+    rb"|unseal|recovery|fernet|jwt|hmac|pre[_.-]?shared)(?:__|[_.-])?key"
     rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login|(?:otp|totp|hotp|2fa|mfa)[_.-]?seed"
     # WordPress's four salts, keys of its cookies and nonces like the four *_KEY beside them
     rb"|(?:secure[_.-]?auth|auth|logged[_.-]?in|nonce)[_.-]?salt)"
@@ -208,7 +211,7 @@ NAME_BEFORE = NAME_CHAR + rb"+\Z"
 # with its algorithm's name, a reference (_ALGORITHM), and is kept.
 SPACED_KEY_NAME = (
     rb"(?i:(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
-    rb"|auth|service|webhook|storage|deploy|admin|root|ssh"
+    rb"|auth|service|webhook|storage|deploy|admin|root|ssh|unseal|recovery|fernet|jwt|hmac"
     # A wireless network's password, as routers label it (Wi-Fi key, WPA2 key), and a VPN's shared
     # secret (pre-shared key, IKE's PSK spelled out).
     rb"|wi-?fi|wlan|wpa[23]?|wep|wireless|pre-?shared"

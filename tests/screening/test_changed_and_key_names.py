@@ -15,6 +15,8 @@ from .test_sentences import mixed  # three of lower case, upper case, digits and
 KEY_NAMES = [
     "secret key", "API key", "api key", "Access Key", "SIGNING KEY", "private key", "master key", "encryption key", "webhook key",
     "wifi key", "Wi-Fi key", "WPA2 key", "WPA key", "WEP key", "wireless key", "WLAN key",
+    # Keys named for what they unseal, recover, encrypt or sign (Vault, Fernet, a JWT, an HMAC).
+    "unseal key", "Unseal Key", "recovery key", "fernet key", "JWT key", "HMAC key",
 ]  # fmt: skip
 NOT_KEY_NAMES = [
     "cache key", "primary key", "public key", "sort key", "partition key", "foreign key", "idempotency key", "GPG key", "the key",
@@ -55,6 +57,33 @@ def test_the_same_value_after_a_key_that_is_no_credential_is_kept(name: str, bef
     ],
 )
 def test_public_names_and_words_after_a_keys_name_are_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+NUMBERED_NAMES = ["Unseal Key", "Recovery Key", "Password", "API key", "token", "client secret", "- Password", "JWT key"]
+NOT_NUMBERED_NAMES = ["Step", "Key", "primary key", "Python", "Section", "Attempt"]
+
+
+@given(name=st.sampled_from(NUMBERED_NAMES), number=st.integers(1, 99), value=st.one_of(mixed, hex_key), tight=st.booleans())
+def test_a_value_after_a_credentials_name_and_its_number_is_refused(name: str, number: int, value: str, tight: bool) -> None:
+    # Vault's init prints "Unseal Key 1: ..." to "Unseal Key 5: ..."; notes number keys and passwords alike.
+    assert find_secret(f"{name} {number}:{'' if tight else ' '}{value}") == "credential_assignment"
+
+
+@given(name=st.sampled_from(NOT_NUMBERED_NAMES), number=st.integers(1, 99), value=st.one_of(mixed, hex_key))
+def test_the_same_value_after_a_number_of_another_name_is_kept(name: str, number: int, value: str) -> None:
+    assert find_secret(f"{name} {number}: {value}") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Password 1: see the vault", "Token 2: none", "API key 2: rotated on 2026-11-01", "Python 3: 3.11.7",
+        "the API key 12345: Xk8mKq2Lz9Ab3Cd5Ef7Gh9", "Unseal Key 1 to 5 and the root token",
+        "recovery_key: /etc/vault/recovery.txt", "fernet_key = Fernet.generate_key()", 'jwt_key_id = "kid-2024-01"',
+    ],
+)
+def test_what_follows_a_numbered_or_new_key_name_that_is_no_value_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
