@@ -278,7 +278,7 @@ MAX_ENTRIES = 64
 # too, zip -r recurses), so an option counts only after a tool that reads a password there.
 PASSWORD_TOOL = (
     rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login|twine"
-    rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?|rdesktop)"
+    rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?|rdesktop|[Pp]s[Ee]xec(?:64)?(?:\.exe)?|[Pp]a[Ee]xec(?:\.exe)?)"
     rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
     rb"|(?P<rar>(?:un)?rar)|(?P<codecov>codecov)"
     rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"
@@ -303,9 +303,10 @@ OPTION_TOOL = {
 }
 MAX_COMMAND = 256
 # A value a command line echoes into a tool that reads the password from its input (echo "..." |
-# docker login --password-stdin, printf '...' | sudo -S): the last echo or printf before the pipe.
+# docker login --password-stdin, printf '...' | sudo -S, printf '%s' '...' | kinit): the last echo
+# or printf before the pipe, after printf's format when that only prints its argument.
 ECHOED = (
-    rb"(?<![A-Za-z0-9_-])(?:echo|printf)(?:[ \t]+-[neE]{1,3})*[ \t]+"
+    rb"(?<![A-Za-z0-9_-])(?:echo|printf(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"|%s))?)(?:[ \t]+-[neE]{1,3})*[ \t]+"
     rb"(?:\"(?P<double>[^\"\r\n]{1,256})\"|'(?P<single>[^'\r\n]{1,256})'|(?P<bare>[^\s|;&\"']{1,256}))[ \t]*\|"
 )
 

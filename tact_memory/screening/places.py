@@ -88,6 +88,12 @@ class PlaceChecks(SentenceChecks):
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
     logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
+    # A word that goes on a sentence about an option rather than giving its value (docker login -p
+    # is deprecated, sshpass -p takes the password): unquoted and followed by a word in lower case.
+    option_prose = compiled(
+        rb"(?:is|isn't|in|the|a|an|to|of|for|and|or|was|are|can|must|should|will|with|without|flag|option"
+        rb"|takes|expects|sets|prompts|asks|means|works|reads|gives|only|here|there|also|still|now)(?=[ \t]+[a-z])"
+    )
     brace = compiled(rb"[{}]")
     decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
     terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
@@ -176,6 +182,8 @@ class PlaceChecks(SentenceChecks):
                 return False
         if tool[1] == "codecov" and not opening_quote(buffer, first):
             return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)  # "codecov -t is optional"
+        if not attached and (prose := self.option_prose.match(buffer, first)) is not None and prose.end() == last:
+            return False  # "docker login -p is deprecated": the option named in a sentence
         return self.is_value(buffer, first, last)
 
     def tool_before(self, buffer: bytearray, start: int, end: int) -> tuple[int, str] | None:

@@ -81,6 +81,7 @@ OPTIONS = [
     "unrar x -p{v} backup.rar",
     "rar a -m5 -hp{v} out.rar docs/",
     "rdesktop -u {u} -p {v} 10.0.0.5",
+    "psexec \\\\fs01 -u {u} -p {v} cmd", "PsExec64.exe \\\\fs01 -u {u} -p {v} -s cmd",
     'dotnet user-secrets set "Db:Password" {v}', "dotnet user-secrets --project src/Web set Stripe__SecretKey {v}",
     'dotnet user-secrets set --project src/Web "ConnectionStrings:{u}:ApiKey" "{v}"',
     "codecov -f coverage.xml -t {v}", "netlify deploy --prod --auth {v}", "netlify deploy --auth={v} --dir dist",
@@ -130,6 +131,8 @@ ON_INPUT = [
     "echo '{v}' | openssl passwd -6 -stdin", "echo '{v}' | mkpasswd -m sha-512 -s", "echo '{v}' | kinit {u}@CORP.EXAMPLE",
     "echo -n '{v}' | cryptsetup luksOpen /dev/sdb1 data", "echo '{v}' | gpg --batch --passphrase-fd 0 -d notes.gpg",
     "echo '{v}' | pass insert -e db/prod",
+    # printf with a format that prints its argument alone
+    "printf '%s' '{v}' | kinit {u}@CORP.EXAMPLE", 'printf "%s\\n" "{v}" | docker login -u {u} --password-stdin',
 ]  # fmt: skip
 BASIC_PAIRS = ["echo -n '{u}:{v}' | base64", "printf '{u}:{v}' | base64 -w0", "base64 <<< '{u}:{v}'"]
 
@@ -236,6 +239,10 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "snyk auth", "snyk test --all-projects", "ngrok config add-authtoken $NGROK_AUTHTOKEN", "codecov -t ${CODECOV_TOKEN}",
         "netlify deploy --auth $NETLIFY_AUTH_TOKEN --prod", "docker run -t ubuntu", "ssh -t host top",
         "netlify deploy --auth is deprecated in favour of NETLIFY_AUTH_TOKEN", "codecov -t is optional for public repos",
+        # A tool's password option named in a sentence, and printf's format given a variable.
+        "docker login -p is deprecated, use --password-stdin", "sshpass -p in scripts leaks the password to ps",
+        "psexec -p takes the password in the clear", "mysql -u root -p and then type it",
+        "printf '%s' \"$PW\" | kinit ann", "printf '%s\\n' \"${REGISTRY_TOKEN}\" | docker login -u ann --password-stdin",
         'echo "done" | passwd --help', "echo hi | passwd -S ann",
     ],
 )
