@@ -35,6 +35,7 @@ from .names import (
     SUFFIXED_CREDENTIAL,
     WEAK_NAME,
 )
+from .sections import section_before
 from .sentences import SentenceChecks
 from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
 
@@ -127,6 +128,8 @@ class AssignmentChecks(SentenceChecks):
             )
         if self.holds_name_word(buffer, start, end) and self.suffixed_credential.fullmatch(buffer, start, end) is not None:
             return self.generated_value(buffer, value)
+        if end - start == 3 and buffer[start:end].lower() == b"key":  # "Jwt": { "Key": ... }, [jwt] key = ...
+            return self.generated_value(buffer, value) and self.section_names_key(buffer, start)
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, value)
             if found is None:
@@ -207,6 +210,19 @@ class AssignmentChecks(SentenceChecks):
             return False
         first, last = run.start(), trimmed(buffer, *run.span())
         return self.looks_secret(buffer, first, last, shortest=MIN_LINKED) and self.description.fullmatch(buffer, first, last) is None
+
+    def section_names_key(self, buffer: bytearray, start: int) -> bool:
+        """Whether the section that holds the bare ``key`` at ``start`` says what it opens, so that
+        the two read as one credential's name (``Jwt`` and ``Key`` as ``Jwt_Key``, ``stripe:`` and
+        ``key:`` as ``stripe_key``; not ``cache`` and ``key``): see :mod:`.sections`."""
+        section = section_before(buffer, start)
+        if section is None:
+            return False
+        joined = bytearray(buffer[section[0] : section[1]]) + b"_key"
+        return (
+            self.named_credential.fullmatch(joined) is not None
+            and self.not_credential_name.fullmatch(joined) is None
+        )
 
     def numbered_name(self, buffer: bytearray, start: int, end: int) -> tuple[int, int] | None:
         """Where the credential's name before ``buffer[start:end]`` is, when that is the number of

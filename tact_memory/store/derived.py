@@ -55,6 +55,7 @@ _SOURCES = (
     "screening/value_checks.py",
     "screening/sentences.py",
     "screening/assignments.py",
+    "screening/sections.py",
     "screening/defaults.py",
     "screening/conditionals.py",
     "screening/logins.py",

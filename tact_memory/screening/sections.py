@@ -1,0 +1,163 @@
+"""The section a bare ``key`` is written in, which says what the key opens.
+
+Configuration often names a credential in two parts: the section says what it is for and the
+entry under it is only ``key`` (ASP.NET's ``"Jwt": { "Key": "..." }``, YAML's ``jwt:`` then
+``  key: ...``, TOML's ``[jwt]`` then ``key = "..."``). :func:`section_before` finds that section's
+name for an entry, in the three ways such files nest:
+
+- a JSON or JavaScript object: the nearest ``{`` before the entry that no ``}`` closes, and the
+  name before its colon (quoted or bare);
+- YAML's indentation: the nearest line above indented less than the entry's, when it is a name
+  and a colon with nothing after them;
+- a TOML or INI table: the nearest header above (``[jwt]``, ``[app.jwt]``, ``[[jwt]]``: its last
+  part), when the entry starts its line.
+
+Each looks back at most :data:`MAX_SECTION` bytes and reads bytes only, so it compiles nothing.
+A section whose name ends in a word for settings (``JwtSettings``, ``jwt_options``) is named by
+the word before it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MAX_SECTION", "section_before"]
+
+MAX_SECTION = 512
+"""How far before an entry its section's name is looked for."""
+
+_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_SPACE = frozenset(b" \t")
+_SETTINGS = (b"settings", b"options", b"config", b"configuration", b"opts", b"section")
+
+
+def section_before(buffer: bytearray, start: int) -> tuple[int, int] | None:
+    """Where the name of the section that holds the entry starting at ``start`` is (without a
+    trailing word for settings), or ``None`` when no section is found near it."""
+    floor = max(0, start - MAX_SECTION)
+    line = buffer.rfind(b"\n", floor, start) + 1
+    opening = start - 1 if start and buffer[start - 1] in b"\"'" else start
+    indent = _indent(buffer, line, opening)
+    found = _object_name(buffer, floor, opening)
+    if found is None and indent is not None:
+        found = _parent_line(buffer, floor, line, indent) if indent else _table(buffer, floor, line)
+    return None if found is None else _without_settings(buffer, *found)
+
+
+def _indent(buffer: bytearray, line: int, at: int) -> int | None:
+    """How many spaces (and a list's ``- ``) stand before the entry on its line, or ``None`` when
+    something else does."""
+    index = line
+    while index < at and buffer[index] in _SPACE:
+        index += 1
+    if index + 1 < at and buffer[index] == ord("-") and buffer[index + 1] == ord(" "):
+        index += 2
+        while index < at and buffer[index] in _SPACE:
+            index += 1
+    return index - line if index == at else None
+
+
+def _object_name(buffer: bytearray, floor: int, at: int) -> tuple[int, int] | None:
+    """The name given to the innermost object that is open at ``at`` (``"Jwt": {``)."""
+    depth = 0
+    index = at
+    while True:  # from brace to brace, so a long stretch without one costs two searches
+        opening = buffer.rfind(b"{", floor, index)
+        if opening < 0:
+            return None
+        closing = buffer.rfind(b"}", opening, index)
+        if closing >= 0:
+            depth += 1
+            index = closing
+        elif depth:
+            depth -= 1
+            index = opening
+        else:
+            index = opening
+            break
+    index = _skip_space_back(buffer, floor, index - 1)
+    if index < floor or buffer[index] not in b":=":
+        return None
+    return _name_back(buffer, floor, _skip_space_back(buffer, floor, index - 1))
+
+
+def _parent_line(buffer: bytearray, floor: int, line: int, indent: int) -> tuple[int, int] | None:
+    """YAML: the name of the nearest line above ``line`` indented less than ``indent``, when it
+    is ``name:`` with nothing after the colon but spaces or a comment."""
+    end = line - 1
+    while end > floor:
+        start = buffer.rfind(b"\n", floor, end) + 1
+        if start == 0 and floor:
+            return None  # the line starts before the reach
+        first = start
+        while first < end and buffer[first] in _SPACE:
+            first += 1
+        if first < end and buffer[first] != ord("#"):
+            if first - start >= indent:
+                end = start - 1
+                continue
+            last = _line_end(buffer, first, end)
+            if last <= first or buffer[last - 1] != ord(":"):
+                return None
+            return _name_back(buffer, first, last - 2)
+        end = start - 1
+    return None
+
+
+def _table(buffer: bytearray, floor: int, line: int) -> tuple[int, int] | None:
+    """TOML or INI: the last part of the nearest table header above ``line`` (``[app.jwt]``)."""
+    end = line - 1
+    while end > floor:
+        start = buffer.rfind(b"\n", floor, end) + 1
+        if start == 0 and floor:
+            return None
+        if buffer.startswith(b"[", start):
+            last = _line_end(buffer, start, end)
+            brackets = 2 if buffer.startswith(b"[[", start) else 1  # a table, or an array of tables
+            name_end = last - brackets
+            if name_end - start < 1 + brackets or buffer[name_end:last] != b"]" * brackets:
+                return None
+            name_start = name_end
+            while name_start > start + brackets and buffer[name_start - 1] in _NAME:
+                name_start -= 1
+            if name_start == name_end or buffer[name_start - 1] not in b"[.":
+                return None
+            return name_start, name_end
+        end = start - 1
+    return None
+
+
+def _line_end(buffer: bytearray, start: int, end: int) -> int:
+    """Where a line's content ends: before a comment, trailing spaces and a carriage return."""
+    comment = buffer.find(b" #", start, end)
+    last = end if comment < 0 else comment
+    while last > start and buffer[last - 1] in b" \t\r":
+        last -= 1
+    return last
+
+
+def _skip_space_back(buffer: bytearray, floor: int, index: int) -> int:
+    while index >= floor and buffer[index] in b" \t\r\n":
+        index -= 1
+    return index
+
+
+def _name_back(buffer: bytearray, floor: int, index: int) -> tuple[int, int] | None:
+    """The name that ends at ``index`` (inclusive), without the quotes around it."""
+    if index >= floor and buffer[index] in b"\"'":
+        index -= 1
+    end = index + 1
+    while index >= floor and buffer[index] in _NAME:
+        index -= 1
+    start = index + 1
+    return (start, end) if end - start >= 2 else None
+
+
+def _without_settings(buffer: bytearray, start: int, end: int) -> tuple[int, int] | None:
+    """The name without a last word that only says it holds settings (``JwtSettings`` -> ``Jwt``)."""
+    lowered = bytes(buffer[start:end]).lower()
+    for word in _SETTINGS:
+        if lowered.endswith(word) and end - start > len(word):
+            end -= len(word)
+            if buffer[end - 1] in b"_-":
+                end -= 1
+            break
+    return (start, end) if end - start >= 2 else None
