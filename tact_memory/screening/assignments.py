@@ -128,8 +128,13 @@ class AssignmentChecks(SentenceChecks):
             )
         if self.holds_name_word(buffer, start, end) and self.suffixed_credential.fullmatch(buffer, start, end) is not None:
             return self.generated_value(buffer, value)
-        if end - start == 3 and buffer[start:end].lower() == b"key":  # "Jwt": { "Key": ... }, [jwt] key = ...
-            return self.generated_value(buffer, value) and self.section_names_key(buffer, start)
+        if (
+            end - start == 3
+            and buffer[start:end].lower() == b"key"
+            and self.generated_value(buffer, value)
+            and self.section_names_key(buffer, start)
+        ):
+            return True  # "Jwt": { "Key": ... }, [jwt] key = ...
         if self.weak_name.fullmatch(buffer, start, end) is not None:
             found = self.value_at(buffer, value)
             if found is None:
