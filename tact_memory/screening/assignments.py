@@ -41,6 +41,9 @@ from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLB
 
 __all__ = ["AssignmentChecks"]
 
+MAX_TAG = 128
+"""How long an opening tag before a ``<Value>`` element may be, its attributes included."""
+
 
 class AssignmentChecks(SentenceChecks):
     """The checks of values given to names: assignments, calls, pairs and elements."""
@@ -591,8 +594,15 @@ class AssignmentChecks(SentenceChecks):
 
     def element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``<password>VALUE</password>``: an element named for a credential (after any
-        namespace prefix) whose text is a value of its own."""
+        namespace prefix) whose text is a value of its own; or a ``<Value>`` element that opens
+        one so named, as Windows' answer files give a password
+        (``<AdministratorPassword><Value>…</Value>``)."""
         start, end = match.span("name")
+        if end - start == 5 and buffer[start:end].lower() == b"value":
+            found = self.enclosing_tag(buffer, match.start())
+            if found is None:
+                return False
+            start, end = found
         colon = buffer.rfind(b":", start, end)
         start = start if colon < 0 else colon + 1
         if start == end or not self.credential_named(buffer, start, end):
@@ -603,6 +613,23 @@ class AssignmentChecks(SentenceChecks):
         while last > first and buffer[last - 1] in b" \t":
             last -= 1
         return last > first and self.is_value(buffer, first, last)
+
+    @staticmethod
+    def enclosing_tag(buffer: bytearray, at: int) -> tuple[int, int] | None:
+        """Where the name of the opening tag right before ``at`` is (only white space between),
+        without its attributes; ``None`` when something else stands there."""
+        end = at - 1
+        while end >= 0 and buffer[end] in b" \t\r\n":
+            end -= 1
+        if end < 1 or buffer[end] != ord(">") or buffer[end - 1] == ord("/"):
+            return None
+        opening = buffer.rfind(b"<", max(0, end - MAX_TAG), end)
+        if opening < 0 or buffer.find(b">", opening, end) >= 0:
+            return None
+        name_end = opening + 1
+        while name_end < end and buffer[name_end] not in b" \t\r\n/":
+            name_end += 1
+        return (opening + 1, name_end) if name_end > opening + 1 else None
 
     def pair_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for the ``value`` of a name/value pair whose name is a credential's

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "489fab129cecab5a5f696a2248028378"
+DIGEST = "0c4513810ca5c4aadaeb68d43163b747"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -240,6 +240,7 @@ LEADS: tuple[bytes, ...] = (
     b'mc alias',
     b'mc config',
     b'wpa_passphrase',
+    b'rootpw',
     b'ngrok',
     b'snyk',
     b'rabbitmqctl',

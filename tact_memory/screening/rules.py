@@ -411,7 +411,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
     ),
     # Tools that take a password as an argument after their own words: net user NAME VALUE,
-    # openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password NAME VALUE; and SQL's
+    # openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password NAME VALUE, kickstart's
+    # rootpw VALUE; and SQL's
     # IDENTIFIED BY VALUE in a statement that makes or changes an account (not BY PASSWORD
     # '<hash>', BY VALUES '<hash>' or BY RANDOM PASSWORD). Found by the tool's name, the words
     # between in the rule (its first two words, with one space between them, are the literal a
@@ -436,6 +437,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
                 b"mc config", rb"[ \t]+host[ \t]+add[ \t]+\S{1,64}[ \t]+\S{1,256}[ \t]+\S{1,128}[ \t]+", gap=rb"[A-Za-z0-9_.-]"
             ),
             word_start(b"wpa_passphrase", rb"[ \t]+(?:\"[^\"\r\n]{1,32}\"|'[^'\r\n]{1,32}'|\S{1,32})[ \t]+", gap=rb"[A-Za-z0-9_-]"),
+            # A kickstart file's root password: rootpw [--plaintext] VALUE (or --iscrypted and a
+            # crypt hash, which can be cracked offline); rootpw --lock gives none.
+            word_start(b"rootpw", rb"(?:[ \t]+--(?:plaintext|iscrypted|allow-ssh))*[ \t]+(?!--)", gap=rb"[A-Za-z0-9_-]"),
             # ngrok's authtoken TOKEN and config add-authtoken TOKEN; snyk auth TOKEN.
             word_start(b"ngrok", rb"(?:[ \t]+config)?[ \t]+(?:add-)?authtoken[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
             word_start(b"snyk", rb"[ \t]+auth[ \t]+", gap=rb"[A-Za-z0-9_.-]"),

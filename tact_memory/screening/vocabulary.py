@@ -166,7 +166,10 @@ PLACEHOLDER_WORD = (
     rb"|blank|true|false|yes|no|on|off|required|optional|missing|invalid|expired|revoked|rotated"
     rb"|disabled|enabled|todo|tbd|tba|n/?a|see|same|ditto|default|auto|prompt|ask|stdin|env"
     rb"|str|string|bytes|bytearray|int|integer|bool|boolean|number|any|object|text|char|varchar"
-    rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm)"
+    rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm"
+    # what Windows Setup writes over an answer file's passwords once it has used them (without
+    # its outer asterisks where Markdown reads the rest as emphasis)
+    rb"|\*?sensitive\*data\*deleted\*?)"
     rb"|value|val"  # the variable code names a value by (api_key = value); VALUE is how a command stands one in
     rb"|(?i:basic|bearer|token|digest)[ \t]+"  # the scheme alone, the credential joined on after it
 )
@@ -224,9 +227,10 @@ _COLOUR = rb"#(?:[0-9A-Fa-f]{3,4}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})"
 # $(pass show db), $1, $RANDOM$RANDOM); a format field or a variable between percent signs (%s,
 # %(password)s, %APPDATA%, %env(APP_SECRET)%); a template, a colour or an anchor after "#"
 # (#{password}, #AB0909, #set-via-env, #TODO); a YAML tag (!vault, !Ref, !!binary); or a stand-in
-# word between asterisks (***REDACTED***). What follows "$", "%", "#" or "!" otherwise is a
-# password's own: a generated one starts with such a symbol often enough ("$Y9nq5^%&dL",
-# "%jy0S^@Sp5Q", "#NAKtaRp2W$w45"), and a name mixing cases and digits is one too. Inside quotes
+# word between asterisks (***REDACTED***, Windows Setup's *SENSITIVE*DATA*DELETED*). What follows
+# "$", "%", "#" or "!" otherwise is a password's own: a generated one starts with such a symbol
+# often enough ("$Y9nq5^%&dL", "%jy0S^@Sp5Q", "#NAKtaRp2W$w45"), and a name mixing cases and
+# digits is one too. Inside quotes
 # only a whole template stands for a value (see QUOTED_STAND_IN).
 # What may follow a variable's name in the value: the end, or what a path, a default, code or
 # markup adds after it ($HOME/.token, ${X:-y}, $env:API_KEY, $_ENV[X], $TOKEN</code>, $X | y).

@@ -1,5 +1,6 @@
-"""Lines of the files that hold passwords for a tool: netrc's ``machine … login … password …`` and
-PostgreSQL's ``host:port:database:user:password`` (``~/.pgpass``), as a note may quote them."""
+"""Lines of the files that hold passwords for a tool: netrc's ``machine … login … password …``,
+PostgreSQL's ``host:port:database:user:password`` (``~/.pgpass``) and a Windows answer file's
+``<AdministratorPassword><Value>…</Value>``, as a note may quote them."""
 
 from __future__ import annotations
 
@@ -62,3 +63,35 @@ def test_what_is_no_pgpass_line_is_kept(text: str) -> None:
 def test_a_netrc_line_is_refused() -> None:
     assert find_secret("machine api.example.com login bob password Tr0ub4dor3") == "netrc_password"
     assert find_secret("machine api.example.com login bob") is None
+
+
+# Windows Setup's answer file (unattend.xml) gives each password as a <Value> inside an element named
+# for it, in plain text or in the base64 it calls hidden.
+ANSWER_FILE = [
+    "<AdministratorPassword><Value>{v}</Value><PlainText>true</PlainText></AdministratorPassword>",
+    "<AdministratorPassword>\n  <Value>{v}</Value>\n  <PlainText>false</PlainText>\n</AdministratorPassword>",
+    '<LocalAccount wcm:action="add">\n  <Password>\n    <Value>{v}</Value>\n  </Password>\n  <Name>admin</Name>',
+    "<AutoLogon>\n  <Password>\r\n    <Value>{v}</Value>\r\n  </Password>\n  <Enabled>true</Enabled>",
+    '<DomainAccount><Password wcm:keyValue="1"><Value>{v}</Value></Password></DomainAccount>',
+]
+
+
+@given(form=st.sampled_from(ANSWER_FILE), password=credential_values)
+def test_a_password_in_a_windows_answer_file_is_refused(form: str, password: str) -> None:
+    assert find_secret(form.format(v=password)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<AdministratorPassword><Value></Value><PlainText>true</PlainText></AdministratorPassword>",
+        # What Setup writes over the passwords it has used, also where Markdown would read emphasis.
+        "<AdministratorPassword>\n  <Value>*SENSITIVE*DATA*DELETED*</Value>\n</AdministratorPassword>",
+        "<Password><Value>*SENSITIVE*DATA*DELETED*</Value></Password>", "password: *SENSITIVE*DATA*DELETED*",
+        # A value that no password element opens.
+        "<Setting><Value>Tr0ub4dor&3</Value></Setting>", "<Timeout><Value>30</Value></Timeout>",
+        "<Password/><Value>Tr0ub4dor&3</Value>", "<Password>x</Password><Value>Tr0ub4dor&3</Value>",
+    ],
+)
+def test_what_no_answer_file_password_holds_is_kept(text: str) -> None:
+    assert find_secret(text) is None

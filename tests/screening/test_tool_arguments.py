@@ -43,6 +43,7 @@ POSITIONAL = [
     "alter user {u} identified by {v}",
     "CREATE ROLE {u} LOGIN IDENTIFIED BY {v}",
     "wpa_passphrase Office {v}",
+    "rootpw {v}", "rootpw --plaintext {v}", "rootpw --allow-ssh --plaintext {v}",
     "wpa_passphrase 'Office Wifi' {v} > /etc/wpa.conf",
     "mc alias set local http://localhost:9000 {u} {v}",
     "mc config host add s3 https://s3.amazonaws.com {u} {v}",
@@ -242,6 +243,8 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # A tool's password option named in a sentence, and printf's format given a variable.
         "docker login -p is deprecated, use --password-stdin", "sshpass -p in scripts leaks the password to ps",
         "psexec -p takes the password in the clear", "mysql -u root -p and then type it",
+        # Kickstart's rootpw locked, read from a variable, or named.
+        "rootpw --lock", "rootpw --iscrypted", "rootpw ${ROOT_PW}", "the rootpw option sets the root password",
         "printf '%s' \"$PW\" | kinit ann", "printf '%s\\n' \"${REGISTRY_TOKEN}\" | docker login -u ann --password-stdin",
         'echo "done" | passwd --help', "echo hi | passwd -S ann",
     ],
