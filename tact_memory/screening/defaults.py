@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from .assignments import AssignmentChecks
-from .buffers import NAME_CHARS
+from .buffers import NAME_CHARS, opening_quote
 from .leads import compiled
 from .names import MAX_COMMAND
 from .places import command_start
@@ -52,8 +52,20 @@ class DefaultChecks(AssignmentChecks):
         return self.names_credential_before(buffer, start, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
 
     def wrapped_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a literal given to pydantic's ``SecretStr`` or ``SecretBytes``."""
+        """Check for a literal given to pydantic's ``SecretStr`` or ``SecretBytes``, or first to
+        code that hashes or checks a password (``hash_password("...")``)."""
         return self.quoted_value(buffer, match.end(), texture=True)
+
+    def sole_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a literal given as the only argument to code that sets a password
+        (``user.set_password("...")``, ``setPassword("...")``)."""
+        found = self.value_at(buffer, match.end())
+        if found is None or not opening_quote(buffer, found[0]):
+            return False
+        after = found[1] + 1  # past the closing quote
+        while after < len(buffer) and buffer[after] in b" \t":
+            after += 1
+        return after < len(buffer) and buffer[after] == ord(")") and self.own_value(buffer, found[0], found[1], texture=True)
 
     def names_credential_before(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether a word of code in ``buffer[start:end]`` names a credential: an identifier, a

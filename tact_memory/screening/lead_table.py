@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "0c4513810ca5c4aadaeb68d43163b747"
+DIGEST = "90afa2ebc8d03fcfa64af117edda8578"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -355,6 +355,29 @@ LEADS: tuple[bytes, ...] = (
     b'fetch',
     b'SecretStr',
     b'SecretBytes',
+    b'hash_password',
+    b'hashPassword',
+    b'make_password',
+    b'check_password',
+    b'checkPassword',
+    b'verify_password',
+    b'verifyPassword',
+    b'password_hash',
+    b'password_verify',
+    b'hashpw',
+    b'checkpw',
+    b'generate_password_hash',
+    b'bcrypt.hash',
+    b'bcrypt.hashSync',
+    b'bcrypt.compare',
+    b'bcrypt.compareSync',
+    b'pwd_context.hash',
+    b'pwd_context.verify',
+    b'Hash::make',
+    b'bcrypt',
+    b'set_password',
+    b'setPassword',
+    b'withPassword',
     b'auth',
     b'<',
     b'value',

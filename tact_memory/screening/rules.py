@@ -747,6 +747,29 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", word_start(word, rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.wrapped_secret)
         for word in (rb"SecretStr", rb"SecretBytes")
     ),
+    # A password given in quotes to code that hashes or checks one, as its first argument:
+    # hash_password("..."), Django's make_password and check_password("...", encoded), bcrypt's
+    # hashpw(b"...", salt) and Node's bcrypt.hash('...', 10), passlib's pwd_context.hash("..."),
+    # PHP's password_hash('...', PASSWORD_DEFAULT), Laravel's Hash::make('...') and bcrypt('...');
+    # and as the only argument to code that sets one: user.set_password("..."), JDBC's and
+    # HikariCP's setPassword("..."), Testcontainers' withPassword("...") (keyring's
+    # set_password(service, user, ...) is the rule's above).
+    *(
+        ("credential_assignment", word_start(word, rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), check)
+        for words, check in (
+            (
+                (
+                    rb"hash_password", rb"hashPassword", rb"make_password", rb"check_password", rb"checkPassword",
+                    rb"verify_password", rb"verifyPassword", rb"password_hash", rb"password_verify", rb"hashpw", rb"checkpw",
+                    rb"generate_password_hash", rb"bcrypt\.hash", rb"bcrypt\.hashSync", rb"bcrypt\.compare", rb"bcrypt\.compareSync",
+                    rb"pwd_context\.hash", rb"pwd_context\.verify", rb"Hash::make", rb"bcrypt",
+                ),
+                Checks.wrapped_secret,
+            ),
+            ((rb"set_password", rb"setPassword", rb"withPassword"), Checks.sole_secret),
+        )
+        for word in words
+    ),
     # A user and a password as a pair of strings: requests' auth=("admin", "...").
     (
         "credential_assignment",

@@ -197,6 +197,12 @@ DEFAULT_FORMS = [
     'String password = prod ? System.getenv("PW") : "{v}";', '$password = $prod ? getenv("PW") : \'{v}\';',
     'const cfg = {{ password: isProd ? env.PW : "{v}" }};', 'const token = env === "prod" ? process.env.TOKEN : "{v}";',
     'var secret = (a && b) ? "{v}" : other;', '  apiKey: process.env.CI ? "{v}" : undefined,',
+    # a password given first to code that hashes or checks one, or alone to code that sets one
+    'hashed = hash_password("{v}")', 'assert check_password("{v}", user.password)', "hashPassword('{v}')",
+    'bcrypt.hashpw(b"{v}", bcrypt.gensalt())', "const hash = await bcrypt.hash('{v}', 10);", "bcrypt.compareSync('{v}', hash)",
+    'pwd_context.verify("{v}", hashed)', "$hash = password_hash('{v}', PASSWORD_DEFAULT);", "Hash::make('{v}')",
+    "'password' => bcrypt('{v}'),", 'make_password("{v}")', 'generate_password_hash("{v}")',
+    'user.set_password("{v}")', 'config.setPassword("{v}");', 'new MySQLContainer<>("mysql:8").withPassword("{v}")',
 ]  # fmt: skip
 
 
@@ -248,6 +254,11 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         'const label = shown ? "Password" : "Hidden1x";', 'f(shown ? "Password" : "Xk9vQ2mN5p")',
         'opts = {label: shown ? "Password" : "Xk9vQ2mN5p"}', 'title = isNew ? "Set password" : "Change-Pw2";',
         'const token = cond ? "" : other;', 'password = prod ? process.env.PW : "changeme";',
+        # what code gives a password function that is no literal, the literal not first, or not alone to a setter
+        "user.set_password(password)", 'config.setPassword(System.getenv("DB_PASSWORD"));', "hash_password(password)",
+        "Hash::make($request->password)", 'password_hash($password, PASSWORD_DEFAULT)', "bcrypt.hash(password, 10)",
+        'set_password("Xk9vQ2mN5p", user)', 'keyring.set_password("svc2", "ann", pw)', 'make_password(None)',
+        'check_password_hash(user.hash, password)', 'user.set_password("")', '.withPassword("test")',
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:
