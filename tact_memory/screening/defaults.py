@@ -33,10 +33,15 @@ from .places import command_start
 __all__ = ["DefaultChecks"]
 
 
+MAX_LET = 96
+"""How far before a block's brace RSpec's ``let(:name)`` may start."""
+
+
 class DefaultChecks(AssignmentChecks):
     """The checks of a credential's default given in code, and of pydantic's secret types."""
 
     word_in_code = compiled(rb"[A-Za-z_][A-Za-z0-9_-]*")
+    let_name = compiled(rb"(?<![A-Za-z0-9_])let!?\([ \t]*:(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*\)\Z")
     def keyword_default(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``default=`` or ``fallback=`` and a literal, inside a call whose statement
         names a credential before it."""
@@ -55,6 +60,34 @@ class DefaultChecks(AssignmentChecks):
         """Check for a literal given to pydantic's ``SecretStr`` or ``SecretBytes``, or first to
         code that hashes or checks a password (``hash_password("...")``)."""
         return self.quoted_value(buffer, match.end(), texture=True)
+
+    def ruby_block_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a literal that a Ruby block gives a credential's name: an attribute that
+        starts its line (FactoryBot's ``password { "..." }``) or RSpec's ``let(:password) { "..." }``,
+        with a digit, a symbol or a case step."""
+        end = match.start()
+        while end > 0 and buffer[end - 1] in b" \t":
+            end -= 1
+        if buffer[end - 1] == ord(")"):
+            let = self.let_name.search(buffer, max(0, end - MAX_LET), end)
+            if let is None:
+                return False
+            start, end = let.span("name")
+        else:
+            found = self.name_ending_at(buffer, end)
+            if found is None or buffer[buffer.rfind(b"\n", 0, found) + 1 : found].strip(b" \t"):
+                return False  # not a name alone at its line's start (a hash's or a call's block)
+            start = found
+        if self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        if self.credential_named(buffer, start, end):
+            return self.quoted_value(buffer, match.end(), texture=True)
+        # password_confirmation { "..." }: under a name that goes on, a value that looks generated
+        return (
+            self.holds_name_word(buffer, start, end)
+            and self.suffixed_credential.fullmatch(buffer, start, end) is not None
+            and self.generated_value(buffer, match.end())
+        )
 
     def sole_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal given as the only argument to code that sets a password

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "90afa2ebc8d03fcfa64af117edda8578"
+DIGEST = "b3c79efca40905a8e705b15c9e481e0a"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -378,6 +378,9 @@ LEADS: tuple[bytes, ...] = (
     b'set_password',
     b'setPassword',
     b'withPassword',
+    b'{',
+    b'create_user',
+    b'create_superuser',
     b'auth',
     b'<',
     b'value',

@@ -770,6 +770,19 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
         for word in words
     ),
+    # What a Ruby block gives a credential's name: FactoryBot's password { "..." } and RSpec's
+    # let(:password) { "..." }.
+    ("credential_assignment", rb"\{(?<=[A-Za-z0-9_)][ \t]\{)[ \t]*(?=[\"'])", Checks.ruby_block_value),
+    # Django's create_user("ann", "ann@example.com", "...") and create_superuser(...): the password
+    # is the third argument after a user and an email (or None).
+    *(
+        (
+            "credential_assignment",
+            word_start(word, rb"\([ \t]*" + _KEYRING_SERVICE + rb"[ \t]*,[ \t]*(?:" + _KEYRING_SERVICE + rb")[ \t]*,[ \t]*(?=[\"'])"),
+            Checks.wrapped_secret,
+        )
+        for word in (rb"create_user", rb"create_superuser")
+    ),
     # A user and a password as a pair of strings: requests' auth=("admin", "...").
     (
         "credential_assignment",

@@ -240,7 +240,7 @@ CREDENTIAL_NAMES = [
     # a password's name in the plural names passwords (passwords: ..., the root passwords are ...)
     "passwords", "DB_PASSWORDS", "passphrases",
     # keys named for what they unseal, recover, encrypt or sign, also as .NET's "__" path joins them
-    "unseal_key", "fernet_key", "recovery_key", "jwtKey", "hmac_key", "PresharedKey", "Jwt__Key",
+    "unseal_key", "fernet_key", "jwtKey", "hmac_key", "PresharedKey", "Jwt__Key",
     "AIRFLOW__CORE__FERNET_KEY", "Unseal Key",
 ]  # fmt: skip
 NOT_CREDENTIAL_NAMES = [
