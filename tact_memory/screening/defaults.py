@@ -42,6 +42,7 @@ class DefaultChecks(AssignmentChecks):
 
     word_in_code = compiled(rb"[A-Za-z_][A-Za-z0-9_-]*")
     let_name = compiled(rb"(?<![A-Za-z0-9_])let!?\([ \t]*:(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*\)\Z")
+
     def keyword_default(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``default=`` or ``fallback=`` and a literal, inside a call whose statement
         names a credential before it."""
