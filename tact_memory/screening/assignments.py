@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .buffers import NAME_CHARS, is_linking, opening_quote, same_name, trimmed
+from .buffers import NAME_CHARS, digits_only, is_linking, is_word, opening_quote, same_name, trimmed
 from .leads import compiled
 from .names import (
     KEY_CONSTANT,
@@ -132,8 +132,7 @@ class AssignmentChecks(SentenceChecks):
         if self.holds_name_word(buffer, start, end) and self.suffixed_credential.fullmatch(buffer, start, end) is not None:
             return self.generated_value(buffer, value)
         if (
-            end - start == 3
-            and buffer[start:end].lower() == b"key"
+            is_word(buffer, start, end, b"key")
             and self.generated_value(buffer, value)
             and self.section_names_key(buffer, start)
         ):
@@ -226,16 +225,17 @@ class AssignmentChecks(SentenceChecks):
         section = section_before(buffer, start)
         if section is None:
             return False
-        joined = bytearray(buffer[section[0] : section[1]]) + b"_key"
-        return (
-            self.named_credential.fullmatch(joined) is not None
-            and self.not_credential_name.fullmatch(joined) is None
-        )
+        with memoryview(buffer) as view:
+            joined = bytearray(view[section[0] : section[1]]) + b"_key"
+        try:
+            return self.named_credential.fullmatch(joined) is not None and self.not_credential_name.fullmatch(joined) is None
+        finally:
+            joined[:] = bytes(len(joined))  # a copy of the content, zeroed as the screen's buffer is
 
     def numbered_name(self, buffer: bytearray, start: int, end: int) -> tuple[int, int] | None:
         """Where the credential's name before ``buffer[start:end]`` is, when that is the number of
         one of several (``Unseal Key 1``, as Vault's init prints them; ``Password 2``); else ``None``."""
-        if not 1 <= end - start <= 2 or not buffer[start:end].isdigit() or start < 2 or buffer[start - 1] != ord(" "):
+        if end - start > 2 or not digits_only(buffer, start, end) or start < 2 or buffer[start - 1] != ord(" "):
             return None
         word = self.name_ending_at(buffer, start - 1)
         if word is None or not self.credential_named(buffer, word, start - 1):
@@ -598,7 +598,7 @@ class AssignmentChecks(SentenceChecks):
         one so named, as Windows' answer files give a password
         (``<AdministratorPassword><Value>…</Value>``)."""
         start, end = match.span("name")
-        if end - start == 5 and buffer[start:end].lower() == b"value":
+        if is_word(buffer, start, end, b"value"):
             found = self.enclosing_tag(buffer, match.start())
             if found is None:
                 return False

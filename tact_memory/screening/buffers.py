@@ -17,8 +17,10 @@ __all__ = [
     "cut_by_escaped_quote",
     "cut_by_other_quote",
     "distinct",
+    "digits_only",
     "escaped_newline",
     "is_linking",
+    "is_word",
     "opening_quote",
     "same_bytes",
     "same_name",
@@ -185,6 +187,20 @@ last are "is" in German (and its "reads", lautet), French (and "are", sont), Spa
 Italian, Swedish, Norwegian and Danish, Polish and Czech, whose words for a password the names
 know (das Passwort ist ..., la password è ...). Finnish "on" is not
 among them: English prose has it everywhere, and each would run the sentence check."""
+
+
+def is_word(buffer: bytearray, start: int, end: int, word: bytes) -> bool:
+    """Whether ``buffer[start:end]`` is ``word`` (given in lower case) in any case, compared in place."""
+    if end - start != len(word):
+        return False
+    with memoryview(buffer) as view:
+        return all((byte | 0x20 if 0x41 <= byte <= 0x5A else byte) == letter for byte, letter in zip(view[start:end], word))
+
+
+def digits_only(buffer: bytearray, start: int, end: int) -> bool:
+    """Whether ``buffer[start:end]`` is one or more ASCII digits, read in place."""
+    with memoryview(buffer) as view:
+        return end > start and all(0x30 <= byte <= 0x39 for byte in view[start:end])
 
 
 def is_linking(buffer: bytearray, start: int, end: int) -> bool:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from .assignments import AssignmentChecks
-from .buffers import NAME_CHARS, opening_quote
+from .buffers import NAME_CHARS, opening_quote, trimmed_line
 from .leads import compiled
 from .names import MAX_COMMAND
 from .places import command_start
@@ -76,7 +76,10 @@ class DefaultChecks(AssignmentChecks):
             start, end = let.span("name")
         else:
             found = self.name_ending_at(buffer, end)
-            if found is None or buffer[buffer.rfind(b"\n", 0, found) + 1 : found].strip(b" \t"):
+            if found is None:
+                return False
+            line = buffer.rfind(b"\n", 0, found) + 1
+            if trimmed_line(buffer, line, found) > line:
                 return False  # not a name alone at its line's start (a hash's or a call's block)
             start = found
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:

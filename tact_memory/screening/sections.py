@@ -19,6 +19,8 @@ the word before it.
 
 from __future__ import annotations
 
+from .buffers import is_word
+
 __all__ = ["MAX_SECTION", "section_before"]
 
 MAX_SECTION = 512
@@ -113,7 +115,7 @@ def _table(buffer: bytearray, floor: int, line: int) -> tuple[int, int] | None:
             last = _line_end(buffer, start, end)
             brackets = 2 if buffer.startswith(b"[[", start) else 1  # a table, or an array of tables
             name_end = last - brackets
-            if name_end - start < 1 + brackets or buffer[name_end:last] != b"]" * brackets:
+            if name_end - start < 1 + brackets or buffer.count(b"]", name_end, last) != brackets:
                 return None
             name_start = name_end
             while name_start > start + brackets and buffer[name_start - 1] in _NAME:
@@ -153,9 +155,8 @@ def _name_back(buffer: bytearray, floor: int, index: int) -> tuple[int, int] | N
 
 def _without_settings(buffer: bytearray, start: int, end: int) -> tuple[int, int] | None:
     """The name without a last word that only says it holds settings (``JwtSettings`` -> ``Jwt``)."""
-    lowered = bytes(buffer[start:end]).lower()
     for word in _SETTINGS:
-        if lowered.endswith(word) and end - start > len(word):
+        if end - start > len(word) and is_word(buffer, end - len(word), end, word):
             end -= len(word)
             if buffer[end - 1] in b"_-":
                 end -= 1

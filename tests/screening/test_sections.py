@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tact_memory.screening.buffers import digits_only, is_word
 from tact_memory.screening.credentials import find_secret
 from tact_memory.screening.sections import MAX_SECTION, section_before
 
@@ -95,3 +96,14 @@ def test_a_word_for_settings_at_the_end_of_a_sections_name_is_left_out(text: str
     buffer = bytearray(text.encode())
     found = section_before(buffer, buffer.rindex(b"ey") - 1)
     assert found is not None and buffer[found[0] : found[1]].decode() == name
+
+
+@given(text=st.binary(max_size=16), word=st.sampled_from([b"key", b"value", b"settings", b"config"]))
+def test_the_in_place_comparisons_agree_with_a_copy(text: bytes, word: bytes) -> None:
+    """The section and name checks compare the screen's buffer in place (a slice would be a copy
+    the screen does not zero); they must answer as the copied comparison would."""
+    buffer = bytearray(text)
+    assert is_word(buffer, 0, len(buffer), word) == (bytes(buffer).lower() == word and bytes(buffer).isascii())
+    assert digits_only(buffer, 0, len(buffer)) == (bytes(buffer).isdigit())
+    upper = bytearray(word.upper())
+    assert is_word(upper, 0, len(upper), word)
