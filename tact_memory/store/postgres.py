@@ -88,6 +88,13 @@ _COLUMNS = (
     " read_count, last_read_at_ms, probation_until_ms"
 )
 _VISIBLE = "(%(all)s OR namespace = ANY(%(readable)s))"
+_LOWER_STATEMENT_TIMEOUT = (
+    "SELECT set_config('statement_timeout', least("
+    "nullif(extract(epoch FROM current_setting('statement_timeout')::interval) * 1000, 0), %s)::bigint::text, true)"
+)
+"""Lower the transaction's ``statement_timeout`` to the milliseconds the request has left, never
+raise it: a shorter limit the connection already has (the service's, or one an operator set on the
+role or database) stays; ``0``, no limit, counts as the longest."""
 
 
 def _record(row: Sequence[Any]) -> MemoryRecord:
@@ -205,8 +212,7 @@ class PostgresStore:
             with pool.connection(timeout=None if limit is None else limit.remaining()) as conn, conn.transaction():
                 if limit is not None:
                     # No statement may outlast the request, and nothing commits once it has timed out.
-                    ms = max(1, int(limit.remaining() * 1000))
-                    conn.execute(f"SET LOCAL statement_timeout = {ms}")
+                    conn.execute(_LOWER_STATEMENT_TIMEOUT, (max(1, int(limit.remaining() * 1000)),))
                 yield conn
                 if limit is not None and not limit.begin_commit():
                     raise unavailable("timeout", "the request timed out before its change could commit; nothing was changed")

@@ -404,7 +404,11 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
                         except errors.StoreUnavailable as exc:
                             if exc.reason == "timeout":
                                 # The database cancels a statement at the request timeout too; whichever
-                                # clock ran out first, the answer is the same ``timeout``.
+                                # clock ran out first, the answer is the same ``timeout``. Its message
+                                # names the database's own limit when a shorter one (an operator's, on
+                                # the role or database) cancelled the statement with time left.
+                                if limit.remaining() > 0:
+                                    raise _Refused("timeout", exc.message) from None
                                 raise service.gate.expired() from None
                             raise
 

@@ -136,6 +136,31 @@ def test_a_request_in_time_is_unchanged(slow: Service, admin: Any, make_token: C
     assert answer.status_code == 200 and stored(admin, "a prompt put is stored as ever") == 1
 
 
+@pytest.mark.parametrize(
+    ("connection_limit", "shown", "lowest_ms", "highest_ms"),
+    [("300", "300ms", 300, 300), ("0", "0", 25_000, 30_000), ("90min", "90min", 25_000, 30_000), ("2s", "2s", 2_000, 2_000)],
+)
+def test_a_request_lowers_the_statement_timeout_and_never_raises_it(
+    pg_database: str, connection_limit: str, shown: str, lowest_ms: int, highest_ms: int
+) -> None:
+    """Under a request's deadline, a transaction's statements are bounded by the time left, unless
+    the connection already has a shorter limit (the service's, or an operator's on the role or
+    database): that one stays. ``0`` is no limit, so the deadline's."""
+    from psycopg.conninfo import make_conninfo
+
+    from tact_memory.store.postgres import PostgresStore
+
+    store = PostgresStore(make_conninfo(pg_database, options=f"-c statement_timeout={connection_limit}"), namespace="limits")
+    try:
+        with under(Deadline(30.0)), store._transaction() as conn:
+            limit = conn.execute("SELECT setting::bigint FROM pg_settings WHERE name = 'statement_timeout'").fetchone()[0]
+        assert lowest_ms <= limit <= highest_ms
+        with store._transaction() as conn:  # no deadline: the connection's own limit, unchanged
+            assert conn.execute("SHOW statement_timeout").fetchone()[0] == shown
+    finally:
+        store.close()
+
+
 # --- the deadline itself ----------------------------------------------------------------------
 
 
