@@ -35,7 +35,7 @@ from .names import (
     SUFFIXED_CREDENTIAL,
     WEAK_NAME,
 )
-from .sections import section_before
+from .sections import configuration_path, section_before
 from .sentences import SentenceChecks
 from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
 
@@ -90,6 +90,8 @@ class AssignmentChecks(SentenceChecks):
         named = start is not None and self.credential_named(buffer, start, end)
         if not named and buffer[match.start()] == ord("=") and match.end() - match.start() == 1:
             annotated = self.annotated_name(buffer, match.start())
+            if annotated is not None and start == annotated[1] + 1 and not self.credential_named(buffer, *annotated):
+                annotated = None  # Jwt:Key=...: the parts of a configuration path, not a name and its type
             if annotated is not None:  # api_key: str = "...": the name is before its type
                 if not self.string_follows(buffer, match.end()):
                     return False  # typed code gives a default as code (= None, = _UNSET, = not_given)
@@ -105,8 +107,8 @@ class AssignmentChecks(SentenceChecks):
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
             if self.ends_prompt(buffer, match.end()):
                 return False  # a quoted prompt that ends in the colon: expect "Password:" {...}
-            if buffer[start - 1] in b"/:" and not self.field_list(buffer, start - 1):
-                return False  # a path or ARN segment ("...:secret:prod/db"), not a key
+            if buffer[start - 1] in b"/:" and not self.field_list(buffer, start - 1) and not configuration_path(buffer, start, end):
+                return False  # a path or ARN segment ("...:secret:prod/db"), not a key ("Smtp:Password")
             if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and value < len(buffer):
                 if buffer[value] in b"?+":
                     # ${DB_PASSWORD:?must be set}: the message a shell gives when it is unset; :+,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "b3c79efca40905a8e705b15c9e481e0a"
+DIGEST = "c1f41928dd4e427a87271bbe458c9abc"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -378,6 +378,7 @@ LEADS: tuple[bytes, ...] = (
     b'set_password',
     b'setPassword',
     b'withPassword',
+    b'check_password_hash',
     b'{',
     b'create_user',
     b'create_superuser',

@@ -770,6 +770,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
         for word in words
     ),
+    # werkzeug's check_password_hash(pwhash, "..."): the password is its second argument.
+    (
+        "credential_assignment",
+        word_start(rb"check_password_hash", rb"\([^,()\r\n]{1,128},[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"),
+        Checks.wrapped_secret,
+    ),
     # What a Ruby block gives a credential's name: FactoryBot's password { "..." } and RSpec's
     # let(:password) { "..." }.
     ("credential_assignment", rb"\{(?<=[A-Za-z0-9_)][ \t]\{)[ \t]*(?=[\"'])", Checks.ruby_block_value),
@@ -795,7 +801,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         rb"<(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?P<body>[^<>\r\n]{1,256})</(?P=name)>",
         Checks.element,
     ),
-    ("credential_assignment", word_start(rb"value", rb"[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), Checks.pair_value),
+    ("credential_assignment", word_start(rb"value", rb"[\"']?[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), Checks.pair_value),
     # A PIN, a wallet's seed phrase and an account's recovery codes, after their names, each in
     # the shape it is issued in (:mod:`.codes`): PIN: 4921, MNEMONIC="…", recovery codes: 3f9a2-c81d0.
     # Each rule is the name alone; the check reads the separator and the value after it, so a

@@ -10,7 +10,9 @@ name for an entry, in the three ways such files nest:
 - YAML's indentation: the nearest line above indented less than the entry's, when it is a name
   and a colon with nothing after them;
 - a TOML or INI table: the nearest header above (``[jwt]``, ``[app.jwt]``, ``[[jwt]]``: its last
-  part), when the entry starts its line.
+  part), when the entry starts its line;
+- a .NET configuration path, whose parts a colon joins in one name (``"Jwt:Key"``,
+  ``Jwt:Key=...``, ``Configuration["Jwt:Key"]``): the part before the entry.
 
 Each looks back at most :data:`MAX_SECTION` bytes and reads bytes only, so it compiles nothing.
 A section whose name ends in a word for settings (``JwtSettings``, ``jwt_options``) is named by
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from .buffers import is_word
 
-__all__ = ["MAX_SECTION", "section_before"]
+__all__ = ["MAX_SECTION", "configuration_path", "section_before"]
 
 MAX_SECTION = 512
 """How far before an entry its section's name is looked for."""
@@ -29,11 +31,19 @@ MAX_SECTION = 512
 _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _SPACE = frozenset(b" \t")
 _SETTINGS = (b"settings", b"options", b"config", b"configuration", b"opts", b"section")
+_PART = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_PART_FIRST = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_BEFORE_PATH = frozenset(b"\"'[ \t\n=")
+MAX_PARTS = 8
+"""How many parts before an entry a configuration path may have."""
 
 
 def section_before(buffer: bytearray, start: int) -> tuple[int, int] | None:
     """Where the name of the section that holds the entry starting at ``start`` is (without a
     trailing word for settings), or ``None`` when no section is found near it."""
+    part = _path_part(buffer, start)
+    if part is not None:
+        return _without_settings(buffer, *part)
     floor = max(0, start - MAX_SECTION)
     line = buffer.rfind(b"\n", floor, start) + 1
     opening = start - 1 if start and buffer[start - 1] in b"\"'" else start
@@ -42,6 +52,59 @@ def section_before(buffer: bytearray, start: int) -> tuple[int, int] | None:
     if found is None and indent is not None:
         found = _parent_line(buffer, floor, line, indent) if indent else _table(buffer, floor, line)
     return None if found is None else _without_settings(buffer, *found)
+
+
+def configuration_path(buffer: bytearray, start: int, end: int) -> bool:
+    """Whether the name ``buffer[start:end]`` is the last part of a configuration path in quotes
+    (``"Smtp:Password"``, ``'ConnectionStrings:Default'``): the parts before it are words joined by
+    single colons, and the same quote stands before the first and after the name. An ARN or a
+    URL (``arn:aws:secretsmanager:us-east-1:…:secret``, ``"https://…"``) has parts that are no words."""
+    if end >= len(buffer) or buffer[end] not in b"\"'":
+        return False
+    index = start
+    for _ in range(MAX_PARTS):
+        part = _part_before(buffer, index)
+        if part is None:
+            return False
+        index = part[0]
+        if index and buffer[index - 1] == buffer[end]:
+            return True
+        if not index or buffer[index - 1] != ord(":"):
+            return False
+    return False
+
+
+def _path_part(buffer: bytearray, start: int) -> tuple[int, int] | None:
+    """The part before the entry at ``start`` in a configuration path (``Jwt`` of ``Jwt:Key``),
+    when the path is one name: its first part follows a quote, a bracket, a space, ``=`` or
+    nothing."""
+    part = _part_before(buffer, start)
+    if part is None:
+        return None
+    index = part[0]
+    for _ in range(MAX_PARTS):
+        if not index or buffer[index - 1] in _BEFORE_PATH:
+            return part
+        if buffer[index - 1] != ord(":"):
+            return None
+        earlier = _part_before(buffer, index)
+        if earlier is None:
+            return None
+        index = earlier[0]
+    return None
+
+
+def _part_before(buffer: bytearray, start: int) -> tuple[int, int] | None:
+    """The word that a single colon joins to ``start`` (``Jwt`` in ``Jwt:Key``), or ``None``."""
+    colon = start - 1
+    if colon < 1 or buffer[colon] != ord(":") or buffer[colon - 1] == ord(":"):
+        return None
+    index = colon
+    while index > 0 and colon - index < 64 and buffer[index - 1] in _PART:
+        index -= 1
+    if index == colon or buffer[index] not in _PART_FIRST or (index and buffer[index - 1] in _PART):
+        return None
+    return index, colon
 
 
 def _indent(buffer: bytearray, line: int, at: int) -> int | None:

@@ -203,6 +203,8 @@ DEFAULT_FORMS = [
     'pwd_context.verify("{v}", hashed)', "$hash = password_hash('{v}', PASSWORD_DEFAULT);", "Hash::make('{v}')",
     "'password' => bcrypt('{v}'),", 'make_password("{v}")', 'generate_password_hash("{v}")',
     'user.set_password("{v}")', 'config.setPassword("{v}");', 'new MySQLContainer<>("mysql:8").withPassword("{v}")',
+    # werkzeug's check_password_hash, whose password comes second
+    'assert check_password_hash(user.pw_hash, "{v}")', "check_password_hash(row['hash'], '{v}')",
     # Django's user made with a password as its third argument; what a Ruby block gives the name
     'User.objects.create_user("ann", "ann@example.com", "{v}")', "create_superuser('admin', None, '{v}')",
     'factory :user do\n  password {{ "{v}" }}\nend', "  password_confirmation {{ '{v}' }}", 'let(:password) {{ "{v}" }}',
@@ -263,6 +265,7 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         "Hash::make($request->password)", 'password_hash($password, PASSWORD_DEFAULT)', "bcrypt.hash(password, 10)",
         'set_password("Xk9vQ2mN5p", user)', 'keyring.set_password("svc2", "ann", pw)', 'make_password(None)',
         'check_password_hash(user.hash, password)', 'user.set_password("")', '.withPassword("test")',
+        'check_password_hash(user.hash, "")', 'check_password_hash(stored, pw)',
         'create_user("ann", "ann@example.com", password)', 'create_user("ann", "ann@example.com")',
         "password { Faker::Internet.password }", 'let(:password) { SecureRandom.hex }', 'let(:name) { "Xk9vQ2mN5p" }',
         'items.each { "Xk9vQ2mN5p" }', 'foo(password) { "Xk9vQ2mN5p" }', 'x = password { "Xk9vQ2mN5p" }',
