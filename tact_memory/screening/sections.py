@@ -3,7 +3,7 @@
 Configuration often names a credential in two parts: the section says what it is for and the
 entry under it is only ``key`` (ASP.NET's ``"Jwt": { "Key": "..." }``, YAML's ``jwt:`` then
 ``  key: ...``, TOML's ``[jwt]`` then ``key = "..."``). :func:`section_before` finds that section's
-name for an entry, in the three ways such files nest:
+name for an entry, in the four ways such files name one:
 
 - a JSON or JavaScript object: the nearest ``{`` before the entry that no ``}`` closes, and the
   name before its colon (quoted or bare);
@@ -16,7 +16,8 @@ name for an entry, in the three ways such files nest:
 
 Each looks back at most :data:`MAX_SECTION` bytes and reads bytes only, so it compiles nothing.
 A section whose name ends in a word for settings (``JwtSettings``, ``jwt_options``) is named by
-the word before it.
+the word before it. :func:`configuration_path` tells a setting's path in quotes (``"Smtp:Password"``),
+whose last part is judged as a name, from an ARN's or a URL's parts.
 """
 
 from __future__ import annotations
