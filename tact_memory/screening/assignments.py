@@ -637,7 +637,8 @@ class AssignmentChecks(SentenceChecks):
         """Check for the ``value`` of a name/value pair whose name is a credential's
         (``name="password" value="..."``, ``key="ClearTextPassword" value="..."``, or a
         ``- name: DB_PASSWORD`` line above ``value: ...``)."""
-        pair = self.pair_name.search(buffer, max(0, match.start() - PAIR_REACH), match.start())
+        word = match.start() - (buffer[match.start()] == ord("a"))  # value and Value match from "alue" (cased)
+        pair = self.pair_name.search(buffer, max(0, word - PAIR_REACH), word)
         if pair is None:
             return False
         start, end = pair.span("name")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "c1f41928dd4e427a87271bbe458c9abc"
+DIGEST = "6c1577e401582b3b4b06032f65461f8b"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -384,7 +384,9 @@ LEADS: tuple[bytes, ...] = (
     b'create_superuser',
     b'auth',
     b'<',
-    b'value',
+    b'alue',
+    b'VALUE',
+    b'ParameterValue',
     b'pin',
     b'Pin',
     b'PIN',

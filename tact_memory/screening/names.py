@@ -233,10 +233,11 @@ KEY_HEADER = (
 )
 # A credential name given as the name of a name/value pair, just before its "value" (an XML or
 # HTML attribute pair, NuGet's <add key=... value=...>, a Kubernetes env entry on the line above,
-# a JSON object's {"name": "DB_PASSWORD", "value": ...} as ECS and Azure's app settings write it).
+# a JSON object's {"name": "DB_PASSWORD", "value": ...} as ECS and Azure's app settings write it,
+# CloudFormation's Name and Value, a stack parameter's ParameterKey and ParameterValue).
 # A configuration path's parts before the name (Smtp:Password) leave the last part to be judged.
 PAIR_NAME = (
-    rb"(?<![A-Za-z0-9_-])(?i:key|name)[\"']?[ \t]*[:=][ \t]*[\"']?(?:[A-Za-z_][A-Za-z0-9_]{0,63}:){0,8}"
+    rb"(?<![A-Za-z0-9_-])(?i:(?:parameter)?(?:key|name))[\"']?[ \t]*[:=][ \t]*[\"']?(?:[A-Za-z_][A-Za-z0-9_]{0,63}:){0,8}"
     rb"(?P<name>[A-Za-z0-9_.-]{1,64})[\"']?"
     rb"(?:[ \t]+|[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n(?:[ \t]*-)?[ \t]*)[\"']?\Z"
 )

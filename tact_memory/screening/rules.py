@@ -45,6 +45,8 @@ _SELECTOR = rb"(?P<quote>[\"'`])(?P<selector>(?:(?!(?P=quote))[^\r\n]){1,128}?)(
 """A field's selector or label in quotes, as a browser test gives it."""
 
 _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
+_PAIR_VALUE = rb"[\"']?[ \t]*(?:=|:(?![:/]))"
+"""What follows a name/value pair's ``value``: a closing quote (JSON's ``"value":``) and its separator."""
 
 _NAME_ENDS = rb"(?=[.!?]?[ \t]*(?:\Z|[\r\n,;:)\"'`])|[ \t]+(?:for|of|to|on|in|at)[ \t])"
 """What may follow a credential's name that a sentence gives after its value: the clause's end, or
@@ -801,7 +803,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         rb"<(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?P<body>[^<>\r\n]{1,256})</(?P=name)>",
         Checks.element,
     ),
-    ("credential_assignment", word_start(rb"value", rb"[\"']?[ \t]*(?:=|:(?![:/]))", gap=rb"[A-Za-z0-9_-]"), Checks.pair_value),
+    # (Value and VALUE too, as CloudFormation and AWS's APIs write it, and a stack parameter's ParameterValue.)
+    *(
+        ("credential_assignment", pattern, Checks.pair_value)
+        for pattern in (
+            *cased(b"value", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
+            word_start(rb"ParameterValue", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
+        )
+    ),
     # A PIN, a wallet's seed phrase and an account's recovery codes, after their names, each in
     # the shape it is issued in (:mod:`.codes`): PIN: 4921, MNEMONIC="…", recovery codes: 3f9a2-c81d0.
     # Each rule is the name alone; the check reads the separator and the value after it, so a

@@ -3,7 +3,8 @@
 ASP.NET Core joins a setting's parts with a colon in one name (``"Smtp:Password"``,
 ``Configuration["Jwt:Key"]``, ``dotnet user-secrets set``, Azure's app settings), and ECS task
 definitions, Kubernetes manifests in JSON and Azure's app settings give each variable as an object
-``{"name": "DB_PASSWORD", "value": "..."}``. A value under such a name is judged as under the name
+``{"name": "DB_PASSWORD", "value": "..."}`` (CloudFormation as ``Name`` and ``Value``, a stack's
+parameters as ``ParameterKey`` and ``ParameterValue``). A value under such a name is judged as under the name
 alone: its last part, or a bare ``Key`` with the part before it (``Jwt:Key`` as ``Jwt_Key``).
 Paths that are no setting's name (an ARN, a URL) and ordinary names keep the same values.
 """
@@ -31,6 +32,11 @@ PAIR_FORMS = [
     '{{\n  "name": "{n}",\n  "value": "{v}"\n}}',
     "{{name: {n}, value: {v}}}",
     '{{"name": "{p}{n}", "value": "{v}"}}',
+    # CloudFormation's and AWS's APIs' capitals, and a stack's parameters (file or command line)
+    '{{"Name": "{n}", "Value": "{v}"}}',
+    "Environment:\n  - Name: {n}\n    Value: {v}",
+    '[{{"ParameterKey": "{n}", "ParameterValue": "{v}"}}]',
+    "aws cloudformation create-stack --stack-name app --parameters ParameterKey={n},ParameterValue={v}",
 ]  # fmt: skip
 
 
@@ -75,6 +81,8 @@ def test_a_bare_key_after_a_part_of_another_kind_is_kept(form: str, section: str
         '{"name": "DB_PASSWORD", "value": ""}', '{"name": "DB_PASSWORD", "value": "${DB_PASSWORD}"}',
         '{"name": "DB_PASSWORD", "value": "changeme"}', '{"name": "DB_HOST", "value": "db.internal"}',
         '{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db", "key": "password"}}}',
+        '{"Key": "Environment", "Value": "Prod2024"}', '{"ParameterKey": "InstanceType", "ParameterValue": "t3.micro"}',
+        "Tags:\n  - Key: Owner\n    Value: Team-42",
         # A type annotation written without spaces keeps its reading: the name is before the colon.
         'name:str="Xk9vQ2mN5pL7wR3t"',
     ],
