@@ -76,6 +76,7 @@ class AssignmentChecks(SentenceChecks):
         rb"|[ \t]+=[ \t]+[^=\s]"
     )
     pair_name = compiled(PAIR_NAME)
+    name_attribute = compiled(rb"[ \t\r\n](?i:name|key)[ \t]*=[ \t]*(?P<quote>[\"'])(?P<name>[A-Za-z0-9_.:-]{1,64})(?P=quote)")
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
@@ -605,9 +606,14 @@ class AssignmentChecks(SentenceChecks):
             if found is None:
                 return False
             start, end = found
-        colon = buffer.rfind(b":", start, end)
-        start = start if colon < 0 else colon + 1
-        if start == end or not self.credential_named(buffer, start, end):
+            if not self.tag_named_credential(buffer, start, end):
+                # Spring's <property name="password"><value>…</value>, .NET's <setting name="Password"
+                # serializeAs="String"><value>…</value>: the opening tag's name attribute names it
+                attribute = self.name_attribute.search(buffer, end, buffer.find(b">", end, match.start()))
+                if attribute is None:
+                    return False
+                start, end = attribute.span("name")
+        if not self.tag_named_credential(buffer, start, end):
             return False
         first, last = match.span("body")
         while first < last and buffer[first] in b" \t":
@@ -615,6 +621,13 @@ class AssignmentChecks(SentenceChecks):
         while last > first and buffer[last - 1] in b" \t":
             last -= 1
         return last > first and self.is_value(buffer, first, last)
+
+    def tag_named_credential(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether the tag or attribute value ``buffer[start:end]`` names a credential, after any
+        namespace prefix or path (``ns:Password``, ``Smtp:Password``)."""
+        colon = buffer.rfind(b":", start, end)
+        start = start if colon < 0 else colon + 1
+        return start < end and self.credential_named(buffer, start, end)
 
     @staticmethod
     def enclosing_tag(buffer: bytearray, at: int) -> tuple[int, int] | None:

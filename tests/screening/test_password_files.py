@@ -81,6 +81,36 @@ def test_a_password_in_a_windows_answer_file_is_refused(form: str, password: str
     assert find_secret(form.format(v=password)) == "credential_assignment"
 
 
+# A <value> whose opening element's name attribute names the credential: .NET's Settings
+# (app.config's <setting name="Password" serializeAs="String">) and Spring's <property name="...">.
+NAMED_VALUE = [
+    '<setting name="{n}" serializeAs="String">\n  <value>{v}</value>\n</setting>',
+    '<setting name="{n}" serializeAs="String"><value>{v}</value></setting>',
+    "<property name='{n}'>\n    <value>{v}</value>\n</property>",
+    '<entry key="{n}"><value>{v}</value></entry>',
+]
+
+
+@given(form=st.sampled_from(NAMED_VALUE), name=st.sampled_from(["Password", "DbPassword", "apiKey", "client_secret", "Smtp:Password"]), password=credential_values)
+def test_a_value_under_an_element_whose_name_attribute_is_a_credentials_is_refused(form: str, name: str, password: str) -> None:
+    assert find_secret(form.format(n=name, v=password)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<setting name="Theme" serializeAs="String"><value>Dark2024!</value></setting>',
+        '<property name="url"><value>jdbc:postgresql://db/app</value></property>',
+        '<setting name="Password" serializeAs="String"><value /></setting>',
+        '<setting name="Password" serializeAs="String"><value>${DB_PASSWORD}</value></setting>',
+        '<setting name="Password" serializeAs="String"></setting><value>Tr0ub4dor&3</value>',
+        '<setting title="Password"><value>Tr0ub4dor&3</value></setting>',
+    ],
+)
+def test_a_value_under_an_element_named_for_something_else_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [
