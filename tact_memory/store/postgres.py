@@ -221,7 +221,7 @@ class PostgresStore:
         except psycopg.errors.DeadlockDetected as exc:
             raise unavailable("busy", "another change held the same rows; nothing was changed, try again") from exc
         except psycopg.errors.QueryCanceled as exc:
-            raise unavailable("timeout", "the database cancelled the statement at its timeout; nothing was changed") from exc
+            raise unavailable("timeout", "the database cancelled the statement (its statement timeout ran out, or an operator cancelled it); nothing was changed") from exc
         except psycopg.OperationalError as exc:
             raise unavailable("unreachable", "the database could not be reached; nothing was changed") from exc
         except psycopg.Error as exc:

@@ -4,8 +4,9 @@ ASP.NET Core joins a setting's parts with a colon in one name (``"Smtp:Password"
 ``Configuration["Jwt:Key"]``, ``dotnet user-secrets set``, Azure's app settings), and ECS task
 definitions, Kubernetes manifests in JSON and Azure's app settings give each variable as an object
 ``{"name": "DB_PASSWORD", "value": "..."}`` (CloudFormation as ``Name`` and ``Value``, a stack's
-parameters as ``ParameterKey`` and ``ParameterValue``). A value under such a name is judged as under the name
-alone: its last part, or a bare ``Key`` with the part before it (``Jwt:Key`` as ``Jwt_Key``).
+parameters as ``ParameterKey`` and ``ParameterValue``). A value under such a name is judged as
+under the name alone: its last part, or a bare ``Key`` with the part before it (``Jwt:Key`` as
+``Jwt_Key``).
 Paths that are no setting's name (an ARN, a URL) and ordinary names keep the same values.
 """
 

@@ -189,7 +189,8 @@ def test_a_request_over_the_timeout_is_answered_timeout(pg_database: str, admin:
 
 
 def test_a_statement_the_database_cancels_is_answered_timeout_too(pg_database: str, admin: Any) -> None:
-    """The database's statement timeout and the gate's clock run out together; either way it is ``timeout``."""
+    """Whichever runs out first, the database's statement timeout (here the connection's own, shorter
+    one, which a request's transaction must not raise) or the gate's clock, the answer is ``timeout``."""
     import psycopg
     from psycopg_pool import ConnectionPool
     from starlette.testclient import TestClient

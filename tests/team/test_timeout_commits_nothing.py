@@ -103,7 +103,7 @@ def test_a_put_the_database_cancels_is_answered_timeout_on_both_routes(
 ) -> None:
     """The database's clock and the gate's run out at the same deadline, and either may be first.
     Here the database stops the waiting statement long before the deadline (a cancel raises what
-    its statement timeout raises): the answer is still the gate's ``timeout``, on ``/mcp`` as on
+    its statement timeout raises): the answer is still ``timeout`` (HTTP 504), on ``/mcp`` as on
     ``/v1``, never a tool result that tells another story, and nothing is stored."""
     namespace = f"cancelled-{route}"
     content = f"the {route} put the database cancelled must never be stored"
