@@ -605,15 +605,14 @@ class AssignmentChecks(SentenceChecks):
             found = self.enclosing_tag(buffer, match.start())
             if found is None:
                 return False
-            start, end = found
+            start, end, tag_end = found
             if not self.tag_named_credential(buffer, start, end):
                 # Spring's <property name="password"><value>…</value>, .NET's <setting name="Password"
                 # serializeAs="String"><value>…</value>: the opening tag's name attribute names it
-                attribute = self.name_attribute.search(buffer, end, buffer.find(b">", end, match.start()))
-                if attribute is None:
+                attribute = self.name_attribute.search(buffer, end, tag_end)
+                if attribute is None or not self.tag_named_credential(buffer, *attribute.span("name")):
                     return False
-                start, end = attribute.span("name")
-        if not self.tag_named_credential(buffer, start, end):
+        elif not self.tag_named_credential(buffer, start, end):
             return False
         first, last = match.span("body")
         while first < last and buffer[first] in b" \t":
@@ -630,9 +629,10 @@ class AssignmentChecks(SentenceChecks):
         return start < end and self.credential_named(buffer, start, end)
 
     @staticmethod
-    def enclosing_tag(buffer: bytearray, at: int) -> tuple[int, int] | None:
-        """Where the name of the opening tag right before ``at`` is (only white space between),
-        without its attributes; ``None`` when something else stands there."""
+    def enclosing_tag(buffer: bytearray, at: int) -> tuple[int, int, int] | None:
+        """Where the name of the opening tag right before ``at`` starts and ends (without its
+        attributes) and where the tag's ``>`` is (only white space between it and ``at``); ``None``
+        when something else stands there."""
         end = at - 1
         while end >= 0 and buffer[end] in b" \t\r\n":
             end -= 1
@@ -644,14 +644,13 @@ class AssignmentChecks(SentenceChecks):
         name_end = opening + 1
         while name_end < end and buffer[name_end] not in b" \t\r\n/":
             name_end += 1
-        return (opening + 1, name_end) if name_end > opening + 1 else None
+        return (opening + 1, name_end, end) if name_end > opening + 1 else None
 
     def pair_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for the ``value`` of a name/value pair whose name is a credential's
         (``name="password" value="..."``, ``key="ClearTextPassword" value="..."``, or a
         ``- name: DB_PASSWORD`` line above ``value: ...``)."""
-        word = match.start() - (buffer[match.start()] == ord("a"))  # value and Value match from "alue" (cased)
-        pair = self.pair_name.search(buffer, max(0, word - PAIR_REACH), word)
+        pair = self.pair_name.search(buffer, max(0, match.start() - PAIR_REACH), match.start())
         if pair is None:
             return False
         start, end = pair.span("name")

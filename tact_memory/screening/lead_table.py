@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "6c1577e401582b3b4b06032f65461f8b"
+DIGEST = "06fa1b24d7dd3d5513b479685c1ea683"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -384,7 +384,8 @@ LEADS: tuple[bytes, ...] = (
     b'create_superuser',
     b'auth',
     b'<',
-    b'alue',
+    b'value',
+    b'Value',
     b'VALUE',
     b'ParameterValue',
     b'pin',

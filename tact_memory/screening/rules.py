@@ -807,7 +807,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("credential_assignment", pattern, Checks.pair_value)
         for pattern in (
-            *cased(b"value", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
+            *spelled(b"value", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
             word_start(rb"ParameterValue", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
         )
     ),

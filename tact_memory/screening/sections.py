@@ -62,36 +62,35 @@ def configuration_path(buffer: bytearray, start: int, end: int) -> bool:
     URL (``arn:aws:secretsmanager:us-east-1:…:secret``, ``"https://…"``) has parts that are no words."""
     if end >= len(buffer) or buffer[end] not in b"\"'":
         return False
-    index = start
-    for _ in range(MAX_PARTS):
-        part = _part_before(buffer, index)
-        if part is None:
-            return False
-        index = part[0]
-        if index and buffer[index - 1] == buffer[end]:
-            return True
-        if not index or buffer[index - 1] != ord(":"):
-            return False
-    return False
+    found = _path_before(buffer, start)
+    return found is not None and found[0] > 0 and buffer[found[0] - 1] == buffer[end]
 
 
 def _path_part(buffer: bytearray, start: int) -> tuple[int, int] | None:
     """The part before the entry at ``start`` in a configuration path (``Jwt`` of ``Jwt:Key``),
     when the path is one name: its first part follows a quote, a bracket, a space, ``=`` or
     nothing."""
-    part = _part_before(buffer, start)
-    if part is None:
+    found = _path_before(buffer, start)
+    if found is None:
         return None
-    index = part[0]
+    first, part = found
+    return part if not first or buffer[first - 1] in _BEFORE_PATH else None
+
+
+def _path_before(buffer: bytearray, start: int) -> tuple[int, tuple[int, int]] | None:
+    """Where the configuration path whose last part starts at ``start`` starts, and the part right
+    before that one; ``None`` when no single colon joins a word to ``start``, a part is no word, or
+    more than :data:`MAX_PARTS` parts stand before it."""
+    part = last = _part_before(buffer, start)
+    if last is None:
+        return None
     for _ in range(MAX_PARTS):
-        if not index or buffer[index - 1] in _BEFORE_PATH:
-            return part
-        if buffer[index - 1] != ord(":"):
+        if part is None:
             return None
-        earlier = _part_before(buffer, index)
-        if earlier is None:
-            return None
-        index = earlier[0]
+        first = part[0]
+        if not first or buffer[first - 1] != ord(":"):
+            return first, last
+        part = _part_before(buffer, first)
     return None
 
 
