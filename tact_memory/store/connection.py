@@ -55,8 +55,10 @@ and a checkpoint later copies them into the database.
   the scrub has made that write). It survives a killed process; a crash of the system or a
   power loss can undo the latest ones (whole, never half) until the next mutation or
   checkpoint syncs the WAL.
-- ``view`` (a scan's or read's refresh, ranking and fetching): a plain ``BEGIN`` that only reads.
-  WAL readers take no lock a writer waits for, so ranking never holds the write lock.
+- ``view`` (a scan's or read's refresh and a read's fetching): a plain ``BEGIN`` that only reads.
+  WAL readers take no lock a writer waits for. A scan ranks after its view has ended, from the
+  in-process index: a reader's snapshot pins the WAL frames it began with, which a checkpoint
+  cannot copy past nor a writer restart the WAL over.
 
 A transaction cut off half way leaves frames without a commit mark, which every reader ignores; a
 checkpoint cut off half way is redone from the WAL. Writers wait for each other up to the busy

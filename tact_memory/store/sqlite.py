@@ -516,18 +516,19 @@ class MemoryStore:
         """
         policy.check_query(query, limit, self.limits)
 
-        # Ranking needs no transaction while no other connection has committed since the index last
-        # matched the file (the process's own commits keep it current, and it holds each live
-        # version's content); otherwise it reads a snapshot without the write lock. The telemetry
-        # that follows is its own short write, and counts only the candidates still at the version
-        # that was ranked.
+        # Ranking needs no transaction: the index holds each live version's content, the process's
+        # own commits keep it current, and when another connection has committed since it last
+        # matched the file, a short read transaction brings it up to date first. Ranking comes after
+        # that transaction has ended, so no snapshot is held while it runs (one would keep a
+        # checkpoint from emptying the WAL). The telemetry that follows is its own short write,
+        # and counts only the candidates still at the version that was ranked.
         with self._lock:
             if self._quiet():
                 hits = self._served_hits(query, limit)
             else:
                 with self._transaction("view") as conn:
                     self._refresh(conn, writing=False)
-                    hits = self._served_hits(query, limit)
+                hits = self._served_hits(query, limit)
             if not hits:
                 return []
             cards = []

@@ -129,6 +129,43 @@ def test_ranking_does_not_hold_the_write_lock(db_path: Path, monkeypatch: pytest
     other.close()
 
 
+@pytest.mark.parametrize("elsewhere", ["telemetry", "put"])
+def test_ranking_holds_no_snapshot_so_a_checkpoint_can_empty_the_wal(db_path: Path, monkeypatch: pytest.MonkeyPatch, elsewhere: str) -> None:
+    """A scan that must look at the file (another connection committed since its index matched)
+    reads what changed in a read transaction and ranks after it has ended. So a checkpoint that runs
+    meanwhile copies every frame and empties the WAL: a reader's snapshot would pin the frames it
+    began with, and with several processes scanning the WAL would rarely restart and its every
+    commit would try (and sync for) a checkpoint again."""
+    seeded(db_path)
+    store = MemoryStore(db_path)
+    other = MemoryStore(db_path)
+    store.scan("service")
+    if elsewhere == "telemetry":
+        other.scan("service number")
+    else:
+        other.put("service number 9 listens on port 8009")
+    checkpointer = sqlite3.connect(db_path, isolation_level=None)
+    checkpointer.execute("PRAGMA busy_timeout = 0")
+    real_search = store._corpus.search
+    during: list[tuple[bool, tuple[int, int, int]]] = []
+
+    def search_and_checkpoint(query: str, *, limit: int) -> list:  # type: ignore[type-arg]
+        conn = store._conn
+        assert conn is not None
+        during.append((conn.in_transaction, checkpointer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()))
+        return real_search(query, limit=limit)
+
+    monkeypatch.setattr(store._corpus, "search", search_and_checkpoint)
+    cards = store.scan("service number port")
+    assert len(cards) == (4 if elsewhere == "put" else 3)
+    assert during[0][0] is False  # no read transaction open while ranking
+    busy, frames, copied = during[0][1]
+    assert busy == 0 and frames == copied == 0  # every frame copied, the WAL truncated to nothing
+    checkpointer.close()
+    store.close()
+    other.close()
+
+
 def test_a_scan_answers_while_another_process_holds_the_write_lock(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An abstaining scan writes nothing, so a held write lock does not make it wait or fail;
     one with candidates needs the lock for its telemetry and answers ``busy``."""
