@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from ..config.loading import ConfigSource
 
 from ..tool.results import record_json
-from .common import dumps as _dumps
 from .common import KEY_NUMBER, json_option
+from .common import dumps as _dumps
 from .common import refused as _refused
 from .common import when as _when
 

@@ -46,7 +46,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path

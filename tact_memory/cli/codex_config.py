@@ -34,11 +34,11 @@ from .clients import (
     Change,
     SetupError,
     hooks_change,
+    hooks_held,
     json_object,
     merged_entry,
-    read_text,
-    hooks_held,
     our_groups,
+    read_text,
 )
 
 if TYPE_CHECKING:

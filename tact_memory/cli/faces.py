@@ -53,7 +53,6 @@ def browse_command(ctx: click.Context) -> None:
     _require("browser", "textual", "rich")
     from ..browser import MemoryBrowser
     from ..config.loading import locate_config
-
     from ..runtime.stores import team_store
 
     config = _config(ctx)

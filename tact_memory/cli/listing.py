@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     pass
 
 from ..tool.results import record_json
-from .common import dumps as _dumps
 from .common import KEY_NUMBER, json_option
+from .common import dumps as _dumps
 from .common import when as _when
 
 

@@ -9,16 +9,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .clients import (
+    READER_AGENT_NAME,
     Change,
     Client,
     Launch,
-    READER_AGENT_NAME,
-    hooks_change,
-    json_change,
-    text_change,
     claude_code_paths,
     claude_desktop_path,
+    hooks_change,
+    json_change,
     reader_agent,
+    text_change,
 )
 from .codex_config import codex_changes
 

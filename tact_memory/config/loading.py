@@ -29,6 +29,7 @@ import stat
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+
 from ..errors import ConfigError
 from ..values import Value
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
+
 from ..limits import DEFAULT_RANKING
 from ..values import Value
 from .lexer import document_terms, split_query

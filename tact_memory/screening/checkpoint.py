@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from ..values import Value
 
-
 __all__ = ["CHECKPOINT_MARKER", "CHECKPOINT_TEXT", "IMITATION_KIND", "IMITATION_RUN", "imitates_checkpoint"]
 
 CHECKPOINT_MARKER = "[tact-memory control text]"

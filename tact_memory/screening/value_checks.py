@@ -17,8 +17,6 @@ Design:
 
 from __future__ import annotations
 
-import re
-
 from .buffers import cut_by_escaped_quote, cut_by_other_quote, distinct, opening_quote, reclosed, string_prefix, trimmed, unwrapped
 from .leads import compiled
 from .vocabulary import (

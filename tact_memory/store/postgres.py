@@ -55,7 +55,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import errors
+from .. import deadline, errors
 from ..backend import RecordOrder
 from ..clock import now_ms
 from ..limits import DEFAULT_LIMITS, Limits
@@ -66,11 +66,19 @@ from ..records import (
     RecordKey,
     StoreStatus,
 )
-from .. import deadline
 from .policy import (
-    MAX_INTEGER, ORDER_BY, Row, check_changed, check_ids, check_key, fits_as_is, hidden_reason, plan_put, validate_content,
+    MAX_INTEGER,
+    ORDER_BY,
+    Row,
+    check_changed,
+    check_ids,
+    check_key,
+    fits_as_is,
+    hidden_reason,
+    plan_put,
+    validate_content,
     version_conflict,
-)  # fmt: skip
+)
 
 if TYPE_CHECKING:
     from psycopg import Connection

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+
 from ..records import MemoryRecord, RecordKey
 from .policy import content_size
 from .sqlite_errors import unavailable

@@ -34,11 +34,11 @@ without creating it.
 
 from __future__ import annotations
 
+import _thread
 import errno
 import itertools
 import json
 import os
-import _thread
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager

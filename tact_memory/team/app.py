@@ -50,10 +50,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .. import errors
+from .. import deadline, errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import Candidate, MemoryRecord, RecordKey
-from .. import deadline
 from ..store.policy import MAX_INTEGER
 from ..store.postgres import PostgresStore
 from ..store.remote import PROTOCOL_READ_IDS, PROTOCOL_VERSION

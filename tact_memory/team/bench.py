@@ -189,7 +189,6 @@ def run_team_bench(
 ) -> TeamBenchReport:
     """Fill, serve and time; see the module docstring. ``dsn`` is a PostgreSQL connection URL."""
     import httpx
-    import psycopg
 
     from ..store.postgres import PostgresStore
     from ..store.sqlite import MemoryStore

@@ -56,8 +56,8 @@ from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope, Send
 
 from .. import errors
-from ..limits import Limits
 from ..deadline import Deadline, under
+from ..limits import Limits
 from ..store.postgres import PostgresStore
 from ..tool.guard import Dispatcher, Role
 from ..tool.results import ToolResult

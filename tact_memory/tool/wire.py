@@ -26,9 +26,9 @@ from collections.abc import Mapping
 
 from .. import errors
 from ..limits import DEFAULT_LIMITS, Limits
-from ..values import Value
 from ..records import RecordKey
 from ..screening.credentials import find_secret
+from ..values import Value
 
 TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
 if TYPE_CHECKING:

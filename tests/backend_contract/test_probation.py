@@ -147,6 +147,7 @@ def test_pruning_goes_by_the_age_of_the_current_version_then_id(harness: Harness
     third = backend.put("the third record, same time as the second").memory.key
     harness.clock.advance(1)
     first = backend.put("the first record, replaced later and now newer", replace=first).memory.key
+    assert {r.key for r in backend.export()} == {first, second, third}
     harness.clock.advance(backend.limits.probation_ms)
     fourth = backend.put("a fourth record needing one row").memory.key
     assert {r.key for r in backend.export()} == {first, third, fourth}

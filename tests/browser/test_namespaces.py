@@ -13,8 +13,8 @@ import pytest
 from rich.cells import cell_len
 from textual.widgets import Static
 
-from tact_memory.browser import MemoryBrowser
 from tact_memory.backend import RecordOrder
+from tact_memory.browser import MemoryBrowser
 from tact_memory.browser.app import NAMESPACE_WIDTH, RecordTable
 from tact_memory.browser.preview import CODE_POINTS_PER_CELL
 from tact_memory.config.loading import ConfigSource, read_config
@@ -26,9 +26,17 @@ from tact_memory.values import replace
 from ..conftest import write_config
 from ..pgcluster import pg_database, pg_server  # noqa: F401  (fixtures)
 from .test_app import (  # noqa: F401  (fixtures)
-    SIZE, T0, anyio_backend, content_fills_the_row, db_of, home_config, ids, seed, settled, wait_for,
+    SIZE,
+    T0,
+    anyio_backend,
+    content_fills_the_row,
+    db_of,
+    home_config,
+    ids,
+    seed,
+    settled,
+    wait_for,
 )
-
 
 HOSTILE = {
     1: "a-very-long-namespace-" * 40,

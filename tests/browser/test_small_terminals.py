@@ -26,8 +26,20 @@ from tact_memory.store.sqlite import MemoryStore
 
 from ..conftest import write_config
 from .test_app import (  # noqa: F401  (fixtures)
-    CONTENTS, SIZE, T0, anyio_backend, content_fills_the_row, db_of, home_config, ids, make_app, other_store, press,
-    seed, settled, wait_for,
+    CONTENTS,
+    SIZE,
+    T0,
+    anyio_backend,
+    content_fills_the_row,
+    db_of,
+    home_config,
+    ids,
+    make_app,
+    other_store,
+    press,
+    seed,
+    settled,
+    wait_for,
 )
 
 SMALL_SIZES = [(40, 10), (60, 12), (80, 8), (30, 20), (MIN_SIZE.width, MIN_SIZE.height)]

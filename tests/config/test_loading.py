@@ -16,12 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tact_memory.config.loading import (
-    declares_table,
     MAX_CONFIG_BYTES,
     Config,
     ConfigSource,
     MemorySettings,
     config_template,
+    declares_table,
     load_config,
     locate_config,
     parse_config,

@@ -24,7 +24,6 @@ import tact_memory.retrieval.lexer as lexer
 import tact_memory.runtime.prompt as prompt
 import tact_memory.screening.checkpoint as checkpoint
 import tact_memory.tool.schemas as schemas
-
 from tact_memory.eval.metrics import PairedCounts, paired_difference_interval, wilson_interval
 from tact_memory.eval.scenarios import EvalError
 from tact_memory.eval.verdict import (

@@ -44,8 +44,8 @@ from .helpers import (
     seeded_database,
     settle,
     sidecars,
-    strace_problem,
     stored_records,
+    strace_problem,
 )
 
 KILL_ROUNDS = int(os.environ.get("TACT_KILL_ROUNDS", "6"))
@@ -180,7 +180,12 @@ def nth(calls: list[Call], index: int) -> int:
 
 def the_scrub_check_read(calls: list[Call]) -> int:
     """The scrub's read of the whole main file for its check (after its FULL checkpoint)."""
-    return next(i for i, (name, path, args) in enumerate(calls) if name == "pread64" and path.endswith(".sqlite3") and not args.rstrip().endswith((", 100, 0) = 100", ", 4096, 0) = 4096")) and ", 0) = " in args)
+    header_or_page = (", 100, 0) = 100", ", 4096, 0) = 4096")
+    return next(
+        i
+        for i, (name, path, args) in enumerate(calls)
+        if name == "pread64" and path.endswith(".sqlite3") and not args.rstrip().endswith(header_or_page) and ", 0) = " in args
+    )
 
 
 def a_vacuum_frame(calls: list[Call]) -> int:

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-
 from . import crash
 from .helpers import (
     ROOT,
@@ -30,8 +29,8 @@ from .helpers import (
     replay,
     seeded_database,
     settle,
-    strace_problem,
     stored_records,
+    strace_problem,
 )
 
 SEEDS = [int(s) for s in os.environ.get("TACT_POWER_LOSS_SEEDS", "1,2").split(",")]

@@ -35,8 +35,8 @@ from tact_memory.runtime.session import (
 )
 from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
 from tact_memory.store.sqlite import MemoryStore
-from tact_memory.tool.guard import Role
 from tact_memory.testing import ScriptedModel, answer, arun_agent, call, run_agent
+from tact_memory.tool.guard import Role
 
 from ..conftest import write_config
 

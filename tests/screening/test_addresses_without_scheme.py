@@ -20,6 +20,7 @@ from tact_memory.screening.credentials import find_secret
 from .test_credential_urls import code_call, url_passwords
 from .test_credentials import coincides_with_a_kind_name, shares_a_run
 
+
 def refused_without_echo(text: str, password: str) -> None:
     """``text`` is refused as a credential URL, and the kind named echoes no part of ``password``."""
     assume(not code_call(password))

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from tact_memory.screening import credentials as secrets
 from tact_memory.screening import lead_table, rules
 from tact_memory.screening.credentials import find_secret
+from tact_memory.screening.leads import literal_lead
 from tact_memory.screening.markup import rendered
 from tact_memory.screening.names import CREDENTIAL_NAME, SPACED_KEY_END, SPACED_KEY_NAME, SUFFIXED_CREDENTIAL
-from tact_memory.screening.leads import literal_lead
 from tact_memory.screening.rules import PROVIDERS, RULES, rule_leads, rules_digest
 from tact_memory.screening.vocabulary import TOKEN_RUN
 

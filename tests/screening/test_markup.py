@@ -138,7 +138,12 @@ def test_rendered_reads_table_rows_under_their_headings() -> None:
     assert rendered("echo x | grep y") is None  # a row starts with "|"
 
 
-@given(before=st.sampled_from(["", "**Note:** ", "_Update_: "]), name=st.sampled_from(["the password", "the API token", "our secret"]), value=weak, mark=st.sampled_from(["*", "**", "_", "__", "~~", "***"]))
+@given(
+    before=st.sampled_from(["", "**Note:** ", "_Update_: "]),
+    name=st.sampled_from(["the password", "the API token", "our secret"]),
+    value=weak,
+    mark=st.sampled_from(["*", "**", "_", "__", "~~", "***"]),
+)
 def test_a_value_in_emphasis_is_judged_without_it(before: str, name: str, value: str, mark: str) -> None:
     assert find_secret(f"{before}{name} is {mark}{value}{mark}") == "credential_assignment"
     word = "".join(c for c in value if c.isalpha())  # the same value without its digits: a word

@@ -4,7 +4,6 @@ PostgreSQL's ``host:port:database:user:password`` (``~/.pgpass``) and a Windows 
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st

@@ -10,6 +10,7 @@ import ast
 import base64
 import random
 import string
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st

@@ -15,9 +15,9 @@ from syrupy.assertion import SnapshotAssertion
 
 from tact_memory.limits import Limits
 from tact_memory.store.sqlite import MemoryStore
+from tact_memory.tool import wire
 from tact_memory.tool.guard import Dispatcher, Role
 from tact_memory.tool.memory_tool import MemoryTool, scanned_since_put
-from tact_memory.tool import wire
 from tact_memory.tool.schemas import input_schema, operation_input_schema, output_schema, tool_definition
 from tact_memory.tool.wire import OPERATIONS, operation_needs
 
