@@ -27,6 +27,7 @@ from .names import (
     MAX_COMMAND,
     NAMED_CREDENTIAL,
     NUMBER,
+    OBJECT_NAME,
     PAIR_NAME,
     PAIR_REACH,
     PASS_NAME,
@@ -76,6 +77,7 @@ class AssignmentChecks(SentenceChecks):
         rb"|[ \t]+=[ \t]+[^=\s]"
     )
     pair_name = compiled(PAIR_NAME)
+    object_name = compiled(OBJECT_NAME)
     name_attribute = compiled(rb"[ \t\r\n](?i:name|key)[ \t]*=[ \t]*(?P<quote>[\"'])(?P<name>[A-Za-z0-9_.:-]{1,64})(?P=quote)")
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
@@ -647,10 +649,13 @@ class AssignmentChecks(SentenceChecks):
         return (opening + 1, name_end, end) if name_end > opening + 1 else None
 
     def pair_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for the ``value`` of a name/value pair whose name is a credential's
-        (``name="password" value="..."``, ``key="ClearTextPassword" value="..."``, or a
-        ``- name: DB_PASSWORD`` line above ``value: ...``)."""
-        pair = self.pair_name.search(buffer, max(0, match.start() - PAIR_REACH), match.start())
+        """Check for the ``value`` (or ``default``) of a name/value pair whose name is a
+        credential's (``name="password" value="..."``, ``key="ClearTextPassword" value="..."``, a
+        ``- name: DB_PASSWORD`` line above ``value: ...``, other fields of the pair between them),
+        or of an object or mapping that a credential's name is the key of (``"adminPassword":
+        {"type": "securestring", "defaultValue": "..."}``)."""
+        bound = max(0, match.start() - PAIR_REACH)
+        pair = self.pair_name.search(buffer, bound, match.start()) or self.object_name.search(buffer, bound, match.start())
         if pair is None:
             return False
         start, end = pair.span("name")

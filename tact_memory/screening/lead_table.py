@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "06fa1b24d7dd3d5513b479685c1ea683"
+DIGEST = "6b0961f834a00c09470b65ed9048198b"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -388,6 +388,8 @@ LEADS: tuple[bytes, ...] = (
     b'Value',
     b'VALUE',
     b'ParameterValue',
+    b'default',
+    b'defaultValue',
     b'pin',
     b'Pin',
     b'PIN',

@@ -59,6 +59,7 @@ __all__ = [
     "NAME_ONLY_WORD",
     "NOT_CREDENTIAL_NAME",
     "NUMBER",
+    "OBJECT_NAME",
     "OPTION_TOOL",
     "PAIR_NAME",
     "PAIR_REACH",
@@ -231,17 +232,40 @@ KEY_HEADER = (
     rb"(?i:(?:[a-z0-9]+-){0,3}"
     rb"(?:api|auth|access|security|session|vault|private|subscription|functions))"
 )
-# A credential name given as the name of a name/value pair, just before its "value" (an XML or
-# HTML attribute pair, NuGet's <add key=... value=...>, a Kubernetes env entry on the line above,
-# a JSON object's {"name": "DB_PASSWORD", "value": ...} as ECS and Azure's app settings write it,
-# CloudFormation's Name and Value, a stack parameter's ParameterKey and ParameterValue).
-# A configuration path's parts before the name (Smtp:Password) leave the last part to be judged.
+# A field of the same object or list item between a pair's name and its value, as JSON, YAML and
+# XML attributes write one ("type": "string", description: the database password, type="string"):
+# a key that is not another pair's name or value, and a short scalar, quoted or bare (with spaces
+# only when its line ends it, as YAML's); no bracket or brace, so the name and the value are one
+# object's. Each ends with its separator. Bare runs stop at what may follow them, so trying them
+# never backtracks into them.
+_PAIR_FIELD = (
+    rb"[\"']?(?!(?i:(?:parameter)?(?:key|name)|value|default(?:value)?)[\"'\s:=])[A-Za-z_][A-Za-z0-9_-]{0,31}[\"']?[ \t]*[:=][ \t]*"
+    rb"(?:(?:\"[^\"\\\r\n{}\[\]]{0,80}\"|'[^'\\\r\n{}\[\]]{0,80}'|[^\s\"'{}\[\],:=]{1,80})"
+    rb"(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]+)"
+    rb"|[^\s\"'{}\[\],#][^\r\n\"'{}\[\]#]{0,79}\r?\n[ \t]*)"
+)
+# A credential name given as the name of a name/value pair, before its "value" (an XML or HTML
+# attribute pair, NuGet's <add key=... value=...>, a Kubernetes env entry on the line above, a JSON
+# object's {"name": "DB_PASSWORD", "value": ...} as ECS and Azure's app settings write it,
+# CloudFormation's Name and Value, a stack parameter's ParameterKey and ParameterValue), with up to
+# four other fields of the pair between them ({"key": "api_key", "type": "secret", "value": ...},
+# as a Postman environment holds it; an Azure Pipelines parameter's name, type and default). A
+# configuration path's parts before the name (Smtp:Password) leave the last part to be judged.
 PAIR_NAME = (
     rb"(?<![A-Za-z0-9_-])(?i:(?:parameter)?(?:key|name))[\"']?[ \t]*[:=][ \t]*[\"']?(?:[A-Za-z_][A-Za-z0-9_]{0,63}:){0,8}"
     rb"(?P<name>[A-Za-z0-9_.-]{1,64})[\"']?"
-    rb"(?:[ \t]+|[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n(?:[ \t]*-)?[ \t]*)[\"']?\Z"
+    rb"(?:(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]+)(?:" + _PAIR_FIELD + rb"){1,4}[\"']?\Z"
+    rb"|(?:[ \t]+|[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n(?:[ \t]*-)?[ \t]*)[\"']?\Z)"
 )
-PAIR_REACH = 160  # how far before "value" the name of its pair may start
+# A credential's name as the key of an object or a mapping whose value field holds it: an Azure
+# Resource Manager parameter ("adminPassword": {"type": "securestring", "defaultValue": ...}, and
+# a parameters file's "adminPassword": {"value": ...}), a YAML key with its fields indented below
+# it (a GitHub Actions input's description and default), up to four fields before the value.
+OBJECT_NAME = (
+    rb"(?<![A-Za-z0-9_.-])[\"']?(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,63})[\"']?[ \t]*:[ \t]*"
+    rb"(?:\{[ \t]*(?:\r?\n[ \t]*)?|\r?\n[ \t]+)(?:" + _PAIR_FIELD + rb"){0,4}[\"']?\Z"
+)
+PAIR_REACH = 320  # how far before "value" the name of its pair or object may start
 MAX_NAME = 64
 # Cookie attributes name properties of a Set-Cookie header, not values.
 COOKIE_ATTRIBUTE = rb"(?i:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned)"

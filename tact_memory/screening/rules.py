@@ -803,12 +803,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         rb"<(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?P<body>[^<>\r\n]{1,256})</(?P=name)>",
         Checks.element,
     ),
-    # (Value and VALUE too, as CloudFormation and AWS's APIs write it, and a stack parameter's ParameterValue.)
+    # (Value and VALUE too, as CloudFormation and AWS's APIs write it, a stack parameter's
+    # ParameterValue, and a parameter's default or an Azure Resource Manager defaultValue.)
     *(
         ("credential_assignment", pattern, Checks.pair_value)
         for pattern in (
             *spelled(b"value", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
             word_start(rb"ParameterValue", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
+            word_start(rb"default", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
+            word_start(rb"defaultValue", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
         )
     ),
     # A PIN, a wallet's seed phrase and an account's recovery codes, after their names, each in
