@@ -251,11 +251,14 @@ _PAIR_FIELD = (
 # four other fields of the pair between them ({"key": "api_key", "type": "secret", "value": ...},
 # as a Postman environment holds it; an Azure Pipelines parameter's name, type and default). A
 # configuration path's parts before the name (Smtp:Password) leave the last part to be judged.
+# Helm's --set gives a list item's name and value as two paths that differ only in their last part
+# (env[0].name=DB_PASSWORD,env[0].value=...).
 PAIR_NAME = (
-    rb"(?<![A-Za-z0-9_-])(?i:(?:parameter)?(?:key|name))[\"']?[ \t]*[:=][ \t]*[\"']?(?:[A-Za-z_][A-Za-z0-9_]{0,63}:){0,8}"
+    rb"(?<![A-Za-z0-9_-])(?P<path>(?:[A-Za-z_][A-Za-z0-9_-]{0,63}(?:\[[0-9]{1,4}\])?\.){1,4})?"
+    rb"(?i:(?:parameter)?(?:key|name))[\"']?[ \t]*[:=][ \t]*[\"']?(?:[A-Za-z_][A-Za-z0-9_]{0,63}:){0,8}"
     rb"(?P<name>[A-Za-z0-9_.-]{1,64})[\"']?"
     rb"(?:(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]+)(?:" + _PAIR_FIELD + rb"){1,4}[\"']?\Z"
-    rb"|(?:[ \t]+|[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n(?:[ \t]*-)?[ \t]*)[\"']?\Z)"
+    rb"|(?:[ \t]+|[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(?(path)(?P=path))|[ \t]*\r?\n(?:[ \t]*-)?[ \t]*)[\"']?\Z)"
 )
 # A credential's name as the key of an object or a mapping whose value field holds it: an Azure
 # Resource Manager parameter ("adminPassword": {"type": "securestring", "defaultValue": ...}, and

@@ -9,7 +9,9 @@ whose ``value``, ``default`` or ``defaultValue`` holds it: an Azure Resource Man
 ``"adminPassword": {"value": "..."}``, a GitHub Actions input's ``default``. Up to four fields
 between them are passed over, each a key and a short scalar of the same object; a bracket or a
 brace between ends the object, so the fields of another object or a nested one never join a name
-to a value. Values that are empty, references or placeholders, and ordinary names, are kept.
+to a value. Helm's ``--set env[0].name=...,env[0].value=...`` names one list item's two fields by
+paths that differ only in their last part. Values that are empty, references or placeholders, and
+ordinary names, are kept.
 """
 
 from __future__ import annotations
@@ -137,4 +139,25 @@ def test_pairs_and_objects_that_hold_no_credential_are_kept(text: str) -> None:
     ],
 )
 def test_a_name_and_a_value_of_different_objects_are_not_a_pair(text: str) -> None:
+    assert find_secret(text) is None
+
+
+HELM_FORMS = ["helm install app ./chart --set env[0].name={n},env[0].value={v}", "helm upgrade app . --set-string extraEnv[3].name={n},extraEnv[3].value={v}"]
+
+
+@given(name=st.sampled_from(PLAIN_NAMES), value=credential_values, form=st.sampled_from(HELM_FORMS))
+def test_helm_sets_a_list_items_name_and_value_as_two_paths_of_one_item(name: str, value: str, form: str) -> None:
+    assert find_secret(form.format(n=name, v=value)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "helm install app . --set env[0].name=DB_PASSWORD,env[1].value=Xk9vQ2mN5pL7wR3t",  # another item's value
+        "helm install app . --set env[0].name=LOG_LEVEL,env[0].value=Xk9vQ2mN5pL7wR3t",
+        "helm install app . --set env[0].name=DB_PASSWORD,env[0].value=changeme",
+        "helm install app . --set env[0].name=DB_PASSWORD,env[0].valueFrom.secretKeyRef.name=db",
+    ],
+)
+def test_helm_items_that_hold_no_credential_are_kept(text: str) -> None:
     assert find_secret(text) is None
