@@ -9,6 +9,8 @@
   ``env::var("API_KEY").unwrap_or("...")`` and ``unwrap_or_else(|_| "...")``, Ruby's
   ``ENV.fetch("SECRET_KEY_BASE") { "..." }``, and a field's first argument, ``api_key: str =
   Field("...")``.
+- As the fallback of a lookup of the environment: JavaScript's ``process.env.API_KEY || "..."``
+  and ``?? "..."``, Python's ``os.getenv("API_KEY") or "..."``, C#'s ``??``, PHP's ``?:``.
 - Wrapped in pydantic's secret types, whatever it is assigned to: ``SecretStr("...")``,
   ``SecretBytes(b"...")``.
 
@@ -36,12 +38,32 @@ __all__ = ["DefaultChecks"]
 MAX_LET = 96
 """How far before a block's brace RSpec's ``let(:name)`` may start."""
 
+LOOKUP_ENDS = NAME_CHARS + b")]$"
+"""The bytes a lookup of the environment may end with: its call's or subscript's bracket, or a
+name's last character."""
+
+MAX_LOOKUP = 160
+"""How far before a fallback's operator the lookup of the environment it follows may start."""
+
+ENVIRONMENT_LOOKUP = (
+    rb"(?:(?<![A-Za-z0-9_$.])(?:process\.env|import\.meta\.env)(?:\.[A-Za-z_$][A-Za-z0-9_$]{0,63}|\[[ \t]*[\"'`][A-Za-z0-9_.-]{1,64}[\"'`][ \t]*\])"
+    rb"|(?<![A-Za-z0-9_$])(?:os\.getenv|os\.environ\.get|Deno\.env\.get|getenv|env|System\.getenv|Environment\.GetEnvironmentVariable)"
+    rb"\([ \t]*[\"'][A-Za-z0-9_.-]{1,64}[\"'][ \t]*\)"
+    rb"|(?<![A-Za-z0-9_$])(?:os\.environ|ENV|\$_ENV|\$_SERVER)\[[ \t]*[\"'][A-Za-z0-9_.-]{1,64}[\"'][ \t]*\])[ \t]*\Z"
+)
+"""A lookup of the environment that an operator's fallback follows: Node's and Vite's
+``process.env.NAME`` and ``import.meta.env.NAME``, ``os.getenv("NAME")``, ``os.environ.get("NAME")``,
+Deno's, PHP's, Laravel's, Java's and .NET's calls, and the mappings ``os.environ["NAME"]``,
+Ruby's ``ENV["NAME"]``, PHP's ``$_ENV["NAME"]``."""
+
 
 class DefaultChecks(AssignmentChecks):
     """The checks of a credential's default given in code, and of pydantic's secret types."""
 
     word_in_code = compiled(rb"[A-Za-z_][A-Za-z0-9_-]*")
     let_name = compiled(rb"(?<![A-Za-z0-9_])let!?\([ \t]*:(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*\)\Z")
+    environment_lookup = compiled(ENVIRONMENT_LOOKUP)
+    condition = compiled(rb"[ \t]*(?:if|elif|while|unless|until)(?![A-Za-z0-9_])|[^\r\n]*?(?:==|!=|<=|>=)")
 
     def keyword_default(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``default=`` or ``fallback=`` and a literal, inside a call whose statement
@@ -55,6 +77,23 @@ class DefaultChecks(AssignmentChecks):
         """Check for a literal after a template's ``| default``, a lookup's ``unwrap_or`` or
         block, or a field's opening bracket, in a statement that names a credential before it."""
         start = self.statement_start(buffer, match.start())
+        return self.names_credential_before(buffer, start, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
+
+    def lookup_fallback(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a literal that an operator gives when a lookup of the environment finds
+        nothing (``process.env.API_KEY || "..."``, ``os.getenv("API_KEY") or "..."``, C#'s
+        ``??``, PHP's ``?:``), in a statement that names a credential before it."""
+        end = match.start()
+        while end > 0 and buffer[end - 1] in b" \t":
+            end -= 1
+        if end == 0 or buffer[end - 1] not in LOOKUP_ENDS:
+            return False  # no lookup ends here: it ends with its call's or subscript's bracket, or a name
+        start = self.statement_start(buffer, match.start())
+        lookup = self.environment_lookup.search(buffer, max(start, match.start() - MAX_LOOKUP), match.start())
+        if lookup is None:
+            return False  # another operand: a message, a label, another variable
+        if self.condition.match(buffer, start, lookup.start()) is not None:
+            return False  # a condition's operand (if (key == process.env.X || "...")), not a value given
         return self.names_credential_before(buffer, start, match.start()) and self.quoted_value(buffer, match.end(), texture=True)
 
     def wrapped_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

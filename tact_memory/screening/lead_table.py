@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "6b0961f834a00c09470b65ed9048198b"
+DIGEST = "6424909b81251574f245d97b8e6a796d"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -260,6 +260,11 @@ LEADS: tuple[bytes, ...] = (
     b'pnpm config',
     b'git config',
     b'aws configure',
+    b'netlify',
+    b'poetry config',
+    b'composer config',
+    b'bundle config',
+    b'rclone config',
     b'dotnet user-secrets',
     b'default',
     b'ConvertTo-SecureString',
@@ -355,6 +360,10 @@ LEADS: tuple[bytes, ...] = (
     b'fetch',
     b'SecretStr',
     b'SecretBytes',
+    b'||',
+    b'??',
+    b'?:',
+    b'or',
     b'hash_password',
     b'hashPassword',
     b'make_password',

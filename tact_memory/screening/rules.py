@@ -546,6 +546,57 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ),
         Checks.named_argument,
     ),
+    # Netlify's env:set NAME VALUE, where the name is a credential's, judged as aws configure set's.
+    (
+        "command_line_credential",
+        word_start(b"netlify", rb"[ \t]+env:set[ \t]+(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
+        Checks.named_argument,
+    ),
+    # Package managers' stored credentials for a repository: poetry config pypi-token.REPO VALUE and
+    # http-basic.REPO USER VALUE; composer config [--global|--auth] github-oauth.HOST VALUE (and
+    # gitlab-oauth, gitlab-token, bearer), http-basic.HOST USER VALUE, bitbucket-oauth.HOST KEY
+    # VALUE; bundle config [set] [--global] HOST USER:VALUE; each value judged as gh secret set's.
+    (
+        "command_line_credential",
+        word_start(
+            b"poetry config",
+            rb"(?:[ \t]+--local)?[ \t]+(?:pypi-token\.[A-Za-z0-9_.-]{1,64}|http-basic\.[A-Za-z0-9_.-]{1,64}[ \t]+[^\s-]\S{0,63})[ \t]+",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.option_password,
+    ),
+    (
+        "command_line_credential",
+        word_start(
+            b"composer config",
+            rb"(?:[ \t]+(?:--global|-g|--auth|-a))*[ \t]+"
+            rb"(?:(?:github-oauth|gitlab-oauth|gitlab-token|bearer)\.[A-Za-z0-9.-]{1,128}"
+            rb"|(?:http-basic|bitbucket-oauth)\.[A-Za-z0-9.-]{1,128}[ \t]+[^\s-]\S{0,63})[ \t]+",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.option_password,
+    ),
+    (
+        "command_line_credential",
+        word_start(
+            b"bundle config",
+            rb"(?:[ \t]+set)?(?:[ \t]+--(?:global|local))*[ \t]+(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}[ \t]+[^\s:/$-][^\s:/]{0,63}:",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.option_password,
+    ),
+    # rclone config create|update NAME TYPE KEY VALUE ..., where the key is one of the secrets its
+    # backends take (an S3 secret key, a password, a token, an Azure account key).
+    (
+        "command_line_credential",
+        word_start(
+            b"rclone config",
+            rb"[ \t]+(?:create|update)[ \t][^\r\n]{0,256}?[ \t]"
+            rb"(?:secret_access_key|client_secret|pass|password|token|account_key|key|sas_url)[ \t]+",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.option_password,
+    ),
     # .NET's dotnet user-secrets set KEY VALUE, where the key's last segment (after ":" or "__")
     # names a credential ("Db:Password", Stripe__SecretKey), judged as aws configure set's.
     (
@@ -748,6 +799,17 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("credential_assignment", word_start(word, rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.wrapped_secret)
         for word in (rb"SecretStr", rb"SecretBytes")
+    ),
+    # The fallback an operator gives when a lookup of the environment finds nothing:
+    # process.env.API_KEY || "...", ?? "...", os.getenv("API_KEY") or "...", PHP's ?: "...".
+    *(
+        ("credential_assignment", pattern, Checks.lookup_fallback)
+        for pattern in (
+            rb"\|\|[ \t]*(?=[\"'`])",
+            rb"\?\?[ \t]*(?=[\"'`])",
+            rb"\?:[ \t]*(?=[\"'`])",
+            word_start(rb"or", rb"[ \t]+(?=[bBrRuUfF]{0,2}[\"'])", gap=rb"[A-Za-z0-9_]"),
+        )
     ),
     # A password given in quotes to code that hashes or checks one, as its first argument:
     # hash_password("..."), Django's make_password and check_password("...", encoded), bcrypt's

@@ -123,11 +123,12 @@ MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "
 
 # What a value is: after up to eight spaces and an optional string prefix (f"...", b'...', C#'s
 # verbatim @"..." and interpolated $"...", Objective-C's @"..."), either
-# a quoted run (the quote may be escaped, as in JSON inside a string) or one bare run up to white
-# space, a quote, a list separator, a query-string "&" or an escape sequence.
+# a quoted run (the quote may be escaped, as in JSON inside a string; Python's and TOML's triple
+# quotes open one as a quote does) or one bare run up to white space, a quote, a list separator, a
+# query-string "&" or an escape sequence.
 VALUE = (
     rb"[ \t]{0,8}(?:[bBrRuUfF@$]{1,2}(?=\\{0,3}[\"'`]))?"
-    rb"(?:\\{0,3}[\"'`](?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
+    rb"(?:(?:(?:\"\"\"|''')(?![\"'])|\\{0,3}[\"'`])(?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
     rb"|(?P<bare>(?:[^\s\"'`,;&\\]|\\(?![\\\"'`nrt])){1,256}))"
 )
 # What YAML may write before a value: an anchor (&db_password) and the string tag (!!str), each

@@ -151,6 +151,13 @@ FALLBACK_FORMS = [
     # the name's own variable, and a chain of references
     'password = password or "{v}"', 'api_key = settings.api_key or os.environ.get("API_KEY") or "{v}"',
     'const apiKey = process.env.API_KEY || process.env.KEY || "{v}";',
+    # the lookup names the credential where the name it is given to does not
+    'const key = process.env.API_KEY || "{v}";', 'const secret = import.meta.env.VITE_SECRET ?? "{v}";',
+    'cfg.key = process.env["STRIPE_SECRET_KEY"] || \'{v}\'', 'key = os.environ.get("API_KEY") or "{v}"',
+    '$pw = getenv(\'DB_PASSWORD\') ?: \'{v}\';', 'var key = Environment.GetEnvironmentVariable("API_KEY") ?? "{v}";',
+    'token = ENV["GITHUB_TOKEN"] || "{v}"', 'const t = Deno.env.get("API_TOKEN") ?? "{v}";',
+    # a triple-quoted string holds its value as a quoted one does
+    'password = """{v}"""', "SECRET_KEY = r\'\'\'{v}\'\'\'",
 ]  # fmt: skip
 
 
@@ -229,6 +236,11 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         "password: ${DB_PASSWORD:+set}", "password: ${DB_PASSWORD:?must be set}",
         # a comparison, and prose
         'if (apiKey == process.env.X || "Xk9vQ2mN5p") {}', 'the password is hunter or "Xk9vQ2mN5p"',
+        'if (process.env.API_KEY || "Xk9vQ2mN5p") {}', 'while os.getenv("API_KEY") or "Xk9vQ2mN5p":',
+        # a fallback of another lookup or of no lookup, and a triple-quoted string that opens a block
+        'const label = process.env.LABEL || "Default-Label-2";', 'const msg = err.token || "Unknown-error-42";',
+        'url = os.getenv("DATABASE_URL") or "sqlite:///dev2.db"', 'token = os.getenv("TOKEN") or "${TOKEN}"',
+        'description = """Password-reset flow v2"""', 'password = """\nnot on this line\n"""',
         # another plain variable before the literal: a choice between values, not a fallback
         'password = user or "Tr0ub4dor&3"', 'x = a or "Tr0ub4dor&3"', 'api_key = a or b or "Xk9vQ2mN5p"',
         # typed code gives its defaults as code, and an empty string

@@ -7,7 +7,9 @@ set --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aw
 config <section>.<credential> VALUE``, ``lftp -u user,VALUE``, the short options of ``twine -p``,
 ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``,
 ``rdesktop -p``, rar's ``-pVALUE`` and ``-hpVALUE``, ``codecov -t``, ``netlify --auth``,
-``ngrok config add-authtoken VALUE``, ``snyk auth VALUE``, MySQL's ``SET PASSWORD FOR account =
+``ngrok config add-authtoken VALUE``, ``snyk auth VALUE``, ``netlify env:set <credential> VALUE``,
+the repository credentials ``poetry config``, ``composer config``, ``bundle config`` and ``rclone
+config create`` store, MySQL's ``SET PASSWORD FOR account =
 'VALUE'``, ``dotnet user-secrets set <credential> VALUE``, macOS ``security add-generic-password
 -w``, PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``, a Wi-Fi QR code's ``P:`` field,
 a secret echoed or given as a here-string to a tool that reads it from its input, and what an
@@ -86,6 +88,14 @@ OPTIONS = [
     'dotnet user-secrets set "Db:Password" {v}', "dotnet user-secrets --project src/Web set Stripe__SecretKey {v}",
     'dotnet user-secrets set --project src/Web "ConnectionStrings:{u}:ApiKey" "{v}"',
     "codecov -f coverage.xml -t {v}", "netlify deploy --prod --auth {v}", "netlify deploy --auth={v} --dir dist",
+    # A repository's credential that a package manager stores, a hosted site's secret variable.
+    "netlify env:set DB_PASSWORD {v}", "netlify env:set STRIPE_SECRET_KEY {v} --context production",
+    "poetry config pypi-token.pypi {v}", "poetry config http-basic.private {u} {v}",
+    "composer config --global github-oauth.github.com {v}", "composer config -a gitlab-token.gitlab.example.com {v}",
+    "composer config --auth http-basic.repo.example.com {u} {v}", "composer config bearer.repo.example.com {v}",
+    "bundle config set --global rubygems.pkg.github.com {u}:{v}", "bundle config gems.example.com {u}:{v}",
+    "rclone config create backup s3 provider AWS access_key_id AKIA0000FAKE secret_access_key {v}",
+    "rclone config create nas sftp host nas.local user {u} pass {v}",
 ]
 QUOTED = [
     "$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force",
@@ -239,6 +249,15 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # Token commands with no token, or a variable; other tools' -t.
         "snyk auth", "snyk test --all-projects", "ngrok config add-authtoken $NGROK_AUTHTOKEN", "codecov -t ${CODECOV_TOKEN}",
         "netlify deploy --auth $NETLIFY_AUTH_TOKEN --prod", "docker run -t ubuntu", "ssh -t host top",
+        # Package managers' and hosts' settings that are no credential, or a variable, or none given.
+        "netlify env:set NODE_VERSION 20.11.1", "netlify env:set API_TOKEN $API_TOKEN", "netlify env:set API_TOKEN",
+        "poetry config virtualenvs.in-project true", "poetry config pypi-token.pypi $PYPI_TOKEN", "poetry config http-basic.foo bob",
+        'poetry config http-basic.foo bob "${FOO_PASSWORD}"', "composer config --global github-oauth.github.com",
+        'composer config --global github-oauth.github.com "$GITHUB_TOKEN"', "composer config repositories.foo vcs https://github.com/acme/foo",
+        "bundle config set --local path vendor/bundle", "bundle config set --global rubygems.pkg.github.com bob:$GITHUB_TOKEN",
+        "bundle config mirror.https://rubygems.org https://mirror.example.com",
+        "rclone config create remote s3 provider AWS env_auth true region eu-west-1",
+        "rclone config create remote s3 secret_access_key $AWS_SECRET", "rclone config update remote token",
         "netlify deploy --auth is deprecated in favour of NETLIFY_AUTH_TOKEN", "codecov -t is optional for public repos",
         # A tool's password option named in a sentence, and printf's format given a variable.
         "docker login -p is deprecated, use --password-stdin", "sshpass -p in scripts leaks the password to ps",
