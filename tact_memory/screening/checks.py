@@ -7,18 +7,20 @@ the sentences that give one (:mod:`.sentences`), values given to names in code a
 (:mod:`.assignments`), the defaults code gives them (:mod:`.defaults`) and what a conditional gives
 them (:mod:`.conditionals`), the passwords of a login (:mod:`.logins`), places that always hold a
 credential, such as a token, a header or a command-line option (:mod:`.places`), and secrets in the
-shape they are issued in, such as a PIN (:mod:`.codes`). :class:`Checks` has them all; :mod:`.rules`
-names one for each rule.
+shape they are issued in, such as a PIN (:mod:`.codes`), and the values an SQL ``INSERT`` gives a
+credential's column (:mod:`.inserts`). :class:`Checks` has them all; :mod:`.rules` names one for
+each rule.
 """
 
 from __future__ import annotations
 
 from .codes import CodeChecks
+from .inserts import InsertChecks
 from .logins import LoginChecks
 from .places import PlaceChecks
 
 __all__ = ["Checks"]
 
 
-class Checks(LoginChecks, PlaceChecks, CodeChecks):
+class Checks(LoginChecks, PlaceChecks, CodeChecks, InsertChecks):
     """Every shape check, with the compiled patterns they use and what one screen has spent."""

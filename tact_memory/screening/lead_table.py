@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "6424909b81251574f245d97b8e6a796d"
+DIGEST = "bf2074dd0ccaa424fcd66b24756cacee"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -288,6 +288,7 @@ LEADS: tuple[bytes, ...] = (
     b'PasswordAuthentication',
     b'UsernamePasswordCredentials(',
     b'UsernamePasswordAuthenticationToken(',
+    b'simple_bind',
     b'getConnection',
     b'.fill(',
     b'.type(',
@@ -360,6 +361,9 @@ LEADS: tuple[bytes, ...] = (
     b'fetch',
     b'SecretStr',
     b'SecretBytes',
+    b'values',
+    b'Values',
+    b'VALUES',
     b'||',
     b'??',
     b'?:',
@@ -384,9 +388,12 @@ LEADS: tuple[bytes, ...] = (
     b'pwd_context.verify',
     b'Hash::make',
     b'bcrypt',
+    b'crypt',
     b'set_password',
     b'setPassword',
     b'withPassword',
+    b'jwt',
+    b'JWT',
     b'check_password_hash',
     b'{',
     b'create_user',

@@ -656,12 +656,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("kubernetes_secret", rb"kind:[ \t]{0,8}[\"']?Secret[\"']?[ \t]*(?:#[^\r\n]{0,256})?(?:\r?\n|\Z)", Checks.secret_object),
     # A password given after a user to a call that logs in or makes a login's credentials:
     # smtp.login("me@example.com", "..."), HTTPBasicAuth("admin", "..."), NetworkCredential("svc",
-    # "..."), DriverManager.getConnection(url, "app", "...").
+    # "..."), python-ldap's simple_bind_s("cn=admin,...", "..."), DriverManager.getConnection(url,
+    # "app", "...").
     *(
         ("login_password", lead + rb"\([ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", Checks.login_password)
         for lead in (
             word_start(rb"login", rb"", gap=rb"[A-Za-z0-9]"), rb"BasicAuth", rb"DigestAuth", word_start(rb"NetworkCredential", rb""),
             word_start(rb"PasswordAuthentication", rb""), rb"UsernamePasswordCredentials", rb"UsernamePasswordAuthenticationToken",
+            word_start(rb"simple_bind", rb"(?:_s)?", gap=rb"[A-Za-z0-9_]"),
         )
     ),
     (
@@ -800,6 +802,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", word_start(word, rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.wrapped_secret)
         for word in (rb"SecretStr", rb"SecretBytes")
     ),
+    # SQL's INSERT INTO users (name, password) VALUES ('bob', '...'): the value a row gives, by
+    # position, to a column named for a credential (:mod:`.inserts`).
+    *(("credential_assignment", pattern, Checks.inserted_value) for pattern in spelled(b"values", rb"[ \t\r\n]*\(", gap=rb"[A-Za-z0-9_]")),
     # The fallback an operator gives when a lookup of the environment finds nothing:
     # process.env.API_KEY || "...", ?? "...", os.getenv("API_KEY") or "...", PHP's ?: "...".
     *(
@@ -814,7 +819,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A password given in quotes to code that hashes or checks one, as its first argument:
     # hash_password("..."), Django's make_password and check_password("...", encoded), bcrypt's
     # hashpw(b"...", salt) and Node's bcrypt.hash('...', 10), passlib's pwd_context.hash("..."),
-    # PHP's password_hash('...', PASSWORD_DEFAULT), Laravel's Hash::make('...') and bcrypt('...');
+    # PHP's password_hash('...', PASSWORD_DEFAULT), Laravel's Hash::make('...') and bcrypt('...'),
+    # crypt('...', salt) (Python's, PHP's and PostgreSQL's pgcrypto);
     # and as the only argument to code that sets one: user.set_password("..."), JDBC's and
     # HikariCP's setPassword("..."), Testcontainers' withPassword("...") (keyring's
     # set_password(service, user, ...) is the rule's above).
@@ -826,13 +832,25 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
                     rb"hash_password", rb"hashPassword", rb"make_password", rb"check_password", rb"checkPassword",
                     rb"verify_password", rb"verifyPassword", rb"password_hash", rb"password_verify", rb"hashpw", rb"checkpw",
                     rb"generate_password_hash", rb"bcrypt\.hash", rb"bcrypt\.hashSync", rb"bcrypt\.compare", rb"bcrypt\.compareSync",
-                    rb"pwd_context\.hash", rb"pwd_context\.verify", rb"Hash::make", rb"bcrypt",
+                    rb"pwd_context\.hash", rb"pwd_context\.verify", rb"Hash::make", rb"bcrypt", rb"crypt",
                 ),
                 Checks.wrapped_secret,
             ),
             ((rb"set_password", rb"setPassword", rb"withPassword"), Checks.sole_secret),
         )
         for word in words
+    ),
+    # A JSON Web Token's signing secret, the second argument of PyJWT's and Ruby's jwt.encode and
+    # decode and of Node's jsonwebtoken sign and verify: jwt.encode(payload, "...", algorithm="HS256").
+    (
+        "credential_assignment",
+        word_start(rb"jwt", rb"\.(?:encode|decode|sign|verify)\([^,()\r\n]{1,128},[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"),
+        Checks.wrapped_secret,
+    ),
+    (
+        "credential_assignment",
+        word_start(rb"JWT", rb"\.(?:encode|decode)\([^,()\r\n]{1,128},[ \t]*(?=[\"'])", gap=rb"[A-Za-z0-9_]"),
+        Checks.wrapped_secret,
     ),
     # werkzeug's check_password_hash(pwhash, "..."): the password is its second argument.
     (

@@ -155,12 +155,13 @@ NEXT_FLAG = rb"[ \t]+-"
 # first line is judged instead, see block_value), words that
 # say the value is missing or elsewhere, type names, and authorization scheme names given without a
 # credential. "your-api-key-here" and "my_secret_key" are phrases, words joined by dashes or
-# underscores; "My-Prod-Passw0rd!" has a digit and a symbol, and is a password.
+# underscores, as is jwt.io's "your-256-bit-secret" (a number inside, a word last);
+# "My-Prod-Passw0rd!" has a digit and a symbol, and is a password, as is "my-secret-2024".
 # The credential words themselves are here too: "password=password" is how documentation writes a
 # value it does not show, and "token: Token" is a type annotation.
 PLACEHOLDER_WORD = (
     rb"\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
-    rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z]+)+|(?:[a-z]+[-_])+here"
+    rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z0-9]+)*[-_][a-z]+|(?:[a-z]+[-_])+here"
     rb"|pass(?:word|wd|phrase|code)?s?|pwd|pw|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
     rb"|changeme|changeit|change[-_]?me|changethis|generate[-_]?me|redacted|removed|placeholder|hidden|masked|omitted"
     rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"

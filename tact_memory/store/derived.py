@@ -61,6 +61,7 @@ _SOURCES = (
     "screening/logins.py",
     "screening/places.py",
     "screening/codes.py",
+    "screening/inserts.py",
     "screening/vocabulary.py",
     "screening/names.py",
     "screening/buffers.py",

@@ -210,6 +210,9 @@ DEFAULT_FORMS = [
     'pwd_context.verify("{v}", hashed)', "$hash = password_hash('{v}', PASSWORD_DEFAULT);", "Hash::make('{v}')",
     "'password' => bcrypt('{v}'),", 'make_password("{v}")', 'generate_password_hash("{v}")',
     'user.set_password("{v}")', 'config.setPassword("{v}");', 'new MySQLContainer<>("mysql:8").withPassword("{v}")',
+    # a JSON Web Token's signing secret, the second argument (PyJWT, Ruby's jwt, Node's jsonwebtoken)
+    'token = jwt.encode(payload, "{v}", algorithm="HS256")', 'claims = jwt.decode(token, "{v}", algorithms=["HS256"])',
+    "const t = jwt.sign(payload, '{v}', {{ expiresIn: '1h' }});", 'jwt.verify(token, "{v}")', "JWT.encode(payload, '{v}', 'HS256')",
     # werkzeug's check_password_hash, whose password comes second
     'assert check_password_hash(user.pw_hash, "{v}")', "check_password_hash(row['hash'], '{v}')",
     # Django's user made with a password as its third argument; what a Ruby block gives the name
@@ -282,6 +285,11 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         "password { Faker::Internet.password }", 'let(:password) { SecureRandom.hex }', 'let(:name) { "Xk9vQ2mN5p" }',
         'items.each { "Xk9vQ2mN5p" }', 'foo(password) { "Xk9vQ2mN5p" }', 'x = password { "Xk9vQ2mN5p" }',
         'sequence(:password) { |n| "pass#{n}" }',
+        # a token signed or checked with a secret that is code, none, a word or jwt.io's stand-in
+        'jwt.encode(payload, SECRET_KEY, algorithm="HS256")', 'jwt.sign(payload, process.env.JWT_SECRET)',
+        'jwt.encode(payload, "secret", algorithm="HS256")', 'jwt.verify(token, "your-256-bit-secret")',
+        'jwt.decode(token, options={"verify_signature": False})', 'jwt.decode(token, "")', "JWT.encode(payload, nil, 'none')",
+        'conn.simple_bind_s("cn=admin,dc=example,dc=org", password)', "conn.simple_bind_s()",
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:

@@ -24,6 +24,8 @@ LOGIN_CALLS = [
     'token = UsernamePasswordAuthenticationToken("ann", "{v}")', 'def test_admin(client):\n    client.login("admin", "{v}")',
     'smtp.login(os.environ["SMTP_USER"], "{v}")', "ftp.login(cfg['ftp']['user'], '{v}')", 'imap.login(get_user(), "{v}")',
     'smtp.login(users[0].name, "{v}")', 'imap.login(get_user().email, "{v}")', "ftp.login(self.hosts['a'].user, '{v}')",
+    # an LDAP bind as a directory's user (python-ldap)
+    'conn.simple_bind_s("cn=admin,dc=example,dc=org", "{v}")', "l.simple_bind(bind_dn, '{v}')",
     # what a program stores in the system's keyring
     'keyring.set_password("smtp", "ann", "{v}")', "await keytar.setPassword('gh-cli', account, '{v}');",
 ]  # fmt: skip

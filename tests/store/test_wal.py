@@ -103,8 +103,9 @@ def test_a_hot_journal_of_the_old_mode_is_rolled_back_before_the_switch(db_path:
 
 def test_ranking_does_not_hold_the_write_lock(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """While one store ranks, another replaces a candidate: the replacement is not kept waiting
-    (the ranking runs in a read transaction), and the telemetry that follows counts only records
-    still at the version ranked, so the new version starts with no scan."""
+    (the ranking runs from the in-process index, in no transaction), and the telemetry that
+    follows counts only records still at the version ranked, so the new version starts with no
+    scan."""
     monkeypatch.setattr(tact_memory.store.sqlite, "BUSY_TIMEOUT_S", 0.2)
     seeded(db_path)
     store = MemoryStore(db_path)
