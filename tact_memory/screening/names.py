@@ -309,7 +309,7 @@ MAX_ENTRIES = 64
 # too, zip -r recurses), so an option counts only after a tool that reads a password there.
 PASSWORD_TOOL = (
     rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login|twine"
-    rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?|rdesktop|[Pp]s[Ee]xec(?:64)?(?:\.exe)?|[Pp]a[Ee]xec(?:\.exe)?)"
+    rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?|rdesktop|rabbitmqadmin|[Pp]s[Ee]xec(?:64)?(?:\.exe)?|[Pp]a[Ee]xec(?:\.exe)?)"
     rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
     rb"|(?P<rar>(?:un)?rar)|(?P<codecov>codecov)"
     rb"|(?P<redis>redis-cli)|(?P<ldap>ldap[a-z]{2,12})"

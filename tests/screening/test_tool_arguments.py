@@ -1,19 +1,18 @@
-"""Passwords that tools take as arguments after their own words, and the stored secrets that
-command lines set: ``net user NAME VALUE``, ``openssl passwd VALUE``, ``rabbitmqctl add_user NAME
-VALUE``, SQL's ``IDENTIFIED BY VALUE``, an Oracle logon's ``user/VALUE@database``, ``mc alias set
-ALIAS URL KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, ``az keyvault secret
-set --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aws ssm put-parameter
+"""Passwords that tools take as arguments after their own words, and the stored secrets that command
+lines set: ``net user NAME VALUE``, ``openssl passwd VALUE``, ``rabbitmqctl add_user NAME VALUE``,
+SQL's ``IDENTIFIED BY VALUE``, an Oracle logon's ``user/VALUE@database``, ``mc alias set ALIAS URL
+KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, ``az keyvault secret set
+--value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aws ssm put-parameter
 --value``, ``aws configure set <credential> VALUE``, ``npm config set <credential> VALUE``, ``git
 config <section>.<credential> VALUE``, ``lftp -u user,VALUE``, the short options of ``twine -p``,
-``ipmitool -P``, SNMPv3's ``-A`` and ``-X``,
-``rdesktop -p``, rar's ``-pVALUE`` and ``-hpVALUE``, ``codecov -t``, ``netlify --auth``,
-``ngrok config add-authtoken VALUE``, ``snyk auth VALUE``, ``netlify env:set <credential> VALUE``,
-the repository credentials ``poetry config``, ``composer config``, ``bundle config`` and ``rclone
-config create`` store, MySQL's ``SET PASSWORD FOR account =
-'VALUE'``, ``dotnet user-secrets set <credential> VALUE``, macOS ``security add-generic-password
--w``, PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``, a Wi-Fi QR code's ``P:`` field,
-a secret echoed or given as a here-string to a tool that reads it from its input, and what an
-expect or pexpect script sends to a password prompt.
+``rabbitmqadmin -p``, ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``, ``rdesktop -p``, rar's
+``-pVALUE`` and ``-hpVALUE``, ``codecov -t``, ``netlify --auth``, ``ngrok config add-authtoken
+VALUE``, ``snyk auth VALUE``, ``netlify env:set <credential> VALUE``, the repository credentials
+``poetry config``, ``composer config``, ``bundle config`` and ``rclone config create`` store,
+MySQL's ``SET PASSWORD FOR account = 'VALUE'``, ``dotnet user-secrets set <credential> VALUE``,
+macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
+-AsPlainText``, a Wi-Fi QR code's ``P:`` field, a secret echoed or given as a here-string to a tool
+that reads it from its input, and what an expect or pexpect script sends to a password prompt.
 
 Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
 positional value must have a password's texture, and SQL's must be in a statement that makes or
@@ -63,7 +62,7 @@ OPTIONS = [
     "gh secret set API_KEY --repo acme/app -b {v}",
     "gh secret set API_KEY --body={v}",
     "az keyvault secret set --vault-name kv --name db --value {v}",
-    "twine upload -u {u} -p {v} dist/*",
+    "twine upload -u {u} -p {v} dist/*", "rabbitmqadmin -u {u} -p {v} list queues",
     "ipmitool -I lanplus -H 10.0.0.5 -U {u} -P {v} power status",
     "snmpwalk -v3 -u {u} -l authPriv -a SHA -A {v} 10.0.0.1",
     "snmpget -v3 -u {u} -l authPriv -x AES -X {v} 10.0.0.1 sysUpTime.0",
@@ -250,6 +249,7 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "snyk auth", "snyk test --all-projects", "ngrok config add-authtoken $NGROK_AUTHTOKEN", "codecov -t ${CODECOV_TOKEN}",
         "netlify deploy --auth $NETLIFY_AUTH_TOKEN --prod", "docker run -t ubuntu", "ssh -t host top",
         # Package managers' and hosts' settings that are no credential, or a variable, or none given.
+        "rabbitmqadmin -u admin -p $RABBIT_PW list queues", "rabbitmqadmin -H host -P 15672 list queues",
         "netlify env:set NODE_VERSION 20.11.1", "netlify env:set API_TOKEN $API_TOKEN", "netlify env:set API_TOKEN",
         "poetry config virtualenvs.in-project true", "poetry config pypi-token.pypi $PYPI_TOKEN", "poetry config http-basic.foo bob",
         'poetry config http-basic.foo bob "${FOO_PASSWORD}"', "composer config --global github-oauth.github.com",
