@@ -623,6 +623,23 @@ class AssignmentChecks(SentenceChecks):
             last -= 1
         return last > first and self.is_value(buffer, first, last)
 
+    def attributed_element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an element whose ``name`` or ``key`` attribute names a credential and whose text
+        is its value: Android's ``<string name="api_key">...</string>``, a Java properties file in
+        XML's ``<entry key="db.password">...</entry>``. The text must be one run with a digit, a
+        symbol or a case step, as a label's (``<string name="password">Password</string>``) is not."""
+        attribute = self.name_attribute.search(buffer, match.end("name"), match.start("body"))
+        if attribute is None or not self.tag_named_credential(buffer, *attribute.span("name")):
+            return False
+        first, last = match.span("body")
+        while first < last and buffer[first] in b" \t":
+            first += 1
+        while last > first and buffer[last - 1] in b" \t":
+            last -= 1
+        if last <= first or buffer.find(b" ", first, last) >= 0 or buffer.find(b"\t", first, last) >= 0:
+            return False
+        return self.own_value(buffer, first, last, texture=True)
+
     def tag_named_credential(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether the tag or attribute value ``buffer[start:end]`` names a credential, after any
         namespace prefix or path (``ns:Password``, ``Smtp:Password``)."""

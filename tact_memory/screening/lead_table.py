@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "bf2074dd0ccaa424fcd66b24756cacee"
+DIGEST = "86be39930d3f49924d79af5812712de0"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -399,6 +399,7 @@ LEADS: tuple[bytes, ...] = (
     b'create_user',
     b'create_superuser',
     b'auth',
+    b'<',
     b'<',
     b'value',
     b'Value',

@@ -883,6 +883,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         rb"<(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})>(?P<body>[^<>\r\n]{1,256})</(?P=name)>",
         Checks.element,
     ),
+    # A setting's element that a name or key attribute names: Android's <string name="api_key">
+    # ...</string>, a Java properties file's <entry key="db.password">...</entry>, a <property>,
+    # <param>, <setting> or <env> so written (not HTML's <a>, <option> or <label>, whose text is shown).
+    (
+        "credential_assignment",
+        rb"<(?P<name>(?:[A-Za-z_][A-Za-z0-9_.-]{0,31}:)?(?:string|entry|item|property|param|parameter|setting|variable|var|env|secret|field|attribute|config|value))"
+        rb"[ \t][^<>\r\n]{0,256}>(?P<body>[^<>\r\n]{1,256})</(?P=name)>",
+        Checks.attributed_element,
+    ),
     # (Value and VALUE too, as CloudFormation and AWS's APIs write it, a stack parameter's
     # ParameterValue, and a parameter's default or an Azure Resource Manager defaultValue.)
     *(

@@ -161,3 +161,29 @@ def test_helm_sets_a_list_items_name_and_value_as_two_paths_of_one_item(name: st
 )
 def test_helm_items_that_hold_no_credential_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+ATTRIBUTED_ELEMENTS = [
+    '<string name="{n}">{v}</string>', '<entry key="db.{n}">{v}</entry>', '<entry key="{n}" type="string">{v}</entry>',
+    '<property name="jdbc.{n}">{v}</property>', '<android:item name="{n}">{v}</android:item>',
+]  # fmt: skip
+
+
+@given(name=st.sampled_from([n for n in PLAIN_NAMES if ":" not in n]), value=credential_values, form=st.sampled_from(ATTRIBUTED_ELEMENTS))
+def test_a_settings_element_named_by_its_attribute_is_refused(name: str, value: str, form: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A label's text (Android's strings), a reference, another name, and HTML whose text is shown.
+        '<string name="password">Password</string>', '<string name="prompt_password">Enter your password</string>',
+        '<string name="app_name">Acme-App2</string>', '<entry key="db.password">${DB_PASSWORD}</entry>',
+        '<a href="/login" name="password">Forgot-Pw2?</a>', '<option value="1" name="token">Token-2</option>',
+        '<label name="password">Passw0rd-hint</label>', '<string name="api_key_label">Your-Key2</string>',
+    ],
+)  # fmt: skip
+def test_elements_that_show_text_or_hold_no_credential_are_kept(text: str) -> None:
+    assert find_secret(text) is None
