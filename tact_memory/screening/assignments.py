@@ -616,11 +616,7 @@ class AssignmentChecks(SentenceChecks):
                     return False
         elif not self.tag_named_credential(buffer, start, end):
             return False
-        first, last = match.span("body")
-        while first < last and buffer[first] in b" \t":
-            first += 1
-        while last > first and buffer[last - 1] in b" \t":
-            last -= 1
+        first, last = _element_text(buffer, match)
         return last > first and self.is_value(buffer, first, last)
 
     def attributed_element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -631,11 +627,7 @@ class AssignmentChecks(SentenceChecks):
         attribute = self.name_attribute.search(buffer, match.end("name"), match.start("body"))
         if attribute is None or not self.tag_named_credential(buffer, *attribute.span("name")):
             return False
-        first, last = match.span("body")
-        while first < last and buffer[first] in b" \t":
-            first += 1
-        while last > first and buffer[last - 1] in b" \t":
-            last -= 1
+        first, last = _element_text(buffer, match)
         if last <= first or buffer.find(b" ", first, last) >= 0 or buffer.find(b"\t", first, last) >= 0:
             return False
         return self.own_value(buffer, first, last, texture=True)
@@ -683,3 +675,13 @@ class AssignmentChecks(SentenceChecks):
             and not self.names_lookup(buffer, start, end, match.end())
             and self.credential_after(buffer, match.end(), spaced=True)
         )
+
+
+def _element_text(buffer: bytearray, match: re.Match[bytes]) -> tuple[int, int]:
+    """Where an element's text (the match's ``body``) starts and ends without the spaces around it."""
+    first, last = match.span("body")
+    while first < last and buffer[first] in b" \t":
+        first += 1
+    while last > first and buffer[last - 1] in b" \t":
+        last -= 1
+    return first, last
