@@ -51,8 +51,6 @@ def _stored() -> list[tuple[Path, str]]:
                 found += [(module, name) for name in re.findall(r"^# name: (.+)$", text, flags=re.MULTILINE)]
             elif path.is_dir():
                 found += [(folder.parent / f"{path.name}.py", image.stem) for image in sorted(path.iterdir()) if image.is_file()]
-            else:
-                found.append((folder.parent / f"{path.stem}.py", path.stem))
     return found
 
 

@@ -50,6 +50,11 @@ class InsertChecks(AssignmentChecks):
     setting_name_column = compiled(rb"(?i:key|name|(?:[a-z0-9]+_)+(?:key|name))")
     setting_value_column = compiled(rb"(?i:value|(?:[a-z0-9]+_)+value)")
 
+    def credential_column(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether a column's name, or the name a settings row gives, is a credential's
+        (``password``, ``smtp_password``; not ``password_reset_at``)."""
+        return self.names_credential(buffer, start, end) and self.not_credential_name.fullmatch(buffer, start, end) is None
+
     def inserted_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check the rows after ``VALUES (`` for a literal in a column named for a credential, or
         in a settings table's value column (``(key, value)``, WordPress's ``(option_name,
@@ -66,7 +71,7 @@ class InsertChecks(AssignmentChecks):
         setting_name = setting_value = -1
         for index, column in enumerate(self.column_name.finditer(buffer, *insert.span("columns"))):
             start, end = column.span()
-            if self.names_credential(buffer, start, end) and self.not_credential_name.fullmatch(buffer, start, end) is None:
+            if self.credential_column(buffer, start, end):
                 marked.add(index)
             elif setting_name < 0 and self.setting_name_column.fullmatch(buffer, start, end) is not None:
                 setting_name = index
@@ -87,7 +92,7 @@ class InsertChecks(AssignmentChecks):
                     if close is None:
                         return False
                     if index == setting_name:
-                        named = self.names_credential(buffer, pos + 1, close) and self.not_credential_name.fullmatch(buffer, pos + 1, close) is None
+                        named = self.credential_column(buffer, pos + 1, close)
                     elif (index in marked or (named and index == setting_value)) and self.quoted_value(buffer, pos, texture=True):
                         return True
                     pos = close + 1
