@@ -3,8 +3,9 @@
 ``INSERT INTO users (name, password) VALUES ('bob', '...')`` names the column in one list and
 gives its value, by position, in another: a seed script's or a migration's account, a fixture's API
 key. The check finds the column list just before ``VALUES``, marks the columns whose names are a
-credential's (``password``, ``api_key``; not ``password_reset_at``) or, in a settings table, the
-value column of a row whose name column holds a credential's name, and reads each row that
+credential's (``password``, ``api_key``; not ``password_reset_at``), a bare ``key`` or ``value``
+column in a table named for credentials (``api_keys``), or, in a settings table, the value column
+of a row whose name column holds a credential's name, and reads each row that
 follows, item by item, judging the literal at a marked position as a quoted value after such a
 name is judged: a digit, a symbol or a case step in it. An expression there (``crypt(...)``, a
 placeholder ``?`` or ``$2``, ``NULL``) is none. Rows and items are read in place, bounded in number.
@@ -31,7 +32,7 @@ MAX_INSERT = 768
 _NAME = rb"[\"`\[]?[A-Za-z_][A-Za-z0-9_$]{0,63}[\"`\]]?"
 INSERT_COLUMNS = (
     rb"(?<![A-Za-z0-9_])(?i:insert)[ \t\r\n]+(?:(?i:or)[ \t]+[A-Za-z]{1,16}[ \t\r\n]+|(?i:ignore)[ \t\r\n]+)?(?:(?i:into)[ \t\r\n]+)?"
-    rb"[\"`\[]?[A-Za-z_][A-Za-z0-9_$.\"`\[\]]{0,127}[ \t\r\n]*"
+    rb"(?P<table>[\"`\[]?[A-Za-z_][A-Za-z0-9_$.\"`\[\]]{0,127})[ \t\r\n]*"
     rb"\((?P<columns>[ \t\r\n]*" + _NAME + rb"(?:[ \t\r\n]*,[ \t\r\n]*" + _NAME + rb"){0,%d}[ \t\r\n]*)\)[ \t\r\n]*\Z" % (MAX_COLUMNS - 1)
 )
 """An ``INSERT``'s table and column list, ending where ``VALUES`` starts: ``INSERT INTO users (name,
@@ -49,11 +50,23 @@ class InsertChecks(AssignmentChecks):
     column_name = compiled(rb"[A-Za-z_][A-Za-z0-9_$]{0,63}")
     setting_name_column = compiled(rb"(?i:key|name|(?:[a-z0-9]+_)+(?:key|name))")
     setting_value_column = compiled(rb"(?i:value|(?:[a-z0-9]+_)+value)")
+    key_column = compiled(rb"(?i:key)")
+    value_column = compiled(rb"(?i:value)")
 
     def credential_column(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether a column's name, or the name a settings row gives, is a credential's
         (``password``, ``smtp_password``; not ``password_reset_at``)."""
         return self.names_credential(buffer, start, end) and self.not_credential_name.fullmatch(buffer, start, end) is None
+
+    def credential_table(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether a table's name (its last part, without quotes) is the plural of a credential's
+        (``api_keys``, ``access_tokens``, ``"secrets"``; not ``keys`` or ``password_resets``)."""
+        start = max(start, buffer.rfind(b".", start, end) + 1)
+        while start < end and buffer[start] in b"\"`[":
+            start += 1
+        while end > start and buffer[end - 1] in b"\"`]":
+            end -= 1
+        return end - start > 1 and buffer[end - 1] in b"sS" and self.credential_column(buffer, start, end - 1)
 
     def inserted_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check the rows after ``VALUES (`` for a literal in a column named for a credential, or
@@ -69,8 +82,16 @@ class InsertChecks(AssignmentChecks):
             return False
         marked: set[int] = set()
         setting_name = setting_value = -1
-        for index, column in enumerate(self.column_name.finditer(buffer, *insert.span("columns"))):
-            start, end = column.span()
+        columns = [column.span() for column in self.column_name.finditer(buffer, *insert.span("columns"))]
+        # In a table of credentials a bare "value" column holds one, and so does "key" unless a
+        # "value" column beside it makes it the name (INSERT INTO api_keys (name, key) ...).
+        values = [i for i, span in enumerate(columns) if self.value_column.fullmatch(buffer, *span)]
+        keys = [i for i, span in enumerate(columns) if self.key_column.fullmatch(buffer, *span)]
+        if (values or keys) and self.credential_table(buffer, *insert.span("table")):
+            marked.update(values or keys)
+        for index, (start, end) in enumerate(columns):
+            if index in marked:
+                continue
             if self.credential_column(buffer, start, end):
                 marked.add(index)
             elif setting_name < 0 and self.setting_name_column.fullmatch(buffer, start, end) is not None:

@@ -236,13 +236,15 @@ KEY_HEADER = (
 # XML attributes write one ("type": "string", description: the database password, type="string"):
 # a key that is not another pair's name or value, and a short scalar, quoted or bare (with spaces
 # only when its line ends it, as YAML's); no bracket or brace, so the name and the value are one
-# object's. Each ends with its separator. Bare runs stop at what may follow them, so trying them
-# never backtracks into them.
+# object's; or an HTML attribute that stands alone (<input name="password" required value=...>).
+# Each ends with its separator. Bare runs stop at what may follow them, so trying them never
+# backtracks into them.
 _PAIR_FIELD = (
-    rb"[\"']?(?!(?i:(?:parameter)?(?:key|name)|value|default(?:value)?)[\"'\s:=])[A-Za-z_][A-Za-z0-9_-]{0,31}[\"']?[ \t]*[:=][ \t]*"
+    rb"(?:(?:required|disabled|readonly|hidden|autofocus|checked|multiple)[ \t]+"
+    rb"|[\"']?(?!(?i:(?:parameter)?(?:key|name)|value|default(?:value)?)[\"'\s:=])[A-Za-z_][A-Za-z0-9_-]{0,31}[\"']?[ \t]*[:=][ \t]*"
     rb"(?:(?:\"[^\"\\\r\n{}\[\]]{0,80}\"|'[^'\\\r\n{}\[\]]{0,80}'|[^\s\"'{}\[\],:=]{1,80})"
     rb"(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?|[ \t]*\r?\n[ \t]*|[ \t]+)"
-    rb"|[^\s\"'{}\[\],#][^\r\n\"'{}\[\]#]{0,79}\r?\n[ \t]*)"
+    rb"|[^\s\"'{}\[\],#][^\r\n\"'{}\[\]#]{0,79}\r?\n[ \t]*))"
 )
 # A credential name given as the name of a name/value pair, before its "value" (an XML or HTML
 # attribute pair, NuGet's <add key=... value=...>, a Kubernetes env entry on the line above, a JSON

@@ -39,6 +39,10 @@ _LOGIN_USER = (
 """The user a login call is given before its password: a string, or a variable, an element of one,
 what a call returns or an attribute of either (``cfg["user"]``, ``os.environ["SMTP_USER"]``,
 ``get_user()``, ``users[0].name``)."""
+_LOGIN_HOST = rb"(?:(?P<host>[\"'])[^\"'\r\n]{1,253}(?P=host)|[A-Za-z_][A-Za-z0-9_.]{0,64})"
+"""The host or server a login call is given before its user: a string, or a variable or an
+attribute (``"db.internal"``, ``hostname``, ``self.server``)."""
+
 _KEYRING_SERVICE = rb"(?:[\"'][^\"'\r\n]{1,128}[\"']|[A-Za-z_][A-Za-z0-9_.]{0,64})"
 """The service a keyring holds a password for, before its user: a string or a name."""
 _SELECTOR = rb"(?P<quote>[\"'`])(?P<selector>(?:(?!(?P=quote))[^\r\n]){1,128}?)(?P=quote)"
@@ -48,9 +52,14 @@ _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 _PAIR_VALUE = rb"[\"']?[ \t]*(?:=|:(?![:/]))"
 """What follows a name/value pair's ``value``: a closing quote (JSON's ``"value":``) and its separator."""
 
-_NAME_ENDS = rb"(?=[.!?]?[ \t]*(?:\Z|[\r\n,;:)\"'`])|[ \t]+(?:for|of|to|on|in|at)[ \t])"
-"""What may follow a credential's name that a sentence gives after its value: the clause's end, or
-what it is for (hunter2 is the password for the demo)."""
+_PAYLOAD = rb"[ \t]*\{[^{}()\r\n]{0,256}\}[ \t]*"
+"""A token's claims written in place, one level of braces with commas inside (``{"sub": "42",
+"role": "admin"}``), before the signing secret."""
+
+_NAME_ENDS = rb"(?=[.!?]?[ \t]*(?:\Z|[\r\n,;:)\"'`])|[ \t]+(?:for|of|to|on|in|at|when|whenever|if|unless)[ \t])"
+"""What may follow a credential's name that a sentence gives after its value: the clause's end, what
+it is for (hunter2 is the password for the demo), or when it is asked for (use ... as the password
+when prompted)."""
 
 _ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always)[ \t]+)?"
 """A word that may stand between a linking word and the value (the key is now ...)."""
@@ -666,6 +675,23 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(rb"simple_bind", rb"(?:_s)?", gap=rb"[A-Za-z0-9_]"),
         )
     ),
+    # A password given by position after a host, maybe a port, and a user: the DB-API's
+    # MySQLdb.connect("localhost", "app", "..."), paramiko's connect(host, 22, "root", "..."),
+    # ftplib's FTP("ftp.example.com", "bob", "...") and FTP_TLS; after a server and a user, ldap3's
+    # Connection(server, "cn=admin,...", "..."); and first after the user, Oracle's
+    # oracledb.connect("scott", "...", dsn) and cx_Oracle's.
+    *(
+        (
+            "login_password",
+            word_start(lead, rb"\([ \t]*" + _LOGIN_HOST + rb"[ \t]*,[ \t]*(?:[0-9]{1,5}[ \t]*,[ \t]*)?" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[bBrRuUfF]{0,2}[\"'])"),
+            Checks.login_password,
+        )
+        for lead in (rb"connect", rb"FTP", rb"FTP_TLS", rb"Connection")
+    ),
+    *(
+        ("login_password", word_start(lead, rb"\.connect\([ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])"), Checks.login_password)
+        for lead in (rb"oracledb", rb"cx_Oracle")
+    ),
     (
         "login_password",
         word_start(rb"getConnection", rb"\([^,()\r\n]{1,256},[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])"),
@@ -787,6 +813,21 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", rb"default(?:(?<=\|default)|(?<=\| default))(?:\([ \t]*|[ \t]+)(?=[\"'])", Checks.default_after),
     ("credential_assignment", rb"\.unwrap_or(?:_else\([ \t]*\|[A-Za-z_]*\|[ \t]*|\([ \t]*)(?=[\"'])", Checks.default_after),
     ("credential_assignment", word_start(rb"Field", rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"), Checks.default_after),
+    # A literal that code only converts or wraps on its way to a credential's name: Starlette's
+    # SECRET_KEY = Secret("..."), str("...") and bytes("...", "utf-8"), Java's new String("..."),
+    # Rust's String::from("..."), Ruby's String.new("..."), Node's Buffer.from("..."), Go's
+    # []byte("..."), .NET's Encoding.UTF8.GetBytes("..."). The statement must name the credential
+    # before it, as for a field's first argument: a Pulumi resource's Secret("db-password") names a
+    # secret, and a word holds none.
+    *(
+        ("credential_assignment", word_start(word, rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=gap), Checks.default_after)
+        for words, gap in (
+            ((rb"Secret", rb"str", rb"bytes", rb"bytearray"), rb"[A-Za-z0-9_.]"),
+            ((rb"String", rb"String::from", rb"String\.new", rb"Buffer\.from", rb"GetBytes"), rb"[A-Za-z0-9_]"),
+        )
+        for word in words
+    ),
+    ("credential_assignment", rb"\[\]byte\([ \t]*(?=[\"`])", Checks.default_after),
     # What a conditional expression gives a credential otherwise: password = os.getenv("PW") if
     # prod else "..."; and what a ternary gives first: apiKey = debug ? "..." : System.getenv("KEY")
     # (its second branch is found by the assignment rule's colon).
@@ -844,13 +885,40 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # decode and of Node's jsonwebtoken sign and verify: jwt.encode(payload, "...", algorithm="HS256").
     (
         "credential_assignment",
-        word_start(rb"jwt", rb"\.(?:encode|decode|sign|verify)\([^,()\r\n]{1,128},[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"),
+        word_start(rb"jwt", rb"\.(?:encode|decode|sign|verify)\((?:" + _PAYLOAD + rb"|[^,(){}\r\n]{1,128}),[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=rb"[A-Za-z0-9_]"),
         Checks.wrapped_secret,
     ),
     (
         "credential_assignment",
-        word_start(rb"JWT", rb"\.(?:encode|decode)\([^,()\r\n]{1,128},[ \t]*(?=[\"'])", gap=rb"[A-Za-z0-9_]"),
+        word_start(rb"JWT", rb"\.(?:encode|decode)\((?:" + _PAYLOAD + rb"|[^,(){}\r\n]{1,128}),[ \t]*(?=[\"'])", gap=rb"[A-Za-z0-9_]"),
         Checks.wrapped_secret,
+    ),
+    # A signing or encryption key given to the code that uses it: Python's hmac.new(b"...", msg,
+    # ...) and hmac.digest, Node's crypto.createHmac("sha256", "..."), Ruby's
+    # OpenSSL::HMAC.hexdigest("SHA256", "...", data), Go's hmac.New(sha256.New, []byte("...")),
+    # PHP's hash_hmac("sha256", $data, "..."), Java's new SecretKeySpec("...".getBytes(), ...) and
+    # jjwt's Keys.hmacShaKeyFor and signWith(SignatureAlgorithm.HS256, "..."), .NET's
+    # SymmetricSecurityKey(Encoding.UTF8.GetBytes("...")), cryptography's Fernet(b"..."); and a
+    # value its infrastructure code marks as a secret given in plain text: AWS CDK's
+    # SecretValue.unsafePlainText("...") and plainText, Pulumi's pulumi.secret("...") and
+    # Output.secret("...").
+    *(
+        ("credential_assignment", pattern, Checks.wrapped_secret)
+        for pattern in (
+            word_start(rb"hmac", rb"\.(?:new|digest)\([ \t]*(?:key[ \t]*=[ \t]*)?(?=[bBrRuU]{0,2}[\"'])", gap=rb"[A-Za-z0-9_]"),
+            word_start(rb"createHmac", rb"\([^,()\r\n]{1,64},[ \t]*(?=[\"'`])"),
+            word_start(rb"HMAC", rb"\.(?:hexdigest|digest|base64digest)\([^,()\r\n]{1,64},[ \t]*(?=[\"'])"),
+            word_start(rb"hmac", rb"\.New\([^,()\r\n]{1,64},[ \t]*\[\]byte\([ \t]*(?=[\"`])", gap=rb"[A-Za-z0-9_]"),
+            word_start(rb"hash_hmac", rb"\([^,()\r\n]{1,64},[^,()\r\n]{1,128},[ \t]*(?=[\"'])"),
+            word_start(rb"SecretKeySpec", rb"\([ \t]*(?=\")"),
+            word_start(rb"hmacShaKeyFor", rb"\([ \t]*(?=\")"),
+            word_start(rb"signWith", rb"\([^,()\r\n]{1,64},[ \t]*(?=\")"),
+            word_start(rb"SymmetricSecurityKey", rb"\([ \t]*(?:Encoding\.[A-Za-z0-9]{1,16}\.GetBytes\([ \t]*)?(?=\")"),
+            word_start(rb"Fernet", rb"\([ \t]*(?=[bB]?[\"'])"),
+            word_start(rb"SecretValue", rb"\.(?:unsafePlainText|plainText)\([ \t]*(?=[\"'`])"),
+            word_start(rb"pulumi", rb"\.secret\([ \t]*(?=[\"'`])", gap=rb"[A-Za-z0-9_]"),
+            word_start(rb"Output", rb"\.secret\([ \t]*(?=[\"'`])"),
+        )
     ),
     # werkzeug's check_password_hash(pwhash, "..."): the password is its second argument.
     (
@@ -962,6 +1030,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),
+    # A password after the user a login logs in as, joined by "with" or "using": log in as bob
+    # with ..., sign in as admin using ..., connect as root with .... Found by "as" and what follows
+    # it; the login's verb is checked before it.
+    (
+        "credential_assignment",
+        word_start(rb"as", rb"[ \t]+[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}[ \t]+(?:with|using)[ \t]+", gap=rb"[A-Za-z0-9_]"),
+        Checks.login_as_value,
+    ),
     # The same with no spaces, where the user is an account systems come with: around a slash or
     # joined by "and" after a word of a login (creds: admin/..., log in with admin and ...; a
     # path's "admin/" follows a slash or a letter), or around a slash or a colon without one when

@@ -49,10 +49,12 @@ from .vocabulary import (
     DEFAULT_ACCOUNT,
     GIVEN_BEFORE,
     GIVING_VERB,
+    LOGIN_AS,
     LOGIN_CONTEXT,
     MAX_ASIDE,
     MAX_CHANGED,
     MAX_GIVEN,
+    MAX_LOGIN_AS,
     MAX_LOGIN_CONTEXT,
     MAX_NAMED,
     MAX_NAMING,
@@ -124,6 +126,7 @@ class SentenceChecks(ValueChecks):
     default_account = compiled(DEFAULT_ACCOUNT)
     numbered_account = compiled(DEFAULT_ACCOUNT + rb"[0-9]{0,4}(?![A-Za-z0-9_.-])")
     given_before = compiled(GIVEN_BEFORE)
+    login_as = compiled(LOGIN_AS)
     to_purpose = compiled(rb"[ \t]+to[ \t]+[A-Za-z]")
     # What opens a noun phrase in a sentence, and up to three words before its name: "the staging
     # admin" (password), "our" (API token). Code's parameter lists have no such word.
@@ -566,6 +569,18 @@ class SentenceChecks(ValueChecks):
         if found is None or self.pair_marks.search(buffer, found[0], found[1]) is not None:
             return False
         return self.bare_value(buffer, match.end()) and self.pair_address.match(buffer, match.end()) is None
+
+    def login_as_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password after a login and the user it logs in as, joined by "with" or
+        "using" (``log in as bob with Tr0ub4dor&3``, ``sign in as admin using hunter2.``): the
+        login's verb right before ``as`` (:data:`LOGIN_AS`), and a value with a generated one's
+        texture (:meth:`bare_value`) or one that ends its clause and could be a password
+        (:meth:`clause_value`). ``log in as admin with SSO`` and ``ssh in as root with id_ed25519``
+        name a way in, not a password; ``served as admin with ...`` is no login."""
+        line = buffer.rfind(b"\n", max(0, match.start() - MAX_LOGIN_AS), match.start()) + 1
+        if self.login_as.search(buffer, max(line, match.start() - MAX_LOGIN_AS), match.start()) is None:
+            return False
+        return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
 
     def account_and_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password joined by "and" after a word of a

@@ -46,10 +46,12 @@ __all__ = [
     "HTML_ENTITY",
     "JOINED_PAIR",
     "JOINED_RUN",
+    "LOGIN_AS",
     "LOGIN_CONTEXT",
     "MAX_ASIDE",
     "MAX_CHANGED",
     "MAX_GIVEN",
+    "MAX_LOGIN_AS",
     "MAX_LOGIN_CONTEXT",
     "MAX_NAMED",
     "MAX_NAMING",
@@ -399,13 +401,15 @@ GRAMMAR_WORD = (
     rb"|await|yield|lambda|return|import|elif|except|raise|del|global)"
 )
 
-# A credential's name followed by what it is for, up to four words, ending where a linking word
-# follows (the password for the staging DB, the API key of the billing service; in the languages
+# A credential's name followed by what it is for, or a clause that says which it is, up to four
+# words, ending where a linking word follows (the password for the staging DB, the API key of the
+# billing service, the password we agreed on, the token that works; in the languages
 # whose "is" the linking words know: le mot de passe du serveur d'exemple, das Passwort für den
 # Router).
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
-    rb"(?:for|of|on|in|at|to|du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|voor|van)"
+    rb"(?:for|of|on|in|at|to|du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|voor|van"
+    rb"|that|which|we|I|you|they)"
     rb"(?:[ \t]+(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}){1,4}\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
@@ -442,7 +446,7 @@ OTHER_PASSWORD_WORDS = tuple(
 # DB creds: app / ..., the admin account is admin@example.com / ..., u/p: admin/...), and how far
 # before the user they may stand on its line.
 LOGIN_CONTEXT = (
-    rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t]auth|wi-?fi|wlan|ssid"
+    rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t_-]?auth|wi-?fi|wlan|ssid"
     rb"|u/pw?)(?![A-Za-z-]))"
 )
 MAX_LOGIN_CONTEXT = 48
@@ -472,6 +476,12 @@ USER_BEFORE = (
     rb"[ \t]*[,/;]?[ \t]*(?:(?i:and|with)[ \t]+(?:(?i:the)[ \t]+)?)?\Z"
 )
 MAX_USER_BEFORE = 96  # how far before a password's name that user may start
+# A login's verb right before the "as" that names its user: "log in as bob with ...", "sign in as",
+# "connect as", "authenticate as", "ssh in as". Searched so that it ends at "as".
+LOGIN_AS = (
+    rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)[ \t]+\Z"
+)
+MAX_LOGIN_AS = 24  # how far before "as" that verb may start
 MAX_GIVEN = 64  # how far before a value given "as" a credential, or a credential's name, its verb may stand
 GIVING_VERB = (
     rb"(?<![A-Za-z])(?i:use|used|using|uses|set|sets|setting|enter|entered|type|typed|pick|picked|choose|chose"

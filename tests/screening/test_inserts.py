@@ -4,7 +4,8 @@ A seed script, a migration or a fixture writes ``INSERT INTO users (name, passwo
 '...')``: the column is named in one list and its value given in another. The literal at the
 credential column's position, in any row, is judged as a quoted value after the name; so is a
 settings table's value (``(key, value)``, WordPress's ``(option_name, option_value)``) in a row
-whose name is a credential's. Placeholders, expressions, empty and stand-in values, other columns
+whose name is a credential's, and a bare ``value`` or ``key`` column of a table named for
+credentials (``INSERT INTO api_keys (name, key)``). Placeholders, expressions, empty and stand-in values, other columns
 and SQL that names no credential's column are kept.
 """
 
@@ -50,6 +51,33 @@ def test_a_literal_in_a_credential_column_is_refused_in_any_row(
 def test_a_settings_rows_value_is_refused_when_its_name_is_a_credentials(name: str, value: str, columns: tuple[str, str]) -> None:
     text = f"INSERT INTO settings ({columns[0]}, {columns[1]}) VALUES ('site_name', 'Acme'), ('{name}', '{value}');"
     assert find_secret(text) == "credential_assignment", text
+
+
+@given(
+    table=st.sampled_from(["api_keys", "public.api_keys", '"access_tokens"', "`secrets`", "[dbo].[ApiKeys]", "passwords"]),
+    columns=st.sampled_from([("name", "key"), ("user_id", "value"), ("key", "value"), ("id", "label", "key")]),
+    value=credential_values,
+)
+def test_a_bare_key_or_value_column_of_a_table_of_credentials_is_refused(table: str, columns: tuple[str, ...], value: str) -> None:
+    items = ", ".join(["'DB_URL'"] * (len(columns) - 1) + [f"'{value}'"])
+    text = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({items});"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # tables of other things, a key beside a value column, what no credential's table holds
+        "INSERT INTO keys (name, key) VALUES ('ci', 'Qw8vZx12pL')",
+        "INSERT INTO translations (key, value) VALUES ('Login-2', 'Qw8vZx12pL')",
+        "INSERT INTO password_resets (email, key) VALUES ('a@b.c', 'Qw8vZx12pL')",
+        "INSERT INTO secrets (key, value) VALUES ('DB_URL_2', '')",
+        "INSERT INTO api_keys (name, key) VALUES ('ci', ?)",
+        "INSERT INTO api_keys (key, name) VALUES (gen_random_uuid(), 'Build-Bot-2')",
+    ],
+)
+def test_other_tables_and_placeholders_for_bare_columns_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
 
 
 @given(column=st.sampled_from([n for n in ORDINARY_NAMES if "-" not in n and " " not in n]), value=credential_values)

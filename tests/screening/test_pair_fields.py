@@ -28,7 +28,8 @@ from .test_credentials import credential_values
 # fields a pair or an object holds besides its name and value, in each format's own spelling
 JSON_FIELDS = ['"type": "string"', '"type": "secret"', '"enabled": true', '"description": "the database password"', '"required": false', '"minLength": 12']
 YAML_FIELDS = ["type: string", "description: the password the app signs in with", "required: true", "displayName: 'Database password'"]
-XML_FIELDS = ['type="password"', 'id="pw"', 'serializeAs="String"', "autocomplete='off'"]
+# (HTML's boolean attributes stand alone: <input name="password" required value="...">)
+XML_FIELDS = ['type="password"', 'id="pw"', 'serializeAs="String"', "autocomplete='off'", "required", "readonly", "disabled"]
 
 PAIR_FORMS = [
     '{{"name": "{n}", {f}"value": "{v}"}}',

@@ -14,7 +14,7 @@ from tact_memory.screening.credentials import find_secret
 from .test_clause_values import weak
 from .test_sentences import mixed
 
-CONTEXTS = ["Grafana login", "the staging login is", "DB creds:", "credentials", "the admin account is", "sign in with", "Username and password:", "basic auth"]
+CONTEXTS = ["Grafana login", "the staging login is", "DB creds:", "credentials", "the admin account is", "sign in with", "Username and password:", "basic auth", "BasicAuth:", "basic-auth"]
 USERS = ["admin", "app", "root", "ann@example.com", "svc-deploy", "j.doe"]
 
 
@@ -341,4 +341,30 @@ def test_a_pair_after_a_label_that_names_both_is_refused(label: str, user: str, 
     ],
 )  # fmt: skip
 def test_a_label_that_names_both_without_a_password_after_it_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
+# A login's verb, the user it logs in as, then "with" or "using" and the password itself.
+LOGINS_AS = ["log in as {u} with", "Log in as {u} using", "sign in as {u} with", "logged in as {u} with", "connect as {u} using", "ssh in as {u} with", "authenticate as {u} with"]
+
+
+@given(form=st.sampled_from(LOGINS_AS), user=st.sampled_from(USERS), value=st.one_of(weak, mixed), after=st.sampled_from(["", ".", " on the build box", ", then run the migrations"]))
+def test_a_password_after_the_user_a_login_logs_in_as_is_refused(form: str, user: str, value: str, after: str) -> None:
+    text = f"{form.format(u=user)} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a way in that is no password, a word, a path or a flag
+        "log in as admin with SSO", "log in as root with sudo", "ssh in as root with id_ed25519", "login as ubuntu with key.pem",
+        "sign in as ann using GitHub", "log in as bob with 2FA enabled", "connect as root with the -i flag",
+        "authenticate as the service account using workload identity", "log in as admin with MFA then",
+        "signed in as deploy with gh auth login", "log in as bob with the token from vault",
+        # no login's verb before "as"
+        "served as admin with Xk9qrvPq72mZb4 distinction", "run it as root with sudo -E", "works as admin with hunter2 too",
+    ],
+)  # fmt: skip
+def test_what_follows_a_user_a_login_logs_in_as_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None, text

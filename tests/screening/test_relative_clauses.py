@@ -1,0 +1,65 @@
+"""A credential's name followed by a clause that says which one it is (``the password we agreed on
+is hunter2``, ``the token that works is ...``) names it as surely as one followed by what it is for
+(``the password for prod is hunter2``); and a value named after it may be followed by when it is
+asked for (``use hunter2 as the password when prompted``). The value is judged as it is after
+those forms: descriptions, names of things and words are kept."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_clause_values import weak
+from .test_sentences import mixed
+
+RELATIVE = [
+    "the password we agreed on is {}",
+    "The password that works is {}",
+    "the password I set is {}.",
+    "the password you need is {}",
+    "the root password which the vendor gave us is {}",
+    "the passphrase they chose is {}, ask before changing it",
+]
+
+ASKED = [
+    "use {} as the password when prompted",
+    "enter {} as the passphrase if asked",
+    "type {} as the password whenever sudo asks",
+    "give {} as the admin password unless told otherwise",
+]
+
+
+@given(form=st.sampled_from(RELATIVE + ASKED), value=st.one_of(weak, mixed))
+def test_a_password_after_a_relative_clause_or_before_when_it_is_asked_is_refused(form: str, value: str) -> None:
+    assert find_secret(form.format(value)) == "credential_assignment"
+
+
+@pytest.mark.parametrize("form", RELATIVE + ASKED)
+def test_each_form_refuses_hunter2(form: str) -> None:
+    assert find_secret(form.format("hunter2")) == "credential_assignment"
+
+
+@given(value=mixed)
+def test_a_token_after_a_relative_clause_is_refused(value: str) -> None:
+    assert find_secret(f"the token that CI uses is {value}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what the credential is like, where it is, or what names it
+        "the key that expired is 4 days old", "The token you get is short-lived.", "the password you choose is case-sensitive",
+        "the key we use is ed25519", "the token they issue is a JWT", "the password I set is in 1Password",
+        "the secret that leaked is rotated now", "the key that we use is RSA-4096", "the token that the API returns is opaque",
+        "the password you enter is hashed with bcrypt", "the key that matters is KEY_ID", "the token you need is GITHUB_TOKEN",
+        "the password that works is in the vault",
+        # no value before the name, or one that is a word
+        "use the default as the password when prompted", "press enter as the password when prompted",
+        "use it as the password if asked",
+    ],
+)  # fmt: skip
+def test_what_such_sentences_say_of_a_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
