@@ -127,6 +127,8 @@ class SentenceChecks(ValueChecks):
     numbered_account = compiled(DEFAULT_ACCOUNT + rb"[0-9]{0,4}(?![A-Za-z0-9_.-])")
     given_before = compiled(GIVEN_BEFORE)
     login_as = compiled(LOGIN_AS)
+    hyphenated_words = compiled(rb"[a-z]{2,12}(?:-[a-z]{2,12}){3,7}|[A-Z][a-z]{1,11}(?:-[A-Z][a-z]{1,11}){3,7}")
+    password_name = compiled(rb"(?i:pass(?:word|phrase|wd)|pwd)")
     to_purpose = compiled(rb"[ \t]+to[ \t]+[A-Za-z]")
     # What opens a noun phrase in a sentence, and up to three words before its name: "the staging
     # admin" (password), "our" (API token). Code's parameter lists have no such word.
@@ -246,17 +248,33 @@ class SentenceChecks(ValueChecks):
         if found is None:
             return False
         first, last = found[0], trimmed(buffer, found[0], found[1])
-        if not self.looks_secret(buffer, first, last, shortest=MIN_LINKED if self.ends_clause(buffer, found) else MIN_VALUE):
-            return False
-        if self.description.fullmatch(buffer, first, last) is not None:
-            return False
+        joined = self.joined_passphrase(buffer, first, last)
+        if not joined:
+            if not self.looks_secret(buffer, first, last, shortest=MIN_LINKED if self.ends_clause(buffer, found) else MIN_VALUE):
+                return False
+            if self.description.fullmatch(buffer, first, last) is not None:
+                return False
         end: int | None = match.start()
         if end and buffer[end - 1] in b")]":  # an aside between the name and the word: password (prod) is
             end = self.before_aside(buffer, end - 1)
         if end is None:
             return False
+        if joined:  # a password's or a passphrase's only: a token's or a key's such value is its name
+            line = buffer.rfind(b"\n", max(0, end - MAX_PURPOSE - MAX_CHANGED), end) + 1
+            return self.password_name.search(buffer, max(line, end - MAX_PURPOSE - MAX_CHANGED), end) is not None and (
+                self.named_or_changed(buffer, end)
+            )
         return self.named_or_changed(buffer, end) or (
             self.pass_or_changed(buffer, end, match) and self.prose_texture(buffer, first, last, joined=False)
+        )
+
+    def joined_passphrase(self, buffer: bytearray, first: int, last: int) -> bool:
+        """Whether ``buffer[first:last]`` is a passphrase of four to eight words joined by dashes,
+        all in lower case or each capitalised (``correct-horse-battery-staple``, as diceware and
+        password managers make them), none a word of grammar, a stand-in or a name
+        (:meth:`phrase_part`): ``auto-generated-on-first-boot`` is a description."""
+        return self.hyphenated_words.fullmatch(buffer, first, last) is not None and all(
+            self.phrase_part(buffer, *word.span()) for word in self.letters.finditer(buffer, first, last)
         )
 
     def pass_or_changed(self, buffer: bytearray, end: int, link: re.Match[bytes]) -> bool:
