@@ -18,10 +18,12 @@ Design:
   a sentence of that many such words after the name is unlikely, and one that repeats words
   (Hardhat's ``test test … junk``) is a well-known example, kept.
 - A recovery or backup code (or key) is groups of letters and digits joined by dashes
-  (``3f9a2-c81d0``, ``8F3K-2LQ9-XM4P``), four groups or more of capitals or digits alone (a disk
+  (``3f9a2-c81d0``, ``8F3K-2LQ9-XM4P``, or two groups of five digits, ``48291-37465``), four groups or more of capitals or digits alone (a disk
   encryption's recovery key), or eight to ten digits (``4830 1957``). Codes joined by dashes, or
   two codes of digits or more, say what they are without a colon: after a space, a dash or on the
   lines below the name (``GitHub recovery codes\n3f9a2-c81d0\n7b2e1-a9d44``).
+- An app password as Google issues one is four groups of four lower-case letters (``app password:
+  abcd efgh ijkl mnop``); after its name, four such words are none of prose's.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ PIN_VALUE = rb"(?P<value>[0-9]{4,8})(?![0-9A-Za-z_:/-]|[.,][0-9])"
 SEED_WORDS = rb"(?P<words>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})(?![A-Za-z0-9_-])"
 RECOVERY_CODE = (
     rb"(?P<code>(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,7}"
-    rb"|[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,7}|[0-9]{4}[ -]?[0-9]{4}|[0-9]{8,10})(?![0-9A-Za-z_:/-]|\.[0-9A-Za-z])"
+    rb"|[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,7}|[0-9]{5}-[0-9]{5}|[0-9]{4}[ -]?[0-9]{4}|[0-9]{8,10})(?![0-9A-Za-z_:/-]|\.[0-9A-Za-z])"
 )
 LISTED_SEPARATOR = (
     rb"(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:=]{1,32}){1,4}?)?"
@@ -75,6 +77,7 @@ class CodeChecks(ValueChecks):
     recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
     recovery_listed = compiled(LISTED_SEPARATOR + LISTED_CODE)
     seed_word = compiled(rb"[a-z]+")
+    app_password_value = compiled(CODE_SEPARATOR + rb"(?P<code>[a-z]{4}(?:[ \t][a-z]{4}){3})(?![A-Za-z0-9_-])")
     digits = compiled(rb"[0-9]+")
 
     def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -113,6 +116,17 @@ class CodeChecks(ValueChecks):
         with memoryview(buffer) as view:
             characters = set(view[start:end]) - {ord("-"), ord(" ")}
         return len(characters) >= 4 and not self.example_digits(buffer, start, end)
+
+    def app_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Whether an app password in the shape Google issues one follows its name: four groups
+        of four lower-case letters (``the app password for Gmail is abcd efgh ijkl mnop``), at
+        least three of them different and none a word of grammar (``is also sent when`` is prose)."""
+        code = self.app_password_value.match(buffer, match.end())
+        if code is None:
+            return False
+        groups = [found.span() for found in self.seed_word.finditer(buffer, *code.span("code"))]
+        different = sum(not any(same_bytes(buffer, group, earlier) for earlier in groups[:i]) for i, group in enumerate(groups))
+        return different >= 3 and not any(self.grammar_word.fullmatch(buffer, *group) for group in groups)
 
     def example_digits(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` is digits that an example gives: one repeated, or a run up

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "0f1a357fc3ddb5d1f0824b1996efb087"
+DIGEST = "0b320cda08b5472c7bad37b4578cabb3"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -466,6 +466,9 @@ LEADS: tuple[bytes, ...] = (
     b'seed',
     b'Seed',
     b'SEED',
+    b'app',
+    b'App',
+    b'APP',
     b'recovery',
     b'Recovery',
     b'RECOVERY',

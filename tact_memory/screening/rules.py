@@ -989,6 +989,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for word, name in ((b"mnemonic", rb"(?:[ _-]?(?i:phrase|words))?"), (b"seed", rb"[ _-]?(?i:phrase|words)"))
         for pattern in spelled(word, name, gap=rb"[A-Za-z0-9_]")
     ),
+    # An app password in the shape Google issues one: app password for Gmail: abcd efgh ijkl mnop.
+    *(("credential_assignment", pattern, Checks.app_password) for pattern in spelled(b"app", rb"[ _-]?(?i:password)", gap=rb"[A-Za-z0-9_]")),
     *(
         ("credential_assignment", pattern, Checks.recovery_code)
         for word in (b"recovery", b"backup")

@@ -1,9 +1,10 @@
 """Secrets that are neither a password nor a key, after their names and in the shape they are
-issued in: a PIN, a passcode, a wallet's seed phrase, an account's recovery codes or a disk's
-recovery key."""
+issued in: a PIN, a passcode, a wallet's seed phrase, an account's recovery codes, a disk's
+recovery key or an app password."""
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Any
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from tact_memory import errors
 from tact_memory.screening.credentials import find_secret
+from tact_memory.screening.vocabulary import GRAMMAR_WORD
 
 PIN_NAMES = ["PIN", "pin", "Pin", "SIM PIN", "PIN code", "pin_code", "pincode", "PinCode", "PIN-Code", "PINCODE"]
 SEPARATORS = [": ", ":", "=", " = ", " is ", " was "]
@@ -177,6 +179,7 @@ RECOVERY_NAMES = ["recovery codes", "Recovery code", "backup codes", "BACKUP_COD
     "code",
     [
         "3f9a2-c81d0",  # GitHub: two groups of five, hex
+        "48291-37465",  # GitHub's, whose hex digits happen to be digits alone
         "8F3K-2LQ9-XM4P",
         "4830 1957",  # Google: eight digits
         "48301957",
@@ -235,6 +238,29 @@ def test_words_after_recovery_codes_name_without_a_colon_are_kept(text: str) -> 
 )
 def test_what_is_no_recovery_code_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+APP_PASSWORD_FORMS = ["app password: {}", "The app password for Gmail is {}", "Gmail App Password = {}", "APP_PASSWORD={}",
+                      "the Google app password for the CI mailer: {}"]  # fmt: skip
+quartet = st.text("abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=4)
+
+
+@given(form=st.sampled_from(APP_PASSWORD_FORMS), groups=st.lists(quartet, min_size=4, max_size=4, unique=True))
+def test_an_app_password_in_googles_shape_is_refused(form: str, groups: list[str]) -> None:
+    assume(not any(re.fullmatch(GRAMMAR_WORD, group.encode()) for group in groups))  # words of a sentence
+    text = form.format(" ".join(groups))
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the app password is also sent when you ask", "App password: aaaa aaaa aaaa aaaa", "app password: abcd efgh ijkl",
+        "the app passwords page lists them", "app password: see the team vault",
+    ],
+)  # fmt: skip
+def test_what_is_no_app_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
 
 
 def test_a_refused_pin_is_not_echoed_and_not_stored(store: Any) -> None:
