@@ -66,6 +66,7 @@ from .vocabulary import (
     MIN_VALUE,
     NAMING_BEFORE,
     PURPOSE,
+    SHORT_PASSPHRASE,
     USER_BEFORE,
     VALUE_BEFORE,
 )
@@ -129,6 +130,8 @@ class SentenceChecks(ValueChecks):
     login_as = compiled(LOGIN_AS)
     hyphenated_words = compiled(rb"[a-z]{2,12}(?:-[a-z]{2,12}){3,7}|[A-Z][a-z]{1,11}(?:-[A-Z][a-z]{1,11}){3,7}")
     password_name = compiled(rb"(?i:pass(?:word|phrase|wd)|pwd)")
+    passphrase_name = compiled(rb"(?i:pass[ _-]?phrase)")
+    short_passphrase = compiled(SHORT_PASSPHRASE)
     to_purpose = compiled(rb"[ \t]+to[ \t]+[A-Za-z]")
     # What opens a noun phrase in a sentence, and up to three words before its name: "the staging
     # admin" (password), "our" (API token). Code's parameter lists have no such word.
@@ -658,12 +661,15 @@ class SentenceChecks(ValueChecks):
             pos -= 1
         return pos == line or buffer[pos - 1] in b":.;,!?(-*>#/"
 
-    def quoted_passphrase(self, buffer: bytearray, first: int, close: int) -> bool:
+    def quoted_passphrase(self, buffer: bytearray, first: int, close: int, *, short: bool = False) -> bool:
         """Whether the quoted words ``buffer[first:close]`` are a passphrase: four words or more
-        of letters in one case (:data:`.vocabulary.PASSPHRASE`), none a word of grammar, a
-        stand-in or a name (``the passphrase is "correct horse battery staple"``; not ``"the one
-        on the fridge"``), as a passphrase after a name and a separator is judged."""
-        return self.passphrase.fullmatch(buffer, first, close) is not None and all(
+        of letters in one case (:data:`.vocabulary.PASSPHRASE`), or three when ``short`` (after
+        a passphrase's own name, which says they are one), none a word of grammar, a stand-in or
+        a name (``the passphrase is "correct horse battery staple"``, ``use passphrase "blue
+        monkey river"``; not ``"the one on the fridge"``), as a passphrase after a name and a
+        separator is judged."""
+        shape = self.short_passphrase if short else self.passphrase
+        return shape.fullmatch(buffer, first, close) is not None and all(
             self.phrase_part(buffer, *word.span()) for word in self.phrase_word.finditer(buffer, first, close)
         )
 
@@ -704,7 +710,9 @@ class SentenceChecks(ValueChecks):
         if not (named or linked):
             return False
         if self.word_gap.search(buffer, first, close) is not None:
-            value = self.quoted_passphrase(buffer, first, close)
+            line = buffer.rfind(b"\n", max(0, first - MAX_PURPOSE), first) + 1
+            short = self.passphrase_name.search(buffer, max(line, first - MAX_PURPOSE), first) is not None
+            value = self.quoted_passphrase(buffer, first, close, short=short)
         else:
             value = (
                 distinct(buffer, first, close) >= 3

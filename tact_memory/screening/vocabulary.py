@@ -83,6 +83,7 @@ __all__ = [
     "PURPOSE",
     "QUOTED_REFERENCE",
     "QUOTED_STAND_IN",
+    "SHORT_PASSPHRASE",
     "TERMINAL_ESCAPE",
     "TEXTURE",
     "TOKEN_RUN",
@@ -386,6 +387,8 @@ GROUPED_KEY = (
 # Four words or more of letters alone, in one case (correct horse battery staple, Correct Horse
 # Battery Staple): a passphrase. A sentence starts with a capital and goes on in lower case.
 PASSPHRASE = rb"[a-z]+(?:[ \t]+[a-z]+){3,}|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){3,}"
+# Three such words, where a passphrase's own name says they are one (use passphrase "blue monkey river").
+SHORT_PASSPHRASE = rb"[a-z]+(?:[ \t]+[a-z]+){2,}|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){2,}"
 # The words of a sentence's grammar (articles and determiners, pronouns, prepositions,
 # conjunctions, auxiliary and modal verbs, adverbs of time and frequency) and of code's (await,
 # lambda, return): words that hold one are a sentence (the one from the team vault, leave empty

@@ -397,6 +397,16 @@ def test_a_quoted_passphrase_in_a_sentence_is_refused(sentence: str, phrase: str
     assert find_secret(sentence.format(p=phrase)) == "credential_assignment"
 
 
+@pytest.mark.parametrize("phrase", ["blue monkey river", "Blue Monkey River", "velvet orbit canyon"])
+@pytest.mark.parametrize(
+    "sentence",
+    ['use passphrase "{p}" for the gpg key', 'the passphrase is "{p}"', "the passphrase for the gpg key is '{p}'", 'the pass phrase "{p}"'],
+)
+def test_three_quoted_words_after_a_passphrases_own_name_are_refused(sentence: str, phrase: str) -> None:
+    # A passphrase is words by its name; after a password's, three words are kept (below).
+    assert find_secret(sentence.format(p=phrase)) == "credential_assignment"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -408,6 +418,9 @@ def test_a_quoted_passphrase_in_a_sentence_is_refused(sentence: str, phrase: str
         'the token is "three words only"',
         'the password for the dev box is "the one on the fridge"',
         'the password for the form is "Required"',
+        'the password is "blue monkey river"',
+        'the passphrase "is not set"', 'set the passphrase "ask the admin"', 'the passphrase label "Confirm New Passphrase"',
+        'ssh-keygen asks for a passphrase "twice by default"',
     ],
 )
 def test_quoted_words_that_are_a_sentence_or_short_are_kept(text: str) -> None:
