@@ -18,8 +18,9 @@ Design:
   a sentence of that many such words after the name is unlikely, and one that repeats words
   (Hardhat's ``test test … junk``) is a well-known example, kept.
 - A recovery or backup code (or key) is groups of letters and digits joined by dashes
-  (``3f9a2-c81d0``, ``8F3K-2LQ9-XM4P``, or two groups of five digits, ``48291-37465``), four groups or more of capitals or digits alone (a disk
-  encryption's recovery key), or eight to ten digits (``4830 1957``). Codes joined by dashes, or
+  (``3f9a2-c81d0``, ``8F3K-2LQ9-XM4P``, or two groups of five digits, ``48291-37465``), four
+  groups or more of capitals or digits alone (a disk encryption's recovery key), or eight to ten
+  digits (``4830 1957``). Codes joined by dashes, or
   two codes of digits or more, say what they are without a colon: after a space, a dash or on the
   lines below the name (``GitHub recovery codes\n3f9a2-c81d0\n7b2e1-a9d44``).
 - An app password as Google issues one is four groups of four lower-case letters (``app password:

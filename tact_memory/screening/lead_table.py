@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "0b320cda08b5472c7bad37b4578cabb3"
+DIGEST = "e4dbdfc42acb6ef889ad8d070cd3e8bf"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -413,7 +413,6 @@ LEADS: tuple[bytes, ...] = (
     b'hmac',
     b'createHmac',
     b'HMAC',
-    b'hmac',
     b'hash_hmac',
     b'SecretKeySpec',
     b'hmacShaKeyFor',

@@ -905,10 +905,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("credential_assignment", pattern, Checks.wrapped_secret)
         for pattern in (
-            word_start(rb"hmac", rb"\.(?:new|digest)\([ \t]*(?:key[ \t]*=[ \t]*)?(?=[bBrRuU]{0,2}[\"'])", gap=rb"[A-Za-z0-9_]"),
+            word_start(
+                rb"hmac",
+                rb"\.(?:(?:new|digest)\([ \t]*(?:key[ \t]*=[ \t]*)?|New\([^,()\r\n]{1,64},[ \t]*\[\]byte\([ \t]*)(?=[bBrRuU]{0,2}[\"'`])",
+                gap=rb"[A-Za-z0-9_]",
+            ),
             word_start(rb"createHmac", rb"\([^,()\r\n]{1,64},[ \t]*(?=[\"'`])"),
             word_start(rb"HMAC", rb"\.(?:hexdigest|digest|base64digest)\([^,()\r\n]{1,64},[ \t]*(?=[\"'])"),
-            word_start(rb"hmac", rb"\.New\([^,()\r\n]{1,64},[ \t]*\[\]byte\([ \t]*(?=[\"`])", gap=rb"[A-Za-z0-9_]"),
             word_start(rb"hash_hmac", rb"\([^,()\r\n]{1,64},[^,()\r\n]{1,128},[ \t]*(?=[\"'])"),
             word_start(rb"SecretKeySpec", rb"\([ \t]*(?=\")"),
             word_start(rb"hmacShaKeyFor", rb"\([ \t]*(?=\")"),
