@@ -683,13 +683,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         (
             "login_password",
-            word_start(lead, rb"\([ \t]*" + _LOGIN_HOST + rb"[ \t]*,[ \t]*(?:[0-9]{1,5}[ \t]*,[ \t]*)?" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[bBrRuUfF]{0,2}[\"'])"),
+            word_start(lead + rb"\(", rb"[ \t]*" + _LOGIN_HOST + rb"[ \t]*,[ \t]*(?:[0-9]{1,5}[ \t]*,[ \t]*)?" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[bBrRuUfF]{0,2}[\"'])"),
             Checks.login_password,
         )
         for lead in (rb"connect", rb"FTP", rb"FTP_TLS", rb"Connection")
     ),
     *(
-        ("login_password", word_start(lead, rb"\.connect\([ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])"), Checks.login_password)
+        ("login_password", word_start(lead + rb"\.connect\(", rb"[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])"), Checks.login_password)
         for lead in (rb"oracledb", rb"cx_Oracle")
     ),
     (
@@ -820,7 +820,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # before it, as for a field's first argument: a Pulumi resource's Secret("db-password") names a
     # secret, and a word holds none.
     *(
-        ("credential_assignment", word_start(word, rb"\([ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=gap), Checks.default_after)
+        ("credential_assignment", word_start(word + rb"\(", rb"[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", gap=gap), Checks.default_after)
         for words, gap in (
             ((rb"Secret", rb"str", rb"bytes", rb"bytearray"), rb"[A-Za-z0-9_.]"),
             ((rb"String", rb"String::from", rb"String\.new", rb"Buffer\.from", rb"GetBytes"), rb"[A-Za-z0-9_]"),
@@ -906,21 +906,21 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", pattern, Checks.wrapped_secret)
         for pattern in (
             word_start(
-                rb"hmac",
-                rb"\.(?:(?:new|digest)\([ \t]*(?:key[ \t]*=[ \t]*)?|New\([^,()\r\n]{1,64},[ \t]*\[\]byte\([ \t]*)(?=[bBrRuU]{0,2}[\"'`])",
+                rb"hmac\.",
+                rb"(?:(?:new|digest)\([ \t]*(?:key[ \t]*=[ \t]*)?|New\([^,()\r\n]{1,64},[ \t]*\[\]byte\([ \t]*)(?=[bBrRuU]{0,2}[\"'`])",
                 gap=rb"[A-Za-z0-9_]",
             ),
-            word_start(rb"createHmac", rb"\([^,()\r\n]{1,64},[ \t]*(?=[\"'`])"),
-            word_start(rb"HMAC", rb"\.(?:hexdigest|digest|base64digest)\([^,()\r\n]{1,64},[ \t]*(?=[\"'])"),
-            word_start(rb"hash_hmac", rb"\([^,()\r\n]{1,64},[^,()\r\n]{1,128},[ \t]*(?=[\"'])"),
-            word_start(rb"SecretKeySpec", rb"\([ \t]*(?=\")"),
-            word_start(rb"hmacShaKeyFor", rb"\([ \t]*(?=\")"),
-            word_start(rb"signWith", rb"\([^,()\r\n]{1,64},[ \t]*(?=\")"),
-            word_start(rb"SymmetricSecurityKey", rb"\([ \t]*(?:Encoding\.[A-Za-z0-9]{1,16}\.GetBytes\([ \t]*)?(?=\")"),
-            word_start(rb"Fernet", rb"\([ \t]*(?=[bB]?[\"'])"),
-            word_start(rb"SecretValue", rb"\.(?:unsafePlainText|plainText)\([ \t]*(?=[\"'`])"),
-            word_start(rb"pulumi", rb"\.secret\([ \t]*(?=[\"'`])", gap=rb"[A-Za-z0-9_]"),
-            word_start(rb"Output", rb"\.secret\([ \t]*(?=[\"'`])"),
+            word_start(rb"createHmac\(", rb"[^,()\r\n]{1,64},[ \t]*(?=[\"'`])"),
+            word_start(rb"HMAC\.", rb"(?:hexdigest|digest|base64digest)\([^,()\r\n]{1,64},[ \t]*(?=[\"'])"),
+            word_start(rb"hash_hmac\(", rb"[^,()\r\n]{1,64},[^,()\r\n]{1,128},[ \t]*(?=[\"'])"),
+            word_start(rb"SecretKeySpec\(", rb"[ \t]*(?=\")"),
+            word_start(rb"hmacShaKeyFor\(", rb"[ \t]*(?=\")"),
+            word_start(rb"signWith\(", rb"[^,()\r\n]{1,64},[ \t]*(?=\")"),
+            word_start(rb"SymmetricSecurityKey\(", rb"[ \t]*(?:Encoding\.[A-Za-z0-9]{1,16}\.GetBytes\([ \t]*)?(?=\")"),
+            word_start(rb"Fernet\(", rb"[ \t]*(?=[bB]?[\"'])"),
+            word_start(rb"SecretValue\.", rb"(?:unsafePlainText|plainText)\([ \t]*(?=[\"'`])"),
+            word_start(rb"pulumi\.secret\(", rb"[ \t]*(?=[\"'`])", gap=rb"[A-Za-z0-9_]"),
+            word_start(rb"Output\.secret\(", rb"[ \t]*(?=[\"'`])"),
         )
     ),
     # werkzeug's check_password_hash(pwhash, "..."): the password is its second argument.
@@ -993,7 +993,11 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(word, name, gap=rb"[A-Za-z0-9_]")
     ),
     # An app password in the shape Google issues one: app password for Gmail: abcd efgh ijkl mnop.
-    *(("credential_assignment", pattern, Checks.app_password) for pattern in spelled(b"app", rb"[ _-]?(?i:password)", gap=rb"[A-Za-z0-9_]")),
+    # Found by the whole name, each spelling a literal: "app" alone is in most notes.
+    *(
+        ("credential_assignment", word_start(name, rb"", gap=rb"[A-Za-z0-9_]"), Checks.app_password)
+        for name in (b"app password", b"App password", b"App Password", b"APP PASSWORD", b"app_password", b"APP_PASSWORD", b"app-password")
+    ),
     *(
         ("credential_assignment", pattern, Checks.recovery_code)
         for word in (b"recovery", b"backup")
@@ -1036,12 +1040,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),
     # A password after the user a login logs in as, joined by "with" or "using": log in as bob
-    # with ..., sign in as admin using ..., connect as root with .... Found by "as" and what follows
-    # it; the login's verb is checked before it.
-    (
-        "credential_assignment",
-        word_start(rb"as", rb"[ \t]+[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}[ \t]+(?:with|using)[ \t]+", gap=rb"[A-Za-z0-9_]"),
-        Checks.login_as_value,
+    # with ..., sign in as admin using ..., connect as root with ...; the login's verb is checked
+    # before "as".
+    # Found by the verb's end and "as" ("in as" ends log in, login, sign in, logged in, ssh in):
+    # "as" alone is in most notes.
+    *(
+        ("credential_assignment", lead + rb"[ \t]+(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})[ \t]+(?:with|using)[ \t]+", Checks.login_as_value)
+        for lead in (b"in as", b"IN AS", b"connect as", b"Connect as", b"authenticate as", b"Authenticate as")
     ),
     # The same with no spaces, where the user is an account systems come with: around a slash or
     # joined by "and" after a word of a login (creds: admin/..., log in with admin and ...; a

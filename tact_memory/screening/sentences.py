@@ -594,12 +594,13 @@ class SentenceChecks(ValueChecks):
     def login_as_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password after a login and the user it logs in as, joined by "with" or
         "using" (``log in as bob with Tr0ub4dor&3``, ``sign in as admin using hunter2.``): the
-        login's verb right before ``as`` (:data:`LOGIN_AS`), and a value with a generated one's
+        login's verb and ``as`` right before the user (:data:`LOGIN_AS`), and a value with a generated one's
         texture (:meth:`bare_value`) or one that ends its clause and could be a password
         (:meth:`clause_value`). ``log in as admin with SSO`` and ``ssh in as root with id_ed25519``
         name a way in, not a password; ``served as admin with ...`` is no login."""
-        line = buffer.rfind(b"\n", max(0, match.start() - MAX_LOGIN_AS), match.start()) + 1
-        if self.login_as.search(buffer, max(line, match.start() - MAX_LOGIN_AS), match.start()) is None:
+        user = match.start("user")
+        line = buffer.rfind(b"\n", max(0, user - MAX_LOGIN_AS), user) + 1
+        if self.login_as.search(buffer, max(line, user - MAX_LOGIN_AS), user) is None:
             return False
         return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
 

@@ -479,12 +479,13 @@ USER_BEFORE = (
     rb"[ \t]*[,/;]?[ \t]*(?:(?i:and|with)[ \t]+(?:(?i:the)[ \t]+)?)?\Z"
 )
 MAX_USER_BEFORE = 96  # how far before a password's name that user may start
-# A login's verb right before the "as" that names its user: "log in as bob with ...", "sign in as",
-# "connect as", "authenticate as", "ssh in as". Searched so that it ends at "as".
+# A login's verb and the "as" that names its user: "log in as bob with ...", "sign in as",
+# "connect as", "authenticate as", "ssh in as". Searched so that it ends at the user.
 LOGIN_AS = (
-    rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)[ \t]+\Z"
+    rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)"
+    rb"[ \t]+(?i:as)[ \t]+\Z"
 )
-MAX_LOGIN_AS = 24  # how far before "as" that verb may start
+MAX_LOGIN_AS = 32  # how far before the user that verb may start
 MAX_GIVEN = 64  # how far before a value given "as" a credential, or a credential's name, its verb may stand
 GIVING_VERB = (
     rb"(?<![A-Za-z])(?i:use|used|using|uses|set|sets|setting|enter|entered|type|typed|pick|picked|choose|chose"

@@ -120,6 +120,26 @@ def test_a_fresh_screen_of_ordinary_text_compiles_only_the_rules_it_reaches() ->
     assert "value" not in vars(screen)  # no check ran, so no check's pattern was compiled
 
 
+# Words most notes or most code hold: a rule led by one alone would be compiled for nearly every
+# card a cold process serves. Rules that look for a call or a phrase start with more of it
+# ("str(", "app password", "in as").
+COMMON_WORDS = [b"as", b"in", b"with", b"using", b"app", b"App", b"str", b"bytes", b"String", b"Secret", b"Output", b"connect", b"Connection"]
+
+
+def test_no_rule_is_led_by_a_word_most_notes_hold() -> None:
+    assert set(rule_leads()) & set(COMMON_WORDS) == set()
+
+
+# Words most notes or most code hold: a rule led by one alone would be compiled for nearly every
+# card a cold process serves. Rules that look for a call or a phrase start with more of it
+# ("str(", "Secret(", "app password", "in as"); a credential's own word leads its rules.
+COMMON_WORDS = [b"as", b"in", b"with", b"using", b"app", b"App", b"str", b"bytes", b"String", b"Output", b"connect", b"Connection"]
+
+
+def test_no_rule_is_led_by_a_word_most_notes_hold() -> None:
+    assert set(rule_leads()) & set(COMMON_WORDS) == set()
+
+
 def screen_with_finder() -> secrets._Screen:
     """A fresh screen past its first contents, which looks for every lead in one pass."""
     screen = secrets._Screen()
