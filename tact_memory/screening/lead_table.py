@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "9d72ce3f851e8e763ac82aa6727207da"
+DIGEST = "fbc1a149a2c7ab716391badbf8e4f718"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -199,6 +199,8 @@ LEADS: tuple[bytes, ...] = (
     b'',
     b'-',
     b'lftp',
+    b'<(echo',
+    b'<(printf',
     b'--password-stdin',
     b'sudo',
     b'chpasswd',
@@ -243,6 +245,7 @@ LEADS: tuple[bytes, ...] = (
     b'rootpw',
     b'ngrok',
     b'snyk',
+    b'vault login',
     b'rabbitmqctl',
     b'identified',
     b'Identified',

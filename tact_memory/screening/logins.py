@@ -19,6 +19,9 @@ for a server to ask for.
   ...``, ``masterauth ...``, ``--requirepass ...``), set at run time (``CONFIG SET requirepass
   ...``), and given to ``AUTH`` in ``redis-cli`` (``redis-cli AUTH ...``, at its prompt
   ``127.0.0.1:6379> AUTH default ...``).
+- A secret echoed into a process substitution given to an option that reads a password, a
+  passphrase, a secret or a token from a file: ``restic --password-file <(echo ...)``,
+  ``--vault-password-file=<(echo ...)``.
 - A network device's secrets, as its configuration holds them (the rules in :mod:`.rules`): a
   password or secret given with type 0, Cisco's reversible type 7 or Juniper's ``$9$``, SNMP
   communities, key strings, routing, AAA and VPN keys; a key given with its type counts where
@@ -33,11 +36,15 @@ from __future__ import annotations
 
 import re
 
+from .buffers import trimmed
 from .conditionals import ConditionalChecks
 from .leads import compiled
 from .vocabulary import PASSWORD_WORD
 
 __all__ = ["LoginChecks", "PASSWORD_FIELD"]
+
+MAX_FILE_OPTION = 72
+"""How far before a process substitution the option it is given to may start."""
 
 PASSWORD_FIELD = rb"(?i:pass(?:word|wd|phrase|code)|pwd|" + PASSWORD_WORD + rb")|(?i:pass)(?![a-z])"
 """What a selector or label of a password field holds: ``#password``, ``input[name="passwd"]``,
@@ -51,6 +58,7 @@ class LoginChecks(ConditionalChecks):
 
     password_field = compiled(PASSWORD_FIELD)
     quoted_in_code = compiled(rb"([\"'`])((?:(?!\1)[^\r\n]){1,256}?)\1")
+    file_option = compiled(rb"(?<![A-Za-z0-9_-])--?[A-Za-z0-9-]{0,32}(?i:pass|secret|token|cred)[A-Za-z0-9-]{0,32}\Z")
 
     def login_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal password given after a user to a login call. Anonymous FTP's
@@ -59,6 +67,23 @@ class LoginChecks(ConditionalChecks):
         if quote is not None and buffer[match.end("user") : match.end("user") + 10].lower() == b"anonymous" + quote:
             return False
         return self.quoted_value(buffer, match.end(), texture=True)
+
+    def substituted_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a secret that ``echo`` or ``printf`` writes into a process substitution given
+        to an option that reads a password, a passphrase, a secret or a token from a file
+        (``--password-file <(echo ...)``, ``--vault-password-file=<(echo ...)``): the option right
+        before it, then a value of its own with a password's texture. ``<(echo $PW)`` is a
+        variable, and ``diff <(echo a) <(echo b)`` names no such option."""
+        end = match.start()
+        if end and buffer[end - 1] == ord("="):
+            end -= 1
+        while end > 0 and buffer[end - 1] in b" \t":
+            end -= 1
+        option = self.file_option.search(buffer, max(0, end - MAX_FILE_OPTION), end)
+        if option is None:
+            return False
+        found = self.value_at(buffer, match.end())
+        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
 
     def server_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password, quoted or not, after a directive or command that always takes one."""

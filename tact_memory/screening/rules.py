@@ -387,6 +387,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         word_start(rb"lftp", rb"(?:[ \t]+\S{1,64}){0,4}?[ \t]+-u[ \t]+[\"']?[^\s,\"']{1,64},(?=\S)", gap=rb"[A-Za-z0-9_-]"),
         Checks.given_value,
     ),
+    # A secret echoed into a process substitution that an option reading a password, a passphrase,
+    # a secret or a token from a file is given: restic --password-file <(echo ...),
+    # ansible-playbook --vault-password-file=<(echo ...), gpg --passphrase-file <(printf '%s' ...).
+    *(
+        ("command_line_credential", lead + rb"(?:[ \t]+-[neE])?[ \t]+(?:[\"']%s(?:\\n)?[\"'][ \t]+)?", Checks.substituted_secret)
+        for lead in (rb"<\(echo", rb"<\(printf")
+    ),
     # A password or a secret echoed into a tool that reads it from its input (echo "..." | docker
     # login --password-stdin, printf '...' | sudo -S, echo 'user:...' | chpasswd, echo "..." |
     # wrangler secret put NAME), found by the tool; or given to one as a here-string (... <<< "..."),
@@ -454,6 +461,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             # ngrok's authtoken TOKEN and config add-authtoken TOKEN; snyk auth TOKEN.
             word_start(b"ngrok", rb"(?:[ \t]+config)?[ \t]+(?:add-)?authtoken[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
             word_start(b"snyk", rb"[ \t]+auth[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
+            # HashiCorp Vault's login with a token, its default method: vault login TOKEN (after
+            # its options; another method's fields, username=..., are pairs of their own).
+            word_start(b"vault login", rb"(?:[ \t]+-[A-Za-z][A-Za-z0-9-]{0,31}(?:=\S{1,128})?)*[ \t]+(?![-A-Za-z0-9_.]{1,64}=)", gap=rb"[A-Za-z0-9_.-]"),
             word_start(
                 b"rabbitmqctl",
                 rb"(?:[ \t]+-{1,2}[A-Za-z][A-Za-z-]{0,31}(?:[ \t=]+[^\s-]\S{0,127})?){0,4}"

@@ -7,12 +7,13 @@ KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, ``az keyva
 config <section>.<credential> VALUE``, ``lftp -u user,VALUE``, the short options of ``twine -p``,
 ``rabbitmqadmin -p``, ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``, ``rdesktop -p``, rar's
 ``-pVALUE`` and ``-hpVALUE``, ``codecov -t``, ``netlify --auth``, ``ngrok config add-authtoken
-VALUE``, ``snyk auth VALUE``, ``netlify env:set <credential> VALUE``, the repository credentials
+VALUE``, ``snyk auth VALUE``, ``vault login VALUE``, ``netlify env:set <credential> VALUE``, the repository credentials
 ``poetry config``, ``composer config``, ``bundle config`` and ``rclone config create`` store,
 MySQL's ``SET PASSWORD FOR account = 'VALUE'``, ``dotnet user-secrets set <credential> VALUE``,
 macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
 -AsPlainText``, a Wi-Fi QR code's ``P:`` field, a secret echoed or given as a here-string to a tool
-that reads it from its input, and what an expect or pexpect script sends to a password prompt.
+that reads it from its input or into a process substitution given to an option that reads it from
+a file (``--password-file <(echo VALUE)``), and what an expect or pexpect script sends to a password prompt.
 
 Prose names these tools too (``the net user command``, ``identified by name``), so an unquoted
 positional value must have a password's texture, and SQL's must be in a statement that makes or
@@ -56,6 +57,11 @@ POSITIONAL = [
     "CONNECT {u}/{v}@orcl",
     "sqlplus {u}/{v} as sysdba",
     "ngrok config add-authtoken {v}", "ngrok authtoken {v}", "snyk auth {v}",
+    "vault login {v}", "vault login -no-print {v}",
+    # a secret echoed into a process substitution given to an option that reads one from a file
+    "restic -r s3:s3.amazonaws.com/bucket --password-file <(echo {v}) backup /data",
+    'ansible-playbook site.yml --vault-password-file=<(echo "{v}")', "gpg --batch --passphrase-file <(printf '%s' '{v}') -d x.gpg",
+    "app --token-file <(echo -n {v})",
 ]
 OPTIONS = [
     "gh secret set API_KEY --body {v}",
@@ -247,6 +253,9 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "pass insert db/prod", "echo 'done' | pass ls",
         # Token commands with no token, or a variable; other tools' -t.
         "snyk auth", "snyk test --all-projects", "ngrok config add-authtoken $NGROK_AUTHTOKEN", "codecov -t ${CODECOV_TOKEN}",
+        "vault login", "vault login -method=github", "vault login -method=userpass username=ann", "run vault login first, then deploy",
+        # a variable echoed, or an option that reads no secret
+        "restic --password-file <(echo $RESTIC_PASSWORD)", "diff <(echo Xk9qrvPq72mZb4) <(echo b)", "cmd --input-file <(echo Xk9qrvPq72mZb4)",
         "netlify deploy --auth $NETLIFY_AUTH_TOKEN --prod", "docker run -t ubuntu", "ssh -t host top",
         # Package managers' and hosts' settings that are no credential, or a variable, or none given.
         "rabbitmqadmin -u admin -p $RABBIT_PW list queues", "rabbitmqadmin -H host -P 15672 list queues",
