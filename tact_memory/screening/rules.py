@@ -83,16 +83,33 @@ def _other_word(word: bytes, after: bytes, check: _Check) -> tuple[str, bytes, _
 
 _OTHER_COLON = rb"[ \t]*[:=](?![:=/])"
 _OTHER_PARTICLE = rb"(?:" + b"|".join(OTHER_PARTICLES) + rb")[ \t]?"
+_OTHER_LINKS = (
+    (b"salasana", rb"[ \t]+on[ \t]+"),  # Finnish
+    (b"Salasana", rb"[ \t]+on[ \t]+"),
+    (b"kata sandi", rb"(?:nya)?[ \t]+adalah[ \t]+"),  # Indonesian
+    (b"Kata sandi", rb"(?:nya)?[ \t]+adalah[ \t]+"),
+    ("mật khẩu".encode(), "[ \t]+là[ \t]+".encode()),  # Vietnamese
+    ("Mật khẩu".encode(), "[ \t]+là[ \t]+".encode()),
+    ("κωδικός πρόσβασης".encode(), "[ \t]+είναι[ \t]+".encode()),  # Greek
+    ("Κωδικός πρόσβασης".encode(), "[ \t]+είναι[ \t]+".encode()),
+    ("รหัสผ่าน".encode(), "[ \t]*คือ[ \t]*".encode()),  # Thai
+    *((word.encode(), "[ \t]+(?:—|–|-)[ \t]+".encode()) for word in ("пароль", "Пароль")),  # Russian, Ukrainian: a dash for "is"
+)
+"""A password's word in a language whose "is" the linking words do not know, and that "is": Finnish
+"on" and Indonesian "adalah" are English and Malay words too, so each counts only after the word
+for a password; the value is judged as after "is" in a script without spaces."""
 _OTHER_SCRIPT_RULES = tuple(
     _other_word(word, after, check)
     for word in OTHER_PASSWORD_WORDS
     if not word.isascii()
     for after, check in ((_OTHER_COLON, Checks.assignment_in_other_words), (_OTHER_PARTICLE, Checks.sentence_in_other_words))
-)
+) + tuple(_other_word(word, link, Checks.sentence_in_other_words) for word, link in _OTHER_LINKS if not word.isascii())
 """The words not in ASCII, before a colon or a particle: content in ASCII alone skips them
 (:data:`OTHER_SCRIPTS`)."""
-_OTHER_WORD_RULES = _OTHER_SCRIPT_RULES + tuple(
-    _other_word(word, _OTHER_COLON, Checks.assignment_in_other_words) for word in OTHER_PASSWORD_WORDS if word.isascii()
+_OTHER_WORD_RULES = (
+    _OTHER_SCRIPT_RULES
+    + tuple(_other_word(word, _OTHER_COLON, Checks.assignment_in_other_words) for word in OTHER_PASSWORD_WORDS if word.isascii())
+    + tuple(_other_word(word, link, Checks.sentence_in_other_words) for word, link in _OTHER_LINKS if word.isascii())
 )
 
 _ARMOUR_OPEN = rb"-? ?"  # after four dashes: a fifth (PEM), or a space (SSH2)

@@ -83,6 +83,16 @@ SENTENCES = [
     "パスワードは {v} です",
     "密码是{v}",
     "비밀번호는 {v}입니다",
+    # languages whose "is" counts only right after their word for a password
+    "salasana on {v}",
+    "Salasana on {v}.",
+    "kata sandi adalah {v}",
+    "kata sandinya adalah {v}",
+    "mật khẩu là {v}",
+    "ο κωδικός πρόσβασης είναι {v}",
+    "รหัสผ่านคือ {v}",
+    "пароль — {v}",
+    "Пароль - {v}",
 ]
 
 
@@ -112,8 +122,10 @@ def test_a_value_after_is_in_another_language_is_refused(sentence: str, value: s
         # "passe" alone, or inside another word, names no password.
         "le passe est Tr0ub4dor&3",
         "the compass est Tr0ub4dor&3",
-        # Finnish "on" is no linking word here: English prose has it in every line.
-        "the release branch runs on Fridays",
+        # Finnish "on" is no linking word here: English prose has it in every line; after the
+        # Finnish word for a password it is, and words after it are judged as after "is".
+        "the release branch runs on Fridays", "salasana on vaihdettu", "salasana on liian lyhyt", "the salasana on the wiki",
+        "mật khẩu là bắt buộc", "kata sandi adalah wajib", "пароль — обязательное поле",
     ],
 )
 def test_words_after_is_in_another_language_are_kept(text: str) -> None:
