@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "95e9c39cc87cbe8545283024dcd187b5"
+DIGEST = "165c6568258ad9d06edd78c1a87badbb"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -584,8 +584,10 @@ LEADS: tuple[bytes, ...] = (
     b'IN AS',
     b'connect as',
     b'Connect as',
+    b'connected as',
     b'authenticate as',
     b'Authenticate as',
+    b'authenticated as',
     b'admin',
     b'Admin',
     b'ADMIN',

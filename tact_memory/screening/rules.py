@@ -104,8 +104,8 @@ _OTHER_SCRIPT_RULES = tuple(
     if not word.isascii()
     for after, check in ((_OTHER_COLON, Checks.assignment_in_other_words), (_OTHER_PARTICLE, Checks.sentence_in_other_words))
 ) + tuple(_other_word(word, link, Checks.sentence_in_other_words) for word, link in _OTHER_LINKS if not word.isascii())
-"""The words not in ASCII, before a colon or a particle: content in ASCII alone skips them
-(:data:`OTHER_SCRIPTS`)."""
+"""The words not in ASCII, before a colon, a particle or their language's "is": content in ASCII
+alone skips them (:data:`OTHER_SCRIPTS`)."""
 _OTHER_WORD_RULES = (
     _OTHER_SCRIPT_RULES
     + tuple(_other_word(word, _OTHER_COLON, Checks.assignment_in_other_words) for word in OTHER_PASSWORD_WORDS if word.isascii())
@@ -1067,13 +1067,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),
     # A password after the user a login logs in as, joined by "with" or "using": log in as bob
-    # with ..., sign in as admin using ..., connect as root with ...; the login's verb is checked
-    # before "as".
-    # Found by the verb's end and "as" ("in as" ends log in, login, sign in, logged in, ssh in):
-    # "as" alone is in most notes.
+    # with ..., sign in as admin using ..., connect as root with .... Found by the verb's end and
+    # "as" ("in as" ends log in, login, sign in, logged in and ssh in; "as" alone is in most
+    # notes), the whole verb checked before it.
     *(
         ("credential_assignment", lead + rb"[ \t]+(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})[ \t]+(?:with|using)[ \t]+", Checks.login_as_value)
-        for lead in (b"in as", b"IN AS", b"connect as", b"Connect as", b"authenticate as", b"Authenticate as")
+        for lead in (
+            b"in as", b"IN AS", b"connect as", b"Connect as", b"connected as", b"authenticate as", b"Authenticate as",
+            b"authenticated as",
+        )
     ),
     # The same with no spaces, where the user is an account systems come with: around a slash or
     # joined by "and" after a word of a login (creds: admin/..., log in with admin and ...; a

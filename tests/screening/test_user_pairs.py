@@ -345,7 +345,8 @@ def test_a_label_that_names_both_without_a_password_after_it_is_kept(text: str) 
 
 
 # A login's verb, the user it logs in as, then "with" or "using" and the password itself.
-LOGINS_AS = ["log in as {u} with", "Log in as {u} using", "sign in as {u} with", "logged in as {u} with", "connect as {u} using", "ssh in as {u} with", "authenticate as {u} with"]
+LOGINS_AS = ["log in as {u} with", "Log in as {u} using", "sign in as {u} with", "logged in as {u} with", "connect as {u} using", "ssh in as {u} with", "authenticate as {u} with",
+             "connected as {u} using", "authenticated as {u} with"]
 
 
 @given(form=st.sampled_from(LOGINS_AS), user=st.sampled_from(USERS), value=st.one_of(weak, mixed), after=st.sampled_from(["", ".", " on the build box", ", then run the migrations"]))
