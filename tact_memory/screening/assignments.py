@@ -46,6 +46,14 @@ MAX_TAG = 128
 """How long an opening tag before a ``<Value>`` element may be, its attributes included."""
 
 
+COUNTED_UNITS = (
+    "文字", "字符", "字", "位", "桁", "ビット", "日", "天", "回", "次", "分", "秒", "時間", "小时", "个", "個",
+    "자리", "자", "비트", "일", "번", "개",
+)  # fmt: skip
+"""Units a number is written with, and no space, in Japanese, Chinese and Korean: characters, digits,
+bits, days, times, minutes, seconds, hours, items."""
+
+
 class AssignmentChecks(SentenceChecks):
     """The checks of values given to names: assignments, calls, pairs and elements."""
 
@@ -80,6 +88,7 @@ class AssignmentChecks(SentenceChecks):
     object_name = compiled(OBJECT_NAME)
     name_attribute = compiled(rb"[ \t\r\n](?i:name|key)[ \t]*=[ \t]*(?P<quote>[\"'])(?P<name>[A-Za-z0-9_.:-]{1,64})(?P=quote)")
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
+    counted_unit = compiled(rb"[0-9]{1,4}(?:" + "|".join(COUNTED_UNITS).encode() + rb")")
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -205,10 +214,13 @@ class AssignmentChecks(SentenceChecks):
         """Check for a value after "password" in another script or in another language's words of
         more than one, and a colon or ``=`` (:data:`.vocabulary.OTHER_PASSWORD_WORDS`): the value
         is judged as after ``password:``, and only when it has an ASCII letter or digit: what
-        these languages write there without one is a word (``パスワード: 未設定``, not set). NFKC
-        has made a full-width colon ``:`` already."""
+        these languages write there without one is a word (``パスワード: 未設定``, not set), and a
+        number with its unit is a length or a count (``パスワード: 8文字以上``, eight characters or
+        more; ``密钥: 256位``, 256 bits). NFKC has made a full-width colon ``:`` already."""
         found = self.value_at(buffer, match.end())
         if found is None or self.alnum.search(buffer, found[0], found[1]) is None:
+            return False
+        if self.counted_unit.match(buffer, found[0], found[1]) is not None:
             return False
         return self.credential_after(buffer, match.end())
 

@@ -27,7 +27,7 @@ from .buffers import LINKING
 from .checks import Checks
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR, HERE_STRING, STDIN_READERS
-from .vocabulary import OTHER_PARTICLES, OTHER_PASSWORD_WORDS
+from .vocabulary import OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
@@ -98,9 +98,10 @@ _OTHER_LINKS = (
 """A password's word in a language whose "is" the linking words do not know, and that "is": Finnish
 "on" and Indonesian "adalah" are English and Malay words too, so each counts only after the word
 for a password; the value is judged as after "is" in a script without spaces."""
+_OTHER_WORDS = OTHER_PASSWORD_WORDS + OTHER_KEY_WORDS
 _OTHER_SCRIPT_RULES = tuple(
     _other_word(word, after, check)
-    for word in OTHER_PASSWORD_WORDS
+    for word in _OTHER_WORDS
     if not word.isascii()
     for after, check in ((_OTHER_COLON, Checks.assignment_in_other_words), (_OTHER_PARTICLE, Checks.sentence_in_other_words))
 ) + tuple(_other_word(word, link, Checks.sentence_in_other_words) for word, link in _OTHER_LINKS if not word.isascii())
@@ -108,7 +109,7 @@ _OTHER_SCRIPT_RULES = tuple(
 alone skips them (:data:`OTHER_SCRIPTS`)."""
 _OTHER_WORD_RULES = (
     _OTHER_SCRIPT_RULES
-    + tuple(_other_word(word, _OTHER_COLON, Checks.assignment_in_other_words) for word in OTHER_PASSWORD_WORDS if word.isascii())
+    + tuple(_other_word(word, _OTHER_COLON, Checks.assignment_in_other_words) for word in _OTHER_WORDS if word.isascii())
     + tuple(_other_word(word, link, Checks.sentence_in_other_words) for word, link in _OTHER_LINKS if word.isascii())
 )
 

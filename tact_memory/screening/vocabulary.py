@@ -68,6 +68,7 @@ __all__ = [
     "NEXT_FLAG",
     "NODE_PROPERTIES",
     "OPEN_STAND_IN",
+    "OTHER_KEY_WORDS",
     "OTHER_PARTICLES",
     "OTHER_PASSWORD_WORDS",
     "PASSPHRASE",
@@ -443,6 +444,23 @@ OTHER_PASSWORD_WORDS = tuple(
         "كلمة المرور", "كلمة السر", "סיסמה", "סיסמא", "पासवर्ड", "รหัสผ่าน", "κωδικός πρόσβασης",
         "Κωδικός πρόσβασης", "şifre", "Şifre", "ŞİFRE", "mật khẩu", "Mật khẩu", "kata sandi", "Kata sandi",
         "mot de passe", "Mot de passe", "MOT DE PASSE",
+    )
+)  # fmt: skip
+# An API key, an access token, a secret or private key, named in those languages as plainly as
+# "password" is: Japanese, Chinese, Korean, Russian and Ukrainian, French, Spanish, Portuguese,
+# Italian and German. A word that also names a unit of text (トークン, 令牌, токен, 토큰) is left out.
+OTHER_KEY_WORDS = tuple(
+    word.encode()
+    for word in (
+        "APIキー", "API キー", "アクセストークン", "アクセスキー", "シークレットキー", "シークレット", "秘密鍵",
+        "API密钥", "API 密钥", "密钥", "秘钥", "金鑰", "访问令牌",
+        "API 키", "API키", "액세스 토큰", "비밀 키", "비밀키", "시크릿 키",
+        "ключ API", "Ключ API", "API-ключ", "API ключ", "секретный ключ", "Секретный ключ", "ключ доступа", "токен доступа",
+        "секретний ключ", "токен доступу",
+        "clé API", "Clé API", "clé d'API", "clé secrète", "Clé secrète", "jeton d'accès", "Jeton d'accès",
+        "clave de API", "Clave de API", "clave API", "clave secreta", "Clave secreta",
+        "chave de API", "Chave de API", "chave API", "chave secreta", "chiave API", "Chiave API", "chiave segreta",
+        "API-Schlüssel", "geheimer Schlüssel",
     )
 )  # fmt: skip
 # Words that introduce a user and a password given as a pair (the staging login is admin:...,

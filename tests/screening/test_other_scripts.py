@@ -1,5 +1,6 @@
-""""Password" written in other scripts, and in other languages' words of more than one, before a
-colon or "=": the value is judged as after ``password:``."""
+""""Password", and an API key, an access token or a secret key, written in other scripts, and in
+other languages' words of more than one, before a colon or "=": the value is judged as after
+``password:``."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tact_memory.screening.credentials import find_secret
-from tact_memory.screening.vocabulary import OTHER_PASSWORD_WORDS
+from tact_memory.screening.vocabulary import OTHER_KEY_WORDS, OTHER_PASSWORD_WORDS
 
 from .test_sentences import mixed
 
-WORDS = [word.decode() for word in OTHER_PASSWORD_WORDS]
+WORDS = [word.decode() for word in OTHER_PASSWORD_WORDS + OTHER_KEY_WORDS]
 SEPARATORS = [": ", ":", " : ", "\u00a0: ", "\uff1a", "=", " = "]
 
 
@@ -28,7 +29,10 @@ def test_a_value_after_password_in_another_script_is_refused(word: str, separato
     assert find_secret(f"{word}{separator}{value}{after}") == "credential_assignment"
 
 
-@pytest.mark.parametrize("text", ["パスワード: hunter2", "新しいパスワード：hunter2", "新密码：hunter2", "Пароль=hunter2", "şifre: hunter2", "ﾊﾟｽﾜｰﾄﾞ: hunter2"])
+@pytest.mark.parametrize(
+    "text",
+    ["パスワード: hunter2", "新しいパスワード：hunter2", "新密码：hunter2", "Пароль=hunter2", "şifre: hunter2", "ﾊﾟｽﾜｰﾄﾞ: hunter2", "暗証番号: 4921です"],
+)
 def test_a_short_password_that_ends_its_line_is_refused(text: str) -> None:
     # Half-width katakana (ﾊﾟｽﾜｰﾄﾞ) is the same word once NFKC has composed it.
     assert find_secret(text) == "credential_assignment"
@@ -49,8 +53,14 @@ def test_a_short_password_that_ends_its_line_is_refused(text: str) -> None:
         "passwordşifre: x",
         "the mot de passe field is required",
         "Пароль::Type",
+        # The same after a key's or a token's name; a word that also names a unit of text is none.
+        "APIキー: 未設定", "密钥：无", "ключ API: не задан", "clé API : voir le coffre", "秘密鍵: ~/.ssh/id_ed25519",
+        "密钥: $API_KEY", "APIキー: ${API_KEY}", "clave API: <tu-clave>", "APIキーは環境変数から読みます",
+        "密钥长度: 256", "API キー: sk-...", "токен: 512", "トークン: 4096",
+        # A number with its unit: a length or a count (eight characters or more, 256 bits, 12 digits).
+        "パスワード: 8文字以上", "密钥: 256位", "パスワード: 12桁", "비밀번호: 8자 이상", "密码：6位数字",
     ],
-)
+)  # fmt: skip
 def test_words_after_password_in_another_script_are_kept(text: str) -> None:
     assert find_secret(text) is None
 
@@ -83,6 +93,9 @@ SENTENCES = [
     "パスワードは {v} です",
     "密码是{v}",
     "비밀번호는 {v}입니다",
+    "APIキーは{v}です",
+    "密钥是{v}",
+    "API 키는 {v}입니다",
     # languages whose "is" counts only right after their word for a password
     "salasana on {v}",
     "Salasana on {v}.",
