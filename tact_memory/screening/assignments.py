@@ -212,7 +212,8 @@ class AssignmentChecks(SentenceChecks):
 
     def assignment_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value after "password" in another script or in another language's words of
-        more than one, and a colon or ``=`` (:data:`.vocabulary.OTHER_PASSWORD_WORDS`): the value
+        more than one, or an API key's or a secret key's name there, and a colon or ``=``
+        (:data:`.vocabulary.OTHER_PASSWORD_WORDS`, :data:`.vocabulary.OTHER_KEY_WORDS`): the value
         is judged as after ``password:``, and only when it has an ASCII letter or digit: what
         these languages write there without one is a word (``パスワード: 未設定``, not set), and a
         number with its unit is a length or a count (``パスワード: 8文字以上``, eight characters or
