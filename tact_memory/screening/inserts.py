@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .assignments import AssignmentChecks
+from .buffers import is_word
 from .leads import compiled
 
 __all__ = ["InsertChecks"]
@@ -50,8 +51,6 @@ class InsertChecks(AssignmentChecks):
     column_name = compiled(rb"[A-Za-z_][A-Za-z0-9_$]{0,63}")
     setting_name_column = compiled(rb"(?i:key|name|(?:[a-z0-9]+_)+(?:key|name))")
     setting_value_column = compiled(rb"(?i:value|(?:[a-z0-9]+_)+value)")
-    key_column = compiled(rb"(?i:key)")
-    value_column = compiled(rb"(?i:value)")
 
     def credential_column(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether a column's name, or the name a settings row gives, is a credential's
@@ -85,8 +84,8 @@ class InsertChecks(AssignmentChecks):
         columns = [column.span() for column in self.column_name.finditer(buffer, *insert.span("columns"))]
         # In a table of credentials a bare "value" column holds one, and so does "key" unless a
         # "value" column beside it makes it the name (INSERT INTO api_keys (name, key) ...).
-        values = [i for i, span in enumerate(columns) if self.value_column.fullmatch(buffer, *span)]
-        keys = [i for i, span in enumerate(columns) if self.key_column.fullmatch(buffer, *span)]
+        values = [i for i, span in enumerate(columns) if is_word(buffer, *span, b"value")]
+        keys = [i for i, span in enumerate(columns) if is_word(buffer, *span, b"key")]
         if (values or keys) and self.credential_table(buffer, *insert.span("table")):
             marked.update(values or keys)
         for index, (start, end) in enumerate(columns):

@@ -79,8 +79,7 @@ class LoginChecks(ConditionalChecks):
             end -= 1
         while end > 0 and buffer[end - 1] in b" \t":
             end -= 1
-        option = self.file_option.search(buffer, max(0, end - MAX_FILE_OPTION), end)
-        if option is None:
+        if self.file_option.search(buffer, max(0, end - MAX_FILE_OPTION), end) is None:
             return False
         found = self.value_at(buffer, match.end())
         return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)

@@ -596,8 +596,8 @@ class SentenceChecks(ValueChecks):
         "using" (``log in as bob with Tr0ub4dor&3``, ``sign in as admin using hunter2.``): the
         login's verb and ``as`` right before the user (:data:`LOGIN_AS`), and a value with a
         generated one's texture (:meth:`bare_value`) or one that ends its clause and could be a
-        password (:meth:`clause_value`). ``log in as admin with SSO`` and ``ssh in as root with id_ed25519``
-        name a way in, not a password; ``served as admin with ...`` is no login."""
+        password (:meth:`clause_value`). ``log in as admin with SSO`` and ``ssh in as root with
+        id_ed25519`` name a way in, not a password; ``served as admin with ...`` is no login."""
         user = match.start("user")
         line = buffer.rfind(b"\n", max(0, user - MAX_LOGIN_AS), user) + 1
         if self.login_as.search(buffer, max(line, user - MAX_LOGIN_AS), user) is None:

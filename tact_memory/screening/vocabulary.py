@@ -387,9 +387,10 @@ GROUPED_KEY = (
 )
 # Four words or more of letters alone, in one case (correct horse battery staple, Correct Horse
 # Battery Staple): a passphrase. A sentence starts with a capital and goes on in lower case.
-PASSPHRASE = rb"[a-z]+(?:[ \t]+[a-z]+){3,}|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){3,}"
+_PASSPHRASE_OF = rb"[a-z]+(?:[ \t]+[a-z]+){%d,}|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){%d,}"
+PASSPHRASE = _PASSPHRASE_OF % (3, 3)
 # Three such words, where a passphrase's own name says they are one (use passphrase "blue monkey river").
-SHORT_PASSPHRASE = rb"[a-z]+(?:[ \t]+[a-z]+){2,}|[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){2,}"
+SHORT_PASSPHRASE = _PASSPHRASE_OF % (2, 2)
 # The words of a sentence's grammar (articles and determiners, pronouns, prepositions,
 # conjunctions, auxiliary and modal verbs, adverbs of time and frequency) and of code's (await,
 # lambda, return): words that hold one are a sentence (the one from the team vault, leave empty
