@@ -108,7 +108,7 @@ def mcp_command(ctx: click.Context, role: str | None, tools: str, dialect: str) 
     are what `tact-memory tool` prints), and a `memory_review` prompt with the review checkpoint;
     MCP has no per-turn hook, so the client decides when to show it. With memory disabled, every
     call returns the `disabled` error. Started in a terminal, it says so on stderr; Ctrl-C stops
-    it (exit 0). Needs the mcp extra:
+    it (exit 0) unless it was started ignoring Ctrl-C (nohup). Needs the mcp extra:
 
     \b
         pip install 'tact-memory[mcp]'
@@ -123,11 +123,14 @@ def mcp_command(ctx: click.Context, role: str | None, tools: str, dialect: str) 
     from ..adapters.mcp import run_stdio
     from ..tool.guard import Role
 
-    previous = signal.signal(signal.SIGINT, _stop_serving)
+    previous = signal.getsignal(signal.SIGINT)
+    stoppable = previous is not signal.SIG_IGN  # started ignoring Ctrl-C (nohup, a background job): it still does
+    if stoppable:
+        signal.signal(signal.SIGINT, _stop_serving)
     if sys.stdin.isatty():  # a person started it by hand: say what it is waiting for
         click.echo(
-            "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout); "
-            "press Ctrl-C to stop",
+            "tact-memory: serving the memory tool to one MCP client over stdio (stdin and stdout)"
+            + ("; press Ctrl-C to stop" if stoppable else ""),
             err=True,
         )
     if role is None:  # never the root unless stated (I17): the client's logs keep this line

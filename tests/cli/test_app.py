@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -503,26 +504,37 @@ UNSTATED_ROLE = (
 )
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
-@pytest.mark.parametrize(("role", "said"), [([], SERVING + UNSTATED_ROLE), (["--role", "root"], SERVING), (["--role", "child"], SERVING)])
-def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_path: Path, role: list[str], said: str) -> None:
-    """I17: a server started without --role serves a child, and says so in the client's log."""
-    pytest.importorskip("mcp")
+def _serve_in_a_terminal(config_path: Path, role: list[str], sigint: signal.Handlers, said: str) -> tuple[int, int, bytes]:
+    """``tact-memory mcp`` started on a pseudo-terminal with SIGINT handled as ``sigint`` (as the
+    shell would start it: the child does not inherit what the process running the tests does), once
+    it has said ``said``: its process id, the terminal and what it wrote."""
     import pty
     import select
-    import signal
     import time
 
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
+        signal.signal(signal.SIGINT, sigint)
         os.execv(sys.executable, [sys.executable, "-m", "tact_memory.cli", "--config", str(config_path), "mcp", *role])
     output = b""
     deadline = time.monotonic() + 120
     while output.decode(errors="replace").replace("\r\n", "\n") != said and time.monotonic() < deadline:
         if select.select([fd], [], [], 0.5)[0]:
             output += os.read(fd, 4096)
-    assert b"Ctrl-C" in output, output
+    assert output.decode(errors="replace").replace("\r\n", "\n") == said, output
     time.sleep(0.5)  # let it reach the stdin read
+    return pid, fd, output
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+@pytest.mark.parametrize(("role", "said"), [([], SERVING + UNSTATED_ROLE), (["--role", "root"], SERVING), (["--role", "child"], SERVING)])
+def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_path: Path, role: list[str], said: str) -> None:
+    """I17: a server started without --role serves a child, and says so in the client's log."""
+    pytest.importorskip("mcp")
+    import select
+    import time
+
+    pid, fd, output = _serve_in_a_terminal(config_path, role, signal.SIG_DFL, said)
     os.kill(pid, signal.SIGINT)
     deadline = time.monotonic() + 30
     while not (done := os.waitpid(pid, os.WNOHANG))[0] and time.monotonic() < deadline:
@@ -539,6 +551,25 @@ def test_mcp_in_a_terminal_says_what_it_does_and_ctrl_c_stops_it_cleanly(config_
     assert os.waitstatus_to_exitcode(done[1]) == 0
     text = output.decode().replace("\r\n", "\n")
     assert text == said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_mcp_started_ignoring_ctrl_c_keeps_serving_through_it_and_does_not_offer_it(config_path: Path) -> None:
+    """Started with SIGINT ignored (``nohup``, a script's background job), the server keeps ignoring
+    it, as any Python program does, and its line at a terminal does not say Ctrl-C stops it."""
+    pytest.importorskip("mcp")
+    import time
+
+    serving = SERVING.replace("; press Ctrl-C to stop", "")
+    pid, fd, _ = _serve_in_a_terminal(config_path, ["--role", "child"], signal.SIG_IGN, serving)
+    try:
+        os.kill(pid, signal.SIGINT)
+        time.sleep(1)  # the handler that stops it would have ended it within milliseconds
+        assert os.waitpid(pid, os.WNOHANG) == (0, 0), "a SIGINT it was started ignoring ended it"
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
 
 
 def test_status_says_how_to_enable_memory(tmp_path: Path) -> None:

@@ -183,21 +183,39 @@ def test_the_hook_through_the_cli_imports_no_click_store_or_sqlite(config_path: 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 @pytest.mark.parametrize("entry", ["fast", "click"])
-def test_ctrl_c_while_reading_calls_says_aborted_and_exits_1(entry: str, config_path: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("ignored", [False, True], ids=["at-a-terminal", "ignoring-ctrl-c"])
+def test_ctrl_c_while_reading_calls_says_aborted_and_exits_1(entry: str, ignored: bool, config_path: Path) -> None:
+    """Ctrl-C while a stream of calls waits for the next: ``Aborted!`` and exit 1, as click says it.
+    A process started with SIGINT ignored (under ``nohup``, or as a shell script's background job)
+    keeps ignoring it, as Python itself does, and goes on answering.
+
+    The child sets SIGINT's handling first, as Python does when a shell starts it in the foreground:
+    otherwise it would inherit whatever the process running the tests had (ignored, when the tests
+    run as a background job).
+    """
+    start = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN if sys.argv[-1] == 'ignored' else signal.default_int_handler); "
     code = {
-        "fast": "import sys; from tact_memory.cli import main; main()",
-        "click": "import sys; from tact_memory.cli.app import main; main()",
+        "fast": "import sys; " + start + "sys.argv.pop(); from tact_memory.cli import main; main()",
+        "click": "import sys; " + start + "sys.argv.pop(); from tact_memory.cli.app import main; main()",
     }[entry]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    args = [sys.executable, "-c", code, "--config", str(config_path), "tool"]
+    args = [sys.executable, "-c", code, "--config", str(config_path), "tool", "ignored" if ignored else "default"]
     with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         proc.stdin.write(CALL + "\n")
         proc.stdin.flush()
         assert json.loads(proc.stdout.readline())["operation"] == "scan"  # answered: now waiting for the next call
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 1
-        assert proc.stderr.read() == "\nAborted!\n"
+        if ignored:
+            proc.stdin.write(CALL + "\n")
+            proc.stdin.flush()
+            assert json.loads(proc.stdout.readline())["operation"] == "scan"
+            proc.stdin.close()
+            assert proc.wait(timeout=30) == 0
+            assert proc.stderr.read() == ""
+        else:
+            assert proc.wait(timeout=30) == 1
+            assert proc.stderr.read() == "\nAborted!\n"
 
 
 @pytest.mark.parametrize("collecting", [True, False])
