@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -100,22 +102,32 @@ def test_import_from_stdin_goes_on_past_a_line_the_decoder_cannot_take(tmp_path:
     ]
 
 
-def read_only_prefix(folder: Path) -> list[str]:
-    """A command prefix under which ``folder`` cannot be written, whoever runs the tests.
+@contextlib.contextmanager
+def read_only(folder: Path) -> Iterator[list[str]]:
+    """A command prefix under which nothing in ``folder`` can be written, whoever runs the tests.
 
     Root ignores file modes, so as root the command runs in a mount namespace of its own where
-    ``folder`` is bind-mounted read-only; anyone else gets the folder's write bits cleared.
+    ``folder`` is bind-mounted read-only; anyone else gets the write bits of the folder and of
+    everything in it cleared, and given back afterwards.
     """
     if not hasattr(os, "geteuid"):
         pytest.skip("no POSIX users here")
-    if os.geteuid() != 0:
-        folder.chmod(0o555)
-        return []
-    probe = ["unshare", "-m", "true"]
-    if not (shutil.which("unshare") and shutil.which("mount")) or subprocess.run(probe, capture_output=True, check=False).returncode:
-        pytest.skip("running as root, which writes whatever the modes say, and no mount namespace here to make a folder read-only in")
-    script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
-    return ["unshare", "-m", "sh", "-c", script, "sh", str(folder)]
+    if os.geteuid() == 0:
+        probe = ["unshare", "-m", "true"]
+        if not (shutil.which("unshare") and shutil.which("mount")) or subprocess.run(probe, capture_output=True, check=False).returncode:
+            pytest.skip("running as root, which writes whatever the modes say, and no mount namespace here to make a folder read-only in")
+        script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+        yield ["unshare", "-m", "sh", "-c", script, "sh", str(folder)]
+        return
+    paths = [folder, *sorted(folder.rglob("*"))]
+    modes = {path: path.stat().st_mode for path in paths}
+    for path in reversed(paths):  # the files before the folders that hold them
+        path.chmod(modes[path] & ~0o222)
+    try:
+        yield []
+    finally:
+        for path in paths:
+            path.chmod(modes[path])
 
 
 @pytest.mark.parametrize("database", ["missing", "present"])
@@ -126,8 +138,7 @@ def test_a_dry_run_where_the_import_cannot_write_fails_as_the_import_does(tmp_pa
     source = tmp_path / "in.jsonl"
     source.write_text("\n".join(["not json", line("x" * 2_000), line("the queue is kafka")]) + "\n", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    try:
-        prefix = read_only_prefix(config.parent)
+    with read_only(config.parent) as prefix:
         runs = [
             subprocess.run(
                 [*prefix, sys.executable, "-m", "tact_memory.cli", "--config", str(config), "import", *flags, str(source)],
@@ -135,8 +146,6 @@ def test_a_dry_run_where_the_import_cannot_write_fails_as_the_import_does(tmp_pa
             )  # fmt: skip
             for flags in (["--dry-run"], [])
         ]
-    finally:
-        config.parent.chmod(0o755)
     dry, real = ((done.returncode, done.stdout, done.stderr) for done in runs)
     assert dry == real  # the lines refused before the file is opened, then the same refusal
     assert real[0] == 1
