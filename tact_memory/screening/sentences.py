@@ -65,6 +65,7 @@ from .vocabulary import (
     MIN_LINKED,
     MIN_VALUE,
     NAMING_BEFORE,
+    OTHER_KEY_WORDS,
     PURPOSE,
     SHORT_PASSPHRASE,
     USER_BEFORE,
@@ -76,6 +77,11 @@ __all__ = ["SentenceChecks"]
 _VALUE_WORDS = (b"'s value", "\u2019s value".encode(), b" value", b" Value")
 """What may follow a credential's name and still name it: its value (``the token value is …``,
 ``the API key's value: …``)."""
+
+_LATIN_KEY_WORDS = tuple(word for word in OTHER_KEY_WORDS if all(letter < "\u0250" for letter in word.decode()))
+"""The names of an API key, a secret key or an access token in languages written in Latin letters,
+whose "is" :data:`.buffers.LINKING` knows (``la clé API est``, ``der API-Schlüssel lautet``,
+``la chiave API è``); none holds a word :data:`CREDENTIAL_WORD` knows."""
 
 
 class SentenceChecks(ValueChecks):
@@ -306,6 +312,8 @@ class SentenceChecks(ValueChecks):
         root password was changed`` (to ...), ``Password updated`` (: ...); or ``one`` standing
         for a credential named earlier in the sentence (:meth:`named_earlier`). Each needs a
         credential word within reach, looked up first."""
+        if self.latin_key_before(buffer, end):
+            return True
         if not self.word_within_reach(buffer, end, MAX_PURPOSE + MAX_CHANGED):
             return False  # no name, nor a name before how it changed
         if self.named_before(buffer, end):
@@ -314,6 +322,15 @@ class SentenceChecks(ValueChecks):
         if verb is not None and self.named_before(buffer, verb.start()):
             return True
         return self.standing_one.search(buffer, max(0, end - 32), end) is not None and self.named_earlier(buffer, end)
+
+    @staticmethod
+    def latin_key_before(buffer: bytearray, end: int) -> bool:
+        """Whether one of :data:`_LATIN_KEY_WORDS` ends at ``end`` as a word of its own."""
+        for word in _LATIN_KEY_WORDS:
+            start = end - len(word)
+            if start >= 0 and buffer.startswith(word, start) and (start == 0 or buffer[start - 1] not in NAME_CHARS):
+                return True
+        return False
 
     def named_earlier(self, buffer: bytearray, end: int) -> bool:
         """Whether a word that names a credential stands on the line within :data:`MAX_PURPOSE`

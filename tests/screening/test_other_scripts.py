@@ -96,6 +96,18 @@ SENTENCES = [
     "APIキーは{v}です",
     "密钥是{v}",
     "API 키는 {v}입니다",
+    # an API key's, a secret key's or an access token's name before "is" in those languages
+    "la clé API est {v}",
+    "La clé d'API est {v}",
+    "la clé secrète est {v}",
+    "le jeton d'accès est {v}",
+    "der API-Schlüssel ist {v}",
+    "Der API-Schlüssel lautet {v}",
+    "la clave de API es {v}",
+    "la clave secreta es {v}",
+    "a chave de API é {v}",
+    "la chiave API è {v}",
+    "la chiave segreta è {v}",
     # languages whose "is" counts only right after their word for a password
     "salasana on {v}",
     "Salasana on {v}.",
@@ -134,6 +146,11 @@ def test_a_value_after_is_in_another_language_is_refused(sentence: str, value: s
         "das Passwort lautet anders",
         # "passe" alone, or inside another word, names no password.
         "le passe est Tr0ub4dor&3",
+        # An API key's name in those languages, then a description.
+        "la clé API est invalide", "der API-Schlüssel ist abgelaufen", "la clave de API es obligatoria",
+        "la chiave API è scaduta", "la clé API est stockée dans le coffre", "der API-Schlüssel ist $API_KEY",
+        # "clave" or "chave" alone is a key of any kind, as in a keyword (palabra clave).
+        "la palabra clave es Tr0ub4dor3x", "la clave es sk9Xq2LmV8rT4wZp", "a chave é sk9Xq2LmV8rT4wZp",
         "the compass est Tr0ub4dor&3",
         # Finnish "on" is no linking word here: English prose has it in every line; after the
         # Finnish word for a password it is, and words after it are judged as after "is".
