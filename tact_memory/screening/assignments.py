@@ -181,11 +181,12 @@ class AssignmentChecks(SentenceChecks):
     @staticmethod
     def sentence_separator(buffer: bytearray, match: re.Match[bytes], end: int) -> bool:
         """Whether the separator ``match`` after words that end at ``end`` gives their value as a
-        note does: a colon right after them, or an ``=`` alone between spaces (``pw for grafana
+        note does: a colon right after them, or after one space, as French typography writes it
+        (``le mot de passe du serveur : …``), or an ``=`` alone between spaces (``pw for grafana
         = …``; code writes no spaces inside a name)."""
         at = match.start()
         if buffer[at] == ord(":"):
-            return at == end
+            return at == end or (at == end + 1 and buffer[end] == ord(" "))
         return (
             match.end() - at == 1
             and buffer[at] == ord("=")

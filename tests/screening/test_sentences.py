@@ -19,6 +19,11 @@ REFUSED = [
     "the deploy token Zx8Qw2Lm9Rt4 is pinned in CI",
     "the Wi-Fi passphrase CoffeeShop2024! is on the fridge",
     "password for the intern account: Summer2024!",
+    # French sets a colon off with spaces; so does a note now and then.
+    "le mot de passe du serveur : Summer2024!",
+    "Passwort für den Server : Summer2024!",
+    "the token for the billing API : 9f8e7d6c5b4a3f2e1d0c",
+    "the token for the billing API :9f8e7d6c5b4a3f2e1d0c",
     "The master password for the vault is: Correct-Horse-9",
     "the token for the billing API: 9f8e7d6c5b4a3f2e1d0c",
     "the admin password was: Tr0ub4dor&3",
@@ -44,6 +49,10 @@ KEPT = [
     "the passwords for 12 accounts expired",
     "token bucket4j limits the API to 20 requests",
     "every token in a :class:`Token` and converts the value.",  # jinja2
+    "the token for the docs :class:`Token` and more",  # a colon that starts markup: no value
+    "the password for the docs :pq:`PQpass()` and more",
+    "le mot de passe du serveur : voir le coffre",
+    "the token for CI : repo, workflow scopes",
     '"""The password of the connection. See :pq:`PQpass()`."""',  # psycopg
     "the password for the staging DB: see the vault",
     # Bullets that say what a credential is for, and names written right after the word.
