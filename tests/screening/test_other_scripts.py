@@ -118,6 +118,16 @@ SENTENCES = [
     "รหัสผ่านคือ {v}",
     "пароль — {v}",
     "Пароль - {v}",
+    "ключ API — {v}",
+    "API-ключ – {v}",
+    "токен доступа — {v}",
+    "секретний ключ — {v}",
+    # Russian and Ukrainian: what the password or key is for, then a colon
+    "пароль для сервера: {v}",
+    "Пароль от базы данных: {v}",
+    "пароль к роутеру: {v}",
+    "ключ API для продакшена: {v}",
+    "пароль до бази: {v}",
 ]
 
 
@@ -156,6 +166,10 @@ def test_a_value_after_is_in_another_language_is_refused(sentence: str, value: s
         # Finnish word for a password it is, and words after it are judged as after "is".
         "the release branch runs on Fridays", "salasana on vaihdettu", "salasana on liian lyhyt", "the salasana on the wiki",
         "mật khẩu là bắt buộc", "kata sandi adalah wajib", "пароль — обязательное поле",
+        "ключ API — обязательное поле", "пароль для сервера: см. хранилище", "пароль от базы: не задан",
+        "пароль для входа: 8 символов",
+        # A clause ends what a password is for: the colon after it names something else.
+        "пароль для сервера не нужен, используйте ключ: id_ed25519",
     ],
 )
 def test_words_after_is_in_another_language_are_kept(text: str) -> None:
