@@ -58,6 +58,7 @@ async def main(home: str) -> None:
     print("the session keeps:", [item["content"] for item in await session.get_items() if item.get("role") == "user"])
     for record in memory.store.list_records():
         print(f"stored #{record.key.id}: {record.content}")
+    session.close()
     memory.close()
 
 

@@ -39,6 +39,21 @@ def no_trace_export() -> Iterator[None]:
     set_tracing_disabled(False)
 
 
+@pytest.fixture
+def sessions() -> Iterator[Callable[..., SQLiteSession]]:
+    """Makes the SDK's in-memory sessions and closes them after the test (each holds a SQLite
+    connection, which Python 3.13 and later warn about when it is left to the collector)."""
+    made: list[SQLiteSession] = []
+
+    def make(*args: Any, **kwargs: Any) -> SQLiteSession:
+        made.append(SQLiteSession(*args, **kwargs))
+        return made[-1]
+
+    yield make
+    for session in made:
+        session.close()
+
+
 def memory(**arguments: Any) -> ResponseFunctionToolCall:
     return call("memory", arguments)
 
@@ -89,7 +104,7 @@ def outputs(items: list[Any]) -> list[dict[str, Any]]:
 
 
 async def test_two_turns_root_checkpoint_model_side_only_and_a_stored_conclusion(
-    config_path: Path, seeded: MemoryStore
+    config_path: Path, seeded: MemoryStore, sessions: Callable[..., SQLiteSession]
 ) -> None:
     script = Script(
         memory(operation="scan", query="zephyr release tags"),
@@ -100,7 +115,7 @@ async def test_two_turns_root_checkpoint_model_side_only_and_a_stored_conclusion
     )
     mem = MemoryForAgents.from_config(config_path, store=seeded)
     agent = Agent(name="root", instructions="Be brief.", model=script, tools=mem.tools)
-    session = SQLiteSession("conversation")
+    session = sessions("conversation")
     await mem.run(agent, "How are zephyr releases tagged?", session=session)
     await mem.run(agent, "Use tabs in zephyr, please.", session=session)
 
@@ -187,7 +202,7 @@ async def test_a_run_that_never_reached_the_model_does_not_start_its_conversatio
 
 @pytest.mark.parametrize("where", ["session", "run_config"])
 async def test_a_session_cut_to_its_limit_marks_every_user_message_it_sends(
-    config_path: Path, seeded: MemoryStore, where: str
+    config_path: Path, seeded: MemoryStore, where: str, sessions: Callable[..., SQLiteSession]
 ) -> None:
     """With a ``SessionSettings(limit=N)`` the SDK sends the latest N history items
     (``prepare_input_with_session``), so the oldest user message sent is not the conversation's first."""
@@ -197,7 +212,7 @@ async def test_a_session_cut_to_its_limit_marks_every_user_message_it_sends(
     mem = MemoryForAgents.from_config(config_path, store=seeded)
     agent = Agent(name="root", model=script, tools=mem.tools)
     limit = SessionSettings(limit=2)
-    session = SQLiteSession("cut", session_settings=limit if where == "session" else None)
+    session = sessions("cut", session_settings=limit if where == "session" else None)
     config = RunConfig(session_settings=limit) if where == "run_config" else None
     for text in ("One.", "Two.", "Three."):
         await mem.run(agent, text, session=session, run_config=config)
@@ -323,7 +338,9 @@ def test_run_sync_has_the_same_behaviour(config_path: Path, seeded: MemoryStore)
     assert [r.content for r in seeded.list_records(order="id")] == [SEEDED, REMEMBERED]
 
 
-def test_run_sync_continues_a_chained_turn_and_a_cut_session(config_path: Path, seeded: MemoryStore) -> None:
+def test_run_sync_continues_a_chained_turn_and_a_cut_session(
+    config_path: Path, seeded: MemoryStore, sessions: Callable[..., SQLiteSession]
+) -> None:
     from agents import SessionSettings
 
     mem = MemoryForAgents.from_config(config_path, store=seeded)
@@ -332,7 +349,7 @@ def test_run_sync_continues_a_chained_turn_and_a_cut_session(config_path: Path, 
     try:
         first = mem.run_sync(agent, "One.")
         mem.run_sync(agent, "Two.", previous_response_id=first.last_response_id)
-        session = SQLiteSession("cut-sync", session_settings=SessionSettings(limit=2))
+        session = sessions("cut-sync", session_settings=SessionSettings(limit=2))
         for text in ("A.", "B.", "C."):
             mem.run_sync(agent, text, session=session)
     finally:  # run_sync leaves the thread's default loop open on purpose
@@ -424,7 +441,7 @@ async def test_your_run_hooks_still_see_every_event(config_path: Path, seeded: M
 
 
 async def test_your_filter_that_cuts_the_first_message_leaves_the_checkpoint_on_the_others(
-    config_path: Path, seeded: MemoryStore
+    config_path: Path, seeded: MemoryStore, sessions: Callable[..., SQLiteSession]
 ) -> None:
     """Memory's filter runs after yours; when yours keeps only the latest items, the first of them
     is not the conversation's first message and still gets the checkpoint."""
@@ -435,7 +452,7 @@ async def test_your_filter_that_cuts_the_first_message_leaves_the_checkpoint_on_
 
     script = Script(answer("one"), answer("two"))
     agent = Agent(name="root", model=script, tools=mem.tools)
-    session = SQLiteSession("cut")
+    session = sessions("cut")
     for text in ("first", "second"):
         await mem.run(agent, text, session=session, run_config=RunConfig(call_model_input_filter=keep_last))
     first_sent, second_sent = (items for _, items, _ in script.seen)
