@@ -36,3 +36,4 @@ def chat(session, text):
 session = runtime.new_session(system="You are a coding agent.")
 print(chat(session, "Run the billing migrations."))
 print(json.dumps([m.kind for m in session.root.history]))
+runtime.close()  # the store's connections; `with Runtime(...) as runtime:` does it too

@@ -49,7 +49,7 @@ from .messages import (
 )
 from .middleware import Middleware, MiddlewareStack, Submission, ToolOutput
 from .roles import decide_role, running
-from .stores import config_store
+from .stores import close_store, config_store
 
 if TYPE_CHECKING:
     from ..config.reload import ReloadEvent
@@ -455,6 +455,19 @@ class Runtime:
         if self._store is None:
             self._store = config_store(self.config, workspace=self.workspace)
         return self._store
+
+    def close(self) -> None:
+        """Close the store's connections, if it has opened any; nothing is lost, and its next
+        operation (a session's tool call) opens them again. A runtime is also a context manager that
+        closes on exit. (Python 3.13 and later warn about a SQLite connection that is left to the
+        garbage collector instead.)"""
+        close_store(self._store)
+
+    def __enter__(self) -> Runtime:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def reload(self, config: Config) -> str:
         """Make ``config`` the one new and restored sessions get; running sessions keep theirs.
