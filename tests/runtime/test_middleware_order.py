@@ -93,15 +93,16 @@ EXPECTED = [
 def test_every_hook_runs_outermost_first_with_memory_innermost(tmp_path: Path, run_async: bool) -> None:
     log: list[str] = []
     config = runtime_for(tmp_path, enabled=True).config
-    session = Runtime(config, middleware=[Recorder("outer", log), Recorder("inner", log)]).new_session()
-    session.root.history.append(Message("user", "user", ()))  # past the first turn: a checkpoint is due
-    session.turns = 1
-    message = session.submit("Which tags?")
-    model = ScriptedModel([call("memory", {"operation": "scan", "query": "tags"}), answer("None yet.")])
-    if run_async:
-        asyncio.run(arun_agent(session.root, model.acall))
-    else:
-        run_agent(session.root, model)
+    with Runtime(config, middleware=[Recorder("outer", log), Recorder("inner", log)]) as runtime:
+        session = runtime.new_session()
+        session.root.history.append(Message("user", "user", ()))  # past the first turn: a checkpoint is due
+        session.turns = 1
+        message = session.submit("Which tags?")
+        model = ScriptedModel([call("memory", {"operation": "scan", "query": "tags"}), answer("None yet.")])
+        if run_async:
+            asyncio.run(arun_agent(session.root, model.acall))
+        else:
+            run_agent(session.root, model)
     assert log == EXPECTED
     assert message.parts[-1].text == CHECKPOINT_TEXT  # memory's submission hook ran last
     assert all(r.tool_names == ["memory"] and r.system == MEMORY_INSTRUCTIONS for r in model.requests)

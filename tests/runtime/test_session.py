@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +69,9 @@ def turn(session: Any, text: str | None, *steps: Any, agent: Agent | None = None
 
 
 @pytest.fixture
-def enabled(tmp_path: Path) -> Runtime:
-    return runtime_for(tmp_path, enabled=True)
+def enabled(tmp_path: Path) -> Iterator[Runtime]:
+    with runtime_for(tmp_path, enabled=True) as runtime:
+        yield runtime
 
 
 # -- snapshots of what the model reads ----------------------------------------------------------
@@ -299,11 +300,11 @@ def test_user_middleware_wraps_tools_and_model_calls(enabled: Runtime) -> None:
             seen.append("model")
             return call_next(request)
 
-    runtime = Runtime(enabled.config, middleware=[Audit()])
-    session = runtime.new_session()
-    session.submit("go")
-    model = ScriptedModel([call("memory", {"operation": "scan", "query": "x"}), call("shell", {"cmd": "ls"}), answer("ok")])
-    run_agent(session.root, model, executor=lambda c: {"stdout": "a b"})
+    with Runtime(enabled.config, middleware=[Audit()]) as runtime:
+        session = runtime.new_session()
+        session.submit("go")
+        model = ScriptedModel([call("memory", {"operation": "scan", "query": "x"}), call("shell", {"cmd": "ls"}), answer("ok")])
+        run_agent(session.root, model, executor=lambda c: {"stdout": "a b"})
     assert seen == ["model", "tool:memory", "model", "tool:shell", "model"]
     results = [m.text for m in session.root.history if m.kind == "tool_result"]
     assert json.loads(results[0])["operation"] == "scan" and json.loads(results[1]) == {"stdout": "a b"}
@@ -311,21 +312,21 @@ def test_user_middleware_wraps_tools_and_model_calls(enabled: Runtime) -> None:
 
 def test_async_loop_matches_the_sync_loop(tmp_path: Path) -> None:
     def play(run_async: bool) -> list[dict[str, Any]]:
-        runtime = runtime_for(tmp_path / ("a" if run_async else "s"), enabled=True)
-        session = runtime.new_session(system=SYSTEM)
         outputs = []
-        for text in ["one", "two"]:
-            session.submit(text)
-            model = ScriptedModel([
-                call("memory", {"operation": "scan", "query": "tabs"}, id="a"),
-                call("memory", {"operation": "put", "content": f"The user said {text} about tabs"}, id="b"),
-                answer("ok"),
-            ])  # fmt: skip
-            if run_async:
-                asyncio.run(arun_agent(session.root, model.acall))
-            else:
-                run_agent(session.root, model)
-            outputs += [render(r) for r in model.requests]
+        with runtime_for(tmp_path / ("a" if run_async else "s"), enabled=True) as runtime:
+            session = runtime.new_session(system=SYSTEM)
+            for text in ["one", "two"]:
+                session.submit(text)
+                model = ScriptedModel([
+                    call("memory", {"operation": "scan", "query": "tabs"}, id="a"),
+                    call("memory", {"operation": "put", "content": f"The user said {text} about tabs"}, id="b"),
+                    answer("ok"),
+                ])  # fmt: skip
+                if run_async:
+                    asyncio.run(arun_agent(session.root, model.acall))
+                else:
+                    run_agent(session.root, model)
+                outputs += [render(r) for r in model.requests]
         return outputs
 
     def mask(items: list[dict[str, Any]]) -> str:

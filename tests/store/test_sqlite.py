@@ -7,6 +7,7 @@ import shutil
 import sqlite3
 import stat
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -49,7 +50,7 @@ def test_first_operation_creates_private_folder_and_file(store: MemoryStore, db_
     assert store.scan("anything") == []
     assert stat.S_IMODE(db_path.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(db_path.stat().st_mode) == 0o600
-    with sqlite3.connect(db_path) as conn:
+    with closing(sqlite3.connect(db_path)) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -76,7 +77,7 @@ def test_pragmas_enforce_file_limit_and_secure_delete(store: MemoryStore) -> Non
 
 def test_newer_schema_is_refused_untouched(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
-    with sqlite3.connect(db_path) as conn:
+    with closing(sqlite3.connect(db_path)) as conn, conn:
         conn.execute("CREATE TABLE memories (id INTEGER PRIMARY KEY)")
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     before = snapshot_files(db_path)
@@ -104,7 +105,7 @@ def test_corrupt_file_is_refused_untouched(db_path: Path, content: bytes) -> Non
 
 def test_foreign_sqlite_database_is_refused_untouched(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
-    with sqlite3.connect(db_path) as conn:
+    with closing(sqlite3.connect(db_path)) as conn, conn:
         conn.execute("CREATE TABLE other (x)")
     before = db_path.read_bytes()
     with pytest.raises(errors.StoreUnavailable) as info:
@@ -220,7 +221,8 @@ def test_the_file_bound_holds_for_a_file_made_with_other_pages(make_store: MakeS
     with pytest.raises(errors.DatabaseCapacity):
         for i in range(5000):
             store.put(f"{i} " + "filler text that takes room " * 30)
-    assert sqlite3.connect(db_path).execute("PRAGMA page_size").fetchone()[0] == page_size
+    with closing(sqlite3.connect(db_path)) as conn:
+        assert conn.execute("PRAGMA page_size").fetchone()[0] == page_size
     assert bound // 2 < db_path.stat().st_size <= bound  # near full (not a smaller cap), never past it
     assert store.status().file_bytes <= bound
 
@@ -406,7 +408,8 @@ def test_a_process_killed_inside_put_many_leaves_nothing_of_it(db_path: Path) ->
         assert store.list_records(order="id") == before
         assert store.put("a fact after the crash").memory.key.id >= 2
     assert not db_path.with_name(db_path.name + "-journal").exists()
-    assert [r.content for r in MemoryStore(db_path).list_records(order="id")][1:] == ["a fact after the crash"]
+    with MemoryStore(db_path) as reopened:
+        assert [r.content for r in reopened.list_records(order="id")][1:] == ["a fact after the crash"]
 
 
 @pytest.mark.parametrize("how", ["deleted", "replaced"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -105,8 +106,8 @@ def test_os_errors_map_by_type_and_our_own_pass_through() -> None:
 def test_real_sqlite_errors_carry_the_codes_the_table_expects(tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(sqlite3.DatabaseError) as not_db:
-        sqlite3.connect(garbage).execute("SELECT * FROM sqlite_master").fetchall()
+    with closing(sqlite3.connect(garbage)) as conn, pytest.raises(sqlite3.DatabaseError) as not_db:
+        conn.execute("SELECT * FROM sqlite_master").fetchall()
     assert se.error_code(not_db.value) == se.SQLITE_NOTADB
     db = tmp_path / "locked.sqlite3"
     holder = sqlite3.connect(db, isolation_level=None)

@@ -234,7 +234,8 @@ def test_a_removal_no_checkpoint_could_copy_is_flushed_before_it_returns(
         reader.close()
         store.delete(RecordKey(3, 1))  # pays the owed scrub, whose checkpoint copies it all
         assert flushed == [wal] and not store._scrubber.owed
-    assert [r.key.id for r in MemoryStore(db_path).list_records(order="id")] == [4]
+    with MemoryStore(db_path) as reopened:
+        assert [r.key.id for r in reopened.list_records(order="id")] == [4]
 
 
 def test_without_a_descriptor_to_flush_a_removal_commits_at_full(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
