@@ -83,9 +83,11 @@ def _other_word(word: bytes, after: bytes, check: _Check) -> tuple[str, bytes, _
 
 _OTHER_COLON = rb"[ \t]*[:=](?![:=/])"
 _OTHER_PARTICLE = rb"(?:" + b"|".join(OTHER_PARTICLES) + rb")[ \t]?"
-_CYRILLIC_WORDS = tuple(
-    word for word in OTHER_PASSWORD_WORDS + OTHER_KEY_WORDS if any("\u0400" <= letter <= "\u04ff" for letter in word.decode())
-)
+_OTHER_WORDS = OTHER_PASSWORD_WORDS + OTHER_KEY_WORDS
+_CYRILLIC_WORDS = tuple(word for word in _OTHER_WORDS if any("\u0400" <= letter <= "\u04ff" for letter in word.decode()))
+_CYRILLIC_LINK = "[ \t]+(?:(?:—|–|-)[ \t]+|(?:для|от|к|на|від|до)[ \t]+[^\r\n:,.;!?]{1,48}:(?![:/])[ \t]*)".encode()
+"""Russian and Ukrainian: a dash for "is", or what the password or key is for and a colon
+(пароль для сервера: …, ключ API от продакшена: …)."""
 _OTHER_LINKS = (
     (b"salasana", rb"[ \t]+on[ \t]+"),  # Finnish
     (b"Salasana", rb"[ \t]+on[ \t]+"),
@@ -96,16 +98,12 @@ _OTHER_LINKS = (
     ("κωδικός πρόσβασης".encode(), "[ \t]+είναι[ \t]+".encode()),  # Greek
     ("Κωδικός πρόσβασης".encode(), "[ \t]+είναι[ \t]+".encode()),
     ("รหัสผ่าน".encode(), "[ \t]*คือ[ \t]*".encode()),  # Thai
-    # Russian and Ukrainian: a dash for "is"; and what the password or key is for, before a colon
-    # (пароль для сервера: …, ключ API от продакшена: …)
-    *((word, "[ \t]+(?:—|–|-)[ \t]+".encode()) for word in _CYRILLIC_WORDS),
-    *((word, "[ \t]+(?:для|от|к|на|від|до)[ \t]+[^\r\n:,.;!?]{1,48}:(?![:/])[ \t]*".encode()) for word in _CYRILLIC_WORDS),
+    *((word, _CYRILLIC_LINK) for word in _CYRILLIC_WORDS),  # Russian, Ukrainian
 )
 """A password's word in a language whose "is" the linking words do not know, and that "is": Finnish
 "on" and Indonesian "adalah" are English and Malay words too, so each counts only after the word
 for a password; the value is judged as after "is" in a script without spaces. Russian and
 Ukrainian words count with their "is" and with what they are for."""
-_OTHER_WORDS = OTHER_PASSWORD_WORDS + OTHER_KEY_WORDS
 _OTHER_SCRIPT_RULES = tuple(
     _other_word(word, after, check)
     for word in _OTHER_WORDS
