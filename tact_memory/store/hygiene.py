@@ -147,7 +147,10 @@ class Scrubber:
             self.mark(removed)
             code = error_code(exc)
             if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in (SQLITE_IOERR, SQLITE_FULL):
-                self.disk_error = exc
+                # Kept past this call, so without the frames its traceback holds, or that of the
+                # error it met while handling (a store closing after an error): they hold the store.
+                exc.__context__ = None
+                self.disk_error = exc.with_traceback(None)
             return copied
         if frames < 0 or not restart:
             return copied  # not in WAL mode (SQLite answers -1), or closing: no WAL to start

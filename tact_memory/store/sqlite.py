@@ -74,9 +74,13 @@ from .sqlite_errors import (
 
 TYPE_CHECKING = False  # typing is not imported: every tool process imports this module
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from ..backend import RecordOrder
     from ..retrieval.bm25 import Hit, Index
     from .connection import TransactionKind
+
+    _Result = TypeVar("_Result")
 
 __all__ = ["BUSY_TIMEOUT_S", "SCAN_TELEMETRY", "SCHEMA_VERSION", "MemoryStore"]
 
@@ -108,6 +112,37 @@ probation, while it is at that version (the read has checked every cell of it)."
 _TELEMETRY_STARTS = "INSERT OR REPLACE INTO telemetry (memory_id, probation_until_ms) VALUES (?, ?)"
 """A new version's telemetry ``(id, probation deadline or None)``: never scanned or read; it
 replaces the telemetry of the version before, and any row a hand left for an id not yet used."""
+
+
+def _pruning_until_it_fits(attempt: Callable[[int], _Result | None]) -> _Result:
+    """Run ``attempt(at_least)`` with ``at_least`` = 0, 1, 2, … while it meets ``SQLITE_FULL``, and
+    answer its first result; raise the last refusal once it answers ``None`` (fewer expired rows
+    than ``at_least`` are left to prune).
+
+    The file is at its page limit and the try's transaction is gone. Whether removing rows frees a
+    page the new rows can use depends on where they sit, so each try is its own transaction that
+    prunes one more expired probation row, oldest first: the first that fits removed the fewest. A
+    try that does not fit changes nothing.
+    """
+    full: errors.DatabaseCapacity | None = None
+    try:
+        for at_least in itertools.count():
+            try:
+                result = attempt(at_least)
+            except errors.DatabaseCapacity as exc:
+                full = exc
+                continue
+            if result is None:
+                assert full is not None
+                raise full
+            return result
+        raise AssertionError("unreachable")  # pragma: no cover
+    finally:
+        # The refusal's traceback holds this frame, so the name would make a cycle that keeps
+        # every frame and cursor of the tries alive until the collector runs; a connection closed
+        # meanwhile is then closed only in name on Python 3.10, its WAL not folded in.
+        full = None
+
 
 def _size(path: str) -> int:
     """A file's own size (a link is not followed), 0 when it does not exist."""
@@ -289,7 +324,10 @@ class MemoryStore:
                     # A connection to a moved, corrupt or read-only file stays that way; the next
                     # call opens the path afresh, so the loop recovers once it is fixed.
                     self.close()
-                raise error from exc
+                try:
+                    raise error from exc
+                finally:
+                    del error  # its traceback holds this frame: see _pruning_until_it_fits
             copied = False
             if spec.synchronous is not None and self._unknown_frames:
                 self._unknown_frames = False
@@ -645,22 +683,9 @@ class MemoryStore:
         if replace is not None:
             policy.check_key(replace)
             policy.check_unshared_key(replace)
-        # SQLITE_FULL: the file is at its page limit and the transaction is gone. Whether removing
-        # rows frees a page the new row can use depends on where they sit, so each try is its own
-        # transaction that prunes one more expired probation row, oldest first: the first that
-        # fits removed the fewest. A try that does not fit changes nothing.
-        full: errors.DatabaseCapacity | None = None
-        for at_least in itertools.count():
-            try:
-                result = self._put(content, replace, at_least=at_least, probation=probation)
-            except errors.DatabaseCapacity as exc:
-                full = exc
-                continue
-            if result is None:  # fewer than `at_least` expired rows: nothing left to prune
-                assert full is not None
-                raise full
-            return result
-        raise AssertionError("unreachable")  # pragma: no cover
+        return _pruning_until_it_fits(
+            lambda at_least: self._put(content, replace, at_least=at_least, probation=probation)
+        )
 
     def _put(self, content: str, replace: RecordKey | None, *, at_least: int, probation: bool) -> PutResult | None:
         """One try at a put that prunes at least ``at_least`` expired rows; ``None`` (changing
@@ -906,54 +931,56 @@ class MemoryStore:
                 )
         if not texts:
             return []
-        # SQLITE_FULL: as in put, each try is its own transaction that prunes one more expired
-        # probation row than the last, until the batch fits or nothing is left to prune.
-        full: errors.DatabaseCapacity | None = None
-        for at_least in itertools.count():
-            results: list[PutResult] = []
-            try:
-                with self._transaction("mutation") as conn:
-                    self._refresh(conn)
-                    now = self._clock()
-                    until = policy.probation_deadline(now, self.limits, probation=probation)
-                    planned = self._capacity_rows(conn)
-                    prune: list[int] = []
-                    for position, content in enumerate(texts):
-                        same = self._corpus.duplicate_of(content)
-                        if same is not None:
-                            raise errors.Duplicate(
-                                f"memory {same[0]} (version {same[1]}) already says the same as content "
-                                f"{position + 1}; nothing was written",
-                                id=same[0],
-                                version=same[1],
-                            )
-                        size = policy.content_size(content)
-                        chosen = policy.plan_put(
-                            planned, self.limits, now_ms=now, size=size, at_least=at_least if position == 0 else 0
-                        )
-                        if chosen is None:  # fewer than `at_least` expired rows: nothing left to prune
-                            assert full is not None
-                            raise full
-                        prune += chosen
-                        planned = [row for row in planned if row.id not in chosen]
-                        planned.append(policy.Row(-1 - position, size, now, until))  # not yet written
-                    if prune:
-                        self._remove(conn, prune)
-                    for content in texts:
-                        cur = conn.execute(
-                            "INSERT INTO memories (version, content, created_at_ms, updated_at_ms) VALUES (1, ?, ?, ?)",
-                            (content, now, now),
-                        )
-                        conn.execute(_TELEMETRY_STARTS, (cur.lastrowid, until))
-                        row = conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE id = ?", (cur.lastrowid,))
-                        results.append(PutResult(memory=self._record(row.fetchone()), replaced=False))
-                        if on_put is not None:
-                            on_put(results[-1])
-                    self._bump_generation(conn)
-            except errors.DatabaseCapacity as exc:
-                if exc is full:
-                    raise
-                full = exc
-                continue
-            return results  # a scrub the pruning owes was paid when the transaction committed
-        raise AssertionError("unreachable")  # pragma: no cover
+        return _pruning_until_it_fits(
+            lambda at_least: self._put_many(texts, at_least=at_least, probation=probation, on_put=on_put)
+        )
+
+    def _put_many(
+        self,
+        texts: Sequence[str],
+        *,
+        at_least: int,
+        probation: bool,
+        on_put: Callable[[PutResult], None] | None,
+    ) -> list[PutResult] | None:
+        """One try at :meth:`put_many` that prunes at least ``at_least`` expired rows for the first
+        content; ``None`` (changing nothing) when fewer than that can be pruned."""
+        results: list[PutResult] = []
+        with self._transaction("mutation") as conn:
+            self._refresh(conn)
+            now = self._clock()
+            until = policy.probation_deadline(now, self.limits, probation=probation)
+            planned = self._capacity_rows(conn)
+            prune: list[int] = []
+            for position, content in enumerate(texts):
+                same = self._corpus.duplicate_of(content)
+                if same is not None:
+                    raise errors.Duplicate(
+                        f"memory {same[0]} (version {same[1]}) already says the same as content "
+                        f"{position + 1}; nothing was written",
+                        id=same[0],
+                        version=same[1],
+                    )
+                size = policy.content_size(content)
+                chosen = policy.plan_put(
+                    planned, self.limits, now_ms=now, size=size, at_least=at_least if position == 0 else 0
+                )
+                if chosen is None:  # fewer than `at_least` expired rows: nothing left to prune
+                    return None
+                prune += chosen
+                planned = [row for row in planned if row.id not in chosen]
+                planned.append(policy.Row(-1 - position, size, now, until))  # not yet written
+            if prune:
+                self._remove(conn, prune)
+            for content in texts:
+                cur = conn.execute(
+                    "INSERT INTO memories (version, content, created_at_ms, updated_at_ms) VALUES (1, ?, ?, ?)",
+                    (content, now, now),
+                )
+                conn.execute(_TELEMETRY_STARTS, (cur.lastrowid, until))
+                row = conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE id = ?", (cur.lastrowid,))
+                results.append(PutResult(memory=self._record(row.fetchone()), replaced=False))
+                if on_put is not None:
+                    on_put(results[-1])
+            self._bump_generation(conn)
+        return results  # a scrub the pruning owes was paid when the transaction committed
