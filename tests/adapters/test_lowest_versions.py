@@ -29,7 +29,7 @@ def _bounds() -> dict[str, list[str]]:
     bounds: dict[str, list[str]] = {}
     for requirements in [project["dependencies"], *project["optional-dependencies"].values()]:
         for requirement in requirements:
-            match = re.fullmatch(r"([\w-]+)(?:\[[\w,-]+\])?>=([\d.]+)", requirement)
+            match = re.fullmatch(r"([\w-]+)(?:\[[\w,-]+\])?>=([\d.]+)(?:; .*)?", requirement)
             if match is not None:
                 bounds.setdefault(match.group(1), []).append(match.group(2))
     return bounds

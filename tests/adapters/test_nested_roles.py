@@ -24,30 +24,33 @@ from langchain.agents.middleware import ModelRequest as LangChainRequest
 from langchain.agents.middleware import dynamic_prompt
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import tool
-from pydantic_ai import Agent, RunContext
-from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart
-from pydantic_ai.models.function import (
+
+pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
+
+from pydantic_ai import Agent, RunContext  # noqa: E402
+from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart  # noqa: E402
+from pydantic_ai.models.function import (  # noqa: E402
     AgentInfo,
     DeltaToolCall,
     DeltaToolCalls,
     FunctionModel,
 )
 
-from tact_memory.adapters.langchain import MemoryAgentMiddleware
-from tact_memory.adapters.pydantic_ai import MemoryCapability
-from tact_memory.config.loading import load_config
-from tact_memory.runtime import roles
-from tact_memory.runtime.messages import ToolCall
-from tact_memory.runtime.session import Runtime
-from tact_memory.store.sqlite import MemoryStore
-from tact_memory.testing import ScriptedModel, run_agent
-from tact_memory.testing import answer as scripted_answer
-from tact_memory.testing import call as scripted_call
-from tact_memory.tool.guard import Role
+from tact_memory.adapters.langchain import MemoryAgentMiddleware  # noqa: E402
+from tact_memory.adapters.pydantic_ai import MemoryCapability  # noqa: E402
+from tact_memory.config.loading import load_config  # noqa: E402
+from tact_memory.runtime import roles  # noqa: E402
+from tact_memory.runtime.messages import ToolCall  # noqa: E402
+from tact_memory.runtime.session import Runtime  # noqa: E402
+from tact_memory.store.sqlite import MemoryStore  # noqa: E402
+from tact_memory.testing import ScriptedModel, run_agent  # noqa: E402
+from tact_memory.testing import answer as scripted_answer  # noqa: E402
+from tact_memory.testing import call as scripted_call  # noqa: E402
+from tact_memory.tool.guard import Role  # noqa: E402
 
-from .conftest import REMEMBERED, SEEDED
-from .test_langchain import call, results, scripted
-from .test_pydantic_ai import Script, answer, memory, returns
+from .conftest import REMEMBERED, SEEDED  # noqa: E402
+from .test_langchain import call, results, scripted  # noqa: E402
+from .test_pydantic_ai import Script, answer, memory, returns  # noqa: E402
 
 pytestmark = pytest.mark.anyio
 

@@ -11,20 +11,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
-from pydantic_ai import Agent
 
-import tact_memory
-import tact_memory.adapters.langchain as langchain_adapter
-import tact_memory.adapters.openai_agents as openai_agents_adapter
-import tact_memory.adapters.pydantic_ai as pydantic_ai_adapter
-from tact_memory.adapters.langchain import MemoryAgentMiddleware, with_checkpoints
-from tact_memory.adapters.openai_agents import with_checkpoints as agents_with_checkpoints
-from tact_memory.adapters.pydantic_ai import MemoryCapability, is_checkpoint
-from tact_memory.runtime import checkpoint_rule, roles
-from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
-from tact_memory.store.sqlite import MemoryStore
+pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
 
-from ..runtime.test_checkpoint_rule import Event, spec_says
+from pydantic_ai import Agent  # noqa: E402
+
+import tact_memory  # noqa: E402
+import tact_memory.adapters.langchain as langchain_adapter  # noqa: E402
+import tact_memory.adapters.openai_agents as openai_agents_adapter  # noqa: E402
+import tact_memory.adapters.pydantic_ai as pydantic_ai_adapter  # noqa: E402
+from tact_memory.adapters.langchain import MemoryAgentMiddleware, with_checkpoints  # noqa: E402
+from tact_memory.adapters.openai_agents import with_checkpoints as agents_with_checkpoints  # noqa: E402
+from tact_memory.adapters.pydantic_ai import MemoryCapability, is_checkpoint  # noqa: E402
+from tact_memory.runtime import checkpoint_rule, roles  # noqa: E402
+from tact_memory.screening.checkpoint import CHECKPOINT_TEXT  # noqa: E402
+from tact_memory.store.sqlite import MemoryStore  # noqa: E402
+
+from ..runtime.test_checkpoint_rule import Event, spec_says  # noqa: E402
 
 pytestmark = pytest.mark.anyio
 

@@ -23,19 +23,22 @@ from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from mcp import Client
-from pydantic_ai import Agent
-from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
-from pydantic_ai.models.function import AgentInfo, FunctionModel
-from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 
-from tact_memory.adapters.langchain import MemoryAgentMiddleware
-from tact_memory.adapters.mcp import ToolLayout, create_server
-from tact_memory.adapters.pydantic_ai import MemoryCapability
-from tact_memory.cli.app import cli
-from tact_memory.config.loading import load_config
-from tact_memory.store.sqlite import MemoryStore
-from tact_memory.tool.guard import Role
-from tact_memory.tool.schemas import DIALECTS
+pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
+
+from pydantic_ai import Agent  # noqa: E402
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart  # noqa: E402
+from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
+from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer  # noqa: E402
+
+from tact_memory.adapters.langchain import MemoryAgentMiddleware  # noqa: E402
+from tact_memory.adapters.mcp import ToolLayout, create_server  # noqa: E402
+from tact_memory.adapters.pydantic_ai import MemoryCapability  # noqa: E402
+from tact_memory.cli.app import cli  # noqa: E402
+from tact_memory.config.loading import load_config  # noqa: E402
+from tact_memory.store.sqlite import MemoryStore  # noqa: E402
+from tact_memory.tool.guard import Role  # noqa: E402
+from tact_memory.tool.schemas import DIALECTS  # noqa: E402
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ROOT_COMBINATORS = {"oneOf", "anyOf", "allOf"}

@@ -9,7 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic_ai import (
+
+pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
+
+from pydantic_ai import (  # noqa: E402
     Agent,
     AgentRunResult,
     DeferredToolRequests,
@@ -19,7 +22,7 @@ from pydantic_ai import (
     ToolDenied,
     ToolReturn,
 )
-from pydantic_ai.messages import (
+from pydantic_ai.messages import (  # noqa: E402
     ModelMessage,
     ModelRequest,
     ModelResponse,
@@ -29,16 +32,16 @@ from pydantic_ai.messages import (
     ToolReturnPart,
     UserPromptPart,
 )
-from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 
-from tact_memory.adapters.pydantic_ai import MemoryCapability, checkpoint_part, is_checkpoint, without_checkpoints
-from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS
-from tact_memory.screening.checkpoint import CHECKPOINT_TEXT
-from tact_memory.store.sqlite import MemoryStore
-from tact_memory.tool.guard import Role
-from tact_memory.tool.schemas import input_schema
+from tact_memory.adapters.pydantic_ai import MemoryCapability, checkpoint_part, is_checkpoint, without_checkpoints  # noqa: E402
+from tact_memory.runtime.prompt import MEMORY_INSTRUCTIONS  # noqa: E402
+from tact_memory.screening.checkpoint import CHECKPOINT_TEXT  # noqa: E402
+from tact_memory.store.sqlite import MemoryStore  # noqa: E402
+from tact_memory.tool.guard import Role  # noqa: E402
+from tact_memory.tool.schemas import input_schema  # noqa: E402
 
-from .conftest import REMEMBERED, SEEDED
+from .conftest import REMEMBERED, SEEDED  # noqa: E402
 
 pytestmark = pytest.mark.anyio
 

@@ -8,18 +8,21 @@ import sys
 from typing import Any
 
 import pytest
-from pydantic_ai import messages as pm
-from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from tact_memory.eval.policies import PydanticAIPolicy, refused, resolve_policy, to_pydantic_ai
-from tact_memory.eval.runner import run_pair, run_pairs
-from tact_memory.eval.scenarios import EvalError
-from tact_memory.eval.scripted import ScriptedPolicy
-from tact_memory.eval.summary import arm_outcomes
-from tact_memory.runtime.messages import Message, ModelRequest, Part, ToolCall
-from tact_memory.screening.checkpoint import CHECKPOINT_MARKER, CHECKPOINT_TEXT
+pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
 
-from .helpers import scenario
+from pydantic_ai import messages as pm  # noqa: E402
+from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
+
+from tact_memory.eval.policies import PydanticAIPolicy, refused, resolve_policy, to_pydantic_ai  # noqa: E402
+from tact_memory.eval.runner import run_pair, run_pairs  # noqa: E402
+from tact_memory.eval.scenarios import EvalError  # noqa: E402
+from tact_memory.eval.scripted import ScriptedPolicy  # noqa: E402
+from tact_memory.eval.summary import arm_outcomes  # noqa: E402
+from tact_memory.runtime.messages import Message, ModelRequest, Part, ToolCall  # noqa: E402
+from tact_memory.screening.checkpoint import CHECKPOINT_MARKER, CHECKPOINT_TEXT  # noqa: E402
+
+from .helpers import scenario  # noqa: E402
 
 STORED = "In the `billing-api` repository, the local Postgres listens on port 5433."
 
