@@ -531,8 +531,10 @@ def _parse(text: str, path: Path, origin: str) -> Config:
         # 3.14 has .msg and .lineno; earlier versions put "(at line N, column M)" in the text.
         match = re.search(_POSITION_RE, str(exc))
         lineno = getattr(exc, "lineno", None) or (int(match.group(1)) if match else None)
-        if lineno is None and "end of document" in str(exc):
-            lineno = text.rstrip("\n").count("\n") + 1  # the file ended too soon: name its last line
+        if str(exc).endswith("(at end of document)"):
+            # The file ended too soon: name its last line. tomli and 3.14's tomllib name the empty
+            # line after a final line break; 3.11 to 3.13 name no line.
+            lineno = text.rstrip("\n").count("\n") + 1
         message = getattr(exc, "msg", None) or re.sub(_POSITION_RE, "", str(exc)).strip()
         raise ConfigError(f"invalid TOML: {message}{_hint(text, lineno)}", path=str(path), line=lineno) from exc
     return _validate(raw, path, origin)

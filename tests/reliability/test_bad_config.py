@@ -11,6 +11,7 @@ import os
 import resource
 import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -36,6 +37,22 @@ MALFORMED = [
     ("byte order mark past the start", "[memory]\n\ufeffenabled = true\n", 2, "Invalid statement"),
     ("NUL byte", "[memory]\nenabled = true\x00\n", 2, "Expected newline or end of document"),
 ]
+
+@pytest.mark.parametrize(("name", "text", "line", "reason"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_toml_names_the_same_line_under_tomli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, line: int, reason: str
+) -> None:
+    """The same line with tomli, which Python 3.10 reads the file with (and which Python 3.14's
+    tomllib is): it gives a line of its own where 3.11 to 3.13 give none, one past the last line
+    when the file ends too soon."""
+    tomli = pytest.importorskip("tomli")
+    monkeypatch.setitem(sys.modules, "tomllib", tomli)
+    path = tmp_path / "config.toml"
+    path.write_bytes(text.encode("utf-8"))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert info.value.line == line and reason in str(info.value), str(info.value)
+
 
 WRONG = [
     # (name, text, the key the error must name, words it must contain)
