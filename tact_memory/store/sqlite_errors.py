@@ -19,6 +19,8 @@ any other                              ``StoreUnavailable``, reason ``sqlite_err
 =====================================  ===================================================
 
 An extended code (``sqlite_errorcode``) is looked up first, then its primary code (the low byte).
+``permission_denied`` becomes ``read_only`` where the file exists and it or its folder cannot be
+written (:func:`~.files.unwritable`), which is also what a dry run's check before any write says.
 An ``OSError`` (from the file checks, before SQLite runs) is ``permission_denied``, ``read_only``
 (a read-only file system) or ``os_error``. Our own errors pass through unchanged.
 
@@ -36,6 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .. import errors
+from .files import unwritable
 
 __all__ = [
     "SQLITE_AUTH",
@@ -117,7 +120,8 @@ _WORDING = (
     ("permission", SQLITE_PERM),
     ("unable to open", SQLITE_CANTOPEN),
     ("not a database", SQLITE_NOTADB),
-    ("not authorized", SQLITE_AUTH),
+    ("not authorized", SQLITE_AUTH),  # a statement the authorizer refused
+    ("is prohibited", SQLITE_AUTH),  # "access to kept.id is prohibited": a column read it refused
     ("malformed", SQLITE_CORRUPT),
     ("corrupt", SQLITE_CORRUPT),
 )
@@ -183,6 +187,10 @@ def translate(exc: BaseException, *, path: Path, file_bytes: int, busy_timeout_s
     found = UNAVAILABLE.get(code) or UNAVAILABLE.get(code & 0xFF)
     if found is None:
         return unavailable(path, "sqlite_error", str(exc))
+    if found is _NO_ACCESS and unwritable(path) == "read_only":
+        # SQLite could not open the file for writing, or make its WAL beside it, because the file
+        # system or the folder is read-only: say so, as a dry run's check of the same file does.
+        found = UNAVAILABLE[SQLITE_READONLY]
     reason, message = found
     return unavailable(path, reason, message.format(timeout=busy_timeout_s))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
@@ -82,6 +83,7 @@ def test_full_is_a_capacity_error_naming_the_file_bound(code: int) -> None:
         ("file is not a database", se.SQLITE_NOTADB),
         ("database disk image is malformed", se.SQLITE_CORRUPT),
         ("not authorized", se.SQLITE_AUTH),
+        ("access to kept.id is prohibited", se.SQLITE_AUTH),
         ("no such table: nothing", None),
     ],
 )
@@ -130,3 +132,46 @@ def test_real_sqlite_errors_carry_the_codes_the_table_expects(tmp_path: Path) ->
         small.execute("INSERT INTO t VALUES (zeroblob(100000))")
     small.close()
     assert se.is_full(full.value)
+
+
+def _real_errors(folder: Path) -> Iterator[tuple[str, sqlite3.Error]]:
+    """Errors SQLite itself raises, each named by the code it should carry."""
+
+    def raised(conn: sqlite3.Connection, sql: str) -> sqlite3.Error:
+        with pytest.raises(sqlite3.Error) as info:
+            conn.execute(sql).fetchall()
+        return info.value
+
+    garbage = folder / "garbage.sqlite3"
+    garbage.write_bytes(b"this is not a database at all" * 100)
+    with closing(sqlite3.connect(garbage)) as conn:
+        yield "SQLITE_NOTADB", raised(conn, "SELECT * FROM sqlite_master")
+    db = folder / "kept.sqlite3"
+    with closing(sqlite3.connect(db, isolation_level=None)) as conn:
+        conn.execute("CREATE TABLE kept (id INTEGER, body TEXT)")
+        conn.set_authorizer(lambda action, *args: sqlite3.SQLITE_DENY if action == sqlite3.SQLITE_READ else sqlite3.SQLITE_OK)
+        yield "SQLITE_AUTH", raised(conn, "SELECT id FROM kept")  # a column read refused
+        conn.set_authorizer(lambda action, *args: sqlite3.SQLITE_DENY if action == sqlite3.SQLITE_SELECT else sqlite3.SQLITE_OK)
+        yield "SQLITE_AUTH", raised(conn, "SELECT 1")  # a statement refused
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        yield "SQLITE_READONLY", raised(conn, "INSERT INTO kept VALUES (1, 'x')")
+    with closing(sqlite3.connect(folder / "small.sqlite3", isolation_level=None)) as conn:
+        conn.execute("CREATE TABLE t (x)")
+        conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")
+        yield "SQLITE_FULL", raised(conn, "INSERT INTO t VALUES (zeroblob(100000))")
+    holder = sqlite3.connect(db, isolation_level=None)
+    waiter = sqlite3.connect(db, timeout=0.01, isolation_level=None)
+    with closing(holder), closing(waiter):
+        holder.execute("BEGIN EXCLUSIVE")
+        yield "SQLITE_BUSY", raised(waiter, "BEGIN IMMEDIATE")
+        holder.execute("ROLLBACK")
+
+
+def test_sqlites_own_wording_of_each_error_gives_its_code(tmp_path: Path) -> None:
+    """Python 3.10 records no code, so the code comes from the words: each real error's words give
+    the code it carries where Python records it (3.11 and later)."""
+    for name, exc in _real_errors(tmp_path):
+        code = getattr(se, name)
+        assert se.error_code(coded(None, str(exc))) == code, (name, str(exc))
+        recorded = getattr(exc, "sqlite_errorcode", None)
+        assert recorded is None or recorded & 0xFF == code, (name, str(exc), recorded)
