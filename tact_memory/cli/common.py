@@ -39,21 +39,29 @@ def fail(message: str) -> NoReturn:
     sys.exit(1)
 
 
+_NEWER_PYTHON = {"pydantic-ai": (3, 11)}
+"""Extras whose packages need a newer Python than this package does (pydantic-ai-slim 2.58):
+there, asking to install the extra is no help."""
+
+
 def require_extra(extra: str, *modules: str) -> None:
     """Exit 2 with one line naming the extra when a module it installs is missing.
 
     Checked before any work, so a command never fails half-way (or with a traceback) on an
-    optional dependency. Only top-level module names: finding them imports nothing.
+    optional dependency. Only top-level module names: finding them imports nothing. On a Python
+    the extra's packages do not support, the line says which Python it needs instead.
     """
     import importlib.util
 
     for module in modules:
         if importlib.util.find_spec(module) is None:
-            click.echo(
-                f"tact-memory: this needs the {extra} extra ({module} is not installed): "
-                f"pip install 'tact-memory[{extra}]'",
-                err=True,
-            )
+            needed = _NEWER_PYTHON.get(extra)
+            if needed is not None and sys.version_info < needed:
+                this = f"{sys.version_info[0]}.{sys.version_info[1]}"
+                remedy = f"it needs Python {needed[0]}.{needed[1]} or later, and this is Python {this}"
+            else:
+                remedy = f"pip install 'tact-memory[{extra}]'"
+            click.echo(f"tact-memory: this needs the {extra} extra ({module} is not installed): {remedy}", err=True)
             sys.exit(2)
 
 

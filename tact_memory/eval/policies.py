@@ -96,7 +96,7 @@ class PydanticAIPolicy:
             import pydantic_ai  # noqa: F401
         except ImportError as exc:
             raise EvalError(
-                "the pydantic-ai policy needs pydantic-ai: pip install 'tact-memory[pydantic-ai]'"
+                "the pydantic-ai policy needs pydantic-ai (Python 3.11 or later): pip install 'tact-memory[pydantic-ai]'"
             ) from exc
         self.name = f"pydantic-ai:{model}" if isinstance(model, str) else f"pydantic-ai:{type(model).__name__}"
         self._model = _infer_model(model) if isinstance(model, str) else model

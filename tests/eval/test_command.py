@@ -204,6 +204,8 @@ def test_a_model_policy_that_cannot_run_is_one_line_before_any_work(
 ) -> None:
     import importlib.util
 
+    if importlib.util.find_spec("pydantic_ai") is None:
+        pytest.skip("pydantic-ai is not installed (it needs Python 3.11 or later)")
     if "openai" in policy and importlib.util.find_spec("openai") is not None:
         monkeypatch.delenv("OPENAI_API_KEY", raising=False)
         expected = "cannot use the model 'openai:gpt-4.1'"  # installed: the missing key is the reason
@@ -212,6 +214,26 @@ def test_a_model_policy_that_cannot_run_is_one_line_before_any_work(
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], result.output
+    assert not report.exists()
+
+
+def test_the_pydantic_ai_policy_on_a_python_pydantic_ai_does_not_support_says_which_it_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On Python 3.10 pydantic-ai does not install, so the line says so rather than to install it."""
+    import importlib.util
+    import sys
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pydantic_ai" else find_spec(name, *a))
+    monkeypatch.setattr(sys, "version_info", (3, 10, 13, "final", 0))
+    report = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["eval", "--policy", "pydantic-ai:openai:gpt-4.1", "--report", str(report)])
+    assert result.exit_code == 2
+    assert result.output == (
+        "tact-memory: this needs the pydantic-ai extra (pydantic_ai is not installed): "
+        "it needs Python 3.11 or later, and this is Python 3.10\n"
+    )
     assert not report.exists()
 
 

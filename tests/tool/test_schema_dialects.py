@@ -78,6 +78,7 @@ if TYPE_CHECKING:
 
 SMALL = Limits(scan_results=3, rows=4)
 """Bounds small enough that drawn values cross them."""
+NO_PYDANTIC_AI = "pydantic-ai is not installed (it needs Python 3.11 or later)"
 
 
 def published(dialect: Dialect, limits: Limits = DEFAULT_LIMITS) -> dict[str, dict[str, Any]]:
@@ -155,6 +156,7 @@ def test_openai_strict_is_a_fixed_point_of_the_agents_sdk_and_langchain(name: st
 
 
 def test_pydantic_ai_finds_only_the_openai_strict_dialect_strict_compatible() -> None:
+    pytest.importorskip("pydantic_ai", reason=NO_PYDANTIC_AI)
     from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
 
     for schema in published("openai-strict").values():
@@ -318,6 +320,7 @@ def test_the_gemini_sdk_sends_json_schema_parameters_as_they_are() -> None:
 def test_pydantic_ai_makes_the_gemini_dialect_of_the_default(name: str) -> None:
     """pydantic-ai's converter to Gemini's OpenAPI subset (for ``parameters``) turns the default into
     exactly the gemini dialect, and leaves that as it is."""
+    pytest.importorskip("pydantic_ai", reason=NO_PYDANTIC_AI)
     from pydantic_ai.profiles.google import GoogleOpenAPISchemaTransformer
 
     gemini = published("gemini")[name]
