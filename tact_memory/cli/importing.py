@@ -29,7 +29,7 @@ import json
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,10 +84,10 @@ def _content(raw: str | bytes) -> str:
 
 
 def _put_lines(
-    store: MemoryBackend, lines: Iterable[str | bytes], *, opening: Callable[[str], None] | None = None
+    store: MemoryBackend | None, lines: Iterable[str | bytes], *, opening: Callable[[str], MemoryBackend] | None = None
 ) -> Iterator[LineOutcome]:
-    """Put each line's content; ``opening`` is called once, with the first content that would make
-    the store open its file (see :func:`import_lines`)."""
+    """Put each line's content into ``store``, or into the store ``opening`` answers: it is called
+    once, with the first content that would make a store open its file (see :func:`import_lines`)."""
     line_of_id: dict[int, int] = {}  # ids added by this import, to name a duplicate by its line
     for number, raw in enumerate(lines, start=1):
         if number == 1:  # a byte order mark that an editor put before the first line is not part of it
@@ -97,8 +97,8 @@ def _put_lines(
         try:
             content = _content(raw)
             if opening is not None:
-                opening(content)
-                opening = None
+                store, opening = opening(content), None
+            assert store is not None
             record = store.put(content, probation=False).memory
         except errors.StoreUnavailable:
             raise
@@ -114,10 +114,8 @@ def _put_lines(
 
 
 @contextmanager
-def _scratch_copy(store: MemoryBackend) -> Iterator[tuple[MemoryStore, MemoryStore]]:
-    """``store`` (a local one) and a store over a consistent copy of its database, deleted on exit."""
-    if not isinstance(store, MemoryStore):
-        raise errors.InvalidArguments("--dry-run checks against a copy of the local database; a team store has none")
+def _scratch_copy(store: MemoryStore) -> Iterator[MemoryStore]:
+    """A store over a consistent copy of ``store``'s database, deleted on exit."""
     store.list_records(order="id")  # refuses a foreign, newer or corrupt file, untouched
     with tempfile.TemporaryDirectory(prefix="tact-memory-dry-run-") as folder:
         copy = Path(folder) / "memory" / "v1.sqlite3"
@@ -138,7 +136,7 @@ def _scratch_copy(store: MemoryBackend) -> Iterator[tuple[MemoryStore, MemorySto
                 source.close()
         scratch = MemoryStore(copy, limits=store.limits)
         try:
-            yield store, scratch
+            yield scratch
         finally:
             scratch.close()
 
@@ -158,12 +156,17 @@ def import_lines(store: MemoryBackend, lines: Iterable[str | bytes], *, dry_run:
     if not dry_run:
         yield from _put_lines(store, lines)
         return
-    with _scratch_copy(store) as (real, scratch):
+    if not isinstance(store, MemoryStore):
+        raise errors.InvalidArguments("--dry-run checks against a copy of the local database; a team store has none")
+    real = store
+    with ExitStack() as copies:
 
-        def opening(content: str) -> None:
+        def opening(content: str) -> MemoryBackend:
             # Where the real import would open the file: at the first line whose content passes
-            # the checks a put makes before that. A file it could not write fails the dry run there.
-            scratch.validate_content(content)
+            # the checks a put makes before that. A file it could not write fails the dry run
+            # there, and only then is the file read (a read may need to write beside it too).
+            real.validate_content(content)
             real.check_writable()
+            return copies.enter_context(_scratch_copy(real))
 
-        yield from _put_lines(scratch, lines, opening=opening)
+        yield from _put_lines(None, lines, opening=opening)

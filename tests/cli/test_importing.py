@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,8 +26,8 @@ def line(content: object, **extra: object) -> str:
     return json.dumps({"key": {"id": 99, "version": 7}, "content": content, "read_count": 5, **extra})
 
 
-def test_only_content_is_imported_and_records_start_without_probation(db_path: Path) -> None:
-    store = MemoryStore(db_path)
+def test_only_content_is_imported_and_records_start_without_probation(make_store: Callable[..., MemoryStore]) -> None:
+    store = make_store()
     [outcome] = list(import_lines(store, [line("the build uses meson")]))
     assert outcome.added and outcome.line == 1
     [record] = store.list_records()
@@ -35,8 +35,8 @@ def test_only_content_is_imported_and_records_start_without_probation(db_path: P
     assert record.read_count == 0 and record.probation_until_ms is None
 
 
-def test_refused_lines_are_skipped_by_number_and_code_without_their_content(db_path: Path) -> None:
-    store = MemoryStore(db_path)
+def test_refused_lines_are_skipped_by_number_and_code_without_their_content(make_store: Callable[..., MemoryStore]) -> None:
+    store = make_store()
     store.put("the build uses meson")
     secret = "AKIAFAKE0EXAMPLE07EL"
     lines = [
@@ -53,8 +53,8 @@ def test_refused_lines_are_skipped_by_number_and_code_without_their_content(db_p
     assert [r.content for r in store.list_records(order="id")] == ["the build uses meson", "tests run with pytest"]
 
 
-def test_a_dry_run_checks_capacity_and_duplicates_and_writes_nothing(db_path: Path) -> None:
-    store = MemoryStore(db_path, limits=Limits(rows=3))
+def test_a_dry_run_checks_capacity_and_duplicates_and_writes_nothing(db_path: Path, make_store: Callable[..., MemoryStore]) -> None:
+    store = make_store(limits=Limits(rows=3))
     store.put("the cache is redis", probation=False)
     store.close()
     before = db_path.read_bytes()
@@ -67,8 +67,8 @@ def test_a_dry_run_checks_capacity_and_duplicates_and_writes_nothing(db_path: Pa
     assert len(store.list_records()) == 3
 
 
-def test_a_dry_run_on_a_missing_database_creates_nothing(db_path: Path) -> None:
-    outcomes = list(import_lines(MemoryStore(db_path), [line("the cache is redis")], dry_run=True))
+def test_a_dry_run_on_a_missing_database_creates_nothing(db_path: Path, make_store: Callable[..., MemoryStore]) -> None:
+    outcomes = list(import_lines(make_store(), [line("the cache is redis")], dry_run=True))
     assert [o.added for o in outcomes] == [True]
     assert not db_path.parent.exists()
 
@@ -76,9 +76,9 @@ def test_a_dry_run_on_a_missing_database_creates_nothing(db_path: Path) -> None:
 UNDECODABLE = ['{"content": "x", "n": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"content": "x", "n": 1' + "0" * 5_000 + "}"]
 
 
-def test_a_line_the_decoder_cannot_take_is_skipped_as_invalid(db_path: Path) -> None:
+def test_a_line_the_decoder_cannot_take_is_skipped_as_invalid(make_store: Callable[..., MemoryStore]) -> None:
     lines = [line("the cache is redis"), *UNDECODABLE, line("the queue is kafka")]
-    outcomes = list(import_lines(MemoryStore(db_path), lines))
+    outcomes = list(import_lines(make_store(), lines))
     assert [(o.line, o.code) for o in outcomes] == [(1, None), (2, "invalid_arguments"), (3, "invalid_arguments"), (4, None)]
     assert [o.message for o in outcomes[1:3]] == [
         "the line is nested too deeply to be read", "the line holds a number with too many digits to be read"
@@ -134,7 +134,8 @@ def read_only(folder: Path) -> Iterator[list[str]]:
 def test_a_dry_run_where_the_import_cannot_write_fails_as_the_import_does(tmp_path: Path, database: str) -> None:
     config = write_config(tmp_path / "tact")
     if database == "present":
-        MemoryStore(config.parent / "memory" / "v1.sqlite3").put("the cache is redis")
+        with MemoryStore(config.parent / "memory" / "v1.sqlite3") as store:
+            store.put("the cache is redis")
     source = tmp_path / "in.jsonl"
     source.write_text("\n".join(["not json", line("x" * 2_000), line("the queue is kafka")]) + "\n", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

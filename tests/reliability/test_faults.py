@@ -333,22 +333,23 @@ def test_folder_under_a_regular_file_gives_a_named_error(tmp_path: Path) -> None
     blocker = tmp_path / "tact"
     blocker.write_text("a file where the config folder should be")
     db = blocker / "memory" / "v1.sqlite3"
-    tool = Dispatcher(MemoryStore(db), role=Role.ROOT)
-    results = four_calls(tool)
-    # The put never reaches the store: no scan could succeed, and the tool asks for one first.
-    assert [r["error"]["code"] for r in results] == ["unavailable", "unavailable", "scan_required", "not_found"]
-    assert {r["error"].get("reason") for r in results[:2]} == {"os_error"}
-    assert blocker.read_text() == "a file where the config folder should be"
-    blocker.unlink()
-    put_ok(tool, "the billing service listens on port 8443")
+    with MemoryStore(db) as store:
+        tool = Dispatcher(store, role=Role.ROOT)
+        results = four_calls(tool)
+        # The put never reaches the store: no scan could succeed, and the tool asks for one first.
+        assert [r["error"]["code"] for r in results] == ["unavailable", "unavailable", "scan_required", "not_found"]
+        assert {r["error"].get("reason") for r in results[:2]} == {"os_error"}
+        assert blocker.read_text() == "a file where the config folder should be"
+        blocker.unlink()
+        put_ok(tool, "the billing service listens on port 8443")
     assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
 
 
 def test_missing_folder_is_created_private_on_first_use(tmp_path: Path) -> None:
     """A config folder that does not exist yet: the first write creates it, private (0700)."""
     db = tmp_path / "not" / "yet" / "there" / "memory" / "v1.sqlite3"
-    tool = Dispatcher(MemoryStore(db), role=Role.ROOT)
-    put_ok(tool, "the billing service listens on port 8443")
+    with MemoryStore(db) as store:
+        put_ok(Dispatcher(store, role=Role.ROOT), "the billing service listens on port 8443")
     assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
 

@@ -489,8 +489,8 @@ def test_a_row_whose_key_no_record_can_have_is_refused_by_scan(db_path: Path, sq
 def test_a_missing_generation_counter_is_a_named_error(db_path: Path) -> None:
     seeded(db_path)
     tampered(db_path, "DELETE FROM meta")
-    with pytest.raises(errors.StoreUnavailable) as info:
-        MemoryStore(db_path).scan("service")
+    with MemoryStore(db_path) as store, pytest.raises(errors.StoreUnavailable) as info:
+        store.scan("service")
     assert info.value.reason == "malformed_row" and "generation" in info.value.message
 
 
