@@ -560,7 +560,8 @@ def test_a_thread_a_tool_started_is_a_child_even_after_the_tool_returned(tmp_pat
     assert found["unstated"] is Role.CHILD and found["stated"] is Role.ROOT
     put = found["put"]
     assert put["error"]["code"] == "forbidden" and "role=Role.ROOT" in put["error"]["message"]
-    assert MemoryStore(tmp_path / "cfg" / "memory" / "v1.sqlite3").list_records() == []
+    with MemoryStore(tmp_path / "cfg" / "memory" / "v1.sqlite3") as store:
+        assert store.list_records() == []
 
 
 # -- hooks outside memory's own calls, and graphs inside graphs -------------------------------------

@@ -137,7 +137,7 @@ def left_frames(db: Path) -> None:
     by the full scrub (``VACUUM``)."""
     code = (
         "import os, sys; from tact_memory.store.sqlite import MemoryStore; "
-        "MemoryStore(sys.argv[1]).put('a write whose process never closed its store'); os._exit(0)"
+        "store = MemoryStore(sys.argv[1]); store.put('a write whose process never closed its store'); os._exit(0)"
     )
     subprocess.run([sys.executable, "-c", code, str(db)], env=child_env(), cwd=ROOT, check=True, timeout=60)
     assert Path(f"{db}-wal").stat().st_size > 0
