@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "44c03242f85016d63db465d963fe97d6"
+DIGEST = "0b04a8e43cbab1d1b5aaf18d00f12620"
 
 LEADS: tuple[bytes, ...] = (
     b'----',

@@ -49,6 +49,7 @@ from .vocabulary import (
     DEFAULT_ACCOUNT,
     GIVEN_BEFORE,
     GIVING_VERB,
+    LATIN_KEY_WORDS,
     LOGIN_AS,
     LOGIN_CONTEXT,
     MAX_ASIDE,
@@ -65,7 +66,6 @@ from .vocabulary import (
     MIN_LINKED,
     MIN_VALUE,
     NAMING_BEFORE,
-    OTHER_KEY_WORDS,
     PURPOSE,
     SHORT_PASSPHRASE,
     USER_BEFORE,
@@ -77,11 +77,6 @@ __all__ = ["SentenceChecks"]
 _VALUE_WORDS = (b"'s value", "\u2019s value".encode(), b" value", b" Value")
 """What may follow a credential's name and still name it: its value (``the token value is …``,
 ``the API key's value: …``)."""
-
-_LATIN_KEY_WORDS = tuple(word for word in OTHER_KEY_WORDS if all(letter < "\u0250" for letter in word.decode()))
-"""The names of an API key, a secret key or an access token in languages written in Latin letters,
-whose "is" :data:`.buffers.LINKING` knows (``la clé API est``, ``der API-Schlüssel lautet``,
-``la chiave API è``); none holds a word :data:`CREDENTIAL_WORD` knows."""
 
 
 class SentenceChecks(ValueChecks):
@@ -312,7 +307,7 @@ class SentenceChecks(ValueChecks):
         root password was changed`` (to ...), ``Password updated`` (: ...); or ``one`` standing
         for a credential named earlier in the sentence (:meth:`named_earlier`). Each needs a
         credential word within reach, looked up first."""
-        if self.latin_key_before(buffer, end):
+        if self.latin_key_before(buffer, end) or self.latin_key_for(buffer, end):
             return True
         if not self.word_within_reach(buffer, end, MAX_PURPOSE + MAX_CHANGED):
             return False  # no name, nor a name before how it changed
@@ -325,11 +320,27 @@ class SentenceChecks(ValueChecks):
 
     @staticmethod
     def latin_key_before(buffer: bytearray, end: int) -> bool:
-        """Whether one of :data:`_LATIN_KEY_WORDS` ends at ``end`` as a word of its own."""
-        for word in _LATIN_KEY_WORDS:
+        """Whether one of :data:`LATIN_KEY_WORDS` ends at ``end`` as a word of its own."""
+        for word in LATIN_KEY_WORDS:
             start = end - len(word)
             if start >= 0 and buffer.startswith(word, start) and (start == 0 or buffer[start - 1] not in NAME_CHARS):
                 return True
+        return False
+
+    def latin_key_for(self, buffer: bytearray, end: int) -> bool:
+        """Whether one of :data:`LATIN_KEY_WORDS` and then what it is for (:data:`PURPOSE`) end at
+        ``end``: ``la clé API du service``, ``der API-Schlüssel für Produktion``, ``la chiave API
+        del servizio``. Looked for only where such a word stands within :data:`MAX_PURPOSE` bytes."""
+        at = max(0, end - MAX_PURPOSE)
+        if not any(buffer.find(word, at, end) >= 0 for word in LATIN_KEY_WORDS):
+            return False
+        for _ in range(4):  # la clave de API del servicio: the first phrase found is "clave de API ..."
+            phrase = self.purpose.search(buffer, at, end)
+            if phrase is None:
+                return False
+            if self.latin_key_before(buffer, phrase.end("name")):
+                return True
+            at = phrase.end("name")
         return False
 
     def named_earlier(self, buffer: bytearray, end: int) -> bool:

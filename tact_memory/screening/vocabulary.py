@@ -68,6 +68,7 @@ __all__ = [
     "NEXT_FLAG",
     "NODE_PROPERTIES",
     "OPEN_STAND_IN",
+    "LATIN_KEY_WORDS",
     "OTHER_KEY_WORDS",
     "OTHER_PARTICLES",
     "OTHER_PASSWORD_WORDS",
@@ -464,6 +465,10 @@ OTHER_KEY_WORDS = tuple(
         "API-Schlüssel", "geheimer Schlüssel",
     )
 )  # fmt: skip
+LATIN_KEY_WORDS = tuple(word for word in OTHER_KEY_WORDS if all(letter < "\u0250" for letter in word.decode()))
+"""Of :data:`OTHER_KEY_WORDS`, those in Latin letters (French, Spanish, Portuguese, Italian, German),
+whose words for "is" and "for" are the linking words' and :data:`PURPOSE`'s; none holds a word
+:data:`CREDENTIAL_WORD` knows."""
 # Words that introduce a user and a password given as a pair (the staging login is admin:...,
 # DB creds: app / ..., the admin account is admin@example.com / ..., u/p: admin/...), and how far
 # before the user they may stand on its line.

@@ -108,6 +108,18 @@ SENTENCES = [
     "a chave de API é {v}",
     "la chiave API è {v}",
     "la chiave segreta è {v}",
+    # ... also after what the key is for, before "is" or a colon
+    "la clé API du service est {v}",
+    "la clé API du service : {v}",
+    "la clé secrète pour la production est {v}",
+    "le jeton d'accès du dépôt : {v}",
+    "der API-Schlüssel für Produktion ist {v}",
+    "der API-Schlüssel für Produktion: {v}",
+    "la clave de API del servicio es {v}",
+    "la clave de API del servicio: {v}",
+    "a chave de API do serviço é {v}",
+    "la chiave API del servizio è {v}",
+    "la chiave API del servizio = {v}",
     # languages whose "is" counts only right after their word for a password
     "salasana on {v}",
     "Salasana on {v}.",
@@ -159,6 +171,11 @@ def test_a_value_after_is_in_another_language_is_refused(sentence: str, value: s
         # An API key's name in those languages, then a description.
         "la clé API est invalide", "der API-Schlüssel ist abgelaufen", "la clave de API es obligatoria",
         "la chiave API è scaduta", "la clé API est stockée dans le coffre", "der API-Schlüssel ist $API_KEY",
+        # ... after what it is for, or where that phrase ends a clause first.
+        "la clé API du service : voir le coffre", "la clé API du service est invalide",
+        "der API-Schlüssel für Produktion ist abgelaufen", "der API-Schlüssel für Produktion: siehe Tresor",
+        "la clave de API del servicio: 32 caracteres", "la clé API du service, la base : Postgres15x",
+        "la clé API du service. Note : Xk8Qw2Lm9Rt4Pz",
         # "clave" or "chave" alone is a key of any kind, as in a keyword (palabra clave).
         "la palabra clave es Tr0ub4dor3x", "la clave es sk9Xq2LmV8rT4wZp", "a chave é sk9Xq2LmV8rT4wZp",
         "the compass est Tr0ub4dor&3",
