@@ -24,7 +24,6 @@ from .names import (
     KEY_CONSTANT_SECRET,
     KEY_NAME_VALUE,
     LOOKUP_VALUE,
-    MAX_COMMAND,
     NAMED_CREDENTIAL,
     NUMBER,
     OBJECT_NAME,
@@ -36,6 +35,7 @@ from .names import (
     SUFFIXED_CREDENTIAL,
     WEAK_NAME,
 )
+from .places import command_start
 from .sections import configuration_path, section_before
 from .sentences import SentenceChecks
 from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
@@ -130,7 +130,7 @@ class AssignmentChecks(SentenceChecks):
                     value += 1  # ${DB_PASSWORD:-...}: the default is the value
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
-        line = buffer.rfind(b"\n", max(0, start - MAX_COMMAND), start) + 1
+        line = command_start(buffer, start)
         if buffer.find(b"-secrets", line, start) >= 0 and self.secret_flag.search(buffer, line, start) is not None:
             return False  # gcloud run deploy --set-secrets=DB_PASSWORD=db-password:latest
         if named:
@@ -440,7 +440,7 @@ class AssignmentChecks(SentenceChecks):
         or the name's own variable, then the operator; or a chain of such references, each
         falling back to the next. The literal is judged as a call's second argument is (a digit, a
         symbol or a case step in it): ``|| ""``, ``or "dev"`` and ``?? "none"`` are kept."""
-        line = buffer.rfind(b"\n", max(0, match.start() - MAX_COMMAND), match.start()) + 1
+        line = command_start(buffer, match.start())
         references: list[tuple[int, int]] = []
         sep = match.start()
         for _ in range(MAX_FALLBACKS):  # a chain: settings.api_key or os.environ.get("API_KEY") or "..."
