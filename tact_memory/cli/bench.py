@@ -452,7 +452,8 @@ class _BareTelemetry:
 
     def commit(self, keys: list[tuple[int, int]]) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
-        self.conn.executemany(SCAN_TELEMETRY, [(time.time_ns() // 1_000_000, id_, version) for id_, version in keys])
+        now = time.time_ns() // 1_000_000
+        self.conn.executemany(SCAN_TELEMETRY, [{"now": now, "id": id_, "version": version} for id_, version in keys])
         self.conn.execute("COMMIT")
 
 

@@ -60,9 +60,9 @@ class Fts5Baseline:
         marks = ", ".join("?" * len(ids))
         found = dict(self.conn.execute(f"SELECT id, substr(content, 1, 64) FROM memories WHERE id IN ({marks})", ids))
         self.conn.executemany(
-            "INSERT INTO telemetry (memory_id, scan_count, last_scanned_at_ms) VALUES (?2, 1, ?1)"
-            " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = ?1",
-            [(time.time_ns() // 1_000_000, i) for i in ids],  # a real time: 0 would take no bytes
+            "INSERT INTO telemetry (memory_id, scan_count, last_scanned_at_ms) VALUES (:id, 1, :now)"
+            " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = :now",
+            [{"now": time.time_ns() // 1_000_000, "id": i} for i in ids],  # a real time: 0 would take no bytes
         )
         self.conn.execute("COMMIT")
         return json.dumps([{"id": i, "preview": found[i]} for i in ids])

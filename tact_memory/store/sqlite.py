@@ -92,26 +92,33 @@ _AT_VERSION = "(id, version) IN (SELECT json_extract(value, '$[0]'), json_extrac
 
 SCAN_TELEMETRY = (
     "INSERT INTO telemetry (memory_id, scan_count, last_scanned_at_ms)"
-    f" SELECT id, 1, ?1 FROM memories WHERE id = ?2 AND version = ?3 AND {rows.MEMORY_CELLS_VALID}"
-    " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = ?1"
+    f" SELECT id, 1, :now FROM memories WHERE id = :id AND version = :version AND {rows.MEMORY_CELLS_VALID}"
+    " ON CONFLICT (memory_id) DO UPDATE SET scan_count = scan_count + 1, last_scanned_at_ms = :now"
     f" WHERE {rows.TELEMETRY_CELLS_VALID}"
 )
-"""A scan's telemetry for one served card ``(now, id, version)``: counted only while the record is at
-that version and every cell of it is sound; a record without a telemetry row gets one. Written
-into the ``telemetry`` table alone, so a scan rewrites none of the pages that hold content."""
+"""A scan's telemetry for one served card (``now``, ``id``, ``version``, by name): counted only while
+the record is at that version and every cell of it is sound; a record without a telemetry row gets
+one. Written into the ``telemetry`` table alone, so a scan rewrites none of the pages that hold
+content. Named, not numbered (a question mark and a number): Python 3.12.0 to 3.12.3 warn that such
+a parameter given by position is a named one (CPython gh-117995)."""
 
 _READ = (
     "INSERT INTO telemetry (memory_id, read_count, last_read_at_ms)"
-    " SELECT id, 1, ?1 FROM memories WHERE id = ?2 AND version = ?3"
-    " ON CONFLICT (memory_id) DO UPDATE SET read_count = read_count + 1, last_read_at_ms = ?1,"
+    " SELECT id, 1, :now FROM memories WHERE id = :id AND version = :version"
+    " ON CONFLICT (memory_id) DO UPDATE SET read_count = read_count + 1, last_read_at_ms = :now,"
     " probation_until_ms = NULL"
 )
-"""A read's telemetry for one record ``(now, id, version)``: counted, and the record leaves
+"""A read's telemetry for one record (``now``, ``id``, ``version``, by name): counted, and the record leaves
 probation, while it is at that version (the read has checked every cell of it)."""
 
 _TELEMETRY_STARTS = "INSERT OR REPLACE INTO telemetry (memory_id, probation_until_ms) VALUES (?, ?)"
 """A new version's telemetry ``(id, probation deadline or None)``: never scanned or read; it
 replaces the telemetry of the version before, and any row a hand left for an id not yet used."""
+
+
+def _telemetry(now: int, key: RecordKey) -> dict[str, int]:
+    """The parameters of :data:`SCAN_TELEMETRY` (or a read's) for the record at ``key``."""
+    return {"now": now, "id": key.id, "version": key.version}
 
 
 def _pruning_until_it_fits(attempt: Callable[[int], _Result | None]) -> _Result:
@@ -503,7 +510,7 @@ class MemoryStore:
         return row[0] if row is not None and type(row[0]) is int else None
 
     @staticmethod
-    def _record_telemetry(conn: sqlite3.Connection, sql: str, params: Sequence[tuple[object, ...]]) -> int | None:
+    def _record_telemetry(conn: sqlite3.Connection, sql: str, params: Sequence[dict[str, int]]) -> int | None:
         """Run a telemetry update once per row and answer how many rows it changed; at the file
         bound, skip the rest rather than fail the scan or read (and answer ``None``).
 
@@ -576,7 +583,7 @@ class MemoryStore:
             with self._transaction("telemetry") as conn:
                 now = self._clock()
                 self._save_derived(conn)
-                bumped = self._record_telemetry(conn, SCAN_TELEMETRY, [(now, c.key.id, c.key.version) for c in cards])
+                bumped = self._record_telemetry(conn, SCAN_TELEMETRY, [_telemetry(now, c.key) for c in cards])
                 if bumped is not None and bumped < len(cards):
                     self._check_served(conn, [c.key for c in cards])
         return cards
@@ -652,7 +659,7 @@ class MemoryStore:
         with self._transaction("telemetry") as conn:
             now = self._clock()
             self._save_derived(conn)
-            self._record_telemetry(conn, _READ, [(now, i, by_id[i].key.version) for i in found])
+            self._record_telemetry(conn, _READ, [_telemetry(now, by_id[i].key) for i in found])
             for row in conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE {_AT_VERSION}", (seen,)):
                 record = self._record(row)
                 by_id[record.key.id] = record
