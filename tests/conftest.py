@@ -19,6 +19,8 @@ settings.register_profile("ci", settings.get_profile("explore"), derandomize=Tru
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "explore"))
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+NO_PYDANTIC_AI = "pydantic-ai is not installed (it needs Python 3.11 or later)"
+"""Why a test of pydantic-ai skips: on Python 3.10, ``[dev]`` installs without it."""
 
 
 def fixture_path(*parts: str) -> Path:

@@ -12,6 +12,8 @@ from typing import Any
 import click
 import pytest
 
+from .conftest import NO_PYDANTIC_AI
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:
@@ -40,7 +42,7 @@ def test_the_first_example_wraps_a_loop() -> None:
 def test_readme_example_is_the_file_and_runs(path: str, code: str, tmp_path: Path) -> None:
     assert (ROOT / path).read_text(encoding="utf-8") == code
     if path == "examples/pydantic_ai_agent.py":
-        pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
+        pytest.importorskip("pydantic_ai", reason=NO_PYDANTIC_AI)
     proc = subprocess.run([sys.executable, str(ROOT / path), str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip()

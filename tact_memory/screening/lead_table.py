@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "0b04a8e43cbab1d1b5aaf18d00f12620"
+DIGEST = "cdcdcc692d16c244aca3cfa3fc83c6f0"
 
 LEADS: tuple[bytes, ...] = (
     b'----',

@@ -27,7 +27,7 @@ from .buffers import LINKING
 from .checks import Checks
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR, HERE_STRING, STDIN_READERS
-from .vocabulary import LATIN_KEY_WORDS, OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
+from .vocabulary import LATIN_KEY_WORDS, OTHER_FOR, OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
@@ -82,9 +82,16 @@ def _other_word(word: bytes, after: bytes, check: _Check) -> tuple[str, bytes, _
 
 
 _OTHER_COLON = rb"[ \t]*[:=](?![:=/])"
-_LATIN_KEY_COLON = "(?:[ \t]+(?:du|de|des|pour|für|vom|del|para|da|do|di|per)[ \t]+[^\r\n:=,.;!?]{1,48}?)?".encode() + _OTHER_COLON
+_LATIN_KEY_COLON = rb"(?:[ \t]+(?:" + OTHER_FOR + rb")[ \t]+[^\r\n:=,.;!?]{1,48}?)?" + _OTHER_COLON
 """The colon after an API key's or a secret key's name in Latin letters, also after what the key is
 for (la clé API du service : …, der API-Schlüssel für Produktion: …, la chiave API del servizio: …)."""
+
+
+def _colon_after(word: bytes) -> bytes:
+    """What a colon after ``word`` may follow: :data:`_LATIN_KEY_COLON` for a key's name in Latin letters."""
+    return _LATIN_KEY_COLON if word in LATIN_KEY_WORDS else _OTHER_COLON
+
+
 _OTHER_PARTICLE = rb"(?:" + b"|".join(OTHER_PARTICLES) + rb")[ \t]?"
 _OTHER_WORDS = OTHER_PASSWORD_WORDS + OTHER_KEY_WORDS
 _CYRILLIC_WORDS = tuple(word for word in _OTHER_WORDS if any("\u0400" <= letter <= "\u04ff" for letter in word.decode()))
@@ -112,7 +119,7 @@ _OTHER_SCRIPT_RULES = tuple(
     for word in _OTHER_WORDS
     if not word.isascii()
     for after, check in (
-        (_LATIN_KEY_COLON if word in LATIN_KEY_WORDS else _OTHER_COLON, Checks.assignment_in_other_words),
+        (_colon_after(word), Checks.assignment_in_other_words),
         (_OTHER_PARTICLE, Checks.sentence_in_other_words),
     )
 ) + tuple(_other_word(word, link, Checks.sentence_in_other_words) for word, link in _OTHER_LINKS if not word.isascii())
@@ -120,11 +127,7 @@ _OTHER_SCRIPT_RULES = tuple(
 alone skips them (:data:`OTHER_SCRIPTS`)."""
 _OTHER_WORD_RULES = (
     _OTHER_SCRIPT_RULES
-    + tuple(
-        _other_word(word, _LATIN_KEY_COLON if word in LATIN_KEY_WORDS else _OTHER_COLON, Checks.assignment_in_other_words)
-        for word in _OTHER_WORDS
-        if word.isascii()
-    )
+    + tuple(_other_word(word, _colon_after(word), Checks.assignment_in_other_words) for word in _OTHER_WORDS if word.isascii())
     + tuple(_other_word(word, link, Checks.sentence_in_other_words) for word, link in _OTHER_LINKS if word.isascii())
 )
 

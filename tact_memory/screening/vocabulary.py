@@ -46,6 +46,7 @@ __all__ = [
     "HTML_ENTITY",
     "JOINED_PAIR",
     "JOINED_RUN",
+    "LATIN_KEY_WORDS",
     "LOGIN_AS",
     "LOGIN_CONTEXT",
     "MAX_ASIDE",
@@ -68,7 +69,7 @@ __all__ = [
     "NEXT_FLAG",
     "NODE_PROPERTIES",
     "OPEN_STAND_IN",
-    "LATIN_KEY_WORDS",
+    "OTHER_FOR",
     "OTHER_KEY_WORDS",
     "OTHER_PARTICLES",
     "OTHER_PASSWORD_WORDS",
@@ -407,6 +408,9 @@ GRAMMAR_WORD = (
     rb"|await|yield|lambda|return|import|elif|except|raise|del|global)"
 )
 
+# "for", "of" or "from" in the languages whose "is" the linking words know (du serveur, für den
+# Router, del servicio), and in Swedish and Dutch.
+OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|voor|van"
 # A credential's name followed by what it is for, or a clause that says which it is, up to four
 # words, ending where a linking word follows (the password for the staging DB, the API key of the
 # billing service, the password we agreed on, the token that works; in the languages
@@ -414,8 +418,7 @@ GRAMMAR_WORD = (
 # Router).
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
-    rb"(?:for|of|on|in|at|to|du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|voor|van"
-    rb"|that|which|we|I|you|they)"
+    rb"(?:for|of|on|in|at|to|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
     rb"(?:[ \t]+(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}){1,4}\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,

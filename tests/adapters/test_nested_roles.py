@@ -25,7 +25,9 @@ from langchain.agents.middleware import dynamic_prompt
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import tool
 
-pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
+from ..conftest import NO_PYDANTIC_AI
+
+pytest.importorskip("pydantic_ai", reason=NO_PYDANTIC_AI)
 
 from pydantic_ai import Agent, RunContext  # noqa: E402
 from pydantic_ai.messages import ModelMessage, ModelResponse, ToolCallPart  # noqa: E402

@@ -12,7 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
-pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
+from ..conftest import NO_PYDANTIC_AI
+
+pytest.importorskip("pydantic_ai", reason=NO_PYDANTIC_AI)
 
 from pydantic_ai import Agent  # noqa: E402
 

@@ -24,7 +24,9 @@ from jsonschema import Draft202012Validator
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from mcp import Client
 
-pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
+from ..conftest import NO_PYDANTIC_AI
+
+pytest.importorskip("pydantic_ai", reason=NO_PYDANTIC_AI)
 
 from pydantic_ai import Agent  # noqa: E402
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart  # noqa: E402

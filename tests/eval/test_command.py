@@ -20,6 +20,8 @@ from tact_memory.eval.report import bar_chart, render_markdown, write_report
 from tact_memory.eval.scenarios import EvalError, default_scenario_dir
 from tact_memory.eval.verdict import default_thresholds_path
 
+from ..conftest import NO_PYDANTIC_AI
+
 KEYS = {
     "scan_precision_at_5", "scan_recall_at_5", "read_precision", "mrr", "abstention_accuracy", "duplicate_puts",
     "correct_replacements", "contradiction_rate", "forbidden_writes", "probation_survival", "scanned_never_read",
@@ -205,7 +207,7 @@ def test_a_model_policy_that_cannot_run_is_one_line_before_any_work(
     import importlib.util
 
     if importlib.util.find_spec("pydantic_ai") is None:
-        pytest.skip("pydantic-ai is not installed (it needs Python 3.11 or later)")
+        pytest.skip(NO_PYDANTIC_AI)
     if "openai" in policy and importlib.util.find_spec("openai") is not None:
         monkeypatch.delenv("OPENAI_API_KEY", raising=False)
         expected = "cannot use the model 'openai:gpt-4.1'"  # installed: the missing key is the reason

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("pydantic_ai", reason="pydantic-ai is not installed (it needs Python 3.11 or later)")
+from ..conftest import NO_PYDANTIC_AI
+
+pytest.importorskip("pydantic_ai", reason=NO_PYDANTIC_AI)
 
 from pydantic_ai import messages as pm  # noqa: E402
 from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402

@@ -105,35 +105,6 @@ def test_os_errors_map_by_type_and_our_own_pass_through() -> None:
     assert se.error_code(ValueError("database is locked")) is None  # only SQLite's errors have codes
 
 
-def test_real_sqlite_errors_carry_the_codes_the_table_expects(tmp_path: Path) -> None:
-    garbage = tmp_path / "garbage.sqlite3"
-    garbage.write_bytes(b"this is not a database at all" * 100)
-    with closing(sqlite3.connect(garbage)) as conn, pytest.raises(sqlite3.DatabaseError) as not_db:
-        conn.execute("SELECT * FROM sqlite_master").fetchall()
-    assert se.error_code(not_db.value) == se.SQLITE_NOTADB
-    db = tmp_path / "locked.sqlite3"
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("CREATE TABLE t (x)")
-    holder.execute("BEGIN EXCLUSIVE")
-    waiter = sqlite3.connect(db, timeout=0.01, isolation_level=None)
-    try:
-        with pytest.raises(sqlite3.OperationalError) as busy:
-            waiter.execute("BEGIN IMMEDIATE")
-        assert se.error_code(busy.value) == se.SQLITE_BUSY
-        assert translated(busy.value).reason == "busy"  # type: ignore[attr-defined]
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
-        waiter.close()
-    small = sqlite3.connect(tmp_path / "small.sqlite3", isolation_level=None)
-    small.execute("CREATE TABLE t (x)")
-    small.execute(f"PRAGMA max_page_count = {small.execute('PRAGMA page_count').fetchone()[0]}")
-    with pytest.raises(sqlite3.OperationalError) as full:
-        small.execute("INSERT INTO t VALUES (zeroblob(100000))")
-    small.close()
-    assert se.is_full(full.value)
-
-
 def _real_errors(folder: Path) -> Iterator[tuple[str, sqlite3.Error]]:
     """Errors SQLite itself raises, each named by the code it should carry."""
 
@@ -167,11 +138,15 @@ def _real_errors(folder: Path) -> Iterator[tuple[str, sqlite3.Error]]:
         holder.execute("ROLLBACK")
 
 
-def test_sqlites_own_wording_of_each_error_gives_its_code(tmp_path: Path) -> None:
-    """Python 3.10 records no code, so the code comes from the words: each real error's words give
-    the code it carries where Python records it (3.11 and later)."""
+def test_real_sqlite_errors_carry_the_codes_the_table_expects(tmp_path: Path) -> None:
+    """Each real error gives its code, recorded (Python 3.11 and later) or, as on 3.10, from the
+    words alone; a busy one translates to ``busy``, a full one is full."""
     for name, exc in _real_errors(tmp_path):
         code = getattr(se, name)
+        assert se.error_code(exc) & 0xFF == code, (name, str(exc))
         assert se.error_code(coded(None, str(exc))) == code, (name, str(exc))
         recorded = getattr(exc, "sqlite_errorcode", None)
         assert recorded is None or recorded & 0xFF == code, (name, str(exc), recorded)
+        if code == se.SQLITE_BUSY:
+            assert translated(exc).reason == "busy"  # type: ignore[attr-defined]
+        assert se.is_full(exc) == (code == se.SQLITE_FULL)

@@ -73,12 +73,13 @@ from tact_memory.tool.wire import (
     encode_call,
 )
 
+from ..conftest import NO_PYDANTIC_AI
+
 if TYPE_CHECKING:
     from tact_memory.tool.schemas import Dialect
 
 SMALL = Limits(scan_results=3, rows=4)
 """Bounds small enough that drawn values cross them."""
-NO_PYDANTIC_AI = "pydantic-ai is not installed (it needs Python 3.11 or later)"
 
 
 def published(dialect: Dialect, limits: Limits = DEFAULT_LIMITS) -> dict[str, dict[str, Any]]:
