@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "cdcdcc692d16c244aca3cfa3fc83c6f0"
+DIGEST = "43f449ad9b9b2b68c6f2d86407424f98"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -679,6 +679,21 @@ LEADS: tuple[bytes, ...] = (
     b'EMAIL/',
     b'EMAIL / ',
     b' / ',
+    b'login',
+    b'Login',
+    b'LOGIN',
+    b'logins',
+    b'Logins',
+    b'LOGINS',
+    b'creds',
+    b'Creds',
+    b'CREDS',
+    b'credentials',
+    b'Credentials',
+    b'CREDENTIALS',
+    b'credential',
+    b'Credential',
+    b'CREDENTIAL',
     b'in as',
     b'IN AS',
     b'connect as',

@@ -68,6 +68,14 @@ _ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always)[ \t]+)?"
 _Check = Callable[[Checks, bytearray, re.Match[bytes]], bool]
 
 
+_LOGIN_PAIR = (
+    rb"(?:[ \t]+for[ \t]+[^:\n]{1,40}?)?(?:[ \t]*:|[ \t]+(?:is|are|was)(?:[ \t]*:)?)[ \t]+"
+    rb"(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})(?P<joint>/|,[ \t]+)"
+)
+"""A login's word's end to a password's start (:meth:`~.sentences.LoginChecks.login_joined_pair`):
+what the login is for, a colon or "is", the user and a slash with no space or a comma."""
+
+
 def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
     """Published prefixes and lengths of other providers' tokens, and tokens marked inside (:mod:`.providers`)."""
     return (
@@ -1085,6 +1093,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),
+    # A user and a password right after a login's word and a colon or "is", joined with no space
+    # around a slash or by a comma: Staging login: ann/..., Credentials for the demo: demo, ...,
+    # the demo login is ann/.... Found by the word (each spelling a literal); the pair must follow
+    # it at once, so a path or a list later in the sentence is not read as one.
+    *(
+        ("credential_assignment", pattern, Checks.login_joined_pair)
+        for word in (b"login", b"logins", b"creds", b"credentials", b"credential")
+        for pattern in spelled(word, _LOGIN_PAIR, gap=rb"[A-Za-z0-9_-]")
+    ),
     # A password after the user a login logs in as, joined by "with" or "using": log in as bob
     # with ..., sign in as admin using ..., connect as root with .... Found by the verb's end and
     # "as" ("in as" ends log in, login, sign in, logged in and ssh in; "as" alone is in most

@@ -604,6 +604,23 @@ class SentenceChecks(ValueChecks):
         slash without spaces also joins the parts of a path (``users/admin/settings``)."""
         return self.user_pair(buffer, match.end() - 1, match.end())
 
+    def login_joined_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password right after a login's word and a colon or "is", joined
+        with no space around a slash or by a comma (``Staging login: ann/...``, ``Credentials for
+        the demo: demo, ...``): judged as the pair around a spaced slash (:meth:`user_pair`), the
+        login's word being the rule's own, but only a value with a generated one's texture counts
+        (:meth:`bare_value`), since such a slash also joins a path's parts and such a comma a
+        list's (``credentials: vault/prod2db``, ``logins: alice, bob2024``); a value with another
+        slash is a path (``login: src/auth/LoginForm2``). Code's ``assert credentials is None,
+        '...'`` is no pair: a constant is no user, and a quoted value after a comma is an argument."""
+        value = match.end()
+        if buffer[value] in b"'\"`([{" or match.group("user") in (b"None", b"True", b"False", b"null", b"nil", b"not"):
+            return False
+        found = self.value_at(buffer, value, tight=False)
+        if found is None or buffer.find(b"/", found[0], found[1]) >= 0 or not self.bare_value(buffer, value):
+            return False
+        return self.user_pair(buffer, match.start("joint"), value, labelled=True)
+
     def account_generated_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password after a colon or a slash with no
         space and no word of a login (``Grafana admin:Xk9mQ2vLp``, ``root/Tr0ub4dor&3 on the

@@ -218,6 +218,45 @@ def test_an_unspaced_slash_that_joins_a_path_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
+# Right after a login's word and a colon or "is", any user and a generated password, with no space
+# around a slash or after a comma.
+@given(
+    text=st.builds(
+        "{}{}{}{}{}".format,
+        st.sampled_from(["Staging login: ", "Credentials for the demo: ", "the NAS login is ", "creds: ", "Logins: ", "CREDENTIALS: "]),
+        st.sampled_from(["ann", "demo", "j.doe", "svc-deploy", "ann@example.com", "admin"]),
+        st.sampled_from(["/", ", "]),
+        mixed.filter(lambda v: "@" not in v),
+        st.sampled_from(["", ".", "\n", " (rotate monthly)"]),
+    )
+)
+def test_a_user_and_a_generated_password_joined_by_a_slash_or_a_comma_right_after_a_login_word_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "login: ann/hunter2",  # a weak value: such a slash joins a path's parts as often
+        "Login: src/auth/LoginForm2",  # a path of three parts
+        "login: ann/Xk7pQ2mZ9w/profile",
+        "Login: SSO/Okta",
+        "logins: alice, bob2024",  # a list
+        "login: admin, then run make deploy",
+        "login: admin, see the vault",
+        "the login page: docs/LoginPage2x",  # the pair must follow the login's word at once
+        "Login is handled by auth/OAuth2Flow",
+        "the blogin: ann/Xk7pQ2mZ9w",  # a login's word inside another word
+        # Code: a constant is no user, a quoted value after a comma is an argument.
+        "assert credentials is None, 'Cannot provide both `credentials` and `Source2x`'",
+        "assert credentials is not None, Xk7pQ2mZ9w",
+        'login = login is True, "Xk7pQ2mZ9w"',
+    ],
+)
+def test_what_a_slash_or_a_comma_joins_right_after_a_login_word_that_is_no_pair_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 # Short labels: u/p before a pair, and p: after a user given after u: on the same line.
 @given(
     form=st.sampled_from(["u/p: {user}/{value}", "u/pw: {user} / {value}", "u: {user} p: {value}", "U: {user}, P: {value}", "user: {user} / p: {value}"]),
