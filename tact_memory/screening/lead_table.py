@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "43f449ad9b9b2b68c6f2d86407424f98"
+DIGEST = "f5f24c078434a21775f6241512dd1c9f"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -694,6 +694,15 @@ LEADS: tuple[bytes, ...] = (
     b'credential',
     b'Credential',
     b'CREDENTIAL',
+    b'unlock',
+    b'Unlock',
+    b'UNLOCK',
+    b'decrypt',
+    b'Decrypt',
+    b'DECRYPT',
+    b'unseal',
+    b'Unseal',
+    b'UNSEAL',
     b'in as',
     b'IN AS',
     b'connect as',

@@ -68,6 +68,10 @@ _ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always)[ \t]+)?"
 _Check = Callable[[Checks, bytearray, re.Match[bytes]], bool]
 
 
+_UNLOCKED_WITH = rb"(?:s|ed|ing)?(?:[ \t]+(?:[^\s.,;:!?()]|\.(?=\S))+){0,6}?[ \t]+(?:with|using)[ \t]+"
+"""An unlocking verb's end to what it is given (:meth:`~.sentences.LoginChecks.unlocking_value`):
+what it unlocks, in one clause, then "with" or "using"."""
+
 _LOGIN_PAIR = (
     rb"(?:[ \t]+for[ \t]+[^:\n]{1,40}?)?(?:[ \t]*:|[ \t]+(?:is|are|was)(?:[ \t]*:)?)[ \t]+"
     rb"(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})(?P<joint>/|,[ \t]+)"
@@ -1101,6 +1105,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", pattern, Checks.login_joined_pair)
         for word in (b"login", b"logins", b"creds", b"credentials", b"credential")
         for pattern in spelled(word, _LOGIN_PAIR, gap=rb"[A-Za-z0-9_-]")
+    ),
+    # A password given to what it unlocks, after "with" or "using": Unlock the keychain with ...,
+    # decrypt backup.tar.gpg using ..., the vault unseals with .... Found by the verb (each
+    # spelling a literal); at most six words stand between it and "with", in one clause.
+    *(
+        ("credential_assignment", pattern, Checks.unlocking_value)
+        for verb in (b"unlock", b"decrypt", b"unseal")
+        for pattern in spelled(verb, _UNLOCKED_WITH, gap=rb"[A-Za-z0-9_]")
     ),
     # A password after the user a login logs in as, joined by "with" or "using": log in as bob
     # with ..., sign in as admin using ..., connect as root with .... Found by the verb's end and

@@ -126,6 +126,7 @@ class SentenceChecks(ValueChecks):
         rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
     )
     default_account = compiled(DEFAULT_ACCOUNT)
+    tool_name = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+[0-9]*|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
     numbered_account = compiled(DEFAULT_ACCOUNT + rb"[0-9]{0,4}(?![A-Za-z0-9_.-])")
     given_before = compiled(GIVEN_BEFORE)
     login_as = compiled(LOGIN_AS)
@@ -620,6 +621,19 @@ class SentenceChecks(ValueChecks):
         if found is None or buffer.find(b"/", found[0], found[1]) >= 0 or not self.bare_value(buffer, value):
             return False
         return self.user_pair(buffer, match.start("joint"), value, labelled=True)
+
+    def unlocking_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password given to what it unlocks, decrypts or unseals, after "with" or
+        "using" (``Unlock the keychain with ...``, ``decrypt backup.tar.gpg using ...``): only a
+        value with a generated one's texture (:meth:`bare_value`) that is no name in camel case
+        with a number after it and no keyboard shortcut, since such a verb is given tools, keys
+        and devices as often (``unlock with YubiKey5``, ``decrypt using KMSKey2024``, ``unlock
+        the screen with Ctrl+Alt+L``, ``unlock it with Touch ID``, ``decrypt with utf8mb4``)."""
+        value = match.end()
+        found = self.value_at(buffer, value, tight=False)
+        if found is None or self.tool_name.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
+            return False
+        return self.bare_value(buffer, value)
 
     def account_generated_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password after a colon or a slash with no

@@ -1,0 +1,64 @@
+"""A password given to what it unlocks, decrypts or unseals, after "with" or "using": ``Unlock the
+keychain with …``, ``decrypt backup.tar.gpg using …``. Only a value with a generated one's texture
+counts, and no tool's, product's or key's name: such a verb is given those as often."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tact_memory.screening.credentials import find_secret
+
+from .test_sentences import mixed
+
+# Generated: a password's texture (a symbol after the digits, or the classes interleaved), which no
+# camel-case name with a number after it has.
+generated = st.one_of(
+    mixed.filter(lambda v: not v[-1].isdigit()),
+    st.sampled_from(["Xk9v2LmQ7t", "q8Wv2Lm9ZtR4", "Tr0ub4dor3x!", "zP4kQ9mW2vXc", "s.Xk7pQ2mZ9wAbCdEf"]),
+)
+
+
+@given(
+    text=st.builds(
+        "{}{} {}{}{}".format,
+        st.sampled_from(["Unlock the keychain", "unlock the vault", "Decrypt the backup", "decrypt backup.tar.gpg", "Unseal",
+                         "The keychain unlocks", "the archive was decrypted", "UNLOCK the wallet", "- unlock it"]),
+        st.sampled_from(["", " on the build box"]),
+        st.sampled_from(["with ", "using "]),
+        generated,
+        st.sampled_from(["", ".", "\n", " (rotate monthly)", " when asked"]),
+    )
+)
+def test_a_generated_password_given_to_what_it_unlocks_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A way, a device, a tool, a key's name: words, or a camel-case name with a number after it.
+        "Unlock the keychain with Touch ID",
+        "unlock with the key in 1Password",
+        "unlock with YubiKey5",
+        "decrypt using KMSKey2024",
+        "Decrypt it with openssl3",
+        "decrypt with utf8mb4",
+        "Decrypt with AES-256-GCM.",
+        "decrypting with Python3.11",
+        "unlocked with TPM2.0",
+        "unseal the vault with 3 of 5 keys",
+        "unlock the screen with Ctrl+Alt+L",
+        "decrypt with gpg2 --batch",
+        # A weak value: a product's version reads so as often (unlock with LUKS2, decrypt with sha256).
+        "unlock it with hunter22",
+        # More than six words, or a clause's end, between the verb and "with".
+        "unlock the door of the old shed in the back garden with Xk7pQ2mZ9w",
+        "Unlock it. Then start with Xk7pQ2mZ9w",
+        # The verb inside another word.
+        "the keyunlock flow ran with Xk7pQ2mZ9w",
+    ],
+)
+def test_what_an_unlocking_verb_is_given_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
