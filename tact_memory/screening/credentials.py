@@ -184,12 +184,7 @@ class _Screen(Checks):
         """
         runs: bool | None = None  # whether the content has a run a provider token needs, once asked
         ascii_only: bool | None = None  # whether the content is ASCII alone, once asked
-        self.calls.named = 0
-        self.calls.named_after = 0
-        self.calls.users = 0
-        self.calls.words = None
-        self.calls.stand_ins = None
-        self.calls.tools = None
+        vars(self.calls).clear()  # every budget (spent) and every finding kept for this screen alone
         leads = rule_leads()
         numbers = self.reached(buffer)
         for number in range(len(RULES)) if numbers is None else numbers:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from tact_memory.screening import credentials as secrets
 from tact_memory.screening.credentials import KINDS, find_secret
+from tact_memory.screening.vocabulary import MAX_NAMED
 
 from ..conftest import fixture_path
 
@@ -1068,3 +1069,20 @@ def test_a_credential_compared_with_a_generated_value_is_refused(text: str) -> N
 def test_a_credential_compared_with_a_word_or_a_stand_in_is_kept(text: str) -> None:
     """A lexer's token, a page token and a type are compared with words and identifiers."""
     assert find_secret(text) is None
+
+
+# Each budget of a sentence check (MAX_NAMED searches in one screen) is the screen's own: many
+# earlier screens that spend it leave the next one its whole budget.
+BUDGETED = [
+    ("the password page is hunter22 wide", "the password for the demo is hunter22"),
+    ("it is the password.", "hunter2 is the password"),
+    ("user bob pass the flag", "user bob pass hunter2"),
+]
+
+
+@pytest.mark.parametrize(("spending", "secret"), BUDGETED, ids=[secret for _, secret in BUDGETED])
+def test_a_screen_starts_with_the_whole_budget_of_its_sentence_checks(spending: str, secret: str) -> None:
+    assert find_secret(secret) == "credential_assignment"
+    for _ in range(MAX_NAMED + 1):
+        assert find_secret(f"{spending}; {spending}.") is None
+    assert find_secret(secret) == "credential_assignment"
