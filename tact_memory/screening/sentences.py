@@ -59,6 +59,7 @@ from .vocabulary import (
     MAX_LOGIN_CONTEXT,
     MAX_NAMED,
     MAX_NAMING,
+    MAX_PASS_HOLDER,
     MAX_PURPOSE,
     MAX_QUOTED,
     MAX_USER_BEFORE,
@@ -66,6 +67,7 @@ from .vocabulary import (
     MIN_LINKED,
     MIN_VALUE,
     NAMING_BEFORE,
+    PASS_HOLDER,
     PURPOSE,
     SHORT_PASSPHRASE,
     USER_BEFORE,
@@ -127,6 +129,7 @@ class SentenceChecks(ValueChecks):
     )
     default_account = compiled(DEFAULT_ACCOUNT)
     tool_name = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+[0-9]*|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
+    pass_holder = compiled(rb"(?<![A-Za-z0-9_-])" + PASS_HOLDER + rb"[ \t]+\Z")
     numbered_account = compiled(DEFAULT_ACCOUNT + rb"[0-9]{0,4}(?![A-Za-z0-9_.-])")
     given_before = compiled(GIVEN_BEFORE)
     login_as = compiled(LOGIN_AS)
@@ -437,13 +440,19 @@ class SentenceChecks(ValueChecks):
         given in words right before (``user bob pass hunter2``, ``login admin pw Tr0ub4dor&3``):
         alone, these words are a verb and an abbreviation of much else, so the user must be there
         and the value must end its clause, as after "is" (:meth:`clause_value`), or have a
-        password's texture."""
-        if not self.user_given_before(buffer, match.start()):
+        password's texture. Right after what the password opens (:data:`.vocabulary.PASS_HOLDER`:
+        ``keystore pass ...``, ``wifi pw ...``, ``root pass ...``) only that texture counts
+        (:meth:`bare_value`; ``as admin pass the flag`` is kept)."""
+        held = self.pass_holder.search(buffer, max(0, match.start() - MAX_PASS_HOLDER), match.start()) is not None
+        if held:
+            if self.spent("holders"):
+                return False
+        elif not self.user_given_before(buffer, match.start()):
             return False
         found = self.value_at(buffer, match.end(), tight=False)
         if found is None or buffer.find(b"=", found[0], found[1]) >= 0:
             return False  # an option a command is passed (pass `retention=` to ...)
-        return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
+        return self.bare_value(buffer, match.end()) or (not held and self.clause_value(buffer, match.end()))
 
     def user_given_before(self, buffer: bytearray, start: int, *, or_verb: bool = False) -> bool:
         """Whether a user is given in words right before the name that starts at ``start``

@@ -56,6 +56,7 @@ __all__ = [
     "MAX_LOGIN_CONTEXT",
     "MAX_NAMED",
     "MAX_NAMING",
+    "MAX_PASS_HOLDER",
     "MAX_PURPOSE",
     "MAX_QUOTED",
     "MAX_UNPACKED",
@@ -75,6 +76,7 @@ __all__ = [
     "OTHER_PASSWORD_WORDS",
     "PASSPHRASE",
     "PASSWORD_WORD",
+    "PASS_HOLDER",
     "PATTERN_CLASS",
     "PATTERN_CONSTRUCT",
     "PATTERN_RANGE",
@@ -480,6 +482,12 @@ LOGIN_CONTEXT = (
     rb"|u/pw?)(?![A-Za-z-]))"
 )
 MAX_LOGIN_CONTEXT = 48
+# What a password opens, named right before "pass" or "pw" with no verb (keystore pass ..., wifi pw
+# ..., root pass ...): there the word is the password's name, not the verb.
+PASS_HOLDER = (
+    rb"(?i:key(?:store|chain)?|trust ?store|wi-?fi|wlan|root|sudo|admin|db|database|vault|zip|pfx|p12|jks|ssh|smtp|ftp|vnc|rdp|bios)"
+)
+MAX_PASS_HOLDER = 24
 # The accounts systems come with, which name a login on their own when a spaced slash pairs one with
 # a password (Grafana: admin / ..., SSH in with root / ...); not those named after a product or a
 # system (postgres, ubuntu), which a slash pairs with another product as often (postgres / mysql8).

@@ -1077,6 +1077,7 @@ BUDGETED = [
     ("the password page is hunter22 wide", "the password for the demo is hunter22"),
     ("it is the password.", "hunter2 is the password"),
     ("user bob pass the flag", "user bob pass hunter2"),
+    ("keystore pass the flag", "keystore pass Xk9v2LmQ7t"),
 ]
 
 
