@@ -130,6 +130,7 @@ class SentenceChecks(ValueChecks):
     default_account = compiled(DEFAULT_ACCOUNT)
     tool_name = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+[0-9]*|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
     pass_holder = compiled(rb"(?<![A-Za-z0-9_-])" + PASS_HOLDER + rb"[ \t]+\Z")
+    aside_account = compiled(rb"[ \t]*(?:(?i:user|login|account)[ \t]+)?" + DEFAULT_ACCOUNT + rb"[ \t]*")
     numbered_account = compiled(DEFAULT_ACCOUNT + rb"[0-9]{0,4}(?![A-Za-z0-9_.-])")
     given_before = compiled(GIVEN_BEFORE)
     login_as = compiled(LOGIN_AS)
@@ -479,12 +480,17 @@ class SentenceChecks(ValueChecks):
         brackets (``password (prod): ...``). Only a value with a password's texture counts, as
         after a name with no verb (:meth:`bare_after_name`), or one that ends its clause
         (:meth:`clause_value`); the name is the sentence's, as after a colon (the name itself, what
-        it is for, or how it changed)."""
+        it is for, or how it changed). An aside that names an account systems come with stands
+        for the name (``Jenkins (admin): ...``, ``Grafana (user root): ...``), and then only a
+        value with a password's texture counts (:meth:`bare_value`)."""
         end = match.start()
         if buffer[end] == ord(")"):
             before = self.before_aside(buffer, end)
             if before is None:
                 return False  # a call (password(...): ...) or no aside on this line
+            if self.aside_account.fullmatch(buffer, buffer.find(b"(", before, end) + 1, end) is not None:
+                found = self.value_at(buffer, match.end())
+                return found is not None and self.pair_marks.search(buffer, found[0], found[1]) is None and self.bare_value(buffer, match.end())
             end = before
         while end and buffer[end - 1] in b" \t":
             end -= 1  # before an arrow or a dash

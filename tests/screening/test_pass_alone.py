@@ -18,7 +18,7 @@ from tact_memory.screening.credentials import find_secret
 
 from .test_clause_values import weak
 from .test_credentials import TIGHT_FORMS, short_values
-from .test_sentences import mixed
+from .test_sentences import ends, generated, mixed
 
 PASS_NAMES = ["PASS", "pass", "Pass"]
 NUMBER = re.compile(r"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+")
@@ -122,15 +122,11 @@ def test_a_pass_phrase_written_apart_names_a_password(name: str, value: str, aft
 
 # Right after what the password opens, "pass" or "pw" with no verb is the password's name: a value
 # with a password's texture after it is refused, as after "password" with no verb.
-@given(
-    text=st.builds(
-        "{}{} {}{}".format,
-        st.sampled_from(["keystore", "the Keystore", "wifi", "Wi-Fi", "root", "sudo", "db", "the database", "vault", "pfx", "- admin"]),
-        st.sampled_from([" pass", " pw"]),  # lower case, as a note writes them mid-line
-        mixed.filter(lambda v: not v[-1].isdigit()) | st.sampled_from(["Xk9v2LmQ7t", "Tr0ub4dor3x!"]),
-        st.sampled_from(["", ".", "\n", " (rotate yearly)"]),
-    )
-)
+HOLDERS = ["keystore", "the Keystore", "wifi", "Wi-Fi", "root", "sudo", "db", "the database", "vault", "pfx", "- admin"]
+PASS_WORDS = [" pass", " pw"]  # lower case, as a note writes them mid-line
+
+
+@given(text=st.builds("{}{} {}{}".format, st.sampled_from(HOLDERS), st.sampled_from(PASS_WORDS), generated, ends))
 def test_a_generated_password_after_pass_right_after_what_it_opens_is_refused(text: str) -> None:
     assert find_secret(text) == "credential_assignment", text
 
@@ -138,16 +134,10 @@ def test_a_generated_password_after_pass_right_after_what_it_opens_is_refused(te
 @pytest.mark.parametrize(
     "text",
     [
-        "keystore pass hunter22",  # a weak value: only a password's texture counts here
-        "as admin pass the flag",
-        "root pass rate is 98%",
-        "the key pass through Xk7pQ2mZ9w",
-        "wifi pass ${WIFI_PASS}",
-        "keystore pass <your-password>",
-        "monkey pass Xk7pQ2mZ9w",  # nothing a password opens
-        "the keyroot pass Xk7pQ2mZ9w",  # a holder's word inside another word
-        "we pass Xk7pQ2mZ9w to the db",
+        "keystore pass hunter22", "as admin pass the flag", "root pass rate is 98%", "the key pass through Xk7pQ2mZ9w",
+        "wifi pass ${WIFI_PASS}", "keystore pass <your-password>", "we pass Xk7pQ2mZ9w to the db",
+        "monkey pass Xk7pQ2mZ9w", "the keyroot pass Xk7pQ2mZ9w",  # nothing a password opens, or its word inside another
     ],
-)
+)  # fmt: skip
 def test_what_follows_pass_after_what_a_password_opens_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None

@@ -119,6 +119,14 @@ mixed = st.tuples(
     st.sampled_from(["", "!", "#", "@", "%", "*"]),
 ).map("".join).filter(lambda v: len(v) >= 8 and len(set(v)) >= 4)
 
+# Generated: a password's texture that no camel-case name with a number after it has (a symbol
+# after the digits, or the classes interleaved), for rules that are given names as often.
+generated = mixed.filter(lambda v: not v[-1].isdigit()) | st.sampled_from(
+    ["Xk9v2LmQ7t", "q8Wv2Lm9ZtR4", "Tr0ub4dor3x!", "zP4kQ9mW2vXc", "Tr0ub4dor&3"]
+)
+# What may follow a value that ends its clause.
+ends = st.sampled_from(["", ".", "\n", " (rotate monthly)"])
+
 # Lower case, digits and joiners: names of regions, encodings, models and versions.
 named = st.lists(
     st.text(string.ascii_lowercase + string.digits, min_size=1, max_size=8), min_size=2, max_size=4

@@ -10,14 +10,7 @@ from hypothesis import strategies as st
 
 from tact_memory.screening.credentials import find_secret
 
-from .test_sentences import mixed
-
-# Generated: a password's texture (a symbol after the digits, or the classes interleaved), which no
-# camel-case name with a number after it has.
-generated = st.one_of(
-    mixed.filter(lambda v: not v[-1].isdigit()),
-    st.sampled_from(["Xk9v2LmQ7t", "q8Wv2Lm9ZtR4", "Tr0ub4dor3x!", "zP4kQ9mW2vXc", "s.Xk7pQ2mZ9wAbCdEf"]),
-)
+from .test_sentences import generated
 
 
 @given(

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tact_memory.screening.credentials import find_secret
 
 from .test_clause_values import weak
-from .test_sentences import mixed
+from .test_sentences import ends, generated, mixed
 
 CONTEXTS = ["Grafana login", "the staging login is", "DB creds:", "credentials", "the admin account is", "sign in with", "Username and password:", "basic auth", "BasicAuth:", "basic-auth"]
 USERS = ["admin", "app", "root", "ann@example.com", "svc-deploy", "j.doe"]
@@ -186,6 +186,33 @@ def test_a_default_account_before_a_password_is_refused_without_a_word_of_a_logi
     ],
 )
 def test_what_a_spaced_slash_joins_that_is_no_default_account_and_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# An account systems come with, as an aside in brackets before a colon, stands for the password's
+# name: a generated value after it is refused.
+ACCOUNT_ASIDES = ["Jenkins (admin)", "Grafana (root)", "- NAS (user admin)", "the box (Administrator)", "Jenkins ( admin )", "SQL Server (sa)"]
+
+
+@given(text=st.builds("{}: {}{}".format, st.sampled_from(ACCOUNT_ASIDES), generated, ends))
+def test_a_generated_password_after_a_default_account_in_brackets_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Jenkins (admin): hunter22",  # a weak value: only a password's texture counts here
+        "Permissions (admin): read, write",
+        "Jenkins (admin): see 1Password",
+        "Jenkins (ann): Xk7pQ2mZ9w",  # no account systems come with
+        "Role (admin): arn:aws:iam::123456789012:role/Admin",
+        "Scopes (admin): Repo.ReadWrite.All",
+        "The console (admin): https://console.example.com/Admin2",
+        "def f(admin): Xk7pQ2mZ9w",  # a call's brackets, not an aside
+    ],
+)
+def test_what_follows_a_default_account_in_brackets_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
