@@ -76,6 +76,9 @@ from .vocabulary import (
 
 __all__ = ["SentenceChecks"]
 
+_PAIR_USER = 64
+"""The longest user of a pair (``pair_user``), an address included."""
+
 _VALUE_WORDS = (b"'s value", "\u2019s value".encode(), b" value", b" Value")
 """What may follow a credential's name and still name it: its value (``the token value is …``,
 ``the API key's value: …``)."""
@@ -105,7 +108,7 @@ class SentenceChecks(ValueChecks):
     pair_address = compiled(rb"[A-Za-z0-9._%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*(?![^\s,;'\"`\\)\]}>])")
     # The types of an IAM member, which writes an account as type:address (serviceAccount:name@...).
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
-    pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")
+    pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
     standing_one = compiled(rb"(?<![A-Za-z])(?i:the|a|this|that)?[ \t]*(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?one\Z")
     prose_word = compiled(rb"[A-Za-z][A-Za-z0-9_-]*")
     phrase_head = compiled(
@@ -131,6 +134,7 @@ class SentenceChecks(ValueChecks):
     tool_name = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+[0-9]*|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
     pass_holder = compiled(rb"(?<![A-Za-z0-9_-])" + PASS_HOLDER + rb"[ \t]+\Z")
     aside_account = compiled(rb"[ \t]*(?:(?i:user|login|account)[ \t]+)?" + DEFAULT_ACCOUNT + rb"[ \t]*")
+    address_user = compiled(rb"(?<![^\s(,;])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\Z")
     numbered_account = compiled(DEFAULT_ACCOUNT + rb"[0-9]{0,4}(?![A-Za-z0-9_.-])")
     given_before = compiled(GIVEN_BEFORE)
     login_as = compiled(LOGIN_AS)
@@ -544,7 +548,7 @@ class SentenceChecks(ValueChecks):
         (:meth:`bare_after_name`), or ends its clause (:meth:`clause_value`: ``Grafana login
         admin:hunter2``). With ``labelled``, a label that names the pair has come before the user,
         and no other word of a login is needed."""
-        user = self.pair_user.search(buffer, max(0, user_end - 64), user_end)
+        user = self.pair_user.search(buffer, max(0, user_end - _PAIR_USER), user_end)
         if user is None or (user.start() and buffer[user.start() - 1] not in b" \t,(\n"):
             return False
         line = buffer.rfind(b"\n", max(0, user.start() - MAX_LOGIN_CONTEXT), user.start()) + 1
@@ -585,8 +589,18 @@ class SentenceChecks(ValueChecks):
     def slashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password on either side of a spaced slash (:meth:`user_pair`),
         where a word of a login comes before the user or the user is an account systems come
-        with."""
-        return self.user_pair(buffer, match.start(), match.end(), account=True)
+        with; or where the user is an email address and the password looks generated
+        (:meth:`bare_value`: ``SMTP: mailer@example.com / ...``; not ``ann@example.com /
+        hunter22`` or ``ann@example.com / +1-555-0100``)."""
+        if self.user_pair(buffer, match.start(), match.end(), account=True):
+            return True
+        near = max(0, match.start() - _PAIR_USER)
+        return (
+            buffer.find(b"@", near, match.start()) >= 0  # looked for first: most slashes follow no address
+            and self.address_user.search(buffer, near, match.start()) is not None
+            and self.bare_value(buffer, match.end())
+            and self.user_pair(buffer, match.start(), match.end(), labelled=True)
+        )
 
     def labelled_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password after a label that names both (``username/password:

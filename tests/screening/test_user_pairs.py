@@ -170,6 +170,30 @@ def test_a_default_account_and_a_password_around_a_spaced_slash_are_refused(befo
     assert find_secret(f"{before}{user} / {value}{after}") == "credential_assignment"
 
 
+# An email address and a generated password around a spaced slash need no word of a login either.
+ADDRESSES = ["ann@example.com", "mailer@mail.example.co.uk", "svc-ci+builds@corp.example", "j.doe@example.org"]
+
+
+@given(text=st.builds("{}{} / {}{}".format, st.sampled_from(["", "SMTP: ", "- ", "the mailer is "]), st.sampled_from(ADDRESSES), generated, ends))
+def test_an_address_and_a_generated_password_around_a_spaced_slash_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ann@example.com / hunter22",  # a weak value needs a word of a login here
+        "Contact: ann@example.com / +1-555-0100",
+        "ann@example.com / @annsmith",
+        "reviewers: ann@example.com / Bob-Smith2",
+        "ann@example.com / bob@example.com",
+        "see https://ann@example.com / Xk7pQ2mZ9w",  # the address is a URL's
+    ],
+)
+def test_what_a_spaced_slash_joins_to_an_address_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
 def test_a_default_account_before_a_password_is_refused_without_a_word_of_a_login() -> None:
     assert find_secret("Use admin / Tr0ub4dor&3 to log in") == "credential_assignment"
 
