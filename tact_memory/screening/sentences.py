@@ -76,6 +76,9 @@ from .vocabulary import (
 
 __all__ = ["SentenceChecks"]
 
+_CONSTANTS = (b"None", b"True", b"False", b"null", b"nil", b"not")
+"""Code's constants, which a statement may put where a pair's user stands (``assert credentials
+is None, '...'``)."""
 _PAIR_USER = 64
 """The longest user of a pair (``pair_user``), an address included."""
 
@@ -636,15 +639,18 @@ class SentenceChecks(ValueChecks):
 
     def login_joined_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password right after a login's word and a colon or "is", joined
-        with no space around a slash or by a comma (``Staging login: ann/...``, ``Credentials for
-        the demo: demo, ...``): judged as the pair around a spaced slash (:meth:`user_pair`), the
-        login's word being the rule's own, but only a value with a generated one's texture counts
-        (:meth:`bare_value`), since such a slash also joins a path's parts and such a comma a
-        list's (``credentials: vault/prod2db``, ``logins: alice, bob2024``); a value with another
-        slash is a path (``login: src/auth/LoginForm2``). Code's ``assert credentials is None,
+        with no space around a slash, by a comma or by "and" (``Staging login: ann/...``,
+        ``Credentials for the demo: demo, ...``, ``the DB creds are app and ...``): judged as the
+        pair around a spaced slash (:meth:`user_pair`), the login's word being the rule's own, but
+        only a value with a generated one's texture counts (:meth:`bare_value`), since such a
+        slash also joins a path's parts and such a comma or "and" a list's (``credentials:
+        vault/prod2db``, ``logins: alice, bob2024``, ``logins: alice and bob2024``); a value with
+        another slash is a path (``login: src/auth/LoginForm2``). Code's ``assert credentials is None,
         '...'`` is no pair: a constant is no user, and a quoted value after a comma is an argument."""
         value = match.end()
-        if buffer[value] in b"'\"`([{" or match.group("user") in (b"None", b"True", b"False", b"null", b"nil", b"not"):
+        if value == len(buffer) or buffer[value] in b"'\"`([{" or match.group("user") in _CONSTANTS:
+            return False
+        if self.spent("pairs"):
             return False
         found = self.value_at(buffer, value, tight=False)
         if found is None or buffer.find(b"/", found[0], found[1]) >= 0 or not self.bare_value(buffer, value):

@@ -66,6 +66,23 @@ def test_keep_fixture_is_kept(case: Case) -> None:
     assert find_secret(case.text) is None
 
 
+def test_every_fixture_cut_after_a_separator_gets_a_verdict() -> None:
+    """A rule's match may end where the content ends (``Staging login: ann/``, ``unlock it
+    with``): each fixture, cut after each character that is no letter or digit (where a rule's
+    separator ends), is screened to a verdict rather than an error."""
+    failures = []
+    for case in REJECT + KEEP:
+        text = case.text.strip()
+        for cut in sorted({i + 1 for i, char in enumerate(text) if not char.isalnum()}):
+            try:
+                found = find_secret(text[:cut])
+            except Exception as error:  # noqa: BLE001 - every error is the failure reported
+                failures.append(f"{text[:cut]!r}: {error!r}")
+            else:
+                assert found in {None, *KINDS}
+    assert failures == []
+
+
 def test_fixture_sets_are_large_enough() -> None:
     assert len(REJECT) >= 150 and len(KEEP) >= 100
 
@@ -1078,6 +1095,7 @@ BUDGETED = [
     ("it is the password.", "hunter2 is the password"),
     ("user bob pass the flag", "user bob pass hunter2"),
     ("keystore pass the flag", "keystore pass Xk9v2LmQ7t"),
+    ("login: ann, then log in", "Staging login: ann/Xk9v2LmQ7t"),
 ]
 
 

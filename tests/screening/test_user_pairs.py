@@ -270,18 +270,18 @@ def test_an_unspaced_slash_that_joins_a_path_is_kept(text: str) -> None:
 
 
 # Right after a login's word and a colon or "is", any user and a generated password, with no space
-# around a slash or after a comma.
+# around a slash, after a comma or joined by "and".
 @given(
     text=st.builds(
         "{}{}{}{}{}".format,
         st.sampled_from(["Staging login: ", "Credentials for the demo: ", "the NAS login is ", "creds: ", "Logins: ", "CREDENTIALS: "]),
         st.sampled_from(["ann", "demo", "j.doe", "svc-deploy", "ann@example.com", "admin"]),
-        st.sampled_from(["/", ", "]),
+        st.sampled_from(["/", ", ", " and "]),
         mixed.filter(lambda v: "@" not in v),
         st.sampled_from(["", ".", "\n", " (rotate monthly)"]),
     )
 )
-def test_a_user_and_a_generated_password_joined_by_a_slash_or_a_comma_right_after_a_login_word_are_refused(text: str) -> None:
+def test_a_user_and_a_generated_password_joined_by_a_slash_a_comma_or_and_right_after_a_login_word_are_refused(text: str) -> None:
     assert find_secret(text) == "credential_assignment", text
 
 
@@ -293,6 +293,8 @@ def test_a_user_and_a_generated_password_joined_by_a_slash_or_a_comma_right_afte
         "login: ann/Xk7pQ2mZ9w/profile",
         "Login: SSO/Okta",
         "logins: alice, bob2024",  # a list
+        "logins: alice and bob2024",
+        "Credentials are ann and see the vault",
         "login: admin, then run make deploy",
         "login: admin, see the vault",
         "the login page: docs/LoginPage2x",  # the pair must follow the login's word at once
@@ -304,7 +306,7 @@ def test_a_user_and_a_generated_password_joined_by_a_slash_or_a_comma_right_afte
         'login = login is True, "Xk7pQ2mZ9w"',
     ],
 )
-def test_what_a_slash_or_a_comma_joins_right_after_a_login_word_that_is_no_pair_is_kept(text: str) -> None:
+def test_what_a_slash_a_comma_or_and_joins_right_after_a_login_word_that_is_no_pair_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
