@@ -69,14 +69,14 @@ _Check = Callable[[Checks, bytearray, re.Match[bytes]], bool]
 
 
 _UNLOCKED_WITH = rb"(?:s|ed|ing)?(?:[ \t]+(?:[^\s.,;:!?()]|\.(?=\S))+){0,6}?[ \t]+(?:with|using)[ \t]+"
-"""An unlocking verb's end to what it is given (:meth:`~.sentences.LoginChecks.unlocking_value`):
+"""An unlocking verb's end to what it is given (:meth:`~.sentences.SentenceChecks.unlocking_value`):
 what it unlocks, in one clause, then "with" or "using"."""
 
 _LOGIN_PAIR = (
     rb"(?:[ \t]+for[ \t]+[^:\n]{1,40}?)?(?:[ \t]*:|[ \t]+(?:is|are|was)(?:[ \t]*:)?)[ \t]+"
     rb"(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})(?P<joint>/|,[ \t]+|[ \t]+and[ \t]+)"
 )
-"""A login's word's end to a password's start (:meth:`~.sentences.LoginChecks.login_joined_pair`):
+"""A login's word's end to a password's start (:meth:`~.sentences.SentenceChecks.login_joined_pair`):
 what the login is for, a colon or "is", the user and a slash with no space, a comma or "and"."""
 
 
@@ -1099,8 +1099,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_assignment", rb" / ", Checks.slashed_pair),
     # A user and a password right after a login's word and a colon or "is", joined with no space
     # around a slash, by a comma or by "and": Staging login: ann/..., Credentials for the demo:
-    # demo, ..., the DB creds are app and .... Found by the word (each spelling a literal); the pair must follow
-    # it at once, so a path or a list later in the sentence is not read as one.
+    # demo, ..., the DB creds are app and .... Found by the word (each spelling a literal); the
+    # pair must follow it at once, so a path or a list later in the sentence is not read as one.
     *(
         ("credential_assignment", pattern, Checks.login_joined_pair)
         for word in (b"login", b"logins", b"creds", b"credentials", b"credential")

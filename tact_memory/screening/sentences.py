@@ -134,7 +134,7 @@ class SentenceChecks(ValueChecks):
         rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
     )
     default_account = compiled(DEFAULT_ACCOUNT)
-    tool_name = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+[0-9]*|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
+    tool_or_shortcut = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+[0-9]*|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
     pass_holder = compiled(rb"(?<![A-Za-z0-9_-])" + PASS_HOLDER + rb"[ \t]+\Z")
     aside_account = compiled(rb"[ \t]*(?:(?i:user|login|account)[ \t]+)?" + DEFAULT_ACCOUNT + rb"[ \t]*")
     address_user = compiled(rb"(?<![^\s(,;])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\Z")
@@ -496,8 +496,8 @@ class SentenceChecks(ValueChecks):
             if before is None:
                 return False  # a call (password(...): ...) or no aside on this line
             if self.aside_account.fullmatch(buffer, buffer.find(b"(", before, end) + 1, end) is not None:
-                found = self.value_at(buffer, match.end())
-                return found is not None and self.pair_marks.search(buffer, found[0], found[1]) is None and self.bare_value(buffer, match.end())
+                found = self.value_at(buffer, match.end())  # no path's, ARN's or URL's marks in it
+                return found is not None and self.pair_marks.search(buffer, *found[:2]) is None and self.bare_value(buffer, match.end())
             end = before
         while end and buffer[end - 1] in b" \t":
             end -= 1  # before an arrow or a dash
@@ -645,8 +645,9 @@ class SentenceChecks(ValueChecks):
         only a value with a generated one's texture counts (:meth:`bare_value`), since such a
         slash also joins a path's parts and such a comma or "and" a list's (``credentials:
         vault/prod2db``, ``logins: alice, bob2024``, ``logins: alice and bob2024``); a value with
-        another slash is a path (``login: src/auth/LoginForm2``). Code's ``assert credentials is None,
-        '...'`` is no pair: a constant is no user, and a quoted value after a comma is an argument."""
+        another slash is a path (``login: src/auth/LoginForm2``). Code's ``assert credentials is
+        None, '...'`` is no pair: a constant is no user, and a quoted value after a comma is an
+        argument. Past :data:`MAX_NAMED` such pairs in one screen it answers no."""
         value = match.end()
         if value == len(buffer) or buffer[value] in b"'\"`([{" or match.group("user") in _CONSTANTS:
             return False
@@ -666,7 +667,7 @@ class SentenceChecks(ValueChecks):
         the screen with Ctrl+Alt+L``, ``unlock it with Touch ID``, ``decrypt with utf8mb4``)."""
         value = match.end()
         found = self.value_at(buffer, value, tight=False)
-        if found is None or self.tool_name.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
+        if found is None or self.tool_or_shortcut.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
             return False
         return self.bare_value(buffer, value)
 
