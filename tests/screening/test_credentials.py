@@ -66,20 +66,31 @@ def test_keep_fixture_is_kept(case: Case) -> None:
     assert find_secret(case.text) is None
 
 
-def test_every_fixture_cut_after_a_separator_gets_a_verdict() -> None:
-    """A rule's match may end where the content ends (``Staging login: ann/``, ``unlock it
-    with``): each fixture, cut after each character that is no letter or digit (where a rule's
-    separator ends), is screened to a verdict rather than an error."""
+def _cuts(text: str) -> list[str]:
+    """``text`` cut after each character that is no letter or digit (where a rule's separator
+    ends), and from each such place on (where a rule's match may start)."""
+    places = sorted({i + 1 for i, char in enumerate(text) if not char.isalnum()} - {len(text)})
+    return [text, *(text[:at] for at in places), *(text[at:] for at in places)]
+
+
+@pytest.mark.parametrize(
+    "texts", [[c.text for c in REJECT], [c.text for c in KEEP], PROSE], ids=["reject", "keep", "prose"]
+)
+def test_every_fixture_cut_at_a_separator_gets_the_same_verdict_with_a_line_break_around_it(texts: list[str]) -> None:
+    """A rule's match may start where the content starts and end where it ends (``Staging
+    login: ann/`` at its end raised once, reading past it). Each cut of each fixture is screened to
+    a verdict rather than an error, and a line break before or after it changes nothing, which a
+    check that read past either end (or wrapped to the other end, as a negative index does) would."""
     failures = []
-    for case in REJECT + KEEP:
-        text = case.text.strip()
-        for cut in sorted({i + 1 for i, char in enumerate(text) if not char.isalnum()}):
+    for fixture in texts:
+        for text in _cuts(fixture.strip()):
             try:
-                found = find_secret(text[:cut])
+                found = {find_secret(text), find_secret("\n" + text), find_secret(text + "\n")}
             except Exception as error:  # noqa: BLE001 - every error is the failure reported
-                failures.append(f"{text[:cut]!r}: {error!r}")
+                failures.append(f"{text!r}: {error!r}")
             else:
-                assert found in {None, *KINDS}
+                if len(found) != 1 or not found <= {None, *KINDS}:
+                    failures.append(f"{text!r}: {sorted(map(str, found))}")
     assert failures == []
 
 
