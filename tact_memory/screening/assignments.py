@@ -54,6 +54,23 @@ COUNTED_UNITS = (
 bits, days, times, minutes, seconds, hours, items."""
 
 
+
+def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
+    """Where the text that starts at ``at`` starts once the spaces, a list item's marker (``- ``,
+    ``* ``, ``+ ``) and, with ``code``, an inline code span's opening backtick before it are left
+    out: a statement or a field is at its line's start after them."""
+    while at and buffer[at - 1] in b" \t":
+        at -= 1
+    if code and at and buffer[at - 1] == ord("`"):
+        at -= 1
+        while at and buffer[at - 1] in b" \t":
+            at -= 1
+    if at and buffer[at - 1] in b"-*+" and (at == 1 or buffer[at - 2] in b" \t\n"):
+        at -= 1
+        while at and buffer[at - 1] in b" \t":
+            at -= 1
+    return at
+
 class AssignmentChecks(SentenceChecks):
     """The checks of values given to names: assignments, calls, pairs and elements."""
 
@@ -202,13 +219,7 @@ class AssignmentChecks(SentenceChecks):
         starts its line, after indentation or a list's marker at most."""
         if buffer[colon] != ord(":"):
             return False
-        before = colon
-        while before and buffer[before - 1] in b" \t":
-            before -= 1
-        if before and buffer[before - 1] in b"-*+" and (before == 1 or buffer[before - 2] in b" \t\n"):
-            before -= 1  # a list item's marker: - :password: ...
-            while before and buffer[before - 1] in b" \t":
-                before -= 1
+        before = item_start(buffer, colon)  # - :password: ...
         return before == 0 or buffer[before - 1] == ord("\n")
 
     def assignment_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -579,6 +590,7 @@ class AssignmentChecks(SentenceChecks):
         password = ...``: names and commas back to the start of the statement, no other
         separator), and every value on the right after ``last`` is a name too."""
         at = start
+        several = False
         for _ in range(MAX_UNPACKED + 1):
             while at and buffer[at - 1] in b" \t":
                 at -= 1
@@ -592,10 +604,13 @@ class AssignmentChecks(SentenceChecks):
                 at -= 1
             if at == name_end:
                 return False  # a comma after no name
+            several = True
         else:
             return False  # too many to be the targets of one statement
         if at == start:
             return False  # one target
+        if several:  # as a note lists code: - username, password = auth; `user, pw = creds`
+            at = item_start(buffer, at, code=True)
         while at and buffer[at - 1] in b" \t":
             at -= 1
         if at and buffer[at - 1] not in b"\n\r;":

@@ -35,6 +35,8 @@ CODE_FROM_PACKAGES = [
     "username, password = request.url.username, request.url.password",
     # unpacked from another value, or an attribute of the object
     "username, password = proxy_auth",
+    "- username, password = proxy_auth",  # as a note lists code: after a list item's marker
+    "* `user, pw = creds` unpacks them",  # or in inline code
     "mode, credential = configuration",
     "ns, tool_call_id, token = info",
     "token = self.stream.current",
@@ -76,6 +78,8 @@ LITERALS_IN_CODE = [
     "host=db.internal, user=admin, password=Pr0dPassw0rd",
     "login as admin, password = Welcome2024",
     "user, password = admin, letmein123",
+    "- user, password = admin, Hunter2024",
+    "- password = proxy_auth",  # one target after a list item's marker: a value, as at a line's start
     'params[:password] = "Hunter2024!"',
     'settings[SECRET_KEY] = "django-insecure-8f7a6b5c4d3e2f1a0b9c"',
     'creds[password]="Tr0ub4dor&3"',

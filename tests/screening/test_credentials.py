@@ -94,6 +94,17 @@ def test_every_fixture_cut_at_a_separator_gets_the_same_verdict_with_a_line_brea
     assert failures == []
 
 
+@pytest.mark.parametrize(
+    "texts", [[c.text for c in REJECT], [c.text for c in KEEP], PROSE], ids=["reject", "keep", "prose"]
+)
+def test_every_fixture_gets_the_same_verdict_with_windows_line_breaks(texts: list[str]) -> None:
+    """A note written on Windows breaks its lines with ``\\r\\n``: a Markdown table, a heading and
+    the fenced block under it, or a label and its value lines below read the same."""
+    unix = [text.replace("\r\n", "\n") for text in texts]
+    changed = [text for text in unix if find_secret(text.replace("\n", "\r\n")) != find_secret(text)]
+    assert changed == []
+
+
 def test_fixture_sets_are_large_enough() -> None:
     assert len(REJECT) >= 150 and len(KEEP) >= 100
 
