@@ -476,10 +476,11 @@ class PlaceChecks(SentenceChecks):
         return False
 
     def armour_alone(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a private-key armour line on a line of its own (in prose it is only mentioned)."""
+        """Check for a private-key armour line on a line of its own (in prose it is only mentioned),
+        also in a quote or a comment (``> -----BEGIN ...``, ``# -----BEGIN ...``)."""
         start, end = match.start(), match.end()
         quoted = start > 0 and buffer[start - 1] in b"\"'`"  # the whole of a quoted value: "-----BEGIN..."
-        while start and buffer[start - 1] in b" \t\"'`":
+        while start and buffer[start - 1] in b" \t\"'`>#/;*%!":
             start -= 1
         while end < len(buffer) and buffer[end] in b" \t\"'`,":
             end += 1

@@ -145,6 +145,9 @@ _OTHER_WORD_RULES = (
 
 _ARMOUR_OPEN = rb"-? ?"  # after four dashes: a fifth (PEM), or a space (SSH2)
 _ARMOUR_CLOSE = rb" ?-{4,5}"
+_KEY_BREAK = rb"(?:\s|\\[nr]|>|#|//|;|\*|%|!)*"
+"""Between a key's armour line and its body: line breaks (escaped in a string too), and the marks a
+quote or a comment puts before each line (``> ``, ``# ``, ``// ``, ``; ``, `` * ``, ``% ``, ``! ``)."""
 _OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
 
 # In priority order: the most specific description of a credential wins.
@@ -200,8 +203,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----).
     (
         "private_key",
-        rb"----" + _ARMOUR_OPEN + rb"BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?" + _ARMOUR_CLOSE + rb"(?:\s|\\[nr])*"
-        rb"(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]{2,32}:[ \t])",
+        rb"----" + _ARMOUR_OPEN + rb"BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?" + _ARMOUR_CLOSE + _KEY_BREAK
+        + rb"(?:[A-Za-z0-9+/=]{16}|[A-Za-z-]{2,32}:[ \t])",
         Checks.body,
     ),
     # An armour line on its own is refused even without its body: the key was there, or is next.
@@ -214,11 +217,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # base64 lines between armour lines of their own, after an optional comment line.
     (
         "openvpn_key",
-        rb"-----BEGIN " + _OPENVPN_KEY + rb"-----(?:\s|\\[nr])*(?:#[^\r\n\\]{0,80}(?:\s|\\[nr])+)?[A-Za-z0-9+/=]{16}",
+        rb"-----BEGIN " + _OPENVPN_KEY + rb"-----" + _KEY_BREAK + rb"(?:#[^\r\n\\]{0,80}(?:\s|\\[nr])+)?" + _KEY_BREAK
+        + rb"[A-Za-z0-9+/=]{16}",
         Checks.body,
     ),
     ("openvpn_key", rb"-----(?:BEGIN|END) " + _OPENVPN_KEY + rb"-----", Checks.armour_alone),
-    ("private_key", rb"Private-Lines:[ \t]*[0-9]+\s+[A-Za-z0-9+/=]{16}", Checks.body),
+    ("private_key", rb"Private-Lines:[ \t]*[0-9]+\s" + _KEY_BREAK + rb"[A-Za-z0-9+/=]{16}", Checks.body),
     ("private_key", rb"AGE-SECRET-KEY-1(?P<body>[0-9A-Z]{58})", Checks.body),
     ("github_token", word_start(rb"gh", rb"[pousr]_(?P<body>[A-Za-z0-9]{36,251})" + TOKEN_END), Checks.body),
     # A fine-grained token has 82 characters after its prefix; a shorter run with a digit in it is

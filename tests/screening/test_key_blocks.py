@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from tact_memory.screening.credentials import find_secret
 
+from .test_credentials import REJECT
+
 HEX = "0123456789abcdef"
 
 
@@ -117,3 +119,27 @@ def test_adversarial_armour_gets_its_verdicts_without_hanging() -> None:
 def test_the_ascii_letters_of_a_label_are_not_enough() -> None:
     # A label of other letters (a lower-case "private key", a "PUBLIC KEY") is not a key's armour.
     assert find_secret("---- BEGIN ssh2 private key ----\n" + string.ascii_letters) is None
+
+
+# A key quoted in a note or kept in a comment has a quote's or a comment's mark before each line.
+KEY_FIXTURES = [case for case in REJECT if case.kind in ("private_key", "openvpn_key")]
+LINE_MARKS = ["> ", ">", "> > ", "# ", "#", "// ", "; ", " * ", "% ", "! "]
+
+
+@pytest.mark.parametrize("mark", LINE_MARKS)
+def test_a_key_behind_a_quote_or_a_comment_mark_on_each_line_is_refused(mark: str) -> None:
+    marked = {case.text: "\n".join(mark + line if line else line for line in case.text.split("\n")) for case in KEY_FIXTURES}
+    missed = [text for case in KEY_FIXTURES if find_secret(text := marked[case.text]) != case.kind]
+    assert missed == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The file starts with # -----BEGIN RSA PRIVATE KEY----- and ends with its END line.",  # a mention in prose
+        "> See the runbook: keys begin with -----BEGIN OPENSSH PRIVATE KEY-----, never paste one.",
+        "# -----BEGIN PUBLIC KEY-----\n# MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA",  # a public key
+    ],
+)
+def test_an_armour_line_mentioned_after_a_mark_is_kept(text: str) -> None:
+    assert find_secret(text) is None
