@@ -94,14 +94,25 @@ def test_every_fixture_cut_at_a_separator_gets_the_same_verdict_with_a_line_brea
     assert failures == []
 
 
+SURROUNDINGS = {
+    # A note written on Windows breaks its lines with \r\n: a Markdown table, a heading and the
+    # fenced block under it, or a label and its value lines below read the same.
+    "windows": lambda text: text.replace("\n", "\r\n"),
+    "fenced": lambda text: "```\n" + text.strip("\n") + "\n```\n",
+    "after_a_sentence": lambda text: "From the last session, for the record.\n\n" + text,
+    "before_a_sentence": lambda text: text.rstrip("\n") + "\n\nThat is all for now.",
+}
+
+
+@pytest.mark.parametrize("surrounding", SURROUNDINGS)
 @pytest.mark.parametrize(
     "texts", [[c.text for c in REJECT], [c.text for c in KEEP], PROSE], ids=["reject", "keep", "prose"]
 )
-def test_every_fixture_gets_the_same_verdict_with_windows_line_breaks(texts: list[str]) -> None:
-    """A note written on Windows breaks its lines with ``\\r\\n``: a Markdown table, a heading and
-    the fenced block under it, or a label and its value lines below read the same."""
+def test_every_fixture_gets_the_same_verdict_in_other_surroundings(texts: list[str], surrounding: str) -> None:
+    """Where a note comes from and what stands around it change nothing: its line breaks written
+    as Windows writes them, the whole of it in a fenced block, a sentence before or after it."""
     unix = [text.replace("\r\n", "\n") for text in texts]
-    changed = [text for text in unix if find_secret(text.replace("\n", "\r\n")) != find_secret(text)]
+    changed = [text for text in unix if find_secret(SURROUNDINGS[surrounding](text)) != find_secret(text)]
     assert changed == []
 
 
