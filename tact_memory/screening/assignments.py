@@ -54,7 +54,6 @@ COUNTED_UNITS = (
 bits, days, times, minutes, seconds, hours, items."""
 
 
-
 def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
     """Where the text that starts at ``at`` starts once the spaces, a list item's marker (``- ``,
     ``* ``, ``+ ``) and, with ``code``, an inline code span's opening backtick before it are left
@@ -70,6 +69,7 @@ def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
         while at and buffer[at - 1] in b" \t":
             at -= 1
     return at
+
 
 class AssignmentChecks(SentenceChecks):
     """The checks of values given to names: assignments, calls, pairs and elements."""

@@ -237,7 +237,7 @@ def _screen_and_zero(buffer: bytearray) -> str | None:
 
 def _as_read(content: str) -> str:
     """``content`` in NFKC form without default-ignorable code points, its line breaks written
-    ``\n`` (Windows writes ``\r\n``), as a reader sees it."""
+    ``\\n`` (Windows writes ``\\r\\n``), as a reader sees it."""
     if "\r\n" in content:
         content = content.replace("\r\n", "\n")
     if content.isascii():  # already in that form; the common case costs one scan

@@ -217,7 +217,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # base64 lines between armour lines of their own, after an optional comment line.
     (
         "openvpn_key",
-        rb"-----BEGIN " + _OPENVPN_KEY + rb"-----" + _KEY_BREAK + rb"(?:#[^\r\n\\]{0,80}(?:\s|\\[nr])+)?" + _KEY_BREAK
+        rb"-----BEGIN " + _OPENVPN_KEY + rb"-----(?:\s|\\[nr])*(?:#[^\r\n\\]{0,80}(?:\s|\\[nr])+)?" + _KEY_BREAK
         + rb"[A-Za-z0-9+/=]{16}",
         Checks.body,
     ),

@@ -893,6 +893,11 @@ ADVERSARIAL: dict[str, str | None] = {
     "eyJaaaaaaaa." * 85: "jwt",
     "-----BEGIN " * 93: None,  # no armour label
     "-----BEGIN PRIVATE KEY-----" + " " * 997: "private_key",
+    # Marks a quote or a comment puts before a key's lines, and none of its body (the second took
+    # half a second before the comment line after an OpenVPN armour was read without them).
+    ("-----BEGIN RSA PRIVATE KEY-----" + "> " * 497)[:1024]: None,
+    ("-----BEGIN OpenVPN Static key V1-----" + "# " * 494)[:1024]: None,
+    ("-----BEGIN OpenVPN Static key V1-----" + "#" * 988)[:1024]: None,
     "postgres://" + ":" * 1013: None,  # no user, password and host
     "https://u:" + "p" * 1014: None,  # no host after the password
     "x-" * 512: None,
