@@ -44,8 +44,12 @@ def rendered(text: str) -> str | None:
     value (``<b>Password:</b> …``, ``<td>Password</td><td>…</td>``), every emphasis pair's
     markers removed, then each row of a table read as its cells under their headings
     (:func:`_table_rows`), and each heading as a label (``## Password``, a line all in bold, an
-    underlined line: each as ``Password:``)."""
+    underlined line: each as ``Password:``). A block quote is read as the text it quotes, first
+    (:func:`_quote_marks`), so a quoted table, heading or label and the value below it read as
+    they do unquoted."""
     plain = text
+    if ">" in plain:
+        plain = _quote_marks().sub("", plain)
     if "<" in plain and ">" in plain:
         plain = _labelled_code().sub(r"\1\3", _inline_tags().sub("", _html_cells().sub(": ", plain)))
     if "*" in plain or "_" in plain or "~" in plain:
@@ -57,6 +61,12 @@ def rendered(text: str) -> str | None:
     if "\n-" in plain or "\n=" in plain:
         plain = _underlined().sub(r"\1:", plain)
     return None if plain == text else plain
+
+
+@functools.cache
+def _quote_marks() -> re.Pattern[str]:
+    """The marks of a Markdown block quote at a line's start (``> ``, nested ``> > ``), removed."""
+    return re.compile(r"(?m)^[ ]{0,3}(?:>[ ]?)+")
 
 
 @functools.cache

@@ -269,3 +269,34 @@ def test_a_credential_in_a_field_list_is_refused(indent: str, name: str, value: 
 )
 def test_fields_and_segments_that_give_no_credential_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A block quote reads as the text it quotes: what spans lines (a table, a label and the value
+# below it, a YAML block scalar) is read under the quote's marks as without them.
+QUOTED = {
+    "| Service | Password |\n|---|---|\n| grafana | Tr0ub4dor&3x |": "credential_assignment",
+    "Example admin password:\n  Xk9v2LmQ7t42": "credential_assignment",
+    "db:\n  password: |\n    Tr0ub4dor&3x": "credential_assignment",
+    "## Staging DB password\n\n```\nSummer2024!x\n```": "credential_assignment",
+    "**Staging DB password**\n\n`hunter22x`": "credential_assignment",
+}
+
+
+@pytest.mark.parametrize("marks", ["> ", ">", "> > ", "  > "])
+@pytest.mark.parametrize("text", QUOTED)
+def test_what_spans_lines_is_refused_in_a_block_quote(text: str, marks: str) -> None:
+    assert find_secret(text) == QUOTED[text]
+    assert find_secret("\n".join(marks + line for line in text.split("\n"))) == QUOTED[text]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> The password policy:\n> at least 12 characters, rotated monthly.",
+        "> | Service | Owner |\n> |---|---|\n> | grafana | ops-team2 |",
+        "> ## Password reset\n>\n> Use the self-service page.",
+        "a > b\nc > d: Tr0ub4dor",  # a comparison, not a quote's mark at a line's start
+    ],
+)
+def test_a_block_quote_of_no_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None
