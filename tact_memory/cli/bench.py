@@ -58,7 +58,7 @@ from typing import Any
 from ..limits import DEFAULT_LIMITS
 from ..records import Candidate
 from ..store.connection import WAL_AUTOCHECKPOINT_PAGES
-from ..store.sqlite import SCAN_TELEMETRY, MemoryStore
+from ..store.sqlite import SCAN_TELEMETRY, MemoryStore, telemetry_parameters
 from .bench_fts5 import Fts5Baseline
 from .bench_import import measure_import
 from .bench_probes import (
@@ -453,7 +453,7 @@ class _BareTelemetry:
     def commit(self, keys: list[tuple[int, int]]) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
         now = time.time_ns() // 1_000_000
-        self.conn.executemany(SCAN_TELEMETRY, [{"now": now, "id": id_, "version": version} for id_, version in keys])
+        self.conn.executemany(SCAN_TELEMETRY, [telemetry_parameters(now, id_, version) for id_, version in keys])
         self.conn.execute("COMMIT")
 
 

@@ -82,7 +82,7 @@ if TYPE_CHECKING:
 
     _Result = TypeVar("_Result")
 
-__all__ = ["BUSY_TIMEOUT_S", "SCAN_TELEMETRY", "SCHEMA_VERSION", "MemoryStore"]
+__all__ = ["BUSY_TIMEOUT_S", "SCAN_TELEMETRY", "SCHEMA_VERSION", "MemoryStore", "telemetry_parameters"]
 
 BUSY_TIMEOUT_S = 5.0
 """How long an operation waits for another process's write lock before answering ``busy``."""
@@ -116,9 +116,9 @@ _TELEMETRY_STARTS = "INSERT OR REPLACE INTO telemetry (memory_id, probation_unti
 replaces the telemetry of the version before, and any row a hand left for an id not yet used."""
 
 
-def _telemetry(now: int, key: RecordKey) -> dict[str, int]:
-    """The parameters of :data:`SCAN_TELEMETRY` (or a read's) for the record at ``key``."""
-    return {"now": now, "id": key.id, "version": key.version}
+def telemetry_parameters(now: int, id_: int, version: int) -> dict[str, int]:
+    """The parameters of :data:`SCAN_TELEMETRY` (or a read's) for the record at ``(id_, version)``."""
+    return {"now": now, "id": id_, "version": version}
 
 
 def _pruning_until_it_fits(attempt: Callable[[int], _Result | None]) -> _Result:
@@ -583,7 +583,7 @@ class MemoryStore:
             with self._transaction("telemetry") as conn:
                 now = self._clock()
                 self._save_derived(conn)
-                bumped = self._record_telemetry(conn, SCAN_TELEMETRY, [_telemetry(now, c.key) for c in cards])
+                bumped = self._record_telemetry(conn, SCAN_TELEMETRY, [telemetry_parameters(now, c.key.id, c.key.version) for c in cards])
                 if bumped is not None and bumped < len(cards):
                     self._check_served(conn, [c.key for c in cards])
         return cards
@@ -659,7 +659,7 @@ class MemoryStore:
         with self._transaction("telemetry") as conn:
             now = self._clock()
             self._save_derived(conn)
-            self._record_telemetry(conn, _READ, [_telemetry(now, by_id[i].key) for i in found])
+            self._record_telemetry(conn, _READ, [telemetry_parameters(now, i, by_id[i].key.version) for i in found])
             for row in conn.execute(f"SELECT {rows.COLUMNS} FROM {rows.FROM} WHERE {_AT_VERSION}", (seen,)):
                 record = self._record(row)
                 by_id[record.key.id] = record

@@ -46,6 +46,8 @@ def load_prose() -> list[str]:
 REJECT = load_cases("reject.toml")
 KEEP = load_cases("keep.toml")
 PROSE = load_prose()
+FIXTURE_TEXTS = {"reject": [c.text for c in REJECT], "keep": [c.text for c in KEEP], "prose": PROSE}
+"""Every maintained text, by set: what the screen must refuse, keep, and keep as prose."""
 
 
 def case_id(case: Case) -> str:
@@ -73,9 +75,7 @@ def _cuts(text: str) -> list[str]:
     return [text, *(text[:at] for at in places), *(text[at:] for at in places)]
 
 
-@pytest.mark.parametrize(
-    "texts", [[c.text for c in REJECT], [c.text for c in KEEP], PROSE], ids=["reject", "keep", "prose"]
-)
+@pytest.mark.parametrize("texts", FIXTURE_TEXTS.values(), ids=FIXTURE_TEXTS.keys())
 def test_every_fixture_cut_at_a_separator_gets_the_same_verdict_with_a_line_break_around_it(texts: list[str]) -> None:
     """A rule's match may start where the content starts and end where it ends (``Staging
     login: ann/`` at its end raised once, reading past it). Each cut of each fixture is screened to
@@ -105,9 +105,7 @@ SURROUNDINGS = {
 
 
 @pytest.mark.parametrize("surrounding", SURROUNDINGS)
-@pytest.mark.parametrize(
-    "texts", [[c.text for c in REJECT], [c.text for c in KEEP], PROSE], ids=["reject", "keep", "prose"]
-)
+@pytest.mark.parametrize("texts", FIXTURE_TEXTS.values(), ids=FIXTURE_TEXTS.keys())
 def test_every_fixture_gets_the_same_verdict_in_other_surroundings(texts: list[str], surrounding: str) -> None:
     """Where a note comes from and what stands around it change nothing: its line breaks written
     as Windows writes them, the whole of it in a fenced block, a sentence before or after it."""
