@@ -56,7 +56,8 @@ bits, days, times, minutes, seconds, hours, items."""
 
 def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
     """Where the text that starts at ``at`` starts once the spaces, a list item's marker (``- ``,
-    ``* ``, ``+ ``) and, with ``code``, an inline code span's opening backtick before it are left
+    ``* ``, ``+ ``) and, with ``code``, an inline code span's opening backtick or the marks of a
+    comment or a quote that start its line (``# ``, ``// ``, ``-- ``, ``> ``) before it are left
     out: a statement or a field is at its line's start after them."""
     while at and buffer[at - 1] in b" \t":
         at -= 1
@@ -68,7 +69,35 @@ def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
         at -= 1
         while at and buffer[at - 1] in b" \t":
             at -= 1
+    if code:
+        marks = at
+        while marks and buffer[marks - 1] in LINE_MARKS:
+            marks -= 1
+        if not marks or buffer[marks - 1] == ord("\n"):
+            return marks
     return at
+
+
+def body_statement(buffer: bytearray, start: int) -> bool:
+    """Whether the name at ``start`` starts an indented line (or follows a ``;``), as a statement
+    in a function's or a block's body does: ``    token = nextchar``."""
+    at = start
+    while at and buffer[at - 1] in b" \t":
+        at -= 1
+    return at < start and (not at or buffer[at - 1] in b"\n\r;")
+
+
+def word_after(buffer: bytearray, last: int) -> bool:
+    """Whether a word follows the name that ends at ``last``, after spaces: a name in code ends its
+    statement or is followed by an operator, where a passphrase goes on (``correct horse …``)."""
+    after = last
+    while after < len(buffer) and buffer[after] in b" \t":
+        after += 1
+    return after > last and after < len(buffer) and (chr(buffer[after]).isalnum() or buffer[after] in b"\"'")
+
+
+LINE_MARKS = b"#/-;%!*> \t"
+"""What a comment's or a quote's marks at a line's start are made of (and the spaces among them)."""
 
 
 class AssignmentChecks(SentenceChecks):
@@ -535,7 +564,9 @@ class AssignmentChecks(SentenceChecks):
         ``buffer[start:end]``, is code that names where the value comes from: the same name
         (``api_key=api_key``, ``self.token = token``), a name stored under a variable key
         (``meta[TOKEN_KEY] = stats``), names unpacked from names (``username, password = auth``),
-        or a type (``auth: BearerAuth | None = None``). A name here is a dotted identifier without
+        a name that a statement in a body gives alone (``    token = nextchar``, indented, where
+        ``    DB_PASSWORD = correct horse …`` goes on in words), or a type (``auth: BearerAuth |
+        None = None``). A name here is a dotted identifier without
         a digit or a password's mix of cases and symbols; anything else is judged as a value."""
         value = self.value.match(buffer, match.end())
         if value is None or value.start("bare") < 0:
@@ -552,7 +583,9 @@ class AssignmentChecks(SentenceChecks):
                 self.annotation_rest.match(buffer, last) is not None
             )
         spaced = buffer[match.start() - 1] in b" \t" and match.end() < len(buffer) and buffer[match.end()] in b" \t"
-        return spaced and self.unpacked(buffer, start, last)  # a, b = c: not a keyword argument
+        if not spaced:
+            return False  # a keyword argument (user=admin)
+        return self.unpacked(buffer, start, last) or (body_statement(buffer, start) and not word_after(buffer, last))
 
     def names_secret_key(self, buffer: bytearray, start: int, end: int, pos: int) -> bool:
         """Whether the name ``buffer[start:end]`` is one a chart gives a Secret's name or a key's
@@ -607,10 +640,9 @@ class AssignmentChecks(SentenceChecks):
             several = True
         else:
             return False  # too many to be the targets of one statement
-        if at == start:
+        if not several:
             return False  # one target
-        if several:  # as a note lists code: - username, password = auth; `user, pw = creds`
-            at = item_start(buffer, at, code=True)
+        at = item_start(buffer, at, code=True)  # as a note lists code: - username, password = auth; `user, pw = creds`
         while at and buffer[at - 1] in b" \t":
             at -= 1
         if at and buffer[at - 1] not in b"\n\r;":

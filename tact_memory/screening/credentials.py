@@ -14,7 +14,9 @@ Design:
   read as them. Pure ASCII content is already in that form and skips the step. When the content
   as written holds nothing, a note in Markdown is read once more as rendered (:mod:`.markup`):
   emphasis markers removed (``**Password:** …``) and table rows read as their cells under their
-  headings (``| Password | … |``).
+  headings (``| Password | … |``). When neither holds anything, lines indented as a code block or
+  commented out (``# password: |`` over ``#   …``) are read once more without that margin
+  (:mod:`.margins`), as written and as rendered.
 - The screen is a table of rules (:mod:`.rules`), run in priority order by :class:`_Screen`. Each
   rule's check is a method of :class:`.checks.Checks`, which judges values with the patterns of
   :mod:`.vocabulary` (what a value is, and what stands for one) and :mod:`.names` (the names that
@@ -48,12 +50,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from . import providers
 from .checks import Checks
 from .leads import compiled, lead_finder, literal_lead
+from .margins import unmargined
 from .markup import rendered
 from .rules import OTHER_SCRIPTS, PROVIDERS, RULES, rule_leads
 from .vocabulary import TOKEN_RUN
@@ -272,10 +275,27 @@ def find_secret(content: str) -> str | None:
         ``None`` when nothing looks like a credential, else a key of :data:`KINDS`. The result is one
         of those constant names and never contains any part of the matched value.
     """
+    for reading in _readings(content):
+        # surrogatepass: a lone surrogate from parsed JSON must be screened, not crash the screen.
+        kind = _screen_and_zero(bytearray(reading, "utf-8", "surrogatepass"))
+        if kind is not None:
+            return kind
+    return None
+
+
+def _readings(content: str) -> Iterator[str]:
+    """``content`` as the screen reads it, each reading made only once the ones before it hold
+    nothing: as a reader sees it written (:func:`_as_read`), then as rendered (Markdown's emphasis,
+    tables and headings, :mod:`.markup`), then without the margin its lines share (indented or
+    commented out, :mod:`.margins`) as written and as rendered."""
     read = _as_read(content)
-    # surrogatepass: a lone surrogate from parsed JSON must be screened, not crash the screen.
-    kind = _screen_and_zero(bytearray(read, "utf-8", "surrogatepass"))
-    if kind is not None:
-        return kind
-    shown = rendered(read)  # Markdown's emphasis read as a reader of the rendered note sees it
-    return None if shown is None else _screen_and_zero(bytearray(shown, "utf-8", "surrogatepass"))
+    yield read
+    shown = rendered(read)
+    if shown is not None:
+        yield shown
+    bare = unmargined(read)
+    if bare is not None:
+        yield bare
+        shown = rendered(bare)
+        if shown is not None:
+            yield shown

@@ -71,6 +71,7 @@ _SOURCES = (
     "screening/checkpoint.py",
     "screening/lookalike.py",
     "screening/markup.py",
+    "screening/margins.py",
     "retrieval/lexer.py",
 )
 """The modules whose rules decide a verdict, a duplicate key or a term (relative to the package)."""

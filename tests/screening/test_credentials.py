@@ -114,6 +114,24 @@ def test_every_fixture_gets_the_same_verdict_in_other_surroundings(texts: list[s
     assert changed == []
 
 
+MARGINS = ["# ", "// ", "-- ", "; ", " * ", "% ", "! ", "> ", "> > ", "# # ", "  ", "    ", "\t", "\t# ", "  // "]
+"""What a note's lines may all start with: a comment's marks (a block commented out), a quote's,
+both nested, and indentation (a Markdown code block, a file pasted indented)."""
+
+
+@pytest.mark.parametrize("margin", MARGINS, ids=repr)
+@pytest.mark.parametrize("texts", FIXTURE_TEXTS.values(), ids=FIXTURE_TEXTS.keys())
+def test_every_fixture_is_refused_or_kept_with_a_margin_before_each_line(texts: list[str], margin: str) -> None:
+    """A note commented out, quoted or indented is refused or kept as it is without: what spans
+    lines (a YAML block scalar, a table, a label and the value under it, a Kubernetes Secret's
+    data) is still found, and code that unpacks names into names is still code. The kind may
+    differ (a ``.netrc`` entry commented out reads as an assignment)."""
+    unix = [text.replace("\r\n", "\n") for text in texts]
+    margined = {text: "\n".join(margin + line if line else margin.rstrip() for line in text.split("\n")) for text in unix}
+    changed = [text for text in unix if (find_secret(margined[text]) is None) != (find_secret(text) is None)]
+    assert changed == []
+
+
 def test_fixture_sets_are_large_enough() -> None:
     assert len(REJECT) >= 150 and len(KEEP) >= 100
 

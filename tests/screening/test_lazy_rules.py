@@ -18,7 +18,6 @@ from tact_memory.screening import credentials as secrets
 from tact_memory.screening import lead_table, rules
 from tact_memory.screening.credentials import find_secret
 from tact_memory.screening.leads import literal_lead
-from tact_memory.screening.markup import rendered
 from tact_memory.screening.names import CREDENTIAL_NAME, SPACED_KEY_END, SPACED_KEY_NAME, SUFFIXED_CREDENTIAL
 from tact_memory.screening.rules import PROVIDERS, RULES, rule_leads, rules_digest
 from tact_memory.screening.vocabulary import TOKEN_RUN
@@ -41,11 +40,9 @@ def engine_prefix(source: bytes) -> bytes:
 
 
 def eager_kind(text: str) -> str | None:
-    """The verdict with every rule compiled and run, whatever the text holds, on the text as read
-    and then as rendered (as :func:`find_secret` reads it)."""
-    read = secrets._as_read(text)
-    shown = rendered(read)
-    for version in (read,) if shown is None else (read, shown):
+    """The verdict with every rule compiled and run, whatever the text holds, on each of the
+    readings :func:`find_secret` makes (as read, as rendered, without its margin)."""
+    for version in secrets._readings(text):
         buffer = bytearray(version, "utf-8", "surrogatepass")
         screen = secrets._Screen()
         for kind, source, check in RULES:

@@ -59,7 +59,7 @@ def test_the_same_value_under_a_section_of_another_kind_is_kept(form: str, secti
         "api:\n  key_id: Xk8mKq2Lz9Ab3Cd5Ef7Gh9Ij1",
         "secretKeyRef:\n  name: db\n  key: password",
         # A section's name too far above the entry.
-        "jwt:\n" + "  # padding\n" * (MAX_SECTION // 11 + 1) + "  key: Xk8mKq2Lz9Ab3Cd5Ef7Gh9Ij1",
+        "jwt:\n" + "  padding: 1\n" * (MAX_SECTION // 11 + 1) + "  key: Xk8mKq2Lz9Ab3Cd5Ef7Gh9Ij1",
     ],
 )
 def test_keys_under_such_sections_that_hold_no_generated_value_are_kept(text: str) -> None:
