@@ -56,9 +56,9 @@ bits, days, times, minutes, seconds, hours, items."""
 
 def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
     """Where the text that starts at ``at`` starts once the spaces, a list item's marker (``- ``,
-    ``* ``, ``+ ``) and, with ``code``, an inline code span's opening backtick or the marks of a
-    comment or a quote that start its line (``# ``, ``// ``, ``-- ``, ``> ``) before it are left
-    out: a statement or a field is at its line's start after them."""
+    ``* ``, ``+ ``) and, with ``code``, an inline code span's opening backtick or any marks of
+    :data:`LINE_MARKS` back to its line's start (``# ``, ``// ``, ``> ``, ``1. ``) before it are
+    left out: a statement or a field is at its line's start after them."""
     while at and buffer[at - 1] in b" \t":
         at -= 1
     if code and at and buffer[at - 1] == ord("`"):
@@ -96,8 +96,9 @@ def word_after(buffer: bytearray, last: int) -> bool:
     return after > last and after < len(buffer) and (chr(buffer[after]).isalnum() or buffer[after] in b"\"'")
 
 
-LINE_MARKS = b"#/-;%!*> \t"
-"""What a comment's or a quote's marks at a line's start are made of (and the spaces among them)."""
+LINE_MARKS = b"#/-;%!*+>`.)0123456789 \t"
+"""What the marks at a line's start before code are made of: a comment's, a quote's, a list item's
+(numbered too), an inline code span's backtick, and the spaces among them."""
 
 
 class AssignmentChecks(SentenceChecks):

@@ -1,18 +1,15 @@
-"""What a note reads as without the margin its lines share: indentation, or a comment's marks.
+"""What a note reads as without the margin its lines share: a comment's marks, or indentation.
 
-A note keeps configuration, code or a table that someone indented or commented out: a YAML file
-pasted four spaces in, ``# password: |`` over ``#   …``, ``// | User | Password |``, ``-- INSERT
-INTO users …``. Each line then starts with what stands where the screen's rules look for a line's
-start, a field's indentation, a table's first pipe or a label's line. A rule whose name and value
-share one line finds them after a margin as it does without one; what spans lines (a YAML block
-scalar, a label and the value under it, a table, a Kubernetes Secret's data) it does not. So when
-the content holds nothing as written or as rendered, :func:`unmargined` gives it with the
-indentation of a code block that all its lines share (a tab, or four spaces or more) read as one
-space, and without the marks of every run of two or more lines that start with the same mark, and
-the screen reads that once more. One space, as a Markdown heading or fence may have up to three
-before it and as a statement in a function's body stays indented (``    token = nextchar`` is code
-where ``token = nextchar`` alone reads as a note's value); fewer spaces than four change no verdict
-and are left.
+A note keeps configuration, code or a table that someone commented out or indented: ``# password:
+|`` over ``#   …``, ``// | User | Password |``, ``-- INSERT INTO users …``, a YAML file pasted four
+spaces in, a table as a list item's text. Each line then starts with what stands where the
+screen's rules look for a line's start, a field's indentation, a table's first pipe or a label's
+line. A rule whose name and value share one line finds them after a margin as it does without one;
+what spans lines (a YAML block scalar, a label and the value under it, a table, a Kubernetes
+Secret's data) it does not. So when the content holds nothing as written or as rendered,
+:func:`unmargined` gives it without the marks of every run of two or more lines that start with the
+same mark, and with the indentation that an indented block's lines share read as one space; the
+screen reads that once more.
 
 A run's lines keep the spaces before their mark, and lose the mark and one space after it, which
 is how editors comment a block out and back in: ``  # password: |`` over ``  #   …`` reads as
@@ -22,6 +19,13 @@ Python, YAML, TOML), ``//`` (C's family, JavaScript, Go, Rust), ``--`` (SQL, Lua
 inside a ``/* … */`` block) and a block quote's ``>`` (:mod:`.markup` reads a quote as rendered
 too, but the rules that read a note as written only see it here). One marked line alone is left as
 it is: the rules read it as written already.
+
+An indented block is a run of lines indented as a Markdown code block is (a tab, or four spaces),
+or a list item's text with the lines under it that go on with it. Its indentation reads as one
+space, not none: a Markdown heading or fence may have up to three before it, and a statement in a
+function's body stays indented (``    token = nextchar`` is code, where ``token = nextchar`` alone
+reads as a note's value). A block under a line that is itself indented is left, since there the
+indentation nests (a YAML block scalar's value under its key).
 """
 
 from __future__ import annotations
@@ -50,8 +54,8 @@ def _marked() -> re.Pattern[str]:
 
 def unmargined(text: str) -> str | None:
     """``text`` without the marks of each run of two or more lines that start with the same mark,
-    and with each indented block's shared indentation read as one space, or ``None`` when it has
-    neither."""
+    and with the indentation each indented block's lines share read as one space, or ``None``
+    when it has neither."""
     shown = text
     for _ in range(MAX_NESTED):  # a quote in a quote (> > ), a block commented out twice (# # )
         if _run().search(shown) is None:
@@ -68,43 +72,69 @@ MAX_NESTED = 4
 
 @functools.cache
 def _indented() -> re.Pattern[str]:
-    """A line indented as a code block (a tab, or four spaces) at the text's start or after a
-    blank line or a fence's, where a Markdown code block may start."""
-    return re.compile(r"(?:\A|\n[ \t]*(?:(?:```|~~~)[^\n]*)?\n)(?:\t| {1,3}\t| {4})[ \t]*\S")
+    """A line indented by two spaces or a tab: one of a code block's, or a list item's next."""
+    return re.compile(r"(?m)^(?: {2}| ?\t)")
+
+
+@functools.cache
+def _item() -> re.Pattern[str]:
+    """A list item's marker (``- ``, ``* ``, ``+ ``, ``1. ``, ``2) ``) and the spaces after it,
+    before its text: where its text and the lines that go on with it start."""
+    return re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+(?=\S)")
 
 
 def _dedented(text: str) -> str:
-    """``text`` with the indentation each indented block's lines share read as one space: a block
-    starts at a line indented as :func:`_indented` finds one and goes on over indented and blank
-    lines."""
-    import textwrap
-
+    """``text`` with the indentation each indented block's lines share read as one space. A block
+    is a run of lines indented as a code block is (a tab, or four spaces), blank lines among them,
+    or a list item with the lines indented under its text that go on with it, its marker read as
+    spaces (``- | Service | Password |`` over ``  |---|---|``). One item's line alone is left, and
+    so is a block under a line that is indented itself: there the indentation nests (a YAML
+    block scalar's value under its key), and one space would take the block out of it."""
     lines = text.split("\n")
     shown: list[str] = []
+    outer = True  # whether the last line with text is at the margin or a fence (or there is none)
     at = 0
     while at < len(lines):
+        line = lines[at]
+        item = _item().match(line) if outer or line[:1] not in (" ", "\t") else None
         end = at + 1
-        if (at == 0 or _opens_block(lines[at - 1])) and _code_indent(lines[at]):
-            while end < len(lines) and (not lines[end].strip() or _code_indent(lines[end])):
+        if item is not None:
+            while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) >= item.end()):
                 end += 1
-            block = "\n".join(lines[at:end])
-            dedented = textwrap.dedent(block)
-            shown.extend((block if dedented == block else textwrap.indent(dedented, " ")).split("\n"))
-        else:
-            shown.append(lines[at])
-        at = end
+            while end > at + 1 and not lines[end - 1].strip():
+                end -= 1  # the blank lines after an item are no part of it
+            if end > at + 1:
+                shown.extend(_one_space([" " * item.end() + line[item.end() :], *lines[at + 1 : end]]))
+                at = end
+                outer = False
+                continue
+        elif outer and _indent(line) >= 4 and line.strip():
+            while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) >= 4):
+                end += 1
+            shown.extend(_one_space(lines[at:end]))
+            at = end
+            outer = False
+            continue
+        shown.append(line)
+        if line.strip():
+            outer = _indent(line) == 0 or line.lstrip().startswith(("```", "~~~"))  # a fence opens literal text
+        at += 1
     return "\n".join(shown)
 
 
-def _opens_block(line: str) -> bool:
-    """Whether an indented block may start after ``line``: a blank line, or a fence's."""
-    return not line.strip() or line.lstrip().startswith(("```", "~~~"))
-
-
-def _code_indent(line: str) -> bool:
-    """Whether ``line`` has text after the indentation of a code block (a tab, or four spaces)."""
+def _indent(line: str) -> int:
+    """How far ``line`` is indented, a tab counting as four spaces (as Markdown reads one)."""
     spaces = len(line) - len(line.lstrip(" "))
-    return bool(line.strip()) and (spaces >= 4 or line[spaces : spaces + 1] == "\t")
+    return spaces + (4 if line[spaces : spaces + 1] == "\t" else 0)
+
+
+def _one_space(block: list[str]) -> list[str]:
+    """The lines of ``block`` with the indentation they share read as one space."""
+    import textwrap
+
+    joined = "\n".join(block)
+    dedented = textwrap.dedent(joined)
+    return block if dedented == joined else textwrap.indent(dedented, " ").split("\n")
 
 
 def _unmarked(text: str) -> str:

@@ -101,14 +101,32 @@ SURROUNDINGS = {
     "fenced": lambda text: "```\n" + text.strip("\n") + "\n```\n",
     "after_a_sentence": lambda text: "From the last session, for the record.\n\n" + text,
     "before_a_sentence": lambda text: text.rstrip("\n") + "\n\nThat is all for now.",
+    # The note as a list item's text, the lines after its first under that text; in other blocks.
+    "list_item": lambda text: hung(text, "- ", "  "),
+    "numbered_item": lambda text: hung(text, "1. ", "   "),
+    "yaml_block": lambda text: "notes: |\n" + hung(text, "  ", "  "),
+    "pre": lambda text: "<pre>\n" + text.strip("\n") + "\n</pre>\n",
+    "docstring": lambda text: '"""\n' + text.strip("\n") + '\n"""\n',
+    "heredoc": lambda text: "cat > notes.md <<'EOF'\n" + text.strip("\n") + "\nEOF\n",
+    "details": lambda text: "<details>\n<summary>Staging</summary>\n\n" + text.strip("\n") + "\n\n</details>\n",
+    "tilde_fence": lambda text: "~~~\n" + text.strip("\n") + "\n~~~\n",
+    "yaml_fence": lambda text: "```yaml\n" + text.strip("\n") + "\n```\n",
+    "indented_fence": lambda text: "  ```\n" + hung(text, "  ", "  ") + "  ```\n",
 }
+
+
+def hung(text: str, first: str, rest: str) -> str:
+    """``text`` with ``first`` before its first line and ``rest`` before each other line with text."""
+    lines = text.strip("\n").split("\n")
+    return "\n".join([first + lines[0]] + [rest + line if line else line for line in lines[1:]]) + "\n"
 
 
 @pytest.mark.parametrize("surrounding", SURROUNDINGS)
 @pytest.mark.parametrize("texts", FIXTURE_TEXTS.values(), ids=FIXTURE_TEXTS.keys())
 def test_every_fixture_gets_the_same_verdict_in_other_surroundings(texts: list[str], surrounding: str) -> None:
     """Where a note comes from and what stands around it change nothing: its line breaks written
-    as Windows writes them, the whole of it in a fenced block, a sentence before or after it."""
+    as Windows writes them, the whole of it in a fenced block or another block (a list item, a
+    YAML block scalar, HTML's pre, a docstring, a heredoc), a sentence before or after it."""
     unix = [text.replace("\r\n", "\n") for text in texts]
     changed = [text for text in unix if find_secret(SURROUNDINGS[surrounding](text)) != find_secret(text)]
     assert changed == []
@@ -945,7 +963,17 @@ ADVERSARIAL: dict[str, str | None] = {
     ("htpasswd" + " -b" * 4 + " ") * 50: None,  # options where a file, a user and a password would be
     ("sqlcmd -U a%b -P" + " -" * 8) * 40: None,
     (" /user:a /p:" * 100)[:1024]: None,  # no tool on the line
-    "password: |\n" + " " * 1000 + "Tr0ub4dor&3": None,  # indented further than a block is looked for
+    # Indented further than a block is looked for as written; read as a code block's (margins),
+    # that indentation is one space.
+    "password: |\n" + " " * 1000 + "Tr0ub4dor&3": "credential_assignment",
+    "password: |\n " + " " * 1000 + "Tr0ub4dor&3": "credential_assignment",
+    ("    \n" * 256)[:1024]: None,  # blank lines of a block that never starts
+    ("- a\n" + "  " * 510)[:1024]: None,  # an item's next line of spaces alone
+    ("# \n" * 512)[:1024]: None,  # marks without text, read away
+    (("# " * 10 + "x\n") * 47)[:1024]: None,  # marks deeper than read
+    ("# a\n// b\n-- c\n; d\n> e\n" * 52)[:1024]: None,  # no two lines with one mark
+    ("```\n    " * 128)[:1024]: None,
+    ("1. a\n   " * 128)[:1024]: None,
     ("k:\n password: |\n  " + "a " * 8 + "\n") * 20: None,  # a block of one-letter words
     "kind: Secret\n" + "data:\n" * 170: None,  # a data line after every data line
     "kind: Secret\ndata:\n" + "  a: |\n" * 140: None,  # a block marker over every line

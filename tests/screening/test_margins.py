@@ -30,6 +30,18 @@ def test_indentation_all_lines_share_reads_as_one_space() -> None:
     assert unmargined("  two spaces\n  hide nothing") is None  # fewer than four: no code block
 
 
+def test_a_list_items_text_and_the_lines_under_it_read_as_a_block() -> None:
+    assert unmargined("- | User | Password |\n  |---|---|\n- next") == " | User | Password |\n |---|---|\n- next"
+    assert unmargined("12. ## Heading\n\n    ```\n    value\n    ```") == " ## Heading\n\n ```\n value\n ```"
+    assert unmargined("- one line\n- another") is None  # items of one line each
+
+
+def test_a_block_under_an_indented_line_keeps_its_indentation() -> None:
+    # One space would take the value out of its key (a YAML block scalar), so it is left.
+    assert unmargined("db:\n  password: |\n    value") is None
+    assert unmargined("notes: |\n      ## Heading") == "notes: |\n ## Heading"  # under a line at the margin
+
+
 @pytest.mark.parametrize(
     "text",
     [
