@@ -78,6 +78,17 @@ def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
     return at
 
 
+def diff_sign(buffer: bytearray, start: int) -> bool:
+    """Whether the name at ``start`` starts its line with one ``-`` or ``+`` glued to a letter, as
+    a line a diff removes or adds does (``-secretKey: …``); an option's ``--`` is no such sign."""
+    return (
+        buffer[start] in b"-+"
+        and (not start or buffer[start - 1] == ord("\n"))
+        and start + 1 < len(buffer)
+        and chr(buffer[start + 1]).isalpha()
+    )
+
+
 def body_statement(buffer: bytearray, start: int) -> bool:
     """Whether the name at ``start`` starts an indented line (or follows a ``;``), as a statement
     in a function's or a block's body does: ``    token = nextchar``."""
@@ -96,9 +107,10 @@ def word_after(buffer: bytearray, last: int) -> bool:
     return after > last and after < len(buffer) and (chr(buffer[after]).isalnum() or buffer[after] in b"\"'")
 
 
-LINE_MARKS = b"#/-;%!*+>`.)0123456789 \t"
+LINE_MARKS = b"#/-;%!*+>`.):|0123456789 \t\xe2\x86\x92"
 """What the marks at a line's start before code are made of: a comment's, a quote's, a list item's
-(numbered too), an inline code span's backtick, and the spaces among them."""
+(numbered too), an inline code span's backtick, a listing's line number and its separator (a tab,
+a colon, a bar, an arrow), and the spaces among them."""
 
 
 class AssignmentChecks(SentenceChecks):
@@ -146,6 +158,8 @@ class AssignmentChecks(SentenceChecks):
         """
         end, variable_key = self.name_end_before(buffer, match.start())
         start = self.name_ending_at(buffer, end)
+        if start is not None and diff_sign(buffer, start):
+            start += 1  # -secretKey: postgres-password, a line a diff removes: the name is secretKey
         named = start is not None and self.credential_named(buffer, start, end)
         if not named and buffer[match.start()] == ord("=") and match.end() - match.start() == 1:
             annotated = self.annotated_name(buffer, match.start())

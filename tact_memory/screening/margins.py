@@ -9,16 +9,21 @@ what spans lines (a YAML block scalar, a label and the value under it, a table, 
 Secret's data) it does not. So when the content holds nothing as written or as rendered,
 :func:`unmargined` gives it without the marks of every run of two or more lines that start with the
 same mark, and with the indentation that an indented block's lines share read as one space; the
-screen reads that once more.
+screen reads that once more. A listing of a file numbered line by line (``cat -n``'s tab, the
+arrow a coding agent's file reader puts after each number, a colon, a bar) loses its numbers first,
+and a unified diff's hunk the sign before each line (so a line it removes reads as one it keeps).
 
 A run's lines keep the spaces before their mark, and lose the mark and one space after it, which
 is how editors comment a block out and back in: ``  # password: |`` over ``  #   …`` reads as
 ``  password: |`` over ``    …``. The marks are those of the languages notes quote: ``#`` (shell,
 Python, YAML, TOML), ``//`` (C's family, JavaScript, Go, Rust), ``--`` (SQL, Lua, Haskell), ``;``
 (INI, Lisp, assembly), ``%`` (TeX, Erlang, MATLAB), ``!`` (Fortran, X resources), ``*`` (the lines
-inside a ``/* … */`` block) and a block quote's ``>`` (:mod:`.markup` reads a quote as rendered
-too, but the rules that read a note as written only see it here). One marked line alone is left as
-it is: the rules read it as written already.
+inside a ``/* … */`` block), a block quote's ``>`` (:mod:`.markup` reads a quote as rendered too,
+but the rules that read a note as written only see it here) and a diff's ``+`` and ``-`` (lines it
+adds or removes, with no hunk header). Where a line of the run has no space after its mark, the
+mark alone goes, so the lines keep their indentation (``+db:`` over ``+  password: |``); a run of
+``- `` with a space on every line is a list's items and stays. One marked line alone is left as it
+is: the rules read it as written already.
 
 An indented block is a run of lines indented as a Markdown code block is (a tab, or four spaces),
 or a list item's text with the lines under it that go on with it. Its indentation reads as one
@@ -37,31 +42,58 @@ import re
 __all__ = ["unmargined"]
 
 
-_MARK = r"(?:#|//|--|;|%|!|\*|>)"
+_MARK = r"(?:#|//|--|;|%|!|\*|>|\+|-)"
 
 
 @functools.cache
 def _run() -> re.Pattern[str]:
-    """The first two lines of a run: the same mark at the start of both, after spaces."""
-    return re.compile(r"(?m)^[ \t]*(%s)[^\n]*\n[ \t]*\1" % _MARK)
+    """The first two lines of a run: the same mark at the start of both, after spaces (searched
+    for after a line break, in the text after one: a literal first byte is found fast)."""
+    return re.compile(r"\n[ \t]*(%s)[^\n]*\n[ \t]*\1" % _MARK)
 
 
 @functools.cache
 def _marked() -> re.Pattern[str]:
-    """A line's spaces (``\\1``), its mark (``\\2``) and one space after it."""
-    return re.compile(r"([ \t]*)(%s)[ ]?" % _MARK)
+    """A line's spaces (``\\1``), its mark (``\\2``) and one space after it (``\\3``)."""
+    return re.compile(r"([ \t]*)(%s)([ ]?)" % _MARK)
+
+
+@functools.cache
+def _dash() -> re.Pattern[str]:
+    """A line's spaces and one ``-``, in :func:`_marked`'s groups (no space after it)."""
+    return re.compile(r"([ \t]*)(-)()")
+
+
+@functools.cache
+def _numbered_run() -> re.Pattern[str]:
+    """The first two lines of a listing numbered line by line (``cat -n``'s tab, an editor's or an
+    agent's arrow, a colon, a bar): a number and its separator at the start of both."""
+    number = r"[ \t]*\d{1,6}(?:\t|\u2192|:|[ \t]\|)"
+    return re.compile(r"\n%s[^\n]*\n%s" % (number, number))
+
+
+@functools.cache
+def _line_number() -> re.Pattern[str]:
+    """A listing's line number (``\\1``) with the spaces before it and its separator after it."""
+    return re.compile(r"[ \t]*(\d{1,6})(?:\t|\u2192|: ?|[ \t]\|[ \t]?)")
 
 
 def unmargined(text: str) -> str | None:
-    """``text`` without the marks of each run of two or more lines that start with the same mark,
-    and with the indentation each indented block's lines share read as one space, or ``None``
-    when it has neither."""
+    """``text`` without a listing's line numbers, a diff hunk's signs and the marks of each run
+    of two or more lines that start with the same mark, and with the indentation each indented
+    block's lines share read as one space, or ``None`` when it has none of them."""
+    if "\n" not in text:
+        return None  # one line: the rules read it as written
     shown = text
+    if _numbered_run().search("\n" + shown) is not None:
+        shown = _unnumbered(shown)
+    if "\n@@ -" in shown or shown.startswith("@@ -"):
+        shown = _unhunked(shown)
     for _ in range(MAX_NESTED):  # a quote in a quote (> > ), a block commented out twice (# # )
-        if _run().search(shown) is None:
+        if _run().search("\n" + shown) is None or (bare := _unmarked(shown)) == shown:
             break
-        shown = _unmarked(shown)
-    if _indented().search(shown) is not None:
+        shown = bare
+    if _indented().search("\n" + shown) is not None:
         shown = _dedented(shown)
     return None if shown == text else shown
 
@@ -73,7 +105,7 @@ MAX_NESTED = 4
 @functools.cache
 def _indented() -> re.Pattern[str]:
     """A line indented by two spaces or a tab: one of a code block's, or a list item's next."""
-    return re.compile(r"(?m)^(?: {2}| ?\t)")
+    return re.compile(r"\n(?: {2}| ?\t)")
 
 
 @functools.cache
@@ -138,14 +170,78 @@ def _one_space(block: list[str]) -> list[str]:
 
 
 def _unmarked(text: str) -> str:
-    """``text`` without the marks of each run of two or more lines that start with the same mark."""
+    """``text`` without the marks of each run of two or more lines that start with the same mark,
+    and the space after it where every line of the run with text after its mark has one. A run of
+    ``-`` with a space after each is a list's items, not lines a diff removes (``-db:``), and stays."""
     marked = _marked()
     lines = ((line, marked.match(line)) for line in text.split("\n"))
     shown: list[str] = []
-    for mark, group in itertools.groupby(lines, key=lambda line: line[1] and line[1][2]):
+    for mark, group in itertools.groupby(lines, key=_run_mark):
         run = list(group)
+        spaced = all(found[3] or found.end() == len(line) for line, found in run if found)
+        if mark == "-":
+            if spaced:
+                mark = ""  # a list's items
+            else:  # lines a diff removes, a single "-" before each ("------BEGIN" too)
+                run = [(line, _dash().match(line)) for line, _ in run]
         if mark and len(run) > 1:
-            shown.extend(found[1] + line[found.end() :] for line, found in run if found)
+            shown.extend(found[1] + line[found.end() if spaced else found.end(2) :] for line, found in run if found)
         else:
             shown.extend(line for line, _ in run)
     return "\n".join(shown)
+
+
+def _run_mark(line: tuple[str, re.Match[str] | None]) -> str | None:
+    """The mark a line's run is one of: its own, but ``-`` for three dashes or more (``--`` then
+    a dash is no SQL comment, but a diff's ``-`` before a line of dashes: ``------BEGIN …``)."""
+    text, found = line
+    if found is None:
+        return None
+    if found[2] == "--" and text[found.end(2) : found.end(2) + 1] == "-":
+        return "-"
+    return found[2]
+
+
+def _unnumbered(text: str) -> str:
+    """``text`` without the line numbers of each run of two or more lines numbered one after
+    another (``     7\tdb:`` over ``     8\t  password: |``), as a listing of a file shows them."""
+    number = _line_number()
+    lines = text.split("\n")
+    found = [number.match(line) for line in lines]
+    shown: list[str] = []
+    at = 0
+    while at < len(lines):
+        end = at + 1
+        first = found[at]
+        if first is not None:
+            while end < len(lines) and (other := found[end]) is not None and int(other[1]) == int(first[1]) + end - at:
+                end += 1
+        if end - at > 1:
+            shown.extend(line[match.end() :] for line, match in zip(lines[at:end], found[at:end]) if match)
+        else:
+            shown.append(lines[at])
+        at = end
+    return "\n".join(shown)
+
+
+@functools.cache
+def _hunk() -> re.Pattern[str]:
+    """A unified diff's hunk header (``@@ -12,7 +12,8 @@``)."""
+    return re.compile(r"@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+
+
+def _unhunked(text: str) -> str:
+    """``text`` with the first column of each unified diff hunk's lines removed: the ``+``, ``-``
+    or space before what the hunk adds, removes or keeps, so the lines of both sides read as the
+    file's (a replaced value reads twice, the old and the new)."""
+    lines = text.split("\n")
+    hunk = _hunk()
+    inside = False
+    for number, line in enumerate(lines):
+        if hunk.match(line):
+            inside = True
+        elif inside and line[:1] in ("+", "-", " ", "\\"):
+            lines[number] = line[1:]
+        elif line:
+            inside = False
+    return "\n".join(lines)

@@ -132,20 +132,39 @@ def test_every_fixture_gets_the_same_verdict_in_other_surroundings(texts: list[s
     assert changed == []
 
 
-MARGINS = ["# ", "// ", "-- ", "; ", " * ", "% ", "! ", "> ", "> > ", "# # ", "  ", "    ", "\t", "\t# ", "  // "]
+MARGINS = ["# ", "// ", "-- ", "; ", " * ", "% ", "! ", "> ", "> > ", "# # ", "  ", "    ", "\t", "\t# ", "  // ", ">>> "]
 """What a note's lines may all start with: a comment's marks (a block commented out), a quote's,
-both nested, and indentation (a Markdown code block, a file pasted indented)."""
+both nested, a prompt's, and indentation (a Markdown code block, a file pasted indented)."""
 
 
-@pytest.mark.parametrize("margin", MARGINS, ids=repr)
+def numbered(text: str, number: str) -> str:
+    """``text`` as a listing of a file shows it, each line after its number (from 2: line 1 is
+    blank, so a note of one line is a listing of two)."""
+    lines = ["", *text.strip("\n").split("\n")]
+    return "\n".join(number % count + line for count, line in enumerate(lines, 1)) + "\n"
+
+
+LISTINGS = {
+    "cat_n": lambda text: numbered(text, "%6d\t"),
+    "arrow": lambda text: numbered(text, "%6d\u2192"),  # as a coding agent's file reader shows lines
+    "colon": lambda text: numbered(text, "%d: "),
+    "diff": lambda text: "--- a/notes.md\n+++ b/notes.md\n@@ -1,0 +1,9 @@\n" + "".join(f"+{line}\n" for line in text.strip("\n").split("\n")),
+}
+"""A note shown as a numbered listing, or as the lines a diff adds or removes."""
+
+
+@pytest.mark.parametrize("margin", [*MARGINS, *LISTINGS], ids=repr)
 @pytest.mark.parametrize("texts", FIXTURE_TEXTS.values(), ids=FIXTURE_TEXTS.keys())
 def test_every_fixture_is_refused_or_kept_with_a_margin_before_each_line(texts: list[str], margin: str) -> None:
-    """A note commented out, quoted or indented is refused or kept as it is without: what spans
-    lines (a YAML block scalar, a table, a label and the value under it, a Kubernetes Secret's
-    data) is still found, and code that unpacks names into names is still code. The kind may
-    differ (a ``.netrc`` entry commented out reads as an assignment)."""
+    """A note commented out, quoted, indented, numbered or in a diff is refused or kept as it is
+    without: what spans lines (a YAML block scalar, a table, a label and the value under it, a
+    Kubernetes Secret's data) is still found, and code that unpacks names into names is still
+    code. The kind may differ (a ``.netrc`` entry commented out reads as an assignment)."""
     unix = [text.replace("\r\n", "\n") for text in texts]
-    margined = {text: "\n".join(margin + line if line else margin.rstrip() for line in text.split("\n")) for text in unix}
+    if margin in LISTINGS:
+        margined = {text: LISTINGS[margin](text) for text in unix}
+    else:
+        margined = {text: "\n".join(margin + line if line else margin.rstrip() for line in text.split("\n")) for text in unix}
     changed = [text for text in unix if (find_secret(margined[text]) is None) != (find_secret(text) is None)]
     assert changed == []
 

@@ -11,14 +11,31 @@ from hypothesis import strategies as st
 from tact_memory.screening.credentials import find_secret
 from tact_memory.screening.margins import MAX_NESTED, unmargined
 
-MARKS = ["#", "//", "--", ";", "%", "!", "*", ">"]
+MARKS = ["#", "//", "--", ";", "%", "!", "*", ">", "+"]
 
 
 def test_a_run_loses_its_marks_and_one_space_and_keeps_its_indentation() -> None:
     assert unmargined("# db:\n#   password: |\n#     value") == "db:\n  password: |\n    value"
-    assert unmargined("x = 1\n  // a\n  //b\ny") == "x = 1\n  a\n  b\ny"
+    assert unmargined("x = 1\n  // a\n  // b\ny") == "x = 1\n  a\n  b\ny"
+    assert unmargined("x = 1\n  // a\n  //b\ny") == "x = 1\n   a\n  b\ny"  # a line without the space: the mark alone goes
     assert unmargined("-- one\n--   two") == "one\n  two"
     assert unmargined("> > a\n> > b") == "a\nb"  # a quote in a quote
+
+
+def test_the_lines_a_diff_adds_or_removes_read_without_their_sign() -> None:
+    assert unmargined("+db:\n+  password: |\n+    value") == "db:\n  password: |\n    value"
+    assert unmargined("-db:\n-  password: |\n-    value") == "db:\n  password: |\n    value"
+    assert unmargined("------BEGIN RSA PRIVATE KEY-----\n-MIIEpAIBAAKCAQEA") == "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA"
+    assert unmargined("-- a\n-- b") == "a\nb"  # SQL's comments
+    assert unmargined("- a\n- b") is None  # a list's items
+
+
+def test_a_listing_numbered_line_by_line_reads_without_its_numbers() -> None:
+    assert unmargined("     7\tdb:\n     8\t  password: |") == "db:\n  password: |"  # cat -n
+    assert unmargined("  12\u2192a\n  13\u2192  b") == "a\n  b"
+    assert unmargined("3: a\n4: b") == "a\nb"
+    assert unmargined("3: a\n5: b") is None  # not one after another
+    assert unmargined("2024: a year") is None
 
 
 def test_indentation_all_lines_share_reads_as_one_space() -> None:
@@ -73,7 +90,7 @@ def test_a_run_reads_as_the_lines_it_marks(mark: str, margin: str, body: list[st
     assert unmargined(marked) == "\n".join(kept + line for line in body)
 
 
-@given(text=st.text(string.ascii_letters + " \t\n#/-;%!*>:=", max_size=80))
+@given(text=st.text(string.ascii_letters + "0123 \t\n#/-+;%!*>:=|\u2192", max_size=80))
 def test_reading_a_margin_only_takes_marks_and_spaces_away(text: str) -> None:
     shown = unmargined(text)
     if shown is None:
@@ -85,7 +102,7 @@ def test_reading_a_margin_only_takes_marks_and_spaces_away(text: str) -> None:
     taken = list(visible)
     for kept in shown_visible:
         taken.remove(kept)
-    assert set(taken) <= set("#/-;%!*>")
+    assert set(taken) <= set("#/-+;%!*>:|\u21920123")  # marks, and a listing's numbers
 
 
 def test_marks_are_read_at_most_max_nested_deep() -> None:
@@ -107,6 +124,10 @@ def test_marks_are_read_at_most_max_nested_deep() -> None:
         "\tdb:\n\t  password: >-\n\t    FAKETr0ub4dor&3",
         "  DB_PASSWORD = correct horse battery fakestaple",  # a passphrase after an indented name
         "; password => Correct Horse Battery Fakestaple",
+        "@@ -1,3 +1,3 @@\n db:\n-  password: |\n-    Fak3Block!2024\n+  password_file: /run/secrets/db",  # a diff's hunk
+        "--- a/values.yaml\n+++ b/values.yaml\n+db:\n+  password: |\n+    Fak3Block!2024",
+        "     7\tdb:\n     8\t  password: |\n     9\t    Fak3Block!2024",  # a listing numbered by cat -n
+        "    12\u2192| User | Password |\n    13\u2192|---|---|\n    14\u2192| admin | Tr0ub4dor&3x |",
     ],
 )
 def test_what_spans_lines_is_refused_behind_a_margin(text: str) -> None:
@@ -125,6 +146,8 @@ def test_what_spans_lines_is_refused_behind_a_margin(text: str) -> None:
         "-- SELECT user, password_hash\n-- FROM accounts",
         "    token = nextchar\n    credentials = in_memory",  # statements in a body give names
         "\tself.token = token_value\n\treturn token",
+        "@@ -3,2 +3,2 @@\n-secretKey: postgres-password\n+secretKey: redis-password",  # a diff of a chart's key names
+        "-secret: db-credentials\n+secret: app-credentials",
     ],
 )
 def test_commented_or_indented_code_and_notes_of_no_credential_are_kept(text: str) -> None:
