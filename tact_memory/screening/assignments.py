@@ -139,6 +139,9 @@ class AssignmentChecks(SentenceChecks):
     secret_flag = compiled(SECRET_FLAG)
     key_name_value = compiled(KEY_NAME_VALUE)
     type_name_in_code = compiled(rb"_{0,2}[A-Z][A-Za-z_]*(?:\.[A-Za-z_]+)*")
+    # What no type is named like: an environment variable's name, or a variable's in camel case
+    # (a class is capitalised; a built-in such as str or string holds no credential word).
+    no_type_name = compiled(rb"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+")
     annotation_rest = compiled(
         rb"(?:[ \t]*\|[ \t]*(?:None|_{0,2}[A-Z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*|[a-z]+))+(?:[ \t]*=[ \t]*[^=\s]|[ \t]*[,)])"
         rb"|[ \t]+=[ \t]+[^=\s]"
@@ -332,6 +335,13 @@ class AssignmentChecks(SentenceChecks):
             return None if go is None else go.span("name")
         if self.annotated_type.fullmatch(buffer, colon + 1, pos) is None:
             return None
+        kind, last = colon + 1, pos
+        while kind < last and buffer[kind] in b" \t":
+            kind += 1
+        while last > kind and buffer[last - 1] in b" \t":
+            last -= 1
+        if self.holds_name_word(buffer, kind, last) and self.no_type_name.fullmatch(buffer, kind, last) is not None:
+            return None  # Note: DB_PASSWORD_ORDERS=..., 1: apiKey = '...': a credential's name after a label
         end = colon
         while end > line and buffer[end - 1] in b" \t":
             end -= 1

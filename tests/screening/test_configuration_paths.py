@@ -97,6 +97,27 @@ def test_a_credential_annotated_without_spaces_is_still_refused(text: str) -> No
     assert find_secret(text) == "credential_assignment"
 
 
+# After a label's colon, a credential's name in upper case with underscores or in camel case is no
+# type (a class is capitalised, a built-in holds no credential word): the value after its "=" counts.
+@given(
+    label=st.sampled_from(["Note", "Staging", "1", "12", "see", "Orders service"]),
+    name=st.sampled_from(["DB_PASSWORD_ORDERS", "AUTH_TOKEN_US_EAST", "apiKeyForBilling", "stripeSecretKey"]),
+    spaced=st.booleans(),
+    value=st.sampled_from(["Tr0ub4dor&3fake", "'fakeQ7rT2xW9mK4pL8'", '"Xk9vQ2mN5pL7wR3t"']),
+)
+def test_a_credentials_name_after_a_label_is_no_type(label: str, name: str, spaced: bool, value: str) -> None:
+    assert find_secret(f"{label}: {name}{' = ' if spaced else '='}{value}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['token: Token = Token()', 'auth: ApiKey = ApiKey(value)', 'x: apiKey = getKey()', 'password: SecretStr = SecretStr(raw)',
+     'api_key: str = os.environ["API_KEY"]', "self.api_key: apiKey = api_key"],
+)  # fmt: skip
+def test_a_type_that_names_a_credential_still_annotates(text: str) -> None:
+    assert find_secret(text) is None
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
