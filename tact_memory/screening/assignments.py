@@ -591,8 +591,8 @@ class AssignmentChecks(SentenceChecks):
         (``meta[TOKEN_KEY] = stats``), names unpacked from names (``username, password = auth``),
         a name that a statement in a body gives alone (``    token = nextchar``, indented, where
         ``    DB_PASSWORD = correct horse …`` goes on in words), or a type (``auth: BearerAuth |
-        None = None``). A name here is a dotted identifier without
-        a digit or a password's mix of cases and symbols; anything else is judged as a value."""
+        None = None``). A name here is a dotted identifier without a digit or a password's mix of
+        cases and symbols; anything else is judged as a value."""
         value = self.value.match(buffer, match.end())
         if value is None or value.start("bare") < 0:
             return False

@@ -14,9 +14,10 @@ Design:
   read as them. Pure ASCII content is already in that form and skips the step. When the content
   as written holds nothing, a note in Markdown is read once more as rendered (:mod:`.markup`):
   emphasis markers removed (``**Password:** …``) and table rows read as their cells under their
-  headings (``| Password | … |``). When neither holds anything, lines indented as a code block or
-  commented out (``# password: |`` over ``#   …``) are read once more without that margin
-  (:mod:`.margins`), as written and as rendered.
+  headings (``| Password | … |``). When neither holds anything, lines commented out (``#
+  password: |`` over ``#   …``), indented as a code block or as a list item's text, numbered as
+  a listing of a file, or a diff's are read once more without that margin (:mod:`.margins`), as
+  written and as rendered.
 - The screen is a table of rules (:mod:`.rules`), run in priority order by :class:`_Screen`. Each
   rule's check is a method of :class:`.checks.Checks`, which judges values with the patterns of
   :mod:`.vocabulary` (what a value is, and what stands for one) and :mod:`.names` (the names that
@@ -286,8 +287,8 @@ def find_secret(content: str) -> str | None:
 def _readings(content: str) -> Iterator[str]:
     """``content`` as the screen reads it, each reading made only once the ones before it hold
     nothing: as a reader sees it written (:func:`_as_read`), then as rendered (Markdown's emphasis,
-    tables and headings, :mod:`.markup`), then without the margin its lines share (indented or
-    commented out, :mod:`.margins`) as written and as rendered."""
+    tables and headings, :mod:`.markup`), then without the margin its lines share (commented out,
+    indented, numbered or a diff's, :mod:`.margins`) as written and as rendered."""
     read = _as_read(content)
     yield read
     shown = rendered(read)

@@ -204,7 +204,7 @@ def _run_mark(line: tuple[str, re.Match[str] | None]) -> str | None:
 
 def _unnumbered(text: str) -> str:
     """``text`` without the line numbers of each run of two or more lines numbered one after
-    another (``     7\tdb:`` over ``     8\t  password: |``), as a listing of a file shows them."""
+    another (``     7\\tdb:`` over ``     8\\t  password: |``), as a listing of a file shows them."""
     number = _line_number()
     lines = text.split("\n")
     found = [number.match(line) for line in lines]

@@ -150,7 +150,7 @@ LISTINGS = {
     "colon": lambda text: numbered(text, "%d: "),
     "diff": lambda text: "--- a/notes.md\n+++ b/notes.md\n@@ -1,0 +1,9 @@\n" + "".join(f"+{line}\n" for line in text.strip("\n").split("\n")),
 }
-"""A note shown as a numbered listing, or as the lines a diff adds or removes."""
+"""A note shown as a listing numbered line by line, or as the lines a diff adds."""
 
 
 @pytest.mark.parametrize("margin", [*MARGINS, *LISTINGS], ids=repr)

@@ -1,4 +1,5 @@
-"""A note read without the margin its lines share: indentation, or a comment's or a quote's marks."""
+"""A note read without the margin its lines share: a comment's or a quote's marks, indentation, a
+listing's line numbers, a diff's signs."""
 
 from __future__ import annotations
 
