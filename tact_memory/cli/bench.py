@@ -30,6 +30,9 @@ measured in the same run:
   processes, ``python -c pass`` and the import's run with their bytecode cached in the bench's own
   folder, as an installed package has it, whatever the source tree's ``__pycache__`` holds.
 - ``untouched``: a memory-enabled session that never calls the tool creates no file.
+- ``screen``: screening one typical record as a put does first, and the slowest of kilobytes
+  built to make the secret screen work hardest (:mod:`.bench_screen`), with its ratio to the
+  first. Reported, no target: a rule that makes one input slow shows here.
 
 The verdict lines are computed from the figures alone (:mod:`.bench_verdict`). Nothing here is
 asserted by the test suite as a timing: the tests check the report's shape and that each figure
@@ -69,6 +72,7 @@ from .bench_probes import (
     scans_per_second,
     sync_calls,
 )
+from .bench_screen import slowest_screen
 from .bench_verdict import Verdict, verdicts
 
 __all__ = ["STAGES", "BenchReport", "Fts5Baseline", "corpus", "render", "run_bench"]
@@ -152,6 +156,9 @@ class BenchReport:
     version: the ranking-index share of a put or replacement."""
     screen_ms: float | None = None
     """Checking one record's content as a put does first (the secret rules, the checkpoint look-alike)."""
+    screen_worst: tuple[float, str] | None = None
+    """The milliseconds the slowest of the hard kilobytes takes to screen, and its repeated unit
+    (:mod:`.bench_screen`)."""
     scan_floor: dict[str, float] | None = None
     """Per query, the ranking plus the bare telemetry transaction (:class:`_BareTelemetry`) plus the
     cards' JSON, by percentiles."""
@@ -230,6 +237,8 @@ class BenchReport:
             "tool_cold_ratio": self.tool_ratio,
             "scrub": self.scrub,
             "screen_ms": self.screen_ms,
+            "screen_worst_ms": None if self.screen_worst is None else self.screen_worst[0],
+            "screen_worst_unit": None if self.screen_worst is None else self.screen_worst[1],
             "scan_floor": self.scan_floor,
             "floors": self.floors(),
             "figures": self.figures(),
@@ -279,6 +288,10 @@ class BenchReport:
             lines.append(f"index update of one record at capacity: {self.index_update_ms:.3f} ms")
         if self.screen_ms is not None:
             lines.append(f"screening one record as a put does first: {self.screen_ms:.3f} ms")
+        if self.screen_worst is not None:
+            worst, unit = self.screen_worst
+            times = f", {worst / self.screen_ms:.1f}x a record" if self.screen_ms else ""
+            lines.append(f"screening the slowest hard kilobyte ({unit} repeated): {worst:.3f} ms{times}")
         lines.append(
             f"import tact_memory (-X importtime): {self.import_ms:.1f} ms cumulative, "
             f"{self.import_own_ms:.1f} ms in its own modules"
@@ -553,6 +566,7 @@ def run_bench(
         grown_ms = fdatasync_ms(folder, append=True)
         index_ms = _index_update_ms(texts[:-1], queries)
         screen_ms = _screen_ms(texts, queries)
+        screen_worst = slowest_screen()
         step("first scan")
         fresh = [f"fresh {i} " + t[: len(texts[-1]) - 10] for i, t in enumerate(corpus(max(4, writes), seed=seed + 2))]
         first = _first_scans(store, path, asked, fresh)
@@ -594,6 +608,7 @@ def run_bench(
         append_fdatasync_ms=grown_ms,
         index_update_ms=index_ms,
         screen_ms=screen_ms,
+        screen_worst=screen_worst,
         scan_floor=_percentiles(floor),
         import_ms=imported.total_ms,
         import_own_ms=imported.own_ms,

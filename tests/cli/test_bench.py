@@ -16,6 +16,7 @@ from tact_memory.cli.app import cli
 from tact_memory.cli.bench import BenchReport, corpus, run_bench
 from tact_memory.cli.bench_import import parse_importtime
 from tact_memory.cli.bench_probes import parse_strace_summary
+from tact_memory.cli.bench_screen import HARD_UNITS, hard_kilobytes, slowest_screen
 from tact_memory.cli.bench_verdict import verdicts
 from tact_memory.limits import DEFAULT_LIMITS
 
@@ -178,6 +179,8 @@ def test_report_is_computed_from_measurements() -> None:
     assert data["figures"]["index_update_ms"] == data["index_update_ms"]
     assert data["hook_cold_ratio"] > 0 and data["tool_cold_ratio"] > 0
     assert data["screen_ms"] > 0 and 0 < data["scan_floor"]["p50_ms"] <= data["scan_floor"]["p95_ms"]
+    assert data["screen_worst_ms"] > 0 and data["screen_worst_unit"] in {name for name, _ in hard_kilobytes()}
+    assert f"screening the slowest hard kilobyte ({data['screen_worst_unit']} repeated)" in report.render()
     assert data["floors"]["scan/rank"] > 1 and data["floors"]["put"] > 0  # a floor adds to its baseline's work
     assert "floor scan/rank" in report.render() and "rank + bare telemetry, JSON" in report.render()
     assert data["scrub"]["removals"] == 6 and 0 <= data["scrub"]["rewrites"] <= 6
@@ -192,3 +195,20 @@ def test_report_is_computed_from_measurements() -> None:
 def test_bench_command_help() -> None:
     result = CliRunner().invoke(cli, ["bench", "-h"])
     assert result.exit_code == 0 and "FTS5" in result.output and "--check" in result.output
+
+
+def test_each_hard_kilobyte_is_its_lead_then_its_unit_to_a_kilobyte() -> None:
+    made = hard_kilobytes()
+    assert len(made) == len(HARD_UNITS) == len({text for _, text in made})
+    for (lead, unit), (name, text) in zip(HARD_UNITS, made):
+        assert name == repr(unit) and text.startswith(lead + unit)
+        assert 1024 - len(unit.encode()) < len(text.encode()) <= 1024
+
+
+def test_the_slowest_screen_is_one_of_the_hard_kilobytes_and_its_time_a_ratio_shows() -> None:
+    worst, unit = slowest_screen(runs=1)
+    assert worst > 0 and unit in {name for name, _ in hard_kilobytes()}
+    report = replace(_report(), screen_ms=worst / 4, screen_worst=(worst, unit))
+    assert f"({unit} repeated): {worst:.3f} ms, 4.0x a record" in report.render()
+    assert report.to_json()["screen_worst_ms"] == worst and report.to_json()["screen_worst_unit"] == unit
+    assert "hard kilobyte" not in _report().render()  # not measured: no line

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from tact_memory.cli.bench_screen import hard_kilobytes
 from tact_memory.screening import credentials as secrets
 from tact_memory.screening.credentials import KINDS, find_secret
 from tact_memory.screening.vocabulary import MAX_NAMED
@@ -1025,6 +1026,12 @@ def test_adversarial_kilobytes_get_their_verdicts_without_hanging() -> None:
     """Screening is linear by construction; a regression to catastrophic backtracking would make
     one of these take minutes."""
     assert verdicts_in_time(ADVERSARIAL) == ADVERSARIAL
+
+
+def test_the_benchmarks_hard_kilobytes_are_screened_without_hanging() -> None:
+    """The kilobytes ``tact-memory bench`` times (how long is its figure, not a test's)."""
+    verdicts = verdicts_in_time(text for _, text in hard_kilobytes())
+    assert set(verdicts.values()) <= {None, *KINDS}
 
 
 @given(text=st.text(max_size=1024))
