@@ -73,6 +73,14 @@ def _numbered_run() -> re.Pattern[str]:
 
 
 @functools.cache
+def _listed_line() -> re.Pattern[str]:
+    """A line numbered as only a listing numbers one, so that one line alone reads as a listing's:
+    a number and an arrow (a coding agent's file reader), or ``cat -n``'s right-aligned number and
+    tab (a number at the line's start and a tab is as often a table's first column)."""
+    return re.compile(r"\n(?:[ \t]*\d{1,6}\u2192| +\d{1,6}\t)")
+
+
+@functools.cache
 def _line_number() -> re.Pattern[str]:
     """A listing's line number (``\\1``) with the spaces before it and its separator after it."""
     return re.compile(r"[ \t]*(\d{1,6})(?:\t|\u2192|: ?|[ \t]\|[ \t]?)")
@@ -82,10 +90,11 @@ def unmargined(text: str) -> str | None:
     """``text`` without a listing's line numbers, a diff hunk's signs and the marks of each run
     of two or more lines that start with the same mark, and with the indentation each indented
     block's lines share read as one space, or ``None`` when it has none of them."""
-    if "\n" not in text:
+    listed = ("\u2192" in text or "\t" in text) and _listed_line().search("\n" + text) is not None
+    if "\n" not in text and not listed:
         return None  # one line: the rules read it as written
     shown = text
-    if _numbered_run().search("\n" + shown) is not None:
+    if listed or _numbered_run().search("\n" + shown) is not None:
         shown = _unnumbered(shown)
     if "\n@@ -" in shown or shown.startswith("@@ -"):
         shown = _unhunked(shown)
@@ -204,8 +213,9 @@ def _run_mark(line: tuple[str, re.Match[str] | None]) -> str | None:
 
 def _unnumbered(text: str) -> str:
     """``text`` without the line numbers of each run of two or more lines numbered one after
-    another (``     7\\tdb:`` over ``     8\\t  password: |``), as a listing of a file shows them."""
-    number = _line_number()
+    another (``     7\\tdb:`` over ``     8\\t  password: |``), as a listing of a file shows them,
+    and of a line alone numbered as only a listing numbers one (:func:`_listed_line`)."""
+    number, listed = _line_number(), _listed_line()
     lines = text.split("\n")
     found = [number.match(line) for line in lines]
     shown: list[str] = []
@@ -216,7 +226,7 @@ def _unnumbered(text: str) -> str:
         if first is not None:
             while end < len(lines) and (other := found[end]) is not None and int(other[1]) == int(first[1]) + end - at:
                 end += 1
-        if end - at > 1:
+        if end - at > 1 or (first is not None and listed.match("\n" + lines[at])):
             shown.extend(line[match.end() :] for line, match in zip(lines[at:end], found[at:end]) if match)
         else:
             shown.append(lines[at])

@@ -138,16 +138,18 @@ MARGINS = ["# ", "// ", "-- ", "; ", " * ", "% ", "! ", "> ", "> > ", "# # ", " 
 both nested, a prompt's, and indentation (a Markdown code block, a file pasted indented)."""
 
 
-def numbered(text: str, number: str) -> str:
-    """``text`` as a listing of a file shows it, each line after its number (from 2: line 1 is
-    blank, so a note of one line is a listing of two)."""
-    lines = ["", *text.strip("\n").split("\n")]
-    return "\n".join(number % count + line for count, line in enumerate(lines, 1)) + "\n"
+def numbered(text: str, number: str, *, blank: bool = True) -> str:
+    """``text`` as a listing of a file shows it, each line after its number (with ``blank``, from
+    2: line 1 is blank, so a note of one line is a listing of two; else from 41)."""
+    lines = ["", *text.strip("\n").split("\n")] if blank else text.strip("\n").split("\n")
+    return "\n".join(number % count + line for count, line in enumerate(lines, 1 if blank else 41)) + "\n"
 
 
 LISTINGS = {
     "cat_n": lambda text: numbered(text, "%6d\t"),
     "arrow": lambda text: numbered(text, "%6d\u2192"),  # as a coding agent's file reader shows lines
+    "arrow_alone": lambda text: numbered(text, "%6d\u2192", blank=False),  # a note of one line: one line of a file
+    "cat_n_alone": lambda text: numbered(text, "%6d\t", blank=False),
     "colon": lambda text: numbered(text, "%d: "),
     "diff": lambda text: "--- a/notes.md\n+++ b/notes.md\n@@ -1,0 +1,9 @@\n" + "".join(f"+{line}\n" for line in text.strip("\n").split("\n")),
 }

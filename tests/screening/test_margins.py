@@ -37,6 +37,9 @@ def test_a_listing_numbered_line_by_line_reads_without_its_numbers() -> None:
     assert unmargined("3: a\n4: b") == "a\nb"
     assert unmargined("3: a\n5: b") is None  # not one after another
     assert unmargined("2024: a year") is None
+    assert unmargined("    42\u2192-----BEGIN OPENSSH PRIVATE KEY-----") == "-----BEGIN OPENSSH PRIVATE KEY-----"  # one line
+    assert unmargined("    42\tdb.example.com:5432:app:app:x") == "db.example.com:5432:app:app:x"  # cat -n's, right-aligned
+    assert unmargined("42\tsecond column") is None  # a table's first column, one line
 
 
 def test_indentation_all_lines_share_reads_as_one_space() -> None:
