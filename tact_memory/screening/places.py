@@ -63,6 +63,11 @@ MAX_PROMPT = 256
 """How far before a script's send the prompt it answers is looked for."""
 
 
+def marked_line(buffer: bytearray, at: int) -> bool:
+    """Whether a ``#`` or a ``+`` alone starts the line before ``at`` (``#db.example.com:…``)."""
+    return buffer[at - 1] in b"#+" and (at == 1 or buffer[at - 2] == ord("\n"))
+
+
 class PlaceChecks(SentenceChecks):
     """The checks of places that always hold a credential, one per kind of rule."""
 
@@ -126,9 +131,10 @@ class PlaceChecks(SentenceChecks):
     def pgpass_entry(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a line of PostgreSQL's password file, ``host:port:database:user:password``
         (found by its port, the one part it always has in a few forms): a host field before the
-        port that starts its line or word (a name, an address, its colons escaped in IPv6, or
-        ``*``; not a path or another field), and a password that is a value of its own (not
-        ``*``, a template or a stand-in)."""
+        port (a name, an address, its colons escaped in IPv6, or ``*``; not a path or another
+        field) that starts its line or word, or follows a ``#`` or a ``+`` alone at its line's
+        start (the entry commented out, or a line a diff adds), and a password that is a value
+        of its own (not ``*``, a template or a stand-in)."""
         host = match.start()
         while host > max(0, match.start() - MAX_HOST):
             if buffer[host - 1] == ord(":") and host > 1 and buffer[host - 2] == ord("\\"):
@@ -137,7 +143,7 @@ class PlaceChecks(SentenceChecks):
                 host -= 1
             else:
                 break
-        if host == match.start() or (host > 0 and buffer[host - 1] not in b" \t\r\n\"'`(["):
+        if host == match.start() or (host > 0 and buffer[host - 1] not in b" \t\r\n\"'`([" and not marked_line(buffer, host)):
             return False
         if self.pgpass_host.fullmatch(buffer, host, match.start()) is None:
             return False

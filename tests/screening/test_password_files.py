@@ -36,6 +36,8 @@ def test_a_pgpass_line_is_refused_without_echo(host: str, port: str, database: s
         "*:*:*:postgres:hunter22",
         "db.internal:6432:app:svc:Xk9\\:q2",  # an escaped colon inside the password
         "Added `10.0.0.5:5432:app:app:hunter22` to ~/.pgpass",
+        "#db.example.com:5432:app:app:Tr0ub4dor3",  # commented out
+        "+*:*:*:postgres:hunter22",  # a line a diff adds
     ],
 )
 def test_pgpass_examples_are_refused(text: str) -> None:
@@ -53,6 +55,8 @@ def test_pgpass_examples_are_refused(text: str) -> None:
         "http://x:5432:a:b:c",  # part of a URL's path
         "time 12:5432:app:app:Tr0ub4dor3",  # no host: a number before the port
         "00:11:22:33:44",  # a hardware address
+        "x#db.example.com:5432:app:app:Tr0ub4dor3",  # a # inside a word: no comment's mark
+        "##db.example.com:5432:app:app:Tr0ub4dor3",
     ],
 )
 def test_what_is_no_pgpass_line_is_kept(text: str) -> None:
