@@ -44,6 +44,9 @@ __all__ = ["unmargined"]
 
 _MARK = r"(?:#|//|--|;|%|!|\*|>|\+|-)"
 
+_NUMBER_END = r"(?:\t|\u2192|: ?|[ \t]\|[ \t]?)"
+"""What ends a listing's line number: ``cat -n``'s tab, an arrow, a colon or a bar (and a space)."""
+
 
 @functools.cache
 def _run() -> re.Pattern[str]:
@@ -68,7 +71,7 @@ def _dash() -> re.Pattern[str]:
 def _numbered_run() -> re.Pattern[str]:
     """The first two lines of a listing numbered line by line (``cat -n``'s tab, an editor's or an
     agent's arrow, a colon, a bar): a number and its separator at the start of both."""
-    number = r"[ \t]*\d{1,6}(?:\t|\u2192|:|[ \t]\|)"
+    number = r"[ \t]*\d{1,6}" + _NUMBER_END
     return re.compile(r"\n%s[^\n]*\n%s" % (number, number))
 
 
@@ -83,7 +86,7 @@ def _listed_line() -> re.Pattern[str]:
 @functools.cache
 def _line_number() -> re.Pattern[str]:
     """A listing's line number (``\\1``) with the spaces before it and its separator after it."""
-    return re.compile(r"[ \t]*(\d{1,6})(?:\t|\u2192|: ?|[ \t]\|[ \t]?)")
+    return re.compile(r"[ \t]*(\d{1,6})" + _NUMBER_END)
 
 
 def unmargined(text: str) -> str | None:
