@@ -7,8 +7,10 @@ engine itself matches, and a screen that compiles and runs every rule on every t
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -39,14 +41,21 @@ def engine_prefix(source: bytes) -> bytes:
     return bytes(prefix)
 
 
+@functools.cache
+def _every_rule() -> list[tuple[str, re.Pattern[bytes], Any]]:
+    """Every rule compiled once: there are more than :mod:`re`'s cache holds, so compiling each
+    in turn on every screen would compile them all again each time."""
+    return [(kind, re.compile(source), check) for kind, source, check in RULES]
+
+
 def eager_kind(text: str) -> str | None:
     """The verdict with every rule compiled and run, whatever the text holds, on each of the
     readings :func:`find_secret` makes (as read, as rendered, without its margin)."""
     for version in secrets._readings(text):
         buffer = bytearray(version, "utf-8", "surrogatepass")
         screen = secrets._Screen()
-        for kind, source, check in RULES:
-            for match in re.compile(source).finditer(buffer):
+        for kind, pattern, check in _every_rule():
+            for match in pattern.finditer(buffer):
                 if check(screen, buffer, match):
                     return kind
     return None
