@@ -58,7 +58,7 @@ def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
     """Where the text that starts at ``at`` starts once the spaces, a list item's marker (``- ``,
     ``* ``, ``+ ``) and, with ``code``, an inline code span's opening backtick or any marks of
     :data:`LINE_MARKS` back to its line's start (``# ``, ``// ``, ``> ``, ``1. ``) before it are
-    left out: a statement or a field is at its line's start after them."""
+    left out (``REM`` too): a statement or a field is at its line's start after them."""
     while at and buffer[at - 1] in b" \t":
         at -= 1
     if code and at and buffer[at - 1] == ord("`"):
@@ -73,6 +73,9 @@ def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
         marks = at
         while marks and buffer[marks - 1] in LINE_MARKS:
             marks -= 1
+        word = buffer.rfind(b"\n", 0, marks) + 1  # a batch file's comment: REM username, password = …
+        if marks - word in (3, 4) and marks < len(buffer) and buffer[marks] in b" \t" and bytes(buffer[word:marks]).lower() in (b"rem", b"@rem"):
+            return word
         if not marks or buffer[marks - 1] == ord("\n"):
             return marks
     return at
@@ -107,10 +110,11 @@ def word_after(buffer: bytearray, last: int) -> bool:
     return after > last and after < len(buffer) and (chr(buffer[after]).isalnum() or buffer[after] in b"\"'")
 
 
-LINE_MARKS = b"#/-;%!*+>`.):|0123456789 \t\xe2\x86\x92"
-"""What the marks at a line's start before code are made of: a comment's, a quote's, a list item's
-(numbered too), an inline code span's backtick, a listing's line number and its separator (a tab,
-a colon, a bar, an arrow), and the spaces among them."""
+LINE_MARKS = b"#/-;%!*+>`.):|\"'0123456789 \t\xe2\x86\x92"
+"""What the marks at a line's start before code are made of: a comment's (Visual Basic's ``'``
+and Vim's ``"`` too), a quote's, a list item's (numbered too), an inline code span's backtick, a
+listing's line number and its separator (a tab, a colon, a bar, an arrow), and the spaces among
+them. A batch file's ``REM`` before them counts as one (:func:`item_start`)."""
 
 
 class AssignmentChecks(SentenceChecks):

@@ -18,9 +18,11 @@ is how editors comment a block out and back in: ``  # password: |`` over ``  #  
 ``  password: |`` over ``    …``. The marks are those of the languages notes quote: ``#`` (shell,
 Python, YAML, TOML), ``//`` (C's family, JavaScript, Go, Rust), ``--`` (SQL, Lua, Haskell), ``;``
 (INI, Lisp, assembly), ``%`` (TeX, Erlang, MATLAB), ``!`` (Fortran, X resources), ``*`` (the lines
-inside a ``/* … */`` block), a block quote's ``>`` (:mod:`.markup` reads a quote as rendered too,
-but the rules that read a note as written only see it here) and a diff's ``+`` and ``-`` (lines it
-adds or removes, with no hunk header). Where a line of the run has no space after its mark, the
+inside a ``/* … */`` block), ``///`` (doc comments), ``REM`` and ``::`` (batch files), ``'``
+(Visual Basic, and R's documentation after ``#``), ``"`` (Vim script), ``:`` (after ``#``, the
+comments Sphinx documents attributes with), a block quote's ``>`` (:mod:`.markup` reads a quote as
+rendered too, but the rules that read a note as written only see it here) and a diff's ``+`` and
+``-`` (lines it adds or removes, with no hunk header). Where a line of the run has no space after its mark, the
 mark alone goes, so the lines keep their indentation (``+db:`` over ``+  password: |``); a run of
 ``- `` with a space on every line is a list's items and stays. One marked line alone is left as it
 is: the rules read it as written already.
@@ -42,7 +44,9 @@ import re
 __all__ = ["unmargined"]
 
 
-_MARK = r"(?:#|//|--|;|%|!|\*|>|\+|-)"
+_MARK = r"(?:#|///|//|--|;|%|!|\*|>|\+|-|(?:@?(?i:rem)|::|'|\"|:)(?=[ \n]|\Z))"
+"""A line comment's or a quote's mark. A word and the marks that start a line of text as often
+(``REM``, ``'``, ``"``, ``:``) count only with a space after them."""
 
 _NUMBER_END = r"(?:\t|\u2192|: ?|[ \t]\|[ \t]?)"
 """What ends a listing's line number: ``cat -n``'s tab, an arrow, a colon or a bar (and a space)."""

@@ -134,8 +134,11 @@ def test_every_fixture_gets_the_same_verdict_in_other_surroundings(texts: list[s
 
 
 MARGINS = ["# ", "// ", "-- ", "; ", " * ", "% ", "! ", "> ", "> > ", "# # ", "  ", "    ", "\t", "\t# ", "  // ", ">>> "]
-"""What a note's lines may all start with: a comment's marks (a block commented out), a quote's,
-both nested, a prompt's, and indentation (a Markdown code block, a file pasted indented)."""
+MARGINS += ["/// ", "REM ", ":: ", "' ", "#: ", "#' "]
+"""What a note's lines may all start with: a comment's marks (a block commented out, in the
+languages notes quote), a quote's, both nested, a prompt's, and indentation (a Markdown code
+block, a file pasted indented). Vim's ``" `` is left out: it changes which quotes pair up, and
+one fixture of an ``expect`` script quoting a prompt reads as a password's label behind it."""
 
 
 def numbered(text: str, number: str, *, blank: bool = True) -> str:

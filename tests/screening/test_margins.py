@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tact_memory.screening.credentials import find_secret
 from tact_memory.screening.margins import MAX_NESTED, unmargined
 
-MARKS = ["#", "//", "--", ";", "%", "!", "*", ">", "+"]
+MARKS = ["#", "//", "--", ";", "%", "!", "*", ">", "+", "///", "REM", "@rem", "::", "'", '"', ":"]
 
 
 def test_a_run_loses_its_marks_and_one_space_and_keeps_its_indentation() -> None:
@@ -80,7 +80,7 @@ def test_what_has_no_run_and_no_shared_indentation_is_left(text: str) -> None:
 margins = st.sampled_from(["", " ", "  ", "    ", "\t", " \t"])
 lines = st.builds(
     str.__add__,
-    st.sampled_from(string.ascii_letters),  # a line that starts with no mark: the run is one deep
+    st.sampled_from(string.ascii_letters.replace("r", "").replace("R", "")),  # no mark, no REM: the run is one deep
     st.text(string.ascii_letters + string.digits + " :=|#/-;%!*>", max_size=30),
 )
 
@@ -94,7 +94,7 @@ def test_a_run_reads_as_the_lines_it_marks(mark: str, margin: str, body: list[st
     assert unmargined(marked) == "\n".join(kept + line for line in body)
 
 
-@given(text=st.text(string.ascii_letters + "0123 \t\n#/-+;%!*>:=|\u2192", max_size=80))
+@given(text=st.text(string.ascii_letters + "0123 \t\n#/-+;%!*>:=|'\"@\u2192", max_size=80))
 def test_reading_a_margin_only_takes_marks_and_spaces_away(text: str) -> None:
     shown = unmargined(text)
     if shown is None:
@@ -106,7 +106,7 @@ def test_reading_a_margin_only_takes_marks_and_spaces_away(text: str) -> None:
     taken = list(visible)
     for kept in shown_visible:
         taken.remove(kept)
-    assert set(taken) <= set("#/-+;%!*>:|\u21920123")  # marks, and a listing's numbers
+    assert set(taken) <= set("#/-+;%!*>:|'\"@REMrem\u21920123")  # marks (REM too), and a listing's numbers
 
 
 def test_marks_are_read_at_most_max_nested_deep() -> None:
@@ -132,6 +132,16 @@ def test_marks_are_read_at_most_max_nested_deep() -> None:
         "--- a/values.yaml\n+++ b/values.yaml\n+db:\n+  password: |\n+    Fak3Block!2024",
         "     7\tdb:\n     8\t  password: |\n     9\t    Fak3Block!2024",  # a listing numbered by cat -n
         "    12\u2192| User | Password |\n    13\u2192|---|---|\n    14\u2192| admin | Tr0ub4dor&3x |",
+        # The line comments of other languages: a batch file's, doc comments, Visual Basic's, Vim's,
+        # the comments Sphinx documents attributes with, R's documentation.
+        "REM db:\nREM   password: |\nREM     FAKETr0ub4dor&3",
+        ":: -----BEGIN OPENSSH PRIVATE KEY-----\n:: b3BlbnNzaC1rZXktdjEAAAAAFAKEEXAMPLEbm9uZQAAAARub25lAAAAAAAAAAEAAAAzAAAAC3\n"
+        ":: -----END OPENSSH PRIVATE KEY-----",
+        "/// Example admin password:\n///   FAKEnextLine42",
+        "' | User | Password |\n' |---|---|\n' | admin | Tr0ub4dor&3x |",
+        '" kind: Secret\n" data:\n"   extra: RkFLRWFkbWluOnBhc3N3b3Jk',
+        "#: Example admin password:\n#:   FAKEnextLine42",
+        "#' db:\n#'   password: |\n#'     FAKETr0ub4dor&3",
     ],
 )
 def test_what_spans_lines_is_refused_behind_a_margin(text: str) -> None:
@@ -152,6 +162,11 @@ def test_what_spans_lines_is_refused_behind_a_margin(text: str) -> None:
         "\tself.token = token_value\n\treturn token",
         "@@ -3,2 +3,2 @@\n-secretKey: postgres-password\n+secretKey: redis-password",  # a diff of a chart's key names
         "-secret: db-credentials\n+secret: app-credentials",
+        "REM username, password = proxy_auth",  # unpacked names after a batch file's comment word
+        "@rem user, pw = credentials\n@rem connect(user, pw)",
+        "' Dim password As String\n' password = InputBox(\"Password\")",  # Visual Basic commented out
+        "#' @param password The password to log in with.\n#' @param token An API token.",  # R's documentation
+        'x = [\n    " token",\n    " password",\n]',  # strings that start with a space, one a line
     ],
 )
 def test_commented_or_indented_code_and_notes_of_no_credential_are_kept(text: str) -> None:
