@@ -46,6 +46,10 @@ HARD_UNITS: tuple[tuple[str, str], ...] = (
     ("", "- password:\n  "),
     ("", "1\tpassword:\n"),
     ("@@ -1 +1 @@\n", "+password: |\n"),
+    ('"', '\\"password: '),
+    ("", "password:\\n  "),
+    ("", "&quot;password&quot;: "),
+    ("| a | b |\n|---|---|\n", "| password | x<br>password: "),
 )
 """Each hard kilobyte's lead and repeated unit."""
 

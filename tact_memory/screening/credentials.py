@@ -17,7 +17,8 @@ Design:
   headings (``| Password | … |``). When neither holds anything, lines commented out (``#
   password: |`` over ``#   …``), indented as a code block or as a list item's text, numbered as
   a listing of a file, or a diff's are read once more without that margin (:mod:`.margins`), as
-  written and as rendered.
+  written and as rendered; then a note whose line breaks are escaped (``\\n`` in a JSON string)
+  with its escapes written out (:mod:`.escapes`).
 - The screen is a table of rules (:mod:`.rules`), run in priority order by :class:`_Screen`. Each
   rule's check is a method of :class:`.checks.Checks`, which judges values with the patterns of
   :mod:`.vocabulary` (what a value is, and what stands for one) and :mod:`.names` (the names that
@@ -56,6 +57,7 @@ from types import MappingProxyType
 
 from . import providers
 from .checks import Checks
+from .escapes import unescaped
 from .leads import compiled, lead_finder, literal_lead
 from .margins import unmargined
 from .markup import rendered
@@ -259,10 +261,14 @@ _LOOK_ALIKE = str.maketrans(
         **dict.fromkeys("\u2236\ua789\u02d0\u02f8\u0589\u05c3\u16ec\u1803\u1809\ufe13\ufe55", ":"),
         **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u06d4\u2e3a\u2e3b\ufe58\ufe63", "-"),
         **dict.fromkeys("\u2e40\u30a0\ua78a\u1400", "="),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f", '"'),
+        **dict.fromkeys("\u2018\u2019\u201a\u201b", "'"),
     }
 )
 """Separators that NFKC leaves as they are but a reader takes for ``:``, ``-`` or ``=`` (the ratio
-sign, the modifier-letter colon, the non-breaking hyphen, the minus sign...), read as those.
+sign, the modifier-letter colon, the non-breaking hyphen, the minus sign...), read as those, and
+typographic quotes read as the straight ones a word processor or a chat client replaced as they
+were typed (``password = “…”``, ``os.environ[“DB_PASSWORD”]``).
 Letters of other scripts that look Latin are not mapped (see the module's limits)."""
 
 
@@ -288,13 +294,22 @@ def _readings(content: str) -> Iterator[str]:
     """``content`` as the screen reads it, each reading made only once the ones before it hold
     nothing: as a reader sees it written (:func:`_as_read`), then as rendered (Markdown's emphasis,
     tables and headings, :mod:`.markup`), then without the margin its lines share (commented out,
-    indented, numbered or a diff's, :mod:`.margins`) as written and as rendered."""
+    indented, numbered or a diff's, :mod:`.margins`) as written and as rendered; then all of those
+    once more with its string literals' escapes written out (:mod:`.escapes`)."""
     read = _as_read(content)
-    yield read
-    shown = rendered(read)
+    yield from _shown(read)
+    written_out = unescaped(read)
+    if written_out is not None:
+        yield from _shown(_as_read(written_out))  # a code point written out as \u00a0 reads as it would written
+
+
+def _shown(text: str) -> Iterator[str]:
+    """``text``, then as rendered, then without its margin as written and as rendered."""
+    yield text
+    shown = rendered(text)
     if shown is not None:
         yield shown
-    bare = unmargined(read)
+    bare = unmargined(text)
     if bare is not None:
         yield bare
         shown = rendered(bare)

@@ -5,7 +5,8 @@ Models and people write notes in Markdown, and its emphasis sits where the scree
 credential's name and its separator (``**Password:** …``, ``- **API token**: …``, ``_Password:_
 …``), as its tables stand between a name and its value (``| Password | … |``, or a value under a
 ``Password`` heading), as a heading does over the lines that give what it names (``## Password``),
-and as HTML's tags do (``<b>Password:</b> …``, ``<td>Password</td><td>…``).
+and as HTML's tags do (``<b>Password:</b> …``, ``<td>Password</td><td>…``), its line breaks
+(``<br>``, a table cell's lines) and its character references (``&quot;``, ``&#39;``).
 The screen reads content as written first; when that finds nothing,
 :func:`rendered` gives the content as it reads rendered, which the screen reads once more.
 
@@ -44,9 +45,10 @@ def rendered(text: str) -> str | None:
     value (``<b>Password:</b> …``, ``<td>Password</td><td>…</td>``), every emphasis pair's
     markers removed, then each row of a table read as its cells under their headings
     (:func:`_table_rows`), and each heading as a label (``## Password``, a line all in bold, an
-    underlined line: each as ``Password:``). A block quote is read as the text it quotes, first
-    (:func:`_quote_marks`), so a quoted table, heading or label and the value below it read as
-    they do unquoted."""
+    underlined line: each as ``Password:``), then HTML's line breaks as line breaks and its
+    character references as the characters they stand for. A block quote is read as the text it
+    quotes, first (:func:`_quote_marks`), so a quoted table, heading or label and the value below
+    it read as they do unquoted."""
     plain = text
     if ">" in plain:
         plain = _quote_marks().sub("", plain)
@@ -60,7 +62,31 @@ def rendered(text: str) -> str | None:
         plain = _heading().sub(r"\1:", plain)
     if "\n-" in plain or "\n=" in plain:
         plain = _underlined().sub(r"\1:", plain)
+    if "<" in plain:  # after the tables: a break in a cell (| Staging | user: app<br>password: … |)
+        plain = _line_break().sub("\n", plain)
+    if "&" in plain:
+        plain = _entity().sub(_character, plain)
     return None if plain == text else plain
+
+
+@functools.cache
+def _line_break() -> re.Pattern[str]:
+    """HTML's line break (``<br>``, ``<br/>``, ``<br />``), which Markdown's tables hold for one."""
+    return re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+
+
+@functools.cache
+def _entity() -> re.Pattern[str]:
+    """A character reference that ends with its ``;`` (``&quot;``, ``&#39;``, ``&#x27;``); one
+    without (``&para=1`` in a URL's query) is left as written."""
+    return re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _character(reference: re.Match[str]) -> str:
+    """The character a reference stands for, as a browser shows it (:func:`html.unescape`)."""
+    import html
+
+    return html.unescape(reference[0])
 
 
 @functools.cache
@@ -155,7 +181,7 @@ def _cells(line: str) -> list[str] | None:
 @functools.cache
 def _delimiter() -> re.Pattern[str]:
     """The delimiter row under a table's headings: ``|---|:--:|``."""
-    return re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?")
+    return re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?[ \t]*")
 
 
 @functools.cache

@@ -72,6 +72,7 @@ _SOURCES = (
     "screening/lookalike.py",
     "screening/markup.py",
     "screening/margins.py",
+    "screening/escapes.py",
     "retrieval/lexer.py",
 )
 """The modules whose rules decide a verdict, a duplicate key or a term (relative to the package)."""
