@@ -99,6 +99,7 @@ class PlaceChecks(SentenceChecks):
         rb"(?:is|isn't|in|the|a|an|to|of|for|and|or|was|are|can|must|should|will|with|without|flag|option"
         rb"|takes|expects|sets|prompts|asks|means|works|reads|gives|only|here|there|also|still|now)(?=[ \t]+[a-z])"
     )
+    option_joint = compiled(rb"(?i:and|or|nor|with|plus|vs\.?|then)")
     brace = compiled(rb"[{}]")
     decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
     terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
@@ -155,11 +156,14 @@ class PlaceChecks(SentenceChecks):
         )
 
     def flag_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for ``--password VALUE``: certain when quoted, last, or followed by another option."""
+        """Check for ``--password VALUE``: certain when quoted, last, or followed by another option.
+        A word that joins options in a sentence (``--password and --token``) is none."""
         found = self.value_at(buffer, match.end(), tight=False)
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):  # none, or the next option
             return False
         start, end, certain = found
+        if self.option_joint.fullmatch(buffer, start, end) is not None and not opening_quote(buffer, start):
+            return False  # "--password and --token": options a sentence lists
         if certain or self.next_flag.match(buffer, end) is not None:
             return self.is_value(buffer, start, end)
         return self.looks_secret(buffer, start, end)

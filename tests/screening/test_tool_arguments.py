@@ -271,6 +271,9 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # A tool's password option named in a sentence, and printf's format given a variable.
         "docker login -p is deprecated, use --password-stdin", "sshpass -p in scripts leaks the password to ps",
         "psexec -p takes the password in the clear", "mysql -u root -p and then type it",
+        # Long options a sentence lists, joined by a word.
+        "pass --password or --token, not both", "mysql accepts --password and --user", "give --password with --user",
+        "--token and --user go together", "set --secret then --region",
         # Kickstart's rootpw locked, read from a variable, or named.
         "rootpw --lock", "rootpw --iscrypted", "rootpw ${ROOT_PW}", "the rootpw option sets the root password",
         "printf '%s' \"$PW\" | kinit ann", "printf '%s\\n' \"${REGISTRY_TOKEN}\" | docker login -u ann --password-stdin",
