@@ -46,14 +46,15 @@ def rendered(text: str) -> str | None:
     markers removed, then each row of a table read as its cells under their headings
     (:func:`_table_rows`), and each heading as a label (``## Password``, a line all in bold, an
     underlined line: each as ``Password:``), then HTML's line breaks as line breaks and its
-    character references as the characters they stand for. A block quote is read as the text it
+    character references as the characters they stand for. The tags around an HTML block (a
+    paragraph, preformatted text) read as line breaks, first. A block quote is read as the text it
     quotes, first (:func:`_quote_marks`), so a quoted table, heading or label and the value below
     it read as they do unquoted."""
     plain = text
     if ">" in plain:
         plain = _quote_marks().sub("", plain)
     if "<" in plain and ">" in plain:
-        plain = _labelled_code().sub(r"\1\3", _inline_tags().sub("", _html_cells().sub(": ", plain)))
+        plain = _labelled_code().sub(r"\1\3", _inline_tags().sub("", _html_cells().sub(": ", _block_tags().sub("\n", plain))))
     if "*" in plain or "_" in plain or "~" in plain:
         plain = _emphasis().sub(r"\2", _bold_line().sub(r"\2:", plain))
     if "|" in plain:
@@ -73,6 +74,14 @@ def rendered(text: str) -> str | None:
 def _line_break() -> re.Pattern[str]:
     """HTML's line break (``<br>``, ``<br/>``, ``<br />``), which Markdown's tables hold for one."""
     return re.compile(r"<br[ \t]*/?>", re.IGNORECASE)
+
+
+@functools.cache
+def _block_tags() -> re.Pattern[str]:
+    """The tags around an HTML block, which starts its own line: a paragraph, a division,
+    preformatted text with the code element in it (``<pre><code>…</code></pre>``)."""
+    block = r"(?:p|div|pre)(?:\s[^<>\n]{0,200})?"
+    return re.compile(r"<%s>(?:<code(?:\s[^<>\n]{0,200})?>)?|(?:</code>)?</(?:p|div|pre)>" % block, re.IGNORECASE)
 
 
 @functools.cache

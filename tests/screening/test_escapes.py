@@ -1,5 +1,6 @@
 """A note read with its string literals' escapes written out, and the readings of how it was typed
-or rendered that came with it: typographic quotes, HTML's line breaks and character references."""
+or rendered that came with it: typographic quotes, HTML's line breaks, blocks and character
+references."""
 
 from __future__ import annotations
 
@@ -89,6 +90,8 @@ REFUSED = [
     "| Host | Notes |\n|---|---|\n| staging | Password:<br>Fak3Cell!2024 |",
     "Staging login<br>user: app<br>password:<br>Fak3Cell!2024",
     "password=&quot;Fak3Entity!2024&quot;",
+    "<pre><code>db.example.com:5432:app:app:FAKEpgpass77</code></pre>",  # a block starts its own line
+    '<div class="note">FAKE example:<pre>-----BEGIN OPENSSH PRIVATE KEY-----</pre></div>',
     "export AWS_SECRET_ACCESS_KEY=&#x27;FAKEwJalrXUtnEXAMPLE/K7MDENG+bPxRfiCY07e&#x27;",
     "| Service | User | Password |  \n|---|---|---|  \n| grafana (FAKE) | admin | Tr0ub4dor&3x |  ",
 ]
@@ -100,6 +103,8 @@ KEPT = [
     "It\u2019s the token\u2019s scope that matters, not its age.",
     "https://example.com/search?q=1&para=2&token=&lt;yours&gt;",
     "password: &lt;your password&gt;",
+    '<pre><code>password = os.environ["DB_PASSWORD"]</code></pre>',
+    "<p>Rotate the token monthly.</p><p>The password lives in the vault.</p>",
 ]
 
 
