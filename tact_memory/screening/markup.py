@@ -80,8 +80,10 @@ def _line_break() -> re.Pattern[str]:
 def _block_tags() -> re.Pattern[str]:
     """The tags around an HTML block, which starts its own line: a paragraph, a division,
     preformatted text with the code element in it (``<pre><code>…</code></pre>``)."""
-    block = r"(?:p|div|pre)(?:\s[^<>\n]{0,200})?"
-    return re.compile(r"<%s>(?:<code(?:\s[^<>\n]{0,200})?>)?|(?:</code>)?</(?:p|div|pre)>" % block, re.IGNORECASE)
+    attributes = r"(?:\s[^<>\n]{0,200})?"
+    return re.compile(
+        r"<(?:p|div)%s>|</(?:p|div)>|<pre%s>(?:<code%s>)?|(?:</code>)?</pre>" % (attributes, attributes, attributes), re.IGNORECASE
+    )
 
 
 @functools.cache
