@@ -74,7 +74,8 @@ def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
         while marks and buffer[marks - 1] in LINE_MARKS:
             marks -= 1
         word = buffer.rfind(b"\n", 0, marks) + 1  # a batch file's comment: REM username, password = …
-        if marks - word in (3, 4) and marks < len(buffer) and buffer[marks] in b" \t" and bytes(buffer[word:marks]).lower() in (b"rem", b"@rem"):
+        spaced = marks < len(buffer) and buffer[marks] in b" \t"
+        if spaced and marks - word in (3, 4) and bytes(buffer[word:marks]).lower() in (b"rem", b"@rem"):
             return word
         if not marks or buffer[marks - 1] == ord("\n"):
             return marks

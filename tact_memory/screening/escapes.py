@@ -54,7 +54,8 @@ def _written_out(escape: re.Match[str]) -> str:
     if escape[1] is not None:
         return _WRITTEN_OUT[escape[1]]
     character = chr(int(escape[2] or escape[3], 16))
-    return escape[0] if character.isascii() and not character.isprintable() or "\x80" <= character <= "\x9f" else character
+    control = (character.isascii() and not character.isprintable()) or "\x80" <= character <= "\x9f"
+    return escape[0] if control else character
 
 
 def _written_literal(literal: re.Match[str]) -> tuple[str, bool]:

@@ -22,9 +22,9 @@ inside a ``/* … */`` block), ``///`` (doc comments), ``REM`` and ``::`` (batch
 (Visual Basic, and R's documentation after ``#``), ``"`` (Vim script), ``:`` (after ``#``, the
 comments Sphinx documents attributes with), a block quote's ``>`` (:mod:`.markup` reads a quote as
 rendered too, but the rules that read a note as written only see it here) and a diff's ``+`` and
-``-`` (lines it adds or removes, with no hunk header). Where a line of the run has no space after its mark, the
-mark alone goes, so the lines keep their indentation (``+db:`` over ``+  password: |``); a run of
-``- `` with a space on every line is a list's items and stays. One marked line alone is left as it
+``-`` (lines it adds or removes, with no hunk header). Where a line of the run has no space after
+its mark, the mark alone goes, so the lines keep their indentation (``+db:`` over ``+  password:
+|``); a run of ``- `` with a space on every line is a list's items and stays. One marked line alone is left as it
 is: the rules read it as written already.
 
 An indented block is a run of lines indented as a Markdown code block is (a tab, or four spaces),

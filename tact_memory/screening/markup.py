@@ -6,7 +6,8 @@ credential's name and its separator (``**Password:** …``, ``- **API token**: �
 …``), as its tables stand between a name and its value (``| Password | … |``, or a value under a
 ``Password`` heading), as a heading does over the lines that give what it names (``## Password``),
 and as HTML's tags do (``<b>Password:</b> …``, ``<td>Password</td><td>…``), its line breaks
-(``<br>``, a table cell's lines) and its character references (``&quot;``, ``&#39;``).
+(``<br>``, a table cell's lines), its blocks (``<pre><code>…``) and its character references
+(``&quot;``, ``&#39;``).
 The screen reads content as written first; when that finds nothing,
 :func:`rendered` gives the content as it reads rendered, which the screen reads once more.
 
