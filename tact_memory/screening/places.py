@@ -487,11 +487,14 @@ class PlaceChecks(SentenceChecks):
 
     def armour_alone(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a private-key armour line on a line of its own (in prose it is only mentioned),
-        also in a quote or a comment (``> -----BEGIN ...``, ``# -----BEGIN ...``)."""
+        also in a quote or a comment (``> -----BEGIN ...``, ``# -----BEGIN ...``, ``-- …``, a
+        batch file's ``REM …`` or ``:: …``)."""
         start, end = match.start(), match.end()
         quoted = start > 0 and buffer[start - 1] in b"\"'`"  # the whole of a quoted value: "-----BEGIN..."
-        while start and buffer[start - 1] in b" \t\"'`>#/;*%!":
+        while start and buffer[start - 1] in b" \t\"'`>#/;*%!:-":
             start -= 1
+        if start >= 3 and bytes(buffer[start - 3 : start]).lower() == b"rem" and start < match.start():
+            start -= 4 if start >= 4 and buffer[start - 4] == ord("@") else 3
         while end < len(buffer) and buffer[end] in b" \t\"'`,":
             end += 1
         before = quoted or start == 0 or buffer[start - 1] in b"\r\n" or escaped_newline(buffer, start - 2)

@@ -123,7 +123,7 @@ def test_the_ascii_letters_of_a_label_are_not_enough() -> None:
 
 # A key quoted in a note or kept in a comment has a quote's or a comment's mark before each line.
 KEY_FIXTURES = [case for case in REJECT if case.kind in ("private_key", "openvpn_key")]
-LINE_MARKS = ["> ", ">", "> > ", "# ", "#", "// ", "; ", " * ", "% ", "! "]
+LINE_MARKS = ["> ", ">", "> > ", "# ", "#", "// ", "; ", " * ", "% ", "! ", "-- ", "REM ", "@rem ", ":: ", "#: ", "' "]
 
 
 @pytest.mark.parametrize("mark", LINE_MARKS)
@@ -133,10 +133,19 @@ def test_a_key_behind_a_quote_or_a_comment_mark_on_each_line_is_refused(mark: st
     assert missed == []
 
 
+@pytest.mark.parametrize("mark", LINE_MARKS)
+def test_an_armour_line_alone_behind_a_quote_or_a_comment_mark_is_refused(mark: str) -> None:
+    """The first line of a key, all that was pasted, commented out or quoted on its own."""
+    assert find_secret(mark + "-----BEGIN OPENSSH PRIVATE KEY-----") == "private_key"
+    assert find_secret("FAKE example, the key's first line:\n" + mark + "-----BEGIN RSA PRIVATE KEY-----\n") == "private_key"
+
+
 @pytest.mark.parametrize(
     "text",
     [
         "The file starts with # -----BEGIN RSA PRIVATE KEY----- and ends with its END line.",  # a mention in prose
+        "REMOVE the line -----BEGIN RSA PRIVATE KEY----- before committing",
+        "Lorem -----BEGIN RSA PRIVATE KEY----- ipsum",
         "> See the runbook: keys begin with -----BEGIN OPENSSH PRIVATE KEY-----, never paste one.",
         "# -----BEGIN PUBLIC KEY-----\n# MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA",  # a public key
     ],
