@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .buffers import NAME_CHARS, digits_only, is_linking, is_word, opening_quote, same_name, trimmed
+from .buffers import NAME_CHARS, comment_word, digits_only, is_linking, is_word, opening_quote, same_name, trimmed
 from .leads import compiled
 from .names import (
     KEY_CONSTANT,
@@ -73,9 +73,9 @@ def item_start(buffer: bytearray, at: int, *, code: bool = False) -> int:
         marks = at
         while marks and buffer[marks - 1] in LINE_MARKS:
             marks -= 1
-        word = buffer.rfind(b"\n", 0, marks) + 1  # a batch file's comment: REM username, password = …
+        word = comment_word(buffer, marks)  # a batch file's comment: REM username, password = …
         spaced = marks < len(buffer) and buffer[marks] in b" \t"
-        if spaced and marks - word in (3, 4) and bytes(buffer[word:marks]).lower() in (b"rem", b"@rem"):
+        if word < marks and spaced and (not word or buffer[word - 1] == ord("\n")):
             return word
         if not marks or buffer[marks - 1] == ord("\n"):
             return marks

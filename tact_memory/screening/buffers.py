@@ -208,6 +208,16 @@ def is_linking(buffer: bytearray, start: int, end: int) -> bool:
     return any(end - start == len(word) and buffer.startswith(word, start) for word in LINKING)
 
 
+def comment_word(buffer: bytearray, at: int) -> int:
+    """Where a batch file's comment word (``REM`` or ``@REM``, in any case) that ends at ``at``
+    starts, or ``at`` when none does."""
+    for word in (b"@rem", b"rem"):
+        start = at - len(word)
+        if start >= 0 and bytes(buffer[start:at]).lower() == word:
+            return start
+    return at
+
+
 def escaped_newline(buffer: bytearray, pos: int) -> bool:
     # Compared byte by byte: a slice of the buffer would be a copy the screen does not zero.
     return 0 <= pos < len(buffer) - 1 and buffer[pos] == ord("\\") and buffer[pos + 1] in b"nr"

@@ -24,8 +24,8 @@ comments Sphinx documents attributes with), a block quote's ``>`` (:mod:`.markup
 rendered too, but the rules that read a note as written only see it here) and a diff's ``+`` and
 ``-`` (lines it adds or removes, with no hunk header). Where a line of the run has no space after
 its mark, the mark alone goes, so the lines keep their indentation (``+db:`` over ``+  password:
-|``); a run of ``- `` with a space on every line is a list's items and stays. One marked line alone is left as it
-is: the rules read it as written already.
+|``); a run of ``- `` with a space on every line is a list's items and stays. One marked line alone
+is left as it is: the rules read it as written already.
 
 An indented block is a run of lines indented as a Markdown code block is (a tab, or four spaces),
 or a list item's text with the lines under it that go on with it. Its indentation reads as one

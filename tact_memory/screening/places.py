@@ -9,7 +9,7 @@ import binascii
 import bisect
 import re
 
-from .buffers import distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
+from .buffers import comment_word, distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
 from .leads import compiled
 from .names import (
     BASE64_DATA,
@@ -493,8 +493,8 @@ class PlaceChecks(SentenceChecks):
         quoted = start > 0 and buffer[start - 1] in b"\"'`"  # the whole of a quoted value: "-----BEGIN..."
         while start and buffer[start - 1] in b" \t\"'`>#/;*%!:-":
             start -= 1
-        if start >= 3 and bytes(buffer[start - 3 : start]).lower() == b"rem" and start < match.start():
-            start -= 4 if start >= 4 and buffer[start - 4] == ord("@") else 3
+        if start < match.start():
+            start = comment_word(buffer, start)
         while end < len(buffer) and buffer[end] in b" \t\"'`,":
             end += 1
         before = quoted or start == 0 or buffer[start - 1] in b"\r\n" or escaped_newline(buffer, start - 2)
