@@ -100,6 +100,9 @@ class PlaceChecks(SentenceChecks):
         rb"|takes|expects|sets|prompts|asks|means|works|reads|gives|only|here|there|also|still|now)(?=[ \t]+[a-z])"
     )
     option_joint = compiled(rb"(?i:and|or|nor|with|plus|vs\.?|then)")
+    # An option a sentence lists after another: "--user and " before "--password together".
+    prose_word = compiled(rb"[a-z]{1,16}")
+    listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+(?i:and|or|nor|with|plus|vs\.?|then)[ \t]+`?\Z")
     brace = compiled(rb"[{}]")
     decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
     terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
@@ -157,13 +160,21 @@ class PlaceChecks(SentenceChecks):
 
     def flag_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``--password VALUE``: certain when quoted, last, or followed by another option.
-        A word that joins options in a sentence (``--password and --token``) is none."""
+        A word that joins options in a sentence (``--password and --token``) is none, and the
+        option a sentence lists after another takes no unquoted word in lower case unless it looks
+        generated (``use --password and --token together``)."""
         found = self.value_at(buffer, match.end(), tight=False)
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):  # none, or the next option
             return False
         start, end, certain = found
         if self.option_joint.fullmatch(buffer, start, end) is not None and not opening_quote(buffer, start):
             return False  # "--password and --token": options a sentence lists
+        if (
+            self.prose_word.fullmatch(buffer, start, end) is not None
+            and not opening_quote(buffer, start)
+            and self.listed_after.search(buffer, max(0, match.start() - 96), match.start()) is not None
+        ):
+            return self.looks_secret(buffer, start, end)
         if certain or self.next_flag.match(buffer, end) is not None:
             return self.is_value(buffer, start, end)
         return self.looks_secret(buffer, start, end)

@@ -93,6 +93,8 @@ OPTIONS = [
     'dotnet user-secrets set "Db:Password" {v}', "dotnet user-secrets --project src/Web set Stripe__SecretKey {v}",
     'dotnet user-secrets set --project src/Web "ConnectionStrings:{u}:ApiKey" "{v}"',
     "codecov -f coverage.xml -t {v}", "netlify deploy --prod --auth {v}", "netlify deploy --auth={v} --dir dist",
+    # The option a sentence lists after another, given a value all the same.
+    "run it with --verbose and --password {v}", "pass --user and --token {v}", "use --user or --password '{v}' together",
     # A repository's credential that a package manager stores, a hosted site's secret variable.
     "netlify env:set DB_PASSWORD {v}", "netlify env:set STRIPE_SECRET_KEY {v} --context production",
     "poetry config pypi-token.pypi {v}", "poetry config http-basic.private {u} {v}",
@@ -274,6 +276,9 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # Long options a sentence lists, joined by a word.
         "pass --password or --token, not both", "mysql accepts --password and --user", "give --password with --user",
         "--token and --user go together", "set --secret then --region",
+        # The option a sentence lists after another, and a word of the sentence after it.
+        "Use --password and --token together", "Use `--password` and `--token` together",
+        "Use --password, or --token instead", "pass --user with --password only", "Use --user and --password, never both",
         # Kickstart's rootpw locked, read from a variable, or named.
         "rootpw --lock", "rootpw --iscrypted", "rootpw ${ROOT_PW}", "the rootpw option sets the root password",
         "printf '%s' \"$PW\" | kinit ann", "printf '%s\\n' \"${REGISTRY_TOKEN}\" | docker login -u ann --password-stdin",
