@@ -155,6 +155,7 @@ class AssignmentChecks(SentenceChecks):
     object_name = compiled(OBJECT_NAME)
     name_attribute = compiled(rb"[ \t\r\n](?i:name|key)[ \t]*=[ \t]*(?P<quote>[\"'])(?P<name>[A-Za-z0-9_.:-]{1,64})(?P=quote)")
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
+    alnum_run = compiled(rb"[A-Za-z0-9]+")
     counted_unit = compiled(rb"[0-9]{1,4}(?:" + "|".join(COUNTED_UNITS).encode() + rb")")
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
@@ -281,12 +282,13 @@ class AssignmentChecks(SentenceChecks):
         is judged as after ``password:``, and only when it has an ASCII letter or digit: what
         these languages write there without one is a word (``パスワード: 未設定``, not set), and a
         number with its unit is a length or a count (``パスワード: 8文字以上``, eight characters or
-        more; ``密钥: 256位``, 256 bits). NFKC has made a full-width colon ``:`` already."""
+        more; ``密钥: 256位``, 256 bits), also inside a sentence (``至少12位``, at least twelve digits;
+``每90天更换一次``, changed every 90 days). NFKC has made a full-width colon ``: `` already."""
         found = self.value_at(buffer, match.end())
         if found is None or self.alnum.search(buffer, found[0], found[1]) is None:
             return False
-        if self.counted_unit.match(buffer, found[0], found[1]) is not None:
-            return False
+        if all(self.counted_unit.match(buffer, run.start(), found[1]) for run in self.alnum_run.finditer(buffer, *found[:2])):
+            return False  # every number in it is a count with its unit: 至少12位, 每90天更换一次
         return self.credential_after(buffer, match.end())
 
     def sentence_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -110,6 +110,7 @@ class ValueChecks:
     passphrase = compiled(PASSPHRASE)
     grouped_key = compiled(GROUPED_KEY)
     grammar_word = compiled(GRAMMAR_WORD)
+    word_after = compiled(rb"[ \t]+[a-z]")
     alnum = compiled(rb"[A-Za-z0-9]")
     letters = compiled(rb"[A-Za-z]+")
     named_thing = compiled(NAMED_THING)
@@ -136,8 +137,9 @@ class ValueChecks:
 
         ``certain`` says the context makes it a value rather than a word of prose: it is quoted,
         it ends its clause or the element around it (a closing tag such as ``</code>`` ends an
-        unquoted value), or (when ``tight``) it follows its separator without a space. A YAML
-        anchor or string tag before it (``password: &db !!str ...``) is passed over.
+        unquoted value), or (when ``tight``) it follows its separator without a space and does not
+        start a sentence (:meth:`sentence_start`). A YAML anchor or string tag before it
+        (``password: &db !!str ...``) is passed over.
         """
         value = self.value.match(buffer, self.past_properties(buffer, pos))
         if value is None:
@@ -150,8 +152,14 @@ class ValueChecks:
             if closed.start() == start:
                 return None
             return start, closed.start(), True
-        certain = (tight and start == pos) or self.clause_end.match(buffer, end) is not None
+        certain = (tight and start == pos and not self.sentence_start(buffer, start, end)) or self.clause_end.match(buffer, end) is not None
         return start, end, certain or self.closes_aside(buffer, start, end)
+
+    def sentence_start(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether the unquoted ``buffer[start:end]`` is a word of grammar that a word in lower case
+        follows: a sentence about the value starts there (``password:must be rotated``, as NFKC
+        reads a full-width colon's ``password：must…``), not the value."""
+        return self.grammar_word.fullmatch(buffer, start, end) is not None and self.word_after.match(buffer, end) is not None
 
     def closes_aside(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether the unquoted value ``buffer[start:end]`` ends with the bracket that closes an

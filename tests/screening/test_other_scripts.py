@@ -16,7 +16,7 @@ from tact_memory.screening.vocabulary import OTHER_KEY_WORDS, OTHER_PASSWORD_WOR
 from .test_sentences import mixed
 
 WORDS = [word.decode() for word in OTHER_PASSWORD_WORDS + OTHER_KEY_WORDS]
-SEPARATORS = [": ", ":", " : ", "\u00a0: ", "\uff1a", "=", " = "]
+SEPARATORS = [": ", ":", " : ", "\u00a0: ", "\uff1a", "\uff1a ", "\uff1d", "=", " = "]
 
 
 def test_every_word_is_as_the_screen_reads_it() -> None:
@@ -59,6 +59,10 @@ def test_a_short_password_that_ends_its_line_is_refused(text: str) -> None:
         "密钥长度: 256", "API キー: sk-...", "токен: 512", "トークン: 4096",
         # A number with its unit: a length or a count (eight characters or more, 256 bits, 12 digits).
         "パスワード: 8文字以上", "密钥: 256位", "パスワード: 12桁", "비밀번호: 8자 이상", "密码：6位数字",
+        # ... also inside a sentence: at least twelve digits, changed every 90 days.
+        "密码：至少12位", "密码：每90天更换一次", "パスワード：最低8文字、90日ごとに変更", "비밀번호: 최소 8자, 90일마다 변경",
+        # A sentence about the value after a full-width colon, which NFKC reads as an unspaced ":".
+        "password：must be rotated every 90 days", "token＝see the vault", "API キー：is in the team vault",
     ],
 )  # fmt: skip
 def test_words_after_password_in_another_script_are_kept(text: str) -> None:

@@ -97,6 +97,18 @@ STAND_INS = ["see", "ask", "same", "none", "required", "optional", "default", "c
 
 @given(
     name=st.sampled_from(SHORT_CREDENTIAL_NAMES),
+    words=st.lists(st.sampled_from(PLAIN_WORDS), min_size=1, max_size=6),
+    grammar=st.sampled_from(GRAMMAR),
+    separator=st.sampled_from([":", "=", "\uff1a"]),
+)
+def test_a_sentence_that_starts_right_after_the_separator_is_kept(name: str, words: list[str], grammar: str, separator: str) -> None:
+    # password:must be rotated ..., as NFKC reads a full-width colon's password：must be rotated ...
+    text = f"{name}{separator}{grammar} {' '.join(words)}"
+    assert find_secret(text) is None, text
+
+
+@given(
+    name=st.sampled_from(SHORT_CREDENTIAL_NAMES),
     form=st.sampled_from(SPACED_FORMS),
     words=st.lists(st.sampled_from(PLAIN_WORDS), min_size=3, max_size=6),
     grammar=st.sampled_from(GRAMMAR),
