@@ -218,6 +218,24 @@ def comment_word(buffer: bytearray, at: int) -> int:
     return at
 
 
+def wrapped_line_end(buffer: bytearray, pos: int) -> int | None:
+    """Where the quote or backtick that closes the line around ``pos`` stands, when one opens that
+    line (after its indentation) and closes it (before its line break), and none comes between."""
+    line = buffer.rfind(b"\n", 0, pos) + 1
+    while line < pos and buffer[line] in b" \t":
+        line += 1
+    if line >= pos or buffer[line] not in b"\"'`":
+        return None
+    end = buffer.find(b"\n", pos)
+    end = len(buffer) if end < 0 else end
+    while end > pos and buffer[end - 1] in b" \t\r":
+        end -= 1
+    close = end - 1
+    if close <= pos or buffer[close] != buffer[line] or buffer.find(buffer[line], line + 1, close) >= 0:
+        return None
+    return close
+
+
 def escaped_newline(buffer: bytearray, pos: int) -> bool:
     # Compared byte by byte: a slice of the buffer would be a copy the screen does not zero.
     return 0 <= pos < len(buffer) - 1 and buffer[pos] == ord("\\") and buffer[pos + 1] in b"nr"

@@ -17,7 +17,17 @@ Design:
 
 from __future__ import annotations
 
-from .buffers import cut_by_escaped_quote, cut_by_other_quote, distinct, opening_quote, reclosed, string_prefix, trimmed, unwrapped
+from .buffers import (
+    cut_by_escaped_quote,
+    cut_by_other_quote,
+    distinct,
+    opening_quote,
+    reclosed,
+    string_prefix,
+    trimmed,
+    unwrapped,
+    wrapped_line_end,
+)
 from .leads import compiled
 from .vocabulary import (
     BETWEEN_STRINGS,
@@ -383,10 +393,16 @@ class ValueChecks:
         from the team vault``, ``token if token else None``), a stand-in or a reference (``see the
         vault entry``, ``ask Alice``, ``same as staging``, ``Optional[str] = None``), a description
         or a name (``expires 2025-01-01``, ``check 1Password``), or punctuation alone (``| None``).
+
+        The words may also end before the quote that closes a line a quote opens (a note wrapped
+        whole: ``"password: correct horse battery staple"``); a string in code is not its line.
         """
         phrase = self.phrase.match(buffer, start)
         if phrase is None:
-            return False
+            close = wrapped_line_end(buffer, start)
+            phrase = None if close is None else self.phrase.match(buffer, start, close)
+            if phrase is None:
+                return False
         end = trimmed(buffer, start, phrase.end())
         if self.grouped_key.fullmatch(buffer, start, end) is not None:
             return distinct(buffer, start, end) >= 8  # its groups are no words; not a mask (2222 2222 ...)

@@ -23,6 +23,8 @@ from .test_credentials import SHORT_CREDENTIAL_NAMES, coincides_with_a_kind_name
 SPACED_FORMS = [
     "{n}: {v}", "{n} = {v}", "{n} => {v}", "{n} := {v}", "- {n}: {v}", "  {n}: {v}\n  host: db",
     "{n}: {v}  # rotated in May", "{n} = {v}\r\n", '{{"note": "{n}: {v}\\n"}}', "- name: {n}\n  value: {v}",
+    # A note wrapped whole in quotes or backticks.
+    '"{n}: {v}"', "'{n}: {v}'", "`{n}: {v}`", '  "{n} = {v}" \n',
 ]  # fmt: skip
 
 # Words no passphrase generator leaves out and no stand-in or grammar list holds.
@@ -83,6 +85,7 @@ KEPT = [
     "token = self.handler.set(handler) if handler is not None else None", "password = part1 + part2",
     "secret = key2 ^ mask3", "password: hunter2 staging",
     "token: see the docs", "Secret: rotate it every 90 days and never paste it into a ticket.",
+    'log.info("password: reset link sent again today")', "print('secret: rotated keys stored fine')",
 ]  # fmt: skip
 
 
