@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "477a528cef04ac3fd5465356bd15845d"
+DIGEST = "82f1af47aeba40514a6769c88064337d"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -711,6 +711,17 @@ LEADS: tuple[bytes, ...] = (
     b'authenticate as',
     b'Authenticate as',
     b'authenticated as',
+    b'in with',
+    b'IN WITH',
+    b'in using',
+    b'login with',
+    b'Login with',
+    b'LOGIN WITH',
+    b'connect with',
+    b'Connect with',
+    b'authenticate with',
+    b'Authenticate with',
+    b'authenticate using',
     b'admin',
     b'Admin',
     b'ADMIN',

@@ -1129,6 +1129,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             b"authenticated as",
         )
     ),
+    # A user and a password joined by "and" after a login's verb and "with" or "using": log in
+    # with deploy and ..., authenticate using svc_ci and .... Found by the verb's end and "with"
+    # (as "in as" above), the whole verb checked before the user.
+    *(
+        ("credential_assignment", lead + rb"[ \t]+(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})(?P<joint>[ \t]+)and[ \t]+", Checks.login_with_pair)
+        for lead in (
+            b"in with", b"IN WITH", b"in using", b"login with", b"Login with", b"LOGIN WITH", b"connect with", b"Connect with",
+            b"authenticate with", b"Authenticate with", b"authenticate using",
+        )
+    ),
     # The same with no spaces, where the user is an account systems come with: around a slash or
     # joined by "and" after a word of a login (creds: admin/..., log in with admin and ...; a
     # path's "admin/" follows a slash or a letter), or around a slash or a colon without one when

@@ -52,6 +52,7 @@ from .vocabulary import (
     LATIN_KEY_WORDS,
     LOGIN_AS,
     LOGIN_CONTEXT,
+    LOGIN_WITH,
     MAX_ASIDE,
     MAX_CHANGED,
     MAX_GIVEN,
@@ -141,6 +142,7 @@ class SentenceChecks(ValueChecks):
     numbered_account = compiled(DEFAULT_ACCOUNT + rb"[0-9]{0,4}(?![A-Za-z0-9_.-])")
     given_before = compiled(GIVEN_BEFORE)
     login_as = compiled(LOGIN_AS)
+    login_with = compiled(LOGIN_WITH)
     hyphenated_words = compiled(rb"[a-z]{2,12}(?:-[a-z]{2,12}){3,7}|[A-Z][a-z]{1,11}(?:-[A-Z][a-z]{1,11}){3,7}")
     password_name = compiled(rb"(?i:pass(?:word|phrase|wd)|pwd)")
     passphrase_name = compiled(rb"(?i:pass[ _-]?phrase)")
@@ -698,6 +700,24 @@ class SentenceChecks(ValueChecks):
         if self.login_as.search(buffer, max(line, user - MAX_LOGIN_AS), user) is None:
             return False
         return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
+
+    def login_with_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password joined by "and" after a login's verb and "with" or
+        "using" (``log in with deploy and ...``, ``authenticate using svc_ci and ...``): the verb
+        right before the user (:data:`LOGIN_WITH`), and judged as the pair after a login's word
+        and a colon (:meth:`login_joined_pair`): only a value with a generated one's texture
+        counts, since such a verb is given ways in as often (``sign in with SSO and MFA``,
+        ``log in with Google and GitHub``), and a second account after "and" makes a list."""
+        user = match.start("user")
+        line = buffer.rfind(b"\n", max(0, user - MAX_LOGIN_AS), user) + 1
+        if self.login_with.search(buffer, max(line, user - MAX_LOGIN_AS), user) is None:
+            return False
+        if self.numbered_account.match(buffer, match.end()) is not None or self.spent("pairs"):
+            return False
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None or buffer.find(b"/", found[0], found[1]) >= 0 or not self.bare_value(buffer, match.end()):
+            return False
+        return self.user_pair(buffer, match.start("joint"), match.end(), labelled=True)
 
     def account_and_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password joined by "and" after a word of a

@@ -48,6 +48,7 @@ __all__ = [
     "JOINED_RUN",
     "LATIN_KEY_WORDS",
     "LOGIN_AS",
+    "LOGIN_WITH",
     "LOGIN_CONTEXT",
     "MAX_ASIDE",
     "MAX_CHANGED",
@@ -520,6 +521,11 @@ LOGIN_AS = (
     rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)"
     rb"[ \t]+(?i:as)[ \t]+\Z"
 )
+LOGIN_WITH = (
+    rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)"
+    rb"[ \t]+(?i:with|using)[ \t]+\Z"
+)
+"""A login's verb and "with" right before the user a pair gives (log in with deploy and ...)."""
 MAX_LOGIN_AS = 32  # how far before the user that verb may start
 MAX_GIVEN = 64  # how far before a value given "as" a credential, or a credential's name, its verb may stand
 GIVING_VERB = (

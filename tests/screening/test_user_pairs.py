@@ -461,3 +461,28 @@ def test_a_password_after_the_user_a_login_logs_in_as_is_refused(form: str, user
 )  # fmt: skip
 def test_what_follows_a_user_a_login_logs_in_as_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+# A login's verb and "with" or "using", then a user and a generated password joined by "and".
+LOGINS_WITH = ["log in with {u} and", "Log in with {u} and", "sign in with {u} and", "login with {u} and", "LOGIN WITH {u} and", "Logged in with {u} and",
+               "authenticate using {u} and", "Connect with {u} and", "ssh in with {u} and"]
+
+
+@given(form=st.sampled_from(LOGINS_WITH), user=st.sampled_from(["deploy", "ann", "svc_ci", "j.doe"]), value=mixed.filter(lambda v: "@" not in v),
+       after=st.sampled_from(["", ".", " to reach the console", ", then run the migrations"]))
+def test_a_user_and_a_generated_password_after_a_login_with_are_refused(form: str, user: str, value: str, after: str) -> None:
+    text = f"{form.format(u=user)} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ways in, a list of accounts, a weak or a path-like value, no login's verb
+        "login with SSO and MFA", "log in with Google and GitHub", "Log in with your GitHub account and 2FA", "Log in with Okta and Duo Push",
+        "sign in with email and password", "log in with admin and guest2", "connect with psql and pgcli", "log in with deploy and hunter22",
+        "log in with deploy and src/keys/id2", "plug in with cable and Adapter2X", "check in with ann and Xk9mQ2vLp",
+    ],
+)  # fmt: skip
+def test_what_and_joins_after_a_login_with_that_is_no_pair_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
