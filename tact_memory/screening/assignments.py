@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from .buffers import NAME_CHARS, comment_word, digits_only, is_linking, is_word, opening_quote, same_name, trimmed
+from .comment_marks import MARK_BYTES
 from .leads import compiled
 from .names import (
     KEY_CONSTANT,
@@ -111,9 +112,9 @@ def word_after(buffer: bytearray, last: int) -> bool:
     return after > last and after < len(buffer) and (chr(buffer[after]).isalnum() or buffer[after] in b"\"'")
 
 
-LINE_MARKS = b"#/-;%!*+>`.):|\"'0123456789 \t\xe2\x86\x92"
-"""What the marks at a line's start before code are made of: a comment's (Visual Basic's ``'``
-and Vim's ``"`` too), a quote's, a list item's (numbered too), an inline code span's backtick, a
+LINE_MARKS = MARK_BYTES + b"+`.)|0123456789 \t\xe2\x86\x92"
+"""What the marks at a line's start before code are made of: a comment's or a quote's
+(:mod:`.comment_marks`), a list item's (numbered too), an inline code span's backtick, a
 listing's line number and its separator (a tab, a colon, a bar, an arrow), and the spaces among
 them. A batch file's ``REM`` before them counts as one (:func:`item_start`)."""
 

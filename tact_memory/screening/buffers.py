@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import re
 
+from .comment_marks import WORDS
+
 __all__ = [
     "LINKING",
     "NAME_CHARS",
@@ -208,10 +210,12 @@ def is_linking(buffer: bytearray, start: int, end: int) -> bool:
     return any(end - start == len(word) and buffer.startswith(word, start) for word in LINKING)
 
 
+_COMMENT_WORDS = tuple(form for word in WORDS for form in (b"@" + word.lower().encode(), word.lower().encode()))
+
 def comment_word(buffer: bytearray, at: int) -> int:
-    """Where a batch file's comment word (``REM`` or ``@REM``, in any case) that ends at ``at``
-    starts, or ``at`` when none does."""
-    for word in (b"@rem", b"rem"):
+    """Where a comment's word (:data:`.comment_marks.WORDS`: a batch file's ``REM`` or ``@REM``, in
+    any case) that ends at ``at`` starts, or ``at`` when none does."""
+    for word in _COMMENT_WORDS:
         start = at - len(word)
         if start >= 0 and bytes(buffer[start:at]).lower() == word:
             return start

@@ -41,12 +41,15 @@ import functools
 import itertools
 import re
 
+from .comment_marks import mark_pattern
+
 __all__ = ["unmargined"]
 
 
-_MARK = r"(?:#|///|//|--|;|%|!|\*|>|\+|-|(?:@?(?i:rem)|::|'|\"|:)(?=[ \n]|\Z))"
-"""A line comment's or a quote's mark. A word and the marks that start a line of text as often
-(``REM``, ``'``, ``"``, ``:``) count only with a space after them."""
+_MARK = mark_pattern(extra=("+", "-"))
+"""A line comment's or a quote's mark (:mod:`.comment_marks`), or a diff's sign. A word and the
+marks that start a line of text as often (``REM``, ``'``, ``"``, ``:``) count only with a space
+after them."""
 
 _NUMBER_END = r"(?:\t|\u2192|: ?|[ \t]\|[ \t]?)"
 """What ends a listing's line number: ``cat -n``'s tab, an arrow, a colon or a bar (and a space)."""

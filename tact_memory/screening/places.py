@@ -10,6 +10,7 @@ import bisect
 import re
 
 from .buffers import comment_word, distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
+from .comment_marks import MARK_BYTES
 from .leads import compiled
 from .names import (
     BASE64_DATA,
@@ -67,6 +68,10 @@ def marked_line(buffer: bytearray, at: int) -> bool:
     """Whether a ``#`` or a ``+`` alone starts the line before ``at`` (``#db.example.com:…``)."""
     return buffer[at - 1] in b"#+" and (at == 1 or buffer[at - 2] == ord("\n"))
 
+
+_BEFORE_ARMOUR = MARK_BYTES + b" \t`"
+"""What may stand before a key's armour line on its line: a comment's or a quote's marks
+(:mod:`.comment_marks`), a string's quote or a code span's backtick, and spaces."""
 
 class PlaceChecks(SentenceChecks):
     """The checks of places that always hold a credential, one per kind of rule."""
@@ -502,7 +507,7 @@ class PlaceChecks(SentenceChecks):
         batch file's ``REM …`` or ``:: …``)."""
         start, end = match.start(), match.end()
         quoted = start > 0 and buffer[start - 1] in b"\"'`"  # the whole of a quoted value: "-----BEGIN..."
-        while start and buffer[start - 1] in b" \t\"'`>#/;*%!:-":
+        while start and buffer[start - 1] in _BEFORE_ARMOUR:
             start -= 1
         if start < match.start():
             start = comment_word(buffer, start)

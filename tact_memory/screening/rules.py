@@ -25,6 +25,7 @@ from collections.abc import Callable
 from . import providers
 from .buffers import LINKING
 from .checks import Checks
+from .comment_marks import mark_pattern
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR, HERE_STRING, STDIN_READERS
 from .vocabulary import LATIN_KEY_WORDS, OTHER_FOR, OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
@@ -145,9 +146,10 @@ _OTHER_WORD_RULES = (
 
 _ARMOUR_OPEN = rb"-? ?"  # after four dashes: a fifth (PEM), or a space (SSH2)
 _ARMOUR_CLOSE = rb" ?-{4,5}"
-_KEY_BREAK = rb"(?:\s|\\[nr]|>|#|//|;|\*|%|!)*"
+_KEY_BREAK = rb"(?:\s|\\[nr]|" + mark_pattern().encode() + rb")*"
 """Between a key's armour line and its body: line breaks (escaped in a string too), and the marks a
-quote or a comment puts before each line (``> ``, ``# ``, ``// ``, ``; ``, `` * ``, ``% ``, ``! ``)."""
+quote or a comment puts before each line (``> ``, ``# ``, ``// ``, ``-- ``, ``REM `` and the
+others of :mod:`.comment_marks`)."""
 _OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
 
 # In priority order: the most specific description of a credential wins.

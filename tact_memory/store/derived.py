@@ -72,6 +72,7 @@ _SOURCES = (
     "screening/lookalike.py",
     "screening/markup.py",
     "screening/margins.py",
+    "screening/comment_marks.py",
     "screening/escapes.py",
     "retrieval/lexer.py",
 )

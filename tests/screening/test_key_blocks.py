@@ -123,7 +123,7 @@ def test_the_ascii_letters_of_a_label_are_not_enough() -> None:
 
 # A key quoted in a note or kept in a comment has a quote's or a comment's mark before each line.
 KEY_FIXTURES = [case for case in REJECT if case.kind in ("private_key", "openvpn_key")]
-LINE_MARKS = ["> ", ">", "> > ", "# ", "#", "// ", "; ", " * ", "% ", "! ", "-- ", "REM ", "@rem ", ":: ", "#: ", "' "]
+LINE_MARKS = ["> ", ">", "> > ", "# ", "#", "// ", "/// ", "; ", " * ", "% ", "! ", "-- ", "REM ", "@rem ", ":: ", "#: ", "' ", "\" "]
 
 
 @pytest.mark.parametrize("mark", LINE_MARKS)
