@@ -421,8 +421,8 @@ OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|vo
 # Router).
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
-    rb"(?:for|of|on|in|at|to|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
-    rb"(?:[ \t]+(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}){1,4}\Z"
+    rb"(?:(?:for|of|on|in|at|to|from|after|since|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
+    rb"(?:[ \t]+(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}){1,4}|again|now)\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
 # or the colon before it: the password was changed to ..., the API key has been rotated from ...

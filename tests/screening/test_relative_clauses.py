@@ -1,6 +1,7 @@
 """A credential's name followed by a clause that says which one it is (``the password we agreed on
-is hunter2``, ``the token that works is ...``) names it as surely as one followed by what it is for
-(``the password for prod is hunter2``); and a value named after it may be followed by when it is
+is hunter2``, ``the token that works is ...``), where it came from or since when (``the password
+from the seed script is ...``, ``new password after the reset: ...``), or that it is given again,
+names it as surely as one followed by what it is for (``the password for prod is hunter2``); and a value named after it may be followed by when it is
 asked for (``use hunter2 as the password when prompted``). The value is judged as it is after
 those forms: descriptions, names of things and words are kept."""
 
@@ -22,6 +23,12 @@ RELATIVE = [
     "the password you need is {}",
     "the root password which the vendor gave us is {}",
     "the passphrase they chose is {}, ask before changing it",
+    # where it came from, since when, or that it is given once more
+    "the password from the seed script is {}",
+    "New password after the reset: {}",
+    "the DB password since Monday is {}",
+    "Here is the staging password again: {}",
+    "the admin password now: {}",
 ]
 
 ASKED = [
@@ -56,6 +63,9 @@ def test_a_token_after_a_relative_clause_is_refused(value: str) -> None:
         "the secret that leaked is rotated now", "the key that we use is RSA-4096", "the token that the API returns is opaque",
         "the password you enter is hashed with bcrypt", "the key that matters is KEY_ID", "the token you need is GITHUB_TOKEN",
         "the password that works is in the vault",
+        "the token from the request is validated", "The key after rotation is stored in KMS", "The secret since v2 is base64-encoded",
+        "password from env: DB_PASSWORD", "token from header: X-Auth-Token", "Token now: expired", "password again: same as before",
+        "token after refresh: short-lived, 15 min", "Token since last deploy: v2.3.1-rc4", "secret from k8s: db-credentials-v2",
         # no value before the name, or one that is a word
         "use the default as the password when prompted", "press enter as the password when prompted",
         "use it as the password if asked",
