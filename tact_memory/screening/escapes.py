@@ -93,11 +93,22 @@ def _lines_written_out(text: str) -> str:
                 del pieces[-1]  # the spaces before it on its line: its lines keep their own indentation
             if pieces and not pieces[-1].endswith("\n"):
                 pieces.append("\n")
+            _at_the_margin(pieces)
         pieces.append(shown)
         joined = len(pieces)
         if not shown.endswith("\n"):
             pieces.append("\n")
     return "".join(pieces)
+
+
+def _at_the_margin(pieces: list[str]) -> None:
+    """The last line with text in ``pieces`` without its indentation: the code around a literal
+    (a notebook's ``   "source": [``) is no text its lines nest under, so a block the literal
+    indents as code reads as one (see :mod:`.margins`)."""
+    text = "".join(pieces)
+    end = len(text.rstrip())
+    start = text.rfind("\n", 0, end) + 1
+    pieces[:] = [text[:start], text[start:].lstrip(" \t")]
 
 
 def unescaped(text: str) -> str | None:
