@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "2a2096bb4fb6111772d1093a76bf48bc"
+DIGEST = "c420f9e38ed2db724a10ee9534846a41"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -313,6 +313,10 @@ LEADS: tuple[bytes, ...] = (
     b'masterauth',
     b'redis-cli',
     b'AUTH',
+    b'PASS',
+    b' LOGIN',
+    b'AUTH',
+    b'334',
     b'password',
     b'secret',
     b'enable',

@@ -792,6 +792,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # ... and at its prompt: 127.0.0.1:6379> AUTH ...
     ("login_password", rb"AUTH(?<=[0-9]> AUTH)[ \t]+(?:[^\s\"']{1,64}[ \t]+(?=\S))?", Checks.server_password),
+    # A mail or file server's login as a session's transcript shows it (see transcripts): FTP's and
+    # POP3's USER then PASS, IMAP's a001 LOGIN user ..., SMTP's AUTH PLAIN and AUTH LOGIN in base64.
+    ("login_password", rb"PASS[ \t]+", Checks.pass_command),
+    ("login_password", rb" LOGIN[ \t]+(?:\"[^\"\r\n]{1,64}\"|[^\s\"]{1,64})[ \t]+", Checks.imap_login),
+    ("login_password", rb"AUTH[ \t]+PLAIN[ \t]+(?P<encoded>[A-Za-z0-9+/]{8,512}={0,2})", Checks.auth_plain),
+    ("login_password", rb"334[ \t]+(?:UGFzc3dvcmQ6|cGFzc3dvcmQ6)[ \t]*\r?\n", Checks.auth_login),
     # A network device's secrets as its configuration holds them (Cisco IOS, NX-OS and ASA, Arista,
     # Juniper, FortiOS, VyOS, Aruba, Linux's ifupdown, strongSwan): a password or secret given with
     # type 0 or 7, a user's or enable's, SNMP communities, routing, AAA and VPN keys, a Wi-Fi PSK.

@@ -59,6 +59,7 @@ _SOURCES = (
     "screening/defaults.py",
     "screening/conditionals.py",
     "screening/logins.py",
+    "screening/transcripts.py",
     "screening/places.py",
     "screening/codes.py",
     "screening/inserts.py",
