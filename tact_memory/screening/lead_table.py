@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "c420f9e38ed2db724a10ee9534846a41"
+DIGEST = "7fcf3a614c55a08628b36d611ec43b0f"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -274,6 +274,14 @@ LEADS: tuple[bytes, ...] = (
     b'convertto-securestring',
     b'WIFI:',
     b'/p:',
+    b'/pass:',
+    b'/PASS:',
+    b'/Pass:',
+    b'/password:',
+    b'/PASSWORD:',
+    b'/Password:',
+    b'/pwd:',
+    b'/PWD:',
     b'/user:',
     b'/USER:',
     b'/u:',

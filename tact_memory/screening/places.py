@@ -73,6 +73,9 @@ _BEFORE_ARMOUR = MARK_BYTES + b" \t`"
 """What may stand before a key's armour line on its line: a comment's or a quote's marks
 (:mod:`.comment_marks`), a string's quote or a code span's backtick, and spaces."""
 
+MAX_USER_OPTION = 96
+"""How far before ``-p`` a user's option and the user may start (:meth:`PlaceChecks.password_after_user`)."""
+
 class PlaceChecks(SentenceChecks):
     """The checks of places that always hold a credential, one per kind of rule."""
 
@@ -104,6 +107,9 @@ class PlaceChecks(SentenceChecks):
         rb"(?:is|isn't|in|the|a|an|to|of|for|and|or|was|are|can|must|should|will|with|without|flag|option"
         rb"|takes|expects|sets|prompts|asks|means|works|reads|gives|only|here|there|also|still|now)(?=[ \t]+[a-z])"
     )
+    # A user given right before an option: -u admin, -U sa, --user admin, --username=admin.
+    user_option_before = compiled(rb"(?<![^ \t\n])(?:-u|-U|--user(?:name)?)(?:[ \t]+|=)[A-Za-z_][^\s\"'`=:/]{0,63}[ \t]+\Z")
+    port_like = compiled(rb"[0-9][0-9:.,/-]*")
     option_joint = compiled(rb"(?i:and|or|nor|with|plus|vs\.?|then)")
     # An option a sentence lists after another: "--user and " before "--password together".
     prose_word = compiled(rb"[a-z]{1,16}")
@@ -191,6 +197,8 @@ class PlaceChecks(SentenceChecks):
         ``user%password``, and only the part after ``%`` is judged (``-U admin`` prompts)."""
         line = command_start(buffer, match.start())
         tool = self.tool_before(buffer, line, match.start())
+        if tool is None and buffer[match.start() + 1] in b"pP" and not buffer.startswith(b"hp", match.start() + 1):
+            return self.password_after_user(buffer, line, match)
         if tool is None or tool[1] not in OPTION_TOOL[buffer[match.start() + 1]]:
             return False
         found = self.value_at(buffer, match.end())
@@ -211,6 +219,26 @@ class PlaceChecks(SentenceChecks):
         if not attached and (prose := self.option_prose.match(buffer, first)) is not None and prose.end() == last:
             return False  # "docker login -p is deprecated": the option named in a sentence
         return self.is_value(buffer, first, last)
+
+    def password_after_user(self, buffer: bytearray, line: int, match: re.Match[bytes]) -> bool:
+        """Check for ``-p`` or ``-P`` right after a user's option and the user (``influx setup -u
+        admin -p ...``, ``-U sa -P ...``, ``--user admin -p ...``) on a tool's command line that
+        no known tool starts: there it is the user's password when its value has a digit, a
+        symbol or a case step. A user that is a number is a process's (``docker run -u 1000``),
+        and a number, a port mapping, a path or a URL after ``-p`` is a port, a file or an
+        address (``-u app -p 8080:80``); a user with a colon is curl's ``user:password`` already."""
+        if self.user_option_before.search(buffer, max(line, match.start() - MAX_USER_OPTION), match.start()) is None:
+            return False
+        at = match.end() + (match.end() < len(buffer) and buffer[match.end()] in b" \t=")
+        found = self.value_at(buffer, at)
+        if found is None or found[0] != at + (at < len(buffer) and buffer[at] in b"\"'"):
+            return False  # -pVALUE, -p VALUE, -p=VALUE or quoted, nothing between
+        first, last = found[0], trimmed(buffer, found[0], found[1])
+        if last <= first or buffer[first] in b"-/.~$" or self.port_like.fullmatch(buffer, first, last) is not None:
+            return False
+        if buffer.find(b"://", first, last) >= 0:
+            return False  # a URL (curl -u … -p https://…: -p there tunnels through a proxy)
+        return self.is_value(buffer, first, last) and self.header_texture.fullmatch(buffer, first, last) is not None
 
     def tool_before(self, buffer: bytearray, start: int, end: int) -> tuple[int, str] | None:
         """Where the last tool that takes a password in an option (:data:`.names.PASSWORD_TOOL`)
@@ -416,14 +444,16 @@ class PlaceChecks(SentenceChecks):
 
     def windows_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for the password of a Windows-style command line: FreeRDP's ``/p:...`` (after
-        ``/u:`` or the tool's name), and ``net use ... /user:NAME PASSWORD``, whose ``*`` prompts
-        and whose next ``/option`` is none."""
+        ``/u:`` or the tool's name), an option that names a password (``cmdkey /pass:...``,
+        ``/password:...``), and ``net use ... /user:NAME PASSWORD``, whose ``*`` prompts and whose
+        next ``/option`` is none."""
         line = command_start(buffer, match.start())
-        if "user" not in match.re.groupindex:
+        if "user" in match.re.groupindex:
+            if self.net_use.search(buffer, line, match.start()) is None:
+                return False
+        elif match.end() - match.start() == 3:  # /p: alone names no password
             if buffer.find(b"freerdp", line, match.start()) < 0 and buffer.find(b" /u:", line, match.start()) < 0:
                 return False
-        elif self.net_use.search(buffer, line, match.start()) is None:
-            return False
         found = self.value_at(buffer, match.end())
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("/"):
             return False

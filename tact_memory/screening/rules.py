@@ -701,8 +701,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         word_start(b"WIFI:", rb"(?:[A-Z]{1,8}:(?:[^\r\n;\\]|\\.){0,64};){0,6}P:", gap=rb"[A-Za-z0-9_]"),
         Checks.option_password,
     ),
-    # Windows-style options: xfreerdp /u:me /p:VALUE, net use \\host\share /user:me VALUE.
-    ("command_line_credential", rb"/p:(?<=[ \t]/p:)", Checks.windows_password),
+    # Windows-style options: xfreerdp /u:me /p:VALUE, cmdkey /pass:VALUE, net use \\host\share
+    # /user:me VALUE.
+    *(
+        ("command_line_credential", lead + rb"(?<=[ \t]" + lead + rb")", Checks.windows_password)
+        for lead in (rb"/p:", rb"/pass:", rb"/PASS:", rb"/Pass:", rb"/password:", rb"/PASSWORD:", rb"/Password:", rb"/pwd:", rb"/PWD:")
+    ),
     *(
         ("command_line_credential", lead + rb"(?<=[ \t]" + lead + rb")(?P<user>[^\s/\"']{1,64})[ \t]+", Checks.windows_password)
         for lead in (rb"/user:", rb"/USER:", rb"/u:")

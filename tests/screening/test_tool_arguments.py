@@ -93,6 +93,9 @@ OPTIONS = [
     'dotnet user-secrets set "Db:Password" {v}', "dotnet user-secrets --project src/Web set Stripe__SecretKey {v}",
     'dotnet user-secrets set --project src/Web "ConnectionStrings:{u}:ApiKey" "{v}"',
     "codecov -f coverage.xml -t {v}", "netlify deploy --prod --auth {v}", "netlify deploy --auth={v} --dir dist",
+    # -p right after a user's option on a tool the screen does not know; Windows options that name a password.
+    "influx setup -u {u} -p {v} -o org -b bucket -f", "mytool --user {u} -p '{v}'", "mytool -U {u} -P {v} -d app",
+    "cmdkey /add:fileserver /user:{u} /pass:{v}", "winrs -r:host -u:{u} /password:{v} cmd", "tool /PASSWORD:{v}",
     # The option a sentence lists after another, given a value all the same.
     "run it with --verbose and --password {v}", "pass --user and --token {v}", "use --user or --password '{v}' together",
     # A repository's credential that a package manager stores, a hosted site's secret variable.
@@ -273,6 +276,10 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # A tool's password option named in a sentence, and printf's format given a variable.
         "docker login -p is deprecated, use --password-stdin", "sshpass -p in scripts leaks the password to ps",
         "psexec -p takes the password in the clear", "mysql -u root -p and then type it",
+        # -p after a user's option as a port, a mapping, a file, a URL or a variable; a user that is a number.
+        "docker run -u app -p 8080:80 nginx", "docker run -u 1000 -p 8080:80 nginx", "docker run --user app -p 127.0.0.1:5432:5432 postgres",
+        "psql -U app -p 5433 orders", "mytool -u admin -p ./profile.json", "mytool -u admin -p $ADMIN_PW", "mytool -u admin -p prod",
+        "curl -u admin:x -p https://example.com", "ncu -u -p npm", "cmdkey /add:fileserver /user:deploy /pass", "robocopy C:\\src D:\\dst /pass:2",
         # Long options a sentence lists, joined by a word.
         "pass --password or --token, not both", "mysql accepts --password and --user", "give --password with --user",
         "--token and --user go together", "set --secret then --region",
