@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .comment_marks import WORDS
+from .comment_marks import WORDS, mark_pattern
 
 __all__ = [
     "LINKING",
@@ -224,10 +224,9 @@ def comment_word(buffer: bytearray, at: int) -> int:
 
 def wrapped_line_end(buffer: bytearray, pos: int) -> int | None:
     """Where the quote or backtick that closes the line around ``pos`` stands, when one opens that
-    line (after its indentation) and closes it (before its line break), and none comes between."""
-    line = buffer.rfind(b"\n", 0, pos) + 1
-    while line < pos and buffer[line] in b" \t":
-        line += 1
+    line (after its indentation, a list item's marker, a quote's ``>`` or a comment's mark) and
+    closes it (before its line break), and none comes between."""
+    line = _line_marks().match(buffer, buffer.rfind(b"\n", 0, pos) + 1, pos).end()
     if line >= pos or buffer[line] not in b"\"'`":
         return None
     end = buffer.find(b"\n", pos)
@@ -238,6 +237,14 @@ def wrapped_line_end(buffer: bytearray, pos: int) -> int | None:
     if close <= pos or buffer[close] != buffer[line] or buffer.find(buffer[line], line + 1, close) >= 0:
         return None
     return close
+
+
+@functools.cache
+def _line_marks() -> re.Pattern[bytes]:
+    """What may stand at a line's start before its text: spaces, comments' and quotes' marks
+    (:mod:`.comment_marks`, a diff's or a list's ``+`` and ``-`` too) and a numbered item's ``1.``."""
+    mark = mark_pattern(extra=("+", "-")).encode()
+    return re.compile(rb"(?:[ \t]*(?:" + mark + rb"|[0-9]{1,3}[.)](?=[ \t])))*[ \t]*")
 
 
 def escaped_newline(buffer: bytearray, pos: int) -> bool:

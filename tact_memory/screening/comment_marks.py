@@ -1,10 +1,11 @@
 """The marks a line comment or a quote puts before a line's text, in one place.
 
-Four readings look for them: the margin a run of lines shares (:mod:`.margins`), the start of a
+Five readings look for them: the margin a run of lines shares (:mod:`.margins`), the start of a
 line before a statement or a field (:data:`.assignments.LINE_MARKS`), a private key's armour line
-on a line of its own (:meth:`.places.PlaceChecks.armour_alone`) and the break between a key's armour
-line and its body (the key rules in :mod:`.rules`). Each builds what it needs from the tuples here,
-so a mark that one of them knows, the others know too; a mark added here reaches all four.
+on a line of its own (:meth:`.places.PlaceChecks.armour_alone`), the break between a key's armour
+line and its body (the key rules in :mod:`.rules`) and a line that a quote opens and closes
+(:func:`.buffers.wrapped_line_end`). Each builds what it needs from the tuples here, so a mark that
+one of them knows, the others know too; a mark added here reaches all five.
 """
 
 from __future__ import annotations

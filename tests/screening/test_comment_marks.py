@@ -9,7 +9,7 @@ import pytest
 
 from tact_memory.screening.assignments import item_start
 from tact_memory.screening.comment_marks import SPACED, SYMBOLS, WORDS
-from tact_memory.screening.credentials import _as_read, _screen
+from tact_memory.screening.credentials import _as_read, _screen, find_secret
 from tact_memory.screening.margins import unmargined
 
 from .test_credentials import REJECT
@@ -49,3 +49,8 @@ def test_a_key_behind_the_mark_on_each_line_is_found_as_written(mark: str) -> No
 @pytest.mark.parametrize("mark", ["REMOVE", "remark", "x:", "'s", '"a'])
 def test_a_word_or_a_quote_that_starts_text_is_no_mark(mark: str) -> None:
     assert unmargined(f"{mark} one\n{mark} two") is None
+
+
+@pytest.mark.parametrize("mark", MARKS)
+def test_a_line_a_quote_wraps_behind_the_mark_is_read_whole(mark: str) -> None:
+    assert find_secret(f'{mark} "password: correct horse battery fakestaple"') == "credential_assignment"
