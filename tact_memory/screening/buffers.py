@@ -226,7 +226,9 @@ def wrapped_line_end(buffer: bytearray, pos: int) -> int | None:
     """Where the quote or backtick that closes the line around ``pos`` stands, when one opens that
     line (after its indentation, a list item's marker, a quote's ``>`` or a comment's mark) and
     closes it (before its line break), and none comes between."""
-    line = _line_marks().match(buffer, buffer.rfind(b"\n", 0, pos) + 1, pos).end()
+    line = buffer.rfind(b"\n", 0, pos) + 1
+    marks = _line_marks().match(buffer, line, pos)  # it matches empty at worst
+    line = line if marks is None else marks.end()
     if line >= pos or buffer[line] not in b"\"'`":
         return None
     end = buffer.find(b"\n", pos)
