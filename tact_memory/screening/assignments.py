@@ -283,8 +283,9 @@ class AssignmentChecks(SentenceChecks):
         is judged as after ``password:``, and only when it has an ASCII letter or digit: what
         these languages write there without one is a word (``パスワード: 未設定``, not set), and a
         number with its unit is a length or a count (``パスワード: 8文字以上``, eight characters or
-        more; ``密钥: 256位``, 256 bits), also inside a sentence (``至少12位``, at least twelve digits;
-``每90天更换一次``, changed every 90 days). NFKC has made a full-width colon ``: `` already."""
+        more; ``密钥: 256位``, 256 bits), also inside a sentence (``至少12位``, at least twelve
+        digits; ``每90天更换一次``, changed every 90 days). NFKC has made a full-width colon ``:``
+        already."""
         found = self.value_at(buffer, match.end())
         if found is None or self.alnum.search(buffer, found[0], found[1]) is None:
             return False

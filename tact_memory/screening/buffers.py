@@ -7,6 +7,7 @@ single bytes, never through slices: a slice would be a copy the screen could not
 
 from __future__ import annotations
 
+import binascii
 import functools
 import re
 
@@ -212,6 +213,7 @@ def is_linking(buffer: bytearray, start: int, end: int) -> bool:
 
 _COMMENT_WORDS = tuple(form for word in WORDS for form in (b"@" + word.lower().encode(), word.lower().encode()))
 
+
 def comment_word(buffer: bytearray, at: int) -> int:
     """Where a comment's word (:data:`.comment_marks.WORDS`: a batch file's ``REM`` or ``@REM``, in
     any case) that ends at ``at`` starts, or ``at`` when none does."""
@@ -247,6 +249,17 @@ def _line_marks() -> re.Pattern[bytes]:
     (:mod:`.comment_marks`, a diff's or a list's ``+`` and ``-`` too) and a numbered item's ``1.``."""
     mark = mark_pattern(extra=("+", "-")).encode()
     return re.compile(rb"(?:[ \t]*(?:" + mark + rb"|[0-9]{1,3}[.)](?=[ \t])))*[ \t]*")
+
+
+def base64_decoded(buffer: bytearray, first: int, last: int) -> bytes | None:
+    """``buffer[first:last]`` read back from base64, its padding left out or not; ``None`` when it
+    is no base64 (one byte longer than whole groups, or other characters)."""
+    if (last - first) % 4 == 1:
+        return None
+    try:
+        return binascii.a2b_base64(bytes(buffer[first:last]) + b"=" * (-(last - first) % 4))
+    except binascii.Error:
+        return None
 
 
 def escaped_newline(buffer: bytearray, pos: int) -> bool:

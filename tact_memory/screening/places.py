@@ -9,7 +9,7 @@ import binascii
 import bisect
 import re
 
-from .buffers import comment_word, distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
+from .buffers import base64_decoded, comment_word, distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
 from .comment_marks import MARK_BYTES
 from .leads import compiled
 from .names import (
@@ -73,8 +73,11 @@ _BEFORE_ARMOUR = MARK_BYTES + b" \t`"
 """What may stand before a key's armour line on its line: a comment's or a quote's marks
 (:mod:`.comment_marks`), a string's quote or a code span's backtick, and spaces."""
 
-MAX_USER_OPTION = 96
-"""How far before ``-p`` a user's option and the user may start (:meth:`PlaceChecks.password_after_user`)."""
+MAX_BEFORE_OPTION = 96
+"""How far before an option the words that say what it is may start: the option a sentence lists
+before it (:meth:`PlaceChecks.flag_value`), a user's option and the user
+(:meth:`PlaceChecks.password_after_user`)."""
+
 
 class PlaceChecks(SentenceChecks):
     """The checks of places that always hold a credential, one per kind of rule."""
@@ -183,7 +186,7 @@ class PlaceChecks(SentenceChecks):
         if (
             self.prose_word.fullmatch(buffer, start, end) is not None
             and not opening_quote(buffer, start)
-            and self.listed_after.search(buffer, max(0, match.start() - 96), match.start()) is not None
+            and self.listed_after.search(buffer, max(0, match.start() - MAX_BEFORE_OPTION), match.start()) is not None
         ):
             return self.looks_secret(buffer, start, end)
         if certain or self.next_flag.match(buffer, end) is not None:
@@ -227,7 +230,7 @@ class PlaceChecks(SentenceChecks):
         symbol or a case step. A user that is a number is a process's (``docker run -u 1000``),
         and a number, a port mapping, a path or a URL after ``-p`` is a port, a file or an
         address (``-u app -p 8080:80``); a user with a colon is curl's ``user:password`` already."""
-        if self.user_option_before.search(buffer, max(line, match.start() - MAX_USER_OPTION), match.start()) is None:
+        if self.user_option_before.search(buffer, max(line, match.start() - MAX_BEFORE_OPTION), match.start()) is None:
             return False
         at = match.end() + (match.end() < len(buffer) and buffer[match.end()] in b" \t=")
         found = self.value_at(buffer, at)
@@ -330,12 +333,8 @@ class PlaceChecks(SentenceChecks):
         characters with a letter, a colon, and a password of six bytes or more with a letter and
         a digit, a symbol or a case step (``user:password`` and a URL's ``https://...`` are none).
         Base64 of other text rarely reads so."""
-        first, last = match.span("encoded")
-        if (last - first) % 4 == 1:
-            return False  # no base64 is one byte longer than a whole group
-        try:
-            decoded = binascii.a2b_base64(bytes(buffer[first:last]) + b"=" * (-(last - first) % 4))
-        except binascii.Error:
+        decoded = base64_decoded(buffer, *match.span("encoded"))
+        if decoded is None:
             return False
         pair = self.decoded_pair.fullmatch(decoded)
         return pair is not None and self.header_texture.fullmatch(decoded, pair.start("password")) is not None
@@ -687,7 +686,6 @@ class PlaceChecks(SentenceChecks):
         if not 23 <= len(first) <= 28 or first[:1] not in (b"M", b"N", b"O"):
             return False
         import base64
-        import binascii
 
         try:
             decoded = base64.urlsafe_b64decode(first + b"=" * (-len(first) % 4))

@@ -21,9 +21,9 @@ base64 must be printable and have that texture too.
 
 from __future__ import annotations
 
-import binascii
 import re
 
+from .buffers import base64_decoded
 from .leads import compiled
 from .logins import LoginChecks
 
@@ -91,7 +91,7 @@ class TranscriptChecks(LoginChecks):
         """Check for SMTP's ``AUTH PLAIN`` and its argument (see the module)."""
         if self._command_starts_line(buffer, match.start()) is None:
             return False
-        decoded = self._decoded(buffer, *match.span("encoded"))
+        decoded = base64_decoded(buffer, *match.span("encoded"))
         if decoded is None or decoded.count(b"\0") != 2:
             return False
         _, user, password = decoded.split(b"\0")
@@ -105,16 +105,8 @@ class TranscriptChecks(LoginChecks):
         encoded = self.base64_line.match(buffer, after.end() if after is not None else match.end())
         if encoded is None:
             return False
-        decoded = self._decoded(buffer, *encoded.span("encoded"))
+        decoded = base64_decoded(buffer, *encoded.span("encoded"))
         return decoded is not None and self._password_texture(decoded)
-
-    def _decoded(self, buffer: bytearray, first: int, last: int) -> bytes | None:
-        if (last - first) % 4 == 1:
-            return None  # no base64 is one byte longer than a whole group
-        try:
-            return binascii.a2b_base64(bytes(buffer[first:last]) + b"=" * (-(last - first) % 4))
-        except binascii.Error:
-            return None
 
     def _password_texture(self, password: bytes) -> bool:
         return self.printable.fullmatch(password) is not None and self.header_texture.fullmatch(password) is not None

@@ -48,8 +48,8 @@ __all__ = [
     "JOINED_RUN",
     "LATIN_KEY_WORDS",
     "LOGIN_AS",
-    "LOGIN_WITH",
     "LOGIN_CONTEXT",
+    "LOGIN_WITH",
     "MAX_ASIDE",
     "MAX_CHANGED",
     "MAX_GIVEN",
@@ -414,11 +414,12 @@ GRAMMAR_WORD = (
 # "for", "of" or "from" in the languages whose "is" the linking words know (du serveur, für den
 # Router, del servicio), and in Swedish and Dutch.
 OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|voor|van"
-# A credential's name followed by what it is for, or a clause that says which it is, up to four
-# words, ending where a linking word follows (the password for the staging DB, the API key of the
-# billing service, the password we agreed on, the token that works; in the languages
-# whose "is" the linking words know: le mot de passe du serveur d'exemple, das Passwort für den
-# Router).
+# A credential's name followed by what it is for, where it came from or since when, or a clause
+# that says which it is, up to four words, or by "again" or "now" alone, ending where a linking
+# word follows (the password for the staging DB, the API key of the billing service, the password
+# from the seed script, the password we agreed on, the token that works, the password again; in
+# the languages whose "is" the linking words know: le mot de passe du serveur d'exemple, das
+# Passwort für den Router).
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
     rb"(?:(?:for|of|on|in|at|to|from|after|since|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
@@ -517,14 +518,9 @@ USER_BEFORE = (
 MAX_USER_BEFORE = 96  # how far before a password's name that user may start
 # A login's verb and the "as" that names its user: "log in as bob with ...", "sign in as",
 # "connect as", "authenticate as", "ssh in as". Searched so that it ends at the user.
-LOGIN_AS = (
-    rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)"
-    rb"[ \t]+(?i:as)[ \t]+\Z"
-)
-LOGIN_WITH = (
-    rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)"
-    rb"[ \t]+(?i:with|using)[ \t]+\Z"
-)
+_LOGIN_VERB = rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)"
+LOGIN_AS = _LOGIN_VERB + rb"[ \t]+(?i:as)[ \t]+\Z"
+LOGIN_WITH = _LOGIN_VERB + rb"[ \t]+(?i:with|using)[ \t]+\Z"
 """A login's verb and "with" right before the user a pair gives (log in with deploy and ...)."""
 MAX_LOGIN_AS = 32  # how far before the user that verb may start
 MAX_GIVEN = 64  # how far before a value given "as" a credential, or a credential's name, its verb may stand
