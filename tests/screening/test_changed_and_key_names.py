@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tact_memory.screening.credentials import find_secret
 
+from .test_clause_values import weak
 from .test_sentences import mixed  # three of lower case, upper case, digits and symbols
 
 KEY_NAMES = [
@@ -279,6 +280,30 @@ OTP_NAMES = ["TOTP seed", "2FA seed", "MFA seed", "otp_seed", "OTP_SEED", "totpS
 def test_a_one_time_password_s_secret_under_its_names_is_refused(name: str, separator: str, value: str) -> None:
     text = f"{name}{separator}{value}"
     assert find_secret(text) == "credential_assignment", text
+
+
+# An account's way back in, under the names code and configuration give it: a security question's
+# answer, two-factor recovery or backup codes.
+WAY_BACK_NAMES = ["security_answer", "SECURITY_ANSWER", "secretAnswer", "secret-answer", "recovery_code", "recoveryCodes",
+                  "BACKUP_CODES", "backup_code_1"]
+
+
+@given(name=st.sampled_from(WAY_BACK_NAMES), separator=st.sampled_from([": ", "=", " = ", ': "']), value=st.one_of(mixed, weak))
+def test_a_security_answer_or_a_recovery_code_under_its_name_is_refused(name: str, separator: str, value: str) -> None:
+    text = f"{name}{separator}{value}" + ('"' if separator.endswith('"') else "")
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'security_answer = form.cleaned_data["answer"]', "security_answer: null", "security_answer_hash = models.CharField(max_length=128)",
+        "recovery_codes: 10 codes are generated; store them offline", "backup_code_count = 10", "recovery_code = generate_recovery_code()",
+        "answer = 42", "SECURITY_ANSWER_MAX_LENGTH = 64", "recoveryCodes: string[]", "secret_answer: str | None = None",
+    ],
+)  # fmt: skip
+def test_what_such_names_hold_that_is_no_answer_or_code_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
 
 
 # Four to eight groups of four, as apps show the secret, with a letter and a digit among them.
