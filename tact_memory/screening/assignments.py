@@ -47,6 +47,9 @@ MAX_TAG = 128
 """How long an opening tag before a ``<Value>`` element may be, its attributes included."""
 
 
+MAX_LISTED = 8
+"""How many of a list's string literals are looked at after a credential's name (:meth:`AssignmentChecks.listed_value`)."""
+
 COUNTED_UNITS = (
     "文字", "字符", "字", "位", "桁", "ビット", "日", "天", "回", "次", "分", "秒", "時間", "小时", "个", "個",
     "자리", "자", "비트", "일", "번", "개",
@@ -157,6 +160,9 @@ class AssignmentChecks(SentenceChecks):
     name_attribute = compiled(rb"[ \t\r\n](?i:name|key)[ \t]*=[ \t]*(?P<quote>[\"'])(?P<name>[A-Za-z0-9_.:-]{1,64})(?P=quote)")
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
     alnum_run = compiled(rb"[A-Za-z0-9]+")
+    dotted_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+    list_opening = compiled(rb"[ \t]*[\[({][ \t\r\n]*")
+    listed_string = compiled(rb"(?P<quote>[\"'])(?P<text>[^\"'\r\n\\]{1,256})(?P=quote)[ \t\r\n]*(?P<after>[,\])}])[ \t\r\n]*")
     counted_unit = compiled(rb"[0-9]{1,4}(?:" + "|".join(COUNTED_UNITS).encode() + rb")")
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
@@ -211,11 +217,13 @@ class AssignmentChecks(SentenceChecks):
                 return False
             if self.names_lookup(buffer, start, end, value):
                 return False
-            return self.credential_after(buffer, value, spaced=True) or (
-                buffer[match.start()] == ord(":") and self.next_line_value(buffer, value)
+            return (
+                self.credential_after(buffer, value, spaced=True)
+                or (buffer[match.start()] == ord(":") and self.next_line_value(buffer, value))
+                or self.listed_value(buffer, value)
             )
         if self.holds_name_word(buffer, start, end) and self.suffixed_credential.fullmatch(buffer, start, end) is not None:
-            return self.generated_value(buffer, value)
+            return self.generated_value(buffer, value) or self.listed_value(buffer, value)
         if (
             is_word(buffer, start, end, b"key")
             and self.generated_value(buffer, value)
@@ -292,6 +300,27 @@ class AssignmentChecks(SentenceChecks):
         if all(self.counted_unit.match(buffer, run.start(), found[1]) for run in self.alnum_run.finditer(buffer, *found[:2])):
             return False  # every number in it is a count with its unit: 至少12位, 每90天更换一次
         return self.credential_after(buffer, match.end())
+
+    def listed_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether a list, a tuple or a set of string literals starts at ``pos`` (``passwords =
+        ["...", "..."]``, ``API_TOKENS = ("...",)``) and one of its first :data:`MAX_LISTED` items
+        looks generated (:meth:`generated`): such a name's list holds names, fields, classes and
+        words as often (``SECRET_FIELDS = ["password", "token"]``, ``tokens = ["the", "cat"]``,
+        and the dotted class names of Django's ``PASSWORD_HASHERS``)."""
+        opening = self.list_opening.match(buffer, pos)
+        if opening is None:
+            return False
+        at = opening.end()
+        for _ in range(MAX_LISTED):
+            item = self.listed_string.match(buffer, at)
+            if item is None:
+                return False
+            if self.generated(buffer, *item.span("text")) and self.dotted_name.fullmatch(buffer, *item.span("text")) is None:
+                return True
+            if item.group("after") != b",":
+                return False
+            at = item.end()
+        return False
 
     def sentence_in_other_words(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value written right after "password" and a particle that links it, in a
@@ -461,9 +490,10 @@ class AssignmentChecks(SentenceChecks):
         in one case is what such a name holds when it is a setting (``TOKEN_TTL_SECONDS=3600``,
         ``PASSWORD_RESET_URL=https://...``, ``TOKEN_ENCODING=cl100k_base``, ``token_id: <uuid>``)."""
         found = self.value_at(buffer, pos)
-        if found is None:
-            return False
-        first, last = found[0], trimmed(buffer, found[0], found[1])
+        return found is not None and self.generated(buffer, found[0], trimmed(buffer, found[0], found[1]))
+
+    def generated(self, buffer: bytearray, first: int, last: int) -> bool:
+        """Whether ``buffer[first:last]`` looks generated, as :meth:`generated_value` judges it."""
         return (
             self.looks_secret(buffer, first, last)
             and self.mixed(buffer, first, last)

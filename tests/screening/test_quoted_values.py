@@ -22,6 +22,7 @@ from tact_memory.screening import buffers
 from tact_memory.screening.credentials import find_secret
 
 from .test_credentials import SHORT_CREDENTIAL_NAMES, coincides_with_a_kind_name, shares_a_run
+from .test_sentences import mixed
 
 QUOTED_FORMS = [
     '{n}="{v}"', "{n}='{v}'", '{n} = "{v}"', "{n}: '{v}'", '"{n}": "{v}"', '{{"{n}": "{v}"}}',
@@ -450,3 +451,33 @@ def test_reclosed_gives_a_template_back_the_braces_trimming_took(name: str, tail
         start = 4
         end = start + len(template)
         assert buffers.reclosed(buffer, start, buffers.trimmed(buffer, start, end)) == end
+
+
+# A list, a tuple or a set of strings under a credential's name: a key kept beside its rotated one
+# (Django's SECRET_KEY_FALLBACKS), several accounts' passwords, a pool of tokens.
+LISTED_NAMES = ["passwords", "SECRET_KEY_FALLBACKS", "api_key", "DB_PASSWORDS", "recovery_codes", "client_secret"]
+LISTED_FORMS = [
+    '{n} = ["{v}"]', '{n} = ["{w}", "{v}"]', "{n} = ('{v}',)", '{n}: {{"{w}", "{v}"}}', '"{n}": ["{w}", "{v}"]',
+    '{n} = [\n    "{w}",\n    "{v}",\n]',
+]  # fmt: skip
+
+
+@given(name=st.sampled_from(LISTED_NAMES), form=st.sampled_from(LISTED_FORMS), value=mixed, word=st.sampled_from(["a", "default", "old"]))
+def test_a_generated_value_in_a_list_under_a_credential_name_is_refused(name: str, form: str, value: str, word: str) -> None:
+    text = form.format(n=name, v=value, w=word)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # names, fields, words, patterns, classes and weak values such a list holds
+        'SECRET_FIELDS = ["password", "token"]', 'tokens = ["the", "cat", "sat"]', 'tokens = ["Hello", "World2024"]',
+        'secrets = ["DB_PASSWORD", "API_KEY"]', 'TOKEN_TYPES = ["Bearer", "MAC"]', 'tokens = ["<pad>", "<eos>"]',
+        'TOKEN_PATTERNS = ["ghp_[A-Za-z0-9]{36}", "xox[baprs]-"]', 'SENSITIVE_TOKENS = ["Authorization", "X-Api-Key"]',
+        'PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher", "django.contrib.auth.hashers.Argon2PasswordHasher"]',
+        'passwords = ["hunter22", "letmein1"]', 'password_validators = [{"NAME": "MinimumLengthValidator"}]', "passwords = []",
+    ],
+)  # fmt: skip
+def test_what_such_a_list_holds_that_is_no_generated_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
