@@ -48,7 +48,8 @@ MAX_TAG = 128
 
 
 MAX_LISTED = 8
-"""How many of a list's string literals are looked at after a credential's name (:meth:`AssignmentChecks.listed_value`)."""
+"""How many of a list's string literals are looked at after a credential's name
+(:meth:`AssignmentChecks.listed_value`)."""
 
 COUNTED_UNITS = (
     "文字", "字符", "字", "位", "桁", "ビット", "日", "天", "回", "次", "分", "秒", "時間", "小时", "个", "個",
@@ -303,10 +304,10 @@ class AssignmentChecks(SentenceChecks):
 
     def listed_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether a list, a tuple or a set of string literals starts at ``pos`` (``passwords =
-        ["...", "..."]``, ``API_TOKENS = ("...",)``) and one of its first :data:`MAX_LISTED` items
-        looks generated (:meth:`generated`): such a name's list holds names, fields, classes and
-        words as often (``SECRET_FIELDS = ["password", "token"]``, ``tokens = ["the", "cat"]``,
-        and the dotted class names of Django's ``PASSWORD_HASHERS``)."""
+        ["...", "..."]``, ``SECRET_KEY_FALLBACKS = ("...",)``) and one of its first
+        :data:`MAX_LISTED` items looks generated (:meth:`generated`): such a name's list holds
+        names, fields, classes and words as often (``SECRET_FIELDS = ["password", "token"]``,
+        ``tokens = ["the", "cat"]``, the dotted class names of Django's ``PASSWORD_HASHERS``)."""
         opening = self.list_opening.match(buffer, pos)
         if opening is None:
             return False

@@ -179,9 +179,10 @@ KEY_CONSTANT = (
 CREDENTIAL_NAME = NAMED_CREDENTIAL + rb"|" + KEY_CONSTANT
 # Every name CREDENTIAL_NAME or SUFFIXED_CREDENTIAL takes holds a credential word (CREDENTIAL_WORD),
 # or one of these, which only a name holds: the login of SonarQube's sonar.login, the salt of
-# WordPress's NONCE_SALT, a security question's answer, a recovery or backup code. Most names a check asks about (the word before a quote, a colon or an
-# equals sign) hold neither and are turned down without compiling those two: five kilobytes of
-# pattern, which take a cold process five milliseconds to compile.
+# WordPress's NONCE_SALT, a security question's answer, a recovery or backup code. Most names a
+# check asks about (the word before a quote, a colon or an equals sign) hold neither and are
+# turned down without compiling those two: five kilobytes of pattern, which take a cold process
+# five milliseconds to compile.
 NAME_ONLY_WORD = rb"(?i:login|salt|answer|recovery[_.-]?code|backup[_.-]?code)"
 # A word in a KEY_CONSTANT that says the key is a credential all the same (JWT_KEY, SESSION_KEY,
 # PASSWORD_KEY, HMAC_KEY): under such a name a value is judged as after any credential name.
