@@ -161,7 +161,9 @@ class AssignmentChecks(SentenceChecks):
     name_attribute = compiled(rb"[ \t\r\n](?i:name|key)[ \t]*=[ \t]*(?P<quote>[\"'])(?P<name>[A-Za-z0-9_.:-]{1,64})(?P=quote)")
     ascii_run = compiled(rb"[!-~]{1,%d}" % MAX_QUOTED)
     alnum_run = compiled(rb"[A-Za-z0-9]+")
-    dotted_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+    # A dotted class name, or lower-case words joined as an option's or a variant's name
+    # (django.contrib.auth.hashers.PBKDF2PasswordHasher, +i6t-not-inline).
+    listed_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+|[^A-Za-z0-9]{0,2}[a-z0-9]+(?:[-_.][a-z0-9]+)+")
     list_opening = compiled(rb"[ \t]*[\[({][ \t\r\n]*")
     listed_string = compiled(rb"(?P<quote>[\"'])(?P<text>[^\"'\r\n\\]{1,256})(?P=quote)[ \t\r\n]*(?P<after>[,\])}])[ \t\r\n]*")
     counted_unit = compiled(rb"[0-9]{1,4}(?:" + "|".join(COUNTED_UNITS).encode() + rb")")
@@ -307,7 +309,8 @@ class AssignmentChecks(SentenceChecks):
         ["...", "..."]``, ``SECRET_KEY_FALLBACKS = ("...",)``) and one of its first
         :data:`MAX_LISTED` items looks generated (:meth:`generated`): such a name's list holds
         names, fields, classes and words as often (``SECRET_FIELDS = ["password", "token"]``,
-        ``tokens = ["the", "cat"]``, the dotted class names of Django's ``PASSWORD_HASHERS``)."""
+        ``tokens = ["the", "cat"]``, the dotted class names of Django's ``PASSWORD_HASHERS``,
+        variants' names such as ``token_variants = ['+i6t-not-inline', ...]``)."""
         opening = self.list_opening.match(buffer, pos)
         if opening is None:
             return False
@@ -316,7 +319,8 @@ class AssignmentChecks(SentenceChecks):
             item = self.listed_string.match(buffer, at)
             if item is None:
                 return False
-            if self.generated(buffer, *item.span("text")) and self.dotted_name.fullmatch(buffer, *item.span("text")) is None:
+            first, last = item.span("text")
+            if self.generated(buffer, first, last) and self.listed_name.fullmatch(buffer, first, last) is None:
                 return True
             if item.group("after") != b",":
                 return False
