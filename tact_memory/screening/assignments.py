@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .buffers import NAME_CHARS, comment_word, digits_only, is_linking, is_word, opening_quote, same_name, trimmed
+from .buffers import NAME_CHARS, ascending_run, comment_word, digits_only, is_linking, is_word, opening_quote, same_name, trimmed
 from .comment_marks import MARK_BYTES
 from .leads import compiled
 from .names import (
@@ -46,6 +46,9 @@ __all__ = ["AssignmentChecks"]
 MAX_TAG = 128
 """How long an opening tag before a ``<Value>`` element may be, its attributes included."""
 
+
+MIN_ALPHABET = 8
+"""How many letters or digits in order make an alphabet written out (:meth:`AssignmentChecks.generated`)."""
 
 MAX_LISTED = 8
 """How many of a list's string literals are looked at after a credential's name
@@ -498,12 +501,15 @@ class AssignmentChecks(SentenceChecks):
         return found is not None and self.generated(buffer, found[0], trimmed(buffer, found[0], found[1]))
 
     def generated(self, buffer: bytearray, first: int, last: int) -> bool:
-        """Whether ``buffer[first:last]`` looks generated, as :meth:`generated_value` judges it."""
+        """Whether ``buffer[first:last]`` looks generated, as :meth:`generated_value` judges it. An
+        alphabet written out (``TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ..."``) is what
+        values are drawn from, not one."""
         return (
             self.looks_secret(buffer, first, last)
             and self.mixed(buffer, first, last)
             and self.description.fullmatch(buffer, first, last) is None
             and self.named_thing.fullmatch(buffer, first, last) is None
+            and not ascending_run(buffer, first, last, MIN_ALPHABET)
         )
 
     def call_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -251,6 +251,18 @@ def _line_marks() -> re.Pattern[bytes]:
     return re.compile(rb"(?:[ \t]*(?:" + mark + rb"|[0-9]{1,3}[.)](?=[ \t])))*[ \t]*")
 
 
+def ascending_run(buffer: bytearray, first: int, last: int, length: int) -> bool:
+    """Whether ``buffer[first:last]`` holds ``length`` letters or digits in a row, each the one
+    after the one before it (``abcdefgh``, ``01234567``): an alphabet written out, which nothing
+    generated holds. Read in place, with no copy."""
+    run = 1
+    for at in range(first + 1, last):
+        run = run + 1 if buffer[at] == buffer[at - 1] + 1 and chr(buffer[at]).isalnum() else 1
+        if run >= length:
+            return True
+    return False
+
+
 def base64_decoded(buffer: bytearray, first: int, last: int) -> bytes | None:
     """``buffer[first:last]`` read back from base64, its padding left out or not; ``None`` when it
     is no base64 (one byte longer than whole groups, or other characters)."""

@@ -478,6 +478,7 @@ def test_a_generated_value_in_a_list_under_a_credential_name_is_refused(name: st
         'PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher", "django.contrib.auth.hashers.Argon2PasswordHasher"]',
         'passwords = ["hunter22", "letmein1"]', 'password_validators = [{"NAME": "MinimumLengthValidator"}]', "passwords = []",
         "token_variants = ['+i6t-not-inline', '+i6t-inline', '+i6t-use-option']",  # pygments' Inform 7 lexer
+        'token_chars = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",)',  # an alphabet
     ],
 )  # fmt: skip
 def test_what_such_a_list_holds_that_is_no_generated_value_is_kept(text: str) -> None:
