@@ -11,15 +11,15 @@ Design:
   colons become ASCII, a no-break space becomes a space) with default-ignorable code points
   (zero-width spaces and joiners, soft hyphens, variation selectors, tag characters) removed, and
   separators that only look like ``:``, ``-`` or ``=`` (the ratio sign, the non-breaking hyphen)
-  read as them, as typographic quotes read as straight ones. Pure ASCII content is already in that form and skips the step. When the content
-  as written holds nothing, a note in Markdown is read once more as rendered (:mod:`.markup`):
-  emphasis markers removed (``**Password:** …``) and table rows read as their cells under their
-  headings (``| Password | … |``). When neither holds anything, lines commented out (``#
-  password: |`` over ``#   …``), indented as a code block or as a list item's text, numbered as
-  a listing of a file, or a diff's are read once more without that margin (:mod:`.margins`), as
-  written and as rendered; then a note that escapes its line breaks or quotes (``\\n`` and
-  ``\\"`` in a JSON string) with its string literals written out (:mod:`.escapes`), in each of
-  those readings.
+  read as them, as typographic quotes read as straight ones. Pure ASCII content is already in that
+  form and skips the step. When the content as written holds nothing, a note in Markdown is read
+  once more as rendered (:mod:`.markup`): emphasis markers removed (``**Password:** …``) and table
+  rows read as their cells under their headings (``| Password | … |``). When neither holds
+  anything, lines commented out (``# password: |`` over ``#   …``), indented as a code block or as
+  a list item's text, numbered as a listing of a file, or a diff's are read once more without that
+  margin (:mod:`.margins`), as written and as rendered; then a note that escapes its line breaks
+  or quotes (``\\n`` and ``\\"`` in a JSON string) with its string literals written out
+  (:mod:`.escapes`), in each of those readings.
 - The screen is a table of rules (:mod:`.rules`), run in priority order by :class:`_Screen`. Each
   rule's check is a method of :class:`.checks.Checks`, which judges values with the patterns of
   :mod:`.vocabulary` (what a value is, and what stands for one) and :mod:`.names` (the names that

@@ -73,6 +73,9 @@ _BEFORE_ARMOUR = MARK_BYTES + b" \t`"
 """What may stand before a key's armour line on its line: a comment's or a quote's marks
 (:mod:`.comment_marks`), a string's quote or a code span's backtick, and spaces."""
 
+_OPTION_JOINT = rb"(?i:and|or|nor|with|plus|vs\.?|then)"
+"""A word that joins options a sentence lists (``--password and --token``)."""
+
 MAX_BEFORE_OPTION = 96
 """How far before an option the words that say what it is may start: the option a sentence lists
 before it (:meth:`PlaceChecks.flag_value`), a user's option and the user
@@ -113,10 +116,10 @@ class PlaceChecks(SentenceChecks):
     # A user given right before an option: -u admin, -U sa, --user admin, --username=admin.
     user_option_before = compiled(rb"(?<![^ \t\n])(?:-u|-U|--user(?:name)?)(?:[ \t]+|=)[A-Za-z_][^\s\"'`=:/]{0,63}[ \t]+\Z")
     port_like = compiled(rb"[0-9][0-9:.,/-]*")
-    option_joint = compiled(rb"(?i:and|or|nor|with|plus|vs\.?|then)")
+    option_joint = compiled(_OPTION_JOINT)
     # An option a sentence lists after another: "--user and " before "--password together".
     prose_word = compiled(rb"[a-z]{1,16}")
-    listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+(?i:and|or|nor|with|plus|vs\.?|then)[ \t]+`?\Z")
+    listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+" + _OPTION_JOINT + rb"[ \t]+`?\Z")
     brace = compiled(rb"[{}]")
     decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
     terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
