@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from contextlib import closing
 from pathlib import Path
 
@@ -27,6 +28,16 @@ from ..conftest import write_config
 
 def run(*args: str, input: str | None = None) -> click.testing.Result:
     return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.fixture(autouse=True)
+def _temporary_files_in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`edit` keeps refused text in a temporary file, and an editor can leave a folder at its path;
+    both go to the test's own folder, not the machine's temporary folder."""
+    folder = tmp_path / "temporary"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
 
 
 def masked(text: str) -> str:
