@@ -1,5 +1,5 @@
 """Secrets that are neither a password nor a key, each in the shape it is issued in: a PIN, a
-wallet's seed phrase, an account's recovery codes.
+wallet's seed phrase, an account's recovery codes, a device's unlock or a licence's activation code.
 
 Design:
 
@@ -8,12 +8,12 @@ Design:
   ``MNEMONIC="…twelve words…"``, ``GitHub recovery codes for the admin account: 3f9a2-c81d0 …``).
   Without the name, four digits or twelve words are anything.
 - A PIN is four to eight digits, not part of a longer number, a date or a version (a door's, a
-  gate's or an alarm's code is one by another name: ``door code: 4921``, as is a passcode of
-  digits); one digit
-  repeated or a run up or down (``0000``, ``1234``, ``654321``) is the default or an example,
-  and kept. Right after ``PIN`` in capitals it needs no colon or "is" when it ends its clause or
-  says what it is for (``PIN 4921 for the office door``). A pin of a circuit is no PIN: ``GPIO_PIN = 17`` is joined to its name, and a board's
-  pins are numbered below a thousand.
+  gate's or an alarm's code is one by another name: ``door code: 4921``, as is a passcode or an
+  unlock code of digits, and a SIM's PUK); one digit repeated or a run up or down (``0000``,
+  ``1234``, ``654321``) is the default or an example, and kept. Right after ``PIN`` (or ``PUK``)
+  in capitals it needs no colon or "is" when it ends its clause or says what it is for (``PIN 4921
+  for the office door``). A pin of a circuit is no PIN: ``GPIO_PIN = 17`` is joined to its name,
+  and a board's pins are numbered below a thousand.
 - A seed phrase (BIP-39) is 12, 15, 18, 21 or 24 lower-case words of three to eight letters;
   a sentence of that many such words after the name is unlikely, and one that repeats words
   (Hardhat's ``test test … junk``) is a well-known example, kept.
@@ -22,7 +22,9 @@ Design:
   groups or more of capitals or digits alone (a disk encryption's recovery key), or eight to ten
   digits (``4830 1957``). Codes joined by dashes, or
   two codes of digits or more, say what they are without a colon: after a space, a dash or on the
-  lines below the name (``GitHub recovery codes\n3f9a2-c81d0\n7b2e1-a9d44``).
+  lines below the name (``GitHub recovery codes\n3f9a2-c81d0\n7b2e1-a9d44``). In no such shape,
+  one run after a colon or "is" counts when it looks generated. Unlock and activation codes (a
+  phone's PUK, a licence's key) are read as recovery codes are.
 - An app password as Google issues one is four groups of four lower-case letters (``app password:
   abcd efgh ijkl mnop``); after its name, four such words are none of prose's.
 """
@@ -65,6 +67,8 @@ LISTED_CODE = (
 )
 """Recovery codes in the shapes that say what they are without a colon: groups joined by dashes,
 or digits that a second code of digits follows (``38192047, 59201834``)."""
+GENERATED_CODE = rb"(?P<code>[A-Za-z0-9][A-Za-z0-9_+/=.-]{7,63})(?![A-Za-z0-9_+/=-]|\.[A-Za-z0-9])"
+"""A code in no shape of its own after a colon or "is": one run, judged as a generated value."""
 _SEED_LENGTHS = frozenset((12, 15, 18, 21, 24))
 
 
@@ -77,17 +81,18 @@ class CodeChecks(ValueChecks):
     seed_words = compiled(CODE_SEPARATOR + SEED_WORDS)
     recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
     recovery_listed = compiled(LISTED_SEPARATOR + LISTED_CODE)
+    recovery_run = compiled(CODE_SEPARATOR + GENERATED_CODE)
     seed_word = compiled(rb"[a-z]+")
     app_password_value = compiled(CODE_SEPARATOR + rb"(?P<code>[a-z]{4}(?:[ \t][a-z]{4}){3})(?![A-Za-z0-9_-])")
     digits = compiled(rb"[0-9]+")
 
     def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether digits that are a PIN follow a PIN's name: not one digit repeated, not a run.
-        Right after ``PIN`` in capitals with no colon or "is", the digits must end their clause
+        Right after ``PIN`` (or ``PUK``) in capitals with no colon or "is", the digits must end their clause
         or say what they are for (``PIN 4921 for the office door``); ``PIN 2024 rollout`` and a
         lower-case ``pin 4921`` (a board's) are kept."""
         value = self.pin_value.match(buffer, match.end())
-        if value is None and buffer.startswith(b"PIN", match.start()) and match.end() - match.start() == 3:
+        if value is None and match.end() - match.start() == 3 and buffer.startswith((b"PIN", b"PUK"), match.start()):
             value = self.bare_pin.match(buffer, match.end())
         return value is not None and not self.example_digits(buffer, *value.span("value"))
 
@@ -106,13 +111,16 @@ class CodeChecks(ValueChecks):
     def recovery_code(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether a recovery code follows its name: four different characters or more besides
         its dashes and spaces, and digits alone not repeated or a run; after a colon or "is", or
-        with no word between when its shape says what it is (:data:`LISTED_CODE`); or, after a
-        recovery phrase's name, whether a seed phrase follows."""
+        with no word between when its shape says what it is (:data:`LISTED_CODE`); or one run in
+        no such shape, after a colon or "is", that looks generated (``Recovery code: 7Hq2kP9xLm``;
+        not ``Recovery code: sent by email``); or, after a recovery phrase's name, whether a seed
+        phrase follows."""
         if match.start("phrase") >= 0:
             return self.seed_phrase(buffer, match)
         code = self.recovery_value.match(buffer, match.end()) or self.recovery_listed.match(buffer, match.end())
         if code is None:
-            return False
+            run = self.recovery_run.match(buffer, match.end())
+            return run is not None and self.looks_secret(buffer, *run.span("code")) and self.mixed(buffer, *run.span("code"))
         start, end = code.span("code")
         with memoryview(buffer) as view:
             characters = set(view[start:end]) - {ord("-"), ord(" ")}

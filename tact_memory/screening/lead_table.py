@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "7fcf3a614c55a08628b36d611ec43b0f"
+DIGEST = "e25a8456f2be4ea32c2a964dac3efbe5"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -453,6 +453,9 @@ LEADS: tuple[bytes, ...] = (
     b'pin',
     b'Pin',
     b'PIN',
+    b'puk',
+    b'Puk',
+    b'PUK',
     b'door',
     b'Door',
     b'DOOR',
@@ -474,6 +477,9 @@ LEADS: tuple[bytes, ...] = (
     b'pass',
     b'Pass',
     b'PASS',
+    b'unlock',
+    b'Unlock',
+    b'UNLOCK',
     b'mnemonic',
     b'Mnemonic',
     b'MNEMONIC',
@@ -493,6 +499,12 @@ LEADS: tuple[bytes, ...] = (
     b'backup',
     b'Backup',
     b'BACKUP',
+    b'unlock',
+    b'Unlock',
+    b'UNLOCK',
+    b'activation',
+    b'Activation',
+    b'ACTIVATION',
     b'\xe3\x83\x91\xe3\x82\xb9\xe3\x83\xaf\xe3\x83\xbc\xe3\x83\x89',
     b'\xe3\x83\x91\xe3\x82\xb9\xe3\x83\xaf\xe3\x83\xbc\xe3\x83\x89',
     b'\xe6\x9a\x97\xe8\xa8\xbc\xe7\x95\xaa\xe5\x8f\xb7',

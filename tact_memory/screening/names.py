@@ -146,15 +146,16 @@ _KEY_SERVICE = (
 _NAMED_CORE = (
     NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?|codes?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
-    rb"|service|app|client|deploy|registry)[_.-]?token"
+    rb"|service|app|client|deploy|registry)[_.-]?tokens?"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"
     rb"|auth|service|db|database|priv|webhook|shared[_.-]?access"
     # Keys named for what they open or sign: Vault's unseal and recovery keys, a Fernet key (Airflow,
     # cryptography), a JWT's or an HMAC's signing key, WireGuard's PresharedKey.
     rb"|unseal|recovery|fernet|jwt|hmac|pre[_.-]?shared)(?:__|[_.-])?key"
     rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login|(?:otp|totp|hotp|2fa|mfa)[_.-]?seed"
-    # An account's way back in: a security question's answer, two-factor recovery or backup codes.
-    rb"|(?:security|secret)[_.-]?answer|(?:recovery|backup)[_.-]?codes?"
+    # An account's way back in: a security question's answer, two-factor recovery or backup codes;
+    # what opens a device or a licence: an unlock code (a phone's PUK), an activation code.
+    rb"|(?:security|secret)[_.-]?answer|(?:recovery|backup|unlock|activation)[_.-]?codes?"
     # WordPress's four salts, keys of its cookies and nonces like the four *_KEY beside them
     rb"|(?:secure[_.-]?auth|auth|logged[_.-]?in|nonce)[_.-]?salt)"
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
@@ -179,11 +180,11 @@ KEY_CONSTANT = (
 CREDENTIAL_NAME = NAMED_CREDENTIAL + rb"|" + KEY_CONSTANT
 # Every name CREDENTIAL_NAME or SUFFIXED_CREDENTIAL takes holds a credential word (CREDENTIAL_WORD),
 # or one of these, which only a name holds: the login of SonarQube's sonar.login, the salt of
-# WordPress's NONCE_SALT, a security question's answer, a recovery or backup code. Most names a
-# check asks about (the word before a quote, a colon or an equals sign) hold neither and are
-# turned down without compiling those two: five kilobytes of pattern, which take a cold process
-# five milliseconds to compile.
-NAME_ONLY_WORD = rb"(?i:login|salt|answer|recovery[_.-]?code|backup[_.-]?code)"
+# WordPress's NONCE_SALT, a security question's answer, a recovery, backup, unlock or activation
+# code. Most names a check asks about (the word before a quote, a colon or an equals sign) hold
+# neither and are turned down without compiling those two: five kilobytes of pattern, which take a
+# cold process five milliseconds to compile.
+NAME_ONLY_WORD = rb"(?i:login|salt|answer|(?:recovery|backup|unlock|activation)[_.-]?code)"
 # A word in a KEY_CONSTANT that says the key is a credential all the same (JWT_KEY, SESSION_KEY,
 # PASSWORD_KEY, HMAC_KEY): under such a name a value is judged as after any credential name.
 KEY_CONSTANT_SECRET = (

@@ -1048,17 +1048,23 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(rb"defaultValue", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
         )
     ),
-    # A PIN, a wallet's seed phrase and an account's recovery codes, after their names, each in
-    # the shape it is issued in (:mod:`.codes`): PIN: 4921, MNEMONIC="…", recovery codes: 3f9a2-c81d0.
+    # A PIN, a wallet's seed phrase and an account's recovery codes (or a device's unlock code, a
+    # licence's activation code), after their names, each in the shape it is issued in
+    # (:mod:`.codes`): PIN: 4921, MNEMONIC="…", recovery codes: 3f9a2-c81d0.
     # Each rule is the name alone; the check reads the separator and the value after it, so a
     # process compiles their patterns only once a name is found ("backup" and "pin" are common).
-    *(("credential_assignment", pattern, Checks.pin) for pattern in spelled(b"pin", rb"(?:[ _-]?(?i:code))?", gap=rb"[A-Za-z0-9_]")),
-    # A door's, a gate's or an alarm's code is a PIN by another name (door code: 4921), and so is a
-    # passcode of digits (a phone's, a meeting's: the passcode is 482913); one with letters is a
-    # password, which the rules for names judge.
+    # A SIM's PUK (the code that unblocks its PIN) is one by another name.
     *(
         ("credential_assignment", pattern, Checks.pin)
-        for word in (b"door", b"gate", b"alarm", b"keypad", b"lockbox", b"garage", b"pass")
+        for word in (b"pin", b"puk")
+        for pattern in spelled(word, rb"(?:[ _-]?(?i:code))?", gap=rb"[A-Za-z0-9_]")
+    ),
+    # A door's, a gate's or an alarm's code is a PIN by another name (door code: 4921), and so is a
+    # passcode or a phone's unlock code of digits (a meeting's: the passcode is 482913); one with
+    # letters is a password, which the rules for names judge.
+    *(
+        ("credential_assignment", pattern, Checks.pin)
+        for word in (b"door", b"gate", b"alarm", b"keypad", b"lockbox", b"garage", b"pass", b"unlock")
         for pattern in spelled(word, rb"[ _-]?(?i:code)", gap=rb"[A-Za-z0-9_]")
     ),
     *(
@@ -1074,7 +1080,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     *(
         ("credential_assignment", pattern, Checks.recovery_code)
-        for word in (b"recovery", b"backup")
+        for word in (b"recovery", b"backup", b"unlock", b"activation")
         for pattern in spelled(word, rb"[ _-]?(?:(?P<phrase>(?i:phrase|words|seed))|(?i:codes?|keys?))", gap=rb"[A-Za-z0-9_]")
     ),
     # "Password" in other scripts and in other languages' words of more than one, before a colon

@@ -16,7 +16,8 @@ from tact_memory import errors
 from tact_memory.screening.credentials import find_secret
 from tact_memory.screening.vocabulary import GRAMMAR_WORD
 
-PIN_NAMES = ["PIN", "pin", "Pin", "SIM PIN", "PIN code", "pin_code", "pincode", "PinCode", "PIN-Code", "PINCODE"]
+PIN_NAMES = ["PIN", "pin", "Pin", "SIM PIN", "PIN code", "pin_code", "pincode", "PinCode", "PIN-Code", "PINCODE", "PUK", "SIM PUK",
+             "PUK code", "puk_code"]  # fmt: skip
 SEPARATORS = [": ", ":", "=", " = ", " is ", " was "]
 
 
@@ -47,10 +48,10 @@ def test_a_pin_after_its_name_is_refused(name: str, separator: str, pin: str, qu
     assert find_secret(f"the {name}{separator}{quote}{pin}{quote}{after}") == "credential_assignment"
 
 
-@given(before=st.sampled_from(["", "the ", "SIM ", "office door "]), pin=pins,
+@given(before=st.sampled_from(["", "the ", "SIM ", "office door "]), word=st.sampled_from(["PIN", "PUK"]), pin=pins,
        after=st.sampled_from(["", ".", "\n", ", then #", " for the office door", " of the safe", " (rotate monthly)"]))  # fmt: skip
-def test_digits_right_after_pin_in_capitals_that_end_their_clause_are_refused(before: str, pin: str, after: str) -> None:
-    text = f"{before}PIN {pin}{after}"
+def test_digits_right_after_pin_in_capitals_that_end_their_clause_are_refused(before: str, word: str, pin: str, after: str) -> None:
+    text = f"{before}{word} {pin}{after}"
     assert find_secret(text) == "credential_assignment", text
 
 
@@ -85,7 +86,8 @@ def test_what_is_no_pin_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
-DOOR_CODES = ["door code", "Door code", "gate code", "alarm code", "ALARM_CODE", "keypad code", "lockbox code", "garage-code", "doorcode"]
+DOOR_CODES = ["door code", "Door code", "gate code", "alarm code", "ALARM_CODE", "keypad code", "lockbox code", "garage-code", "doorcode",
+              "unlock code", "phone's unlock code", "UNLOCK_CODE"]  # fmt: skip
 
 
 @given(name=st.sampled_from(DOOR_CODES), separator=st.sampled_from(SEPARATORS), pin=pins,
@@ -172,7 +174,8 @@ def test_a_seed_phrase_of_another_length_is_kept() -> None:
         assert find_secret(f"seed phrase: {phrase}") is None, count
 
 
-RECOVERY_NAMES = ["recovery codes", "Recovery code", "backup codes", "BACKUP_CODES", "recovery key", "the recovery key"]
+RECOVERY_NAMES = ["recovery codes", "Recovery code", "backup codes", "BACKUP_CODES", "recovery key", "the recovery key", "unlock code",
+                  "Activation key", "activation_code"]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -224,6 +227,19 @@ def test_words_after_recovery_codes_name_without_a_colon_are_kept(text: str) -> 
     assert find_secret(text) is None, text
 
 
+# A code issued in no shape of its own: one run that looks generated, after a colon or "is".
+generated_code = st.text(string.ascii_letters + string.digits, min_size=8, max_size=24).filter(
+    lambda c: sum((any(x.islower() for x in c), any(x.isupper() for x in c), any(x.isdigit() for x in c))) == 3 and len(set(c)) >= 6
+)
+
+
+@given(name=st.sampled_from(RECOVERY_NAMES), separator=st.sampled_from([": ", " is ", " = ", ":\t"]), code=generated_code,
+       after=st.sampled_from(["", ".", "\n", " (single use)"]))  # fmt: skip
+def test_a_generated_code_in_no_shape_after_its_name_is_refused(name: str, separator: str, code: str, after: str) -> None:
+    text = f"{name}{separator}{code}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -234,6 +250,9 @@ def test_words_after_recovery_codes_name_without_a_colon_are_kept(text: str) -> 
         "backup key: AAAA-AAAA-AAAA-AAAA",
         "recovery key: see the team vault",
         "recovery codes: 10 single-use codes",
+        "Activation code: sent by email", "the activation code is in the welcome email", "activation key: see LICENSE.txt",
+        "unlock code: ask the front desk", "activation_code = request.GET['code']", "UNLOCK_CODE=${UNLOCK_CODE}",
+        "activation codes are single use", "the unlock code is 1234", "PUK: 12345678", "puk 83920174",
     ],
 )
 def test_what_is_no_recovery_code_is_kept(text: str) -> None:

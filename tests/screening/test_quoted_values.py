@@ -455,7 +455,8 @@ def test_reclosed_gives_a_template_back_the_braces_trimming_took(name: str, tail
 
 # A list, a tuple or a set of strings under a credential's name: a key kept beside its rotated one
 # (Django's SECRET_KEY_FALLBACKS), several accounts' passwords, a pool of tokens.
-LISTED_NAMES = ["passwords", "SECRET_KEY_FALLBACKS", "api_key", "DB_PASSWORDS", "recovery_codes", "client_secret"]
+LISTED_NAMES = ["passwords", "SECRET_KEY_FALLBACKS", "api_key", "DB_PASSWORDS", "recovery_codes", "client_secret", "API_TOKENS",
+                "authTokens", "access_tokens"]  # fmt: skip
 LISTED_FORMS = [
     '{n} = ["{v}"]', '{n} = ["{w}", "{v}"]', "{n} = ('{v}',)", '{n}: {{"{w}", "{v}"}}', '"{n}": ["{w}", "{v}"]',
     '{n} = [\n    "{w}",\n    "{v}",\n]',
@@ -479,6 +480,8 @@ def test_a_generated_value_in_a_list_under_a_credential_name_is_refused(name: st
         'passwords = ["hunter22", "letmein1"]', 'password_validators = [{"NAME": "MinimumLengthValidator"}]', "passwords = []",
         "token_variants = ['+i6t-not-inline', '+i6t-inline', '+i6t-use-option']",  # pygments' Inform 7 lexer
         'token_chars = ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",)',  # an alphabet
+        'API_TOKENS = ["GITHUB_TOKEN", "NPM_TOKEN"]', "api_tokens: list[str] = []", 'special_tokens = ["<s>", "</s>", "<unk>"]',
+        'input_tokens = ["Hello", "World2024"]',
     ],
 )  # fmt: skip
 def test_what_such_a_list_holds_that_is_no_generated_value_is_kept(text: str) -> None:
