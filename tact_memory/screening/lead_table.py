@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "e25a8456f2be4ea32c2a964dac3efbe5"
+DIGEST = "b2c54028c859c020333ab59048e57972"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -182,6 +182,7 @@ LEADS: tuple[bytes, ...] = (
     b'-x',
     b'@tcp',
     b'@unix(',
+    b'@',
     b'@',
     b'://',
     b'uthorization',

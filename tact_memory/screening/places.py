@@ -53,6 +53,14 @@ def given_word(match: re.Match[bytes]) -> tuple[int, int]:
     return match.span(group)
 
 _USERINFO_REACH = 260
+_LABEL_REACH = 24  # the longest ADDRESS_LABEL with the spaces around its separator
+ADDRESS_LABEL = (
+    rb"(?<![A-Za-z0-9_.-])(?i:s?ftps?|lftp|ssh|scp|rsync|smb|cifs|smbclient|webdav|redis|rediss|amqps?|rabbitmq"
+    rb"|mqtts?|smtps?|imaps?|pop3s?|ldaps?|mysql|mariadb|postgres(?:ql)?|psql|mongo(?:db)?|mssql|git|svn|clone)"
+    rb"(?:[ \t]*[:=][ \t]*|[ \t]+)\Z"
+)
+"""The service or the tool whose account a user and a password before a host with no scheme log
+in to, ending where the user starts: its name and a colon or ``=``, or a command's word and a space."""
 """How far before an ``@`` a user and a password are looked for: 128 bytes of each and a colon."""
 
 HOST_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.*-")
@@ -134,6 +142,10 @@ class PlaceChecks(SentenceChecks):
     # A URL's user and password right before an "@" (the end of the search), the user starting the
     # word: root:PW in "root:PW@tcp(...)" or DSN="root:PW@...".
     userinfo_before = compiled(rb"(?<![^\s\"'`=(,;])(?P<user>[^\s:/?#@\"'`<>()=,;]{0,128}):(?P<body>[^\s@\"'`<>]{1,128})\Z")
+    # What says a user, a password and a host with no scheme are an account's address: the service
+    # or the tool right before them (FTP: deploy:PW@ftp.example.com, sftp deploy:PW@files...,
+    # git clone deploy:PW@git.example.com/app.git).
+    address_label = compiled(ADDRESS_LABEL)
     account_statement = compiled(
         rb"(?<![A-Za-z0-9_])(?i:(?:create|alter)[ \t]+(?:user|role|login)|grant)(?![A-Za-z0-9_])"
     )
@@ -602,6 +614,20 @@ class PlaceChecks(SentenceChecks):
         if found is None or found.start("user") == found.end("user"):
             return False
         return self.generated_pair(buffer, *found.span("user"), *found.span("body")) and self.url_password(buffer, found)
+
+    def labelled_address_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password before a host with no scheme and no port, right after
+        the name of the service or the tool they log in to (``FTP: deploy:...@ftp.example.com``,
+        ``redis = app:...@cache.internal``, ``lftp deploy:...@ftp.example.com``), judged as a
+        URL's password (:meth:`url_password`). Without such a name the shape is an e-mail
+        address's as often (``email:John.Smith1990@gmail.com``), and kept."""
+        found = self.userinfo_ending_at(buffer, match.start())
+        if found is None or found.start("user") == found.end("user"):
+            return False
+        start = found.start("user")
+        if self.address_label.search(buffer, max(0, start - _LABEL_REACH), start) is None:
+            return False
+        return self.iam_member_type.fullmatch(buffer, *found.span("user")) is None and self.url_password(buffer, found)
 
     def userinfo_ending_at(self, buffer: bytearray, at: int) -> re.Match[bytes] | None:
         """The user and the password (groups ``user`` and ``body``) that end at the ``@`` at ``at``,

@@ -374,6 +374,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("credential_url", rb"@tcp6?\(", Checks.address_password),
     ("credential_url", rb"@unix\(", Checks.address_password),
     ("credential_url", rb"@" + _HOST_PORT, Checks.port_password),
+    # With no port, the service or the tool named right before the user says the same
+    # (FTP: deploy:PW@ftp.example.com, lftp deploy:PW@ftp.example.com), judged as a URL's.
+    ("credential_url", rb"@" + _HOST, Checks.labelled_address_password),
     # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
     # user part as random as a generated token.
     ("credential_url", rb"://(?P<body>[A-Za-z0-9_-]{20,128})@[A-Za-z0-9\[_.-]", Checks.token_user),

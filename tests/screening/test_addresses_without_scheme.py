@@ -79,6 +79,39 @@ def test_what_names_no_host_after_the_at_sign_is_kept(after: str) -> None:
     assert find_secret(f"HTTPS_PROXY=ann:Xk9mQ2vLp@{after}") is None
 
 
+# With no port, the service or the tool whose account it is, named right before the user.
+LABELLED_FORMS = [
+    "FTP: {u}", "sftp {u}", "Redis: {u}/0", "postgres = {u}/app", "ssh {u}", "lftp {u}", "git clone {u}/repo.git",
+    "- smtp: {u}", "SMB: {u}/share",
+]  # fmt: skip
+
+
+@given(
+    form=st.sampled_from(LABELLED_FORMS),
+    user=st.sampled_from(["deploy", "app", "svc_ftp", "ann.lee"]),
+    password=url_passwords,
+    host=st.sampled_from(["ftp.example.com", "cache.internal", "10.0.0.5", "[fd00::4]", "files"]),
+)
+def test_a_password_before_a_host_after_its_service_is_refused_without_echo(form: str, user: str, password: str, host: str) -> None:
+    refused_without_echo(form.format(u=f"{user}:{password}@{host}"), password)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no service named right before the user: an e-mail address after a label
+        "email:John.Smith1990@gmail.com", "contact: john:doe@example.com", "reply to: Sales:Jane.Doe1@corp.com",
+        # no password, a template, a placeholder, the user's name again
+        "FTP: deploy:${FTP_PASSWORD}@ftp.example.com", "FTP: deploy:password@ftp.example.com", "sftp: deploy:deploy@files",
+        "FTP: user:***@ftp.example.com", "ssh deploy@host", "scp app.tar deploy@host:/srv/", "git clone git@github.com:org/repo.git",
+        # an IAM member, an image pinned to a digest
+        "git: serviceAccount:ci@project.iam.gserviceaccount.com", "redis: redis:7.2@sha256:4b0c9d1e",
+    ],
+)  # fmt: skip
+def test_the_same_shape_without_a_service_or_a_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 DSN_FORMS = [
     'DSN={u}', 'db, err := sql.Open("mysql", "{u}")', 'dsn := "{u}?parseTime=true"', "mysql_dsn: {u}",
     "MYSQL_DSN='{u}' go run ./cmd/api",
