@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "b2c54028c859c020333ab59048e57972"
+DIGEST = "a3aadf663e33c8cee531d74380fc663f"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -199,6 +199,7 @@ LEADS: tuple[bytes, ...] = (
     b'',
     b'',
     b'-',
+    b'-a',
     b'lftp',
     b'<(echo',
     b'<(printf',
@@ -321,6 +322,7 @@ LEADS: tuple[bytes, ...] = (
     b'requirepass',
     b'masterauth',
     b'redis-cli',
+    b'AUTH',
     b'AUTH',
     b'PASS',
     b' LOGIN',

@@ -45,6 +45,9 @@ __all__ = ["LoginChecks", "PASSWORD_FIELD"]
 
 MAX_FILE_OPTION = 72
 """How far before a process substitution the option it is given to may start."""
+MAX_REDIS_REACH = 128
+"""How far before Redis's ``AUTH`` in a note the word Redis may stand (the line before, as a
+heading: ``Redis:\n  AUTH ...``)."""
 
 PASSWORD_FIELD = rb"(?i:pass(?:word|wd|phrase|code)|pwd|" + PASSWORD_WORD + rb")|(?i:pass)(?![a-z])"
 """What a selector or label of a password field holds: ``#password``, ``input[name="passwd"]``,
@@ -59,6 +62,7 @@ class LoginChecks(ConditionalChecks):
     password_field = compiled(PASSWORD_FIELD)
     quoted_in_code = compiled(rb"([\"'`])((?:(?!\1)[^\r\n]){1,256}?)\1")
     file_option = compiled(rb"(?<![A-Za-z0-9_-])--?[A-Za-z0-9-]{0,32}(?i:pass|secret|token|cred)[A-Za-z0-9-]{0,32}\Z")
+    redis_word = compiled(rb"(?i:redis)")
 
     def login_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal password given after a user to a login call. Anonymous FTP's
@@ -86,8 +90,7 @@ class LoginChecks(ConditionalChecks):
 
     def server_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password, quoted or not, after a directive or command that always takes one."""
-        found = self.value_at(buffer, match.end())
-        return found is not None and self.own_value(buffer, found[0], found[1], texture=True)
+        return self.server_password_at(buffer, match.end())
 
     def line_key(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a secret after ``key`` and its type where ``key`` opens its line, as in a key
@@ -98,6 +101,23 @@ class LoginChecks(ConditionalChecks):
         if line < 0 and start > 32:
             return False  # more than 32 characters of the line before it
         return not indent[line + 1 :].strip(b" \t") and self.server_password(buffer, match)
+
+    def redis_auth(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for Redis's ``AUTH`` command written in a note (``Redis: AUTH ...``, ``in
+        redis-cli run AUTH ... first``): Redis named on its line or the end of the line before
+        (within :data:`MAX_REDIS_REACH` bytes), then a value with a password's texture right after
+        ``AUTH`` or after a user (``AUTH default ...``). Elsewhere ``AUTH`` is any protocol's."""
+        start = max(0, match.start() - MAX_REDIS_REACH)
+        end = buffer.find(b"\n", match.end())
+        if self.redis_word.search(buffer, start, len(buffer) if end < 0 else end) is None:
+            return False
+        spots = (match.start("user"), match.end()) if match.start("user") >= 0 else (match.end(),)
+        return any(self.server_password_at(buffer, spot) for spot in spots)
+
+    def server_password_at(self, buffer: bytearray, pos: int) -> bool:
+        """Whether a value of its own with a password's texture starts at ``pos``."""
+        found = self.value_at(buffer, pos)
+        return found is not None and self.own_value(buffer, found[0], found[1], texture=True)
 
     def typed_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal typed into a field that a selector names as a password's."""

@@ -115,6 +115,7 @@ class PlaceChecks(SentenceChecks):
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
     logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
+    httpie_word = compiled(rb"(?<![^\s;&|(`])https?[ \t]")
     # A word that goes on a sentence about an option rather than giving its value (docker login -p
     # is deprecated, sshpass -p takes the password): unquoted and followed by a word in lower case.
     option_prose = compiled(
@@ -654,6 +655,13 @@ class PlaceChecks(SentenceChecks):
             and self.placeholder_word.fullmatch(buffer, first, last) is None
             and (self.is_value(buffer, first, found[1]) or self.bracketed_password(buffer, first, found[1]))
         )
+
+    def httpie_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for httpie's ``-a user:password`` (``http -a deploy:... example.org``): judged as
+        curl's ``-u`` (:meth:`user_password`) where the command line runs ``http`` or ``https``
+        before it; other tools' ``-a`` means anything (``wget -a log.txt``, ``git commit -a``)."""
+        line = command_start(buffer, match.start())
+        return self.httpie_word.search(buffer, line, match.start()) is not None and self.user_password(buffer, match)
 
     def bracketed_password(self, buffer: bytearray, first: int, end: int) -> bool:
         """Whether ``buffer[first:end]``, which :meth:`is_value` reads as a call, is a password with

@@ -438,6 +438,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # (mysql's "-p VALUE" names a database instead), rar's -pVALUE and -hpVALUE, codecov's -t.
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
     ("command_line_credential", rb"-(?:[pawPNUkAXt]|hp)(?:(?<=[ \t]-[pawPNUkAXt])|(?<=[ \t]-hp))", Checks.short_option),
+    # httpie's -a user:password, on an http or https command line (-a is other tools' option).
+    (
+        "command_line_credential",
+        word_start(rb"-a", rb"[ \t]+(?P<open>[\"'])?(?P<user>[^\s:\"'=]{0,64})(?:[\"'](?=:))?:", gap=rb"[A-Za-z0-9_-]"),
+        Checks.httpie_password,
+    ),
     # lftp -u user,password: the password after the user's comma, as curl's after its colon.
     (
         "command_line_credential",
@@ -797,8 +803,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         word_start(rb"redis-cli", rb"[^\r\n|;&]{0,160}?[ \t]AUTH[ \t]+(?:[^\s\"']{1,64}[ \t]+(?=\S))?"),
         Checks.server_password,
     ),
-    # ... and at its prompt: 127.0.0.1:6379> AUTH ...
-    ("login_password", rb"AUTH(?<=[0-9]> AUTH)[ \t]+(?:[^\s\"']{1,64}[ \t]+(?=\S))?", Checks.server_password),
+    # ... and at its prompt: 127.0.0.1:6379> AUTH ..., 127.0.0.1:6379[1]> (a database chosen),
+    # redis> (older releases' prompt) ...
+    (
+        "login_password",
+        rb"AUTH(?:(?<=[0-9\]]> AUTH)|(?<=redis> AUTH))[ \t]+(?:[^\s\"']{1,64}[ \t]+(?=\S))?",
+        Checks.server_password,
+    ),
+    # ... and in a note that names Redis: Redis: AUTH ..., in redis-cli run AUTH ... first.
+    ("login_password", word_start(rb"AUTH", rb"[ \t]+(?P<user>[^\s\"']{1,64}[ \t]+(?=\S))?", gap=rb"[A-Za-z0-9_-]"), Checks.redis_auth),
     # A mail or file server's login as a session's transcript shows it (see transcripts): FTP's and
     # POP3's USER then PASS, IMAP's a001 LOGIN user ..., SMTP's AUTH PLAIN and AUTH LOGIN in base64.
     ("login_password", rb"PASS[ \t]+", Checks.pass_command),

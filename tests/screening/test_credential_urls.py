@@ -179,7 +179,8 @@ def test_a_word_and_a_number_in_brackets_is_a_password_not_a_call(text: str) -> 
 
 BRACKETED = ["y(0Jm)", "kdTQp(8J)", "t[qeG1K]", "Summer(2024)", "Welcome(1)!", "Xk9(mQ2v)Lp"]
 CALLS = ["get_password()", "os.getenv(DB_PASSWORD)", "env[TOKEN]", "getpass(0)", "keyring.get_password(svc, user)"]
-CURL_FORMS = ["curl -u app:{}", "curl -u 'app:{}' https://api.example.com", 'curl --user "app:{}" https://x', "wget --user=app:{} x"]
+CURL_FORMS = ["curl -u app:{}", "curl -u 'app:{}' https://api.example.com", 'curl --user "app:{}" https://x', "wget --user=app:{} x",
+              "http -a app:{} example.org", "$ https -a 'app:{}' POST api.example.com/items"]  # fmt: skip
 
 
 @pytest.mark.parametrize("value", BRACKETED)

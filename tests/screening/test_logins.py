@@ -48,7 +48,12 @@ REDIS_SETTINGS = [
     "requirepass {v}", "  masterauth {v}  # replica", "command: redis-server --appendonly yes --requirepass {v}",
     'redis-server --requirepass "{v}"', 'redis-cli CONFIG SET requirepass "{v}"',
 ]  # fmt: skip
-REDIS_LOGINS = ["redis-cli AUTH {v}", "redis-cli -h cache.internal -p 6380 AUTH default {v}", "127.0.0.1:6379> AUTH {v}"]
+REDIS_LOGINS = [
+    "redis-cli AUTH {v}", "redis-cli -h cache.internal -p 6380 AUTH default {v}", "127.0.0.1:6379> AUTH {v}",
+    "127.0.0.1:6379[2]> AUTH {v}", "redis> AUTH default {v}",
+    # a note that names Redis on AUTH's line or the line before
+    "Redis: AUTH {v}", "in redis-cli run AUTH {v} first", "Staging Redis:\n  AUTH default {v}", "AUTH {v} (the redis cache)",
+]  # fmt: skip
 
 
 def test_the_kind_is_described() -> None:
@@ -80,6 +85,10 @@ KEPT = [
     # a user's attribute before a password that is no literal
     "smtp.login(users[0].name, users[0].password)",
     'keyring.set_password("smtp", user, password)', 'keyring.set_password("smtp", "ann", "")',
+    # AUTH in a note: words, a variable or a stand-in after it, or no Redis named near it
+    "Redis: AUTH with the password from Vault", "Redis: AUTH is required since 6.0", "Redis: AUTH $REDIS_PASSWORD",
+    "Redis: AUTH default <password>", "SMTP: AUTH Xk9mQ2vLp7", "AUTH Xk9mQ2vLp7",
+    "Redis runs on cache.internal." + " " * 130 + "\nSMTP: AUTH Xk9mQ2vLp7",
 ]  # fmt: skip
 
 

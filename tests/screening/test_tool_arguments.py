@@ -280,6 +280,9 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "docker run -u app -p 8080:80 nginx", "docker run -u 1000 -p 8080:80 nginx", "docker run --user app -p 127.0.0.1:5432:5432 postgres",
         "psql -U app -p 5433 orders", "mytool -u admin -p ./profile.json", "mytool -u admin -p $ADMIN_PW", "mytool -u admin -p prod",
         "curl -u admin:x -p https://example.com", "ncu -u -p npm", "cmdkey /add:fileserver /user:deploy /pass", "robocopy C:\\src D:\\dst /pass:2",
+        # -a user:... is httpie's only on an http or https command line; a user alone makes it prompt.
+        "wget http://example.com/a -a user:log2.txt", "tool -a deploy:Xk9mQ2vLp7", "http -a deploy example.org",
+        "http -a deploy:deploy example.org", "https -a user:${PW} example.org", "wget http://x/ -a wget:log.txt",
         # Long options a sentence lists, joined by a word.
         "pass --password or --token, not both", "mysql accepts --password and --user", "give --password with --user",
         "--token and --user go together", "set --secret then --region",
