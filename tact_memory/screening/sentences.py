@@ -569,9 +569,13 @@ class SentenceChecks(ValueChecks):
         address = self.pair_address.match(buffer, value)
         if address is not None:  # an IAM member (user:ann@example.com), or a user:password@host
             return self.address_pair(buffer, user.start(), user_end, value, address.end())
-        return (self.prose_value(buffer, value, joined=False) or self.clause_value(buffer, value)) and (
-            self.code_operand.match(buffer, value) is None
-        )
+        if not (self.prose_value(buffer, value, joined=False) or self.clause_value(buffer, value)):
+            return False
+        # A bracket in the value makes it code's (a / b[i], user:get(key)); one that closes the
+        # clause after it closes an aside the pair stands in (Grafana (admin / ...)).
+        found = self.value_at(buffer, value, tight=False)
+        end = len(buffer) if found is None else trimmed(buffer, found[0], found[1])
+        return self.code_operand.match(buffer, value, end) is None
 
     def address_pair(self, buffer: bytearray, user: int, user_end: int, value: int, end: int) -> bool:
         """Whether ``user:value@host`` after a word of a login (``buffer[value:end]`` reads as an
@@ -684,8 +688,8 @@ class SentenceChecks(ValueChecks):
         if match.start() and buffer[match.start() - 1] in b":@":
             return False  # a name's part after another's (ns:admin:..., ann@admin:...)
         found = self.value_at(buffer, match.end())
-        if found is None or self.pair_marks.search(buffer, found[0], found[1]) is not None:
-            return False
+        if found is None or self.pair_marks.search(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
+            return False  # (a bracket that closes the clause after the value is an aside's: Grafana (admin:...))
         return self.bare_value(buffer, match.end()) and self.pair_address.match(buffer, match.end()) is None
 
     def login_as_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

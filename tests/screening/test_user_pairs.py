@@ -170,6 +170,27 @@ def test_a_default_account_and_a_password_around_a_spaced_slash_are_refused(befo
     assert find_secret(f"{before}{user} / {value}{after}") == "credential_assignment"
 
 
+# A pair written as an aside in brackets: the bracket that closes the aside is no part of the
+# password, as it is none after a password's name ("the staging DB (password: ...)").
+@given(
+    form=st.sampled_from(["Grafana ({u} / {v})", "Grafana ({u}:{v})", "the box (login {u}:{v}).", "[creds: {u} / {v}]", "Jenkins: {u} / {v})"]),
+    user=st.sampled_from(["admin", "root", "guest"]),
+    value=generated,
+)
+def test_a_pair_in_an_aside_that_a_bracket_closes_is_refused(form: str, user: str, value: str) -> None:
+    text = form.format(u=user, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["total = (admin / count(x))", "x = (root / f(2))", "login (admin:get_pw())", "Grafana (admin / users)", "(admin:label=Prod2)",
+     "the roles (admin / root2 split)"],
+)  # fmt: skip
+def test_code_and_words_in_an_aside_after_a_default_account_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 # An email address and a generated password around a spaced slash need no word of a login either.
 ADDRESSES = ["ann@example.com", "mailer@mail.example.co.uk", "svc-ci+builds@corp.example", "j.doe@example.org"]
 
