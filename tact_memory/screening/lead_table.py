@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "a3aadf663e33c8cee531d74380fc663f"
+DIGEST = "57026930f8bb86fef2d0e3225181603c"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -182,6 +182,7 @@ LEADS: tuple[bytes, ...] = (
     b'-x',
     b'@tcp',
     b'@unix(',
+    b'@',
     b'@',
     b'@',
     b'://',

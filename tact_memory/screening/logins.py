@@ -45,6 +45,8 @@ __all__ = ["LoginChecks", "PASSWORD_FIELD"]
 
 MAX_FILE_OPTION = 72
 """How far before a process substitution the option it is given to may start."""
+MAX_COPY_LINE = 256
+"""How far back on its line an address and a password look for a tool that copies to ``user@host:``."""
 MAX_REDIS_REACH = 128
 """How far before Redis's ``AUTH`` in a note the word Redis may stand (the line before, as a
 heading: ``Redis:\n  AUTH ...``)."""
@@ -63,6 +65,10 @@ class LoginChecks(ConditionalChecks):
     quoted_in_code = compiled(rb"([\"'`])((?:(?!\1)[^\r\n]){1,256}?)\1")
     file_option = compiled(rb"(?<![A-Za-z0-9_-])--?[A-Za-z0-9-]{0,32}(?i:pass|secret|token|cred)[A-Za-z0-9-]{0,32}\Z")
     redis_word = compiled(rb"(?i:redis)")
+    # An e-mail address's local part right before its "@", then the password after the host's colon.
+    address_local = compiled(rb"(?<![^\s\"'`(,;<\[])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}\Z")
+    address_value = compiled(rb"[^\s\"'`<>/\\~:.@,;()\[\]{}]{8,128}(?=[\s\"'`),;\]]|\.(?:\s|\Z)|\Z)")
+    copy_tool = compiled(rb"(?<![A-Za-z0-9_-])(?:scp|rsync|sftp|ssh|git|hg|svn|rclone|ansible|ansible-playbook)(?![A-Za-z0-9_-])")
 
     def login_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal password given after a user to a login call. Anonymous FTP's
@@ -113,6 +119,21 @@ class LoginChecks(ConditionalChecks):
             return False
         spots = (match.start("user"), match.end()) if match.start("user") >= 0 else (match.end(),)
         return any(self.server_password_at(buffer, spot) for spot in spots)
+
+    def address_and_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an e-mail address and a password after a colon, as a list of test accounts
+        or a leaked combination writes them (``qa@example.com:Xk9mQ2vLp7``): one run that looks
+        generated (:meth:`generated`), with no path's, file's or port's marks, on a line that runs
+        no tool whose target is written ``user@host:path`` (``git@github.com:org/app.git``,
+        ``scp app.tar deploy@web1:Releases2024``)."""
+        at = match.start()
+        if self.address_local.search(buffer, max(0, at - 64), at) is None:
+            return False
+        value = self.address_value.match(buffer, match.end())
+        if value is None:
+            return False
+        line = buffer.rfind(b"\n", max(0, at - MAX_COPY_LINE), at) + 1
+        return self.copy_tool.search(buffer, line, at) is None and self.generated(buffer, *value.span())
 
     def server_password_at(self, buffer: bytearray, pos: int) -> bool:
         """Whether a value of its own with a password's texture starts at ``pos``."""

@@ -377,6 +377,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # With no port, the service or the tool named right before the user says the same
     # (FTP: deploy:PW@ftp.example.com, lftp deploy:PW@ftp.example.com), judged as a URL's.
     ("credential_url", rb"@" + _HOST, Checks.labelled_address_password),
+    # An e-mail address and a password after its colon, as a list of test accounts or a leaked
+    # combination writes them (qa@example.com:...): only a password that looks generated.
+    ("credential_assignment", rb"@" + _HOST + rb":(?=[^\s/~])", Checks.address_and_password),
     # A token given as the user of a URL (https://<token>@git.example.com/...): no password, but a
     # user part as random as a generated token.
     ("credential_url", rb"://(?P<body>[A-Za-z0-9_-]{20,128})@[A-Za-z0-9\[_.-]", Checks.token_user),

@@ -19,6 +19,7 @@ from tact_memory.screening.credentials import find_secret
 
 from .test_credential_urls import code_call, url_passwords
 from .test_credentials import coincides_with_a_kind_name, shares_a_run
+from .test_sentences import generated as generated_in_words
 
 
 def refused_without_echo(text: str, password: str) -> None:
@@ -134,6 +135,32 @@ def test_a_password_in_a_go_mysql_dsn_is_refused_without_echo(form: str, user: s
 generated = url_passwords.filter(
     lambda p: len(p) >= 8 and sum((any(c.islower() for c in p), any(c.isupper() for c in p), any(c.isdigit() for c in p), any(c in "!$&()*+,;=~" for c in p))) >= 3
 )
+
+
+# An e-mail address and a password after its colon, as a list of test accounts or a leaked
+# combination writes them: only a password that looks generated.
+@given(
+    form=st.sampled_from(["{a}:{p}", "- {a}:{p}", "test accounts:\n{a}:{p}\n", '"{a}:{p}"', "({a}:{p})", "{a}:{p}. Rotate it."]),
+    address=st.sampled_from(["qa@example.com", "ann.lee+test@corp.example", "svc_ci@mail.example.co.uk"]),
+    password=generated_in_words.filter(lambda p: "@" not in p),
+)
+def test_an_address_and_a_generated_password_after_its_colon_are_refused(form: str, address: str, password: str) -> None:
+    text = form.format(a=address, p=password)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a path, a port or a target a copy names; a weak value, a word, a stand-in or a template
+        "git@github.com:Org2/Repo.git", "scp app.tar deploy@web1.example.com:Releases2024X", "ssh -p 22 deploy@web1:Build2024X",
+        "rsync -a dist/ deploy@web1:Site2024Xy", "deploy@web1.example.com:2222", "qa@example.com:hunter22", "qa@example.com:password",
+        "ann@example.com:Subject", "mailto:ann@example.com:Re2Subject", "ann@example.com:${QA_PASSWORD}", "ann@example.com:<password>",
+        "see ann@example.com: Xk9mQ2vLp7 is her id",
+    ],
+)  # fmt: skip
+def test_an_address_before_a_colon_and_no_generated_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
 
 
 @given(
