@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "57026930f8bb86fef2d0e3225181603c"
+DIGEST = "6d80def32a7476add89140f8a064bcc1"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -224,8 +224,14 @@ LEADS: tuple[bytes, ...] = (
     b'gcloud secrets',
     b'wrangler secret',
     b'gh secret',
+    b'firebase',
+    b'systemd-creds',
+    b'kubectl create secret',
+    b'vault',
     b'base64',
     b'<<<',
+    b'echo',
+    b'printf',
     b'send',
     b'exp_send',
     b'htpasswd',

@@ -45,6 +45,7 @@ __all__ = [
     "COOKIE_SEPARATOR",
     "CREDENTIAL_NAME",
     "ECHOED",
+    "ECHOED_INTO",
     "HERE_STRING",
     "KEY_CONSTANT",
     "KEY_CONSTANT_SECRET",
@@ -342,9 +343,23 @@ MAX_COMMAND = 256
 # A value a command line echoes into a tool that reads the password from its input (echo "..." |
 # docker login --password-stdin, printf '...' | sudo -S, printf '%s' '...' | kinit): the last echo
 # or printf before the pipe, after printf's format when that only prints its argument.
-ECHOED = (
-    rb"(?<![A-Za-z0-9_-])(?:echo|printf(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"|%s))?)(?:[ \t]+-[neE]{1,3})*[ \t]+"
-    rb"(?:\"(?P<double>[^\"\r\n]{1,256})\"|'(?P<single>[^'\r\n]{1,256})'|(?P<bare>[^\s|;&\"']{1,256}))[ \t]*\|"
+_ECHO_FORMAT = rb"(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"|%s))?"
+
+
+def _echoed_value(stops: bytes) -> bytes:
+    """Options of echo, then the value it prints: quoted, or bare up to white space or ``stops``."""
+    return (
+        rb"(?:[ \t]+-[neE]{1,3})*[ \t]+"
+        rb"(?:\"(?P<double>[^\"\r\n]{1,256})\"|'(?P<single>[^'\r\n]{1,256})'|(?P<bare>[^\s" + stops + rb"]{1,256}))[ \t]*"
+    )
+
+
+ECHOED = rb"(?<![A-Za-z0-9_-])(?:echo|printf" + _ECHO_FORMAT + rb")" + _echoed_value(rb"|;&\"'") + rb"\|"
+# A value echoed into a file (echo "..." > ~/.vault-pass, printf '%s' '...' > secrets/db_password.txt):
+# one rule for each word, whose literal leads it; the check judges the file's name.
+ECHOED_INTO = tuple(
+    word_start(word, rest + _echoed_value(rb"|;&<>\"'") + rb">>?[ \t]*(?P<file>[^\s|;&<>\"'`]{1,256})", gap=rb"[A-Za-z0-9_-]")
+    for word, rest in ((b"echo", b""), (b"printf", _ECHO_FORMAT))
 )
 
 _TOOL_GAP = rb"[A-Za-z0-9_-]"
@@ -371,7 +386,8 @@ STDIN_READERS = (
     ),  # fmt: skip
     word_start(rb"--passphrase-fd", rb"[ \t=]+0(?![0-9])", gap=_TOOL_GAP),
     # Tools that store what they read as a secret: docker secret create NAME -, gcloud secrets
-    # create|versions add NAME --data-file=-, wrangler secret put NAME, gh secret set NAME; and
+    # create|versions add NAME --data-file=-, wrangler secret put NAME, gh secret set NAME,
+    # firebase functions:secrets:set NAME, systemd-creds encrypt - NAME; and
     # vercel env add NAME when the name holds a credential word and is not one the browser is
     # given (NEXT_PUBLIC_, PUBLIC_, VITE_), as its variables are settings as often as secrets.
     word_start(
@@ -384,9 +400,14 @@ STDIN_READERS = (
         word_start(tool, rb"[ \t]+" + verb + rb"(?![A-Za-z0-9_-])", gap=_TOOL_GAP)
         for tool, verb in (
             (b"docker secret", b"create"), (b"podman secret", b"create"), (b"gcloud secrets", rb"(?:create|versions[ \t]+add)"),
-            (b"wrangler secret", b"put"), (b"gh secret", b"set"),
+            (b"wrangler secret", b"put"), (b"gh secret", b"set"), (b"firebase", rb"functions:secrets:set"),
+            (b"systemd-creds", b"encrypt"),
         )
     ),  # fmt: skip
+    # ... and where an argument says to read the input: kubectl create secret ... --from-file=
+    # KEY=/dev/stdin, vault kv put PATH KEY=- (vault write too).
+    word_start(rb"kubectl create secret", rb"[^|;&\r\n]{0,160}?[ \t]--from-file=(?:[A-Za-z0-9._-]{1,64}=)?/dev/stdin", gap=_TOOL_GAP),
+    word_start(rb"vault", rb"[ \t]+(?:kv[ \t]+put|write)[^|;&\r\n]{0,160}?[ \t][A-Za-z0-9_.-]{1,64}=-(?![^ \t\r\n])", gap=_TOOL_GAP),
     # base64 makes a Basic Authorization header's credentials of a user:password pair.
     word_start(rb"base64", rb"(?![A-Za-z0-9_.-])", gap=_TOOL_GAP),
 )

@@ -287,6 +287,23 @@ class PlaceChecks(SentenceChecks):
             return False  # nothing echoed, or into another command (echo hi | grep h && sudo -S ls)
         return self.read_secret(buffer, *given_word(echoed), match.start())
 
+    def echoed_into_file(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value ``echo`` or ``printf`` writes into a file named for a credential
+        (``echo "..." > ~/.vault-pass``, ``printf '%s' '...' > secrets/db_password.txt``,
+        ``echo ... >> token``, ``> /etc/app/db.password``): the file's name without its folder
+        and its leading dots, or without its extension too, is a credential's name, and the value
+        is one of its own (``$TOKEN`` is none) with a password's texture (``echo reset >
+        passwords.md`` is a note's)."""
+        start, end = match.span("file")
+        base = buffer.rfind(b"/", start, end) + 1 or start
+        while base < end and buffer[base] == ord("."):
+            base += 1  # a hidden file's dot
+        extension = buffer.rfind(b".", base, end)
+        if not (self.names_credential(buffer, base, end) or (extension > base and self.names_credential(buffer, base, extension))):
+            return False
+        first, last = given_word(match)
+        return self.is_value(buffer, first, last) and self.looks_secret(buffer, first, last, shortest=MIN_LINKED)
+
     def here_string_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a here-string given to a tool that reads a password or a secret from its
         input, earlier on its command line (``wrangler secret put NAME <<< "..."``, ``chpasswd <<<

@@ -152,8 +152,17 @@ ON_INPUT = [
     "echo '{v}' | openssl passwd -6 -stdin", "echo '{v}' | mkpasswd -m sha-512 -s", "echo '{v}' | kinit {u}@CORP.EXAMPLE",
     "echo -n '{v}' | cryptsetup luksOpen /dev/sdb1 data", "echo '{v}' | gpg --batch --passphrase-fd 0 -d notes.gpg",
     "echo '{v}' | pass insert -e db/prod",
+    # tools that store what they read as a secret, or are told to read it there
+    "echo '{v}' | firebase functions:secrets:set API_KEY", "echo -n '{v}' | systemd-creds encrypt - db.cred",
+    "echo -n '{v}' | kubectl create secret generic db --from-file=password=/dev/stdin",
+    "echo '{v}' | vault kv put secret/db password=-", "echo '{v}' | vault write auth/userpass/users/{u} password=-",
     # printf with a format that prints its argument alone
     "printf '%s' '{v}' | kinit {u}@CORP.EXAMPLE", 'printf "%s\\n" "{v}" | docker login -u {u} --password-stdin',
+]  # fmt: skip
+# A password echoed into a file named for a credential (its folder, leading dots and extension aside).
+INTO_FILES = [
+    "echo '{v}' > ~/.vault-pass", "printf '%s' '{v}' > secrets/db_password.txt", 'echo -n "{v}" >> token',
+    "echo '{v}' > /etc/app/db.password", "echo {v} > ~/.config/app/api_key",
 ]  # fmt: skip
 BASIC_PAIRS = ["echo -n '{u}:{v}' | base64", "printf '{u}:{v}' | base64 -w0", "base64 <<< '{u}:{v}'"]
 
@@ -161,6 +170,12 @@ BASIC_PAIRS = ["echo -n '{u}:{v}' | base64", "printf '{u}:{v}' | base64 -w0", "b
 @given(form=st.sampled_from(ON_INPUT), user=users, value=st.one_of(mixed, weak))
 def test_a_secret_given_on_the_input_of_a_tool_that_reads_one_is_refused(form: str, user: str, value: str) -> None:
     text = form.format(u=user, v=value)
+    assert find_secret(text) == "command_line_credential", text
+
+
+@given(form=st.sampled_from(INTO_FILES), value=st.one_of(mixed, weak).filter(lambda v: not set(v) & set("'\"<>|;&$` ")))
+def test_a_password_echoed_into_a_file_named_for_a_credential_is_refused(form: str, value: str) -> None:
+    text = form.format(v=value)
     assert find_secret(text) == "command_line_credential", text
 
 
@@ -183,6 +198,10 @@ def test_a_password_encoded_for_a_basic_authorization_header_is_refused(form: st
         "echo 'Xk9mQ2vLp' | vercel env add REGION production", "echo 'pk_live_Xk9mQ2vLp' | vercel env add NEXT_PUBLIC_STRIPE_KEY production",
         "docker login -u ann --password-stdin <<< \"$TOKEN\"", "echo 'done' | gh secret list",
         "wrangler secret put API_KEY", "gcloud secrets create db-pw --replication-policy=automatic",
+        "echo $DB_PW | vault kv put secret/db password=-", "echo hello | vault kv get secret/db", "cat pw | systemd-creds encrypt - db.cred",
+        # echoed into a file no credential names, or no value of its own with a password's texture
+        "echo $DB_PW > ~/.vault-pass", "echo 'Xk9mQ2vLp7' > notes.txt", 'echo "done" > password_reset.log', 'echo "${TOKEN}" > token',
+        "echo > password.txt", "echo reset > passwords.md", "echo 1 > /proc/sys/net/ipv4/ip_forward",
     ],
 )  # fmt: skip
 def test_other_input_and_other_tools_are_kept(text: str) -> None:
