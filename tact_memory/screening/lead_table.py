@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "6d80def32a7476add89140f8a064bcc1"
+DIGEST = "be5be74f28dd51d0dbff0aaa45c06ff4"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -169,6 +169,7 @@ LEADS: tuple[bytes, ...] = (
     b'shp',
     b'dapi',
     b'',
+    b'bot',
     b'hv',
     b'',
     b'',

@@ -321,6 +321,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         word_start(rb"[0-9]", rb"[0-9]{7,9}:(?P<body>AA[A-Za-z0-9_-]{33})" + TOKEN_END, gap=rb"[A-Za-z0-9:]"),
         Checks.body,
     ),
+    # ... and in the Bot API's address, right after "bot": https://api.telegram.org/bot<token>/getMe.
+    ("telegram_bot_token", word_start(rb"bot", rb"[0-9]{8,10}:(?P<body>AA[A-Za-z0-9_-]{33})" + TOKEN_END, gap=rb"[A-Za-z0-9]"), Checks.body),
     ("vault_token", word_start(rb"hv", rb"[sbr]\.(?P<body>[A-Za-z0-9_-]{24,})"), Checks.body),
     (
         "azure_connection_string",

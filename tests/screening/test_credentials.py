@@ -370,6 +370,12 @@ def test_generated_provider_shape_is_rejected_without_echo(kind: str, data: st.D
     assert not shares_a_run(found, random_part)
 
 
+@given(token=SHAPES["telegram_bot_token"].map("".join), method=st.sampled_from(["getMe", "sendMessage", "getUpdates?offset=1"]))
+def test_a_telegram_bot_token_in_the_bot_apis_address_is_refused(token: str, method: str) -> None:
+    """The Bot API takes the token in its path, right after "bot": the canonical way to call it."""
+    assert find_secret(f"curl https://api.telegram.org/bot{token}/{method}") == "telegram_bot_token"
+
+
 def test_every_shape_kind_is_a_known_kind() -> None:
     assert set(SHAPES) <= set(KINDS)
 
