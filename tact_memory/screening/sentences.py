@@ -735,9 +735,10 @@ class SentenceChecks(ValueChecks):
     def named_after_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value that its sentence names only after it, the name ending its clause or
         followed by what it is for: ``hunter2 is the password``, ``Tr0ub4dor&3 was the staging db
-        password.``, ``use hunter2 as the password for the demo``.
+        password.``, ``use hunter2 as the password for the demo``, ``Tr0ub4dor&3 (the staging db
+        password)``.
 
-        After "is" or "was" the value must start its clause (a line, a bullet, or after a colon,
+        After "is" or "was", or before the aside's bracket, the value must start its clause (a line, a bullet, or after a colon,
         a full stop, a comma or a bracket: ``Note: hunter2 is the password``); after "as" a verb
         that gives it must stand before it in its clause (use, set, enter, type, with...). The
         value is judged as one that ends its clause after "is" (:meth:`weak_password`), or by a
@@ -746,7 +747,7 @@ class SentenceChecks(ValueChecks):
         :data:`MAX_NAMED` names in one screen that have one of those words near, it answers no,
         as :meth:`named_before` does."""
         near = max(0, match.start() - MAX_NAMING)
-        if all(buffer.find(word, near, match.start()) < 0 for word in (b" is", b" was", b" as")):
+        if all(buffer.find(word, near, match.start()) < 0 for word in (b" is", b" was", b" as", b"(")):
             return False  # looked for first: these names end many a clause that names no value
         if self.spent("named_after"):
             return False
@@ -762,7 +763,7 @@ class SentenceChecks(ValueChecks):
         if found is None:
             return False
         first, last = found.span("value")
-        if buffer.startswith(b"as", link.start("link")):
+        if link.group("link") == b"as":
             verb = self.giving_verb.search(buffer, max(line, found.start() - MAX_GIVEN), found.start())
             if verb is None or self.clause_mark.search(buffer, verb.end(), found.start()) is not None:
                 return False

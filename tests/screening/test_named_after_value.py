@@ -30,6 +30,10 @@ FORMS = [
     "log in with {} as the passphrase",
     "use admin as the user and {} as the password",
     "Set '{}' as your secret, then restart",
+    # the name as an aside in brackets right after the value
+    "{} (the staging db password)",
+    "- {} (admin password)",
+    "Wi-Fi: {} (the guest Wi-Fi key).",
 ]
 
 
@@ -74,8 +78,11 @@ def test_each_form_refuses_hunter2(form: str) -> None:
         "id_ed25519 is the private key",
         "it is the password",
         "this is the password",
+        # an aside in brackets: a negation, a word, code, a name that goes on, a value in mid-clause
+        "abc123 (not the password)", "gpt-4o (the model token)", "See README2 (the password section)", "f(x2) (the secret)",
+        "token_2024 (the token)", "bcrypt12 (the password hash)",
     ],
-)
+)  # fmt: skip
 def test_what_stands_before_a_name_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
