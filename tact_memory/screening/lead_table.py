@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "be5be74f28dd51d0dbff0aaa45c06ff4"
+DIGEST = "e082eb4e6d096ad5577f30da3816280a"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -738,6 +738,13 @@ LEADS: tuple[bytes, ...] = (
     b'unseal',
     b'Unseal',
     b'UNSEAL',
+    b' to log in',
+    b' to log on',
+    b' to login',
+    b' to sign in',
+    b' to unlock',
+    b' to decrypt',
+    b' to authenticate',
     b'in as',
     b'IN AS',
     b'connect as',

@@ -69,9 +69,10 @@ _ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always)[ \t]+)?"
 _Check = Callable[[Checks, bytearray, re.Match[bytes]], bool]
 
 
-_UNLOCKED_WITH = rb"(?:s|ed|ing)?(?:[ \t]+(?:[^\s.,;:!?()]|\.(?=\S))+){0,6}?[ \t]+(?:with|using)[ \t]+"
+_UNLOCKED_WITH = rb"(?:s|ed|ing)?(?:[ \t]+(?:[^\s.,;:!?()]|\.(?=\S))+){0,6}?(?:[ \t]+(?:with|using)|,?[ \t]+(?:type|enter))[ \t]+"
 """An unlocking verb's end to what it is given (:meth:`~.sentences.SentenceChecks.unlocking_value`):
-what it unlocks, in one clause, then "with" or "using"."""
+what it unlocks, in one clause, then "with" or "using", or "type" or "enter" (to unlock the
+laptop, type ...)."""
 
 _LOGIN_PAIR = (
     rb"(?:[ \t]+for[ \t]+[^:\n]{1,40}?)?(?:[ \t]*:|[ \t]+(?:is|are|was)(?:[ \t]*:)?)[ \t]+"
@@ -1158,7 +1159,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", pattern, Checks.unlocking_value)
         for verb in (b"unlock", b"decrypt", b"unseal")
         for pattern in spelled(verb, _UNLOCKED_WITH, gap=rb"[A-Za-z0-9_]")
+    ),    # A value given with the login or the unlocking it is for after it: use ... to log in, enter
+    # ... to unlock the vault. Found by "to" and the verb (literals); the giving verb and the value
+    # are looked for before them.
+    *(
+        ("credential_assignment", lead + rb"(?:to)?(?![A-Za-z])", Checks.value_to_log_in)
+        for lead in (b" to log in", b" to log on", b" to login", b" to sign in", b" to unlock", b" to decrypt", b" to authenticate")
     ),
+
     # A password after the user a login logs in as, joined by "with" or "using": log in as bob
     # with ..., sign in as admin using ..., connect as root with .... Found by the verb's end and
     # "as" ("in as" ends log in, login, sign in, logged in and ssh in; "as" alone is in most

@@ -82,6 +82,9 @@ _CONSTANTS = (b"None", b"True", b"False", b"null", b"nil", b"not")
 is None, '...'``)."""
 _PAIR_USER = 64
 """The longest user of a pair (``pair_user``), an address included."""
+MAX_GIVEN_BEFORE = 144
+"""How far before "to log in" the verb that gives the value may start: the verb, a space and the
+longest value it is given, quoted."""
 
 _VALUE_WORDS = (b"'s value", "\u2019s value".encode(), b" value", b" Value")
 """What may follow a credential's name and still name it: its value (``the token value is …``,
@@ -135,6 +138,8 @@ class SentenceChecks(ValueChecks):
         rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
     )
     default_account = compiled(DEFAULT_ACCOUNT)
+    # A verb that gives a value and the value, right before what it is for: "use ... " before "to log in".
+    value_given_before = compiled(rb"(?<![A-Za-z])(?i:use|enter|type)[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,128})[\"'`]?[ \t]*\Z")
     tool_or_shortcut = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+[0-9]*|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
     pass_holder = compiled(rb"(?<![A-Za-z0-9_-])" + PASS_HOLDER + rb"[ \t]+\Z")
     aside_account = compiled(rb"[ \t]*(?:(?i:user|login|account)[ \t]+)?" + DEFAULT_ACCOUNT + rb"[ \t]*")
@@ -676,6 +681,21 @@ class SentenceChecks(ValueChecks):
         if found is None or self.tool_or_shortcut.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
             return False
         return self.bare_value(buffer, value)
+
+    def value_to_log_in(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value given with the login or the unlocking it is for after it (``use ...
+        to log in``, ``enter ... to unlock the vault``): "use", "enter" or "type" right before
+        the value, which must look generated (:meth:`bare_value`) and be no tool or keyboard
+        shortcut (``use YubiKey5 to log in``, ``type Ctrl+Alt+L to unlock``), as after an
+        unlocking verb (:meth:`unlocking_value`); a user's name has the same place (``use
+        deploy2 to log in``), so a weak value is kept."""
+        found = self.value_given_before.search(buffer, max(0, match.start() - MAX_GIVEN_BEFORE), match.start())
+        if found is None:
+            return False
+        first, last = found.span("value")
+        if self.tool_or_shortcut.fullmatch(buffer, first, trimmed(buffer, first, last)) is not None:
+            return False
+        return self.bare_value(buffer, first)
 
     def account_generated_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an account systems come with and a password after a colon or a slash with no

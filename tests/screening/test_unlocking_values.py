@@ -19,7 +19,7 @@ from .test_sentences import generated
         st.sampled_from(["Unlock the keychain", "unlock the vault", "Decrypt the backup", "decrypt backup.tar.gpg", "Unseal",
                          "The keychain unlocks", "the archive was decrypted", "UNLOCK the wallet", "- unlock it"]),
         st.sampled_from(["", " on the build box"]),
-        st.sampled_from(["with ", "using "]),
+        st.sampled_from(["with ", "using ", "type "]),
         generated,
         st.sampled_from(["", ".", "\n", " (rotate monthly)", " when asked"]),
     )
@@ -55,3 +55,35 @@ def test_a_generated_password_given_to_what_it_unlocks_is_refused(text: str) -> 
 )
 def test_what_an_unlocking_verb_is_given_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+@pytest.mark.parametrize("text", ["To unlock the laptop, type Xk9v2LmQ7t", "to decrypt the backup, enter 'Tr0ub4dor&3x' when asked"])
+def test_a_generated_password_typed_after_what_it_unlocks_and_a_comma_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+# A value given with the login or the unlocking it is for after it.
+@given(
+    text=st.builds(
+        "{} {}{}{}".format,
+        st.sampled_from(["Use", "use", "enter", "Type", "- use"]),
+        st.one_of(generated, generated.map("'{}'".format)),
+        st.sampled_from([" to log in", " to log into staging", " to sign in", " to unlock the vault", " to decrypt it", " to authenticate"]),
+        st.sampled_from(["", ".", "\n", " (rotate monthly)"]),
+    )
+)
+def test_a_generated_value_used_to_log_in_or_unlock_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a user's name, a way in, a device, a shortcut, a file, a model, a word
+        "use deploy2 to log in", "use SSO to log in", "use YubiKey5 to log in", "type Ctrl+Alt+L to unlock", "use OAuth2 to log in",
+        "use your password to log in", "use gpt-4o-mini to authenticate", "Use ~/.ssh/id_ed25519 to log in", "Use LDAP3Client to authenticate",
+        "use the v2 API to sign in", "To unlock the screen type your PIN", "then use Xk9mQ2vLp7 to deploy",
+    ],
+)  # fmt: skip
+def test_what_is_used_to_log_in_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
