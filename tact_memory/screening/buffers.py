@@ -224,13 +224,18 @@ def comment_word(buffer: bytearray, at: int) -> int:
     return at
 
 
+def margin_end(buffer: bytearray, line: int, pos: int) -> int:
+    """Where the marks that start the line at ``line`` end, reading no further than ``pos``: its
+    indentation, comments' and quotes' marks, a list item's marker or a numbered item's ``1.``."""
+    marks = _line_marks().match(buffer, line, pos)  # it matches empty at worst
+    return line if marks is None else marks.end()
+
+
 def wrapped_line_end(buffer: bytearray, pos: int) -> int | None:
     """Where the quote or backtick that closes the line around ``pos`` stands, when one opens that
     line (after its indentation, a list item's marker, a quote's ``>`` or a comment's mark) and
     closes it (before its line break), and none comes between."""
-    line = buffer.rfind(b"\n", 0, pos) + 1
-    marks = _line_marks().match(buffer, line, pos)  # it matches empty at worst
-    line = line if marks is None else marks.end()
+    line = margin_end(buffer, buffer.rfind(b"\n", 0, pos) + 1, pos)
     if line >= pos or buffer[line] not in b"\"'`":
         return None
     end = buffer.find(b"\n", pos)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from .buffers import NAME_CHARS, distinct, is_linking, trimmed, trimmed_line
+from .buffers import NAME_CHARS, distinct, is_linking, margin_end, trimmed, trimmed_line
 from .leads import compiled
 from .names import (
     CREDENTIAL_NAME,
@@ -795,12 +795,12 @@ class SentenceChecks(ValueChecks):
 
     @staticmethod
     def clause_start(buffer: bytearray, line: int, pos: int) -> bool:
-        """Whether ``pos`` starts a clause: only spaces, a bullet's mark or nothing before it on its
-        line, or a colon, a full stop, a comma, a semicolon, an opening bracket or a comment's mark
-        (``# hunter2 is the password``)."""
+        """Whether ``pos`` starts a clause: only spaces, a bullet's mark, a comment's or a quote's
+        marks (``# hunter2 is the password``, ``REM …``, ``% …``) or nothing before it on its line,
+        or a colon, a full stop, a comma, a semicolon or an opening bracket."""
         while pos > line and buffer[pos - 1] in b" \t":
             pos -= 1
-        return pos == line or buffer[pos - 1] in b":.;,!?(-*>#/"
+        return pos == line or buffer[pos - 1] in b":.;,!?(-*>#/" or margin_end(buffer, line, pos) >= pos
 
     def quoted_passphrase(self, buffer: bytearray, first: int, close: int, *, short: bool = False) -> bool:
         """Whether the quoted words ``buffer[first:close]`` are a passphrase: four words or more

@@ -96,3 +96,11 @@ joined = st.lists(st.text(string.ascii_lowercase + string.digits, min_size=2, ma
 @given(value=joined, name=st.sampled_from(["password", "token", "secret", "API key"]))
 def test_a_joined_name_before_is_the_is_kept(value: str, name: str) -> None:
     assert find_secret(f"{value} is the {name}") is None
+
+
+@pytest.mark.parametrize("margin", ["% ", "REM ", "' ", ":: ", ";; ", "  1. ", "> > "])
+@pytest.mark.parametrize("form", ["{}hunter22 is the password", "{}Tr0ub4dor&3 (the staging db password)"])
+def test_a_value_after_a_comments_or_a_quotes_marks_starts_its_clause(margin: str, form: str) -> None:
+    """A note commented out in TeX, a batch file or Visual Basic, or quoted twice, starts its
+    clauses after those marks as after ``# ``."""
+    assert find_secret(form.format(margin)) == "credential_assignment"
