@@ -110,6 +110,8 @@ class PlaceChecks(SentenceChecks):
     base64_data = compiled(BASE64_DATA)
     net_use = compiled(rb"(?i:net[ \t]+use)[ \t]")
     url_stand_in = compiled(URL_STAND_IN)
+    anonymous_user = compiled(rb"(?i:anonymous)")
+    port_digits = compiled(rb"[0-9]{1,5}")
     opening_bracket = compiled(rb"[(\[]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
@@ -592,10 +594,10 @@ class PlaceChecks(SentenceChecks):
         :data:`.vocabulary.URL_STAND_IN`): one that starts with a percent-encoded byte (``%40...``)
         or a symbol is a password. One that repeats the user's name is a well-known local default,
         as in curl's ``-u 'test:test'`` (``amqp://guest:guest@localhost``,
-        ``postgres://postgres:postgres@...``).
-        """
+        ``postgres://postgres:postgres@...``), and anonymous FTP's is by convention an address or
+        a word, never a secret (``ftp://anonymous:guest@...``, RFC 1635)."""
         start, end = match.span("body")
-        if same_bytes(buffer, match.span("user"), (start, end)):
+        if same_bytes(buffer, match.span("user"), (start, end)) or self.anonymous_user.fullmatch(buffer, *match.span("user")):
             return False
         cut = min((i for i in (buffer.find(c, start, end) for c in b"/?#") if i >= 0), default=end)
         if cut < end and (cut == start or bytes(buffer[start:cut]).isdigit()):
@@ -645,6 +647,8 @@ class PlaceChecks(SentenceChecks):
         start = found.start("user")
         if self.address_label.search(buffer, max(0, start - _LABEL_REACH), start) is None:
             return False
+        if self.port_digits.fullmatch(buffer, *found.span("body")) is not None:
+            return False  # a host and its port before another name (redis: cache:6379@...), as often as a PIN
         return self.iam_member_type.fullmatch(buffer, *found.span("user")) is None and self.url_password(buffer, found)
 
     def userinfo_ending_at(self, buffer: bytearray, at: int) -> re.Match[bytes] | None:

@@ -107,6 +107,8 @@ def test_a_password_before_a_host_after_its_service_is_refused_without_echo(form
         "FTP: user:***@ftp.example.com", "ssh deploy@host", "scp app.tar deploy@host:/srv/", "git clone git@github.com:org/repo.git",
         # an IAM member, an image pinned to a digest
         "git: serviceAccount:ci@project.iam.gserviceaccount.com", "redis: redis:7.2@sha256:4b0c9d1e",
+        # anonymous FTP's convention; a host and its port before another name
+        "FTP: anonymous:guest@ftp.example.com", "redis: cache:6379@v2.example",
     ],
 )  # fmt: skip
 def test_the_same_shape_without_a_service_or_a_password_is_kept(text: str) -> None:

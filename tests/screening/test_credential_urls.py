@@ -65,6 +65,9 @@ def test_a_url_password_that_starts_with_a_symbol_or_an_encoded_byte_is_refused(
         "postgres://app:****@/app",
         "postgresql://app@/app?host=/cloudsql/proj:region:inst",
         "postgresql:///mydb?host=/var/run/postgresql",
+        # anonymous FTP's password is an address or a word by convention (RFC 1635), never a secret
+        "ftp://anonymous:guest@ftp.example.com/pub",
+        "ftp://Anonymous:ann@example.com@ftp.example.com/",
     ],
 )
 def test_urls_without_a_password_are_kept(text: str) -> None:
