@@ -49,7 +49,7 @@ MAX_COPY_LINE = 256
 """How far back on its line an address and a password look for a tool that copies to ``user@host:``."""
 MAX_REDIS_REACH = 128
 """How far before Redis's ``AUTH`` in a note the word Redis may stand (the line before, as a
-heading: ``Redis:\n  AUTH ...``)."""
+heading: ``Redis:\n  AUTH ...``), and after it on its line (``AUTH ... in redis-cli``)."""
 
 PASSWORD_FIELD = rb"(?i:pass(?:word|wd|phrase|code)|pwd|" + PASSWORD_WORD + rb")|(?i:pass)(?![a-z])"
 """What a selector or label of a password field holds: ``#password``, ``input[name="passwd"]``,
@@ -112,10 +112,11 @@ class LoginChecks(ConditionalChecks):
         """Check for Redis's ``AUTH`` command written in a note (``Redis: AUTH ...``, ``in
         redis-cli run AUTH ... first``): Redis named on its line or the end of the line before
         (within :data:`MAX_REDIS_REACH` bytes), then a value with a password's texture right after
-        ``AUTH`` or after a user (``AUTH default ...``). Elsewhere ``AUTH`` is any protocol's."""
+        ``AUTH`` or after a user (``AUTH default ...``), Redis named within as many bytes after
+        it on its line too (``AUTH ... in redis-cli``). Elsewhere ``AUTH`` is any protocol's."""
         start = max(0, match.start() - MAX_REDIS_REACH)
-        end = buffer.find(b"\n", match.end())
-        if self.redis_word.search(buffer, start, len(buffer) if end < 0 else end) is None:
+        end = buffer.find(b"\n", match.end(), match.end() + MAX_REDIS_REACH)
+        if self.redis_word.search(buffer, start, min(len(buffer), match.end() + MAX_REDIS_REACH) if end < 0 else end) is None:
             return False
         spots = (match.start("user"), match.end()) if match.start("user") >= 0 else (match.end(),)
         return any(self.server_password_at(buffer, spot) for spot in spots)

@@ -641,7 +641,10 @@ class PlaceChecks(SentenceChecks):
         ``redis = app:...@cache.internal``, ``lftp deploy:...@ftp.example.com``), judged as a
         URL's password (:meth:`url_password`). Without such a name the shape is an e-mail
         address's as often (``email:John.Smith1990@gmail.com``), and kept."""
-        found = self.userinfo_ending_at(buffer, match.start())
+        at = match.start()
+        if buffer.find(b":", max(0, at - _USERINFO_REACH), at) < 0:
+            return False  # looked for first: most addresses have no user and password before them
+        found = self.userinfo_ending_at(buffer, at)
         if found is None or found.start("user") == found.end("user"):
             return False
         start = found.start("user")
