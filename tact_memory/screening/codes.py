@@ -24,7 +24,7 @@ Design:
   two codes of digits or more, say what they are without a colon: after a space, a dash or on the
   lines below the name (``GitHub recovery codes\n3f9a2-c81d0\n7b2e1-a9d44``). In no such shape,
   one run after a colon or "is" counts when it looks generated. Unlock and activation codes (a
-  phone's PUK, a licence's key) are read as recovery codes are.
+  phone's, a licence's key) are read as recovery codes are.
 - An app password as Google issues one is four groups of four lower-case letters (``app password:
   abcd efgh ijkl mnop``); after its name, four such words are none of prose's.
 """
@@ -88,9 +88,9 @@ class CodeChecks(ValueChecks):
 
     def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether digits that are a PIN follow a PIN's name: not one digit repeated, not a run.
-        Right after ``PIN`` (or ``PUK``) in capitals with no colon or "is", the digits must end their clause
-        or say what they are for (``PIN 4921 for the office door``); ``PIN 2024 rollout`` and a
-        lower-case ``pin 4921`` (a board's) are kept."""
+        Right after ``PIN`` (or ``PUK``) in capitals with no colon or "is", the digits must end
+        their clause or say what they are for (``PIN 4921 for the office door``); ``PIN 2024
+        rollout`` and a lower-case ``pin 4921`` (a board's) are kept."""
         value = self.pin_value.match(buffer, match.end())
         if value is None and match.end() - match.start() == 3 and buffer.startswith((b"PIN", b"PUK"), match.start()):
             value = self.bare_pin.match(buffer, match.end())

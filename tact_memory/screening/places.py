@@ -53,6 +53,7 @@ def given_word(match: re.Match[bytes]) -> tuple[int, int]:
     return match.span(group)
 
 _USERINFO_REACH = 260
+"""How far before an ``@`` a user and a password are looked for: 128 bytes of each and a colon."""
 _LABEL_REACH = 24  # the longest ADDRESS_LABEL with the spaces around its separator
 ADDRESS_LABEL = (
     rb"(?<![A-Za-z0-9_.-])(?i:s?ftps?|lftp|ssh|scp|rsync|smb|cifs|smbclient|webdav|redis|rediss|amqps?|rabbitmq"
@@ -61,7 +62,6 @@ ADDRESS_LABEL = (
 )
 """The service or the tool whose account a user and a password before a host with no scheme log
 in to, ending where the user starts: its name and a colon or ``=``, or a command's word and a space."""
-"""How far before an ``@`` a user and a password are looked for: 128 bytes of each and a colon."""
 
 HOST_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.*-")
 """What a password file's host field is written with (besides an escaped colon)."""
@@ -651,7 +651,7 @@ class PlaceChecks(SentenceChecks):
         if self.address_label.search(buffer, max(0, start - _LABEL_REACH), start) is None:
             return False
         if self.port_digits.fullmatch(buffer, *found.span("body")) is not None:
-            return False  # a host and its port before another name (redis: cache:6379@...), as often as a PIN
+            return False  # a host and its port before another name (redis: cache:6379@...) as often as digits alone
         return self.iam_member_type.fullmatch(buffer, *found.span("user")) is None and self.url_password(buffer, found)
 
     def userinfo_ending_at(self, buffer: bytearray, at: int) -> re.Match[bytes] | None:

@@ -1159,14 +1159,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", pattern, Checks.unlocking_value)
         for verb in (b"unlock", b"decrypt", b"unseal")
         for pattern in spelled(verb, _UNLOCKED_WITH, gap=rb"[A-Za-z0-9_]")
-    ),    # A value given with the login or the unlocking it is for after it: use ... to log in, enter
+    ),
+    # A value given with the login or the unlocking it is for after it: use ... to log in, enter
     # ... to unlock the vault. Found by "to" and the verb (literals); the giving verb and the value
     # are looked for before them.
     *(
         ("credential_assignment", lead + rb"(?:to)?(?![A-Za-z])", Checks.value_to_log_in)
         for lead in (b" to log in", b" to log on", b" to login", b" to sign in", b" to unlock", b" to decrypt", b" to authenticate")
     ),
-
     # A password after the user a login logs in as, joined by "with" or "using": log in as bob
     # with ..., sign in as admin using ..., connect as root with .... Found by the verb's end and
     # "as" ("in as" ends log in, login, sign in, logged in and ssh in; "as" alone is in most

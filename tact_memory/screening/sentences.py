@@ -709,7 +709,7 @@ class SentenceChecks(ValueChecks):
             return False  # a name's part after another's (ns:admin:..., ann@admin:...)
         found = self.value_at(buffer, match.end())
         if found is None or self.pair_marks.search(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
-            return False  # (a bracket that closes the clause after the value is an aside's: Grafana (admin:...))
+            return False  # a bracket that closes the clause after the value is an aside's: Grafana (admin:...)
         return self.bare_value(buffer, match.end()) and self.pair_address.match(buffer, match.end()) is None
 
     def login_as_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -758,9 +758,10 @@ class SentenceChecks(ValueChecks):
         password.``, ``use hunter2 as the password for the demo``, ``Tr0ub4dor&3 (the staging db
         password)``.
 
-        After "is" or "was", or before the aside's bracket, the value must start its clause (a line, a bullet, or after a colon,
-        a full stop, a comma or a bracket: ``Note: hunter2 is the password``); after "as" a verb
-        that gives it must stand before it in its clause (use, set, enter, type, with...). The
+        After "is" or "was", or before the aside's bracket, the value must start its clause (a
+        line, a bullet, a comment's marks, or after a colon, a full stop, a comma or a bracket:
+        ``Note: hunter2 is the password``); after "as" a verb that gives it must stand before it
+        in its clause (use, set, enter, type, with...). The
         value is judged as one that ends its clause after "is" (:meth:`weak_password`), or by a
         password's texture when ``-``, ``_``, ``.`` or ``/`` join it; ``<|endoftext|> is the
         special token``, ``ed25519 is the key`` and ``it is the password`` are kept. Past
