@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "e082eb4e6d096ad5577f30da3816280a"
+DIGEST = "cf21d75a7c34b5f604b08ddc3fac81bc"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -367,6 +367,7 @@ LEADS: tuple[bytes, ...] = (
     b'XAUTH',
     b'fill_in',
     b'',
+    b'eyJhdXRocyI6',
     b'auth',
     b'Auth',
     b'AUTH',

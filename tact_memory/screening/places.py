@@ -132,6 +132,7 @@ class PlaceChecks(SentenceChecks):
     prose_word = compiled(rb"[a-z]{1,16}")
     listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+" + _OPTION_JOINT + rb"[ \t]+`?\Z")
     brace = compiled(rb"[{}]")
+    docker_secret = compiled(rb"\"(?:auth|password|identitytoken)\"[ \t\r\n]*:[ \t\r\n]*\"(?P<value>[^\"\\]{1,2048})\"")
     decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
     terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
     expect_word = compiled(rb"(?<![A-Za-z0-9_])expect(?:_exact)?(?![A-Za-z0-9_])")
@@ -373,6 +374,19 @@ class PlaceChecks(SentenceChecks):
             return False
         pair = self.decoded_pair.fullmatch(decoded)
         return pair is not None and self.header_texture.fullmatch(decoded, pair.start("password")) is not None
+
+    def encoded_docker_config(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a Docker config in base64 (a Kubernetes Secret's ``.dockerconfigjson``,
+        ``kubectl get secret -o yaml`` prints it so): read back, a registry's ``auth``,
+        ``password`` or ``identitytoken`` holds a value of its own, four different bytes or more
+        and no template (``{"auths":{}}`` and ``"auth":"${AUTH}"`` are none)."""
+        decoded = base64_decoded(buffer, *match.span())
+        if decoded is None:
+            return False
+        return any(
+            len(set(found.group("value"))) >= MIN_DISTINCT and self.url_stand_in.fullmatch(found.group("value")) is None
+            for found in self.docker_secret.finditer(decoded)
+        )
 
     def htpasswd_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``htpasswd -b``, which takes the password as its last argument, after the

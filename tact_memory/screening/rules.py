@@ -868,6 +868,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         Checks.typed_password,
     ),
     ("credential_assignment", _SEPARATOR, Checks.assignment),
+    # A Docker config in base64 (a Kubernetes Secret's .dockerconfigjson: {"auths":... is eyJhdXRocyI6),
+    # read back: an "auth", "password" or "identitytoken" of its own inside it is the secret.
+    (
+        "credential_assignment",
+        word_start(rb"eyJhdXRocyI6", rb"[A-Za-z0-9+/]{8,4000}={0,2}(?![A-Za-z0-9+/=])", gap=rb"[A-Za-z0-9+/]"),
+        Checks.encoded_docker_config,
+    ),
     # A user and a password in base64 after a word of authentication or credentials, where no
     # header or key says what the value is: the docker auth is dXNlcjo..., use Basic dXNlcjo...,
     # the registry creds in base64: dXNlcjo... (read back and judged).

@@ -6,6 +6,7 @@ and judged as a pair; base64 of anything else is kept."""
 from __future__ import annotations
 
 import base64
+import json
 import string
 
 import pytest
@@ -59,3 +60,34 @@ def test_base64_of_text_without_a_pair_is_kept(context: str, text: str) -> None:
 )  # fmt: skip
 def test_what_is_no_pair_or_no_authentication_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+# A Docker config in base64, as a Kubernetes Secret of type dockerconfigjson holds it.
+def _docker_config(entry: dict[str, str]) -> str:
+    config = {"auths": {"registry.example.com": entry}} if entry else {"auths": {}}
+    return base64.b64encode(json.dumps(config, separators=(",", ":")).encode()).decode()
+
+
+DOCKER_FORMS = [
+    ".dockerconfigjson: {c}", "data:\n  .dockerconfigjson: {c}\ntype: kubernetes.io/dockerconfigjson", "echo '{c}' | base64 -d",
+    '"data": {{".dockerconfigjson": "{c}"}}',
+]  # fmt: skip
+
+
+@given(
+    form=st.sampled_from(DOCKER_FORMS),
+    field=st.sampled_from(["password", "auth", "identitytoken"]),
+    user=users,
+    secret=mixed.filter(lambda v: '"' not in v and "\\" not in v),
+)
+def test_a_docker_config_in_base64_with_a_credential_is_refused(form: str, field: str, user: str, secret: str) -> None:
+    value = base64.b64encode(f"{user}:{secret}".encode()).decode() if field == "auth" else secret
+    text = form.format(c=_docker_config({"username": user, field: value}))
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "entry", [{}, {"auth": "${REGISTRY_AUTH}"}, {"username": "deploy"}, {"password": "xxx"}, {"auth": ""}], ids=repr
+)
+def test_a_docker_config_in_base64_without_a_credential_is_kept(entry: dict[str, str]) -> None:
+    assert find_secret(f".dockerconfigjson: {_docker_config(entry)}") is None
