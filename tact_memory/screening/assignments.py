@@ -148,6 +148,12 @@ class AssignmentChecks(SentenceChecks):
     weak_name = compiled(WEAK_NAME)
     pass_name = compiled(PASS_NAME)
     number = compiled(NUMBER)
+    # A name that counts credentials rather than holding one: a limit's or a count's word before
+    # it, or its word in the plural (max_access_token, num_keys, passwords, API_TOKENS).
+    counted_name = compiled(
+        rb"(?i:(?:max|min|num|n|count|total|limit)[_.-].*"
+        rb"|.*(?:tokens|passwords|passwds|secrets|keys|codes|credentials|creds|passcodes|passphrases))"
+    )
     secret_reference_name = compiled(SECRET_REFERENCE_NAME)
     secret_flag = compiled(SECRET_FLAG)
     key_name_value = compiled(KEY_NAME_VALUE)
@@ -219,6 +225,8 @@ class AssignmentChecks(SentenceChecks):
         if named:
             if self.code_reference(buffer, start, end, match, variable_key=variable_key):
                 return False
+            if self.counted_name.fullmatch(buffer, start, end) is not None and self.number_value(buffer, value):
+                return False  # a count of them: max_access_tokens: 50, passwords: 12
             if self.names_secret_key(buffer, start, end, value):
                 return False
             if self.names_lookup(buffer, start, end, value):
@@ -616,6 +624,11 @@ class AssignmentChecks(SentenceChecks):
         return self.is_value(buffer, first, last) and (
             not texture or self.header_texture.fullmatch(buffer, first, trimmed(buffer, first, last)) is not None
         )
+
+    def number_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the value at ``pos`` is a number (``50``, ``0x10``, ``1.5e3``), quoted or not."""
+        found = self.value_at(buffer, pos)
+        return found is not None and self.number.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None
 
     def pass_value(self, buffer: bytearray, start: int, end: int, *, certain: bool) -> bool:
         """Whether ``buffer[start:end]``, after ``pass`` alone, is a password: never a number

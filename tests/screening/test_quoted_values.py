@@ -486,3 +486,23 @@ def test_a_generated_value_in_a_list_under_a_credential_name_is_refused(name: st
 )  # fmt: skip
 def test_what_such_a_list_holds_that_is_no_generated_value_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "max_access_tokens: 50", "max_access_token: 50", "access_tokens: 50", "num_api_keys = 12", "API_TOKENS=25", "passwords: 12",
+        "total_secrets: 340", "limit_tokens = 0x10", '"max_api_tokens": "100"', "MIN_PASSWORDS=2.5e3",
+    ],
+)  # fmt: skip
+def test_a_number_under_a_name_that_counts_credentials_is_kept(text: str) -> None:
+    """A limit's or a count's word before a credential's name, or its word in the plural, counts
+    them: a number there is how many."""
+    assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text", ["access_tokens: Xk9mQ2vLp7ZrQw", "API_TOKENS=Xk9mQ2vLp7ZrQw", "max_password: hunter22", "recovery_codes: 48301957", "token: 482913"]
+)
+def test_what_is_no_number_under_such_a_name_is_judged_as_before(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text
