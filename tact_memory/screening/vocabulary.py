@@ -477,10 +477,11 @@ LATIN_KEY_WORDS = tuple(word for word in OTHER_KEY_WORDS if all(letter < "\u0250
 whose words for "is" and "for" are the linking words' and :data:`PURPOSE`'s; none holds a word
 :data:`CREDENTIAL_WORD` knows."""
 # Words that introduce a user and a password given as a pair (the staging login is admin:...,
-# DB creds: app / ..., the admin account is admin@example.com / ..., u/p: admin/...), and how far
+# DB creds: app / ..., the admin account is admin@example.com / ..., u/p: admin/..., Kafka's
+# SASL: app:...), and how far
 # before the user they may stand on its line.
 LOGIN_CONTEXT = (
-    rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t_-]?auth|wi-?fi|wlan|ssid"
+    rb"(?i:(?<![A-Za-z])(?:log[ -]?in|sign[ -]?in|cred(?:s|entials?)|account|user(?:name)?|basic[ \t_-]?auth|sasl|wi-?fi|wlan|ssid"
     rb"|u/pw?)(?![A-Za-z-]))"
 )
 MAX_LOGIN_CONTEXT = 48

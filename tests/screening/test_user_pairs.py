@@ -14,7 +14,8 @@ from tact_memory.screening.credentials import find_secret
 from .test_clause_values import weak
 from .test_sentences import ends, generated, mixed
 
-CONTEXTS = ["Grafana login", "the staging login is", "DB creds:", "credentials", "the admin account is", "sign in with", "Username and password:", "basic auth", "BasicAuth:", "basic-auth"]
+CONTEXTS = ["Grafana login", "the staging login is", "DB creds:", "credentials", "the admin account is", "sign in with", "Username and password:", "basic auth", "BasicAuth:", "basic-auth",
+            "Kafka SASL:", "SASL PLAIN"]  # fmt: skip
 USERS = ["admin", "app", "root", "ann@example.com", "svc-deploy", "j.doe"]
 
 
@@ -56,6 +57,8 @@ def test_a_pair_before_a_host_after_a_login_word_is_refused(context: str, user: 
         "account: group:Ops-Team2024@corp.example", "the user login is domain:Corp-Example2024@corp.example",
         "the login service at db2:5432 is slow",
         "the user image python:3.11-slim is pulled",
+        # SASL's settings, no pair
+        "sasl.mechanism: PLAIN", "SASL: SCRAM-SHA-512", "SASL is app:${KAFKA_PASSWORD}",
         # A short password of one or two kinds of character, as after a name with no verb.
         "login admin:hunter2 is the default for the demo",
     ],
