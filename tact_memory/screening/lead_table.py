@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "cf21d75a7c34b5f604b08ddc3fac81bc"
+DIGEST = "e3b9bd9e526afec698cf178d92f49499"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -686,6 +686,7 @@ LEADS: tuple[bytes, ...] = (
     b'):',
     b'):',
     b')',
+    b']:',
     b'u/',
     b'u / ',
     b'U/',

@@ -1137,6 +1137,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             rb"\):[ \t]+",
             rb"\):(?=[ \t]*\r?\n)",  # password (prod): and the value below it
             rb"\)[ \t]+=[ \t]+",  # password (prod) = ...
+            rb"\]:[ \t]+",  # AWS Secret Access Key [None]: ..., as aws configure prompts
         )
     ),
     # A user and a password after a label that names both: username/password: ann/..., user/pass =

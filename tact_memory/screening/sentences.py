@@ -491,18 +491,19 @@ class SentenceChecks(ValueChecks):
     def prose_separator(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value after an arrow or a dash that stands for a colon in a note (``new
         password -> ...``, ``password for prod - ...``), or after a colon that follows an aside in
-        brackets (``password (prod): ...``). Only a value with a password's texture counts, as
+        brackets (``password (prod): ...``; square ones too, as ``aws configure`` prompts with the
+        current value: ``AWS Secret Access Key [None]: ...``). Only a value with a password's texture counts, as
         after a name with no verb (:meth:`bare_after_name`), or one that ends its clause
         (:meth:`clause_value`); the name is the sentence's, as after a colon (the name itself, what
         it is for, or how it changed). An aside that names an account systems come with stands
         for the name (``Jenkins (admin): ...``, ``Grafana (user root): ...``), and then only a
         value with a password's texture counts (:meth:`bare_value`)."""
         end = match.start()
-        if buffer[end] == ord(")"):
+        if buffer[end] in b")]":
             before = self.before_aside(buffer, end)
             if before is None:
-                return False  # a call (password(...): ...) or no aside on this line
-            if self.aside_account.fullmatch(buffer, buffer.find(b"(", before, end) + 1, end) is not None:
+                return False  # a call (password(...): ...), an index (keys[0]: ...) or no aside on this line
+            if self.aside_account.fullmatch(buffer, buffer.find(b"(" if buffer[end] == ord(")") else b"[", before, end) + 1, end) is not None:
                 found = self.value_at(buffer, match.end())  # no path's, ARN's or URL's marks in it
                 return found is not None and self.pair_marks.search(buffer, *found[:2]) is None and self.bare_value(buffer, match.end())
             end = before

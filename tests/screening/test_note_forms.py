@@ -285,3 +285,23 @@ def test_a_weak_value_that_closes_an_aside_is_refused(name: str, value: str, aft
 )
 def test_a_bracket_after_a_name_in_code_or_around_words_ends_no_password(text: str) -> None:
     assert find_secret(text) is None
+
+
+# An aside in square brackets before the colon: aws configure prompts with the current value so.
+@given(
+    name=st.sampled_from(["AWS Secret Access Key", "API key", "Password", "secret key"]),
+    aside=st.sampled_from(["None", "****************KEYx", "staging", "none"]),
+    value=st.sampled_from(["Xk9mQ2vLp7ZrQwErTy", "Tr0ub4dor&3x", "wJalrXUtnFEMIxK7MDENGxbPxRfiCY9Zx"]),
+)
+def test_a_value_after_an_aside_in_square_brackets_and_a_colon_is_refused(name: str, aside: str, value: str) -> None:
+    text = f"{name} [{aside}]: {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["tokens[0]: Xk9mQ2vLp7ZrQw", "see [password]: docs/password.md", "[1]: https://example.com/Token2024x",
+     "Default region name [None]: us-east-1", "API key [see vault]: rotate monthly"],
+)  # fmt: skip
+def test_an_index_a_link_or_a_setting_before_square_brackets_and_a_colon_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
