@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "e3b9bd9e526afec698cf178d92f49499"
+DIGEST = "39f4e0812771e47b829a814c5ad4e297"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -682,6 +682,10 @@ LEADS: tuple[bytes, ...] = (
     b' -',
     b' --',
     b'\xe2\x86\x92',
+    b'\xe2\x87\x92',
+    b'\xe2\x9f\xb6',
+    b'\xe2\x9e\x94',
+    b'\xe2\x9e\x9c',
     b'\xe2\x80',
     b'):',
     b'):',

@@ -1132,7 +1132,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in (
             rb" ->?[ \t]+",
             rb" --[ \t]+",  # two hyphens, as plain text writes a dash
-            "\u2192".encode() + rb"(?<=[ \t]...)[ \t]+",  # a right arrow
+            # a right arrow: →, ⇒, ⟶, ➔, ➜
+            *(arrow.encode() + rb"(?<=[ \t]...)[ \t]+" for arrow in ("\u2192", "\u21d2", "\u27f6", "\u2794", "\u279c")),
             "\u2013".encode()[:2] + rb"[\x93\x94](?<=[ \t]...)[ \t]+",  # an en or em dash
             rb"\):[ \t]+",
             rb"\):(?=[ \t]*\r?\n)",  # password (prod): and the value below it
