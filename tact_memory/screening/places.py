@@ -129,7 +129,7 @@ class PlaceChecks(SentenceChecks):
     port_like = compiled(rb"[0-9][0-9:.,/-]*")
     option_joint = compiled(_OPTION_JOINT)
     # An option a sentence lists after another: "--user and " before "--password together".
-    prose_word = compiled(rb"[a-z]{1,16}")
+    lower_word = compiled(rb"[a-z]{1,16}")
     listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+" + _OPTION_JOINT + rb"[ \t]+`?\Z")
     brace = compiled(rb"[{}]")
     docker_secret = compiled(rb"\"(?:auth|password|identitytoken)\"[ \t\r\n]*:[ \t\r\n]*\"(?P<value>[^\"\\]{1,2048})\"")
@@ -203,7 +203,7 @@ class PlaceChecks(SentenceChecks):
         if self.option_joint.fullmatch(buffer, start, end) is not None and not opening_quote(buffer, start):
             return False  # "--password and --token": options a sentence lists
         if (
-            self.prose_word.fullmatch(buffer, start, end) is not None
+            self.lower_word.fullmatch(buffer, start, end) is not None
             and not opening_quote(buffer, start)
             and self.listed_after.search(buffer, max(0, match.start() - MAX_BEFORE_OPTION), match.start()) is not None
         ):

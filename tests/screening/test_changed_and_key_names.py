@@ -243,7 +243,7 @@ def test_subtraction_in_code_is_no_separator(text: str) -> None:
 
 
 @given(
-    name=st.sampled_from(["password", "staging db password", "API key", "token", "passphrase"]),
+    name=st.sampled_from(["password", "staging db password", "API key", "token", "passphrase", "Password", "DB_PASSWORD", "GitHub Token"]),
     said=st.sampled_from(["expired,", "was revoked;", "rotates monthly;", "leaked.", "changed:"]),
     one=st.sampled_from(["the new one", "current one", "The new one", "the real one"]),
     value=st.one_of(mixed, hex_key),
