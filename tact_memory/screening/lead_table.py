@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "39f4e0812771e47b829a814c5ad4e297"
+DIGEST = "e48814a9292e314626513e9e1132a8f4"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -744,6 +744,12 @@ LEADS: tuple[bytes, ...] = (
     b'unseal',
     b'Unseal',
     b'UNSEAL',
+    b"it's now ",
+    b"It's now ",
+    b'it is now ',
+    b'It is now ',
+    b'it\xe2\x80\x99s now ',
+    b'It\xe2\x80\x99s now ',
     b' to log in',
     b' to log on',
     b' to login',

@@ -1169,6 +1169,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for verb in (b"unlock", b"decrypt", b"unseal")
         for pattern in spelled(verb, _UNLOCKED_WITH, gap=rb"[A-Za-z0-9_]")
     ),
+    # A value that "it" gives for a credential named earlier on the line: the DB password changed;
+    # it's now .... Found by the pronoun and "now" (literals).
+    *(
+        ("credential_assignment", lead, Checks.pronoun_value)
+        for lead in (b"it's now ", b"It's now ", b"it is now ", b"It is now ", "it\u2019s now ".encode(), "It\u2019s now ".encode())
+    ),
     # A value given with the login or the unlocking it is for after it: use ... to log in, enter
     # ... to unlock the vault. Found by "to" and the verb (literals); the giving verb and the value
     # are looked for before them.

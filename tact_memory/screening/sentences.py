@@ -683,6 +683,13 @@ class SentenceChecks(ValueChecks):
             return False
         return self.bare_value(buffer, value)
 
+    def pronoun_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value that "it" gives for a credential named earlier on its line (``the DB
+        password changed; it's now ...``): the name ends its phrase there (:meth:`named_earlier`),
+        and the value looks generated (:meth:`bare_value`), as "it" stands for anything (``the
+        token format changed; it's now v2-signed``, ``it's now in Vault``)."""
+        return self.named_earlier(buffer, match.start()) and self.bare_value(buffer, match.end())
+
     def value_to_log_in(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value given with the login or the unlocking it is for after it (``use ...
         to log in``, ``enter ... to unlock the vault``): "use", "enter" or "type" right before

@@ -333,3 +333,26 @@ def test_a_one_time_password_s_secret_in_groups_of_four_is_refused(name: str, gr
 )  # fmt: skip
 def test_seeds_and_groups_that_are_no_one_time_password_secret_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+@given(
+    name=st.sampled_from(["DB password", "staging API key", "Password", "GitHub Token", "passphrase"]),
+    said=st.sampled_from(["changed;", "was rotated,", "expired.", "leaked;"]),
+    it=st.sampled_from(["it's now", "it is now", "It's now", "it\u2019s now"]),
+    value=st.one_of(mixed, hex_key),
+)
+def test_a_value_it_gives_for_a_credential_named_earlier_is_refused(name: str, said: str, it: str, value: str) -> None:
+    text = f"The {name} {said} {it} {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We rotated the API token; it's now in Vault.", "The token format changed; it's now v2-signed",
+        "the password policy changed, it's now 12 characters", "The password page moved; it's now /auth/Reset2",
+        "We changed the build; it's now Xk9mQ2vLp7",
+    ],
+)  # fmt: skip
+def test_what_it_gives_that_is_no_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
