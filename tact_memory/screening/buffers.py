@@ -174,7 +174,7 @@ def trimmed_line(buffer: bytearray, start: int, end: int) -> int:
     return end
 
 
-def distinct(buffer: bytearray, start: int, end: int) -> int:
+def distinct(buffer: bytes | bytearray, start: int, end: int) -> int:
     # A memoryview slice reads the bytes in place; a bytearray slice would copy them.
     with memoryview(buffer) as view:
         return len(set(view[start:end]))

@@ -39,14 +39,13 @@ import re
 from .buffers import trimmed
 from .conditionals import ConditionalChecks
 from .leads import compiled
+from .places import command_start
 from .vocabulary import PASSWORD_WORD
 
 __all__ = ["LoginChecks", "PASSWORD_FIELD"]
 
 MAX_FILE_OPTION = 72
 """How far before a process substitution the option it is given to may start."""
-MAX_COPY_LINE = 256
-"""How far back on its line an address and a password look for a tool that copies to ``user@host:``."""
 MAX_REDIS_REACH = 128
 """How far before Redis's ``AUTH`` in a note the word Redis may stand (the line before, as a
 heading: ``Redis:\n  AUTH ...``), and after it on its line (``AUTH ... in redis-cli``)."""
@@ -116,7 +115,7 @@ class LoginChecks(ConditionalChecks):
         it on its line too (``AUTH ... in redis-cli``). Elsewhere ``AUTH`` is any protocol's."""
         start = max(0, match.start() - MAX_REDIS_REACH)
         end = buffer.find(b"\n", match.end(), match.end() + MAX_REDIS_REACH)
-        if self.redis_word.search(buffer, start, min(len(buffer), match.end() + MAX_REDIS_REACH) if end < 0 else end) is None:
+        if self.redis_word.search(buffer, start, match.end() + MAX_REDIS_REACH if end < 0 else end) is None:
             return False
         spots = (match.start("user"), match.end()) if match.start("user") >= 0 else (match.end(),)
         return any(self.server_password_at(buffer, spot) for spot in spots)
@@ -133,8 +132,7 @@ class LoginChecks(ConditionalChecks):
         value = self.address_value.match(buffer, match.end())
         if value is None:
             return False
-        line = buffer.rfind(b"\n", max(0, at - MAX_COPY_LINE), at) + 1
-        return self.copy_tool.search(buffer, line, at) is None and self.generated(buffer, *value.span())
+        return self.copy_tool.search(buffer, command_start(buffer, at), at) is None and self.generated(buffer, *value.span())
 
     def server_password_at(self, buffer: bytearray, pos: int) -> bool:
         """Whether a value of its own with a password's texture starts at ``pos``."""

@@ -9,7 +9,7 @@ import binascii
 import bisect
 import re
 
-from .buffers import base64_decoded, comment_word, distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
+from .buffers import base64_decoded, comment_word, digits_only, distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
 from .comment_marks import MARK_BYTES
 from .leads import compiled
 from .names import (
@@ -111,7 +111,6 @@ class PlaceChecks(SentenceChecks):
     net_use = compiled(rb"(?i:net[ \t]+use)[ \t]")
     url_stand_in = compiled(URL_STAND_IN)
     anonymous_user = compiled(rb"(?i:anonymous)")
-    port_digits = compiled(rb"[0-9]{1,5}")
     opening_bracket = compiled(rb"[(\[]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
@@ -384,7 +383,7 @@ class PlaceChecks(SentenceChecks):
         if decoded is None:
             return False
         return any(
-            len(set(found.group("value"))) >= MIN_DISTINCT and self.url_stand_in.fullmatch(found.group("value")) is None
+            distinct(decoded, *found.span("value")) >= MIN_DISTINCT and self.url_stand_in.fullmatch(decoded, *found.span("value")) is None
             for found in self.docker_secret.finditer(decoded)
         )
 
@@ -664,7 +663,7 @@ class PlaceChecks(SentenceChecks):
         start = found.start("user")
         if self.address_label.search(buffer, max(0, start - _LABEL_REACH), start) is None:
             return False
-        if self.port_digits.fullmatch(buffer, *found.span("body")) is not None:
+        if found.end("body") - found.start("body") <= 5 and digits_only(buffer, *found.span("body")):
             return False  # a host and its port before another name (redis: cache:6379@...) as often as digits alone
         return self.iam_member_type.fullmatch(buffer, *found.span("user")) is None and self.url_password(buffer, found)
 

@@ -492,10 +492,10 @@ class SentenceChecks(ValueChecks):
         """Check for a value after an arrow or a dash that stands for a colon in a note (``new
         password -> ...``, ``password for prod - ...``), or after a colon that follows an aside in
         brackets (``password (prod): ...``; square ones too, as ``aws configure`` prompts with the
-        current value: ``AWS Secret Access Key [None]: ...``). Only a value with a password's texture counts, as
-        after a name with no verb (:meth:`bare_after_name`), or one that ends its clause
-        (:meth:`clause_value`); the name is the sentence's, as after a colon (the name itself, what
-        it is for, or how it changed). An aside that names an account systems come with stands
+        current value: ``AWS Secret Access Key [None]: ...``). Only a value with a password's
+        texture counts, as after a name with no verb (:meth:`bare_after_name`), or one that ends
+        its clause (:meth:`clause_value`); the name is the sentence's, as after a colon (the name
+        itself, what it is for, or how it changed). An aside that names an account systems come with stands
         for the name (``Jenkins (admin): ...``, ``Grafana (user root): ...``), and then only a
         value with a password's texture counts (:meth:`bare_value`)."""
         end = match.start()
