@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "e48814a9292e314626513e9e1132a8f4"
+DIGEST = "c999a3ebb549817c81a715848643a6e6"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -199,6 +199,7 @@ LEADS: tuple[bytes, ...] = (
     b'earer',
     b'BEARER',
     b'',
+    b'--pat',
     b'',
     b'-',
     b'-a',
@@ -253,6 +254,8 @@ LEADS: tuple[bytes, ...] = (
     b'mc config',
     b'wpa_passphrase',
     b'rootpw',
+    b'cargo login',
+    b'nuget',
     b'ngrok',
     b'snyk',
     b'vault login',
@@ -264,6 +267,7 @@ LEADS: tuple[bytes, ...] = (
     b'Set password',
     b'SET PASSWORD',
     b'netlify',
+    b'choco',
     b'gh secret',
     b'az keyvault',
     b'aws secretsmanager',

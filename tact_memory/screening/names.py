@@ -316,6 +316,7 @@ MAX_ENTRIES = 64
 # too, zip -r recurses), so an option counts only after a tool that reads a password there.
 PASSWORD_TOOL = (
     rb"(?<![A-Za-z0-9_-])(?:(?P<separate>sshpass|(?:docker|podman|oras|nerdctl) login|helm registry login|twine"
+    rb"|vsce|ovsx|conan remote login|conan user"
     rb"|mongosh|mongo(?:dump|restore|export|import|stat|top|files)?|rdesktop|rabbitmqadmin|[Pp]s[Ee]xec(?:64)?(?:\.exe)?|[Pp]a[Ee]xec(?:\.exe)?)"
     rb"|(?P<attached>mysql(?:dump|admin|import|check|sh|pump)?|mariadb(?:-dump|-admin|dump)?|7z[arz]?)"
     rb"|(?P<rar>(?:un)?rar)|(?P<codecov>codecov)"
@@ -323,6 +324,7 @@ PASSWORD_TOOL = (
     rb"|(?P<mssql>sqlcmd|bcp|osql|isql)|(?P<archive>zip|unzip|zipcloak)|(?P<keygen>ssh-keygen)"
     rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b))"
     rb"|(?P<azure>az login)|(?P<openssl>openssl)"
+    rb"|(?P<nuget>dotnet nuget (?:push|delete)|choco(?:latey)?(?:\.exe)? (?:push|apikey))"
     rb"|(?P<keychain>security[ \t]+add-(?:generic|internet)-password)|(?P<ipmi>ipmitool)"
     rb"|(?P<snmp>snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|delta|df|netstat|status|usm|vacm)))(?![A-Za-z0-9_-])"
 )
@@ -330,7 +332,7 @@ OPTION_TOOL = {
     ord("p"): ("separate", "attached", "azure", "rar"),  # az login -p: the password (or a certificate's path)
     ord("h"): ("rar",),  # rar -hpVALUE: the password that also encrypts the headers
     ord("t"): ("codecov",),  # codecov -t: the upload token
-    ord("k"): ("openssl",),  # openssl enc -k: the passphrase
+    ord("k"): ("openssl", "nuget"),  # openssl enc -k: the passphrase; a package feed's API key
     ord("a"): ("redis",),
     ord("w"): ("ldap", "keychain"),  # macOS security add-generic-password -w: the password
     ord("P"): ("mssql", "archive", "keygen", "ipmi"),  # ssh-keygen -P: the old passphrase; ipmitool -P

@@ -9,7 +9,18 @@ import binascii
 import bisect
 import re
 
-from .buffers import base64_decoded, comment_word, digits_only, distinct, escaped_newline, opening_quote, same_bytes, trimmed, trimmed_line
+from .buffers import (
+    base64_decoded,
+    comment_word,
+    digits_only,
+    distinct,
+    escaped_newline,
+    opening_quote,
+    same_bytes,
+    trimmed,
+    trimmed_line,
+    unwrapped,
+)
 from .comment_marks import MARK_BYTES
 from .leads import compiled
 from .names import (
@@ -211,6 +222,17 @@ class PlaceChecks(SentenceChecks):
             return self.is_value(buffer, start, end)
         return self.looks_secret(buffer, start, end)
 
+    def generated_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the value of an option whose name abbreviates a credential's as well as other
+        things (``--pat``: a personal access token, or a pattern): quoted or not, only a value
+        that looks generated and is one run of letters, digits, ``_`` and ``-``, as the tokens
+        are, counts (``--pat hello2``, ``--pat src/*.py`` are kept)."""
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
+            return False
+        start, end = unwrapped(buffer, found[0], trimmed(buffer, found[0], found[1]))
+        return URLSAFE_BYTES.issuperset(buffer[start:end]) and self.looks_secret(buffer, start, end)
+
     def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N``, ``-U``, rar's ``-hp`` or codecov's
         ``-t`` given to a tool that takes the password there: the nearest such tool before it on
@@ -229,7 +251,7 @@ class PlaceChecks(SentenceChecks):
         attached = first == match.end() or (first == match.end() + 1 and buffer[match.end()] in b"\"'`")
         if tool[1] in ("attached", "rar") and not attached:
             return False  # "mysql -p dbname" prompts for the password and opens dbname; -p'VALUE' is one
-        if tool[1] in ("azure", "openssl") and first == match.end():
+        if tool[1] in ("azure", "openssl", "nuget") and first == match.end():
             return False  # another option that starts with the letter (openssl req -keyout)
         if tool[1] == "samba":
             first = buffer.find(b"%", first, last) + 1

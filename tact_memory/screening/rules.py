@@ -427,6 +427,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ),
         Checks.flag_value,
     ),
+    # A personal access token's option (vsce publish --pat VALUE): "pat" abbreviates a pattern as
+    # well, so the value must look generated, quoted or not.
+    ("command_line_credential", word_start(rb"--pat", rb"(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_-]"), Checks.generated_option),
     # curl -u user:password, wget --user user:password, httpie --auth user:password: the password
     # follows the first colon; the user may be empty (-u ":password") or quoted apart ("u":"p").
     (
@@ -441,7 +444,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
     # redis-cli -a, ldapsearch -w, ipmitool -P, SNMPv3's -A and -X, mysql -pVALUE and -p'VALUE'
-    # (mysql's "-p VALUE" names a database instead), rar's -pVALUE and -hpVALUE, codecov's -t.
+    # (mysql's "-p VALUE" names a database instead), rar's -pVALUE and -hpVALUE, codecov's -t,
+    # the personal access token of vsce -p and ovsx -p, a package feed's API key (dotnet nuget
+    # push -k, choco push -k).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
     ("command_line_credential", rb"-(?:[pawPNUkAXt]|hp)(?:(?<=[ \t]-[pawPNUkAXt])|(?<=[ \t]-hp))", Checks.short_option),
     # httpie's -a user:password, on an http or https command line (-a is other tools' option).
@@ -529,6 +534,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             # A kickstart file's root password: rootpw [--plaintext] VALUE (or --iscrypted and a
             # crypt hash, which can be cracked offline); rootpw --lock gives none.
             word_start(b"rootpw", rb"(?:[ \t]+--(?:plaintext|iscrypted|allow-ssh))*[ \t]+(?!--)", gap=rb"[A-Za-z0-9_-]"),
+            # A registry's token or API key that a package tool stores: cargo login [options] TOKEN
+            # (its options that take a value: --registry, --color, --config, -Z), nuget setapikey KEY.
+            word_start(
+                b"cargo login",
+                rb"(?:[ \t]+(?:--(?:registry|color|config)(?:[ \t]+|=)\S{1,128}|-Z[ \t]*\S{1,64}"
+                rb"|-(?!-(?:registry|color|config)(?![A-Za-z0-9-]))-?[A-Za-z][A-Za-z0-9-]{0,31}))*[ \t]+",
+                gap=rb"[A-Za-z0-9_.-]",
+            ),
+            word_start(b"nuget", rb"(?:\.exe)?[ \t]+(?i:setapikey)[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
             # ngrok's authtoken TOKEN and config add-authtoken TOKEN; snyk auth TOKEN.
             word_start(b"ngrok", rb"(?:[ \t]+config)?[ \t]+(?:add-)?authtoken[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
             word_start(b"snyk", rb"[ \t]+auth[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
@@ -575,6 +589,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # Options that set a stored secret to the value given: gh secret set NAME --body VALUE (or
     # -b VALUE), az keyvault secret set ... --value VALUE; and aws configure set NAME VALUE where
     # the name is a credential's (aws_secret_access_key; not region or aws_access_key_id).
+    # Chocolatey's push and apikey take a feed's API key as --key VALUE too.
+    (
+        "command_line_credential",
+        word_start(
+            b"choco", rb"(?:latey)?(?:\.exe)?[ \t]+(?:push|apikey)[ \t][^\r\n]{0,160}?(?<=[ \t])--key(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_.-]"
+        ),
+        Checks.flag_value,
+    ),
     (
         "command_line_credential",
         word_start(

@@ -22,6 +22,8 @@ changes an account; stand-ins, references, prompts (``*``) and other options are
 
 from __future__ import annotations
 
+import string
+
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -58,6 +60,10 @@ POSITIONAL = [
     "sqlplus {u}/{v} as sysdba",
     "ngrok config add-authtoken {v}", "ngrok authtoken {v}", "snyk auth {v}",
     "vault login {v}", "vault login -no-print {v}",
+    # a registry's token or a feed's API key that a package tool stores
+    "cargo login {v}", "cargo login --registry internal {v}", "cargo login --registry=internal --quiet {v}",
+    "cargo login -Z unstable-options {v}", "nuget setapikey {v} -Source https://api.nuget.org/v3/index.json",
+    "nuget.exe SetApiKey {v}",
     # a secret echoed into a process substitution given to an option that reads one from a file
     "restic -r s3:s3.amazonaws.com/bucket --password-file <(echo {v}) backup /data",
     'ansible-playbook site.yml --vault-password-file=<(echo "{v}")', "gpg --batch --passphrase-file <(printf '%s' '{v}') -d x.gpg",
@@ -93,6 +99,13 @@ OPTIONS = [
     'dotnet user-secrets set "Db:Password" {v}', "dotnet user-secrets --project src/Web set Stripe__SecretKey {v}",
     'dotnet user-secrets set --project src/Web "ConnectionStrings:{u}:ApiKey" "{v}"',
     "codecov -f coverage.xml -t {v}", "netlify deploy --prod --auth {v}", "netlify deploy --auth={v} --dir dist",
+    # A marketplace's personal access token, a package feed's API key, a Conan remote's password.
+    "vsce publish -p {v}", "vsce publish minor -p {v}", "ovsx publish -p {v}", "ovsx create-namespace acme -p {v}",
+    "dotnet nuget push bin/App.1.0.0.nupkg -k {v} -s https://api.nuget.org/v3/index.json",
+    "dotnet nuget delete App 1.0.0 -k {v} --non-interactive", "choco push app.1.0.nupkg -k {v}",
+    "choco apikey -k {v} -s https://push.chocolatey.org/", "choco push app.1.0.nupkg --key {v}",
+    "choco apikey --source https://push.chocolatey.org/ --key={v}",
+    "conan remote login origin {u} -p {v}", "conan user -p {v} -r origin {u}",
     # -p right after a user's option on a tool the screen does not know; Windows options that name a password.
     "influx setup -u {u} -p {v} -o org -b bucket -f", "mytool --user {u} -p '{v}'", "mytool -U {u} -P {v} -d app",
     "cmdkey /add:fileserver /user:{u} /pass:{v}", "winrs -r:host -u:{u} /password:{v} cmd", "tool /PASSWORD:{v}",
@@ -292,6 +305,15 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "rclone config create remote s3 provider AWS env_auth true region eu-west-1",
         "rclone config create remote s3 secret_access_key $AWS_SECRET", "rclone config update remote token",
         "netlify deploy --auth is deprecated in favour of NETLIFY_AUTH_TOKEN", "codecov -t is optional for public repos",
+        # Package tools' logins that prompt or read a variable, their other options, and other tools' -k.
+        "cargo login", "cargo login --registry my-registry", "run cargo login first, then cargo publish",
+        "cargo login --registry internal $CARGO_TOKEN", "nuget setapikey %NUGET_KEY% -Source nuget.org",
+        "nuget setapikey $env:NUGET_KEY", "vsce publish -p $VSCE_PAT", "vsce publish patch", "vsce package -o out.vsix",
+        "ovsx publish -p ${{ secrets.OVSX_PAT }}", "dotnet nuget push *.nupkg -k $NUGET_API_KEY -s https://api.nuget.org/v3/index.json",
+        "dotnet nuget push pkg.nupkg --skip-duplicate -k ${{ secrets.NUGET }}", "choco push app.nupkg --key $env:CHOCO_KEY",
+        "choco push --key is required for the community feed", "conan remote login origin admin -p",
+        "conan user -p $CONAN_PASSWORD -r origin admin", "conan install . -pr default", "curl -k https://self-signed.example",
+        "dotnet nuget list source", "choco install git -y",
         # A tool's password option named in a sentence, and printf's format given a variable.
         "docker login -p is deprecated, use --password-stdin", "sshpass -p in scripts leaks the password to ps",
         "psexec -p takes the password in the clear", "mysql -u root -p and then type it",
@@ -316,6 +338,30 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
 )
 def test_prose_stand_ins_prompts_and_other_options_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A personal access token's --pat: "pat" abbreviates a pattern too, so only a generated value counts.
+PAT_OPTIONS = ["vsce publish --pat {v}", "vsce login acme --pat {v}", "vsce publish --pat={v}", "ovsx publish --pat '{v}'"]
+
+
+# Azure DevOps' tokens: 52 characters of lower-case base32, or 84 letters and digits.
+pats = st.one_of(
+    st.text("abcdefghijklmnopqrstuvwxyz234567", min_size=52, max_size=52),
+    st.text(string.ascii_letters + string.digits, min_size=84, max_size=84),
+).filter(lambda v: sum(c.isdigit() for c in v) >= 4 and sum(c.isalpha() for c in v) >= 8)
+
+
+@given(form=st.sampled_from(PAT_OPTIONS), value=pats)
+def test_a_generated_personal_access_token_after_pat_is_refused(form: str, value: str) -> None:
+    text = form.format(v=value)
+    assert find_secret(text) in ("command_line_credential", "credential_assignment"), text
+
+
+@pytest.mark.parametrize(
+    "text", ["tool --pat hello2", "grep-like --pat TODO", "vsce publish --pat $VSCE_PAT", "git log --pat", "scan --pat src/*.py --json"]
+)
+def test_a_pattern_or_a_variable_after_pat_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
 
 
 # A script that answers a password prompt: Tcl expect's send and pexpect's send or sendline, the
