@@ -7,7 +7,9 @@ KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, ``az keyva
 config <section>.<credential> VALUE``, ``lftp -u user,VALUE``, the short options of ``twine -p``,
 ``rabbitmqadmin -p``, ``ipmitool -P``, SNMPv3's ``-A`` and ``-X``, ``rdesktop -p``, rar's
 ``-pVALUE`` and ``-hpVALUE``, ``codecov -t``, ``netlify --auth``, ``ngrok config add-authtoken
-VALUE``, ``snyk auth VALUE``, ``vault login VALUE``, ``netlify env:set <credential> VALUE``, the repository credentials
+VALUE``, ``snyk auth VALUE``, ``vault login VALUE``, ``cargo login VALUE``, ``nuget setapikey VALUE``, a
+marketplace's ``vsce -p`` and ``--pat``, a package feed's ``dotnet nuget push -k`` and ``choco push -k``
+or ``--key``, ``conan remote login ... -p``, ``netlify env:set <credential> VALUE``, the repository credentials
 ``poetry config``, ``composer config``, ``bundle config`` and ``rclone config create`` store,
 MySQL's ``SET PASSWORD FOR account = 'VALUE'``, ``dotnet user-secrets set <credential> VALUE``,
 macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
