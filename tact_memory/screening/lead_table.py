@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "c999a3ebb549817c81a715848643a6e6"
+DIGEST = "4513e27b391b4cedb221de3d70e8687e"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -219,6 +219,14 @@ LEADS: tuple[bytes, ...] = (
     b'kinit',
     b'cryptsetup',
     b'pass',
+    b'gopass',
+    b'keepassxc-cli',
+    b'password-file',
+    b'passphrase-file',
+    b'pass-file',
+    b'secret-file',
+    b'token-file',
+    b'-pass',
     b'--passphrase-fd',
     b'vercel env',
     b'docker secret',
@@ -228,6 +236,10 @@ LEADS: tuple[bytes, ...] = (
     b'gh secret',
     b'firebase',
     b'systemd-creds',
+    b'secret-tool',
+    b'keyctl',
+    b'ansible-vault',
+    b'doppler secrets',
     b'kubectl create secret',
     b'vault',
     b'base64',
@@ -256,6 +268,7 @@ LEADS: tuple[bytes, ...] = (
     b'rootpw',
     b'cargo login',
     b'nuget',
+    b'ansible-vault',
     b'ngrok',
     b'snyk',
     b'vault login',
@@ -277,6 +290,7 @@ LEADS: tuple[bytes, ...] = (
     b'pnpm config',
     b'git config',
     b'aws configure',
+    b'gh variable',
     b'netlify',
     b'poetry config',
     b'composer config',

@@ -376,20 +376,32 @@ STDIN_READERS = (
     rb"passwd(?:(?<=\|passwd)|(?<=\| passwd)|(?<=sudo passwd)|(?<=\npasswd)|(?<=^passwd))(?![A-Za-z0-9_.-])(?![ \t]+-)",
     # Tools that read a password or passphrase from their input when told to, or always when it is
     # not a terminal: smbpasswd -s, vncpasswd -f, htpasswd -i, openssl passwd -stdin, mkpasswd -s,
-    # kinit, cryptsetup, gpg --passphrase-fd 0, pass insert.
+    # kinit, cryptsetup, gpg --passphrase-fd 0, pass insert, gopass insert, keepassxc-cli (the
+    # database's password).
     *(
         word_start(tool, rest, gap=_TOOL_GAP)
         for tool, rest in (
             (b"smbpasswd", rb"(?:[ \t]+-[A-Za-z]{1,8})*?[ \t]+-[A-Za-z]*s"), (b"vncpasswd", rb"[ \t]+-f"),
             (b"htpasswd", rb"(?:[ \t]+-[A-Za-z]{1,8})*?[ \t]+-[A-Za-z]*i"), (b"openssl passwd", rb"(?:[ \t]+\S{1,32}){0,4}?[ \t]+-stdin"),
             (b"mkpasswd", rb"(?:[ \t]+\S{1,32}){0,4}?[ \t]+(?:-s|--stdin)"), (b"kinit", rb""),
-            (b"cryptsetup", rb""), (b"pass", rb"[ \t]+insert"),
+            (b"cryptsetup", rb""), (b"pass", rb"[ \t]+insert"), (b"gopass", rb"[ \t]+insert"),
+            (b"keepassxc-cli", rb""),
         )
     ),  # fmt: skip
+    # An option that reads a password, a passphrase, a secret or a token from a file, given the
+    # input's (restic --password-file /dev/stdin, --vault-password-file=/dev/stdin), and
+    # OpenSSL's -passin stdin (or fd:0).
+    *(
+        word + rb"(?<=-" + word + rb")(?:[ \t]+|=)/dev/(?:stdin|fd/0)(?![A-Za-z0-9_./-])"
+        for word in (b"password-file", b"passphrase-file", b"pass-file", b"secret-file", b"token-file")
+    ),
+    word_start(rb"-pass", rb"(?:in|out)[ \t]+(?:stdin|fd:0|file:/dev/stdin)(?![A-Za-z0-9_./:-])", gap=_TOOL_GAP),
     word_start(rb"--passphrase-fd", rb"[ \t=]+0(?![0-9])", gap=_TOOL_GAP),
     # Tools that store what they read as a secret: docker secret create NAME -, gcloud secrets
     # create|versions add NAME --data-file=-, wrangler secret put NAME, gh secret set NAME,
-    # firebase functions:secrets:set NAME, systemd-creds encrypt - NAME; and
+    # firebase functions:secrets:set NAME, systemd-creds encrypt - NAME, secret-tool store
+    # ATTRIBUTES, keyctl padd TYPE NAME KEYRING, ansible-vault encrypt_string (--stdin-name NAME),
+    # doppler secrets set NAME; and
     # vercel env add NAME when the name holds a credential word and is not one the browser is
     # given (NEXT_PUBLIC_, PUBLIC_, VITE_), as its variables are settings as often as secrets.
     word_start(
@@ -403,7 +415,8 @@ STDIN_READERS = (
         for tool, verb in (
             (b"docker secret", b"create"), (b"podman secret", b"create"), (b"gcloud secrets", rb"(?:create|versions[ \t]+add)"),
             (b"wrangler secret", b"put"), (b"gh secret", b"set"), (b"firebase", rb"functions:secrets:set"),
-            (b"systemd-creds", b"encrypt"),
+            (b"systemd-creds", b"encrypt"), (b"secret-tool", b"store"), (b"keyctl", rb"p(?:add|update|instantiate)"),
+            (b"ansible-vault", b"encrypt_string"), (b"doppler secrets", b"set"),
         )
     ),  # fmt: skip
     # ... and where an argument says to read the input: kubectl create secret ... --from-file=

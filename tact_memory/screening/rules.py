@@ -543,6 +543,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
                 gap=rb"[A-Za-z0-9_.-]",
             ),
             word_start(b"nuget", rb"(?:\.exe)?[ \t]+(?i:setapikey)[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
+            # The value ansible-vault encrypt_string encrypts, given as its argument (its options
+            # that take a value: --name, --stdin-name, --vault-id, --encrypt-vault-id, --output,
+            # --vault-password-file, --vault-pass-file).
+            word_start(
+                b"ansible-vault",
+                rb"[ \t]+encrypt_string(?:[ \t]+(?:--(?:name|stdin-name|vault-id|encrypt-vault-id|output|vault-pass(?:word)?-file)(?:[ \t]+|=)\S{1,128}"
+                rb"|-(?!-(?:name|stdin-name|vault-id|encrypt-vault-id|output|vault-pass(?:word)?-file)(?![A-Za-z0-9-]))-?[A-Za-z][A-Za-z0-9_-]{0,31}))*[ \t]+",
+                gap=rb"[A-Za-z0-9_.-]",
+            ),
             # ngrok's authtoken TOKEN and config add-authtoken TOKEN; snyk auth TOKEN.
             word_start(b"ngrok", rb"(?:[ \t]+config)?[ \t]+(?:add-)?authtoken[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
             word_start(b"snyk", rb"[ \t]+auth[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
@@ -654,6 +663,18 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         word_start(
             b"aws configure",
             rb"[ \t]+set[ \t]+(?:[A-Za-z0-9_-]{1,64}\.){0,3}(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.named_argument,
+    ),
+    # A GitHub Actions variable set to a value under a credential's name (gh variable set
+    # DB_PASSWORD --body VALUE): variables are stored in the clear, but the value given is the
+    # same; judged as aws configure set's (gh variable set REGION --body ... is a setting).
+    (
+        "command_line_credential",
+        word_start(
+            b"gh variable",
+            rb"[ \t]+set[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]{0,63})(?![A-Za-z0-9_])[^\r\n]{0,128}?(?<=[ \t])(?:--body(?:[ \t]+|=)|-b[ \t]*)",
             gap=rb"[A-Za-z0-9_.-]",
         ),
         Checks.named_argument,

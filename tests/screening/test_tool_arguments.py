@@ -10,7 +10,8 @@ config <section>.<credential> VALUE``, ``lftp -u user,VALUE``, the short options
 VALUE``, ``snyk auth VALUE``, ``vault login VALUE``, ``cargo login VALUE``, ``nuget setapikey VALUE``, a
 marketplace's ``vsce -p`` and ``--pat``, a package feed's ``dotnet nuget push -k`` and ``choco push -k``
 or ``--key``, ``conan remote login ... -p``, ``netlify env:set <credential> VALUE``, the repository credentials
-``poetry config``, ``composer config``, ``bundle config`` and ``rclone config create`` store,
+``poetry config``, ``composer config``, ``bundle config`` and ``rclone config create`` store, ``gh
+variable set <credential> --body VALUE``, ``ansible-vault encrypt_string VALUE``,
 MySQL's ``SET PASSWORD FOR account = 'VALUE'``, ``dotnet user-secrets set <credential> VALUE``,
 macOS ``security add-generic-password -w``, PowerShell's ``ConvertTo-SecureString "..."
 -AsPlainText``, a Wi-Fi QR code's ``P:`` field, a secret echoed or given as a here-string to a tool
@@ -100,6 +101,8 @@ OPTIONS = [
     "psexec \\\\fs01 -u {u} -p {v} cmd", "PsExec64.exe \\\\fs01 -u {u} -p {v} -s cmd",
     'dotnet user-secrets set "Db:Password" {v}', "dotnet user-secrets --project src/Web set Stripe__SecretKey {v}",
     'dotnet user-secrets set --project src/Web "ConnectionStrings:{u}:ApiKey" "{v}"',
+    "ansible-vault encrypt_string '{v}' --name 'db_password'", "ansible-vault encrypt_string --vault-id prod@prompt '{v}' --name db_password",
+    "ansible-vault encrypt_string --ask-vault-pass '{v}'",
     "codecov -f coverage.xml -t {v}", "netlify deploy --prod --auth {v}", "netlify deploy --auth={v} --dir dist",
     # A marketplace's personal access token, a package feed's API key, a Conan remote's password.
     "vsce publish -p {v}", "vsce publish minor -p {v}", "ovsx publish -p {v}", "ovsx create-namespace acme -p {v}",
@@ -108,6 +111,9 @@ OPTIONS = [
     "choco apikey -k {v} -s https://push.chocolatey.org/", "choco push app.1.0.nupkg --key {v}",
     "choco apikey --source https://push.chocolatey.org/ --key={v}",
     "conan remote login origin {u} -p {v}", "conan user -p {v} -r origin {u}",
+    # A GitHub Actions variable given a credential's name (stored in the clear, but the value is one).
+    "gh variable set DB_PASSWORD --body {v}", "gh variable set API_TOKEN -b {v} --repo acme/app",
+    "gh variable set STRIPE_SECRET_KEY --env production --body={v}",
     # -p right after a user's option on a tool the screen does not know; Windows options that name a password.
     "influx setup -u {u} -p {v} -o org -b bucket -f", "mytool --user {u} -p '{v}'", "mytool -U {u} -P {v} -d app",
     "cmdkey /add:fileserver /user:{u} /pass:{v}", "winrs -r:host -u:{u} /password:{v} cmd", "tool /PASSWORD:{v}",
@@ -166,9 +172,18 @@ ON_INPUT = [
     "echo '{v}' | vncpasswd -f > ~/.vnc/passwd", "echo '{v}' | htpasswd -i -c .htpasswd {u}",
     "echo '{v}' | openssl passwd -6 -stdin", "echo '{v}' | mkpasswd -m sha-512 -s", "echo '{v}' | kinit {u}@CORP.EXAMPLE",
     "echo -n '{v}' | cryptsetup luksOpen /dev/sdb1 data", "echo '{v}' | gpg --batch --passphrase-fd 0 -d notes.gpg",
-    "echo '{v}' | pass insert -e db/prod",
+    "echo '{v}' | pass insert -e db/prod", "echo '{v}' | gopass insert -f prod/db", "echo '{v}' | keepassxc-cli ls vault.kdbx",
+    # an option that reads a password or a passphrase from a file, given the input's; OpenSSL's -passin stdin
+    "echo '{v}' | restic -r /srv/repo --password-file /dev/stdin snapshots",
+    "echo '{v}' | ansible-playbook site.yml --vault-password-file=/dev/stdin",
+    "printf '%s' '{v}' | step ca certificate host host.crt host.key --password-file /dev/stdin",
+    "gpg --batch --passphrase-file /dev/fd/0 -d notes.gpg <<< '{v}'", "openssl rsa -in k.pem -passin stdin <<< '{v}'",
+    "echo '{v}' | openssl pkcs12 -export -in c.crt -inkey k.key -passout stdin -out c.p12",
     # tools that store what they read as a secret, or are told to read it there
     "echo '{v}' | firebase functions:secrets:set API_KEY", "echo -n '{v}' | systemd-creds encrypt - db.cred",
+    "echo -n '{v}' | secret-tool store --label='db' service db user {u}", "secret-tool store --label=db service db <<< '{v}'",
+    "echo -n '{v}' | keyctl padd user db @u", "echo -n '{v}' | ansible-vault encrypt_string --stdin-name db_password",
+    "echo '{v}' | doppler secrets set DB_PASSWORD",
     "echo -n '{v}' | kubectl create secret generic db --from-file=password=/dev/stdin",
     "echo '{v}' | vault kv put secret/db password=-", "echo '{v}' | vault write auth/userpass/users/{u} password=-",
     # printf with a format that prints its argument alone
@@ -316,6 +331,14 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "choco push --key is required for the community feed", "conan remote login origin admin -p",
         "conan user -p $CONAN_PASSWORD -r origin admin", "conan install . -pr default", "curl -k https://self-signed.example",
         "dotnet nuget list source", "choco install git -y",
+        # Stores and readers with a variable or a file on their input, other subcommands, variables that are settings.
+        'echo "$PW" | secret-tool store --label=db service db', "secret-tool lookup service db", "gopass insert prod/db",
+        "cat secrets | gopass insert", "echo 'Gp9xLq2Rv' | gopass show prod/db", "echo $DB_PW | ansible-vault encrypt_string --stdin-name db_pw",
+        'ansible-vault encrypt_string "$DB_PASSWORD" --name db_password', "ansible-vault encrypt_string --name db_password",
+        "ansible-vault encrypt_string --help", "keepassxc-cli ls db.kdbx", "echo $KP | keepassxc-cli ls db.kdbx",
+        "openssl rsa -passin file:pw.txt -in k.pem", "the -passin stdin option reads it", "echo $RESTIC_PW | restic --password-file /dev/stdin",
+        "restic --password-file /dev/stdin < pw.txt", "gh variable set REGION --body eu-west-1", "gh variable set NODE_VERSION -b 20.11.1",
+        "gh variable set DB_PASSWORD_MIN_LENGTH --body 12", 'gh variable set DB_PASSWORD --body "$DB_PASSWORD"',
         # A tool's password option named in a sentence, and printf's format given a variable.
         "docker login -p is deprecated, use --password-stdin", "sshpass -p in scripts leaks the password to ps",
         "psexec -p takes the password in the clear", "mysql -u root -p and then type it",
