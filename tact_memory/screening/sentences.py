@@ -116,11 +116,14 @@ class SentenceChecks(ValueChecks):
     # The types of an IAM member, which writes an account as type:address (serviceAccount:name@...).
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
-    standing_one = compiled(rb"(?<![A-Za-z])(?i:the|a|this|that)?[ \t]*(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?one\Z")
+    standing_one = compiled(
+        rb"(?<![A-Za-z])(?:(?i:the|a|this|that)?[ \t]*(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?one"
+        rb"|(?:(?i:the|its|their)[ \t]+)?(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?(?i:value))\Z"
+    )
     prose_word = compiled(rb"[A-Za-z][A-Za-z0-9_-]*")
     phrase_head = compiled(
-        rb"[ \t]*(?:[,;.:]|(?:is|was|has|had|got|expired|expires|rotates|rotated|changed|changes|leaked"
-        rb"|revoked|stopped|broke|needs|needed|must|will|should)(?![A-Za-z]))"
+        rb"[ \t]*(?:[,;.:(]|(?:is|was|has|had|got|expired|expires|rotates|rotated|changed|changes|leaked"
+        rb"|revoked|stopped|broke|needs|needed|must|will|should|in|for|on|at|of|from|to)(?![A-Za-z]))"
     )
     code_operand = compiled(rb"[^\s]*[\[\](){}]")
     pair_marks = compiled(rb"[/\\:=\[\](){}<>]")

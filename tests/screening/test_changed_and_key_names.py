@@ -268,6 +268,35 @@ def test_one_that_stands_for_no_credential_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
+# "The value" stands for a credential named earlier on the line as "one" does, after what is said
+# of it, a place it is kept in or an aside's bracket.
+@given(
+    name=st.sampled_from(["DB password", "API key", "token", "Password", "DB_PASSWORD", "GitHub Token", "API_KEY"]),
+    said=st.sampled_from(["rotates monthly;", "expired,", "in Vault;", "for staging:", "(", "changed.", ";"]),
+    value_word=st.sampled_from(["the value is", "its new value is", "the current value is", "value:", "The value:", "Value ="]),
+    value=st.one_of(mixed, hex_key),
+)
+def test_a_value_given_as_the_value_of_a_credential_named_earlier_is_refused(name: str, said: str, value_word: str, value: str) -> None:
+    text = f"Set the {name} {said} {value_word} {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What is said of the value, a setting's value, and a value of something else.
+        "The password field is optional; the value is ignored", "token in header, value: base64",
+        "The password for staging; value: none", "Token (value: 3600 seconds)", "password length (value: 12)",
+        "API_KEY (value: see 1Password)", "password in plain text; value: redacted", "The API key expired; the value is base64-encoded",
+        "The token header is X-Auth; the value is Bearer plus the JWT", "The secret rotated; the value is in Vault",
+        "the password manager export; the value is Xk9v2LmQ7t", "the region changed; the value is eu-west-2",
+        "The value is Xk9v2LmQ7t",
+    ],
+)  # fmt: skip
+def test_a_value_that_stands_for_no_credential_or_holds_none_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 # A one-time password's secret: base32, under the names authenticator apps and code give it.
 BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 otp_secrets = st.text(BASE32, min_size=16, max_size=32).filter(
