@@ -144,6 +144,12 @@ _KEY_SERVICE = (
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword), and a
 # password's name may be plural (passwords: ..., the root passwords are ...) or a passcode; short
 # ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
+# What a password opens, as names run it into "pass" (dbpass, rootpass, smtppass, remotepass).
+_PASS_OWNER = (
+    rb"db|root|admin|user|local|remote|mysql|pg|sql|smtp|ftp|sftp|mail|imap|pop|wifi|wlan|ldap|bind|vnc|rdp"
+    rb"|sudo|master|app|svc|proxy|redis|mongo|rabbit|amqp|login|web|site|http|vault|client|server|host|sys"
+    rb"|oracle|postgres|mssql|my|sasl|irc|nick|ssh|jks|pfx|cert|trust|wpa"
+)
 _NAMED_CORE = (
     NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?|codes?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
@@ -161,7 +167,11 @@ _NAMED_CORE = (
     rb"|(?:secure[_.-]?auth|auth|logged[_.-]?in|nonce)[_.-]?salt)"
     rb"|(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?i:(?:" + _KEY_SERVICE + rb")[_.-]?key)"
     rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z])|(?<![A-Za-z0-9_.-]))(?i:token|pwd|pw|psk)"
-    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat))"
+    rb"|(?:(?<=[_.-])|(?<=[a-z0-9])(?=[A-Z]))(?i:pass|pat)"
+    # "pass" run on after what the password opens, with no joint (dbpass, $rootpass, SSHPASS,
+    # offlineimap's remotepass); after any other word the run is another word (bypass, compass,
+    # multipass).
+    rb"|(?<![A-Za-z0-9])(?i:" + _PASS_OWNER + rb")(?i:pass))"
 )
 NAMED_CREDENTIAL = _NAMED_CORE + _QUALIFIER + rb"{0,3}"
 # A name that goes on past its credential word with words the qualifiers do not list

@@ -141,3 +141,26 @@ def test_a_generated_password_after_pass_right_after_what_it_opens_is_refused(te
 )  # fmt: skip
 def test_what_follows_pass_after_what_a_password_opens_that_is_no_password_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# "pass" run into what the password opens, with no joint, names the password as DB_PASS does
+# (PHP's $dbpass, SSHPASS, offlineimap's remotepass); run into any other word it is that word.
+RUN_ON = ["dbpass", "DBPASS", "$dbpass", "rootpass", "remotepass", "localpass", "SSHPASS", "smtppass", "my_dbpass", "adminpass_prod"]
+
+
+@given(name=st.sampled_from(RUN_ON), form=st.sampled_from(TIGHT_FORMS), value=st.one_of(mixed, weak))
+def test_a_password_after_pass_run_into_what_it_opens_is_refused(name: str, form: str, value: str) -> None:
+    text = form.format(n=name, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bypass = true", "compass = north", "trespass = 3", "multipass = 2", "firstpass = 3", "renderpass = shadow",
+        "testpass = 12", "testpass: 14, testfail: 0", "devpass = 1", "dbpass = get_password()", "rootpass=", "userpass: enabled",
+        "vault login -method=userpass username=ann", "SSHPASS=$(cat pw.txt) sshpass -e ssh host", "surpass: Xk7pQ2mZ9w",
+    ],
+)  # fmt: skip
+def test_pass_run_into_another_word_or_given_no_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
