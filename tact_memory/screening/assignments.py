@@ -54,6 +54,9 @@ MAX_LISTED = 8
 """How many of a list's string literals are looked at after a credential's name
 (:meth:`AssignmentChecks.listed_value`)."""
 
+MAX_PROMPTED_PATH = 160
+"""How long a path a prompt asks a password for may be (``Enter passphrase for /home/u/.ssh/id_rsa:``)."""
+
 COUNTED_UNITS = (
     "文字", "字符", "字", "位", "桁", "ビット", "日", "天", "回", "次", "分", "秒", "時間", "小时", "个", "個",
     "자리", "자", "비트", "일", "번", "개",
@@ -176,6 +179,10 @@ class AssignmentChecks(SentenceChecks):
     list_opening = compiled(rb"[ \t]*[\[({][ \t\r\n]*")
     listed_string = compiled(rb"(?P<quote>[\"'])(?P<text>[^\"'\r\n\\]{1,256})(?P=quote)[ \t\r\n]*(?P<after>[,\])}])[ \t\r\n]*")
     counted_unit = compiled(rb"[0-9]{1,4}(?:" + "|".join(COUNTED_UNITS).encode() + rb")")
+    # A prompt that asks for a password for a path (ssh-add's Enter passphrase for
+    # /home/u/.ssh/id_rsa: ..., ssh's for key '/home/u/.ssh/id_rsa': ...): the name before the
+    # colon is the path's last part.
+    prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?[~/][^\s:'\"]{0,%d}\Z" % MAX_PROMPTED_PATH)
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -209,7 +216,9 @@ class AssignmentChecks(SentenceChecks):
             if self.ends_prompt(buffer, match.end()):
                 return False  # a quoted prompt that ends in the colon: expect "Password:" {...}
             if buffer[start - 1] in b"/:" and not self.field_list(buffer, start - 1) and not configuration_path(buffer, start, end):
-                return False  # a path or ARN segment ("...:secret:prod/db"), not a key ("Smtp:Password")
+                if self.prompted_path.search(buffer, max(0, start - MAX_PROMPTED_PATH), start) is None:
+                    return False  # a path or ARN segment ("...:secret:prod/db"), not a key ("Smtp:Password")
+                named = False  # a prompt's path (passphrase for /home/u/.ssh/id_rsa:): its last part names nothing
             if start >= 2 and buffer[start - 2] == ord("$") and buffer[start - 1] == ord("{") and value < len(buffer):
                 if buffer[value] in b"?+":
                     # ${DB_PASSWORD:?must be set}: the message a shell gives when it is unset; :+,
@@ -275,11 +284,19 @@ class AssignmentChecks(SentenceChecks):
     def sentence_separator(buffer: bytearray, match: re.Match[bytes], end: int) -> bool:
         """Whether the separator ``match`` after words that end at ``end`` gives their value as a
         note does: a colon right after them, or after one space, as French typography writes it
-        (``le mot de passe du serveur : …``), or an ``=`` alone between spaces (``pw for grafana
-        = …``; code writes no spaces inside a name)."""
+        (``le mot de passe du serveur : …``), or after the quote that closes them (a prompt's
+        ``Password for 'https://bob@github.com': …``), or an ``=`` alone between spaces (``pw for
+        grafana = …``; code writes no spaces inside a name)."""
         at = match.start()
         if buffer[at] == ord(":"):
-            return at == end or (at == end + 1 and buffer[end] == ord(" "))
+            if at == end or (at == end + 1 and buffer[end] == ord(" ")):
+                return True
+            if at != end + 1 or buffer[end] not in b"'\"":
+                return False
+            # The quote must close words a quote after a space opened on the line ('https://...'):
+            # in b":" or f":" the quote before the colon opens a string.
+            opening = buffer.rfind(buffer[end : end + 1], max(0, end - MAX_QUOTED), end)
+            return opening > 0 and buffer[opening - 1] in b" \t" and buffer.find(b"\n", opening, end) < 0
         return (
             match.end() - at == 1
             and buffer[at] == ord("=")

@@ -420,10 +420,14 @@ OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|vo
 # from the seed script, the password we agreed on, the token that works, the password again; in
 # the languages whose "is" the linking words know: le mot de passe du serveur d'exemple, das
 # Passwort für den Router).
+# What a prompt names what it asks for with: a quoted name, a URL or a path (git's Password for
+# 'https://bob@github.com', ssh's Enter passphrase for key '/home/u/.ssh/id_ed25519', Enter
+# passphrase for /home/u/.ssh/id_rsa); a name's closing quote stands past where a name ends.
+_QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|[~/][^\s:'\"]{0,128}"
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
     rb"(?:(?:for|of|on|in|at|to|from|after|since|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
-    rb"(?:[ \t]+(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}){1,4}|again|now)\Z"
+    rb"(?:[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _QUOTED_OR_PATH + rb")){1,4}|again|now)\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
 # or the colon before it: the password was changed to ..., the API key has been rotated from ...

@@ -183,6 +183,35 @@ def test_the_value_after_a_key_that_a_credential_is_for_is_the_keys(path: str) -
     assert find_secret(f"Enter passphrase for key '{path}':") is None
 
 
+# A prompt that names what it asks the password for with a quoted name, a URL or a path (git's,
+# ssh's, ssh-add's, curl's), with the password typed after it, as a pasted transcript holds it.
+PROMPTS = [
+    "Password for 'https://bob@github.com': {v}", "Enter passphrase for key '/home/u/.ssh/id_ed25519': {v}",
+    "Enter passphrase for /home/u/.ssh/id_rsa: {v}", 'Enter passphrase for "/Users/ann/.ssh/id_rsa": {v}',
+    "Enter host password for user 'bob': {v}", "password for ~/.ssh/deploy_key: {v}",
+]  # fmt: skip
+
+
+@given(form=st.sampled_from(PROMPTS), value=st.one_of(mixed, hex_key))
+def test_a_value_typed_after_a_prompt_that_names_a_path_or_a_quoted_name_is_refused(form: str, value: str) -> None:
+    text = form.format(v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Password for 'https://bob@github.com': ", "Password for 'https://github.com': see the credential helper",
+        "Enter passphrase for key '/home/u/.ssh/id_ed25519': (typed it)", "Token for /api/v2: 3600",
+        "look for /etc/notes: Xk29pqLm7Vb3", "arn:aws:secretsmanager:us-east-1:123:secret:prod/db: Xk29pqLm7Vb3",
+        # A quote before a colon that opens a string (httpcore's proxy credentials), not one that closes a name.
+        'userpass = username + b":" + password', 'db_password = username + b":" + password', "auth = user + f':' + token",
+    ],
+)  # fmt: skip
+def test_a_prompt_with_nothing_typed_and_paths_that_name_nothing_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 SEPARATORS = ["->", "-", "\u2192", "\u2013", "\u2014"]
 NOTE_NAMES = ["password", "new password", "password for prod", "the API key for billing", "DB token", "Password updated"]
 
