@@ -25,6 +25,8 @@ from __future__ import annotations
 import functools
 import re
 
+from .delimited import delimited_rows
+
 __all__ = ["MAX_EMPHASIS", "rendered"]
 
 
@@ -45,7 +47,7 @@ def rendered(text: str) -> str | None:
     inline tags removed and the cells of its tables and definition lists read as a name and its
     value (``<b>Password:</b> …``, ``<td>Password</td><td>…</td>``), every emphasis pair's
     markers removed, then each row of a table read as its cells under their headings
-    (:func:`_table_rows`), and each heading as a label (``## Password``, a line all in bold, an
+    (:func:`_table_rows`; a delimited one's too, :func:`.delimited.delimited_rows`), and each heading as a label (``## Password``, a line all in bold, an
     underlined line: each as ``Password:``), then HTML's line breaks as line breaks and its
     character references as the characters they stand for. The tags around an HTML block (a
     paragraph, preformatted text) read as line breaks, first. A block quote is read as the text it
@@ -60,6 +62,8 @@ def rendered(text: str) -> str | None:
         plain = _emphasis().sub(r"\2", _bold_line().sub(r"\2:", plain))
     if "|" in plain:
         plain = _table_rows(plain)
+    if "," in plain or "\t" in plain or ";" in plain:
+        plain = delimited_rows(plain)
     if "#" in plain:
         plain = _heading().sub(r"\1:", plain)
     if "\n-" in plain or "\n=" in plain:

@@ -72,6 +72,7 @@ _SOURCES = (
     "screening/checkpoint.py",
     "screening/lookalike.py",
     "screening/markup.py",
+    "screening/delimited.py",
     "screening/margins.py",
     "screening/comment_marks.py",
     "screening/escapes.py",

@@ -1,0 +1,110 @@
+"""A table written as delimited text (CSV, TSV, values joined by ``;``) read as its cells under
+their headings: ``username,password`` over ``admin,…`` reads as ``username: admin; password: …``.
+
+A note keeps test accounts or an exported list as such a table as often as a Markdown one, and the
+name of each value stands on the header line, far from the value, where no rule looks for it. A
+header is a line of two fields or more, each a short name (at most three words of letters, digits
+and ``_ . / -``; no brackets, operators or quotes inside), one of them a credential's word, that
+starts its line and stands first in the text or under a blank line, a label or a code fence's
+opening; each line under it with as many fields is a row, up to the first that has another count. Fields are
+split as :mod:`csv` splits them, so a quoted field may hold the delimiter. A sentence or a line of
+code rarely has the header's shape in that place (``yield before, orig_token`` among other lines
+of code), and a row that follows one is judged cell by cell, as after a label, so ``SELECT user,
+password FROM t`` over ``ORDER BY a, b`` holds nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["MAX_ROWS", "delimited_rows"]
+
+MAX_ROWS = 64
+"""How many rows under one header are read as its cells; a longer table's later rows are read as
+written."""
+
+_DELIMITERS = (",", "\t", ";")
+
+
+@functools.cache
+def _credential_word() -> re.Pattern[str]:
+    """A credential's word in a heading (``password``, ``Passwd``, ``api_key``, ``token``)."""
+    return re.compile(r"(?i)pass|pwd|secret|token|key|credential|\bpin\b")
+
+
+@functools.cache
+def _heading() -> re.Pattern[str]:
+    """One field of a header: a name of at most three words, optionally quoted as a whole."""
+    word = r"[A-Za-z0-9_./-]+"
+    return re.compile(r"[ \t]*(\"?)[A-Za-z_]%s?(?: %s){0,2}\1[ \t]*" % (r"[A-Za-z0-9_./-]*", word))
+
+
+def delimited_rows(text: str) -> str:
+    """``text`` with each row of a delimited table written as ``heading: cell; ...`` under the
+    header above it (see the module's docstring); ``text`` itself when it has no such table."""
+    if _credential_word().search(text) is None:
+        return text  # no heading could name a credential: the common case costs one search
+    lines = text.split("\n")
+    shown = list(lines)
+    number = 0
+    while number < len(lines) - 1:
+        header = _header(lines[number]) if _opens_table(lines, number) else None
+        if header is None:
+            number += 1
+            continue
+        delimiter, headings = header
+        row = number + 1
+        while row < len(lines) and row - number <= MAX_ROWS:
+            cells = _fields(lines[row], delimiter)
+            if cells is None or len(cells) != len(headings):
+                break
+            pairs = [f"{heading}: {cell}" for heading, cell in zip(headings, cells) if heading and cell]
+            if pairs:
+                shown[row] = "; ".join(pairs)
+            row += 1
+        number = row if row > number + 1 else number + 1
+    return "\n".join(shown)
+
+
+def _opens_table(lines: list[str], number: int) -> bool:
+    """Whether line ``number`` stands where a table's header does: at the start of its line, and
+    first in the text, or under a blank line, a label (``users.csv:``) or a code fence's opening.
+    A line of code among others (``yield before, orig_token``) stands in none of those places."""
+    if lines[number][:1].isspace():
+        return False
+    if number == 0:
+        return True
+    above = lines[number - 1].strip()
+    return not above or above.endswith(":") or above.startswith(("```", "~~~"))
+
+
+def _header(line: str) -> tuple[str, list[str]] | None:
+    """The delimiter and the headings of ``line`` when it is a header that names a credential."""
+    for delimiter in _DELIMITERS:
+        if delimiter not in line:
+            continue
+        fields = _fields(line, delimiter)
+        if fields is None or len(fields) < 2:
+            return None
+        if not all(_heading().fullmatch(field) for field in fields):
+            return None
+        headings = [field.strip().strip('"') for field in fields]
+        if not any(_credential_word().search(heading) for heading in headings):
+            return None
+        return delimiter, headings
+    return None
+
+
+def _fields(line: str, delimiter: str) -> list[str] | None:
+    """The fields of ``line`` split at ``delimiter`` as CSV splits them, each stripped of the
+    spaces around it; ``None`` for a line without the delimiter or one CSV cannot read."""
+    if delimiter not in line:
+        return None
+    import csv
+
+    try:
+        fields = next(csv.reader([line], delimiter=delimiter, skipinitialspace=True))
+    except csv.Error:
+        return None
+    return [field.strip() for field in fields]
