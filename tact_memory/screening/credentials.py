@@ -115,6 +115,7 @@ KINDS: Mapping[str, str] = MappingProxyType(
         "pgpass_password": "a PostgreSQL password file entry with a password",
         "kubernetes_secret": "a Kubernetes Secret's encoded data",
         "login_password": "a password given to a login call or typed into a password field",
+        "printed_secret": "a secret a command printed, as a terminal's transcript shows it",
         "credential_assignment": "a value assigned to a credential-like name",
         **providers.KINDS,
     }

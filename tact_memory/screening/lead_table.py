@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "4513e27b391b4cedb221de3d70e8687e"
+DIGEST = "4874051f9c890817d71bdb5c2c38fa00"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -350,6 +350,31 @@ LEADS: tuple[bytes, ...] = (
     b'redis-cli',
     b'AUTH',
     b'AUTH',
+    b'gh auth',
+    b'heroku auth',
+    b'aws ecr',
+    b'gcloud auth',
+    b'gcloud secrets',
+    b'az account',
+    b'az keyvault',
+    b'aws secretsmanager',
+    b'security',
+    b'secret-tool',
+    b'keyring',
+    b'bw get',
+    b'lpass show',
+    b'pass',
+    b'gopass',
+    b'doppler secrets',
+    b'kubectl create',
+    b'openssl rand',
+    b'pwgen',
+    b'echo',
+    b'printenv',
+    b'aws configure',
+    b'vault',
+    b'op read',
+    b'kubectl get secret',
     b'PASS',
     b' LOGIN',
     b'AUTH',

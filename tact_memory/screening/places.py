@@ -142,6 +142,7 @@ class PlaceChecks(SentenceChecks):
     lower_word = compiled(rb"[a-z]{1,16}")
     listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+" + _OPTION_JOINT + rb"[ \t]+`?\Z")
     brace = compiled(rb"[{}]")
+    field_shown = compiled(rb"(?<![A-Za-z0-9_-])lpass[ \t]+show(?:[ \t]+-[^\s]{1,32})*[ \t]+\Z")
     docker_secret = compiled(rb"\"(?:auth|password|identitytoken)\"[ \t\r\n]*:[ \t\r\n]*\"(?P<value>[^\"\\]{1,2048})\"")
     decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
     terraform_variable = compiled(rb"(?<![A-Za-z0-9_.-])variable[ \t]+\"(?P<name>[A-Za-z0-9_-]{1,64})\"[ \t]*\{")
@@ -203,12 +204,15 @@ class PlaceChecks(SentenceChecks):
 
     def flag_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``--password VALUE``: certain when quoted, last, or followed by another option.
-        A word that joins options in a sentence (``--password and --token``) is none, and the
+        LastPass's ``lpass show --password`` names the field it shows, not a value. A word that
+        joins options in a sentence (``--password and --token``) is none, and the
         option a sentence lists after another takes no unquoted word in lower case unless it looks
         generated (``use --password and --token together``)."""
         found = self.value_at(buffer, match.end(), tight=False)
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):  # none, or the next option
             return False
+        if self.field_shown.search(buffer, command_start(buffer, match.start()), match.start()) is not None:
+            return False  # lpass show --password NAME: which field to show, then the entry's name
         start, end, certain = found
         if self.option_joint.fullmatch(buffer, start, end) is not None and not opening_quote(buffer, start):
             return False  # "--password and --token": options a sentence lists

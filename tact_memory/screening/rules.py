@@ -28,6 +28,7 @@ from .checks import Checks
 from .comment_marks import mark_pattern
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR, ECHOED_INTO, HERE_STRING, STDIN_READERS
+from .printed import NAMED, PRINTING
 from .vocabulary import LATIN_KEY_WORDS, OTHER_FOR, OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
@@ -863,6 +864,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # ... and in a note that names Redis: Redis: AUTH ..., in redis-cli run AUTH ... first.
     ("login_password", word_start(rb"AUTH", rb"[ \t]+(?P<user>[^\s\"']{1,64}[ \t]+(?=\S))?", gap=rb"[A-Za-z0-9_-]"), Checks.redis_auth),
+    # What a command that prints a secret printed on the line under it (see printed): gh auth
+    # token, op read op://.../password, echo $DB_PASSWORD (a credential's name) and the like.
+    *(("printed_secret", pattern, Checks.printed_secret) for pattern in (*PRINTING, *NAMED)),
     # A mail or file server's login as a session's transcript shows it (see transcripts): FTP's and
     # POP3's USER then PASS, IMAP's a001 LOGIN user ..., SMTP's AUTH PLAIN and AUTH LOGIN in base64.
     ("login_password", rb"PASS[ \t]+", Checks.pass_command),

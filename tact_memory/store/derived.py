@@ -60,6 +60,7 @@ _SOURCES = (
     "screening/conditionals.py",
     "screening/logins.py",
     "screening/transcripts.py",
+    "screening/printed.py",
     "screening/places.py",
     "screening/codes.py",
     "screening/inserts.py",

@@ -331,6 +331,8 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "choco push --key is required for the community feed", "conan remote login origin admin -p",
         "conan user -p $CONAN_PASSWORD -r origin admin", "conan install . -pr default", "curl -k https://self-signed.example",
         "dotnet nuget list source", "choco install git -y",
+        # LastPass's --password names the field lpass show prints.
+        "lpass show --password github", "lpass show --sync=now --password work/db",
         # Stores and readers with a variable or a file on their input, other subcommands, variables that are settings.
         'echo "$PW" | secret-tool store --label=db service db', "secret-tool lookup service db", "gopass insert prod/db",
         "cat secrets | gopass insert", "echo 'Gp9xLq2Rv' | gopass show prod/db", "echo $DB_PW | ansible-vault encrypt_string --stdin-name db_pw",
