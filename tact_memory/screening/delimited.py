@@ -5,8 +5,7 @@ A note keeps test accounts or an exported list as such a table as often as a Mar
 name of each value stands on the header line, far from the value, where no rule looks for it. A
 header is a line of two fields or more, each a short name (at most three words of letters, digits
 and ``_ . / -``; no brackets, operators or quotes inside), one of them a credential's word, that
-starts its line and stands first in the text or under a blank line, a label or a code fence's
-opening; each line under it with as many fields is a row, up to the first that has another count. Fields are
+stands first in the text or under a blank line, a label or a code fence's opening; each line under it with as many fields is a row, up to the first that has another count. Fields are
 split as :mod:`csv` splits them, so a quoted field may hold the delimiter. A sentence or a line of
 code rarely has the header's shape in that place (``yield before, orig_token`` among other lines
 of code), and a row that follows one is judged cell by cell, as after a label, so ``SELECT user,
@@ -68,11 +67,9 @@ def delimited_rows(text: str) -> str:
 
 
 def _opens_table(lines: list[str], number: int) -> bool:
-    """Whether line ``number`` stands where a table's header does: at the start of its line, and
-    first in the text, or under a blank line, a label (``users.csv:``) or a code fence's opening.
-    A line of code among others (``yield before, orig_token``) stands in none of those places."""
-    if lines[number][:1].isspace():
-        return False
+    """Whether line ``number`` stands where a table's header does: first in the text, or under a
+    blank line, a label (``users.csv:``) or a code fence's opening. A line of code among others
+    (``yield before, orig_token``) stands in none of those places."""
     if number == 0:
         return True
     above = lines[number - 1].strip()
