@@ -303,7 +303,10 @@ class ValueChecks:
 
     def is_type_name(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` reads as a class name made of words (with a digit among
-        them, words that are words: :data:`SPOKEN_WORD`, one a :data:`LONG_WORD`)."""
+        them, words that are words: :data:`SPOKEN_WORD`, one a :data:`LONG_WORD`). No name in
+        code starts with a digit (``0AaaAabcd`` is no class's)."""
+        if start < end and 0x30 <= buffer[start] <= 0x39:
+            return False
         if self.type_name.fullmatch(buffer, start, end) is None:
             return False
         words = [found.span() for found in self.word.finditer(buffer, start, end)]

@@ -227,9 +227,15 @@ def test_words_after_recovery_codes_name_without_a_colon_are_kept(text: str) -> 
     assert find_secret(text) is None, text
 
 
-# A code issued in no shape of its own: one run that looks generated, after a colon or "is".
+# A code issued in no shape of its own: one run that looks generated, after a colon or "is". Letters
+# and digits drawn at random read as a class name once in a few hundred draws (Aaaaa0Bbi, as
+# Hello2World: capitalised words with vowels; the screen keeps those, see vocabulary.TYPE_NAME), so
+# codes made only of capitalised words and digits are left out.
+_WORDS_AND_DIGITS = re.compile(r"(?:[A-Z]?[0-9]*[A-Z][a-z]{2,}[0-9]*)+")
 generated_code = st.text(string.ascii_letters + string.digits, min_size=8, max_size=24).filter(
-    lambda c: sum((any(x.islower() for x in c), any(x.isupper() for x in c), any(x.isdigit() for x in c))) == 3 and len(set(c)) >= 6
+    lambda c: sum((any(x.islower() for x in c), any(x.isupper() for x in c), any(x.isdigit() for x in c))) == 3
+    and len(set(c)) >= 6
+    and (c[0].isdigit() or _WORDS_AND_DIGITS.fullmatch(c) is None)
 )
 
 
@@ -238,6 +244,13 @@ generated_code = st.text(string.ascii_letters + string.digits, min_size=8, max_s
 def test_a_generated_code_in_no_shape_after_its_name_is_refused(name: str, separator: str, code: str, after: str) -> None:
     text = f"{name}{separator}{code}{after}"
     assert find_secret(text) == "credential_assignment", text
+
+
+def test_a_code_that_starts_with_a_digit_is_no_class_name() -> None:
+    # Hypothesis found this one: words after the digit read as a class name's (Http2Client), but
+    # no name in code starts with a digit.
+    assert find_secret("recovery codes: 0AaaAabcd") == "credential_assignment"
+    assert find_secret("password = 9HelloWorld") == "credential_assignment"
 
 
 @pytest.mark.parametrize(
