@@ -78,6 +78,7 @@ class CodeChecks(ValueChecks):
 
     pin_value = compiled(CODE_SEPARATOR + PIN_VALUE)
     bare_pin = compiled(rb"[ \t]+" + PIN_VALUE + rb"(?=[ \t]*(?:[.,;:()!]|\r|\n|\Z)|[ \t]+(?:for|of|on|to)[ \t])")
+    passcode = compiled(rb"(?i:passcode)")
     seed_words = compiled(CODE_SEPARATOR + SEED_WORDS)
     recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
     recovery_listed = compiled(LISTED_SEPARATOR + LISTED_CODE)
@@ -88,11 +89,15 @@ class CodeChecks(ValueChecks):
 
     def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether digits that are a PIN follow a PIN's name: not one digit repeated, not a run.
-        Right after ``PIN`` (or ``PUK``) in capitals with no colon or "is", the digits must end
-        their clause or say what they are for (``PIN 4921 for the office door``); ``PIN 2024
-        rollout`` and a lower-case ``pin 4921`` (a board's) are kept."""
+        Right after ``PIN`` (or ``PUK``) in capitals, or ``passcode`` in any case (a meeting's:
+        ``Zoom 823 4567 8901, passcode 482913``), with no colon or "is", the digits must end their
+        clause or say what they are for (``PIN 4921 for the office door``); ``PIN 2024 rollout``
+        and a lower-case ``pin 4921`` (a board's) are kept."""
         value = self.pin_value.match(buffer, match.end())
-        if value is None and match.end() - match.start() == 3 and buffer.startswith((b"PIN", b"PUK"), match.start()):
+        if value is None and (
+            (match.end() - match.start() == 3 and buffer.startswith((b"PIN", b"PUK"), match.start()))
+            or (match.end() - match.start() == 8 and self.passcode.fullmatch(buffer, match.start(), match.end()) is not None)
+        ):
             value = self.bare_pin.match(buffer, match.end())
         return value is not None and not self.example_digits(buffer, *value.span("value"))
 

@@ -119,7 +119,22 @@ def test_a_passcode_of_digits_is_a_pin_also_after_is(name: str, separator: str, 
     assert find_secret(f"the {name}{separator}{pin}{after}") == "credential_assignment"
 
 
-@pytest.mark.parametrize("text", ["the passcode is 1234", "passcode is 6 digits", "bypass code: 4921", "the pass is 4921", "the passcode is 2024-01-05"])
+# A meeting's passcode right after its name, as an invitation pastes it: no colon or "is".
+@given(before=st.sampled_from(["", "Zoom 823 4567 8901, ", "Meeting ID 823 4567 8901 ", "- "]),
+       word=st.sampled_from(["passcode", "Passcode", "PASSCODE"]), pin=pins,
+       after=st.sampled_from(["", ".", "\n", " for the standup", " (the phone)"]))  # fmt: skip
+def test_digits_right_after_passcode_that_end_their_clause_are_refused(before: str, word: str, pin: str, after: str) -> None:
+    text = f"{before}{word} {pin}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the passcode is 1234", "passcode is 6 digits", "bypass code: 4921", "the pass is 4921", "the passcode is 2024-01-05",
+        "passcode 2024 rollout", "passcode 123456", "the passcode 482913 expired yesterday",
+    ],
+)  # fmt: skip
 def test_what_is_no_passcode_of_digits_is_kept(text: str) -> None:
     assert find_secret(text) is None
 
