@@ -54,6 +54,9 @@ MAX_LISTED = 8
 """How many of a list's string literals are looked at after a credential's name
 (:meth:`AssignmentChecks.listed_value`)."""
 
+_OPERATOR_STARTS = (b"??", b"||", b"&&", b"?", b":")
+"""What an assignment's operator may have before its ``=`` (or ``:=``), longest first."""
+
 MAX_PROMPTED_PATH = 160
 """How long a path a prompt asks a password for may be (``Enter passphrase for /home/u/.ssh/id_rsa:``)."""
 
@@ -240,6 +243,8 @@ class AssignmentChecks(SentenceChecks):
                 return False
             if self.names_lookup(buffer, start, end, value):
                 return False
+            if start and buffer[start - 1] in b"?&" and value < len(buffer) and buffer[value] in b" \t\r\n":
+                return False  # a query's empty parameter: GET /login?user=bob&password= HTTP/1.1
             return (
                 self.credential_after(buffer, value, spaced=True)
                 or (buffer[match.start()] == ord(":") and self.next_line_value(buffer, value))
@@ -416,6 +421,8 @@ class AssignmentChecks(SentenceChecks):
         end = colon
         while end > line and buffer[end - 1] in b" \t":
             end -= 1
+        if end > line and buffer[end - 1] == ord("?"):
+            end -= 1  # TypeScript's optional property: password?: string = ...
         start = self.name_ending_at(buffer, end)
         if start is None or start < line:
             return None
@@ -463,7 +470,13 @@ class AssignmentChecks(SentenceChecks):
     def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:
         """Where the name before the separator or operator at ``end`` ends, past a few spaces, an
         empty ``[]``, a subscript's ``]``, a closing quote and the backslashes that escape it; and
-        whether that name is a variable key of a subscript (``meta[TOKEN_KEY]``)."""
+        whether that name is a variable key of a subscript (``meta[TOKEN_KEY]``). An assignment's
+        operator may start before its ``=``: Make's ``?=`` and ``::=``, ``??=`` (JavaScript, C#,
+        PHP), ``||=`` and ``&&=`` (Ruby, JavaScript)."""
+        for operator in _OPERATOR_STARTS:
+            if end >= len(operator) and buffer.startswith(operator, end - len(operator)) and end < len(buffer) and buffer[end] in b":=":
+                end -= len(operator)
+                break
         for _ in range(4):
             if end and buffer[end - 1] in b" \t":
                 end -= 1

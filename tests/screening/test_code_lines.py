@@ -171,6 +171,11 @@ TYPED_FORMS = [
     'api_key: str = "{v}"', '    password: Optional[str] = "{v}"', 'token: str | None = "{v}"', 'SECRET_KEY: Final = "{v}"',
     'private readonly apiKey: string = "{v}";', 'let apiKey: String = "{v}"', 'val apiKey: String? = "{v}"',
     "const API_KEY: &'static str = \"{v}\";", 'var apiKey string = "{v}"', 'def login(user, password: str = "{v}"):',
+    # TypeScript's optional property
+    'private password?: string = "{v}";', 'apiKey?: string = "{v}"',
+    # assignments whose operator starts before its "=": Make's ?= and ::=, ??=, ||= and &&=
+    "DB_PASSWORD ?= {v}", "DB_PASSWORD ::= {v}", 'options.password ??= "{v}";', 'password ||= "{v}"', '@api_key ||= "{v}"',
+    'config.token &&= "{v}"',
 ]  # fmt: skip
 
 
@@ -294,6 +299,9 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         'jwt.encode(payload, "secret", algorithm="HS256")', 'jwt.verify(token, "your-256-bit-secret")',
         'jwt.decode(token, options={"verify_signature": False})', 'jwt.decode(token, "")', "JWT.encode(payload, nil, 'none')",
         'conn.simple_bind_s("cn=admin,dc=example,dc=org", password)', "conn.simple_bind_s()",
+        # such operators and optional properties given code, a variable or a type
+        "token ?= $(shell cat .token)", "DB_PASSWORD ?= $(DB_PW)", "token ||= fetch_token()", "@token ||= ENV['TOKEN']",
+        "options.password ??= process.env.DB_PASSWORD;", "password?: string = undefined", "interface Opts { password?: string }",
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:

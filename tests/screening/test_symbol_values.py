@@ -79,6 +79,8 @@ KEPT = [
     "secret=id=npmrc,src=$HOME/.npmrc",
     "--mount=type=secret,id=github_token,env=GITHUB_TOKEN",
     "https://example.com/login?token=$TOKEN&next=/home",
+    # a query's empty parameter before the request line's protocol, or a quote
+    "GET /login?user=bob&password= HTTP/1.1", 'curl "https://example.com/a?token= "', "POST /auth?client_secret= HTTP/2",
     # from botocore's service descriptions: variables in markup, named by words
     "<code>otpauth://totp/$virtualMFADeviceName@$AccountName?secret=$Base32String</code> where",
     "<code>aws transfer list-executions --max-results 10 --next-token $somePointerReturnedFromPreviousListResult</code>",
