@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "4874051f9c890817d71bdb5c2c38fa00"
+DIGEST = "635590ee6d272b4e9fa31e311c2f4ab9"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -369,12 +369,14 @@ LEADS: tuple[bytes, ...] = (
     b'kubectl create',
     b'openssl rand',
     b'pwgen',
+    b'argocd admin',
     b'echo',
     b'printenv',
     b'aws configure',
     b'vault',
     b'op read',
     b'kubectl get secret',
+    b'cat',
     b'PASS',
     b' LOGIN',
     b'AUTH',
@@ -793,6 +795,12 @@ LEADS: tuple[bytes, ...] = (
     b'It is now ',
     b'it\xe2\x80\x99s now ',
     b'It\xe2\x80\x99s now ',
+    b"now it's ",
+    b"Now it's ",
+    b'now it is ',
+    b'Now it is ',
+    b'now it\xe2\x80\x99s ',
+    b'Now it\xe2\x80\x99s ',
     b' to log in',
     b' to log on',
     b' to login',
@@ -808,6 +816,14 @@ LEADS: tuple[bytes, ...] = (
     b'authenticate as',
     b'Authenticate as',
     b'authenticated as',
+    b'into',
+    b'in with',
+    b'IN WITH',
+    b'in using',
+    b'login with',
+    b'Login with',
+    b'authenticated with',
+    b'Authenticated with',
     b'in with',
     b'IN WITH',
     b'in using',

@@ -7,9 +7,10 @@ line, and the line under it is what it printed. Each command is found by its own
 - Commands that print a secret and nothing else, whatever they are given (:data:`PRINTING`): a
   token a CLI hands out, a secret manager's value, a key or a password generated on the spot
   (``openssl rand -hex 32``, ``pwgen``).
-- Commands that print a variable, a setting or a field by its name (:data:`NAMED`): what they
-  print is a secret only when the name is a credential's (``echo $DB_PASSWORD``, ``aws configure
-  get aws_secret_access_key``, ``vault kv get -field=password``; not ``echo $HOME``).
+- Commands that print a variable, a setting, a field or a file by its name (:data:`NAMED`): what
+  they print is a secret only when the name is a credential's (``echo $DB_PASSWORD``, ``aws
+  configure get aws_secret_access_key``, ``vault kv get -field=password``, ``cat
+  /var/jenkins_home/secrets/initialAdminPassword``; not ``echo $HOME`` or ``cat notes.txt``).
 
 The command must end its line, its output going to the terminal (a pipe or a redirection after it
 sends the output elsewhere: ``gh auth token | pbcopy``), and the next line must be one word with a
@@ -56,6 +57,7 @@ PRINTING = tuple(
         (b"kubectl create", rb"[ \t]+token"),
         (b"openssl rand", rb"[ \t]+(?:-base64|-hex)"),
         (b"pwgen", rb""),
+        (b"argocd admin", rb"[ \t]+initial-password"),
     )
 )
 """Commands that print a secret and nothing else (see the module)."""
@@ -69,6 +71,9 @@ NAMED = tuple(
         (b"vault", rb"[ \t]+(?:kv[ \t]+get|read)[^\r\n|>]{0,160}?[ \t]-field=" + _FIELD),
         (b"op read", rb"[ \t]+[\"']?op://[^\s\"'|>]{1,192}/" + _NAME + rb"[\"']?"),
         (b"kubectl get secret", rb"[^\r\n|>]{0,200}?\{\.data\." + _FIELD + rb"\}[^\r\n|]{0,64}\|[ \t]*base64[ \t]+(?:-d|--decode|-D)"),
+        # a file named for a credential (cat /var/jenkins_home/secrets/initialAdminPassword,
+        # cat ~/.vault-token, cat /run/secrets/db_password.txt)
+        (b"cat", rb"[ \t]+(?:[^\s|>;&]{0,192}/)?\.?(?P<name>[A-Za-z_][A-Za-z0-9_-]{0,63})(?:\.(?:txt|secret))?"),
     )
 )
 """Commands that print what a name names; the output is a secret when the name is a credential's."""

@@ -1217,10 +1217,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(verb, _UNLOCKED_WITH, gap=rb"[A-Za-z0-9_]")
     ),
     # A value that "it" gives for a credential named earlier on the line: the DB password changed;
-    # it's now .... Found by the pronoun and "now" (literals).
+    # it's now ... (or now it's ...). Found by the pronoun and "now" (literals).
     *(
         ("credential_assignment", lead, Checks.pronoun_value)
-        for lead in (b"it's now ", b"It's now ", b"it is now ", b"It is now ", "it\u2019s now ".encode(), "It\u2019s now ".encode())
+        for lead in (
+            b"it's now ", b"It's now ", b"it is now ", b"It is now ", "it\u2019s now ".encode(), "It\u2019s now ".encode(),
+            b"now it's ", b"Now it's ", b"now it is ", b"Now it is ", "now it\u2019s ".encode(), "Now it\u2019s ".encode(),
+        )  # fmt: skip
     ),
     # A value given with the login or the unlocking it is for after it: use ... to log in, enter
     # ... to unlock the vault. Found by "to" and the verb (literals); the giving verb and the value
@@ -1239,6 +1242,23 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             b"in as", b"IN AS", b"connect as", b"Connect as", b"connected as", b"authenticate as", b"Authenticate as",
             b"authenticated as",
         )
+    ),
+    # ... with what it logs into first: log into staging as admin with .... Found by "into".
+    (
+        "credential_assignment",
+        word_start(
+            b"into",
+            rb"(?:[ \t]+[^\s]{1,32}){1,3}?[ \t]+as[ \t]+(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})[ \t]+(?:with|using)[ \t]+",
+            gap=rb"[A-Za-z0-9_-]",
+        ),
+        Checks.login_as_value,
+    ),
+    # A password given right after a login's "with" and the user after it: logged in with ... as
+    # admin. Found by the verb's end and "with"; only a value that looks generated counts, as
+    # such a verb is given ways in as often (signed in with Google as ann).
+    *(
+        ("credential_assignment", lead + rb"[ \t]+(?=[^\s]{6,64}[ \t]+as[ \t]+[A-Za-z0-9])", Checks.login_with_value)
+        for lead in (b"in with", b"IN WITH", b"in using", b"login with", b"Login with", b"authenticated with", b"Authenticated with")
     ),
     # A user and a password joined by "and" after a login's verb and "with" or "using": log in
     # with deploy and ..., authenticate using svc_ci and .... Found by the verb's end and "with"

@@ -81,6 +81,9 @@ _CONSTANTS = (b"None", b"True", b"False", b"null", b"nil", b"not")
 """Code's constants, which a statement may put where a pair's user stands (``assert credentials
 is None, '...'``)."""
 _PAIR_USER = 64
+MAX_SERVICE_LABEL = 96
+"""How far before a user a line that starts with a service's label may start (``Jenkins: deploy /
+...``)."""
 """The longest user of a pair (``pair_user``), an address included."""
 MAX_GIVEN_BEFORE = 144
 """How far before "to log in" the verb that gives the value may start: the verb, a space and the
@@ -116,6 +119,9 @@ class SentenceChecks(ValueChecks):
     # The types of an IAM member, which writes an account as type:address (serviceAccount:name@...).
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
+    unspaced = compiled(rb"[^\s]{1,256}")
+    comma_aside = compiled(rb"[ \t]+[A-Za-z]{1,16}(?:[ \t]+[A-Za-z]{1,16}){0,3}")
+    service_label = compiled(rb"[ \t]*(?:[-*+][ \t]+)?[A-Za-z][A-Za-z0-9._-]{0,31}(?:[ \t][A-Za-z0-9._-]{1,32}){0,2}:[ \t]+")
     standing_one = compiled(
         rb"(?<![A-Za-z])(?:(?i:the|a|this|that)?[ \t]*(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?one"
         rb"|(?:(?i:the|its|their)[ \t]+)?(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?(?i:value))\Z"
@@ -262,7 +268,8 @@ class SentenceChecks(ValueChecks):
         (``the staging password is Tr0ub4dor&3``, ``set the API key to 9f8e7d6c5b4a3f2e``), also
         when the sentence says how it changed between the name and the word (``the root password
         was changed to hunter2``, ``the API key has been rotated to ...``) or an aside in brackets
-        stands between them (``the admin password (staging) is hunter2``).
+        stands between them (``the admin password (staging) is hunter2``), or one set off by
+        commas (``the password, for the record, is hunter2``).
 
         Prose says much after such words (``the token is expired``, ``the secret is base64-encoded``),
         so a value counts when it looks generated, or when it ends its clause and is no plain word:
@@ -283,6 +290,8 @@ class SentenceChecks(ValueChecks):
         end: int | None = match.start()
         if end and buffer[end - 1] in b")]":  # an aside between the name and the word: password (prod) is
             end = self.before_aside(buffer, end - 1)
+        elif end and buffer[end - 1] == ord(","):  # or one set off by commas: the password, for the record, is
+            end = self.before_comma_aside(buffer, end - 1)
         if end is None:
             return False
         if joined:  # a password's or a passphrase's only: a token's or a key's such value is its name
@@ -424,6 +433,8 @@ class SentenceChecks(ValueChecks):
         if found is None:
             return False
         last, after = trimmed(buffer, found[0], found[1]), bytes(buffer[found[1] : found[1] + 1])
+        if found[2] and after in (b"'", b'"') and buffer[found[1] + 1 : found[1] + 2] == b",":
+            after = b","  # a quoted value and its comma: their password, 'Tr0ub4dor&3', works
         if after == b"," or buffer[last : last + 1] == b")":  # a closing bracket is trimmed off
             if not (self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())):
                 return False
@@ -551,6 +562,16 @@ class SentenceChecks(ValueChecks):
             opening -= 1
         return opening
 
+    def before_comma_aside(self, buffer: bytearray, close: int) -> int | None:
+        """Where the words before an aside set off by commas end, the aside's second comma at
+        ``close`` (``the password, for the record, is``, ``the admin password, as of today,
+        is``): at most four words of letters between the commas, on one line; ``None`` otherwise
+        (a list: ``user, host, password,``)."""
+        opening = buffer.rfind(b",", max(0, close - MAX_ASIDE), close)
+        if opening < 1 or self.comma_aside.fullmatch(buffer, opening + 1, close) is None:
+            return None
+        return opening
+
     def user_pair(self, buffer: bytearray, user_end: int, value: int, *, account: bool = False, labelled: bool = False) -> bool:
         """Whether a user and a password are given as a pair, the user ending at ``user_end`` and
         the password starting at ``value`` after a ``:`` or a spaced ``/`` (``the staging login
@@ -609,15 +630,44 @@ class SentenceChecks(ValueChecks):
         where a word of a login comes before the user or the user is an account systems come
         with; or where the user is an email address and the password looks generated
         (:meth:`bare_value`: ``SMTP: mailer@example.com / ...``; not ``ann@example.com /
-        hunter22`` or ``ann@example.com / +1-555-0100``)."""
+        hunter22`` or ``ann@example.com / +1-555-0100``); or where a label that starts the line
+        (a service's name and a colon) stands right before the user and the password looks
+        generated with a symbol and both cases in it (``Jenkins: deploy / ...``, ``staging db: app
+        / ...``), as no name a label gives has (``Repo: acme / MyApp2024``, ``Ratio: 3 / 4``)."""
         if self.user_pair(buffer, match.start(), match.end(), account=True):
             return True
+        if self.service_user(buffer, match.start()) and self.symbolled_value(buffer, match.end()):
+            return self.user_pair(buffer, match.start(), match.end(), labelled=True)
         near = max(0, match.start() - _PAIR_USER)
         return (
             buffer.find(b"@", near, match.start()) >= 0  # looked for first: most slashes follow no address
             and self.address_user.search(buffer, near, match.start()) is not None
             and self.bare_value(buffer, match.end())
             and self.user_pair(buffer, match.start(), match.end(), labelled=True)
+        )
+
+    def service_user(self, buffer: bytearray, user_end: int) -> bool:
+        """Whether a user ends at ``user_end`` right after a label that starts its line (``Jenkins:
+        deploy``, ``- staging db: app``)."""
+        user = self.pair_user.search(buffer, max(0, user_end - _PAIR_USER), user_end)
+        if user is None:
+            return False
+        line = buffer.rfind(b"\n", max(0, user.start() - MAX_SERVICE_LABEL), user.start()) + 1
+        return bool(line or user.start() < MAX_SERVICE_LABEL) and self.service_label.fullmatch(buffer, line, user.start()) is not None
+
+    def symbolled_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether the value at ``pos`` looks generated (:meth:`bare_value`) and has a symbol, a
+        digit, a lower-case and an upper-case letter in it (``Xk29pqLm7!``; not ``build-2.0!``)."""
+        run = self.unspaced.match(buffer, pos)  # the value's own reading stops at a shell's & or ;
+        if run is None:
+            return False
+        first, last = pos, trimmed(buffer, pos, run.end())
+        return (
+            self.symbol.search(buffer, first, last) is not None
+            and self.digit.search(buffer, first, last) is not None
+            and self.lower.search(buffer, first, last) is not None
+            and self.upper.search(buffer, first, last) is not None
+            and self.bare_value(buffer, pos)
         )
 
     def labelled_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -735,6 +785,15 @@ class SentenceChecks(ValueChecks):
         if self.login_as.search(buffer, max(line, user - MAX_LOGIN_AS), user) is None:
             return False
         return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
+
+    def login_with_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password right after a login's verb and "with", the user after it (``logged
+        in with ... as admin``): the verb before "with" (:data:`LOGIN_WITH`), and a value with a
+        generated one's texture (:meth:`bare_value`), as such a verb is given ways in as often
+        (``signed in with Google as ann``, ``logged in with SSO as admin``)."""
+        end = match.end()
+        line = buffer.rfind(b"\n", max(0, end - MAX_LOGIN_AS), end) + 1
+        return self.login_with.search(buffer, max(line, end - MAX_LOGIN_AS), end) is not None and self.bare_value(buffer, end)
 
     def login_with_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password joined by "and" after a login's verb and "with" or

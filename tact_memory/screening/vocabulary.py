@@ -426,7 +426,7 @@ OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|vo
 _QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|[~/][^\s:'\"]{0,128}"
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
-    rb"(?:(?:for|of|on|in|at|to|from|after|since|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
+    rb"(?:(?:for|of|on|in|at|to|from|after|since|with|between|across|among|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
     rb"(?:[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _QUOTED_OR_PATH + rb")){1,4}|again|now)\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
@@ -525,10 +525,11 @@ MAX_USER_BEFORE = 96  # how far before a password's name that user may start
 # A login's verb and the "as" that names its user: "log in as bob with ...", "sign in as",
 # "connect as", "authenticate as", "ssh in as". Searched so that it ends at the user.
 _LOGIN_VERB = rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|connect(?:ed)?|authenticat(?:e|ed|es)|ssh(?:[ \t]+in)?)"
-LOGIN_AS = _LOGIN_VERB + rb"[ \t]+(?i:as)[ \t]+\Z"
+# ... and "as", or "into" and what it logs into first (log into staging as admin with ...).
+LOGIN_AS = _LOGIN_VERB + rb"(?:(?<=[Ii][Nn])(?i:to)(?:[ \t]+[^\s]{1,32}){1,3})?[ \t]+(?i:as)[ \t]+\Z"
 LOGIN_WITH = _LOGIN_VERB + rb"[ \t]+(?i:with|using)[ \t]+\Z"
 """A login's verb and "with" right before the user a pair gives (log in with deploy and ...)."""
-MAX_LOGIN_AS = 32  # how far before the user that verb may start
+MAX_LOGIN_AS = 64  # how far before the user that verb may start
 MAX_GIVEN = 64  # how far before a value given "as" a credential, or a credential's name, its verb may stand
 GIVING_VERB = (
     rb"(?<![A-Za-z])(?i:use|used|using|uses|set|sets|setting|enter|entered|type|typed|pick|picked|choose|chose"

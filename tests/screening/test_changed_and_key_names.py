@@ -396,7 +396,7 @@ def test_seeds_and_groups_that_are_no_one_time_password_secret_are_kept(text: st
 @given(
     name=st.sampled_from(["DB password", "staging API key", "Password", "GitHub Token", "passphrase"]),
     said=st.sampled_from(["changed;", "was rotated,", "expired.", "leaked;"]),
-    it=st.sampled_from(["it's now", "it is now", "It's now", "it\u2019s now"]),
+    it=st.sampled_from(["it's now", "it is now", "It's now", "it\u2019s now", "now it's", "now it is", "Now it's"]),
     value=st.one_of(mixed, hex_key),
 )
 def test_a_value_it_gives_for_a_credential_named_earlier_is_refused(name: str, said: str, it: str, value: str) -> None:
@@ -409,7 +409,8 @@ def test_a_value_it_gives_for_a_credential_named_earlier_is_refused(name: str, s
     [
         "We rotated the API token; it's now in Vault.", "The token format changed; it's now v2-signed",
         "the password policy changed, it's now 12 characters", "The password page moved; it's now /auth/Reset2",
-        "We changed the build; it's now Xk9mQ2vLp7",
+        "We changed the build; it's now Xk9mQ2vLp7", "The token format changed; now it's v2-signed",
+        "We rotated the API token; now it's in Vault.",
     ],
 )  # fmt: skip
 def test_what_it_gives_that_is_no_credential_is_kept(text: str) -> None:

@@ -35,6 +35,9 @@ FORMS = [
     "credentials root:{}",
     "DB creds: app / {}",
     "sign in with ann@example.com / {}",
+    # an aside set off by commas before "is", what the name is shared between or held with
+    "The password, for the record, is {}", "the admin password, as of today, is {}",
+    "the shared secret between the two services is {}", "the password with the symbols is {}",
 ]
 
 # Where the clause ends: the line, a full stop, a comma, a bracket, a comment, or what the value is
@@ -123,6 +126,9 @@ def test_a_value_the_sentence_goes_on_after_or_a_description_is_kept(text: str) 
         "the dashboard for prod: panel42",
         "login page for staging: signin3",
         "chown -R user:staff2 /srv",
+        # A list of names before "is", an aside over a description, a word of the sentence after "with".
+        "user, host, password, is hunter22", "The token, however, is base64-encoded", "the password, as usual, is in Vault",
+        "the token with the most scopes is gho_placeholder", "the password with symbols is stronger",
     ],
 )
 def test_what_ends_a_clause_but_is_no_password_is_kept(text: str) -> None:

@@ -209,6 +209,9 @@ def test_two_hyphens_before_no_password_are_kept(text: str) -> None:
 def test_a_value_set_off_by_commas_after_the_name_it_follows_is_refused(name: str, value: str, after: str) -> None:
     assert find_secret(f"{name}, {value}{after}") == "credential_assignment"
     assert find_secret(f"Staging box ({name.lower()}, {value})") == "credential_assignment"
+    for quote in "'\"":  # quoted, the comma after the closing quote
+        text = f"{name}, {quote}{value}{quote}{after}"
+        assert find_secret(text) == "credential_assignment", text
 
 
 @given(
@@ -242,6 +245,7 @@ def test_an_ampersand_or_semicolon_inside_a_value_set_off_by_commas_is_the_value
         "the password, see the vault, rotates",
         "the token, JWT, expires",
         "Pass the token, e.g. abc123, to the API",
+        "f(password, 'x', y)", "the password, 'see vault', is fine", "SELECT user, password, 'x' FROM t",
     ],
 )
 def test_commas_around_no_password_after_a_name_are_kept(text: str) -> None:

@@ -21,7 +21,7 @@ PRINTING = [
     "security find-generic-password -s svc -a ann -w", "secret-tool lookup service db user ann", "keyring get system ann",
     "bw get password github", "lpass show --password github", "pass show db/prod", "gopass show -o db/prod",
     "doppler secrets get DB_PASSWORD --plain", "kubectl create token deployer", "openssl rand -hex 32", "openssl rand -base64 24",
-    "pwgen -s 16 1",
+    "pwgen -s 16 1", "argocd admin initial-password -n argocd",
 ]  # fmt: skip
 NAMED = [
     "echo $DB_PASSWORD", 'echo "$API_TOKEN"', "echo ${GITHUB_TOKEN}", "echo -n $SECRET_KEY", "echo $env:API_KEY",
@@ -29,6 +29,8 @@ NAMED = [
     "vault kv get -field=password secret/db", "vault read -field=token auth/token/lookup-self",
     "op read op://Private/db/password", "op read 'op://Work/GitHub/token'",
     "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d", 'kubectl get secret app -o jsonpath="{.data.api-key}" | base64 --decode',
+    "cat /var/jenkins_home/secrets/initialAdminPassword", "docker exec jenkins cat /var/jenkins_home/secrets/initialAdminPassword",
+    "cat /run/secrets/db_password.txt", "sudo cat /etc/app/api_token",
 ]  # fmt: skip
 PROMPTS = ["$ ", "% ", "ann@host:~$ ", "PS C:\\> ", "", "> "]
 
@@ -61,6 +63,9 @@ def test_a_secret_printed_under_the_command_that_prints_it_is_refused(command: s
         "$ gh auth token\nno oauth token found", "$ pass show db/prod\nError: db/prod is not in the password store.",
         "$ openssl rand -hex 4\n1a2b", "Run `gh auth token` to print it.\nThen log in again.", "$ printenv\nPATH=/usr/bin",
         "pwgen makes passwords\nlike this one", "$ keyring get system ann\n(none)",
+        # files no credential names, or one named with another extension (code about it)
+        "$ cat notes.txt\nXk29pqLm7!", "$ cat token.go\npackage main", "cat password_policy.md\nMin12chars!",
+        "$ cat /etc/hostname\nweb-01Prod", "$ cat db_password.txt | wc -c\n17",
     ],
 )  # fmt: skip
 def test_other_output_and_other_commands_are_kept(text: str) -> None:

@@ -237,6 +237,33 @@ def test_what_a_spaced_slash_joins_that_is_no_default_account_and_password_is_ke
     assert find_secret(text) is None
 
 
+# Any user after a label that starts the line (a service's name and a colon), around a spaced
+# slash, when the password looks generated with a symbol and both cases in it; a label over two
+# names, a ratio or a path has the same shape, with no such value.
+SERVICE_LABELS = ["Jenkins:", "staging db:", "- Grafana:", "* VPN:", "Kafka UI:"]
+symbolled = generated.filter(
+    lambda v: any(not c.isalnum() for c in v) and any(c.isupper() for c in v) and any(c.islower() for c in v) and any(c.isdigit() for c in v)
+) | st.sampled_from(["Xk29pqLm7!", "Tr0ub4dor&3", "Blue#42x9Q"])
+
+
+@given(label=st.sampled_from(SERVICE_LABELS), user=st.sampled_from(["deploy", "app", "ann.lee", "svc_ci", "ops2"]), value=symbolled, after=ends)
+def test_a_user_and_a_generated_password_after_a_service_s_label_are_refused(label: str, user: str, value: str, after: str) -> None:
+    text = f"{label} {user} / {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Repo: acme / MyApp2024", "Ratio: 3 / 4", "Path: src / Main2.java", "Jenkins: deploy / hunter22", "Dirs: src / build-2.0!",
+        "Jenkins: deploy / (see vault)", "Stack: react / Next14", "Owners: ann / bob", "Teams: red / blue",
+        "We compared a / b and then Xk29pqLm7! / y",
+    ],
+)  # fmt: skip
+def test_what_a_spaced_slash_joins_after_a_label_that_is_no_pair_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 # An account systems come with, as an aside in brackets before a colon, stands for the password's
 # name: a generated value after it is refused.
 ACCOUNT_ASIDES = ["Jenkins (admin)", "Grafana (root)", "- NAS (user admin)", "the box (Administrator)", "Jenkins ( admin )", "SQL Server (sa)"]
@@ -462,7 +489,8 @@ def test_a_label_that_names_both_without_a_password_after_it_is_kept(text: str) 
 
 # A login's verb, the user it logs in as, then "with" or "using" and the password itself.
 LOGINS_AS = ["log in as {u} with", "Log in as {u} using", "sign in as {u} with", "logged in as {u} with", "connect as {u} using", "ssh in as {u} with", "authenticate as {u} with",
-             "connected as {u} using", "authenticated as {u} with"]
+             "connected as {u} using", "authenticated as {u} with", "log into staging as {u} with", "logged into the staging box as {u} with",
+             "signed into prod-db as {u} using"]
 
 
 @given(form=st.sampled_from(LOGINS_AS), user=st.sampled_from(USERS), value=st.one_of(weak, mixed), after=st.sampled_from(["", ".", " on the build box", ", then run the migrations"]))
@@ -481,9 +509,29 @@ def test_a_password_after_the_user_a_login_logs_in_as_is_refused(form: str, user
         "signed in as deploy with gh auth login", "log in as bob with the token from vault",
         # no login's verb before "as"
         "served as admin with Xk9qrvPq72mZb4 distinction", "run it as root with sudo -E", "works as admin with hunter2 too",
+        "turned it into a list as of today with Xk29pqLm7!", "put the file into place as root with sudo2024!",
+        "log into staging as admin with SSO",
     ],
 )  # fmt: skip
 def test_what_follows_a_user_a_login_logs_in_as_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
+# A login's verb and "with", the password, then the user it logs in as: only a generated value.
+@given(
+    verb=st.sampled_from(["Logged in with", "log in with", "signed in using", "login with", "Authenticated with"]),
+    value=generated,
+    user=st.sampled_from(USERS),
+)
+def test_a_generated_password_right_after_a_login_s_with_and_before_its_user_is_refused(verb: str, value: str, user: str) -> None:
+    text = f"{verb} {value} as {user}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text", ["signed in with Google as ann", "logged in with SSO as admin", "log in with GitHub as bob", "logged in with password as admin"]
+)
+def test_a_way_in_right_after_a_login_s_with_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
 
 
