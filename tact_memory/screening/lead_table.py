@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "635590ee6d272b4e9fa31e311c2f4ab9"
+DIGEST = "b9d97d2285ab31bb0d617d479d0cae4b"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -491,6 +491,28 @@ LEADS: tuple[bytes, ...] = (
     b'signWith(',
     b'SymmetricSecurityKey(',
     b'Fernet(',
+    b'AES',
+    b'DES3',
+    b'DES',
+    b'ChaCha20',
+    b'ChaCha20_Poly1305',
+    b'XChaCha20',
+    b'Salsa20',
+    b'Blowfish',
+    b'ARC4',
+    b'CAST',
+    b'algorithms',
+    b'algorithms',
+    b'AESGCM(',
+    b'AESCCM(',
+    b'AESSIV(',
+    b'AESOCB3(',
+    b'ChaCha20Poly1305(',
+    b'createCipheriv(',
+    b'createDecipheriv(',
+    b'NewCipher(',
+    b'openssl_encrypt(',
+    b'openssl_decrypt(',
     b'SecretValue.',
     b'pulumi.secret(',
     b'Output.secret(',

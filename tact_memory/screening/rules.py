@@ -1050,7 +1050,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # OpenSSL::HMAC.hexdigest("SHA256", "...", data), Go's hmac.New(sha256.New, []byte("...")),
     # PHP's hash_hmac("sha256", $data, "..."), Java's new SecretKeySpec("...".getBytes(), ...) and
     # jjwt's Keys.hmacShaKeyFor and signWith(SignatureAlgorithm.HS256, "..."), .NET's
-    # SymmetricSecurityKey(Encoding.UTF8.GetBytes("...")), cryptography's Fernet(b"..."); and a
+    # SymmetricSecurityKey(Encoding.UTF8.GetBytes("...")), cryptography's Fernet(b"..."), a
+    # cipher's key (below); and a
     # value its infrastructure code marks as a secret given in plain text: AWS CDK's
     # SecretValue.unsafePlainText("...") and plainText, Pulumi's pulumi.secret("...") and
     # Output.secret("...").
@@ -1070,6 +1071,20 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(rb"signWith\(", rb"[^,()\r\n]{1,64},[ \t]*(?=\")"),
             word_start(rb"SymmetricSecurityKey\(", rb"[ \t]*(?:Encoding\.[A-Za-z0-9]{1,16}\.GetBytes\([ \t]*)?(?=\")"),
             word_start(rb"Fernet\(", rb"[ \t]*(?=[bB]?[\"'])"),
+            # a cipher's key: PyCryptodome's AES.new(b"...", ...) and its kin, cryptography's
+            # algorithms.AES(b"...") and AESGCM(b"..."), Node's createCipheriv("aes-256-gcm",
+            # "...", iv), Go's aes.NewCipher([]byte("...")), PHP's openssl_encrypt($data, "aes-256-cbc", "...")
+            *(
+                word_start(cipher, rb"\.new\([ \t]*(?:key[ \t]*=[ \t]*)?(?=[bB]?[\"'])", gap=rb"[A-Za-z0-9_]")
+                for cipher in (b"AES", b"DES3", b"DES", b"ChaCha20", b"ChaCha20_Poly1305", b"XChaCha20", b"Salsa20", b"Blowfish", b"ARC4", b"CAST")
+            ),
+            *(
+                word_start(cipher + rb"\(", rb"[ \t]*(?:key[ \t]*=[ \t]*)?(?=[bB]?[\"'])", gap=rb"[A-Za-z0-9_]")
+                for cipher in (b"algorithms.AES", b"algorithms.ChaCha20", b"AESGCM", b"AESCCM", b"AESSIV", b"AESOCB3", b"ChaCha20Poly1305")
+            ),
+            *(word_start(call, rb"[^,()\r\n]{1,64},[ \t]*(?=[\"'`])") for call in (rb"createCipheriv\(", rb"createDecipheriv\(")),
+            word_start(rb"NewCipher\(", rb"[ \t]*\[\]byte\([ \t]*(?=[\"'`])"),
+            *(word_start(call, rb"[^,()\r\n]{1,128},[^,()\r\n]{1,64},[ \t]*(?=[\"'])") for call in (rb"openssl_encrypt\(", rb"openssl_decrypt\(")),
             word_start(rb"SecretValue\.", rb"(?:unsafePlainText|plainText)\([ \t]*(?=[\"'`])"),
             word_start(rb"pulumi\.secret\(", rb"[ \t]*(?=[\"'`])", gap=rb"[A-Za-z0-9_]"),
             word_start(rb"Output\.secret\(", rb"[ \t]*(?=[\"'`])"),

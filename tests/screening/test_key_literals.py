@@ -37,6 +37,11 @@ SIGNING_KEYS = [
     'token = jwt.encode({{"sub": "42", "role": "admin"}}, "{v}", algorithm="HS256")',
     "const t = jwt.sign({{ id: user.id, email }}, '{v}', {{ expiresIn: '1h' }});",
     "JWT.encode({{ user_id: 1, exp: exp }}, '{v}', 'HS256')",
+    # a cipher's key
+    'cipher = AES.new(b"{v}", AES.MODE_GCM)', 'Crypto.Cipher.AES.new(b"{v}", AES.MODE_CBC, iv)', 'ChaCha20.new(key=b"{v}", nonce=n)',
+    'Cipher(algorithms.AES(b"{v}"), modes.GCM(iv))', 'aead = AESGCM(b"{v}")', 'box = ChaCha20Poly1305(b"{v}")',
+    "crypto.createCipheriv('aes-256-gcm', '{v}', iv)", 'crypto.createDecipheriv("aes-256-cbc", "{v}", iv)',
+    'block, _ := aes.NewCipher([]byte("{v}"))', '$c = openssl_encrypt($data, "aes-256-cbc", "{v}", 0, $iv);',
 ]  # fmt: skip
 
 POSITIONAL_LOGINS = [
@@ -76,6 +81,8 @@ def test_a_password_given_by_position_is_refused_as_a_login(form: str) -> None:
     [
         # a key that is code, empty, or made where it is used
         "mac = hmac.new(key, msg, hashlib.sha256)", 'mac = hmac.new(b"", msg, hashlib.sha256)',
+        "cipher = AES.new(key, AES.MODE_GCM)", "AESGCM(AESGCM.generate_key(bit_length=128))", "crypto.createCipheriv(algo, key, iv)",
+        'AES.new(b"", AES.MODE_ECB)', "aes.NewCipher(key)", '$c = openssl_encrypt($data, "aes-256-cbc", $key, 0, $iv);',
         'hmac.new(secret.encode(), msg, "sha256")', "crypto.createHmac('sha256', secret).update(body)",
         "crypto.createHmac('sha256', process.env.WEBHOOK_SECRET)", "f = Fernet(key)", "f = Fernet(Fernet.generate_key())",
         'OpenSSL::HMAC.hexdigest("SHA256", secret, data)', "hash_hmac('sha256', $payload, $secret)",
