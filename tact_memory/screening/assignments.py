@@ -186,6 +186,10 @@ class AssignmentChecks(SentenceChecks):
     # /home/u/.ssh/id_rsa: ..., ssh's for key '/home/u/.ssh/id_rsa': ...): the name before the
     # colon is the path's last part.
     prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?[~/][^\s:'\"]{0,%d}\Z" % MAX_PROMPTED_PATH)
+    # A variable's name in snake case: lower-case words joined by "_", none of them a number
+    # (traced_item, environment_key; not summer_2024), which no password is written as in code.
+    snake_name = compiled(rb"[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+")
+    argument_end = compiled(rb"[ \t]*[,)}]")
     name_after = compiled(rb"[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_(])")
 
     def assignment(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -683,15 +687,19 @@ class AssignmentChecks(SentenceChecks):
         (``api_key=api_key``, ``self.token = token``), a name stored under a variable key
         (``meta[TOKEN_KEY] = stats``), names unpacked from names (``username, password = auth``),
         a name that a statement in a body gives alone (``    token = nextchar``, indented, where
-        ``    DB_PASSWORD = correct horse …`` goes on in words), or a type (``auth: BearerAuth |
-        None = None``). A name here is a dotted identifier without a digit or a password's mix of
-        cases and symbols; anything else is judged as a value."""
+        ``    DB_PASSWORD = correct horse …`` goes on in words), a variable in snake case passed on
+        as a keyword argument or under a quoted key (``auth_token=environment_key,``, ``{"token":
+        traced_item}``), or a type (``auth: BearerAuth | None = None``). A name here is a dotted
+        identifier without a digit or a password's mix of cases and symbols; anything else is
+        judged as a value."""
         value = self.value.match(buffer, match.end())
         if value is None or value.start("bare") < 0:
             return False
         first, last = value.start("bare"), trimmed(buffer, *value.span("bare"))
         if same_name(buffer, start, end, first, last):
             return True
+        if self.snake_name.fullmatch(buffer, first, last) is not None and self.passed_on(buffer, end, match, last):
+            return True  # f(auth_token=environment_key, ...), {"token": traced_item}
         if not self.code_name(buffer, first, last):
             return False
         if variable_key:  # meta[TOKEN_KEY] = stats; a shell's db[password]=value has no spaces
@@ -704,6 +712,18 @@ class AssignmentChecks(SentenceChecks):
         if not spaced:
             return False  # a keyword argument (user=admin)
         return self.unpacked(buffer, start, last) or (body_statement(buffer, start) and not word_after(buffer, last))
+
+    def passed_on(self, buffer: bytearray, end: int, match: re.Match[bytes], last: int) -> bool:
+        """Whether a value that ends at ``last`` is passed on as code passes a variable: as a
+        keyword argument (``name=value`` with no spaces, then ``,`` or ``)``), or under a key in
+        quotes in a literal object (``"name": value``, then ``,`` or ``}``)."""
+        after = self.argument_end.match(buffer, last)
+        if after is None:
+            return False
+        closing = buffer[after.end() - 1]
+        if buffer[match.start()] == ord("="):
+            return closing in b",)" and buffer[match.start() - 1] not in b" \t" and buffer[match.end()] not in b" \t"
+        return buffer[match.start()] == ord(":") and closing in b",}" and end < len(buffer) and buffer[end] in b"\"'"
 
     def names_secret_key(self, buffer: bytearray, start: int, end: int, pos: int) -> bool:
         """Whether the name ``buffer[start:end]`` is one a chart gives a Secret's name or a key's

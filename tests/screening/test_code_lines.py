@@ -35,6 +35,10 @@ CODE_FROM_PACKAGES = [
     "username, password = request.url.username, request.url.password",
     # unpacked from another value, or an attribute of the object
     "username, password = proxy_auth",
+    # a variable in snake case passed on as a keyword argument or under a quoted key (langsmith,
+    # anthropic, google-auth)
+    '"kwargs": {"token": traced_item},', "return _copy_client_with_bearer_auth(client, auth_token=environment_key, helper=h)",
+    'headers = {"X-aws-ec2-metadata-token": imdsv2_session_token}',
     "- username, password = proxy_auth",  # as a note lists code: after a list item's marker
     "* `user, pw = creds` unpacks them",  # or in inline code
     "mode, credential = configuration",
@@ -104,6 +108,9 @@ LITERALS_IN_CODE = [
     "Password: Hunter2024<br>\nUser: admin",
     "api_key: 9f8e7d6c5b4a3f2e<br>",
     "DB_PASSWORD=Sup3rS3cret<prod>",
+    # Words joined by "_" with a number among them, or given with spaces or at a line's end: values.
+    "f(password=summer_2024)", "connect(password=hunter_2024, host=h)", "password = correct_horse_battery",
+    '{"password": Tr0ub4dor_3}', "password=correct_horse_battery",
 ]
 
 
