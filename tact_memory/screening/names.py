@@ -141,15 +141,15 @@ _KEY_SERVICE = (
     rb"|linked[_.-]?in|looker|mattermost|message[_.-]?bird|nytimes|private[_.-]?ai|rapidapi|sendbird"
     rb"|sourcegraph|squarespace|sumo(?:logic)?|travis(?:ci)?|twitch|typeform|yandex|adyen|chargebee|sonar"
 )
-# A name ends in a credential word. Distinctive words may follow any prefix (dbpassword), and a
-# password's name may be plural (passwords: ..., the root passwords are ...) or a passcode; short
-# ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
 # What a password opens, as names run it into "pass" (dbpass, rootpass, smtppass, remotepass).
 _PASS_OWNER = (
     rb"db|root|admin|user|local|remote|mysql|pg|sql|smtp|ftp|sftp|mail|imap|pop|wifi|wlan|ldap|bind|vnc|rdp"
     rb"|sudo|master|app|svc|proxy|redis|mongo|rabbit|amqp|login|web|site|http|vault|client|server|host|sys"
     rb"|oracle|postgres|mssql|my|sasl|irc|nick|ssh|jks|pfx|cert|trust|wpa"
 )
+# A name ends in a credential word. Distinctive words may follow any prefix (dbpassword), and a
+# password's name may be plural (passwords: ..., the root passwords are ...) or a passcode; short
+# ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
 _NAMED_CORE = (
     NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?|codes?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"

@@ -142,6 +142,7 @@ class PlaceChecks(SentenceChecks):
     lower_word = compiled(rb"[a-z]{1,16}")
     listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+" + _OPTION_JOINT + rb"[ \t]+`?\Z")
     brace = compiled(rb"[{}]")
+    urlsafe_run = compiled(rb"[A-Za-z0-9_-]+")
     field_shown = compiled(rb"(?<![A-Za-z0-9_-])lpass[ \t]+show(?:[ \t]+-[^\s]{1,32})*[ \t]+\Z")
     docker_secret = compiled(rb"\"(?:auth|password|identitytoken)\"[ \t\r\n]*:[ \t\r\n]*\"(?P<value>[^\"\\]{1,2048})\"")
     decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
@@ -235,7 +236,7 @@ class PlaceChecks(SentenceChecks):
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("-"):
             return False
         start, end = unwrapped(buffer, found[0], trimmed(buffer, found[0], found[1]))
-        return URLSAFE_BYTES.issuperset(buffer[start:end]) and self.looks_secret(buffer, start, end)
+        return self.urlsafe_run.fullmatch(buffer, start, end) is not None and self.looks_secret(buffer, start, end)
 
     def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N``, ``-U``, rar's ``-hp`` or codecov's

@@ -82,6 +82,7 @@ NAMED = tuple(
 class PrintedChecks(SentenceChecks):
     """The check of what a command that prints a secret printed on the line under it."""
 
+    name_ends_line = compiled(rb"[ \t`'\"]*(?:#[^\r\n]*)?")
     printed_line = compiled(rb"[ \t]*(?P<value>[^\s$#>`]\S{5,511})[ \t]*(?:\r?\n|\Z)")
 
     def printed_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -91,10 +92,8 @@ class PrintedChecks(SentenceChecks):
         $HOME``), and a variable's or a setting's name must end its line (a closing quote or
         backtick and a comment aside)."""
         groups = match.re.groupindex
-        if "name" in groups:
-            rest = match.group("rest").strip(b" \t`'\"")
-            if rest and not rest.startswith(b"#"):
-                return False  # more words after the name: another command's line
+        if "name" in groups and self.name_ends_line.fullmatch(buffer, *match.span("rest")) is None:
+            return False  # more words after the name: another command's line
         for group in ("name", "field"):
             if group in groups and not self.names_credential(buffer, *match.span(group)):
                 return False

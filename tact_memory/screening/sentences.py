@@ -81,10 +81,10 @@ _CONSTANTS = (b"None", b"True", b"False", b"null", b"nil", b"not")
 """Code's constants, which a statement may put where a pair's user stands (``assert credentials
 is None, '...'``)."""
 _PAIR_USER = 64
+"""The longest user of a pair (``pair_user``), an address included."""
 MAX_SERVICE_LABEL = 96
 """How far before a user a line that starts with a service's label may start (``Jenkins: deploy /
 ...``)."""
-"""The longest user of a pair (``pair_user``), an address included."""
 MAX_GIVEN_BEFORE = 144
 """How far before "to log in" the verb that gives the value may start: the verb, a space and the
 longest value it is given, quoted."""

@@ -414,16 +414,16 @@ GRAMMAR_WORD = (
 # "for", "of" or "from" in the languages whose "is" the linking words know (du serveur, für den
 # Router, del servicio), and in Swedish and Dutch.
 OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|voor|van"
+# What a prompt names what it asks for with: a quoted name, a URL or a path (git's Password for
+# 'https://bob@github.com', ssh's Enter passphrase for key '/home/u/.ssh/id_ed25519', Enter
+# passphrase for /home/u/.ssh/id_rsa); a name's closing quote stands past where a name ends.
+_QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|[~/][^\s:'\"]{0,128}"
 # A credential's name followed by what it is for, where it came from or since when, or a clause
 # that says which it is, up to four words, or by "again" or "now" alone, ending where a linking
 # word follows (the password for the staging DB, the API key of the billing service, the password
 # from the seed script, the password we agreed on, the token that works, the password again; in
 # the languages whose "is" the linking words know: le mot de passe du serveur d'exemple, das
 # Passwort für den Router).
-# What a prompt names what it asks for with: a quoted name, a URL or a path (git's Password for
-# 'https://bob@github.com', ssh's Enter passphrase for key '/home/u/.ssh/id_ed25519', Enter
-# passphrase for /home/u/.ssh/id_rsa); a name's closing quote stands past where a name ends.
-_QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|[~/][^\s:'\"]{0,128}"
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
     rb"(?:(?:for|of|on|in|at|to|from|after|since|with|between|across|among|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
