@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "b9d97d2285ab31bb0d617d479d0cae4b"
+DIGEST = "e35a901215201eb5731fdf1137296d9a"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -21,6 +21,9 @@ LEADS: tuple[bytes, ...] = (
     b'-----',
     b'Private-Lines:',
     b'AGE-SECRET-KEY-1',
+    b'LS0tLS1CRUdJTi',
+    b'untrusted comment:',
+    b'"kty"',
     b'gh',
     b'github_pat_',
     b'GITHUB_PAT_',

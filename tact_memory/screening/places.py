@@ -81,6 +81,12 @@ MAX_BLOCK = 512
 """How far before a Terraform variable's default its ``variable "NAME" {`` is looked for."""
 MAX_PROMPT = 256
 """How far before a script's send the prompt it answers is looked for."""
+ARMOUR_ENCODED = 56
+"""How many base64 characters hold the longest armour line a private key starts with (``-----BEGIN
+ENCRYPTED PRIVATE KEY-----``, 37 bytes, and the next line's first byte)."""
+MAX_JWK = 4096
+"""How far from a JSON Web Key's ``"kty"`` its object's braces are looked for (an RSA key's
+members run to some three kilobytes)."""
 
 
 def marked_line(buffer: bytearray, at: int) -> bool:
@@ -143,6 +149,8 @@ class PlaceChecks(SentenceChecks):
     listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+" + _OPTION_JOINT + rb"[ \t]+`?\Z")
     brace = compiled(rb"[{}]")
     urlsafe_run = compiled(rb"[A-Za-z0-9_-]+")
+    jwk_private = compiled(rb"\"d\"[ \t\r\n]*:[ \t\r\n]*\"(?P<body>[A-Za-z0-9_-]{16,})\"")
+    jwk_secret = compiled(rb"\"k\"[ \t\r\n]*:[ \t\r\n]*\"(?P<body>[A-Za-z0-9_-]{16,})\"")
     field_shown = compiled(rb"(?<![A-Za-z0-9_-])lpass[ \t]+show(?:[ \t]+-[^\s]{1,32})*[ \t]+\Z")
     docker_secret = compiled(rb"\"(?:auth|password|identitytoken)\"[ \t\r\n]*:[ \t\r\n]*\"(?P<value>[^\"\\]{1,2048})\"")
     decoded_pair = compiled(rb"(?=[A-Za-z0-9._@+-]*[A-Za-z])[A-Za-z0-9._@+-]{1,128}:(?P<password>(?!//)[\x21-\x7e]{6,192})")
@@ -750,6 +758,27 @@ class PlaceChecks(SentenceChecks):
             part = view[start:end]
             kinds = (any(0x41 <= c <= 0x5A for c in part), any(0x61 <= c <= 0x7A for c in part), any(0x30 <= c <= 0x39 for c in part))
         return all(kinds) and distinct(buffer, start, end) >= 10
+
+    def encoded_armour(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a private key's PEM in base64 (``LS0tLS1CRUdJTi...``, ``-----BEGIN``): the
+        armour line, read back from the first :data:`ARMOUR_ENCODED` characters alone (no more of
+        the key is decoded), names a private key or an OpenVPN key; a certificate's or a public
+        key's is kept."""
+        end = match.start() + min(ARMOUR_ENCODED, (match.end() - match.start()) // 4 * 4)
+        armour = base64_decoded(buffer, match.start(), end)
+        return armour is not None and (b"PRIVATE KEY" in armour or b"OpenVPN" in armour)
+
+    def private_jwk(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a JSON Web Key's private member in the object around its ``"kty"``: ``"d"``
+        (an EC, RSA or OKP key's private part) or, for a symmetric key (``"oct"``), ``"k"``, a
+        run of base64url judged as a token's body is (:meth:`body`). A public key has neither."""
+        opening = buffer.rfind(b"{", max(0, match.start() - MAX_JWK), match.start())
+        closing = buffer.find(b"}", match.end(), match.end() + MAX_JWK)
+        if opening < 0 or closing < 0:
+            return False
+        member = self.jwk_secret if buffer.startswith(b"oct", match.start("kty")) else self.jwk_private
+        found = member.search(buffer, opening, closing)
+        return found is not None and self.body(buffer, found)
 
     def body(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for provider shapes: the random part is not a run of one character or a placeholder.

@@ -228,6 +228,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("openvpn_key", rb"-----(?:BEGIN|END) " + _OPENVPN_KEY + rb"-----", Checks.armour_alone),
     ("private_key", rb"Private-Lines:[ \t]*[0-9]+\s" + _KEY_BREAK + rb"[A-Za-z0-9+/=]{16}", Checks.body),
     ("private_key", rb"AGE-SECRET-KEY-1(?P<body>[0-9A-Z]{58})", Checks.body),
+    # A private key's PEM in base64, as a Kubernetes Secret's tls.key or an environment variable
+    # holds it: "-----BEGIN" encodes as LS0tLS1CRUdJTi, and its armour line names the key.
+    ("private_key", rb"LS0tLS1CRUdJTi[A-Za-z0-9+/]{26,}", Checks.encoded_armour),
+    # minisign's and signify's secret keys: a comment line that says so, then the key in base64.
+    ("private_key", rb"untrusted comment:[^\r\n]{0,96}secret key[ \t]*\r?\n(?P<body>[A-Za-z0-9+/]{40,}={0,2})", Checks.body),
+    # A JSON Web Key's private member: "d" of an EC, RSA or OKP key, "k" of a symmetric one
+    # (kty "oct"), in the object whose "kty" the rule finds.
+    ("private_key", rb"\"kty\"[ \t\r\n]*:[ \t\r\n]*\"(?P<kty>EC|RSA|OKP|oct)\"", Checks.private_jwk),
     ("github_token", word_start(rb"gh", rb"[pousr]_(?P<body>[A-Za-z0-9]{36,251})" + TOKEN_END), Checks.body),
     # A fine-grained token has 82 characters after its prefix; a shorter run with a digit in it is
     # still one (as the shipped version's own tests write it), in either case.

@@ -5,7 +5,10 @@ a key with four dashes and a space, ``---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----
 five and none. OpenVPN writes its static and tls-crypt keys (``--secret``, ``--tls-auth``,
 ``--tls-crypt``) as hex lines between ``-----BEGIN OpenVPN Static key V1-----`` and its END
 line, and its tls-crypt-v2 keys as base64 between ``-----BEGIN OpenVPN tls-crypt-v2 client
-key-----`` lines; either is as secret as a private key.
+key-----`` lines; either is as secret as a private key. A JSON Web Key holds its private part in
+``"d"`` (``"k"`` for a symmetric key), and minisign and signify write a secret key under a comment
+line that says so. A private key's PEM may be given in base64, as a Kubernetes Secret's
+``tls.key`` is.
 """
 
 from __future__ import annotations
@@ -152,3 +155,66 @@ def test_an_armour_line_alone_behind_a_quote_or_a_comment_mark_is_refused(mark: 
 )
 def test_an_armour_line_mentioned_after_a_mark_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A JSON Web Key's private member ("d"; "k" of a symmetric key) in the object its "kty" names, in
+# any order, on one line or spread over many; a public key has neither.
+base64url = st.text(string.ascii_letters + string.digits + "-_", min_size=22, max_size=120).filter(lambda v: len(set(v)) >= 10)
+
+
+@given(
+    kty=st.sampled_from(['"kty":"EC","crv":"P-256"', '"kty": "OKP", "crv": "Ed25519"', '"kty":"RSA","e":"AQAB"']),
+    private=base64url,
+    public=base64url,
+    first=st.booleans(),
+    joint=st.sampled_from([",", ",\n  ", ", "]),
+)
+def test_a_json_web_key_with_its_private_member_is_refused(kty: str, private: str, public: str, first: bool, joint: str) -> None:
+    members = [kty, f'"x":"{public}"', f'"d":"{private}"']
+    if first:
+        members.reverse()
+    text = "{" + joint.join(members) + "}"
+    assert find_secret(text) == "private_key", text
+
+
+@given(secret=base64url)
+def test_a_symmetric_json_web_key_is_refused(secret: str) -> None:
+    assert find_secret('{"kty":"oct","k":"' + secret + '","alg":"HS256"}') == "private_key"
+
+
+@given(key=st.text(string.ascii_letters + string.digits + "+/", min_size=60, max_size=120).filter(lambda v: len(set(v)) >= 10))
+def test_a_minisign_or_signify_secret_key_is_refused(key: str) -> None:
+    for comment in ("minisign encrypted secret key", "signify secret key", "minisign unencrypted secret key"):
+        assert find_secret(f"untrusted comment: {comment}\nRWRTY0Iy{key}") == "private_key"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}',
+        '{"kty":"oct","alg":"HS256","kid":"k1"}', '{"kty":"EC","d":"<private>"}', '{"kty":"RSA","d":"${JWK_D}"}',
+        "untrusted comment: minisign public key 3F9A8B7C6D5E4F3A\nRWQ/mouxbW9PkT5yyaUQUWEBlKRwvaoMTOCt9mVNvCTxVZcS2v+ek2tt",
+        "the JWK's kty is EC and its d member is private",
+    ],
+)  # fmt: skip
+def test_public_json_web_keys_and_public_minisign_keys_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
+# A private key's PEM in base64 (a Secret's tls.key, an environment variable): its armour, read
+# back, names a private key; a certificate's or a public key's does not.
+@given(
+    label=st.sampled_from(["PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"]),
+    body=st.text(string.ascii_letters + string.digits + "+/", min_size=64, max_size=200),
+    before=st.sampled_from(["  tls.key: ", "SSH_KEY_B64=", '"key": "', ""]),
+)
+def test_a_private_key_s_pem_in_base64_is_refused(label: str, body: str, before: str) -> None:
+    pem = f"-----BEGIN {label}-----\n{body}\n-----END {label}-----\n".encode()
+    text = before + base64.b64encode(pem).decode()
+    assert find_secret(text) == "private_key", text
+
+
+@pytest.mark.parametrize("label", ["CERTIFICATE", "PUBLIC KEY", "CERTIFICATE REQUEST", "X509 CRL"])
+def test_a_certificate_s_or_a_public_key_s_pem_in_base64_is_kept(label: str) -> None:
+    pem = f"-----BEGIN {label}-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQG\n-----END {label}-----\n".encode()
+    assert find_secret("  tls.crt: " + base64.b64encode(pem).decode()) is None
