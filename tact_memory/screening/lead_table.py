@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "e35a901215201eb5731fdf1137296d9a"
+DIGEST = "64a7e00fef6f3a0ffc2f7031ae661c2b"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -842,6 +842,15 @@ LEADS: tuple[bytes, ...] = (
     b'Authenticate as',
     b'authenticated as',
     b'into',
+    b'login',
+    b'Login',
+    b'LOGIN',
+    b'basic auth',
+    b'Basic auth',
+    b'BASIC AUTH',
+    b'creds',
+    b'Creds',
+    b'CREDS',
     b'in with',
     b'IN WITH',
     b'in using',

@@ -1276,6 +1276,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ),
         Checks.login_as_value,
     ),
+    # A user and a password with a space between after a login's label and its colon (login:
+    # deploy ..., Basic auth for staging: deploy ...): found by the label's word; only a
+    # password with a symbol, a digit and both cases counts, as a label's words go on in prose.
+    *(
+        ("credential_assignment", pattern, Checks.spaced_login_pair)
+        for word in (b"login", b"basic auth", b"creds")
+        for pattern in spelled(
+            word, rb"(?:[ \t]+[A-Za-z0-9_-]{1,24}){0,3}:[ \t]+(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})[ \t]+", gap=rb"[A-Za-z0-9_-]"
+        )
+    ),
     # A password given right after a login's "with" and the user after it: logged in with ... as
     # admin. Found by the verb's end and "with"; only a value that looks generated counts, as
     # such a verb is given ways in as often (signed in with Google as ann).

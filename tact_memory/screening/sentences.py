@@ -120,6 +120,7 @@ class SentenceChecks(ValueChecks):
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
     unspaced = compiled(rb"[^\s]{1,256}")
+    giving_verb_word = compiled(rb"(?i:use|see|ask|try|enter|type|paste|set|run|check)")
     comma_aside = compiled(rb"[ \t]+[A-Za-z]{1,16}(?:[ \t]+[A-Za-z]{1,16}){0,3}")
     service_label = compiled(rb"[ \t]*(?:[-*+][ \t]+)?[A-Za-z][A-Za-z0-9._-]{0,31}(?:[ \t][A-Za-z0-9._-]{1,32}){0,2}:[ \t]+")
     standing_one = compiled(
@@ -785,6 +786,18 @@ class SentenceChecks(ValueChecks):
         if self.login_as.search(buffer, max(line, user - MAX_LOGIN_AS), user) is None:
             return False
         return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
+
+    def spaced_login_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password with a space between them after a login's label and
+        its colon (``login: deploy ...``, ``Basic auth for staging: deploy ...``): the user is no
+        word of grammar (``login: use SSO2024!``), and the password has a symbol, a digit and both
+        cases (:meth:`symbolled_value`) and ends its clause (``login: deploy Build2024`` and
+        ``login: deploy (see vault)`` are kept)."""
+        user = match.span("user")
+        if self.grammar_word.fullmatch(buffer, *user) is not None or self.giving_verb_word.fullmatch(buffer, *user) is not None:
+            return False
+        found = self.value_at(buffer, match.end(), tight=False)
+        return found is not None and self.ends_clause(buffer, found) and self.symbolled_value(buffer, match.end())
 
     def login_with_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password right after a login's verb and "with", the user after it (``logged

@@ -264,6 +264,30 @@ def test_what_a_spaced_slash_joins_after_a_label_that_is_no_pair_is_kept(text: s
     assert find_secret(text) is None, text
 
 
+# A user and a password with a space between after a login's label and its colon, when the
+# password has a symbol, a digit and both cases and ends its clause.
+@given(
+    label=st.sampled_from(["login:", "Login details:", "admin login:", "Basic auth:", "Basic auth for staging:", "LOGIN:"]),
+    user=st.sampled_from(["deploy", "app", "ann.lee", "svc_ci", "ann@example.com"]),
+    value=symbolled,
+    after=st.sampled_from(["", ".", "\n", " (rotate monthly)"]),
+)
+def test_a_user_and_a_password_after_a_login_s_label_and_a_space_are_refused(label: str, user: str, value: str, after: str) -> None:
+    text = f"{label} {user} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "login: deploy (see vault)", "login: deploy Build2024", "login: use SSO2024!", "login: deploy Xk29pqLm7! then run it",
+        "Login: the Okta2FA! page", "login: via SSO4you!", "login: deploy hunter22", "Basic auth: enabled by default",
+    ],
+)  # fmt: skip
+def test_what_follows_a_login_s_label_that_is_no_pair_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 # An account systems come with, as an aside in brackets before a colon, stands for the password's
 # name: a generated value after it is refused.
 ACCOUNT_ASIDES = ["Jenkins (admin)", "Grafana (root)", "- NAS (user admin)", "the box (Administrator)", "Jenkins ( admin )", "SQL Server (sa)"]
