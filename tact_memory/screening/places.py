@@ -762,11 +762,10 @@ class PlaceChecks(SentenceChecks):
     def encoded_armour(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a private key's PEM in base64 (``LS0tLS1CRUdJTi...``, ``-----BEGIN``): the
         armour line, read back from the first :data:`ARMOUR_ENCODED` characters alone (no more of
-        the key is decoded), names a private key or an OpenVPN key; a certificate's or a public
-        key's is kept."""
+        the key is decoded), names a private key; a certificate's or a public key's is kept."""
         end = match.start() + min(ARMOUR_ENCODED, (match.end() - match.start()) // 4 * 4)
         armour = base64_decoded(buffer, match.start(), end)
-        return armour is not None and (b"PRIVATE KEY" in armour or b"OpenVPN" in armour)
+        return armour is not None and b"PRIVATE KEY" in armour
 
     def private_jwk(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a JSON Web Key's private member in the object around its ``"kty"``: ``"d"``
