@@ -39,7 +39,7 @@ from .names import (
 from .places import command_start
 from .sections import configuration_path, section_before
 from .sentences import SentenceChecks
-from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED
+from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED, PROMPTED_PATH
 
 __all__ = ["AssignmentChecks"]
 
@@ -58,7 +58,8 @@ _OPERATOR_STARTS = (b"??", b"||", b"&&", b"?", b":")
 """What an assignment's operator may have before its ``=`` (or ``:=``), longest first."""
 
 MAX_PROMPTED_PATH = 160
-"""How long a path a prompt asks a password for may be (``Enter passphrase for /home/u/.ssh/id_rsa:``)."""
+"""How far before a name a prompt's "for" and the path it asks a password for may start (``Enter
+passphrase for key '/home/u/.ssh/id_rsa':``; the path itself is :data:`.vocabulary.PROMPTED_PATH`)."""
 
 COUNTED_UNITS = (
     "文字", "字符", "字", "位", "桁", "ビット", "日", "天", "回", "次", "分", "秒", "時間", "小时", "个", "個",
@@ -185,7 +186,7 @@ class AssignmentChecks(SentenceChecks):
     # A prompt that asks for a password for a path (ssh-add's Enter passphrase for
     # /home/u/.ssh/id_rsa: ..., ssh's for key '/home/u/.ssh/id_rsa': ...): the name before the
     # colon is the path's last part.
-    prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?[~/][^\s:'\"]{0,%d}\Z" % MAX_PROMPTED_PATH)
+    prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?" + PROMPTED_PATH + rb"\Z")
     # A variable's name in snake case: lower-case words joined by "_", none of them a number
     # (traced_item, environment_key; not summer_2024), which no password is written as in code.
     snake_name = compiled(rb"[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+")
@@ -477,10 +478,11 @@ class AssignmentChecks(SentenceChecks):
         whether that name is a variable key of a subscript (``meta[TOKEN_KEY]``). An assignment's
         operator may start before its ``=``: Make's ``?=`` and ``::=``, ``??=`` (JavaScript, C#,
         PHP), ``||=`` and ``&&=`` (Ruby, JavaScript)."""
-        for operator in _OPERATOR_STARTS:
-            if end >= len(operator) and buffer.startswith(operator, end - len(operator)) and end < len(buffer) and buffer[end] in b":=":
-                end -= len(operator)
-                break
+        if end and buffer[end - 1] in b"?|&:" and end < len(buffer) and buffer[end] in b":=":  # most separators have none
+            for operator in _OPERATOR_STARTS:
+                if end >= len(operator) and buffer.startswith(operator, end - len(operator)):
+                    end -= len(operator)
+                    break
         for _ in range(4):
             if end and buffer[end - 1] in b" \t":
                 end -= 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "64a7e00fef6f3a0ffc2f7031ae661c2b"
+DIGEST = "360965a9be4678ab4ea6634d8bc2ee82"
 
 LEADS: tuple[bytes, ...] = (
     b'----',

@@ -28,9 +28,10 @@ from .vocabulary import MIN_LINKED
 __all__ = ["NAMED", "PRINTING", "PrintedChecks"]
 
 _GAP = rb"[A-Za-z0-9_.-]"
-_NAME = rb"(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,63})"
+_IDENTIFIER = rb"[A-Za-z_][A-Za-z0-9_.-]{0,63}"
+_NAME = rb"(?P<name>" + _IDENTIFIER + rb")"
 """A name the command's line ends with (echo $NAME, printenv NAME)."""
-_FIELD = rb"(?P<field>[A-Za-z_][A-Za-z0-9_.-]{0,63})"
+_FIELD = rb"(?P<field>" + _IDENTIFIER + rb")"
 """A field's name that the command's other arguments may follow (vault kv get -field=NAME PATH)."""
 _END = rb"(?P<rest>[^\r\n|>]{0,160})\r?\n"
 """The rest of the command's line, with no pipe or redirection, and its line break."""

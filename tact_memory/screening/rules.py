@@ -155,6 +155,16 @@ others of :mod:`.comment_marks`)."""
 _OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
 
 # In priority order: the most specific description of a credential wins.
+def _options_then_argument(valued: bytes, other: bytes = b"") -> bytes:
+    """A command's options, then the space before its argument: the long options in ``valued``
+    with their values (``--registry x``, ``--name=x``), ``other`` alternatives of the tool's own,
+    and any other option alone, which is read as taking no value."""
+    return (
+        rb"(?:[ \t]+(?:--(?:" + valued + rb")(?:[ \t]+|=)\S{1,128}" + other
+        + rb"|-(?!-(?:" + valued + rb")(?![A-Za-z0-9-]))-?[A-Za-z][A-Za-z0-9_-]{0,31}))*[ \t]+"
+    )
+
+
 _DEFAULT_ACCOUNTS = (b"admin", b"administrator", b"root", b"superuser", b"sysadmin", b"dbadmin", b"guest", b"vagrant")
 """The accounts systems come with (:data:`.vocabulary.DEFAULT_ACCOUNT`) that lead the rules of a
 user and a password joined without spaces around a slash or by "and"; ``sa`` and the cloud images'
@@ -545,20 +555,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(b"rootpw", rb"(?:[ \t]+--(?:plaintext|iscrypted|allow-ssh))*[ \t]+(?!--)", gap=rb"[A-Za-z0-9_-]"),
             # A registry's token or API key that a package tool stores: cargo login [options] TOKEN
             # (its options that take a value: --registry, --color, --config, -Z), nuget setapikey KEY.
-            word_start(
-                b"cargo login",
-                rb"(?:[ \t]+(?:--(?:registry|color|config)(?:[ \t]+|=)\S{1,128}|-Z[ \t]*\S{1,64}"
-                rb"|-(?!-(?:registry|color|config)(?![A-Za-z0-9-]))-?[A-Za-z][A-Za-z0-9-]{0,31}))*[ \t]+",
-                gap=rb"[A-Za-z0-9_.-]",
-            ),
+            word_start(b"cargo login", _options_then_argument(rb"registry|color|config", rb"|-Z[ \t]*\S{1,64}"), gap=rb"[A-Za-z0-9_.-]"),
             word_start(b"nuget", rb"(?:\.exe)?[ \t]+(?i:setapikey)[ \t]+", gap=rb"[A-Za-z0-9_.-]"),
             # The value ansible-vault encrypt_string encrypts, given as its argument (its options
             # that take a value: --name, --stdin-name, --vault-id, --encrypt-vault-id, --output,
             # --vault-password-file, --vault-pass-file).
             word_start(
                 b"ansible-vault",
-                rb"[ \t]+encrypt_string(?:[ \t]+(?:--(?:name|stdin-name|vault-id|encrypt-vault-id|output|vault-pass(?:word)?-file)(?:[ \t]+|=)\S{1,128}"
-                rb"|-(?!-(?:name|stdin-name|vault-id|encrypt-vault-id|output|vault-pass(?:word)?-file)(?![A-Za-z0-9-]))-?[A-Za-z][A-Za-z0-9_-]{0,31}))*[ \t]+",
+                rb"[ \t]+encrypt_string" + _options_then_argument(rb"name|stdin-name|vault-id|encrypt-vault-id|output|vault-pass(?:word)?-file"),
                 gap=rb"[A-Za-z0-9_.-]",
             ),
             # ngrok's authtoken TOKEN and config add-authtoken TOKEN; snyk auth TOKEN.

@@ -82,6 +82,8 @@ _CONSTANTS = (b"None", b"True", b"False", b"null", b"nil", b"not")
 is None, '...'``)."""
 _PAIR_USER = 64
 """The longest user of a pair (``pair_user``), an address included."""
+_WHICH_ONE = rb"(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?"
+"""What may say which of a credential's values "one" or "value" stands for (the new one, the current value)."""
 MAX_SERVICE_LABEL = 96
 """How far before a user a line that starts with a service's label may start (``Jenkins: deploy /
 ...``)."""
@@ -124,8 +126,7 @@ class SentenceChecks(ValueChecks):
     comma_aside = compiled(rb"[ \t]+[A-Za-z]{1,16}(?:[ \t]+[A-Za-z]{1,16}){0,3}")
     service_label = compiled(rb"[ \t]*(?:[-*+][ \t]+)?[A-Za-z][A-Za-z0-9._-]{0,31}(?:[ \t][A-Za-z0-9._-]{1,32}){0,2}:[ \t]+")
     standing_one = compiled(
-        rb"(?<![A-Za-z])(?:(?i:the|a|this|that)?[ \t]*(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?one"
-        rb"|(?:(?i:the|its|their)[ \t]+)?(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?(?i:value))\Z"
+        rb"(?<![A-Za-z])(?:(?i:the|a|this|that)?[ \t]*" + _WHICH_ONE + rb"one|(?:(?i:the|its|their)[ \t]+)?" + _WHICH_ONE + rb"(?i:value))\Z"
     )
     prose_word = compiled(rb"[A-Za-z][A-Za-z0-9_-]*")
     phrase_head = compiled(

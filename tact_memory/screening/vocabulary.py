@@ -84,6 +84,7 @@ __all__ = [
     "PHRASE",
     "PLACEHOLDER",
     "PLACEHOLDER_WORD",
+    "PROMPTED_PATH",
     "PUBLIC_VALUE",
     "PUBLISHED_EXAMPLE",
     "PURPOSE",
@@ -417,7 +418,8 @@ OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|vo
 # What a prompt names what it asks for with: a quoted name, a URL or a path (git's Password for
 # 'https://bob@github.com', ssh's Enter passphrase for key '/home/u/.ssh/id_ed25519', Enter
 # passphrase for /home/u/.ssh/id_rsa); a name's closing quote stands past where a name ends.
-_QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|[~/][^\s:'\"]{0,128}"
+PROMPTED_PATH = rb"[~/][^\s:'\"]{0,128}"
+_QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|" + PROMPTED_PATH
 # A credential's name followed by what it is for, where it came from or since when, or a clause
 # that says which it is, up to four words, or by "again" or "now" alone, ending where a linking
 # word follows (the password for the staging DB, the API key of the billing service, the password
