@@ -39,11 +39,13 @@ from .names import (
 from .places import command_start
 from .sections import configuration_path, section_before
 from .sentences import SentenceChecks
-from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED, PROMPTED_PATH
+from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED, PROMPTED_PATH, VB_DECLARATION
 
 __all__ = ["AssignmentChecks"]
 
 MAX_TAG = 128
+_CALLEE_ENDS = tuple(bytes([byte]) for byte in b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?!")
+"""What a callee's name may end with before its "(" (Ruby's fetch?, save!)."""
 """How long an opening tag before a ``<Value>`` element may be, its attributes included."""
 
 
@@ -140,6 +142,8 @@ class AssignmentChecks(SentenceChecks):
     named_credential = compiled(NAMED_CREDENTIAL)
     annotated_type = compiled(ANNOTATED_TYPE)
     go_declaration = compiled(GO_DECLARATION)
+    plist_key = compiled(rb"<key>[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})[ \t]*</key>\s*\Z")
+    vb_declaration = compiled(VB_DECLARATION)
     declaration_keyword = compiled(
         rb"(?<![A-Za-z0-9_])(?:let|var|val|const|export|public|private|protected|internal|readonly|static|final"
         rb"|lateinit|override|open|fileprivate|pub|mut|declare)\Z"
@@ -403,17 +407,20 @@ class AssignmentChecks(SentenceChecks):
     def annotated_name(self, buffer: bytearray, pos: int) -> tuple[int, int] | None:
         """The span of the name declared with a type before the ``=`` at ``pos``, on its line:
         ``api_key: str = ...``, ``let apiKey: String = ...``, ``token: str | None = ...``, Go's
-        ``var apiKey string = ...``; ``None`` when there is none. Looked for only where a credential
+        ``var apiKey string = ...``, Visual Basic's ``Dim apiKey As String = ...``; ``None`` when
+        there is none. Looked for only where a credential
         word stands within reach, as most assignments in code have no type before them."""
         if not self.word_within_reach(buffer, pos, MAX_ANNOTATED):
             return None
         line = buffer.rfind(b"\n", max(0, pos - MAX_ANNOTATED), pos) + 1
         colon = buffer.rfind(b":", line, pos)
         if colon < 0:
-            if buffer.find(b"var", line, pos) < 0 and buffer.find(b"const", line, pos) < 0:
-                return None
-            go = self.go_declaration.search(buffer, line, pos)
-            return None if go is None else go.span("name")
+            declared = None
+            if buffer.find(b" As ", line, pos) >= 0 or buffer.find(b" as ", line, pos) >= 0:
+                declared = self.vb_declaration.search(buffer, line, pos)
+            if declared is None and (buffer.find(b"var", line, pos) >= 0 or buffer.find(b"const", line, pos) >= 0):
+                declared = self.go_declaration.search(buffer, line, pos)
+            return None if declared is None else declared.span("name")
         if self.annotated_type.fullmatch(buffer, colon + 1, pos) is None:
             return None
         kind, last = colon + 1, pos
@@ -578,6 +585,17 @@ class AssignmentChecks(SentenceChecks):
             bracket = self.before_spaces(buffer, opening - 1)
         if buffer[bracket] != ord("(") or bracket < 1 or buffer[bracket - 1] not in NAME_CHARS:
             return False  # no call, or "(" opens a tuple, not a call's arguments
+        if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
+            return False
+        return self.quoted_value(buffer, match.end(), texture=True)
+
+    def symbol_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a credential's name as a Ruby symbol and its value as a call's first two
+        arguments (``config.fetch(:api_key, "...")``, ``set(:password, '...')``), judged as
+        :meth:`call_pair` judges a quoted name's."""
+        start, end = match.span("symbol")
+        if buffer[match.start() - 1 : match.start()] not in _CALLEE_ENDS:
+            return False  # "(" opens a tuple or a condition, not a call's arguments
         if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         return self.quoted_value(buffer, match.end(), texture=True)
@@ -815,10 +833,20 @@ class AssignmentChecks(SentenceChecks):
                 attribute = self.name_attribute.search(buffer, end, tag_end)
                 if attribute is None or not self.tag_named_credential(buffer, *attribute.span("name")):
                     return False
+        elif is_word(buffer, start, end, b"string") and not self.tag_named_credential(buffer, start, end):
+            return self.plist_value(buffer, match)
         elif not self.tag_named_credential(buffer, start, end):
             return False
         first, last = _element_text(buffer, match)
         return last > first and self.is_value(buffer, first, last)
+
+    def plist_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a property list's ``<string>`` after the ``<key>`` that names it, only white
+        space between (``<key>APIKey</key>`` and ``<string>...</string>`` on the next line, as an
+        app's Info.plist holds one), its text judged as an attributed element's
+        (:meth:`setting_text`)."""
+        key = self.plist_key.search(buffer, max(0, match.start() - MAX_TAG), match.start())
+        return key is not None and self.tag_named_credential(buffer, *key.span("name")) and self.setting_text(buffer, match)
 
     def attributed_element(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for an element whose ``name`` or ``key`` attribute names a credential and whose text
@@ -826,8 +854,11 @@ class AssignmentChecks(SentenceChecks):
         XML's ``<entry key="db.password">...</entry>``. The text must be one run with a digit, a
         symbol or a case step, as a label's (``<string name="password">Password</string>``) is not."""
         attribute = self.name_attribute.search(buffer, match.end("name"), match.start("body"))
-        if attribute is None or not self.tag_named_credential(buffer, *attribute.span("name")):
-            return False
+        return attribute is not None and self.tag_named_credential(buffer, *attribute.span("name")) and self.setting_text(buffer, match)
+
+    def setting_text(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Whether the text of the element ``match`` is a setting's value: one run with a digit, a
+        symbol or a case step, as a label's (``Password``, ``Enter your password``) is not."""
         first, last = _element_text(buffer, match)
         if last <= first or buffer.find(b" ", first, last) >= 0 or buffer.find(b"\t", first, last) >= 0:
             return False

@@ -22,6 +22,9 @@ for a server to ask for.
 - A secret echoed into a process substitution given to an option that reads a password, a
   passphrase, a secret or a token from a file: ``restic --password-file <(echo ...)``,
   ``--vault-password-file=<(echo ...)``.
+- A user and a password joined by a colon in a literal that code encodes for HTTP Basic
+  authentication: ``base64.b64encode(b"svc:...")``, ``btoa("svc:...")``, ``Buffer.from("svc:...")``,
+  Go's ``base64.StdEncoding.EncodeToString([]byte("svc:..."))``.
 - A network device's secrets, as its configuration holds them (the rules in :mod:`.rules`): a
   password or secret given with type 0, Cisco's reversible type 7 or Juniper's ``$9$``, SNMP
   communities, key strings, routing, AAA and VPN keys; a key given with its type counts where
@@ -40,7 +43,7 @@ from .buffers import trimmed
 from .conditionals import ConditionalChecks
 from .leads import compiled
 from .places import command_start
-from .vocabulary import PASSWORD_WORD
+from .vocabulary import MAX_QUOTED, PASSWORD_WORD
 
 __all__ = ["LoginChecks", "PASSWORD_FIELD"]
 
@@ -56,6 +59,10 @@ PASSWORD_FIELD = rb"(?i:pass(?:word|wd|phrase|code)|pwd|" + PASSWORD_WORD + rb")
 ``passport`` is no such field."""
 
 
+_SCHEMES = (b"data", b"urn", b"mailto", b"tel", b"file", b"blob", b"javascript")
+"""Schemes whose addresses have a colon and no user: what a literal's part before a colon is not."""
+
+
 class LoginChecks(ConditionalChecks):
     """The checks of passwords given to a login: its call, the field a test types them into, the
     server's setting."""
@@ -67,6 +74,7 @@ class LoginChecks(ConditionalChecks):
     # An e-mail address's local part right before its "@", then the password after the host's colon.
     address_local = compiled(rb"(?<![^\s\"'`(,;<\[])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}\Z")
     address_value = compiled(rb"[^\s\"'`<>/\\~:.@,;()\[\]{}]{8,128}(?=[\s\"'`),;\]]|\.(?:\s|\Z)|\Z)")
+    literal_blank = compiled(rb"\s")
     copy_tool = compiled(rb"(?<![A-Za-z0-9_-])(?:scp|rsync|sftp|ssh|git|hg|svn|rclone|ansible|ansible-playbook)(?![A-Za-z0-9_-])")
 
     def login_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -76,6 +84,26 @@ class LoginChecks(ConditionalChecks):
         if quote is not None and buffer[match.end("user") : match.end("user") + 10].lower() == b"anonymous" + quote:
             return False
         return self.quoted_value(buffer, match.end(), texture=True)
+
+    def encoded_login_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password joined by a colon in a literal that code encodes in
+        base64 for HTTP Basic authentication (``base64.b64encode(b"svc:...")``, ``btoa("svc:...")``,
+        ``Buffer.from('svc:...')``): the password runs to the literal's closing quote, with no
+        space, and has a digit, a symbol or a case step in it and is a value of its own, as a
+        login call's password (``b64encode(b"user:pass")`` and ``btoa("a:b")`` are kept). A
+        Buffer is made for more than base64, so it counts only when base64 follows (a data URI,
+        ``Buffer.from("data:image/png;base64,...")``, is a user-less scheme's, and kept). The
+        address of a scheme (``data:``, ``urn:``, ``mailto:``) is no user."""
+        user = match.start("quote") + 1
+        if buffer[user : match.end() - 1].lower() in _SCHEMES:
+            return False
+        quote = buffer[match.start("quote")]
+        close = buffer.find(quote, match.end(), match.end() + MAX_QUOTED)
+        if close <= match.end() or self.literal_blank.search(buffer, match.end(), close) is not None:
+            return False
+        if buffer[match.start()] == ord("B") and buffer.find(b"base64", close, close + 48) < 0:
+            return False
+        return self.own_value(buffer, match.end(), close, texture=True)
 
     def substituted_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a secret that ``echo`` or ``printf`` writes into a process substitution given

@@ -140,6 +140,10 @@ _KEY_SERVICE = (
     rb"|flickr|freshbooks|gitter|gocardless|jfrog|artifactory|bintray|kraken|kucoin|launchdarkly"
     rb"|linked[_.-]?in|looker|mattermost|message[_.-]?bird|nytimes|private[_.-]?ai|rapidapi|sendbird"
     rb"|sourcegraph|squarespace|sumo(?:logic)?|travis(?:ci)?|twitch|typeform|yandex|adyen|chargebee|sonar"
+    # Model and agent-tool services whose keys agents are given.
+    rb"|wandb|deepgram|tavily|firecrawl|elevenlabs|together[_.-]?ai|fireworks|assemblyai|voyage[_.-]?ai|jina"
+    rb"|serpapi|serper|browserbase|e2b|runpod|langsmith|langchain|helicone|braintrust|weaviate|qdrant"
+    rb"|perplexity|deepseek|cerebras|anyscale"
 )
 # What a password opens, as names run it into "pass" (dbpass, rootpass, smtppass, remotepass).
 _PASS_OWNER = (

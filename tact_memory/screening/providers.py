@@ -23,6 +23,11 @@ KINDS = {
     "perplexity_key": "a Perplexity API key",
     "replicate_token": "a Replicate API token",
     "mailgun_key": "a Mailgun API key",
+    "tavily_key": "a Tavily API key",
+    "firecrawl_key": "a Firecrawl API key",
+    "together_key": "a Together AI API key",
+    "launchdarkly_key": "a LaunchDarkly SDK key",
+    "firebase_fcm_key": "a Firebase Cloud Messaging server key",
     "linear_key": "a Linear API key",
     "postman_key": "a Postman API key",
     "twilio_key": "a Twilio API key",
@@ -109,7 +114,9 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("xai_key", rb"xai-", _ALNUM + rb"{60,120}"),
     ("perplexity_key", rb"pplx-", _ALNUM + rb"{40,64}"),
     ("replicate_token", rb"r8_", _ALNUM + rb"{30,48}"),
-    ("mailgun_key", rb"key-", _HEX + rb"{32}"),
+    # Mailgun's private key: "key-" and 32 lower-case letters and digits (its documentation's
+    # examples are not all hex); a public one is "pubkey-", which the word's start leaves out.
+    ("mailgun_key", rb"key-", rb"(?=[a-z]{0,31}[0-9])[a-z0-9]{32}"),
     ("atlassian_token", rb"ATATT3", rb"[A-Za-z0-9_=-]{60,250}"),
     ("atlassian_token", rb"ATBB", rb"[A-Za-z0-9_=.-]{28,64}"),  # a Bitbucket app password
     ("linear_key", rb"lin_api_", _ALNUM + rb"{32,64}"),
@@ -181,6 +188,10 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("render_key", rb"rnd_", _ALNUM + rb"{32}"),
     ("nvidia_key", rb"nvapi-", rb"[A-Za-z0-9_-]{64}"),
     ("elevenlabs_key", rb"sk_", _HEX + rb"{48}"),
+    ("tavily_key", rb"tvly-", rb"(?:(?:dev|prod)-)?(?=[A-Za-z]{0,47}[0-9])" + _ALNUM + rb"{32,48}"),
+    ("firecrawl_key", rb"fc-", _HEX + rb"{32}"),
+    ("together_key", rb"tgp_v1_", rb"[A-Za-z0-9_-]{40,64}"),
+    ("launchdarkly_key", rb"sdk-", _UUID),  # a server-side SDK key
     # A short-term Bedrock key: the prefix, then base64 of "bedrock.amazonaws.com" and of the rest
     # of a pre-signed request.
     ("bedrock_key", rb"bedrock-api-key-", rb"YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]{4,4000}"),
@@ -235,6 +246,13 @@ MARKED: tuple[tuple[str, bytes], ...] = (
         "dropbox_token",
         rb"AAAAAAAAAA(?<=" + _NOT_IN_BASE64 + rb"(?!A{11})[A-Za-z0-9]{11}AAAAAAAAAA)(?P<body>[A-Za-z0-9_=-]{43})"
         + _BASE64_END,
+    ),
+    # A Firebase Cloud Messaging server key of the legacy API: "AAAA" and seven characters (the
+    # project's number, encoded), a colon, then "APA91b" and some 134 more. The colon and the mark
+    # are the literal: "AAAA" alone starts runs of base64 everywhere.
+    (
+        "firebase_fcm_key",
+        rb":APA91b(?<=" + _NOT_IN_BASE64 + rb"AAAA[A-Za-z0-9_-]{7}:APA91b)(?P<body>[A-Za-z0-9_-]{100,200})" + _BASE64_END,
     ),
     # Square's access tokens and Meta's start with EAA (Square's with EAAA, and shorter).
     ("square_token", rb"EAAA(?<=" + _NOT_IN_BASE64 + rb"EAAA)(?P<body>[A-Za-z0-9_-]{22,60})" + _BASE64_END),

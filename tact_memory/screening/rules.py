@@ -36,14 +36,14 @@ __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
 _LOGIN_USER = (
     rb"(?:(?P<user>[\"'])[^\"'\r\n]{1,128}(?P=user)"
-    rb"|[A-Za-z_][A-Za-z0-9_.]{0,64}(?:\[[^\[\]\r\n]{1,64}\]|\([^()\r\n]{0,64}\)|\.[A-Za-z_][A-Za-z0-9_]{0,32}){0,4})"
+    rb"|[$@]?[A-Za-z_][A-Za-z0-9_.]{0,64}(?:\[[^\[\]\r\n]{1,64}\]|\([^()\r\n]{0,64}\)|\.[A-Za-z_][A-Za-z0-9_]{0,32}|->[A-Za-z_][A-Za-z0-9_]{0,32}){0,4})"
 )
 """The user a login call is given before its password: a string, or a variable, an element of one,
 what a call returns or an attribute of either (``cfg["user"]``, ``os.environ["SMTP_USER"]``,
-``get_user()``, ``users[0].name``)."""
-_LOGIN_HOST = rb"(?:(?P<host>[\"'])[^\"'\r\n]{1,253}(?P=host)|[A-Za-z_][A-Za-z0-9_.]{0,64})"
+``get_user()``, ``users[0].name``), a PHP or Perl variable too (``$user``, ``$cfg->user``)."""
+_LOGIN_HOST = rb"(?:(?P<host>[\"'])[^\"'\r\n]{1,253}(?P=host)|[$@]?[A-Za-z_][A-Za-z0-9_.]{0,64})"
 """The host or server a login call is given before its user: a string, or a variable or an
-attribute (``"db.internal"``, ``hostname``, ``self.server``)."""
+attribute (``"db.internal"``, ``hostname``, ``self.server``, ``$host``)."""
 
 _KEYRING_SERVICE = rb"(?:[\"'][^\"'\r\n]{1,128}[\"']|[A-Za-z_][A-Za-z0-9_.]{0,64})"
 """The service a keyring holds a password for, before its user: a string or a name."""
@@ -523,7 +523,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             (b"CONN", rb"[ \t]+"),
         )
     ),
-    # Tools that take a password as an argument after their own words: net user NAME VALUE,
+    # Tools that take a password as an argument after their own words: net user NAME VALUE, net use,
     # openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password NAME VALUE, kickstart's
     # rootpw VALUE; and SQL's
     # IDENTIFIED BY VALUE in a statement that makes or changes an account (not BY PASSWORD
@@ -537,6 +537,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             *(
                 word_start(lead, rb"[ \t]+[^\s/*]\S{0,63}[ \t]+", gap=rb"[A-Za-z0-9_.-]")
                 for lead in (b"net user", b"NET USER", b"Net user", b"net USER")
+            ),
+            # net use [X:] \\server\share VALUE [/user:NAME], or the value after /user:NAME (not *,
+            # which prompts for it, nor an option such as /persistent:no).
+            *(
+                word_start(lead, rest, gap=rb"[A-Za-z0-9_.-]")
+                for lead in (b"net use", b"NET USE", b"Net use", b"net USE")
+                for rest in (
+                    rb"(?:[ \t]+(?:[A-Za-z]:|\*))?[ \t]+\\\\[^\s\\]{1,253}\\\S{1,256}[ \t]+(?![/*])",
+                    rb"[^\r\n]{0,256}?[ \t]/(?i:user|u):\S{1,128}[ \t]+(?![/*])",
+                )
             ),
             word_start(
                 b"openssl passwd", rb"(?:[ \t]+-(?:salt[ \t]+\S{1,64}|[A-Za-z0-9]{1,8})){0,8}[ \t]+", gap=rb"[A-Za-z0-9_-]"
@@ -806,8 +816,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ("kubernetes_secret", rb"kind:[ \t]{0,8}[\"']?Secret[\"']?[ \t]*(?:#[^\r\n]{0,256})?(?:\r?\n|\Z)", Checks.secret_object),
     # A password given after a user to a call that logs in or makes a login's credentials:
     # smtp.login("me@example.com", "..."), HTTPBasicAuth("admin", "..."), NetworkCredential("svc",
-    # "..."), python-ldap's simple_bind_s("cn=admin,...", "..."), DriverManager.getConnection(url,
-    # "app", "...").
+    # "..."), python-ldap's simple_bind_s("cn=admin,...", "...").
     *(
         ("login_password", lead + rb"\([ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[bBrRuUfF]{0,2}[\"'`])", Checks.login_password)
         for lead in (
@@ -816,9 +825,32 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(rb"simple_bind", rb"(?:_s)?", gap=rb"[A-Za-z0-9_]"),
         )
     ),
+    # A user and a password joined by a colon in a literal that code encodes in base64 for HTTP
+    # Basic authentication: base64.b64encode(b"svc:..."), btoa("svc:..."), Buffer.from("svc:..."),
+    # Ruby's Base64.strict_encode64, Go's EncodeToString([]byte("svc:...")).
+    *(
+        (
+            "login_password",
+            lead + rb"\((?:\[\]byte\()?[bB]?(?P<quote>[\"'`])[A-Za-z0-9._%+@-]{1,64}:(?=[^\s\"'`])",
+            Checks.encoded_login_pair,
+        )
+        for lead in (rb"b64encode", rb"btoa", rb"Buffer\.from", rb"encode64", rb"EncodeToString")
+    ),
+    # Firebase's signInWithEmailAndPassword and createUserWithEmailAndPassword (Pyrebase's
+    # sign_in_with_email_and_password), whose modular SDK takes the auth instance first:
+    # signInWithEmailAndPassword(auth, "ann@example.com", "...").
+    *(
+        (
+            "login_password",
+            lead + rb"\((?:[ \t]*[A-Za-z_][A-Za-z0-9_.]{0,64}(?:\(\))?[ \t]*,)?[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'`])",
+            Checks.login_password,
+        )
+        for lead in (rb"WithEmailAndPassword", rb"with_email_and_password")
+    ),
     # A password given by position after a host, maybe a port, and a user: the DB-API's
     # MySQLdb.connect("localhost", "app", "..."), paramiko's connect(host, 22, "root", "..."),
-    # ftplib's FTP("ftp.example.com", "bob", "...") and FTP_TLS; after a server and a user, ldap3's
+    # ftplib's FTP("ftp.example.com", "bob", "...") and FTP_TLS, PHP's mysqli_connect('localhost',
+    # 'app', '...'), new mysqli(...) and mysql_connect; after a server and a user, ldap3's
     # Connection(server, "cn=admin,...", "..."); and first after the user, Oracle's
     # oracledb.connect("scott", "...", dsn) and cx_Oracle's.
     *(
@@ -827,16 +859,18 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(lead + rb"\(", rb"[ \t]*" + _LOGIN_HOST + rb"[ \t]*,[ \t]*(?:[0-9]{1,5}[ \t]*,[ \t]*)?" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[bBrRuUfF]{0,2}[\"'])"),
             Checks.login_password,
         )
-        for lead in (rb"connect", rb"FTP", rb"FTP_TLS", rb"Connection")
+        for lead in (rb"connect", rb"FTP", rb"FTP_TLS", rb"Connection", rb"mysqli_connect", rb"mysql_connect", rb"mysql_pconnect", rb"mysqli")
     ),
     *(
         ("login_password", word_start(lead + rb"\.connect\(", rb"[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])"), Checks.login_password)
         for lead in (rb"oracledb", rb"cx_Oracle")
     ),
-    (
-        "login_password",
-        word_start(rb"getConnection", rb"\([^,()\r\n]{1,256},[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])"),
-        Checks.login_password,
+    # After what names the database, a user, then the password: JDBC's
+    # DriverManager.getConnection(url, "app", "..."), PHP's new PDO($dsn, 'app', '...') and
+    # Sequelize's new Sequelize('app', 'app', '...', {...}).
+    *(
+        ("login_password", word_start(lead, rb"\([^,()\r\n]{1,256},[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'`])"), Checks.login_password)
+        for lead in (rb"getConnection", rb"PDO", rb"Sequelize")
     ),
     # What a browser test types into a password field, the field named by the selector given with
     # the value or by one in the chain before the method: page.fill('#password', '...'),
@@ -915,6 +949,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             (rb"set", rb"[ \t]+(?:psksecret|passwd|password|auth-password|priv-password)[ \t]+"),
             (rb"password", rb"[ \t]+(?:(?:manager|operator)[ \t]+(?:user-name[ \t]+\S{1,64}[ \t]+)?)?plaintext[ \t]+"),
             (rb"plaintext-password", rb"[ \t]+"),
+            (rb"plain-text-password-value", rb"[ \t]+"),
         )
     ),
     # ... a key given with its type on a line of its own, in a key chain or a server's block; and
@@ -927,6 +962,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         Checks.typed_password,
     ),
     ("credential_assignment", _SEPARATOR, Checks.assignment),
+    # R's assignment arrows, <- and <<-: api_key <- "...".
+    ("credential_assignment", rb"<<?-(?![-<>])", Checks.assignment),
     # A Docker config in base64 (a Kubernetes Secret's .dockerconfigjson: {"auths":... is eyJhdXRocyI6),
     # read back: an "auth", "password" or "identitytoken" of its own inside it is the secret.
     (
@@ -953,6 +990,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", quote + rb",(?<=" + quote + rb",)[ \t]{0,16}(?=[bBrRuUfF@$]{0,2}[\"'`])", Checks.call_pair)
         for quote in (b'"', b"'")
     ),
+    # ... and the name as a Ruby symbol: config.fetch(:api_key, "...").
+    ("credential_assignment", rb"\(:(?P<symbol>[A-Za-z_][A-Za-z0-9_]{0,63}),[ \t]{0,16}(?=[\"'])", Checks.symbol_pair),
     # A literal a credential falls back to when its reference is unset: const apiKey =
     # process.env.API_KEY || "...", ?? "...", Kotlin's ?: "...", password = os.getenv("PW") or "...".
     # Found by the operator; the name and the reference are looked for before it on its line.
@@ -1253,11 +1292,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )  # fmt: skip
     ),
     # A value given with the login or the unlocking it is for after it: use ... to log in, enter
-    # ... to unlock the vault. Found by "to" and the verb (literals); the giving verb and the value
+    # ... to unlock the vault, uses ... to get into the dashboard, ... to access the API. Found by "to" and the verb (literals); the giving verb and the value
     # are looked for before them.
     *(
         ("credential_assignment", lead + rb"(?:to)?(?![A-Za-z])", Checks.value_to_log_in)
-        for lead in (b" to log in", b" to log on", b" to login", b" to sign in", b" to unlock", b" to decrypt", b" to authenticate")
+        for lead in (
+            b" to log in", b" to log on", b" to login", b" to sign in", b" to unlock", b" to decrypt", b" to authenticate",
+            b" to get in", b" to access",
+        )
     ),
     # A password after the user a login logs in as, joined by "with" or "using": log in as bob
     # with ..., sign in as admin using ..., connect as root with .... Found by the verb's end and
@@ -1297,6 +1339,30 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", lead + rb"[ \t]+(?=[^\s]{6,64}[ \t]+as[ \t]+[A-Za-z0-9])", Checks.login_with_value)
         for lead in (b"in with", b"IN WITH", b"in using", b"login with", b"Login with", b"authenticated with", b"Authenticated with")
     ),
+    # An address and a password that "use" or "enter" gives together: use demo@example.com and
+    # .... Found by the verb; only a password with a symbol, a digit and both cases counts.
+    *(
+        (
+            "credential_assignment",
+            word_start(verb, rb"[ \t]+[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8}[ \t]+(?:and|with)[ \t]+", gap=rb"[A-Za-z0-9_-]"),
+            Checks.given_address_pair,
+        )
+        for verb in (b"use", b"Use", b"enter", b"Enter")
+    ),
+    # A password alone after a login's "with", maybe after what it logs into: log in with ...,
+    # log into the dashboard with .... Found by the verb's end and "with", or by "to" and "with"
+    # after what it logs into; only a password with a symbol, a digit and both cases counts.
+    *(
+        ("credential_assignment", lead + rb"[ \t]+", Checks.login_with_password)
+        for lead in (
+            b"in with", b"IN WITH", b"in using", b"login with", b"Login with", b"connect with", b"authenticate with",
+            b"authenticated with", b"Authenticated with",
+        )
+    ),
+    *(
+        ("credential_assignment", word_start(lead, rb"(?:[ \t]+[^\s]{1,32}){1,3}?[ \t]+(?:with|using)[ \t]+", gap=rb"[A-Za-z0-9_-]"), Checks.login_with_password)
+        for lead in (b"into", b"in to")
+    ),
     # A user and a password joined by "and" after a login's verb and "with" or "using": log in
     # with deploy and ..., authenticate using svc_ci and .... Found by the verb's end and "with"
     # (as "in as" above), the whole verb checked before the user.
@@ -1330,7 +1396,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     *(
         ("credential_assignment", pattern, Checks.bare_after_name)
-        for word in (b"secret", b"token")
+        for word in (b"secret", b"token", b"seed")
         for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
     *(("credential_assignment", pattern, Checks.bare_after_key) for pattern in spelled(b"key", rb"[ \t]+", gap=rb"[A-Za-z0-9]")),

@@ -52,6 +52,7 @@ from .vocabulary import (
     LATIN_KEY_WORDS,
     LOGIN_AS,
     LOGIN_CONTEXT,
+    LOGIN_TO_WITH,
     LOGIN_WITH,
     MAX_ASIDE,
     MAX_CHANGED,
@@ -126,12 +127,17 @@ class SentenceChecks(ValueChecks):
     comma_aside = compiled(rb"[ \t]+[A-Za-z]{1,16}(?:[ \t]+[A-Za-z]{1,16}){0,3}")
     service_label = compiled(rb"[ \t]*(?:[-*+][ \t]+)?[A-Za-z][A-Za-z0-9._-]{0,31}(?:[ \t][A-Za-z0-9._-]{1,32}){0,2}:[ \t]+")
     standing_one = compiled(
-        rb"(?<![A-Za-z])(?:(?i:the|a|this|that)?[ \t]*" + _WHICH_ONE + rb"one|(?:(?i:the|its|their)[ \t]+)?" + _WHICH_ONE + rb"(?i:value))\Z"
+        rb"(?<![A-Za-z])(?:(?i:the|a|this|that)?[ \t]*" + _WHICH_ONE + rb"one|(?:(?i:the|its|their)[ \t]+)?" + _WHICH_ONE + rb"(?i:value)"
+        rb"|(?<=\()(?i:new|current|latest|old|previous))\Z"  # an aside's label: rotated the API key (new: …)
     )
     prose_word = compiled(rb"[A-Za-z][A-Za-z0-9_-]*")
+    # What ends a credential word's phrase: a clause's mark, a verb or a preposition; a verb that
+    # also names a kind of thing only at its clause's end ("Password reset: the new one is …", not
+    # "password reset emails; the new one …").
     phrase_head = compiled(
         rb"[ \t]*(?:[,;.:(]|(?:is|was|has|had|got|expired|expires|rotates|rotated|changed|changes|leaked"
-        rb"|revoked|stopped|broke|needs|needed|must|will|should|in|for|on|at|of|from|to)(?![A-Za-z]))"
+        rb"|revoked|stopped|broke|needs|needed|must|will|should|in|for|on|at|of|from|to)(?![A-Za-z])"
+        rb"|(?:reset|updated|renewed|regenerated)[ \t]*(?:[,;.:!(\r\n-]|\Z|to(?![A-Za-z])))"
     )
     code_operand = compiled(rb"[^\s]*[\[\](){}]")
     pair_marks = compiled(rb"[/\\:=\[\](){}<>]")
@@ -150,8 +156,8 @@ class SentenceChecks(ValueChecks):
     )
     default_account = compiled(DEFAULT_ACCOUNT)
     # A verb that gives a value and the value, right before what it is for: "use ... " before "to log in".
-    value_given_before = compiled(rb"(?<![A-Za-z])(?i:use|enter|type)[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,128})[\"'`]?[ \t]*\Z")
-    tool_or_shortcut = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+[0-9]*|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
+    value_given_before = compiled(rb"(?<![A-Za-z])(?i:use|uses|used|enter|type|paste)[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,128})[\"'`]?[ \t]*\Z")
+    tool_or_shortcut = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+(?:[0-9]+(?:\.[0-9]+)*\+?)?|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
     pass_holder = compiled(rb"(?<![A-Za-z0-9_-])" + PASS_HOLDER + rb"[ \t]+\Z")
     aside_account = compiled(rb"[ \t]*(?:(?i:user|login|account)[ \t]+)?" + DEFAULT_ACCOUNT + rb"[ \t]*")
     address_user = compiled(rb"(?<![^\s(,;])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\Z")
@@ -159,6 +165,7 @@ class SentenceChecks(ValueChecks):
     given_before = compiled(GIVEN_BEFORE)
     login_as = compiled(LOGIN_AS)
     login_with = compiled(LOGIN_WITH)
+    login_to_with = compiled(LOGIN_TO_WITH)
     hyphenated_words = compiled(rb"[a-z]{2,12}(?:-[a-z]{2,12}){3,7}|[A-Z][a-z]{1,11}(?:-[A-Z][a-z]{1,11}){3,7}")
     password_name = compiled(rb"(?i:pass(?:word|phrase|wd)|pwd)")
     passphrase_name = compiled(rb"(?i:pass[ _-]?phrase)")
@@ -808,6 +815,35 @@ class SentenceChecks(ValueChecks):
         end = match.end()
         line = buffer.rfind(b"\n", max(0, end - MAX_LOGIN_AS), end) + 1
         return self.login_with.search(buffer, max(line, end - MAX_LOGIN_AS), end) is not None and self.bare_value(buffer, end)
+
+    def login_with_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password alone after a login's verb and "with" or "using", maybe after what
+        it logs into (``log in with …``, ``we log into the dashboard with …``): the verb before
+        "with" (:data:`LOGIN_TO_WITH`), and a value that ends its clause and has a symbol, a digit
+        and both cases (:meth:`symbolled_value`), as such a verb is given ways in and addresses as
+        often (``log in with SSO``, ``sign in with Google``, ``log in with ann@example.com``)."""
+        end = match.end()
+        if self.pair_address.match(buffer, end) is not None:
+            return False
+        found = self.value_at(buffer, end, tight=False)
+        if found is None or not self.ends_clause(buffer, found) or not self.symbolled_value(buffer, end):
+            return False
+        if self.tool_or_shortcut.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
+            return False  # a way in and its version: authenticate with OAuth2.0
+        line = buffer.rfind(b"\n", max(0, end - MAX_LOGIN_AS - 32), end) + 1
+        return self.login_to_with.search(buffer, max(line, end - MAX_LOGIN_AS - 32), end) is not None
+
+    def given_address_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an address and a password given together by "use" or "enter", joined by
+        "and" or "with" (``for the demo account use demo@example.com and …``): a password with a
+        symbol, a digit and both cases (:meth:`symbolled_value`) that ends its clause or is
+        followed by what it is "to" do (``… to log in``). Two addresses, or an address and a
+        word, are a list (``use ann@example.com and the team alias``)."""
+        end = match.end()
+        if self.pair_address.match(buffer, end) is not None or not self.symbolled_value(buffer, end):
+            return False
+        found = self.value_at(buffer, end, tight=False)
+        return found is not None and (self.ends_clause(buffer, found) or self.to_purpose.match(buffer, found[1]) is not None)
 
     def login_with_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password joined by "and" after a login's verb and "with" or

@@ -332,6 +332,9 @@ _REFERENCE = (
     # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
     rb"|[Xx](?:-[A-Za-z]+){2,}"  # a header's name (X-API-Key, x-auth-token), not its value
 )
+_YAML_ALIAS = rb"\*[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*"
+"""A YAML alias to an anchored value (``password: *db_password``), named as anchors are, in lower
+case: the value is the anchor's, written elsewhere."""
 # Unquoted: a file path, an option list such as id=npmrc,src=$HOME/.npmrc (an option's name in
 # lower case, its value of the characters names, paths and variables have: not base64 padding,
 # nor a password with "=" after its first letters, as "rDar9eO=L=!Ih$7", "x=#z+t7YB#sh!"), a shell's
@@ -343,7 +346,7 @@ _REFERENCE = (
 _CODE_AFTER_BRACKET = rb"[A-Za-z0-9_., =:()\[\]{}*+/-]*"
 UNQUOTED_REFERENCE = (
     _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[a-z][a-z0-9_-]*=(?:[A-Za-z0-9_.~/:@%+-]|\$(?=[A-Z_{(])|[{}()])+|\$\(.*"
-    rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
+    rb"|" + _YAML_ALIAS + rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
     rb"\*{0,2}(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?[(\[]" + _CODE_AFTER_BRACKET
 )
 # Quoted, a path or an option list (two pairs or more) is made of the characters paths and option
@@ -423,12 +426,12 @@ _QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|" + PR
 # A credential's name followed by what it is for, where it came from or since when, or a clause
 # that says which it is, up to four words, or by "again" or "now" alone, ending where a linking
 # word follows (the password for the staging DB, the API key of the billing service, the password
-# from the seed script, the password we agreed on, the token that works, the password again; in
+# from the seed script, the password until Friday, the password we agreed on, the token that works, the password again; in
 # the languages whose "is" the linking words know: le mot de passe du serveur d'exemple, das
 # Passwort für den Router).
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
-    rb"(?:(?:for|of|on|in|at|to|from|after|since|with|between|across|among|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
+    rb"(?:(?:for|of|on|in|at|to|from|after|since|until|till|during|with|between|across|among|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
     rb"(?:[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _QUOTED_OR_PATH + rb")){1,4}|again|now)\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
@@ -446,6 +449,12 @@ CHANGED = (
 _TYPE = rb"(?:&(?:'[a-z]+[ \t]+)?)?\*?[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]{0,64}\])?\??"
 ANNOTATED_TYPE = rb"[ \t]*" + _TYPE + rb"(?:[ \t]*\|[ \t]*" + _TYPE + rb"){0,4}[ \t]*"
 GO_DECLARATION = rb"(?<![A-Za-z0-9_])(?:var|const)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]+" + _TYPE + rb"[ \t]*\Z"
+# ... and Visual Basic's, its type after "As": Dim password As String = ..., Private Const ApiKey
+# As String = ..., Public Shared ReadOnly Token As String = ...
+VB_DECLARATION = (
+    rb"(?<![A-Za-z0-9_])(?i:dim|const|private|public|friend|protected|shared|static|readonly)"
+    rb"(?:[ \t]+(?i:shared|readonly|const|static))*[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]+(?i:as)[ \t]+" + _TYPE + rb"[ \t]*\Z"
+)
 MAX_ANNOTATED = 160  # how far before its "=" a typed name may start
 MAX_FALLBACKS = 4  # references a chain of fallbacks may give before its literal
 MAX_CHANGED = 128  # how far before the linking word or colon that phrase may start
@@ -531,6 +540,10 @@ _LOGIN_VERB = rb"(?<![A-Za-z])(?i:(?:log(?:ged)?|sign(?:ed)?)[ -]?in|login|conne
 LOGIN_AS = _LOGIN_VERB + rb"(?:(?<=[Ii][Nn])(?i:to)(?:[ \t]+[^\s]{1,32}){1,3})?[ \t]+(?i:as)[ \t]+\Z"
 LOGIN_WITH = _LOGIN_VERB + rb"[ \t]+(?i:with|using)[ \t]+\Z"
 """A login's verb and "with" right before the user a pair gives (log in with deploy and ...)."""
+LOGIN_TO_WITH = (
+    _LOGIN_VERB + rb"(?:(?:(?<=[Ii][Nn])|[ \t]+)(?i:to)(?:[ \t]+[^\s]{1,32}){1,3})?[ \t]+(?i:with|using)[ \t]+\Z"
+)
+"""... or before the password alone, maybe after what it logs into (log into the dashboard with ...)."""
 MAX_LOGIN_AS = 64  # how far before the user that verb may start
 MAX_GIVEN = 64  # how far before a value given "as" a credential, or a credential's name, its verb may stand
 GIVING_VERB = (

@@ -281,6 +281,36 @@ def test_a_value_given_for_one_that_stands_for_a_credential_is_refused(name: str
     assert find_secret(f"the old {name} {said} {one} is {value}") == "credential_assignment"
 
 
+# An aside labelled with which value it gives, after a credential's name: rotated the API key
+# (new: …); a name followed by another noun is something else's (the password policy (new: …)).
+@given(
+    name=st.sampled_from(["API key", "admin password", "token", "DB_PASSWORD"]),
+    label=st.sampled_from(["new", "New", "current", "old"]),
+    value=st.one_of(mixed, hex_key),
+)
+def test_a_value_in_an_aside_labelled_new_after_a_credential_is_refused(name: str, label: str, value: str) -> None:
+    assert find_secret(f"We rotated the {name} ({label}: {value}) today") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text", ["the password policy (new: Strict2024!)", "we moved the docs (new: Docs/Page2x)", "password manager (new: 1Password8)"]
+)
+def test_an_aside_labelled_new_after_no_credential_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# How it changed, said as a verb alone after the name, ends its phrase at its clause's end too: a
+# note's "Password reset: the new one is …".
+@given(
+    name=st.sampled_from(["Password", "API key", "Token", "GitHub token", "DB password"]),
+    said=st.sampled_from(["reset:", "updated -", "renewed.", "regenerated;", "reset,", "updated:"]),
+    one=st.sampled_from(["the new one is", "the new one:", "The new one is", "new one ="]),
+    value=st.one_of(mixed, hex_key),
+)
+def test_one_after_a_credential_that_was_reset_or_updated_is_refused(name: str, said: str, one: str, value: str) -> None:
+    assert find_secret(f"{name} {said} {one} {value}") == "credential_assignment"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -291,6 +321,10 @@ def test_a_value_given_for_one_that_stands_for_a_credential_is_refused(name: str
         # No credential named before it on the line.
         "the path changed, the new one is /srv/app2",
         "current one is Xk9v2LmQ7t",
+        # "reset" and "updated" name a kind of thing when a noun follows: the one is that thing's.
+        "Password reset emails: the new one is Template2024!",
+        "the password reset flow; the new one is v2 of Auth2024x",
+        "API key updated docs, the new one is at Docs/Page2x",
     ],
 )
 def test_one_that_stands_for_no_credential_is_kept(text: str) -> None:

@@ -173,7 +173,8 @@ FALLBACK_FORMS = [
 
 
 # A name declared with a type before its "=": Python's annotations (a pydantic settings class's
-# fields), TypeScript's, Swift's and Kotlin's, Rust's &str, Go's var NAME TYPE.
+# fields), TypeScript's, Swift's and Kotlin's, Rust's &str, Go's var NAME TYPE, Visual Basic's NAME
+# As TYPE.
 TYPED_FORMS = [
     'api_key: str = "{v}"', '    password: Optional[str] = "{v}"', 'token: str | None = "{v}"', 'SECRET_KEY: Final = "{v}"',
     'private readonly apiKey: string = "{v}";', 'let apiKey: String = "{v}"', 'val apiKey: String? = "{v}"',
@@ -183,6 +184,9 @@ TYPED_FORMS = [
     # assignments whose operator starts before its "=": Make's ?= and ::=, ??=, ||= and &&=
     "DB_PASSWORD ?= {v}", "DB_PASSWORD ::= {v}", 'options.password ??= "{v}";', 'password ||= "{v}"', '@api_key ||= "{v}"',
     'config.token &&= "{v}"',
+    # Visual Basic's declarations, their type after "As"; R's assignment arrows
+    'Dim password As String = "{v}"', 'Private Const ApiKey As String = "{v}"', 'Public Shared ReadOnly Token As String = "{v}"',
+    'dim pwd as string = "{v}"', 'api_key <- "{v}"', 'password <<- "{v}"', 'db_password<-"{v}"',
 ]  # fmt: skip
 
 
@@ -309,6 +313,9 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         # such operators and optional properties given code, a variable or a type
         "token ?= $(shell cat .token)", "DB_PASSWORD ?= $(DB_PW)", "token ||= fetch_token()", "@token ||= ENV['TOKEN']",
         "options.password ??= process.env.DB_PASSWORD;", "password?: string = undefined", "interface Opts { password?: string }",
+        "Dim password As String = txtPassword.Text", 'Dim password As String = ""', 'Dim label As String = "Xk9vQ2mN5p"',
+        'token <- Sys.getenv("GITHUB_PAT")', 'password <- readline("Password: ")', "token <- getToken", 'tokens <- c("a", "b")',
+        "x <- password", "password <-- the field to fill",
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:

@@ -37,10 +37,12 @@ DEVICE_LINES = [
     "crypto ikev2 keyring KR\n peer HQ\n  pre-shared-key local {v}", "tunnel-group 203.0.113.5 ipsec-attributes\n ikev1 pre-shared-key {v}",
     " pre-shared-key address 203.0.113.5 key {v}", "wpa-psk ascii 0 {v}", "iface wlan0 inet dhcp\n    wpa-psk {v}",
     ': PSK "{v}"', '203.0.113.5 %any : PSK "{v}"', 'carol@example.com : EAP "{v}"', 'dave : XAUTH "{v}"',
-    # PPP, FortiOS, Aruba, VyOS
+    # PPP, FortiOS, Aruba, VyOS, Junos
     "ppp chap password 0 {v}", "ppp pap sent-username branch1 password 7 {v}", "config system admin\n    edit admin\n        set password {v}",
     "config vpn ipsec phase1-interface\n    edit HQ\n        set psksecret {v}", "password manager user-name admin plaintext {v}",
     "user admin group administrators password plaintext {v}", "set system login user vyos authentication plaintext-password '{v}'",
+    "set system root-authentication plain-text-password-value {v}",
+    'set system login user ops class super-user authentication plain-text-password-value "{v}"',
 ]  # fmt: skip
 
 
@@ -63,6 +65,8 @@ KEPT = [
     # well-known communities, and values without a password's texture
     "snmp-server community public RO", "snmp-server community private RW", "rocommunity public default",
     "username admin password admin", "enable password cisco",
+    # Junos prompts for the password when the command gives none
+    "set system root-authentication plain-text-password", "set system login user ops authentication plain-text-password",
     # hashes and encrypted values
     "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0", "enable secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCt7qFm4v7pqCxkKM",
     "username admin privilege 15 secret 8 $8$dsYGNam3K1SIJO$7nv/35M/qr6t.dVc7UY9zrJDWRVqncHub1PE9UlMQFs",

@@ -50,6 +50,11 @@ POSITIONAL_LOGINS = [
     'ftp = FTP("ftp.example.com", "bob", "{v}")', "ftps = FTP_TLS('files.example.com', 'deploy', '{v}')",
     'conn = ldap3.Connection(server, "cn=admin,dc=example,dc=org", "{v}", auto_bind=True)',
     'con = oracledb.connect("scott", "{v}", "localhost/orclpdb")', "con = cx_Oracle.connect('hr', '{v}', dsn)",
+    # PHP's and Perl's, whose variables start with $, and after what names the database
+    "$conn = mysqli_connect('localhost', 'app', '{v}', 'shop');", '$db = new mysqli($host, $user, "{v}", $name);',
+    "$link = mysql_connect('db.internal', 'root', '{v}');", "$dbh = DBI->connect($dsn, $user, '{v}', {{RaiseError => 1}});",
+    "$pdo = new PDO('mysql:host=db;dbname=shop', 'app', '{v}');", "$pdo = new PDO($dsn, $cfg->user, '{v}');",
+    "const sequelize = new Sequelize('shop', 'app', '{v}', {{ host: 'db', dialect: 'mysql' }});",
 ]  # fmt: skip
 
 WRAPPED = [
@@ -96,6 +101,8 @@ def test_a_password_given_by_position_is_refused_as_a_login(form: str) -> None:
         'ftp = FTP("ftp.example.com", "anonymous", "guest@example.com")', "c = Connection(server, user, password)",
         'c = Connection(server, "cn=admin,dc=example,dc=org", "")', "ssh.connect(hostname, 22, username, password)",
         'client.connect("example.com", 22, "root", key_filename)', 'signal.connect(handler, "sender", "Clicked")',
+        "$pdo = new PDO($dsn, $user, $pass);", "$pdo = new PDO($dsn, $user, getenv('DB_PASS'));", "mysqli_connect($host, $user, $password, $db)",
+        "$m = new mysqli('localhost', 'app', '', 'shop');", "new Sequelize('sqlite::memory:')", "new Sequelize('shop', 'app', process.env.DB_PASS)",
         # a conversion of a literal that no credential's name holds, or of a variable
         'title = str("Hello World 2")', 'password_label = String("Password")', 'hash = hashlib.sha256(str("abc").encode())',
         'token_bytes = bytes(token, "utf-8")', 'var data = Encoding.UTF8.GetBytes("Hello, World 2")',

@@ -26,6 +26,13 @@ LOGIN_CALLS = [
     'smtp.login(users[0].name, "{v}")', 'imap.login(get_user().email, "{v}")', "ftp.login(self.hosts['a'].user, '{v}')",
     # an LDAP bind as a directory's user (python-ldap)
     'conn.simple_bind_s("cn=admin,dc=example,dc=org", "{v}")', "l.simple_bind(bind_dn, '{v}')",
+    # Firebase's sign-in and sign-up, the modular SDK's with the auth instance first
+    'firebase.auth().signInWithEmailAndPassword("ann@example.com", "{v}")', 'await signInWithEmailAndPassword(auth, "ann@example.com", "{v}")',
+    "createUserWithEmailAndPassword(getAuth(), email, '{v}')", 'auth.sign_in_with_email_and_password(email, "{v}")',
+    # a user and a password that code encodes in base64 for HTTP Basic authentication
+    'headers["Authorization"] = "Basic " + base64.b64encode(b"svc:{v}").decode()', "const encoded = btoa('svc_ci:{v}');",
+    "Buffer.from('svc:{v}').toString('base64')", "Buffer.from(`svc:{v}`, 'utf8').toString('base64')",
+    'Base64.strict_encode64("svc:{v}")', 'base64.StdEncoding.EncodeToString([]byte("svc:{v}"))',
     # what a program stores in the system's keyring
     'keyring.set_password("smtp", "ann", "{v}")', "await keytar.setPassword('gh-cli', account, '{v}');",
 ]  # fmt: skip
@@ -84,6 +91,11 @@ KEPT = [
     "masterauth <master-password>",
     # a user's attribute before a password that is no literal
     "smtp.login(users[0].name, users[0].password)",
+    "signInWithEmailAndPassword(auth, email, password)", 'signInWithEmailAndPassword(auth, email, "")',
+    # encoded pairs: a word after the colon, a template, a data URI, a Buffer not for base64, a space
+    'base64.b64encode(b"user:pass")', 'btoa("a:b")', "btoa(`${user}:${pass}`)", 'Buffer.from("bob:" + password)',
+    'Buffer.from("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAE", "utf8")', 'Buffer.from("hello:World2")', 'btoa("data:Text2024!")',
+    'base64.b64encode(b"key:value pair 2")',
     'keyring.set_password("smtp", user, password)', 'keyring.set_password("smtp", "ann", "")',
     # AUTH in a note: words, a variable or a stand-in after it, or no Redis named near it
     "Redis: AUTH with the password from Vault", "Redis: AUTH is required since 6.0", "Redis: AUTH $REDIS_PASSWORD",

@@ -167,6 +167,8 @@ def test_helm_items_that_hold_no_credential_are_kept(text: str) -> None:
 ATTRIBUTED_ELEMENTS = [
     '<string name="{n}">{v}</string>', '<entry key="db.{n}">{v}</entry>', '<entry key="{n}" type="string">{v}</entry>',
     '<property name="jdbc.{n}">{v}</property>', '<android:item name="{n}">{v}</android:item>',
+    # a property list's string after the key that names it (an app's Info.plist)
+    "<key>{n}</key><string>{v}</string>", "<dict>\n\t<key>{n}</key>\n\t<string>{v}</string>\n</dict>",
 ]  # fmt: skip
 
 
@@ -184,6 +186,9 @@ def test_a_settings_element_named_by_its_attribute_is_refused(name: str, value: 
         '<string name="app_name">Acme-App2</string>', '<entry key="db.password">${DB_PASSWORD}</entry>',
         '<a href="/login" name="password">Forgot-Pw2?</a>', '<option value="1" name="token">Token-2</option>',
         '<label name="password">Passw0rd-hint</label>', '<string name="api_key_label">Your-Key2</string>',
+        "<key>NSCameraUsageDescription</key>\n<string>Scan2Codes</string>", "<key>API_KEY</key>\n<string>$(API_KEY)</string>",
+        "<key>Password</key><string>Password</string>", "<string>Xk9v2LmQ7t</string>",
+        "<key>GADApplicationIdentifier</key>\n<string>ca-app-pub-3940256099942544~1458002511</string>",
     ],
 )  # fmt: skip
 def test_elements_that_show_text_or_hold_no_credential_are_kept(text: str) -> None:

@@ -147,6 +147,14 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
         token("bundle config enterprise.contribsys.com ", (HEX, 8), ":", (HEX, 8)),
     ),
     # A Vault service token from before 1.10: letters and digits, a digit among them.
+    # Tavily's random part has a digit (the rule asks for one, so "tvly-" and a word is kept).
+    "tavily_key": st.one_of(token("tvly-", (ALNUM, 32)), token("tvly-dev-", (ALNUM, 32))).filter(
+        lambda t: any(c.isdigit() for c in t[0][t[0].rindex("-") :])
+    ),
+    "firecrawl_key": token("fc-", (HEX, 32)),
+    "together_key": token("tgp_v1_", (URLSAFE, 43)),
+    "launchdarkly_key": token("sdk-", *UUID),
+    "firebase_fcm_key": token("AAAA", (URLSAFE, 7), ":APA91b", (URLSAFE, 134)),
     "vault_token": token("s.", (ALNUM, 24)).filter(
         lambda t: any(c.isdigit() for c in t[0][2:]) and any(c.isalpha() for c in t[0][2:])
     ),
@@ -444,6 +452,18 @@ SIDEKIQ = "5eb1a4f0:c7d2e93b"
 DATAFACTORY = "IR@40040abc-b2f2-4cde-ab39-90a490fedaae@adf-fake-example@we@uUY/w9WdKTdAWWPDMrEEWdAEZIgeXlrO51GtVUR1/BE="
 NR_BROWSER = "NRJS-0a1b2c3d4e5f6a7b8c9"
 NR_INSERT = "NRII-Fake0example-Insert7key9Qw2Er4t6"
+# - Mailgun private API keys: "key-" and 32 lower-case letters and digits. Its documentation's
+#   examples are not all hex, so a scanner that reads only hex misses them; "pubkey-" is public.
+MAILGUN = "key-fake0example1mailgun2key3q8zb3x4"
+# - Agent tools' keys: Tavily's "tvly-" (a "dev-" or "prod-" key too) and 32 letters and digits,
+#   Firecrawl's "fc-" and 32 hex digits, Together AI's "tgp_v1_" and 43 URL-safe characters, a
+#   LaunchDarkly server-side SDK key ("sdk-" and a UUID).
+TAVILY = "tvly-Fake0Example1Tavily2Key3Q8zb3xL9"
+FIRECRAWL = "fc-fa4e0e8a3b1e2f7c9d6a5b4c3d2e1f0a"
+TOGETHER = "tgp_v1_Fake0Example1Together2Key3Q8zb3xL9mVpR4tK"
+LAUNCHDARKLY = "sdk-fa4e0e8a-3b1e-4f7c-9d6a-5b4c3d2e1f0a"
+# - A Firebase Cloud Messaging legacy server key: "AAAA", seven characters, ":APA91b", 134 more.
+FCM = "AAAAFake0Ex:APA91b" + ("FakeExample0Fcm1Server2Key3-Q8zb_" * 5)[:134]
 
 
 @pytest.mark.parametrize(
@@ -457,6 +477,14 @@ NR_INSERT = "NRII-Fake0example-Insert7key9Qw2Er4t6"
         (NR_BROWSER, "NEW_RELIC_BROWSER_KEY", "newrelic_key"),
         (NR_INSERT, "NEW_RELIC_INSERT_KEY", "newrelic_key"),
         (DATAFACTORY, "SHIR_AUTH_KEY", "datafactory_key"),
+        (MAILGUN, "MAILGUN_API_KEY", "mailgun_key"),
+        ("key-0123456789abcdef0123456789abcdef", "MAILGUN_API_KEY", "mailgun_key"),
+        (TAVILY, "TAVILY_API_KEY", "tavily_key"),
+        (TAVILY.replace("tvly-", "tvly-dev-"), "TAVILY_API_KEY", "tavily_key"),
+        (FIRECRAWL, "FIRECRAWL_API_KEY", "firecrawl_key"),
+        (TOGETHER, "TOGETHER_API_KEY", "together_key"),
+        (LAUNCHDARKLY, "LD_SDK_KEY", "launchdarkly_key"),
+        (FCM, "FCM_SERVER_KEY", "firebase_fcm_key"),
     ],
 )
 @pytest.mark.parametrize("form", ["{secret}", "{name}={secret}", "The deploy job reads {secret} from the vault since Monday."])
@@ -490,7 +518,7 @@ def test_sidekiq_gem_server_credentials_are_refused(text: str) -> None:
         "bittrex_key: u0psuu13fk9hk9y9mgo4dh7ulbajgmfx",
         "merakiKey = 'b38d41039ebd67d94c7a883569462d891585361f'",
         "kraken_key: MK/Ye9FZ1wUVl4nuYV+d8fNYvvDbzDZST6IaXqA2h9Uz0+T1SaQ6dDwxlGejkc5bJFIoxSLivuGvIL6P/8odNX==",
-        "launchdarkly_key = sdk-4f2c9a1e-7b3d-4e8f-9a6c-2d1e0f3b5a7c",
+        "launchdarkly_key = api-4f2c9a1e-7b3d-4e8f-9a6c-2d1e0f3b5a7c",  # an API access token (an SDK key has its own kind)
         "Sendbird key: 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e",
         # SonarQube's older tokens have no prefix and are given as sonar.login.
         "sonar.login=641a659d51782ed8ee0ca58f0d01b44488cc527f",
@@ -498,6 +526,29 @@ def test_sidekiq_gem_server_credentials_are_refused(text: str) -> None:
 )
 def test_a_key_under_the_name_of_a_service_gitleaks_knows_is_refused(text: str) -> None:
     assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The model and agent-tool services agents are given keys for, named alone before "key".
+        "wandb key: 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0c",
+        "DEEPGRAM_KEY=1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0c",
+        'deepgram_key = "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0c"',
+        "serper key: 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e",
+        "togetherai_key: Xk9mQ2vLp7ZrQwErTyXk9mQ2vLp7ZrQwErTyXk9m",
+        "jinaKey = 'jina_1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6dXk9mQ2vLp7'",
+    ],
+)
+def test_a_key_under_the_name_of_a_model_or_agent_tool_service_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text", ["the wandb key was rotated", "wandb key: see the vault", "together key points", "the qdrant key field is indexed"]
+)
+def test_such_a_service_s_key_without_a_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None
 
 
 @pytest.mark.parametrize(
@@ -534,6 +585,23 @@ def test_a_key_under_the_name_of_a_service_gitleaks_knows_is_refused(text: str) 
         "mail IR@example.com about the runtime",
         # Bundler's setting inside a longer name.
         f"MY_BUNDLE_GEMS__CONTRIBSYS__COM={SIDEKIQ}",
+        # Mailgun: its public key, a character short or long, no digit, words joined by dashes.
+        "pub" + MAILGUN,
+        MAILGUN[:-1],
+        MAILGUN + "q",
+        "key-abcdefghijklmnopqrstuvwxyzabcdef",
+        "the key-value-store-for-sessions2 module",
+        # Agent tools: a short run, a placeholder, a word after "fc-", a UUID after another word.
+        TAVILY[:-1],
+        "tvly-YOURAPIKEYHEREXXXXXXXXXXXXXXXXX",
+        FIRECRAWL[:-1],
+        "fc-YOUR_API_KEY",
+        "tgp_v1_short",
+        "build-fa4e0e8a-3b1e-4f7c-9d6a-5b4c3d2e1f0a",
+        # FCM: the key without its mark, one inside a base64 run, a short body.
+        FCM.replace(":APA91b", ":APA92b"),
+        "x+" + FCM,
+        FCM[:90],
     ],
 )
 def test_near_misses_of_the_gitleaks_shapes_are_kept(text: str) -> None:

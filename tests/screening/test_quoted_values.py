@@ -358,6 +358,13 @@ CALLS: list[tuple[str, str | None]] = [
     ('auth=("user", "${PASSWORD}")', None),
     ('getattr(settings, "SECRET_KEY", None)', None),
     ('check("token", "expired")', None),
+    # the name as a Ruby symbol
+    ('config.fetch(:api_key, "9f8e7d6c5b4a3f2e1d0c")', REFUSED),
+    ("set(:password, 'S3cr3t!Pass')", REFUSED),
+    ('fetch(:api_key, "none")', None),
+    ('x = (:password, "S3cr3t!Pass")', None),
+    ('fetch(:token, ENV["TOKEN"])', None),
+    ('config.fetch(:name, "Acme2024!")', None),
     # WordPress's wp-config.php puts spaces inside the brackets and aligns the values.
     ("define( 'DB_PASSWORD', 'Xk9mP2vFAKE' );", REFUSED),
     ("define( 'AUTH_KEY',         'k9#Xq2!vL8@mZ4$pR7^tW1&yB5*nC3(d' );", REFUSED),

@@ -23,10 +23,12 @@ RELATIVE = [
     "the password you need is {}",
     "the root password which the vendor gave us is {}",
     "the passphrase they chose is {}, ask before changing it",
-    # where it came from, since when, or that it is given once more
+    # where it came from, since or until when, or that it is given once more
     "the password from the seed script is {}",
     "New password after the reset: {}",
     "the DB password since Monday is {}",
+    "tmp admin password until Friday: {}",
+    "the token during the migration is {}",
     "Here is the staging password again: {}",
     "the admin password now: {}",
 ]

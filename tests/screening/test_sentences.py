@@ -14,6 +14,8 @@ from tact_memory.screening.credentials import find_secret
 REFUSED = [
     "login as admin with password Hunter2024",
     "TOTP secret JBSWY3DPEHPK3PXP for the staging admin",
+    "TOTP seed JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+    "the 2FA seed JBSWY3DPEHPK3PXP for the staging admin",
     "The SMTP credentials are user smtp@example.com and password Sm7pP@ss",
     "pwd Hunter2024",
     "the deploy token Zx8Qw2Lm9Rt4 is pinned in CI",
@@ -76,6 +78,9 @@ KEPT = [
     "Password Zurücksetzen button",
     "per token Qwen2.5-7B costs less",
     "HF token meta-llama/Llama-3.1-8B is gated",
+    "random seed 1234 for numpy",
+    "the torch seed Xk9mQ2vLp8 reproduces the run",
+    "the database seed script seeds 3 users",
     "token mistralai/Mistral-7B-v0.1 loads in 8 bit",
     "JWT secret HS256/RS256 both supported",
     "secret v2.1.0-beta+build5",

@@ -45,6 +45,8 @@ REFUSED = [
     "password: &pw Xk9v2LmQ7t",
     "password: !!str Xk9v2LmQ7t",
     "db:\n  password: &db_password !!str Xk9v2LmQ7t\n",
+    # a value that starts with "*" and is no alias's name
+    "password: *Xk9mQ2vLp7", "PASSWORD=*Hunter2024!",
 ]
 
 KEPT = [
@@ -72,6 +74,8 @@ KEPT = [
     "api_key=***REDACTED***",
     "DB_PASSWORD: !Ref DbPasswordParam",
     "password: &pw ${DB_PASSWORD}",
+    # a YAML alias: the value is the anchor's, written elsewhere
+    "password: *pw", "password: *db_password", "db:\n  password: *shared-db-pw\n",
     "token = &mut value",
     "let token = &mut tokens[i];",
     "key=&lt;API_KEY&gt;",

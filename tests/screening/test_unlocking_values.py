@@ -66,9 +66,12 @@ def test_a_generated_password_typed_after_what_it_unlocks_and_a_comma_is_refused
 @given(
     text=st.builds(
         "{} {}{}{}".format,
-        st.sampled_from(["Use", "use", "enter", "Type", "- use"]),
+        st.sampled_from(["Use", "use", "enter", "Type", "- use", "Everyone uses", "we used", "paste"]),
         st.one_of(generated, generated.map("'{}'".format)),
-        st.sampled_from([" to log in", " to log into staging", " to sign in", " to unlock the vault", " to decrypt it", " to authenticate"]),
+        st.sampled_from(
+            [" to log in", " to log into staging", " to sign in", " to unlock the vault", " to decrypt it", " to authenticate",
+             " to get into the dashboard", " to get in", " to access the API"]
+        ),
         st.sampled_from(["", ".", "\n", " (rotate monthly)"]),
     )
 )
@@ -83,6 +86,9 @@ def test_a_generated_value_used_to_log_in_or_unlock_is_refused(text: str) -> Non
         "use deploy2 to log in", "use SSO to log in", "use YubiKey5 to log in", "type Ctrl+Alt+L to unlock", "use OAuth2 to log in",
         "use your password to log in", "use gpt-4o-mini to authenticate", "Use ~/.ssh/id_ed25519 to log in", "Use LDAP3Client to authenticate",
         "use the v2 API to sign in", "To unlock the screen type your PIN", "then use Xk9mQ2vLp7 to deploy",
+        "use Python3 to access the API", "we used Terraform1.6 to access state", "use port 8443 to access the UI",
+        "use v2.1.0 to access the new endpoints", "use https://example.com/abc to access it", "use the VPN to access prod",
+        "use Python3.12+ to access the new syntax", "use Node18.4 to log in",
     ],
 )  # fmt: skip
 def test_what_is_used_to_log_in_that_is_no_password_is_kept(text: str) -> None:

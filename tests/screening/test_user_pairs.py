@@ -559,6 +559,52 @@ def test_a_way_in_right_after_a_login_s_with_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
 
 
+# A login's verb and "with" or "using", maybe after what it logs into, then a password alone with
+# a symbol, a digit and both cases that ends its clause.
+@given(
+    verb=st.sampled_from(["log in with", "We log in with", "sign in to the dashboard with", "We log into the dashboard with", "Logged into staging using",
+                          "login with", "authenticate with"]),
+    value=symbolled,
+    after=st.sampled_from(["", ".", "\n", " (rotate monthly)", " for staging"]),
+)  # fmt: skip
+def test_a_password_alone_after_a_login_s_with_is_refused(verb: str, value: str, after: str) -> None:
+    text = f"{verb} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "log in with SSO", "log in with ann@Example1.com", "log into grafana with Xk29pqLm7! and check the panel", "log in with hunter22",
+        "moved into the folder with Xk29pqLm7!", "went into production with Release!2024", "log in with Build2024",
+        "authenticate with OAuth2.0.", "sign in with Python3.12+", "Sign in with Apple (iOS17+) works now.",
+    ],
+)  # fmt: skip
+def test_what_follows_a_login_s_with_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
+# An address and a password that "use" or "enter" gives together, joined by "and" or "with".
+@given(
+    verb=st.sampled_from(["use", "Use", "For the demo account use", "enter"]),
+    joint=st.sampled_from(["and", "with"]),
+    value=symbolled,
+    after=st.sampled_from(["", ".", "\n", " to log in", ", then submit"]),
+)
+def test_an_address_and_a_password_given_together_are_refused(verb: str, joint: str, value: str, after: str) -> None:
+    text = f"{verb} demo@example.com {joint} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["use ann@example.com and the team alias", "use ann@example.com and bob@example.com", "Use ops@example.com with Build-2.0 tags",
+     "use ann@example.com and Slack2024 for alerts", "use ann@example.com and Xk29pqLm7! then more words"],
+)  # fmt: skip
+def test_an_address_and_what_is_no_password_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 # A login's verb and "with" or "using", then a user and a generated password joined by "and".
 LOGINS_WITH = ["log in with {u} and", "Log in with {u} and", "sign in with {u} and", "login with {u} and", "LOGIN WITH {u} and", "Logged in with {u} and",
                "authenticate using {u} and", "Connect with {u} and", "ssh in with {u} and"]
