@@ -44,7 +44,7 @@ from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLB
 __all__ = ["AssignmentChecks"]
 
 MAX_TAG = 128
-_CALLEE_ENDS = tuple(bytes([byte]) for byte in b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?!")
+_CALLEE_END = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?!"
 """What a callee's name may end with before its "(" (Ruby's fetch?, save!)."""
 """How long an opening tag before a ``<Value>`` element may be, its attributes included."""
 
@@ -408,8 +408,8 @@ class AssignmentChecks(SentenceChecks):
         """The span of the name declared with a type before the ``=`` at ``pos``, on its line:
         ``api_key: str = ...``, ``let apiKey: String = ...``, ``token: str | None = ...``, Go's
         ``var apiKey string = ...``, Visual Basic's ``Dim apiKey As String = ...``; ``None`` when
-        there is none. Looked for only where a credential
-        word stands within reach, as most assignments in code have no type before them."""
+        there is none. Looked for only where a credential word stands within reach, as most
+        assignments in code have no type before them."""
         if not self.word_within_reach(buffer, pos, MAX_ANNOTATED):
             return None
         line = buffer.rfind(b"\n", max(0, pos - MAX_ANNOTATED), pos) + 1
@@ -455,7 +455,7 @@ class AssignmentChecks(SentenceChecks):
         while pos < len(buffer) and buffer[pos] in b" \t":
             pos += 1
         for _ in range(2):
-            if pos < len(buffer) and buffer[pos] in b"bBrRuUfF@":
+            if pos < len(buffer) and buffer[pos] in b"bBrRuUfFL@":
                 pos += 1
         return pos < len(buffer) and buffer[pos] in b"\"'`"
 
@@ -594,7 +594,7 @@ class AssignmentChecks(SentenceChecks):
         arguments (``config.fetch(:api_key, "...")``, ``set(:password, '...')``), judged as
         :meth:`call_pair` judges a quoted name's."""
         start, end = match.span("symbol")
-        if buffer[match.start() - 1 : match.start()] not in _CALLEE_ENDS:
+        if not match.start() or buffer[match.start() - 1] not in _CALLEE_END:
             return False  # "(" opens a tuple or a condition, not a call's arguments
         if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
@@ -671,13 +671,6 @@ class AssignmentChecks(SentenceChecks):
         if found is None or not opening_quote(buffer, found[0]):
             return False
         return self.own_value(buffer, found[0], found[1], texture=texture)
-
-    def own_value(self, buffer: bytearray, first: int, last: int, *, texture: bool) -> bool:
-        """Whether ``buffer[first:last]`` is a value of its own (with a digit, a symbol or a case
-        step in it, when ``texture``)."""
-        return self.is_value(buffer, first, last) and (
-            not texture or self.header_texture.fullmatch(buffer, first, trimmed(buffer, first, last)) is not None
-        )
 
     def number_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether the value at ``pos`` is a number (``50``, ``0x10``, ``1.5e3``), quoted or not."""

@@ -61,18 +61,18 @@ def opening_quote(buffer: bytearray, start: int) -> int:
 
 
 def string_prefix(buffer: bytearray, quote: int) -> frozenset[int]:
-    """The string prefix (``f``, ``r``, ``rb``, ``fr``..., C#'s ``@`` and ``$``) before the quote
-    at ``quote``, letters lower-cased; none when the letters before it end a longer name. C#'s
+    """The string prefix (``f``, ``r``, ``rb``, ``fr``..., C#'s ``@`` and ``$``, C's ``L``) before the
+    quote at ``quote``, letters lower-cased; none when the letters before it end a longer name. C#'s
     ``$``, which interpolates as Python's ``f`` does, is read as ``f``."""
     at = quote
-    while at > max(0, quote - 2) and buffer[at - 1] in b"bBrRuUfF@$":
+    while at > max(0, quote - 2) and buffer[at - 1] in b"bBrRuUfFL@$":
         at -= 1
     if at == quote or (at and buffer[at - 1] in NAME_CHARS):
         return frozenset()
     return frozenset(_PREFIX_READ[buffer[i]] for i in range(at, quote))
 
 
-_PREFIX_READ = bytes.maketrans(b"BRUF$", b"bruff")
+_PREFIX_READ = bytes.maketrans(b"BRUFL$", b"bruflf")
 """A string prefix's bytes as :func:`string_prefix` reads them."""
 
 

@@ -212,7 +212,9 @@ class PlaceChecks(SentenceChecks):
         )
 
     def flag_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for ``--password VALUE``: certain when quoted, last, or followed by another option.
+        """Check for ``--password VALUE``: certain when quoted, last, or followed by another option;
+        as the next item of a list that quotes every item, only a value with a digit, a symbol or a
+        case step in it.
         LastPass's ``lpass show --password`` names the field it shows, not a value. A word that
         joins options in a sentence (``--password and --token``) is none, and the
         option a sentence lists after another takes no unquoted word in lower case unless it looks
@@ -223,6 +225,8 @@ class PlaceChecks(SentenceChecks):
         if self.field_shown.search(buffer, command_start(buffer, match.start()), match.start()) is not None:
             return False  # lpass show --password NAME: which field to show, then the entry's name
         start, end, certain = found
+        if "item" in match.re.groupindex and opening_quote(buffer, start):
+            return self.own_value(buffer, start, end, texture=True)  # a list quotes every item: ["--pass", "through"]
         if self.option_joint.fullmatch(buffer, start, end) is not None and not opening_quote(buffer, start):
             return False  # "--password and --token": options a sentence lists
         if (

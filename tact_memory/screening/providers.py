@@ -27,6 +27,9 @@ KINDS = {
     "firecrawl_key": "a Firecrawl API key",
     "together_key": "a Together AI API key",
     "launchdarkly_key": "a LaunchDarkly SDK key",
+    "crates_token": "a crates.io API token",
+    "honeycomb_key": "a Honeycomb API key",
+    "neon_key": "a Neon API key",
     "firebase_fcm_key": "a Firebase Cloud Messaging server key",
     "linear_key": "a Linear API key",
     "postman_key": "a Postman API key",
@@ -192,6 +195,9 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     ("firecrawl_key", rb"fc-", _HEX + rb"{32}"),
     ("together_key", rb"tgp_v1_", rb"[A-Za-z0-9_-]{40,64}"),
     ("launchdarkly_key", rb"sdk-", _UUID),  # a server-side SDK key
+    ("crates_token", rb"cio", rb"(?=[A-Za-z]{0,31}[0-9])" + _ALNUM + rb"{32}"),
+    *(("honeycomb_key", lead, _ALNUM + rb"{58}") for lead in (rb"hcaik_", rb"hcaic_")),  # ingest and configuration keys
+    ("neon_key", rb"napi_", rb"[a-z0-9]{64}"),
     # A short-term Bedrock key: the prefix, then base64 of "bedrock.amazonaws.com" and of the rest
     # of a pre-signed request.
     ("bedrock_key", rb"bedrock-api-key-", rb"YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%_-]{4,4000}"),
@@ -269,10 +275,11 @@ MARKED: tuple[tuple[str, bytes], ...] = (
         )
         for bar in (rb"\|", rb"%7C")
     ),
-    # An X (Twitter) app's bearer token: exactly twenty-two "A"s, then URL-encoded base64.
+    # An X (Twitter) app's bearer token: a run of twenty-one to twenty-three "A"s (gitleaks matches
+    # twenty-two), then URL-encoded base64.
     (
         "twitter_token",
-        rb"A" * 22 + rb"(?<=" + _NOT_IN_BASE64 + rb"A{22})(?P<body>[B-Za-z0-9%][A-Za-z0-9%]{79,99})" + _BASE64_END,
+        rb"A" * 20 + rb"(?<=" + _NOT_IN_BASE64 + rb"A{20})A{1,3}(?P<body>[B-Za-z0-9%][A-Za-z0-9%]{79,99})" + _BASE64_END,
     ),
     # A long-term Amazon Bedrock key: "ABSK" and base64 (of "BedrockAPIKey-" and the key).
     ("bedrock_key", rb"ABSK(?<=" + _NOT_IN_BASE64 + rb"ABSK)(?P<body>[A-Za-z0-9+/]{100,300}={0,2})" + _BASE64_END),

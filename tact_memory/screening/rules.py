@@ -154,7 +154,7 @@ quote or a comment puts before each line (``> ``, ``# ``, ``// ``, ``-- ``, ``RE
 others of :mod:`.comment_marks`)."""
 _OPENVPN_KEY = rb"OpenVPN (?:Static key V1|tls-crypt-v2 (?:server|client) key)"
 
-# In priority order: the most specific description of a credential wins.
+
 def _options_then_argument(valued: bytes, other: bytes = b"") -> bytes:
     """A command's options, then the space before its argument: the long options in ``valued``
     with their values (``--registry x``, ``--name=x``), ``other`` alternatives of the tool's own,
@@ -165,16 +165,27 @@ def _options_then_argument(valued: bytes, other: bytes = b"") -> bytes:
     )
 
 
+_ARGUMENT_GAPS = (
+    rb"[ \t]+",
+    rb"(?P<item>[\"'])[ \t]*,[ \t]*(?=(?P=item))",
+    rb"(?:(?P<item>[\"'])(?=[ \t]*\r?\n[ \t]*-[ \t]+(?P=item)))?[ \t]*\r?\n[ \t]*-[ \t]+",
+)
+"""What stands between an option and its value: spaces on a command line; the quote, comma and
+space between the items of an argument list (JSON's, Python's, a Dockerfile's exec form:
+["--password", "..."]); the line break and dash between the items of YAML's block list, each
+quoted or not. The list forms name their quote ``item``, by which a check tells a list's quoting,
+given to every item, from a command line's (:meth:`.PlaceChecks.flag_value`)."""
+
 _DEFAULT_ACCOUNTS = (b"admin", b"administrator", b"root", b"superuser", b"sysadmin", b"dbadmin", b"guest", b"vagrant")
 """The accounts systems come with (:data:`.vocabulary.DEFAULT_ACCOUNT`) that lead the rules of a
 user and a password joined without spaces around a slash or by "and"; ``sa`` and the cloud images'
 users are left out, as a lead of two letters or a product's name would cost every record a check."""
 
-_SHORT_PAIR = (
-    rb"[ \t]*(?!(?i:int|str|string|float|double|bool|boolean|number|any|bytes|list|dict|none|null|true|false)(?![A-Za-z0-9_]))"
-    rb"[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}[ \t]*[,;/|]?[ \t]*[pP]:[ \t]*"
-)
+_NO_TYPE = rb"(?!(?i:int|str|string|float|double|bool|boolean|number|any|bytes|list|dict|none|null|true|false)(?![A-Za-z0-9_]))"
+_SHORT_PAIR = rb"[ \t]*" + _NO_TYPE + rb"[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}[ \t]*[,;/|]?[ \t]*[pP]:[ \t]*"
 """After a user's short label and its colon: the user (no type's name), then ``p:`` (``u: admin p: ``)."""
+_SHORT_PAIR_SET = _NO_TYPE + rb"[A-Za-z0-9][A-Za-z0-9._@+-]{0,63}(?:[ \t]+|[ \t]*[,;&|][ \t]*)[pP]="
+"""... and with ``=`` for the colons, the pairs apart (``u=ci-bot p=…``, ``?u=ann&p=…``)."""
 
 _HOST = (
     rb"(?!sha(?:1|224|256|384|512)\b)"
@@ -212,6 +223,7 @@ _DEVICE_VALUE = rb"(?![0-9][ \t]|[\"']?\$(?!9\$)[0-9A-Za-z]{1,8}\$|ENC[ \t]|sha[
 value), a hash (``$1$...``, ``$6$...``) or FortiOS's encrypted ``ENC ...``. Juniper's ``$9$...``
 with no type before it is an encoding anyone can turn back, as Cisco's type 7 is: the secret."""
 
+# In priority order: the most specific description of a credential wins.
 RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # PEM and OpenSSH armour has five dashes; the SSH2 format (RFC 4716) has four and a space
     # (---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----).
@@ -435,16 +447,19 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("bearer_token", pattern, Checks.value_follows)
         for pattern in cased(b"bearer", rb"[ \t]+", gap=rb"[A-Za-z0-9_-]")
     ),
-    (
-        "command_line_credential",
-        rb"(?i)"
-        + word_start(
-            rb"-",
-            rb"-?(?:[a-z0-9]+-){0,3}(?:password|passwd|passphrase|pass|pwd|token|secret|api-?key|access-key"
-            rb"|secret-key|auth-token|(?:store|key|src|dest|srcstore|deststore|srckey|destkey)pass)[ \t]+",
-            gap=rb"[a-z0-9_-]",
-        ),
-        Checks.flag_value,
+    *(
+        (
+            "command_line_credential",
+            rb"(?i)"
+            + word_start(
+                rb"-",
+                rb"-?(?:[a-z0-9]+-){0,3}(?:password|passwd|passphrase|pass|pwd|token|secret|api-?key|access-key"
+                rb"|secret-key|auth-token|(?:store|key|src|dest|srcstore|deststore|srckey|destkey)pass)" + between,
+                gap=rb"[a-z0-9_-]",
+            ),
+            Checks.flag_value,
+        )
+        for between in _ARGUMENT_GAPS
     ),
     # A personal access token's option (vsce publish --pat VALUE): "pat" abbreviates a pattern as
     # well, so the value must look generated, quoted or not.
@@ -524,10 +539,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
     ),
     # Tools that take a password as an argument after their own words: net user NAME VALUE, net use,
-    # openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password NAME VALUE, kickstart's
-    # rootpw VALUE; and SQL's
-    # IDENTIFIED BY VALUE in a statement that makes or changes an account (not BY PASSWORD
-    # '<hash>', BY VALUES '<hash>' or BY RANDOM PASSWORD). Found by the tool's name, the words
+    # NickServ's IDENTIFY VALUE, openssl passwd [-6] VALUE, rabbitmqctl add_user|change_password
+    # NAME VALUE, kickstart's rootpw VALUE; and SQL's IDENTIFIED BY VALUE in a statement that makes
+    # or changes an account (not BY PASSWORD '<hash>', BY VALUES '<hash>' or BY RANDOM PASSWORD). Found by the tool's name, the words
     # between in the rule (its first two words, with one space between them, are the literal a
     # rule is looked for by, so that "network" or "through" reach none); prose names these tools
     # too ("the net user command"), so an unquoted value must have a password's texture.
@@ -537,6 +551,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             *(
                 word_start(lead, rb"[ \t]+[^\s/*]\S{0,63}[ \t]+", gap=rb"[A-Za-z0-9_.-]")
                 for lead in (b"net user", b"NET USER", b"Net user", b"net USER")
+            ),
+            # IRC's services: /msg NickServ IDENTIFY [account] VALUE, REGISTER VALUE email, /ns
+            # identify VALUE (PRIVMSG NickServ :IDENTIFY VALUE as the protocol sends it).
+            *(
+                word_start(lead, rest, gap=rb"[A-Za-z0-9_-]")
+                for lead in (b"NickServ", b"nickserv", b"NICKSERV", b"/ns")
+                for rest in (
+                    rb"[ \t]+:?(?i:identify)[ \t]+(?:[^\s]{1,64}[ \t]+(?=[^\s]{1,128}[ \t]*(?:\r?\n|\Z)))?",
+                    rb"[ \t]+:?(?i:register)[ \t]+",
+                )
             ),
             # net use [X:] \\server\share VALUE [/user:NAME], or the value after /user:NAME (not *,
             # which prompts for it, nor an option such as /persistent:no).
@@ -893,8 +917,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A Redis server's password: requirepass and masterauth in redis.conf, on redis-server's command
     # line (--requirepass) or in CONFIG SET; and what redis-cli gives AUTH, after a user or alone.
     *(
-        ("credential_assignment", word_start(word, rb"[ \t]+", gap=rb"[A-Za-z0-9_]"), Checks.server_password)
+        ("credential_assignment", word_start(word, between, gap=rb"[A-Za-z0-9_]"), Checks.server_password)
         for word in (rb"requirepass", rb"masterauth")
+        for between in _ARGUMENT_GAPS
     ),
     (
         "login_password",
@@ -1019,7 +1044,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A literal that code only converts or wraps on its way to a credential's name: Starlette's
     # SECRET_KEY = Secret("..."), str("...") and bytes("...", "utf-8"), Java's new String("..."),
     # Rust's String::from("..."), Ruby's String.new("..."), Node's Buffer.from("..."), Go's
-    # []byte("..."), .NET's Encoding.UTF8.GetBytes("..."). The statement must name the credential
+    # []byte("..."), .NET's Encoding.UTF8.GetBytes("..."), Qt's QStringLiteral("..."), Windows'
+    # _T("...") and TEXT("..."). The statement must name the credential
     # before it, as for a field's first argument: a Pulumi resource's Secret("db-password") names a
     # secret, and a word holds none.
     *(
@@ -1027,6 +1053,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for words, gap in (
             ((rb"Secret", rb"str", rb"bytes", rb"bytearray"), rb"[A-Za-z0-9_.]"),
             ((rb"String", rb"String::from", rb"String\.new", rb"Buffer\.from", rb"GetBytes"), rb"[A-Za-z0-9_]"),
+            ((rb"QStringLiteral", rb"QLatin1String", rb"_T", rb"TEXT", rb"wxT"), rb"[A-Za-z0-9_]"),
         )
         for word in words
     ),
@@ -1292,8 +1319,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )  # fmt: skip
     ),
     # A value given with the login or the unlocking it is for after it: use ... to log in, enter
-    # ... to unlock the vault, uses ... to get into the dashboard, ... to access the API. Found by "to" and the verb (literals); the giving verb and the value
-    # are looked for before them.
+    # ... to unlock the vault, uses ... to get into the dashboard, ... to access the API. Found by
+    # "to" and the verb (literals); the giving verb and the value are looked for before them.
     *(
         ("credential_assignment", lead + rb"(?:to)?(?![A-Za-z])", Checks.value_to_log_in)
         for lead in (
@@ -1406,12 +1433,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for word in (b"password", b"passphrase", b"secret", b"token", b"key")
         for pattern in spelled(word, rb",[ \t]+", gap=rb"[A-Za-z0-9]")
     ),
-    # A password after "p:" where a user was given after "u:" right before: u: admin p: ... Found
-    # by the user's label, at a line's or a word's start; a type is no user (f(u: int, p: ...)).
+    # A password after "p:" where a user was given after "u:" right before: u: admin p: ..., or
+    # the same with "=": u=admin p=.... Found by the user's label, at a line's or a word's start;
+    # a type is no user (f(u: int, p: ...)).
     *(
-        ("credential_assignment", word_start(label + b":", _SHORT_PAIR, gap=rb"[^\s]"), Checks.abbreviated_password)
+        ("credential_assignment", word_start(label + mark, pair, gap=rb"[^\s]"), Checks.abbreviated_password)
         for word in (b"u", b"user", b"usr", b"login", b"username")
         for label in dict.fromkeys((word, word.capitalize(), word.upper()))
+        for mark, pair in ((b":", _SHORT_PAIR), (b"=", _SHORT_PAIR_SET))
     ),
     # A password after "pass" or "pw" where a user is given right before: user bob pass ...
     *(

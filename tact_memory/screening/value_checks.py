@@ -190,6 +190,13 @@ class ValueChecks:
         properties = self.node_properties.match(buffer, pos)
         return pos if properties is None else properties.end()
 
+    def own_value(self, buffer: bytearray, first: int, last: int, *, texture: bool) -> bool:
+        """Whether ``buffer[first:last]`` is a value of its own (with a digit, a symbol or a case
+        step in it, when ``texture``)."""
+        return self.is_value(buffer, first, last) and (
+            not texture or self.header_texture.fullmatch(buffer, first, trimmed(buffer, first, last)) is not None
+        )
+
     def is_value(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether ``buffer[start:end]`` is a value of its own rather than a stand-in or a reference.
 

@@ -132,12 +132,12 @@ MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at befo
 MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
 
 # What a value is: after up to eight spaces and an optional string prefix (f"...", b'...', C#'s
-# verbatim @"..." and interpolated $"...", Objective-C's @"..."), either
+# verbatim @"..." and interpolated $"...", Objective-C's @"...", C and C++'s L"...", u8"..."), either
 # a quoted run (the quote may be escaped, as in JSON inside a string; Python's and TOML's triple
 # quotes open one as a quote does) or one bare run up to white space, a quote, a list separator, a
 # query-string "&" or an escape sequence.
 VALUE = (
-    rb"[ \t]{0,8}(?:[bBrRuUfF@$]{1,2}(?=\\{0,3}[\"'`]))?"
+    rb"[ \t]{0,8}(?:(?:u8|[bBrRuUfFL@$]{1,2})(?=\\{0,3}[\"'`]))?"
     rb"(?:(?:(?:\"\"\"|''')(?![\"'])|\\{0,3}[\"'`])(?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
     rb"|(?P<bare>(?:[^\s\"'`,;&\\]|\\(?![\\\"'`nrt])){1,256}))"
 )
@@ -423,12 +423,12 @@ OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|vo
 # passphrase for /home/u/.ssh/id_rsa); a name's closing quote stands past where a name ends.
 PROMPTED_PATH = rb"[~/][^\s:'\"]{0,128}"
 _QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|" + PROMPTED_PATH
-# A credential's name followed by what it is for, where it came from or since when, or a clause
-# that says which it is, up to four words, or by "again" or "now" alone, ending where a linking
-# word follows (the password for the staging DB, the API key of the billing service, the password
-# from the seed script, the password until Friday, the password we agreed on, the token that works, the password again; in
-# the languages whose "is" the linking words know: le mot de passe du serveur d'exemple, das
-# Passwort für den Router).
+# A credential's name followed by what it is for, where it came from, since or until when, or a
+# clause that says which it is, up to four words, or by "again" or "now" alone, ending where a
+# linking word follows (the password for the staging DB, the API key of the billing service, the
+# password from the seed script, the password until Friday, the password we agreed on, the token
+# that works, the password again; in the languages whose "is" the linking words know: le mot de
+# passe du serveur d'exemple, das Passwort für den Router).
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
     rb"(?:(?:for|of|on|in|at|to|from|after|since|until|till|during|with|between|across|among|" + OTHER_FOR + rb"|that|which|we|I|you|they)"

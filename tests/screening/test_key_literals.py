@@ -62,6 +62,9 @@ WRAPPED = [
     'self.token = bytearray(b"{v}")', 'String password = new String("{v}");', 'let api_key = String::from("{v}");',
     'const secret = Buffer.from("{v}");', 'var jwtKey = []byte("{v}")', 'byte[] secretKey = Encoding.UTF8.GetBytes("{v}");',
     'password = String.new("{v}")', '"client_secret": str("{v}"),',
+    # Qt's and Windows' string macros, and C and C++'s wide and UTF-8 string prefixes
+    'QString password = QStringLiteral("{v}");', 'LPCTSTR password = _T("{v}");', 'auto apiKey = TEXT("{v}");',
+    'std::wstring password = L"{v}";', 'const char *password = u8"{v}";',
 ]  # fmt: skip
 
 
@@ -104,6 +107,7 @@ def test_a_password_given_by_position_is_refused_as_a_login(form: str) -> None:
         "$pdo = new PDO($dsn, $user, $pass);", "$pdo = new PDO($dsn, $user, getenv('DB_PASS'));", "mysqli_connect($host, $user, $password, $db)",
         "$m = new mysqli('localhost', 'app', '', 'shop');", "new Sequelize('sqlite::memory:')", "new Sequelize('shop', 'app', process.env.DB_PASS)",
         # a conversion of a literal that no credential's name holds, or of a variable
+        'password = L"";', 'label = _T("Password2024!")', 'password = _T("")', 'caption = TEXT("Xk9vQ2mN5p")',
         'title = str("Hello World 2")', 'password_label = String("Password")', 'hash = hashlib.sha256(str("abc").encode())',
         'token_bytes = bytes(token, "utf-8")', 'var data = Encoding.UTF8.GetBytes("Hello, World 2")',
         "var keyBytes = Encoding.UTF8.GetBytes(secretKey)", 'password = str("")', 'api_key = bytes("changeme", "utf-8")',

@@ -89,7 +89,12 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "scalingo_token": token("tk-us-", (URLSAFE, 48)),
     "brevo_key": st.one_of(token("xkeysib-", (HEX, 64), "-", (ALNUM, 16)), token("xsmtpsib-", (HEX, 64), "-", (ALNUM, 16))),
     "shippo_token": token("shippo_live_", (HEX, 40)),
-    "twitter_token": token("A" * 22, (ALNUM.replace("A", ""), 1), (ALNUM + "%", 79, 99)),
+    "twitter_token": st.one_of(
+        *(token("A" * count, (ALNUM.replace("A", ""), 1), (ALNUM + "%", 79, 99)) for count in (21, 22, 23))
+    ),
+    "crates_token": token("cio", (ALNUM, 32)).filter(lambda t: any(c.isdigit() for c in t[0][3:])),
+    "honeycomb_key": st.one_of(token("hcaik_", (ALNUM, 58)), token("hcaic_", (ALNUM, 58))),
+    "neon_key": token("napi_", (string.ascii_lowercase + string.digits, 64)),
     "typeform_token": token("tfp_", (URLSAFE, 59)),
     "yandex_token": st.one_of(token("AQVN", (URLSAFE, 35, 38)), token("YC", (URLSAFE, 38))),
     "lob_key": token("live_", (HEX, 35)),
@@ -591,6 +596,13 @@ def test_such_a_service_s_key_without_a_value_is_kept(text: str) -> None:
         MAILGUN + "q",
         "key-abcdefghijklmnopqrstuvwxyzabcdef",
         "the key-value-store-for-sessions2 module",
+        # crates.io, Honeycomb, Neon: a run a character short, a word that starts with "cio", upper
+        # case in a Neon key; X: a run of twenty "A"s, which base64's zero bytes also make.
+        "cio" + "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6",
+        "ciocciocciocciocciocciocciocciociocc",
+        "hcaik_" + "01k4x5jaf9v7sdymjzmxvktd6whp9x2y75jj8y5f8y7aaf1zy6aedg985",
+        "napi_" + "Q8ZB3KR2MV7XN1PL4TW9YE6UI0OA5SD3FG8HJ2KL7ZX4CV1BN6MQ9WE3RT5YU7IO",
+        "A" * 20 + "MLheAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3DEUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChTYbJcE3F",
         # Agent tools: a short run, a placeholder, a word after "fc-", a UUID after another word.
         TAVILY[:-1],
         "tvly-YOURAPIKEYHEREXXXXXXXXXXXXXXXXX",

@@ -1,5 +1,6 @@
 """Passwords that tools take as arguments after their own words, and the stored secrets that command
-lines set: ``net user NAME VALUE``, ``net use \\\\server\\share VALUE``, ``openssl passwd VALUE``, ``rabbitmqctl add_user NAME VALUE``,
+lines set: ``net user NAME VALUE``, ``net use \\\\server\\share VALUE``, IRC's ``NickServ IDENTIFY VALUE``,
+``openssl passwd VALUE``, ``rabbitmqctl add_user NAME VALUE``,
 SQL's ``IDENTIFIED BY VALUE``, an Oracle logon's ``user/VALUE@database``, ``mc alias set ALIAS URL
 KEY VALUE``, ``wpa_passphrase SSID VALUE``, ``gh secret set --body``, ``az keyvault secret set
 --value``, ``aws secretsmanager ... --secret-string``, a SecureString's ``aws ssm put-parameter
@@ -43,6 +44,8 @@ POSITIONAL = [
     "net user {u} {v}",
     "net use \\\\fs01\\share {v} /user:CORP\\{u}", "NET USE Z: \\\\fs01\\share {v} /persistent:yes",
     "net use * \\\\10.0.0.5\\c$ /user:{u} {v}", "Net use Z: \\\\fs01\\share /u:{u} {v}",
+    "/msg NickServ IDENTIFY {v}", "/msg NickServ IDENTIFY {u} {v}", "/ns identify {v}", "PRIVMSG NickServ :IDENTIFY {v}",
+    "/msg NickServ REGISTER {v} {u}@example.com",
     "openssl passwd -6 {v}",
     "openssl passwd -salt xyz -1 {v}",
     "useradd -p $(openssl passwd -1 {v}) {u}",
@@ -129,6 +132,13 @@ OPTIONS = [
     "bundle config set --global rubygems.pkg.github.com {u}:{v}", "bundle config gems.example.com {u}:{v}",
     "rclone config create backup s3 provider AWS access_key_id AKIA0000FAKE secret_access_key {v}",
     "rclone config create nas sftp host nas.local user {u} pass {v}",
+    *(ARGUMENT_LISTS := [
+        # An option and its value as the items of an argument list (JSON's, Python's, a
+        # Dockerfile's exec form) or of YAML's block list, quoted or not.
+        '"args": ["--password", "{v}"]', "subprocess.run(['mysql', '-u', '{u}', '--password', '{v}'])",
+        'CMD ["redis-server", "--requirepass", "{v}"]', 'command: ["redis-server", "--appendonly", "yes", "--requirepass", "{v}"]',
+        "args:\n  - --token\n  - {v}", "        - '--password'\n        - '{v}'", 'args:\n  - "--api-key"\n  - "{v}"',
+    ]),
 ]
 QUOTED = [
     "$pw = ConvertTo-SecureString \"{v}\" -AsPlainText -Force",
@@ -152,6 +162,14 @@ def test_a_password_with_a_password_s_texture_given_to_a_tool_is_refused(form: s
         assume("@" not in value)  # an Oracle logon's password ends at its first "@" unless quoted
     text = form.format(u=user, v=value)
     assert find_secret(text) == "command_line_credential", text
+
+
+@pytest.mark.parametrize("form", POSITIONAL + OPTIONS + QUOTED)
+def test_each_form_refuses_a_generated_password(form: str) -> None:
+    """Each form once with the same value: the property tests above draw forms at random, and may
+    pass over one."""
+    text = form.format(u="app", v="Xk9mQ2vLp7Zr")
+    assert find_secret(text) in ("command_line_credential", "credential_assignment"), text
 
 
 @given(form=st.sampled_from(OPTIONS + QUOTED), user=users, value=st.one_of(mixed, weak))
@@ -254,9 +272,14 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # Prompts, options and no value.
         "net user admin /delete",
         "net user admin *",
+        '"args": ["--password-file", "/run/secrets/pw"]', '"args": ["--password", "$(DB_PASSWORD)"]', '["--token", token]',
+        '"args": ["--password", ""]', "args:\n  - --password\n  - --verbose", 'CMD ["redis-server", "--requirepass", "$REDIS_PASSWORD"]',
+        '"args": ["--pass", "through"]', '"args": ["--token", "<YOUR_TOKEN>"]', '"args": ["--api-key", "YOUR_API_KEY"]',
         "net use Z: \\\\fs01\\share /user:CORP\\admin *", "net use Z: \\\\fs01\\share /persistent:yes", "net use Z: /delete",
         "net use Z: \\\\fs01\\share /user:admin /persistent:no", "net use \\\\fs01\\share %SHARE_PW% /user:admin",
         "Run net use to list the mapped drives",
+        "/msg NickServ IDENTIFY <password>", "use /msg NickServ IDENTIFY with your password", "/msg NickServ HELP IDENTIFY",
+        "NickServ identify then join",
         "openssl passwd -stdin < pw.txt",
         "openssl passwd -6 -stdin",
         "rabbitmqctl add_user admin",

@@ -387,7 +387,10 @@ def test_what_a_slash_a_comma_or_and_joins_right_after_a_login_word_that_is_no_p
 
 # Short labels: u/p before a pair, and p: after a user given after u: on the same line.
 @given(
-    form=st.sampled_from(["u/p: {user}/{value}", "u/pw: {user} / {value}", "u: {user} p: {value}", "U: {user}, P: {value}", "user: {user} / p: {value}"]),
+    form=st.sampled_from(
+        ["u/p: {user}/{value}", "u/pw: {user} / {value}", "u: {user} p: {value}", "U: {user}, P: {value}", "user: {user} / p: {value}",
+         "u={user} p={value}", "creds: u={user}, p={value}", "login={user}; p={value}"]
+    ),
     user=st.sampled_from(["admin", "root", "ann", "svc-backup"]),
     value=st.one_of(mixed, weak),
     after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
@@ -407,6 +410,7 @@ def test_a_pair_under_short_labels_is_refused(form: str, user: str, value: str, 
         "user: bob p: value",
         "step p: x2",
         "see docs/u/p: admin/x",
+        "?u=123&p=2", "f(u=user, p=p)", "plot(u=x, p=0.05)", "u=1.0 p=0.05",
     ],
 )
 def test_short_labels_that_give_no_password_are_kept(text: str) -> None:
