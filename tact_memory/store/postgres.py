@@ -216,8 +216,12 @@ class PostgresStore:
         limit = deadline.current()
         if limit is not None and limit.remaining() <= 0:
             raise unavailable("timeout", "the request ran out of time before it reached the database; nothing was changed")
+        # The wait for a connection is the pool's own (the team service's pool waits half a
+        # request's time, so a request is answered unavailable during an outage, not timed out),
+        # and never longer than the request has left.
+        wait = pool.timeout if limit is None else min(pool.timeout, limit.remaining())
         try:
-            with pool.connection(timeout=None if limit is None else limit.remaining()) as conn, conn.transaction():
+            with pool.connection(timeout=wait) as conn, conn.transaction():
                 if limit is not None:
                     # No statement may outlast the request, and nothing commits once it has timed out.
                     conn.execute(_LOWER_STATEMENT_TIMEOUT, (max(1, int(limit.remaining() * 1000)),))
