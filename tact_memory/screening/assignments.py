@@ -44,8 +44,6 @@ from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLB
 __all__ = ["AssignmentChecks"]
 
 MAX_TAG = 128
-_CALLEE_END = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_?!"
-"""What a callee's name may end with before its "(" (Ruby's fetch?, save!)."""
 """How long an opening tag before a ``<Value>`` element may be, its attributes included."""
 
 
@@ -585,20 +583,23 @@ class AssignmentChecks(SentenceChecks):
             bracket = self.before_spaces(buffer, opening - 1)
         if buffer[bracket] != ord("(") or bracket < 1 or buffer[bracket - 1] not in NAME_CHARS:
             return False  # no call, or "(" opens a tuple, not a call's arguments
+        return self.credential_argument(buffer, start, end, match.end())
+
+    def credential_argument(self, buffer: bytearray, start: int, end: int, value: int) -> bool:
+        """Whether the call's argument ``buffer[start:end]`` names a credential and the quoted
+        value at ``value`` after it is one of its own with a digit, a symbol or a case step."""
         if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
-        return self.quoted_value(buffer, match.end(), texture=True)
+        return self.quoted_value(buffer, value, texture=True)
 
     def symbol_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a credential's name as a Ruby symbol and its value as a call's first two
         arguments (``config.fetch(:api_key, "...")``, ``set(:password, '...')``), judged as
         :meth:`call_pair` judges a quoted name's."""
-        start, end = match.span("symbol")
-        if not match.start() or buffer[match.start() - 1] not in _CALLEE_END:
-            return False  # "(" opens a tuple or a condition, not a call's arguments
-        if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
-            return False
-        return self.quoted_value(buffer, match.end(), texture=True)
+        callee_end = buffer[match.start() - 1] if match.start() else 0
+        if callee_end not in NAME_CHARS and callee_end not in b"?!":
+            return False  # "(" opens a tuple or a condition, not a call's arguments (Ruby's fetch?( is one)
+        return self.credential_argument(buffer, *match.span("symbol"), match.end())
 
     @staticmethod
     def before_spaces(buffer: bytearray, at: int) -> int:

@@ -74,7 +74,6 @@ class LoginChecks(ConditionalChecks):
     # An e-mail address's local part right before its "@", then the password after the host's colon.
     address_local = compiled(rb"(?<![^\s\"'`(,;<\[])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}\Z")
     address_value = compiled(rb"[^\s\"'`<>/\\~:.@,;()\[\]{}]{8,128}(?=[\s\"'`),;\]]|\.(?:\s|\Z)|\Z)")
-    literal_blank = compiled(rb"\s")
     copy_tool = compiled(rb"(?<![A-Za-z0-9_-])(?:scp|rsync|sftp|ssh|git|hg|svn|rclone|ansible|ansible-playbook)(?![A-Za-z0-9_-])")
 
     def login_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
@@ -99,9 +98,9 @@ class LoginChecks(ConditionalChecks):
             return False
         quote = buffer[match.start("quote")]
         close = buffer.find(quote, match.end(), match.end() + MAX_QUOTED)
-        if close <= match.end() or self.literal_blank.search(buffer, match.end(), close) is not None:
+        if close <= match.end() or self.word_gap.search(buffer, match.end(), close) is not None:
             return False
-        if buffer[match.start()] == ord("B") and buffer.find(b"base64", close, close + 48) < 0:
+        if buffer.startswith(b"Buffer", match.start()) and buffer.find(b"base64", close, close + 48) < 0:
             return False
         return self.own_value(buffer, match.end(), close, texture=True)
 

@@ -804,8 +804,16 @@ class SentenceChecks(ValueChecks):
         user = match.span("user")
         if self.grammar_word.fullmatch(buffer, *user) is not None or self.giving_verb_word.fullmatch(buffer, *user) is not None:
             return False
-        found = self.value_at(buffer, match.end(), tight=False)
-        return found is not None and self.ends_clause(buffer, found) and self.symbolled_value(buffer, match.end())
+        found = self.symbolled_found(buffer, match.end())
+        return found is not None and self.ends_clause(buffer, found)
+
+    def symbolled_found(self, buffer: bytearray, pos: int, *, address: bool = True) -> tuple[int, int, bool] | None:
+        """The value at ``pos`` as :meth:`value_at` reads it loosely, when it has a symbol, a digit
+        and both cases (:meth:`symbolled_value`); unless ``address``, not when it is an address
+        (``ann@Example1.com``)."""
+        if (not address and self.pair_address.match(buffer, pos) is not None) or not self.symbolled_value(buffer, pos):
+            return None
+        return self.value_at(buffer, pos, tight=False)
 
     def login_with_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password right after a login's verb and "with", the user after it (``logged
@@ -823,10 +831,8 @@ class SentenceChecks(ValueChecks):
         and both cases (:meth:`symbolled_value`), as such a verb is given ways in and addresses as
         often (``log in with SSO``, ``sign in with Google``, ``log in with ann@example.com``)."""
         end = match.end()
-        if self.pair_address.match(buffer, end) is not None:
-            return False
-        found = self.value_at(buffer, end, tight=False)
-        if found is None or not self.ends_clause(buffer, found) or not self.symbolled_value(buffer, end):
+        found = self.symbolled_found(buffer, end, address=False)
+        if found is None or not self.ends_clause(buffer, found):
             return False
         if self.tool_or_shortcut.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
             return False  # a way in and its version: authenticate with OAuth2.0
@@ -839,10 +845,7 @@ class SentenceChecks(ValueChecks):
         symbol, a digit and both cases (:meth:`symbolled_value`) that ends its clause or is
         followed by what it is "to" do (``… to log in``). Two addresses, or an address and a
         word, are a list (``use ann@example.com and the team alias``)."""
-        end = match.end()
-        if self.pair_address.match(buffer, end) is not None or not self.symbolled_value(buffer, end):
-            return False
-        found = self.value_at(buffer, end, tight=False)
+        found = self.symbolled_found(buffer, match.end(), address=False)
         return found is not None and (self.ends_clause(buffer, found) or self.to_purpose.match(buffer, found[1]) is not None)
 
     def login_with_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
