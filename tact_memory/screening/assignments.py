@@ -39,7 +39,7 @@ from .names import (
 from .places import command_start
 from .sections import configuration_path, section_before
 from .sentences import SentenceChecks
-from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED, PROMPTED_PATH, VB_DECLARATION
+from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED, PROMPTED_PATH, VB_DECLARATION, YAML_ALIAS
 
 __all__ = ["AssignmentChecks"]
 
@@ -142,6 +142,7 @@ class AssignmentChecks(SentenceChecks):
     go_declaration = compiled(GO_DECLARATION)
     plist_key = compiled(rb"<key>[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})[ \t]*</key>\s*\Z")
     vb_declaration = compiled(VB_DECLARATION)
+    yaml_alias = compiled(YAML_ALIAS)
     declaration_keyword = compiled(
         rb"(?<![A-Za-z0-9_])(?:let|var|val|const|export|public|private|protected|internal|readonly|static|final"
         rb"|lateinit|override|open|fileprivate|pub|mut|declare)\Z"
@@ -252,6 +253,8 @@ class AssignmentChecks(SentenceChecks):
                 return False
             if start and buffer[start - 1] in b"?&" and value < len(buffer) and buffer[value] in b" \t\r\n":
                 return False  # a query's empty parameter: GET /login?user=bob&password= HTTP/1.1
+            if buffer[match.start()] == ord(":") and self.yaml_alias.match(buffer, value) is not None:
+                return False  # password: *db_password, the anchor's value
             return (
                 self.credential_after(buffer, value, spaced=True)
                 or (buffer[match.start()] == ord(":") and self.next_line_value(buffer, value))

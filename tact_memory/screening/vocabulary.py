@@ -332,9 +332,10 @@ _REFERENCE = (
     # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
     rb"|[Xx](?:-[A-Za-z]+){2,}"  # a header's name (X-API-Key, x-auth-token), not its value
 )
-_YAML_ALIAS = rb"\*[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*"
-"""A YAML alias to an anchored value (``password: *db_password``), named as anchors are, in lower
-case: the value is the anchor's, written elsewhere."""
+YAML_ALIAS = rb"[ \t]*\*[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*[ \t]*(?:#[^\r\n]*)?(?:\r?\n|\Z)"
+"""A YAML alias to an anchored value, alone after a key's colon (``password: *db_password``), named
+as anchors are, in lower case: the value is the anchor's, written elsewhere. After "=" a "*"
+starts a value like any other symbol (``PASS=*a0``)."""
 # Unquoted: a file path, an option list such as id=npmrc,src=$HOME/.npmrc (an option's name in
 # lower case, its value of the characters names, paths and variables have: not base64 padding,
 # nor a password with "=" after its first letters, as "rDar9eO=L=!Ih$7", "x=#z+t7YB#sh!"), a shell's
@@ -346,7 +347,7 @@ case: the value is the anchor's, written elsewhere."""
 _CODE_AFTER_BRACKET = rb"[A-Za-z0-9_., =:()\[\]{}*+/-]*"
 UNQUOTED_REFERENCE = (
     _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[a-z][a-z0-9_-]*=(?:[A-Za-z0-9_.~/:@%+-]|\$(?=[A-Z_{(])|[{}()])+|\$\(.*"
-    rb"|" + _YAML_ALIAS + rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
+    rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
     rb"\*{0,2}(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?[(\[]" + _CODE_AFTER_BRACKET
 )
 # Quoted, a path or an option list (two pairs or more) is made of the characters paths and option

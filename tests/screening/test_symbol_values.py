@@ -46,7 +46,7 @@ REFUSED = [
     "password: !!str Xk9v2LmQ7t",
     "db:\n  password: &db_password !!str Xk9v2LmQ7t\n",
     # a value that starts with "*" and is no alias's name
-    "password: *Xk9mQ2vLp7", "PASSWORD=*Hunter2024!",
+    "password: *Xk9mQ2vLp7", "PASSWORD=*Hunter2024!", "PASS=*a0", "DB_PASSWORD=*db_password",
 ]
 
 KEPT = [
