@@ -66,6 +66,7 @@ from ..records import (
     RecordKey,
     StoreStatus,
 )
+from .pg_pool import held, no_connection, open_pool, unavailable
 from .policy import (
     MAX_INTEGER,
     ORDER_BY,
@@ -87,6 +88,9 @@ if TYPE_CHECKING:
     from ..retrieval.bm25 import Index
 
 __all__ = ["ROLES", "PostgresStore"]
+
+OWN_POOL_WAIT_S = 30.0
+"""How long an operation of a store opened with a connection string waits for a connection."""
 
 ROLES = ("reader", "writer")
 """A reader scans and reads; a writer also puts and deletes in its own namespace."""
@@ -118,11 +122,6 @@ def _record(row: Sequence[Any]) -> MemoryRecord:
         last_read_at_ms=None if read_at is None else int(read_at),
         probation_until_ms=None if probation is None else int(probation),
     )
-
-
-def unavailable(reason: str, message: str) -> errors.StoreUnavailable:
-    """A team-database failure, naming no host, user, password or server diagnostic."""
-    return errors.StoreUnavailable(f"team memory database: {message}", path="team", reason=reason)
 
 
 class PostgresStore:
@@ -206,12 +205,8 @@ class PostgresStore:
 
         with self._lock:
             if self._pool is None:
-                from psycopg_pool import ConnectionPool
-
                 assert self._dsn is not None
-                self._pool = ConnectionPool(
-                    self._dsn, min_size=1, max_size=2, open=True, kwargs={"autocommit": True, "client_encoding": "utf8"}
-                )
+                self._pool = open_pool(self._dsn, size=2, wait_s=OWN_POOL_WAIT_S)
             pool = self._pool
         limit = deadline.current()
         if limit is not None and limit.remaining() <= 0:
@@ -220,8 +215,10 @@ class PostgresStore:
         # request's time, so a request is answered unavailable during an outage, not timed out),
         # and never longer than the request has left.
         wait = pool.timeout if limit is None else min(pool.timeout, limit.remaining())
+        from psycopg_pool import PoolTimeout
+
         try:
-            with pool.connection(timeout=wait) as conn, conn.transaction():
+            with held(pool, timeout=wait) as conn, conn.transaction():
                 if limit is not None:
                     # No statement may outlast the request, and nothing commits once it has timed out.
                     conn.execute(_LOWER_STATEMENT_TIMEOUT, (max(1, int(limit.remaining() * 1000)),))
@@ -230,6 +227,8 @@ class PostgresStore:
                     raise unavailable("timeout", "the request timed out before its change could commit; nothing was changed")
         except errors.TactMemoryError:
             raise  # the caches changed only with what was read whole, or after a commit
+        except PoolTimeout as exc:  # before OperationalError, which it is
+            raise no_connection(pool, limit, "nothing was changed") from exc
         except psycopg.errors.DeadlockDetected as exc:
             raise unavailable("busy", "another change held the same rows; nothing was changed, try again") from exc
         except psycopg.errors.QueryCanceled as exc:
@@ -238,14 +237,6 @@ class PostgresStore:
             raise unavailable("unreachable", "the database could not be reached; nothing was changed") from exc
         except psycopg.Error as exc:
             raise unavailable("database_error", "the database refused the operation; nothing was changed") from exc
-        except Exception as exc:  # the pool's own errors (timeouts, closed pool)
-            from psycopg_pool import PoolTimeout
-
-            if isinstance(exc, PoolTimeout):
-                if limit is not None and limit.remaining() <= 0:
-                    raise unavailable("timeout", "no database connection was free before the request timed out; nothing was changed") from exc
-                raise unavailable("busy", "no database connection was free in time; try again") from exc
-            raise
 
     # -- the index -----------------------------------------------------------------------------
 

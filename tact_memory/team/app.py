@@ -53,6 +53,7 @@ from starlette.routing import Route
 from .. import deadline, errors
 from ..limits import DEFAULT_LIMITS, Limits
 from ..records import Candidate, MemoryRecord, RecordKey
+from ..store.pg_pool import held, no_connection
 from ..store.policy import MAX_INTEGER
 from ..store.postgres import PostgresStore
 from ..store.remote import PROTOCOL_READ_IDS, PROTOCOL_VERSION
@@ -206,10 +207,13 @@ class _Service:
 
     def authenticate(self, authorization: str | None) -> Credential:
         import psycopg
+        from psycopg_pool import PoolTimeout
 
         try:
-            with self.pool.connection() as conn:
+            with held(self.pool) as conn:
                 return authenticate(conn, authorization, now_ms=self.clock())
+        except PoolTimeout as exc:  # before psycopg.Error, which it is
+            raise no_connection(self.pool, deadline.current(), "the credential was not checked") from exc
         except psycopg.errors.QueryCanceled:
             raise self.gate.expired() from None
         except psycopg.Error as exc:

@@ -22,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +37,7 @@ __all__ = [
     "TEST_HOOKS_ENV",
     "CheckResult",
     "ServeError",
+    "Withheld",
     "check",
     "connect",
     "file_clock",
@@ -120,28 +123,44 @@ def open_pool(dsn: str, *, size: int, timeout_s: float) -> Any:
     """A connection pool whose statements time out with the requests they serve.
 
     The pool outlives database restarts: a connection is checked before it is handed out (a
-    connection the restart closed is dropped and replaced, never given to a request), and while
-    the database is down the pool keeps trying to reconnect in the background. A request waits
-    for a connection at most half its own timeout, so it is answered ``unavailable`` during an
-    outage rather than ``timeout``.
+    connection the restart closed is dropped and replaced, never given to a request). A request
+    waits for a connection at most half its own timeout, so it is answered ``unavailable`` during
+    an outage rather than ``timeout``; each series of reconnection attempts ends within that wait
+    and the next waiting request starts another, so the first request after the database returns
+    is served however long it was down (:mod:`tact_memory.store.pg_pool`).
     """
-    from psycopg_pool import ConnectionPool
+    from ..store.pg_pool import open_pool as open_connections
 
     options = f"-c statement_timeout={int(timeout_s * 1000)}"
-    return ConnectionPool(
-        dsn, min_size=1, max_size=size, open=True, timeout=timeout_s / 2, check=ConnectionPool.check_connection,
-        reconnect_timeout=24 * 3600.0,
-        kwargs={"autocommit": True, "options": options, "connect_timeout": 10, "client_encoding": "utf8"},
-    )  # fmt: skip
+    return open_connections(dsn, size=size, wait_s=timeout_s / 2, options={"options": options, "connect_timeout": 10})
 
 
-class _Withheld(logging.Filter):
-    """Replaces the pool's messages, which quote the server's diagnostics (hosts, sockets, users)."""
+class Withheld(logging.Filter):
+    """Replaces the pool's messages, which quote the server's diagnostics (hosts, sockets, users),
+    with one that names none, and lets at most one through every ``every_s`` seconds: during an
+    outage every request that waits starts a short series of connection attempts, and a line for
+    each failed attempt would bury the rest of the log. The next line says how many were held back."""
+
+    def __init__(self, every_s: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._every_s = every_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._last: float | None = None
+        self._held_back = 0
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno < logging.WARNING:
             return False
-        record.msg, record.args = "team database: a connection failed; the pool keeps retrying (details withheld)", ()
+        with self._lock:
+            now = self._clock()
+            if self._last is not None and now - self._last < self._every_s:
+                self._held_back += 1
+                return False
+            more = "" if not self._held_back else f" ({self._held_back} more since the last such message)"
+            self._last, self._held_back = now, 0
+        record.msg = f"team database: a connection failed{more}; the next request that waits tries again (details withheld)"
+        record.args = ()
         return True
 
 
@@ -243,7 +262,7 @@ def serve(
         ACCESS_LOG.propagate = False
     pool_log = logging.getLogger("psycopg.pool")
     if not pool_log.filters:
-        pool_log.addFilter(_Withheld())
+        pool_log.addFilter(Withheld())
     pool = open_pool(dsn, size=min(service.max_in_flight, 16), timeout_s=service.timeout_s)
     watch = GenerationWatch(dsn)
     watch.start()

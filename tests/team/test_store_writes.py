@@ -16,14 +16,16 @@ from ..conftest import FakeClock
 
 @pytest.fixture
 def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every statement the stores send from here on (the text, without its values)."""
+    """Every statement the stores send from here on (the text, without its values); the empty query
+    by which the pool checks a connection before handing it out is the pool's, and not listed."""
     import psycopg
 
     sent: list[str] = []
     execute = psycopg.Connection.execute
 
     def recording(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-        sent.append(" ".join(str(query).split()))
+        if str(query):
+            sent.append(" ".join(str(query).split()))
         return execute(self, query, *args, **kwargs)
 
     monkeypatch.setattr(psycopg.Connection, "execute", recording)
