@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from typing import Any
 
 __all__ = ["APPLICATION_NAME", "CHANNEL", "GenerationWatch"]
@@ -48,6 +49,9 @@ APPLICATION_NAME = "tact-memory generation watch"
 """How the listening connection names itself in ``pg_stat_activity``."""
 
 _LOG = logging.getLogger("tact_memory.team.watch")
+
+_REPORT_EVERY_S = 60.0
+"""While reconnecting keeps failing, the longest the log goes without saying so."""
 
 
 class GenerationWatch:
@@ -124,6 +128,8 @@ class GenerationWatch:
     def _run(self) -> None:
         import psycopg
 
+        failures = 0  # since the last connection that worked
+        reported: float | None = None  # when the log last said so
         while not self._stopping.is_set():
             try:
                 with psycopg.connect(
@@ -135,6 +141,9 @@ class GenerationWatch:
                         self._healthy = True
                     self.connects += 1
                     self.backend_pid = conn.info.backend_pid
+                    if failures:
+                        _LOG.warning("team database: the change notifications resumed after %d failures", failures)
+                        failures, reported = 0, None
                     while not self._stopping.is_set():
                         named: set[str] = set()
                         whole = False
@@ -153,7 +162,13 @@ class GenerationWatch:
                         else:
                             conn.execute("SELECT 1")  # a quiet heartbeat: a silent, dead connection fails here
             except psycopg.Error:
-                _LOG.warning("team database: the change notifications stopped; reconnecting (details withheld)")
+                # One line when they stop, then at most one a minute while reconnecting fails.
+                failures += 1
+                now = time.monotonic()
+                if reported is None or now - reported >= _REPORT_EVERY_S:
+                    reported = now
+                    so_far = "" if failures == 1 else f" ({failures} failures so far)"
+                    _LOG.warning("team database: the change notifications stopped%s; reconnecting (details withheld)", so_far)
             finally:
                 with self._lock:
                     self._healthy = False

@@ -4,9 +4,12 @@ nobody else can forge into a stale cache."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from tact_memory.team.watch import APPLICATION_NAME, GenerationWatch
 
@@ -158,3 +161,54 @@ def test_a_notification_it_cannot_read_sends_the_watch_to_the_table() -> None:
     assert [GenerationWatch._hint(payload) for payload in unreadable] == [None] * len(unreadable)
     assert GenerationWatch._hint('{"namespace": "a", "generation": 3}') == "a"
 
+
+
+def test_an_outage_is_logged_when_it_starts_and_when_it_ends(pg_database: str, caplog: pytest.LogCaptureFixture) -> None:
+    from .tcp_switch import Switch
+
+    switch = Switch(pg_database)
+    watch = GenerationWatch(switch.dsn, heartbeat_s=0.5, retry_s=0.05)
+    caplog.set_level(logging.WARNING, logger="tact_memory.team.watch")
+    watch.start()
+    try:
+        eventually(lambda: watch.generations() is not None, "listening")
+        switch.cut()
+        eventually(lambda: watch.generations() is None, "the outage noticed")
+        time.sleep(2)  # some forty attempts to reconnect fail
+        switch.restore()
+        eventually(lambda: watch.generations() is not None, "listening again")
+    finally:
+        watch.stop()
+        switch.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "tact_memory.team.watch"]
+    assert len(lines) == 2, lines
+    assert lines[0] == "team database: the change notifications stopped; reconnecting (details withheld)"
+    failures = int(lines[1].rsplit(" ", 2)[-2])
+    assert failures >= 10 and lines[1] == f"team database: the change notifications resumed after {failures} failures"
+
+
+def test_a_long_outage_is_logged_again_at_most_once_a_period(
+    pg_database: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tact_memory.team import watch as module
+
+    from .tcp_switch import Switch
+
+    monkeypatch.setattr(module, "_REPORT_EVERY_S", 0.5)
+    switch = Switch(pg_database)
+    watch = GenerationWatch(switch.dsn, heartbeat_s=0.5, retry_s=0.05)
+    caplog.set_level(logging.WARNING, logger="tact_memory.team.watch")
+    watch.start()
+    try:
+        eventually(lambda: watch.generations() is not None, "listening")
+        switch.cut()
+        time.sleep(2.2)
+    finally:
+        watch.stop()
+        switch.close()
+    lines = [r.getMessage() for r in caplog.records if r.name == "tact_memory.team.watch"]
+    assert 3 <= len(lines) <= 6, lines  # 2.2 s of failures, one line each half second at most
+    assert lines[0] == "team database: the change notifications stopped; reconnecting (details withheld)"
+    counts = [int(line.split("(")[1].split()[0]) for line in lines[1:]]
+    assert counts == sorted(counts) and counts[0] > 1
+    assert all(line.endswith("failures so far); reconnecting (details withheld)") for line in lines[1:])
