@@ -162,11 +162,11 @@ def test_a_notification_it_cannot_read_sends_the_watch_to_the_table() -> None:
     assert GenerationWatch._hint('{"namespace": "a", "generation": 3}') == "a"
 
 
-
-def test_an_outage_is_logged_when_it_starts_and_when_it_ends(pg_database: str, caplog: pytest.LogCaptureFixture) -> None:
+def watch_through_an_outage(dsn: str, caplog: pytest.LogCaptureFixture, seconds: float, *, restore: bool) -> list[str]:
+    """What the watch logs through ``seconds`` of an outage (and its end, when ``restore``)."""
     from .tcp_switch import Switch
 
-    switch = Switch(pg_database)
+    switch = Switch(dsn)
     watch = GenerationWatch(switch.dsn, heartbeat_s=0.5, retry_s=0.05)
     caplog.set_level(logging.WARNING, logger="tact_memory.team.watch")
     watch.start()
@@ -174,13 +174,18 @@ def test_an_outage_is_logged_when_it_starts_and_when_it_ends(pg_database: str, c
         eventually(lambda: watch.generations() is not None, "listening")
         switch.cut()
         eventually(lambda: watch.generations() is None, "the outage noticed")
-        time.sleep(2)  # some forty attempts to reconnect fail
-        switch.restore()
-        eventually(lambda: watch.generations() is not None, "listening again")
+        time.sleep(seconds)
+        if restore:
+            switch.restore()
+            eventually(lambda: watch.generations() is not None, "listening again")
     finally:
         watch.stop()
         switch.close()
-    lines = [r.getMessage() for r in caplog.records if r.name == "tact_memory.team.watch"]
+    return [r.getMessage() for r in caplog.records if r.name == "tact_memory.team.watch"]
+
+
+def test_an_outage_is_logged_when_it_starts_and_when_it_ends(pg_database: str, caplog: pytest.LogCaptureFixture) -> None:
+    lines = watch_through_an_outage(pg_database, caplog, 2, restore=True)  # some forty reconnections fail
     assert len(lines) == 2, lines
     assert lines[0] == "team database: the change notifications stopped; reconnecting (details withheld)"
     failures = int(lines[1].rsplit(" ", 2)[-2])
@@ -192,21 +197,8 @@ def test_a_long_outage_is_logged_again_at_most_once_a_period(
 ) -> None:
     from tact_memory.team import watch as module
 
-    from .tcp_switch import Switch
-
     monkeypatch.setattr(module, "_REPORT_EVERY_S", 0.5)
-    switch = Switch(pg_database)
-    watch = GenerationWatch(switch.dsn, heartbeat_s=0.5, retry_s=0.05)
-    caplog.set_level(logging.WARNING, logger="tact_memory.team.watch")
-    watch.start()
-    try:
-        eventually(lambda: watch.generations() is not None, "listening")
-        switch.cut()
-        time.sleep(2.2)
-    finally:
-        watch.stop()
-        switch.close()
-    lines = [r.getMessage() for r in caplog.records if r.name == "tact_memory.team.watch"]
+    lines = watch_through_an_outage(pg_database, caplog, 2.2, restore=False)
     assert 3 <= len(lines) <= 6, lines  # 2.2 s of failures, one line each half second at most
     assert lines[0] == "team database: the change notifications stopped; reconnecting (details withheld)"
     counts = [int(line.split("(")[1].split()[0]) for line in lines[1:]]
