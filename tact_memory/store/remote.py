@@ -65,6 +65,8 @@ PROTOCOL_READ_IDS = 64
 (``read_ids`` in its session answer)."""
 _EXPORT_PAGE = 500
 _MESSAGE_CHARS = 500
+_CHANGES = frozenset({"put", "delete"})
+"""The routes that change records (a scan or read changes only its telemetry)."""
 _LIMIT_FIELDS = frozenset(fields(Limits))
 
 
@@ -193,10 +195,23 @@ class RemoteStore:
                     if time.monotonic() > deadline:
                         raise httpx.ReadTimeout("the answer took longer than the timeout")
         except httpx.TimeoutException:
-            raise self._unavailable("timeout", f"no answer within {self._timeout:g} s; nothing is known to have changed") from None
-        except (httpx.HTTPError, httpx.InvalidURL, UnicodeError):
-            # UnicodeError: a header (the token, the namespace) that is not ASCII; never sent
+            if route in _CHANGES:
+                raise self._unavailable(
+                    "timeout", f"no answer within {self._timeout:g} s; the change may have been made (a scan or read shows it)"
+                ) from None
+            raise self._unavailable("timeout", f"no answer within {self._timeout:g} s") from None
+        except (httpx.ConnectError, httpx.ProxyError, httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.InvalidURL, UnicodeError):
+            # Failed before the request left (UnicodeError: a header, the token or the namespace, not ASCII).
             raise self._unavailable("unreachable", "the service could not be reached; nothing was changed") from None
+        except httpx.HTTPError:
+            # Sent, then the connection broke (a server stopped, a proxy gave up): the service may
+            # have done what was asked before its answer was lost.
+            if route in _CHANGES:
+                raise self._unavailable(
+                    "interrupted",
+                    "the connection broke before the answer came; the change may have been made (a scan or read shows it)",
+                ) from None
+            raise self._unavailable("interrupted", "the connection broke before the answer came") from None
         try:
             data = json.loads(b"".join(chunks))
         except (ValueError, RecursionError):  # not JSON, or nested deeper than any answer of the protocol

@@ -431,7 +431,7 @@ def _endpoint(service: _Service, operation: Operation) -> Callable[[Request], Aw
         except Exception as exc:  # never a traceback, a value or a diagnostic to the client
             code = "internal"
             ACCESS_LOG.error("internal error (%s) on %s", type(exc).__name__, request.url.path)
-            response = _error("internal", "the service failed to handle this request; nothing is known to have changed")
+            response = _error("internal", "the service failed to handle this request; whether it took effect is not known (a scan or read shows it)")
         _access(
             {
                 "method": request.method,

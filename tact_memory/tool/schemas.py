@@ -375,7 +375,10 @@ def _error_codes() -> list[str]:
 def _error_schema() -> dict[str, Any]:
     return {
         "type": "object",
-        "description": "Present when the call was refused: nothing was changed, and no other result field is set.",
+        "description": (
+            "Present when the call was refused or failed: nothing was changed unless the message says the change"
+            " may have been made (a team service's answer lost on the way), and no other result field is set."
+        ),
         "properties": {
             "code": {"type": "string", "enum": _error_codes(), "description": "A stable, machine-readable reason."},
             "message": {"type": "string", "description": "What was wrong and what to do instead."},

@@ -180,3 +180,105 @@ def test_an_answer_that_trickles_in_is_a_timeout_within_the_timeout() -> None:
     with pytest.raises(errors.StoreUnavailable) as info:
         store.scan("build")
     assert info.value.reason == "timeout" and time.monotonic() - started < 3
+
+
+class HangingUp:
+    """A real HTTP server on a local port that answers the session, then reads each request whole
+    and closes the connection without an answer, as a service stopped after its commit would."""
+
+    def __init__(self) -> None:
+        import socket
+        import threading
+
+        self.received: list[bytes] = []
+        self._listener = socket.socket()
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(8)
+        self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self._listener.accept()
+            except OSError:
+                return
+            with conn:
+                while True:
+                    data = b""
+                    while b"\r\n\r\n" not in data and (chunk := conn.recv(65536)):
+                        data += chunk
+                    if not data:
+                        break
+                    head, _, body = data.partition(b"\r\n\r\n")
+                    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0)
+                    while len(body) < length and (chunk := conn.recv(65536)):
+                        body += chunk
+                    if b"/v1/session" not in head.split(b"\r\n")[0]:
+                        self.received.append(head.split(b"\r\n")[0])
+                        break  # hang up, answering nothing
+                    answer = json.dumps(SESSION).encode()
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(answer), answer))
+
+    def close(self) -> None:
+        self._listener.close()
+
+
+@pytest.fixture
+def hanging_up() -> Iterator[HangingUp]:
+    server = HangingUp()
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("operation", ["put", "replace", "delete"])
+def test_a_change_whose_answer_was_lost_is_not_said_to_have_changed_nothing(hanging_up: HangingUp, operation: str) -> None:
+    store = RemoteStore(hanging_up.url, TOKEN, timeout=5)
+    calls = {
+        "put": lambda: store.put("the deploy freeze starts on Friday"),
+        "replace": lambda: store.put("the deploy freeze starts on Monday", replace=RecordKey(4, 1, "alice")),
+        "delete": lambda: store.delete(RecordKey(4, 1, "alice")),
+    }
+    with pytest.raises(errors.StoreUnavailable) as info:
+        calls[operation]()
+    assert hanging_up.received, "the request never reached the server"
+    assert info.value.reason == "interrupted"
+    assert "nothing was changed" not in info.value.message
+    assert "the change may have been made" in info.value.message
+
+
+def test_a_scan_whose_answer_was_lost_is_interrupted(hanging_up: HangingUp) -> None:
+    store = RemoteStore(hanging_up.url, TOKEN, timeout=5)
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.scan("deploy freeze")
+    assert (info.value.reason, info.value.message) == (
+        "interrupted", f"team memory at {hanging_up.url}: the connection broke before the answer came"
+    )
+
+
+def test_a_request_that_never_left_changed_nothing() -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    store = RemoteStore(f"http://127.0.0.1:{port}", TOKEN, timeout=5)
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.put("the deploy freeze starts on Friday")
+    assert info.value.reason == "unreachable" and info.value.message.endswith("nothing was changed")
+
+
+def test_a_change_without_an_answer_in_time_may_have_been_made() -> None:
+    def slow(request: Any) -> Any:
+        if request.url.path.endswith("/v1/session"):
+            return httpx.Response(200, json=SESSION)
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    store = RemoteStore("http://team.example", TOKEN, transport=httpx.MockTransport(slow), timeout=2)
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.put("the deploy freeze starts on Friday")
+    assert info.value.reason == "timeout"
+    assert info.value.message.endswith("no answer within 2 s; the change may have been made (a scan or read shows it)")
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.scan("deploy freeze")
+    assert info.value.message.endswith("no answer within 2 s")
