@@ -144,6 +144,13 @@ class RemoteStore:
     def _unavailable(self, reason: str, message: str) -> errors.StoreUnavailable:
         return errors.StoreUnavailable(f"team memory at {self.endpoint}: {message}", path=self.endpoint, reason=reason)
 
+    def _lost(self, route: str, reason: str, message: str) -> errors.StoreUnavailable:
+        """A request that was sent and got no answer of the protocol: a change it asked for may
+        have been made before the answer was lost, and the message says so."""
+        if route in _CHANGES:
+            message += "; the change may have been made (a scan or read shows it)"
+        return self._unavailable(reason, message)
+
     def _redact(self, text: str) -> str:
         if self._token:
             text = text.replace(self._token, "[token]")
@@ -195,23 +202,13 @@ class RemoteStore:
                     if time.monotonic() > deadline:
                         raise httpx.ReadTimeout("the answer took longer than the timeout")
         except httpx.TimeoutException:
-            if route in _CHANGES:
-                raise self._unavailable(
-                    "timeout", f"no answer within {self._timeout:g} s; the change may have been made (a scan or read shows it)"
-                ) from None
-            raise self._unavailable("timeout", f"no answer within {self._timeout:g} s") from None
+            raise self._lost(route, "timeout", f"no answer within {self._timeout:g} s") from None
         except (httpx.ConnectError, httpx.ProxyError, httpx.UnsupportedProtocol, httpx.LocalProtocolError, httpx.InvalidURL, UnicodeError):
             # Failed before the request left (UnicodeError: a header, the token or the namespace, not ASCII).
             raise self._unavailable("unreachable", "the service could not be reached; nothing was changed") from None
         except httpx.HTTPError:
-            # Sent, then the connection broke (a server stopped, a proxy gave up): the service may
-            # have done what was asked before its answer was lost.
-            if route in _CHANGES:
-                raise self._unavailable(
-                    "interrupted",
-                    "the connection broke before the answer came; the change may have been made (a scan or read shows it)",
-                ) from None
-            raise self._unavailable("interrupted", "the connection broke before the answer came") from None
+            # Sent, then the connection broke (a server stopped, a proxy gave up).
+            raise self._lost(route, "interrupted", "the connection broke before the answer came") from None
         try:
             data = json.loads(b"".join(chunks))
         except (ValueError, RecursionError):  # not JSON, or nested deeper than any answer of the protocol
@@ -220,8 +217,8 @@ class RemoteStore:
             return data
         error = data.get("error") if isinstance(data, dict) else None
         if not isinstance(error, dict) or not isinstance(error.get("code"), str):
-            if response.status_code >= 500:
-                raise self._unavailable("server_error", f"the service failed (HTTP {response.status_code})")
+            if response.status_code >= 500:  # a proxy's 502 or 504 may come after the service took the request in
+                raise self._lost(route, "server_error", f"the service failed (HTTP {response.status_code})")
             raise self._unavailable("bad_response", f"the answer is not the team memory protocol (HTTP {response.status_code})")
         self._raise(error)
 

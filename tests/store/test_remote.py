@@ -282,3 +282,15 @@ def test_a_change_without_an_answer_in_time_may_have_been_made() -> None:
     with pytest.raises(errors.StoreUnavailable) as info:
         store.scan("deploy freeze")
     assert info.value.message.endswith("no answer within 2 s")
+
+
+@pytest.mark.parametrize("status", [500, 502, 504])
+def test_a_change_answered_by_a_failing_proxy_may_have_been_made(status: int) -> None:
+    store, _ = scripted(lambda r: httpx.Response(status, text="<html>gateway</html>"))
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.delete(RecordKey(4, 1, "alice"))
+    assert info.value.reason == "server_error"
+    assert info.value.message.endswith(f"the service failed (HTTP {status}); the change may have been made (a scan or read shows it)")
+    with pytest.raises(errors.StoreUnavailable) as info:
+        store.scan("deploy")
+    assert info.value.message.endswith(f"the service failed (HTTP {status})")
