@@ -144,6 +144,8 @@ _KEY_SERVICE = (
     rb"|wandb|deepgram|tavily|firecrawl|elevenlabs|together[_.-]?ai|fireworks|assemblyai|voyage[_.-]?ai|jina"
     rb"|serpapi|serper|browserbase|e2b|runpod|langsmith|langchain|helicone|braintrust|weaviate|qdrant"
     rb"|perplexity|deepseek|cerebras|anyscale"
+    # Alerting, on-call and error-tracking services, whose keys let anyone page a team or post events.
+    rb"|pagerduty|opsgenie|victorops|rollbar|bugsnag|honeybadger|logdna|loggly|papertrail|statuspage|raygun"
 )
 # What a password opens, as names run it into "pass" (dbpass, rootpass, smtppass, remotepass).
 _PASS_OWNER = (

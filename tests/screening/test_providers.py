@@ -550,6 +550,30 @@ def test_a_key_under_the_name_of_a_model_or_agent_tool_service_is_refused(text: 
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        # Alerting, on-call and error-tracking services' keys, named alone before "key".
+        "PagerDuty key: 8f3a2b91c47d1e09a3f50c5b8e2d718f",
+        "PAGERDUTY_KEY=8f3a2b91c47d1e09a3f50c5b8e2d718f",
+        'opsgenieKey = "8f3a2b91-c47d-1e09-a3f5-0c5b8e2d718f"',
+        "rollbar_key: 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c",
+        "the Bugsnag key is 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c",
+        "honeybadger key = hbp_Xk9mQ2vLp7ZrQwErTyXk9mQ2vLp7ZrQwE",
+        "Raygun key: Xk9mQ2vLp7ZrQwErTyXk9m",
+    ],
+)
+def test_a_key_under_the_name_of_an_alerting_or_error_tracking_service_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text", ["the PagerDuty key escalation policy", "rollbar key: see the vault", "loggly key fields are indexed", "opsgenie_key: null"]
+)
+def test_an_alerting_service_s_key_without_a_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
     "text", ["the wandb key was rotated", "wandb key: see the vault", "together key points", "the qdrant key field is indexed"]
 )
 def test_such_a_service_s_key_without_a_value_is_kept(text: str) -> None:
