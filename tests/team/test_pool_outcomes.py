@@ -87,8 +87,9 @@ def test_the_service_answers_busy_when_requests_hold_every_connection(
     pg_database: str, admin: Any, make_token: Callable[..., str], tmp_path: Path
 ) -> None:
     # Sixteen connections (the service's pool for more than sixteen requests in flight), each held
-    # by a request waiting at authentication; the seventeenth waits half its 4 s and is told why.
-    service = start_service(pg_database, tmp_path, "--timeout", "4")
+    # by a request waiting at authentication; the seventeenth waits half its 8 s and is told why
+    # (the first of the sixteen lets go only when its own 8 s have passed).
+    service = start_service(pg_database, tmp_path, "--timeout", "8")
     token = make_token("alice")
     blocker = blocked_on_tokens(pg_database)
     try:
