@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "4e093100771bedc2a42decd3bd727af8"
+DIGEST = "1038d395fe18dfe2821c118dbff72a01"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -802,6 +802,7 @@ LEADS: tuple[bytes, ...] = (
     b"'s",
     b'\xe2\x80\x99s',
     b' -',
+    b' =>',
     b' --',
     b'\xe2\x86\x92',
     b'\xe2\x87\x92',

@@ -1263,14 +1263,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # The same with "is" written as "'s": the password's hunter2.
     *(("credential_assignment", apostrophe + rb"s[ \t]+", Checks.linked_value) for apostrophe in (b"'", "\u2019".encode())),
     # A value after an arrow or a dash in a note (new password -> ..., password for prod - ...,
-    # password -- ...), or after an aside in brackets and a colon or a spaced "=" (password (prod):
-    # ...). Found by the separator.
+    # password -- ...), also after an arrow from the old value (password: changeme -> ...), or
+    # after an aside in brackets and a colon or a spaced "=" (password (prod): ...). Found by the
+    # separator.
     # Each separator is a rule of its own, so that each has a literal lead and costs nothing
     # where it does not occur.
     *(
         ("credential_assignment", pattern, Checks.prose_separator)
         for pattern in (
             rb" ->?[ \t]+",
+            rb" =>[ \t]+",  # from an old value to a new one: password: changeme => ...
             rb" --[ \t]+",  # two hyphens, as plain text writes a dash
             # a right arrow: →, ⇒, ⟶, ➔, ➜
             *(arrow.encode() + rb"(?<=[ \t]...)[ \t]+" for arrow in ("\u2192", "\u21d2", "\u27f6", "\u2794", "\u279c")),

@@ -92,6 +92,13 @@ MAX_GIVEN_BEFORE = 144
 """How far before "to log in" the verb that gives the value may start: the verb, a space and the
 longest value it is given, quoted."""
 
+_ARROWS = tuple(arrow.encode() for arrow in ("->", "=>", "\u2192", "\u21d2", "\u27f6", "\u2794", "\u279c"))
+"""The arrows among the prose separators (the rest are dashes and brackets' colons)."""
+_MAX_OLD = 48
+"""The longest old value between a credential's name and the arrow to its new one."""
+_OLD_VALUE_STOPS = b" \t\r\n:=()[]{}<>\"'`,;"
+"""What no old value before an arrow holds: a space ends it, and the rest are code's."""
+
 _VALUE_WORDS = (b"'s value", "\u2019s value".encode(), b" value", b" Value")
 """What may follow a credential's name and still name it: its value (``the token value is …``,
 ``the API key's value: …``)."""
@@ -541,7 +548,31 @@ class SentenceChecks(ValueChecks):
         start = self.name_ending_at(buffer, end)
         if start and buffer[start - 1] == ord("."):
             return False  # an attribute in code: endDelim.token - offset
-        return self.named_or_changed(buffer, end)
+        if self.named_or_changed(buffer, end):
+            return True
+        arrow = match.group()
+        return any(a in arrow for a in _ARROWS) and self.named_before_old_value(buffer, end)
+
+    def named_before_old_value(self, buffer: bytearray, end: int) -> bool:
+        """Whether a credential's old value ends at ``end`` right after its name, as a note gives the
+        old value and then an arrow to the new one (``password: changeme -> ...``, ``the admin
+        password changeme → ...``): one run of at most :data:`_MAX_OLD` bytes with no bracket,
+        quote, comma or semicolon in it (code's ``check = password => compare(password)`` has none
+        of this shape), after the name or how it changed (:meth:`named_or_changed`) and a colon,
+        an equals sign or a space."""
+        start = end
+        while start > 0 and end - start <= _MAX_OLD and buffer[start - 1] not in _OLD_VALUE_STOPS:
+            start -= 1
+        if start == end or start == 0 or end - start > _MAX_OLD or buffer[start - 1] not in b" \t:=":
+            return False
+        name_end = start
+        while name_end and buffer[name_end - 1] in b" \t":
+            name_end -= 1
+        if name_end and buffer[name_end - 1] in b":=":
+            name_end -= 1
+            while name_end and buffer[name_end - 1] in b" \t":
+                name_end -= 1
+        return name_end > 0 and self.named_or_changed(buffer, name_end)
 
     def next_line_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether the line after a credential's name and a colon that ends its line holds its

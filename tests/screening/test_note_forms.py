@@ -309,3 +309,53 @@ def test_a_value_after_an_aside_in_square_brackets_and_a_colon_is_refused(name: 
 )  # fmt: skip
 def test_an_index_a_link_or_a_setting_before_square_brackets_and_a_colon_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+# An old value, then an arrow to the new one: what a note of a rotation keeps.
+@given(
+    name=st.sampled_from(["password", "password:", "DB password:", "changed the admin password", "root pw:", "PASSWORD=", "API key:"]),
+    old=st.sampled_from(["changeme", "admin", "hunter2", "old-key", "Spring2024!"]),
+    arrow=st.sampled_from(["->", "=>", "\u2192", "\u21d2", "\u279c", "\u27f6"]),
+    value=st.one_of(mixed, weak),
+    after=st.sampled_from(["", ".", "\n", " (rotated today)"]),
+)
+def test_a_new_value_after_an_arrow_from_the_old_one_is_refused(name: str, old: str, arrow: str, value: str, after: str) -> None:
+    assert find_secret(f"{name} {old} {arrow} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: changeme -> Xk9mQ2vLp7Rt",
+        "changed the admin password changeme \u2192 Xk9mQ2vLp7Rt",
+        "password changeme => Xk9mQ2vLp7Rt",
+        "DB password: hunter2 \u21d2 Tr0ub4dor&3x",
+        "PASSWORD=changeme -> Xk9mQ2vLp7Rt",
+        "API key: old-key -> 9f8e7d6c5b4a3f2e1d0c9b8a",
+    ],
+)
+def test_rotations_noted_with_an_arrow_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: md5 -> argon2id",  # what the value is made with, not the value
+        "password hashing: bcrypt -> argon2id",
+        "token: v1 -> v2",
+        "JWT secret: HS256 -> RS256",
+        "token lifetime: 1h -> 24h",
+        "password: required -> optional",
+        "auth: basic -> oauth2",
+        "password: env -> vault",
+        "password: 8 chars -> 12 chars",
+        "const check = password => bcrypt.compare(password, storedHash2)",  # code's arrow functions
+        "tokens.map(token => token.trim2())",
+        "users.filter(password => password.length > 8)",
+        "(apiKey: string) => fetchWithKey2(apiKey)",
+        "return $this->password;",
+    ],
+)
+def test_an_arrow_from_a_description_or_in_code_is_kept(text: str) -> None:
+    assert find_secret(text) is None
