@@ -181,7 +181,7 @@ def distinct(buffer: bytes | bytearray, start: int, end: int) -> int:
 
 
 LINKING = (
-    b"is", b"was", b"are", b"were", b"be", b"becomes", b"became", b"to", b"as", b"remains", b"stays",
+    b"is", b"was", b"are", b"were", b"be", b"becomes", b"became", b"to", b"as", b"remains", b"stays", b"equals", b"holds",
     b"ist", b"lautet", b"est", b"sont", b"es", "\u00e9".encode(), "\u00e8".encode(), "\u00e4r".encode(), b"er",
     b"jest", b"je",
 )  # fmt: skip

@@ -99,6 +99,9 @@ _MAX_OLD = 48
 _OLD_VALUE_STOPS = b" \t\r\n:=()[]{}<>\"'`,;"
 """What no old value before an arrow holds: a space ends it, and the rest are code's."""
 
+_MAX_MODAL = 16
+"""The longest modal verb before "be", with its spaces and a word after it (" should also")."""
+
 _VALUE_WORDS = (b"'s value", "\u2019s value".encode(), b" value", b" Value")
 """What may follow a credential's name and still name it: its value (``the token value is …``,
 ``the API key's value: …``)."""
@@ -122,6 +125,7 @@ class SentenceChecks(ValueChecks):
     credential_word = compiled(CREDENTIAL_WORD)
     purpose = compiled(PURPOSE)
     changed = compiled(CHANGED)
+    modal = compiled(rb" (?:will|should|must|would|shall|can|could|may|might)(?: (?:now|then|soon|also|still|always))?\Z")
     login_context = compiled(LOGIN_CONTEXT)
     letter = compiled(rb"[A-Za-z]")
     pair_path = compiled(rb"[^\s]*:|[/\\]")
@@ -304,6 +308,10 @@ class SentenceChecks(ValueChecks):
             if self.description.fullmatch(buffer, first, last) is not None:
                 return False
         end: int | None = match.start()
+        if buffer.startswith(b" be", match.start()):  # what it will be: the password will be ..., API_KEY should be ...
+            modal = self.modal.search(buffer, max(0, match.start() - _MAX_MODAL), match.start())
+            if modal is not None:
+                end = modal.start()
         if end and buffer[end - 1] in b")]":  # an aside between the name and the word: password (prod) is
             end = self.before_aside(buffer, end - 1)
         elif end and buffer[end - 1] == ord(","):  # or one set off by commas: the password, for the record, is

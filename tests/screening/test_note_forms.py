@@ -359,3 +359,47 @@ def test_rotations_noted_with_an_arrow_are_refused(text: str) -> None:
 )
 def test_an_arrow_from_a_description_or_in_code_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# What a credential will be, should be or must be, and what a variable holds or equals.
+@given(
+    name=st.sampled_from(["the password", "API_KEY", "the CI secret FOO_TOKEN", "our DB password"]),
+    verb=st.sampled_from(["will be", "should be", "must be", "would be", "can be", "holds", "equals", "will now be"]),
+    value=mixed,
+    after=st.sampled_from(["", ".", "\n", " from Monday"]),
+)
+def test_a_value_a_credential_will_be_or_holds_is_refused(name: str, verb: str, value: str, after: str) -> None:
+    assert find_secret(f"{name} {verb} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the CI secret FOO_TOKEN holds Xk9mQ2vLp7Rt4Wz8",
+        "DB_PASSWORD equals Xk9mQ2vLp7Rt",
+        "API_KEY should be Xk9mQ2vLp7Rt4Wz8",
+        "the password will be Xk9#mQ2vLp",
+    ],
+)
+def test_modal_and_holding_verbs_give_a_credential_s_value(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password should not be Xk9#mQ2vLp",  # advice against a value, not the value
+        "the token will be rotated",
+        "the password must be 12 characters",
+        "the API key can be found in Vault",
+        "the token holds 3 claims",
+        "the secret holds the HMAC key",
+        "the password could be anything",
+        "tokens should be base64url",
+        "if password equals confirmPassword then submit",
+        "password.equals(confirmPassword2)",
+        "the build will be Release2024x",  # no credential named
+    ],
+)
+def test_what_a_credential_will_be_or_holds_that_is_no_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None
