@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "b797f2c24bc06e1a5432ab6d78a6426a"
+DIGEST = "8d507763449f652ceddc5d46f85c6882"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -879,6 +879,11 @@ LEADS: tuple[bytes, ...] = (
     b'Now it is ',
     b'now it\xe2\x80\x99s ',
     b'Now it\xe2\x80\x99s ',
+    b'?',
+    b';',
+    b',',
+    b':',
+    b' -',
     b' to log in',
     b' to log on',
     b' to login',

@@ -1320,6 +1320,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             b"now it's ", b"Now it's ", b"now it is ", b"Now it is ", "now it\u2019s ".encode(), "Now it\u2019s ".encode(),
         )  # fmt: skip
     ),
+    # The same without "now" right after the clause that names the credential: staging admin
+    # password? it's ..., the admin password, it's .... Found by the clause's mark.
+    *(
+        ("credential_assignment", mark + rb"[ \t]+(?:[Ii]t(?:'s|\xe2\x80\x99s| is)) ", Checks.pronoun_value)
+        for mark in (rb"\?", b";", b",", b":", b" -")
+    ),
     # A value given with the login or the unlocking it is for after it: use ... to log in, enter
     # ... to unlock the vault, uses ... to get into the dashboard, ... to access the API. Found by
     # "to" and the verb (literals); the giving verb and the value are looked for before them.

@@ -146,7 +146,7 @@ class SentenceChecks(ValueChecks):
     # also names a kind of thing only at its clause's end ("Password reset: the new one is …", not
     # "password reset emails; the new one …").
     phrase_head = compiled(
-        rb"[ \t]*(?:[,;.:(]|(?:is|was|has|had|got|expired|expires|rotates|rotated|changed|changes|leaked"
+        rb"[ \t]*(?:[,;.:(?]|-(?=[ \t])|(?:is|was|has|had|got|expired|expires|rotates|rotated|changed|changes|leaked"
         rb"|revoked|stopped|broke|needs|needed|must|will|should|in|for|on|at|of|from|to)(?![A-Za-z])"
         rb"|(?:reset|updated|renewed|regenerated)[ \t]*(?:[,;.:!(\r\n-]|\Z|to(?![A-Za-z])))"
     )
@@ -567,7 +567,7 @@ class SentenceChecks(ValueChecks):
         password changeme → ...``): one run of at most :data:`_MAX_OLD` bytes with no bracket,
         quote, comma or semicolon in it (code's ``check = password => compare(password)`` has none
         of this shape), after the name or how it changed (:meth:`named_or_changed`) and a colon,
-        an equals sign or a space."""
+        an equals sign, or a space when it has an old value's shape (:meth:`old_value_shape`)."""
         start = end
         while start > 0 and end - start <= _MAX_OLD and buffer[start - 1] not in _OLD_VALUE_STOPS:
             start -= 1
@@ -580,7 +580,21 @@ class SentenceChecks(ValueChecks):
             name_end -= 1
             while name_end and buffer[name_end - 1] in b" \t":
                 name_end -= 1
+        elif not self.old_value_shape(buffer, start, end):
+            return False  # a word that goes on with the name: API key id => ..., password field -> ...
         return name_end > 0 and self.named_or_changed(buffer, name_end)
+
+    def old_value_shape(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``buffer[start:end]``, after a credential's name and only a space, reads as its
+        old value rather than a word of the name: a digit or a symbol in it (``hunter2``), a word
+        that stands for a value (``changeme``, ``password``) or an account systems come with
+        (``admin``)."""
+        return (
+            self.digit.search(buffer, start, end) is not None
+            or self.symbol.search(buffer, start, end) is not None
+            or self.placeholder_word.fullmatch(buffer, start, end) is not None
+            or self.default_account.fullmatch(buffer, start, end) is not None
+        )
 
     def next_line_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether the line after a credential's name and a colon that ends its line holds its

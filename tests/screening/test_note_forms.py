@@ -314,7 +314,7 @@ def test_an_index_a_link_or_a_setting_before_square_brackets_and_a_colon_is_kept
 # An old value, then an arrow to the new one: what a note of a rotation keeps.
 @given(
     name=st.sampled_from(["password", "password:", "DB password:", "changed the admin password", "root pw:", "PASSWORD=", "API key:"]),
-    old=st.sampled_from(["changeme", "admin", "hunter2", "old-key", "Spring2024!"]),
+    old=st.sampled_from(["changeme", "admin", "hunter2", "old-key-2019", "Spring2024!"]),
     arrow=st.sampled_from(["->", "=>", "\u2192", "\u21d2", "\u279c", "\u27f6"]),
     value=st.one_of(mixed, weak),
     after=st.sampled_from(["", ".", "\n", " (rotated today)"]),
@@ -355,6 +355,8 @@ def test_rotations_noted_with_an_arrow_are_refused(text: str) -> None:
         "users.filter(password => password.length > 8)",
         "(apiKey: string) => fetchWithKey2(apiKey)",
         "return $this->password;",
+        "API key id => 'a0000120'",  # a word that goes on with the name, not an old value
+        "password length 8 -> 12",
     ],
 )
 def test_an_arrow_from_a_description_or_in_code_is_kept(text: str) -> None:
@@ -402,4 +404,40 @@ def test_modal_and_holding_verbs_give_a_credential_s_value(text: str) -> None:
     ],
 )
 def test_what_a_credential_will_be_or_holds_that_is_no_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None
+
+
+# "It" gives the value right after the clause that names the credential, without "now".
+@given(
+    name=st.sampled_from(["staging admin password?", "the admin password,", "the DB password changed;", "admin password -", "the API token:"]),
+    pronoun=st.sampled_from(["it's", "it is", "It's", "it\u2019s"]),
+    value=mixed,
+    after=st.sampled_from(["", ".", "\n", " (rotated monthly)"]),
+)
+def test_a_value_it_gives_right_after_the_credential_s_clause_is_refused(name: str, pronoun: str, value: str, after: str) -> None:
+    assert find_secret(f"{name} {pronoun} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["staging admin password? it's Xk9#mQ2vLp7", "the admin password, it's Xk9#mQ2vLp7", "admin password - it is Xk9#mQ2vLp7"],
+)
+def test_it_after_a_question_a_comma_or_a_dash_gives_the_value(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the token format changed; it's JSON5",
+        "the token expired, it's 2024-01-01",
+        "check the password, it's case-sensitive",
+        "the password? It's in 1Password",
+        "the secret rotated; it's v2-signed",
+        "password hashing? it's argon2id",
+        "password-less login? it's Passkey2FA",  # the word names something else
+        "a new password manager, it's KeePassXC2",
+    ],
+)
+def test_what_it_is_after_a_credential_s_clause_that_is_no_value_is_kept(text: str) -> None:
     assert find_secret(text) is None
