@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "8d507763449f652ceddc5d46f85c6882"
+DIGEST = "75c218234024fe5ef1c921734481b57a"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -884,6 +884,7 @@ LEADS: tuple[bytes, ...] = (
     b',',
     b':',
     b' -',
+    b'?',
     b' to log in',
     b' to log on',
     b' to login',

@@ -1326,6 +1326,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", mark + rb"[ \t]+(?:[Ii]t(?:'s|\xe2\x80\x99s| is)) ", Checks.pronoun_value)
         for mark in (rb"\?", b";", b",", b":", b" -")
     ),
+    # The answer, on the line below, to a question that asks for a credential: Q: staging db
+    # password? / A: ...; User: what's the admin password? / Assistant: It's .... Found by the
+    # question mark that ends a line.
+    (
+        "credential_assignment",
+        rb"\?[ \t]*\r?\n[ \t]*(?:[A-Z][A-Za-z]{0,15}[ \t]*:[ \t]*)?(?:(?:[Ii]t(?:'s|\xe2\x80\x99s| is))[ \t]+)?",
+        Checks.answered_value,
+    ),
     # A value given with the login or the unlocking it is for after it: use ... to log in, enter
     # ... to unlock the vault, uses ... to get into the dashboard, ... to access the API. Found by
     # "to" and the verb (literals); the giving verb and the value are looked for before them.

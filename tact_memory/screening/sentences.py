@@ -125,6 +125,7 @@ class SentenceChecks(ValueChecks):
     credential_word = compiled(CREDENTIAL_WORD)
     purpose = compiled(PURPOSE)
     changed = compiled(CHANGED)
+    line_rest = compiled(rb"[.!]?[ \t]*(?:\r?\n|\Z)")
     modal = compiled(rb" (?:will|should|must|would|shall|can|could|may|might)(?: (?:now|then|soon|also|still|always))?\Z")
     login_context = compiled(LOGIN_CONTEXT)
     letter = compiled(rb"[A-Za-z]")
@@ -804,6 +805,21 @@ class SentenceChecks(ValueChecks):
         and the value looks generated (:meth:`bare_value`), as "it" stands for anything (``the
         token format changed; it's now v2-signed``, ``it's now in Vault``)."""
         return self.named_earlier(buffer, match.start()) and self.bare_value(buffer, match.end())
+
+    def answered_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value given as the answer, on the line below, to a question that asks for a
+        credential (``Q: staging db password?`` then ``A: ...``; a transcript's ``User: what's the
+        admin password?`` then ``Assistant: It's ...``): the question names the credential at the
+        end of a phrase (:meth:`named_earlier`), and the answer is one value that ends its line and
+        looks generated (:meth:`bare_value`) or could be a password (:meth:`clause_value`), so an
+        answer in words is kept (``A: In the vault``, ``A: Click Forgot-Password2 on the login
+        page``, ``A: argon2id`` to ``Q: which password hash?``)."""
+        if not self.named_earlier(buffer, match.start()):
+            return False
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None or self.line_rest.match(buffer, found[1]) is None:
+            return False
+        return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
 
     def value_to_log_in(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value given with the login or the unlocking it is for after it (``use ...

@@ -423,7 +423,12 @@ OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|vo
 # 'https://bob@github.com', ssh's Enter passphrase for key '/home/u/.ssh/id_ed25519', Enter
 # passphrase for /home/u/.ssh/id_rsa); a name's closing quote stands past where a name ends.
 PROMPTED_PATH = rb"[~/][^\s:'\"]{0,128}"
-_QUOTED_OR_PATH = rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|" + PROMPTED_PATH
+_QUOTED_OR_PATH = (
+    rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|" + PROMPTED_PATH
+    # the account or the place it is for: an address or a user at a host (ann@example.com,
+    # deploy@10.0.0.5), a URL (https://ci.example.com)
+    + rb"|[A-Za-z0-9_.+-]{1,64}@[A-Za-z0-9_.-]{1,128}|[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s'\"]{1,128}"
+)
 # A credential's name followed by what it is for, where it came from, since or until when, or a
 # clause that says which it is, up to four words, or by "again" or "now" alone, ending where a
 # linking word follows (the password for the staging DB, the API key of the billing service, the

@@ -441,3 +441,43 @@ def test_it_after_a_question_a_comma_or_a_dash_gives_the_value(text: str) -> Non
 )
 def test_what_it_is_after_a_credential_s_clause_that_is_no_value_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A question that asks for a credential, and its answer on the line below.
+@given(
+    question=st.sampled_from(["Q: staging db password?", "User: what's the admin password?", "staging API key?", "What is the CI token?"]),
+    label=st.sampled_from(["", "A: ", "Assistant: ", "Answer: ", "Bob: "]),
+    pronoun=st.sampled_from(["", "It's ", "it is "]),
+    value=mixed,
+    after=st.sampled_from(["", ".", "\n", "\nThanks!"]),
+)
+def test_a_value_given_as_the_answer_to_a_question_for_a_credential_is_refused(
+    question: str, label: str, pronoun: str, value: str, after: str
+) -> None:
+    assert find_secret(f"{question}\n{label}{pronoun}{value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Q: staging db password?\nA: Xk9#mQ2vLp7", "User: what's the staging db password?\nAssistant: It's Xk9#mQ2vLp7.", "Q: the admin password?\nA: hunter22"],
+)
+def test_answers_to_a_question_for_a_credential_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Q: Where is the password stored?\nA: In Vault2024",  # an answer in words
+        "How do I reset my password?\nA: Click Forgot-Password2 on the login page",
+        "What's the token format?\nJWT-RS256",  # the question is about something else
+        "Q: which password hash?\nA: argon2id",
+        "Q: admin password?\nA: see 1Password",
+        "Q: where do I find the admin password?\nA: 1Password",
+        "Q: what hashes the password?\nA: argon2id",
+        "Need the staging password?\nPing me",
+        "Is the token valid?\nYes",
+    ],
+)
+def test_answers_that_give_no_credential_are_kept(text: str) -> None:
+    assert find_secret(text) is None

@@ -75,3 +75,51 @@ def test_a_token_after_a_relative_clause_is_refused(value: str) -> None:
 )  # fmt: skip
 def test_what_such_sentences_say_of_a_credential_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+# The account or the place a credential is for, written as an address or a user at a host (a URL
+# too, below).
+@given(
+    form=st.sampled_from(
+        [
+            "Password for {} : {{}}",
+            "password for {}: {{}}",
+            "the password for {} is {{}}",
+            "API key for {} = {{}}",
+            "the password for the {} box: {{}}",
+            "Password for {}:\n{{}}",
+        ]
+    ),
+    account=st.sampled_from(["ann@example.com", "deploy@10.0.0.5", "admin@staging", "ops+ci@example.org"]),
+    value=mixed,
+)
+def test_a_credential_for_an_address_or_a_url_names_its_value(form: str, account: str, value: str) -> None:
+    assert find_secret(form.format(account).format(value)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Password for ann@example.com: Xk9#mQ2vLp7",
+        "the password for ann@example.com is Xk9#mQ2vLp7",
+        "password for deploy@10.0.0.5 = Xk9#mQ2vLp7",
+        "password for https://ci.example.com is Xk9#mQ2vLp7",  # a URL before a colon of its own is not read so yet
+        "the password for the https://ci.example.com box: Xk9#mQ2vLp7",
+    ],
+)
+def test_passwords_for_an_account_s_address_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password for ann@example.com is required",
+        "reset the password for ann@example.com: done",
+        "password for ann@example.com: see 1Password",
+        "token for https://api.example.com: expired",
+        "the password for ann@example.com is in the vault",
+    ],
+)
+def test_what_a_credential_for_an_address_is_that_is_no_value_is_kept(text: str) -> None:
+    assert find_secret(text) is None
