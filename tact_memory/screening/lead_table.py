@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "75c218234024fe5ef1c921734481b57a"
+DIGEST = "8f3fd4f1c1705aa153031e044b46c29f"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -846,15 +846,30 @@ LEADS: tuple[bytes, ...] = (
     b'login',
     b'Login',
     b'LOGIN',
+    b'login',
+    b'Login',
+    b'LOGIN',
+    b'logins',
+    b'Logins',
+    b'LOGINS',
     b'logins',
     b'Logins',
     b'LOGINS',
     b'creds',
     b'Creds',
     b'CREDS',
+    b'creds',
+    b'Creds',
+    b'CREDS',
     b'credentials',
     b'Credentials',
     b'CREDENTIALS',
+    b'credentials',
+    b'Credentials',
+    b'CREDENTIALS',
+    b'credential',
+    b'Credential',
+    b'CREDENTIAL',
     b'credential',
     b'Credential',
     b'CREDENTIAL',

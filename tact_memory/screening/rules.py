@@ -81,6 +81,14 @@ _LOGIN_PAIR = (
 )
 """A login's word's end to a password's start (:meth:`~.sentences.SentenceChecks.login_joined_pair`):
 what the login is for, a colon or "is", the user and a slash with no space, a comma or "and"."""
+_NEXT_LINE = rb"[ \t]*\r?\n(?:[ \t]*```[A-Za-z0-9_-]*[ \t]*\r?\n)?[ \t]*(?:[-*][ \t]+)?"
+"""A line break, and what may open the next line before a value: a code fence's line, a list's mark."""
+_LOGIN_PAIR_BELOW = (
+    rb"(?:[ \t]+for[ \t]+[^:\n]{1,40}?)?(?:[ \t]*:|[ \t]+(?:is|are|was)[ \t]*:)" + _NEXT_LINE
+    + rb"(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})(?P<joint>/|[ \t]+/[ \t]+|" + _NEXT_LINE + rb")"
+)
+"""The same pair below a login's word and a colon that end their line: the user, then a slash
+(spaced or not) or a line break before the password (``Credentials:`` / ``app`` / ``...``)."""
 
 
 def _provider_rules() -> tuple[tuple[str, bytes, _Check], ...]:
@@ -1301,7 +1309,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("credential_assignment", pattern, Checks.login_joined_pair)
         for word in (b"login", b"logins", b"creds", b"credentials", b"credential")
-        for pattern in spelled(word, _LOGIN_PAIR, gap=rb"[A-Za-z0-9_-]")
+        for pair in (_LOGIN_PAIR, _LOGIN_PAIR_BELOW)
+        for pattern in spelled(word, pair, gap=rb"[A-Za-z0-9_-]")
     ),
     # A password given to what it unlocks, after "with" or "using": Unlock the keychain with ...,
     # decrypt backup.tar.gpg using ..., the vault unseals with .... Found by the verb (each

@@ -481,3 +481,47 @@ def test_answers_to_a_question_for_a_credential_are_refused(text: str) -> None:
 )
 def test_answers_that_give_no_credential_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A login's word and a colon that end their line, and the pair below them.
+@given(
+    label=st.sampled_from(["Credentials:", "The credentials are:", "creds:", "Staging login:", "Login for the demo:"]),
+    fence=st.sampled_from(["", "```\n", "```text\n"]),
+    user=st.sampled_from(["app", "deploy", "ann@example.com"]),
+    joint=st.sampled_from(["\n", " / ", "/", "\n- "]),
+    mark=st.sampled_from(["", "- ", "  "]),
+    value=mixed,
+)
+def test_a_pair_below_a_login_s_word_is_refused(label: str, fence: str, user: str, joint: str, mark: str, value: str) -> None:
+    text = f"{label}\n{fence}{mark}{user}{joint}{value}" + ("\n```" if fence else "")
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Credentials:\napp\nXk9#mQ2vLp7",
+        "The credentials are:\n```\napp\nXk9#mQ2vLp7\n```",
+        "Staging login:\napp / Xk9#mQ2vLp7",
+        "Credentials:\n- app\n- Xk9#mQ2vLp7",
+    ],
+)
+def test_pairs_below_a_login_s_word_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Login:\nClick the button\nthen wait",
+        "Credentials:\nsee the vault",
+        "logins:\nalice\nbob",
+        "Credentials:\nuser\npassword",
+        "Login:\nsrc/auth/LoginForm2",
+        "credentials:\nvault/prod2db",  # a path
+        "credentials:\n  username: app\n  password: ${DB_PASSWORD}",
+        "def login(credentials):\n    user\n    Token2024x",
+    ],
+)
+def test_lines_below_a_login_s_word_that_give_no_pair_are_kept(text: str) -> None:
+    assert find_secret(text) is None
