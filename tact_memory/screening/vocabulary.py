@@ -423,10 +423,11 @@ OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|vo
 # 'https://bob@github.com', ssh's Enter passphrase for key '/home/u/.ssh/id_ed25519', Enter
 # passphrase for /home/u/.ssh/id_rsa); a name's closing quote stands past where a name ends.
 PROMPTED_PATH = rb"[~/][^\s:'\"]{0,128}"
-_QUOTED_OR_PATH = (
+# One term of what a credential is for that plain words do not spell: a quoted name, a path, or
+# the account or the place it is for as an address or a user at a host (ann@example.com,
+# deploy@10.0.0.5) or a URL (https://ci.example.com).
+_PURPOSE_TERM = (
     rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|" + PROMPTED_PATH
-    # the account or the place it is for: an address or a user at a host (ann@example.com,
-    # deploy@10.0.0.5), a URL (https://ci.example.com)
     + rb"|[A-Za-z0-9_.+-]{1,64}@[A-Za-z0-9_.-]{1,128}|[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s'\"]{1,128}"
 )
 # A credential's name followed by what it is for, where it came from, since or until when, or a
@@ -438,7 +439,7 @@ _QUOTED_OR_PATH = (
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
     rb"(?:(?:for|of|on|in|at|to|from|after|since|until|till|during|with|between|across|among|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
-    rb"(?:[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _QUOTED_OR_PATH + rb")){1,4}|again|now)\Z"
+    rb"(?:[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _PURPOSE_TERM + rb")){1,4}|again|now)\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
 # or the colon before it: the password was changed to ..., the API key has been rotated from ...
