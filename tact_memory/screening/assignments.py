@@ -39,9 +39,24 @@ from .names import (
 from .places import command_start
 from .sections import configuration_path, section_before
 from .sentences import SentenceChecks
-from .vocabulary import ANNOTATED_TYPE, GO_DECLARATION, MAX_ANNOTATED, MAX_FALLBACKS, MAX_QUOTED, MAX_UNPACKED, MIN_LINKED, PROMPTED_PATH, VB_DECLARATION, YAML_ALIAS
+from .vocabulary import (
+    ANNOTATED_TYPE,
+    GO_DECLARATION,
+    MAX_ANNOTATED,
+    MAX_FALLBACKS,
+    MAX_QUOTED,
+    MAX_UNPACKED,
+    MIN_LINKED,
+    PROMPTED_PATH,
+    SQL_DECLARATION,
+    VB_DECLARATION,
+    YAML_ALIAS,
+)
 
 __all__ = ["AssignmentChecks"]
+
+MAX_TYPE_BEFORE = 96
+"""How far before a C++ variable's name its type may start (``const std::basic_string<char> ``)."""
 
 MAX_TAG = 128
 """How long an opening tag before a ``<Value>`` element may be, its attributes included."""
@@ -142,6 +157,15 @@ class AssignmentChecks(SentenceChecks):
     go_declaration = compiled(GO_DECLARATION)
     plist_key = compiled(rb"<key>[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})[ \t]*</key>\s*\Z")
     vb_declaration = compiled(VB_DECLARATION)
+    sql_declaration = compiled(SQL_DECLARATION)
+    # A C++ type's name and the space before a variable's (std::string, const QString&, std::basic_string<char>),
+    # not a keyword that comes before an expression (return token("..."), new Token("...")).
+    declared_type = compiled(
+        rb"(?<![A-Za-z0-9_:])(?!(?:return|new|throw|else|case|co_return|co_yield|delete|sizeof|typeof|await|yield|goto|and|or|not"
+        rb"|print|puts|echo|call|expect|assert|function|def|fn|func|then|do|if|while|for|elif|when|unless|in|is|of|with)[ \t])"
+        rb"[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*(?:<[^<>\r\n]{0,64}>)?[ \t]*[*&]?[ \t]+\Z"
+    )
+    literal_alone = compiled(rb"(?:u8|[LuU])?\"(?:[^\"\\\r\n]|\\.){1,256}\"[ \t]*[)}]")
     yaml_alias = compiled(YAML_ALIAS)
     declaration_keyword = compiled(
         rb"(?<![A-Za-z0-9_])(?:let|var|val|const|export|public|private|protected|internal|readonly|static|final"
@@ -408,7 +432,8 @@ class AssignmentChecks(SentenceChecks):
     def annotated_name(self, buffer: bytearray, pos: int) -> tuple[int, int] | None:
         """The span of the name declared with a type before the ``=`` at ``pos``, on its line:
         ``api_key: str = ...``, ``let apiKey: String = ...``, ``token: str | None = ...``, Go's
-        ``var apiKey string = ...``, Visual Basic's ``Dim apiKey As String = ...``; ``None`` when
+        ``var apiKey string = ...``, Visual Basic's ``Dim apiKey As String = ...``, SQL's ``DECLARE
+        @password NVARCHAR(100) = ...``; ``None`` when
         there is none. Looked for only where a credential word stands within reach, as most
         assignments in code have no type before them."""
         if not self.word_within_reach(buffer, pos, MAX_ANNOTATED):
@@ -421,6 +446,8 @@ class AssignmentChecks(SentenceChecks):
                 declared = self.vb_declaration.search(buffer, line, pos)
             if declared is None and (buffer.find(b"var", line, pos) >= 0 or buffer.find(b"const", line, pos) >= 0):
                 declared = self.go_declaration.search(buffer, line, pos)
+            if declared is None and (buffer.find(b"DECLARE", line, pos) >= 0 or buffer.find(b"declare", line, pos) >= 0):
+                declared = self.sql_declaration.search(buffer, line, pos)
             return None if declared is None else declared.span("name")
         if self.annotated_type.fullmatch(buffer, colon + 1, pos) is None:
             return None
@@ -452,11 +479,12 @@ class AssignmentChecks(SentenceChecks):
     @staticmethod
     def string_follows(buffer: bytearray, pos: int) -> bool:
         """Whether a string literal starts at ``pos``: a quote of any kind, past spaces and a
-        prefix of up to two letters or an ``@`` (``b"...``, ``r'...``, C#'s ``@"...``)."""
+        prefix of up to two letters or an ``@`` (``b"...``, ``r'...``, C#'s ``@"...``, SQL's
+        ``N'...``)."""
         while pos < len(buffer) and buffer[pos] in b" \t":
             pos += 1
         for _ in range(2):
-            if pos < len(buffer) and buffer[pos] in b"bBrRuUfFL@":
+            if pos < len(buffer) and buffer[pos] in b"bBrRuUfFL@NE":
                 pos += 1
         return pos < len(buffer) and buffer[pos] in b"\"'`"
 
@@ -594,6 +622,19 @@ class AssignmentChecks(SentenceChecks):
         if not self.credential_named(buffer, start, end) or self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
         return self.quoted_value(buffer, value, texture=True)
+
+    def constructed_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a variable that C++ (or Qt, or an Arduino sketch) declares with its type and
+        builds from a literal in brackets, with no "=" (``std::string token("...")``, ``QString
+        password{"..."}``, ``String apiKey("...")``): a type's name before the variable's, which
+        names a credential, and only the literal inside the brackets; a call (``password("...")``,
+        ``return token("...")``) has no type before it."""
+        end = match.start()
+        start = self.name_ending_at(buffer, end)
+        if start is None or self.declared_type.search(buffer, max(0, start - MAX_TYPE_BEFORE), start) is None:
+            return False
+        literal = end + 1  # right after the bracket, at the literal's prefix or quote
+        return self.literal_alone.match(buffer, literal) is not None and self.credential_argument(buffer, start, end, literal)
 
     def symbol_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a credential's name as a Ruby symbol and its value as a call's first two

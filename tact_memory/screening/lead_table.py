@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "8f3fd4f1c1705aa153031e044b46c29f"
+DIGEST = "38f383e4ad6ad3006f1a835303c41db5"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -358,6 +358,21 @@ LEADS: tuple[bytes, ...] = (
     b'UsernamePasswordCredentials(',
     b'UsernamePasswordAuthenticationToken(',
     b'simple_bind',
+    b'username_pw_set(',
+    b'setCredentials(',
+    b'("',
+    b'(L"',
+    b'(u8"',
+    b'{"',
+    b'{L"',
+    b'{u8"',
+    b'WiFi.begin(',
+    b'WiFi.softAP(',
+    b'.addAP(',
+    b'wlan.connect',
+    b'sta_if.connect',
+    b'station.connect',
+    b'wifi.radio.connect(',
     b'b64encode(',
     b'btoa(',
     b'Buffer.from(',

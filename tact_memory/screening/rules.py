@@ -855,6 +855,28 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(rb"login", rb"", gap=rb"[A-Za-z0-9]"), rb"BasicAuth", rb"DigestAuth", word_start(rb"NetworkCredential", rb""),
             word_start(rb"PasswordAuthentication", rb""), rb"UsernamePasswordCredentials", rb"UsernamePasswordAuthenticationToken",
             word_start(rb"simple_bind", rb"(?:_s)?", gap=rb"[A-Za-z0-9_]"),
+            # an MQTT client's user and password: paho's username_pw_set("user", "..."),
+            # AsyncMqttClient's setCredentials("user", "...")
+            rb"username_pw_set", rb"setCredentials",
+        )
+    ),
+    # A C++ variable built from a literal in brackets, with its type before it: std::string
+    # token("..."), QString password{"..."}, an Arduino sketch's String apiKey("..."). Found by the
+    # bracket and the quote (and a string's prefix).
+    *(
+        ("credential_assignment", bracket + prefix + b'"', Checks.constructed_value)
+        for bracket in (rb"\(", rb"\{")
+        for prefix in (b"", b"L", b"u8")
+    ),
+    # A wireless network's name and then its passphrase, as a board joins or opens it: Arduino's
+    # and the ESP boards' WiFi.begin("HomeNet", "...") and WiFi.softAP, WiFiMulti's addAP,
+    # MicroPython's wlan.connect(ssid, "...") (and sta_if, station), CircuitPython's
+    # wifi.radio.connect.
+    *(
+        ("login_password", lead + rb"\([ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])", Checks.login_password)
+        for lead in (
+            rb"WiFi\.begin", rb"WiFi\.softAP", rb"\.addAP", word_start(rb"wlan\.connect", rb""), word_start(rb"sta_if\.connect", rb""),
+            word_start(rb"station\.connect", rb""), rb"wifi\.radio\.connect",
         )
     ),
     # A user and a password joined by a colon in a literal that code encodes in base64 for HTTP

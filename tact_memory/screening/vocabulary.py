@@ -132,12 +132,13 @@ MAX_UNPACKED = 16  # values on the right of an unpacking that are looked at befo
 MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "to" (is hunter2.)
 
 # What a value is: after up to eight spaces and an optional string prefix (f"...", b'...', C#'s
-# verbatim @"..." and interpolated $"...", Objective-C's @"...", C and C++'s L"...", u8"..."), either
+# verbatim @"..." and interpolated $"...", Objective-C's @"...", C and C++'s L"...", u8"...", SQL
+# Server's N'...' and PostgreSQL's E'...'), either
 # a quoted run (the quote may be escaped, as in JSON inside a string; Python's and TOML's triple
 # quotes open one as a quote does) or one bare run up to white space, a quote, a list separator, a
 # query-string "&" or an escape sequence.
 VALUE = (
-    rb"[ \t]{0,8}(?:(?:u8|[bBrRuUfFL@$]{1,2})(?=\\{0,3}[\"'`]))?"
+    rb"[ \t]{0,8}(?:(?:u8|[bBrRuUfFL@$NE]{1,2})(?=\\{0,3}[\"'`]))?"
     rb"(?:(?:(?:\"\"\"|''')(?![\"'])|\\{0,3}[\"'`])(?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
     rb"|(?P<bare>(?:[^\s\"'`,;&\\]|\\(?![\\\"'`nrt])){1,256}))"
 )
@@ -456,6 +457,12 @@ CHANGED = (
 _TYPE = rb"(?:&(?:'[a-z]+[ \t]+)?)?\*?[A-Za-z_][A-Za-z0-9_.]*(?:\[[^\]\r\n=]{0,64}\])?\??"
 ANNOTATED_TYPE = rb"[ \t]*" + _TYPE + rb"(?:[ \t]*\|[ \t]*" + _TYPE + rb"){0,4}[ \t]*"
 GO_DECLARATION = rb"(?<![A-Za-z0-9_])(?:var|const)[ \t]+(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]+" + _TYPE + rb"[ \t]*\Z"
+# ... and SQL's, a variable declared with its type and maybe a size: T-SQL's DECLARE @password
+# NVARCHAR(100) = ..., DECLARE @token AS VARCHAR(MAX) = ...
+SQL_DECLARATION = (
+    rb"(?<![A-Za-z0-9_])(?i:declare)[ \t]+@?(?P<name>[A-Za-z_][A-Za-z0-9_]*)[ \t]+(?:(?i:as)[ \t]+)?[A-Za-z_][A-Za-z0-9_]*"
+    rb"(?:[ \t]*\([ \t]*(?:[0-9]{1,5}(?:[ \t]*,[ \t]*[0-9]{1,3})?|(?i:max))[ \t]*\))?[ \t]*\Z"
+)
 # ... and Visual Basic's, its type after "As": Dim password As String = ..., Private Const ApiKey
 # As String = ..., Public Shared ReadOnly Token As String = ...
 VB_DECLARATION = (

@@ -187,6 +187,12 @@ TYPED_FORMS = [
     # Visual Basic's declarations, their type after "As"; R's assignment arrows
     'Dim password As String = "{v}"', 'Private Const ApiKey As String = "{v}"', 'Public Shared ReadOnly Token As String = "{v}"',
     'dim pwd as string = "{v}"', 'api_key <- "{v}"', 'password <<- "{v}"', 'db_password<-"{v}"',
+    # SQL's declared variables, with a type and a size, and its prefixed strings (N'...', E'...')
+    "DECLARE @pwd NVARCHAR(50) = '{v}';", "declare @api_key as varchar(64) = '{v}'", "DECLARE @password NVARCHAR(MAX) = N'{v}';",
+    "SET @password = N'{v}';", "password = E'{v}'",
+    # C++'s variables built from a literal in brackets, with their type before them (Qt's, an Arduino sketch's)
+    'std::string token("{v}");', 'std::string token{{"{v}"}};', 'QString password("{v}");', 'String apiKey("{v}");',
+    'const std::wstring password(L"{v}");',
 ]  # fmt: skip
 
 
@@ -316,7 +322,32 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         "Dim password As String = txtPassword.Text", 'Dim password As String = ""', 'Dim label As String = "Xk9vQ2mN5p"',
         'token <- Sys.getenv("GITHUB_PAT")', 'password <- readline("Password: ")', "token <- getToken", 'tokens <- c("a", "b")',
         "x <- password", "password <-- the field to fill",
+        "DECLARE @password_length INT = 12;", "DECLARE @pwd NVARCHAR(50) = @input;", "DECLARE @pwd NVARCHAR(50) = '';",
+        "DECLARE @name NVARCHAR(50) = 'Xk9vQ2mN5p';", "DECLARE @pwd NVARCHAR(50) = N'';",
+        'std::string password(getpass("Password: "));', 'return token("Xk9vQ2mN5p");', 'auto t = password("Xk9vQ2mN5p");',
+        'std::string token("abc" + suffix);', 'QString password(tr("Enter password"));', 'std::string password("");',
+        'std::string tokenizer("Xk9vQ2mN5p");', 'EXPECT_EQ(password("Xk9vQ2mN5p"), 1);', 'puts token("Xk9vQ2mN5p")',
+        'the function password("Xk9vQ2mN5p") returns',
+        # gtest's names: a test named for a credential, and a literal in a test's body
+        "TEST(Auth, Token) { EXPECT_TRUE(check(\"Xk9vQ2mN5p\")); }",
     ],
 )  # fmt: skip
 def test_code_that_gives_a_credential_no_literal_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DECLARE @pwd NVARCHAR(50) = 'Xk9mQ2vLp7Rt';",
+        "DECLARE @password NVARCHAR(MAX) = N'Xk9mQ2vLp7Rt';",
+        "declare @api_key as varchar(64) = 'Xk9mQ2vLp7Rt4Wz8'",
+        "SET @password = N'Xk9mQ2vLp7Rt';",
+        "password = E'Xk9mQ2vLp7Rt'",
+        'std::string token("Xk9mQ2vLp7Rt4Wz8aBcD");',
+        'QString password{"Xk9mQ2vLp7Rt"};',
+        'String apiKey("Xk9mQ2vLp7Rt4Wz8");',
+    ],
+)
+def test_sql_s_declared_variables_prefixed_strings_and_cpp_s_built_variables_are_read(text: str) -> None:
+    assert find_secret(text) == "credential_assignment"

@@ -35,6 +35,11 @@ LOGIN_CALLS = [
     'Base64.strict_encode64("svc:{v}")', 'base64.StdEncoding.EncodeToString([]byte("svc:{v}"))',
     # what a program stores in the system's keyring
     'keyring.set_password("smtp", "ann", "{v}")', "await keytar.setPassword('gh-cli', account, '{v}');",
+    # an MQTT client's user and password
+    'client.username_pw_set("sensor", "{v}")', 'mqttClient.setCredentials("sensor", "{v}");',
+    # a wireless network's name and passphrase, as a board joins or opens it
+    'WiFi.begin("HomeNet", "{v}");', 'WiFi.begin(ssid, "{v}");', 'WiFi.softAP("esp-ap", "{v}");', 'wifiMulti.addAP("HomeNet", "{v}");',
+    'wlan.connect("HomeNet", "{v}")', 'sta_if.connect(SSID, "{v}")', 'wifi.radio.connect("HomeNet", "{v}")',
 ]  # fmt: skip
 
 # What a browser test types into a password field, named by the selector given with the value or
@@ -97,6 +102,9 @@ KEPT = [
     'Buffer.from("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAE", "utf8")', 'Buffer.from("hello:World2")', 'btoa("data:Text2024!")',
     'base64.b64encode(b"key:value pair 2")',
     'keyring.set_password("smtp", user, password)', 'keyring.set_password("smtp", "ann", "")',
+    # a board's network and MQTT calls given variables, nothing or a placeholder
+    "WiFi.begin(ssid, password);", 'WiFi.begin("HomeNet", "");', 'WiFi.begin("HomeNet");', 'WiFi.begin("HomeNet", "password");',
+    'client.username_pw_set("sensor", None)', "client.username_pw_set(MQTT_USER, MQTT_PASS)",
     # AUTH in a note: words, a variable or a stand-in after it, or no Redis named near it
     "Redis: AUTH with the password from Vault", "Redis: AUTH is required since 6.0", "Redis: AUTH $REDIS_PASSWORD",
     "Redis: AUTH default <password>", "SMTP: AUTH Xk9mQ2vLp7", "AUTH Xk9mQ2vLp7",
@@ -125,3 +133,19 @@ def test_a_login_without_a_literal_password_is_kept(text: str) -> None:
 )  # fmt: skip
 def test_a_password_field_is_named_by_its_selector_or_label(label: str, named: bool) -> None:
     assert (re.search(PASSWORD_FIELD, label.encode()) is not None) == named
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'WiFi.begin("HomeNet", "Xk9mQ2vLp7Rt");',
+        'WiFi.softAP("esp-ap", "Xk9mQ2vLp7Rt");',
+        'wifiMulti.addAP("HomeNet", "Xk9mQ2vLp7Rt");',
+        'wlan.connect("HomeNet", "Xk9mQ2vLp7Rt")',
+        'wifi.radio.connect("HomeNet", "Xk9mQ2vLp7Rt")',
+        'client.username_pw_set("sensor", "Xk9mQ2vLp7Rt")',
+        'mqttClient.setCredentials("sensor", "Xk9mQ2vLp7Rt");',
+    ],
+)
+def test_a_board_s_network_passphrase_and_an_mqtt_password_are_refused(text: str) -> None:
+    assert find_secret(text) == "login_password"
