@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "38f383e4ad6ad3006f1a835303c41db5"
+DIGEST = "d1ff6bc493e046daca0b1b7238e4c883"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -360,6 +360,7 @@ LEADS: tuple[bytes, ...] = (
     b'simple_bind',
     b'username_pw_set(',
     b'setCredentials(',
+    b'PlainCredentials(',
     b'("',
     b'(L"',
     b'(u8"',
@@ -591,6 +592,8 @@ LEADS: tuple[bytes, ...] = (
     b'create_user',
     b'create_superuser',
     b'auth',
+    b'basic_auth',
+    b'http_auth',
     b'<',
     b'<',
     b'value',

@@ -856,8 +856,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(rb"PasswordAuthentication", rb""), rb"UsernamePasswordCredentials", rb"UsernamePasswordAuthenticationToken",
             word_start(rb"simple_bind", rb"(?:_s)?", gap=rb"[A-Za-z0-9_]"),
             # an MQTT client's user and password: paho's username_pw_set("user", "..."),
-            # AsyncMqttClient's setCredentials("user", "...")
-            rb"username_pw_set", rb"setCredentials",
+            # AsyncMqttClient's setCredentials("user", "..."); RabbitMQ's pika.PlainCredentials
+            rb"username_pw_set", rb"setCredentials", rb"PlainCredentials",
         )
     ),
     # A C++ variable built from a literal in brackets, with its type before it: std::string
@@ -1217,11 +1217,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
         for word in (rb"create_user", rb"create_superuser")
     ),
-    # A user and a password as a pair of strings: requests' auth=("admin", "...").
-    (
-        "credential_assignment",
-        word_start(rb"auth", rb"[ \t]*=[ \t]*\([ \t]*(?P<user>[\"'])[^\"'\r\n]{0,64}(?P=user)[ \t]*,", gap=rb"[A-Za-z0-9_]"),
-        Checks.auth_pair,
+    # A user and a password as a pair of strings: requests' auth=("admin", "..."), the
+    # Elasticsearch client's basic_auth=("elastic", "...") and its older http_auth.
+    *(
+        (
+            "credential_assignment",
+            word_start(name, rb"[ \t]*=[ \t]*\([ \t]*(?P<user>[\"'])[^\"'\r\n]{0,64}(?P=user)[ \t]*,", gap=rb"[A-Za-z0-9_]"),
+            Checks.auth_pair,
+        )
+        for name in (rb"auth", rb"basic_auth", rb"http_auth")
     ),
     # XML and HTML: an element named for a credential, or the value of a pair whose name is one.
     (

@@ -36,7 +36,7 @@ LOGIN_CALLS = [
     # what a program stores in the system's keyring
     'keyring.set_password("smtp", "ann", "{v}")', "await keytar.setPassword('gh-cli', account, '{v}');",
     # an MQTT client's user and password
-    'client.username_pw_set("sensor", "{v}")', 'mqttClient.setCredentials("sensor", "{v}");',
+    'client.username_pw_set("sensor", "{v}")', 'mqttClient.setCredentials("sensor", "{v}");', 'pika.PlainCredentials("app", "{v}")',
     # a wireless network's name and passphrase, as a board joins or opens it
     'WiFi.begin("HomeNet", "{v}");', 'WiFi.begin(ssid, "{v}");', 'WiFi.softAP("esp-ap", "{v}");', 'wifiMulti.addAP("HomeNet", "{v}");',
     'wlan.connect("HomeNet", "{v}")', 'sta_if.connect(SSID, "{v}")', 'wifi.radio.connect("HomeNet", "{v}")',
@@ -104,7 +104,7 @@ KEPT = [
     'keyring.set_password("smtp", user, password)', 'keyring.set_password("smtp", "ann", "")',
     # a board's network and MQTT calls given variables, nothing or a placeholder
     "WiFi.begin(ssid, password);", 'WiFi.begin("HomeNet", "");', 'WiFi.begin("HomeNet");', 'WiFi.begin("HomeNet", "password");',
-    'client.username_pw_set("sensor", None)', "client.username_pw_set(MQTT_USER, MQTT_PASS)",
+    'client.username_pw_set("sensor", None)', "client.username_pw_set(MQTT_USER, MQTT_PASS)", 'pika.PlainCredentials("guest", "guest")',
     # AUTH in a note: words, a variable or a stand-in after it, or no Redis named near it
     "Redis: AUTH with the password from Vault", "Redis: AUTH is required since 6.0", "Redis: AUTH $REDIS_PASSWORD",
     "Redis: AUTH default <password>", "SMTP: AUTH Xk9mQ2vLp7", "AUTH Xk9mQ2vLp7",
@@ -145,7 +145,8 @@ def test_a_password_field_is_named_by_its_selector_or_label(label: str, named: b
         'wifi.radio.connect("HomeNet", "Xk9mQ2vLp7Rt")',
         'client.username_pw_set("sensor", "Xk9mQ2vLp7Rt")',
         'mqttClient.setCredentials("sensor", "Xk9mQ2vLp7Rt");',
+        'credentials = pika.PlainCredentials("app", "Xk9mQ2vLp7Rt")',
     ],
 )
-def test_a_board_s_network_passphrase_and_an_mqtt_password_are_refused(text: str) -> None:
+def test_a_board_s_network_passphrase_and_a_message_broker_s_password_are_refused(text: str) -> None:
     assert find_secret(text) == "login_password"
