@@ -213,7 +213,9 @@ class AssignmentChecks(SentenceChecks):
     # A prompt that asks for a password for a path (ssh-add's Enter passphrase for
     # /home/u/.ssh/id_rsa: ..., ssh's for key '/home/u/.ssh/id_rsa': ...): the name before the
     # colon is the path's last part.
-    prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?" + PROMPTED_PATH + rb"\Z")
+    # what a credential is for, a path or a URL, up to a colon: passphrase for /home/u/.ssh/id_rsa:,
+    # password for https://ci.example.com:
+    prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?(?:[A-Za-z][A-Za-z0-9+.-]{1,15}:)?" + PROMPTED_PATH + rb"\Z")
     # A variable's name in snake case: lower-case words joined by "_", none of them a number
     # (traced_item, environment_key; not summer_2024), which no password is written as in code.
     snake_name = compiled(rb"[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+")

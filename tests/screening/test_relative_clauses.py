@@ -77,8 +77,7 @@ def test_what_such_sentences_say_of_a_credential_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
 
 
-# The account or the place a credential is for, written as an address or a user at a host (a URL
-# too, below).
+# The account or the place a credential is for, written as an address, a user at a host or a URL.
 @given(
     form=st.sampled_from(
         [
@@ -90,7 +89,7 @@ def test_what_such_sentences_say_of_a_credential_is_kept(text: str) -> None:
             "Password for {}:\n{{}}",
         ]
     ),
-    account=st.sampled_from(["ann@example.com", "deploy@10.0.0.5", "admin@staging", "ops+ci@example.org"]),
+    account=st.sampled_from(["ann@example.com", "deploy@10.0.0.5", "admin@staging", "ops+ci@example.org", "https://ci.example.com"]),
     value=mixed,
 )
 def test_a_credential_for_an_address_or_a_url_names_its_value(form: str, account: str, value: str) -> None:
@@ -103,8 +102,10 @@ def test_a_credential_for_an_address_or_a_url_names_its_value(form: str, account
         "Password for ann@example.com: Xk9#mQ2vLp7",
         "the password for ann@example.com is Xk9#mQ2vLp7",
         "password for deploy@10.0.0.5 = Xk9#mQ2vLp7",
-        "password for https://ci.example.com is Xk9#mQ2vLp7",  # a URL before a colon of its own is not read so yet
+        "password for https://ci.example.com is Xk9#mQ2vLp7",
         "the password for the https://ci.example.com box: Xk9#mQ2vLp7",
+        "password for https://ci.example.com: Xk9#mQ2vLp7",  # the scheme's own colon is no separator
+        "Password for https://ci.example.com/login: Xk9#mQ2vLp7",
     ],
 )
 def test_passwords_for_an_account_s_address_are_refused(text: str) -> None:
@@ -119,6 +120,7 @@ def test_passwords_for_an_account_s_address_are_refused(text: str) -> None:
         "password for ann@example.com: see 1Password",
         "token for https://api.example.com: expired",
         "the password for ann@example.com is in the vault",
+        "see https://docs.example.com/password: Xk9#mQ2vLp7",  # no credential's name before the URL
     ],
 )
 def test_what_a_credential_for_an_address_is_that_is_no_value_is_kept(text: str) -> None:
