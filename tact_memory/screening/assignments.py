@@ -485,8 +485,10 @@ class AssignmentChecks(SentenceChecks):
         ``N'...``)."""
         while pos < len(buffer) and buffer[pos] in b" \t":
             pos += 1
+        if pos + 1 < len(buffer) and buffer[pos] in b"NE" and buffer[pos + 1] == ord("'"):
+            return True
         for _ in range(2):
-            if pos < len(buffer) and buffer[pos] in b"bBrRuUfFL@NE":
+            if pos < len(buffer) and buffer[pos] in b"bBrRuUfFL@":
                 pos += 1
         return pos < len(buffer) and buffer[pos] in b"\"'`"
 

@@ -133,12 +133,13 @@ MIN_LINKED = 6  # the shortest unquoted value that ends its clause after "is", "
 
 # What a value is: after up to eight spaces and an optional string prefix (f"...", b'...', C#'s
 # verbatim @"..." and interpolated $"...", Objective-C's @"...", C and C++'s L"...", u8"...", SQL
-# Server's N'...' and PostgreSQL's E'...'), either
+# Server's N'...' and PostgreSQL's E'...', those two before a single quote only: a placeholder's N
+# before Markdown's closing backtick is no prefix, `--token N`), either
 # a quoted run (the quote may be escaped, as in JSON inside a string; Python's and TOML's triple
 # quotes open one as a quote does) or one bare run up to white space, a quote, a list separator, a
 # query-string "&" or an escape sequence.
 VALUE = (
-    rb"[ \t]{0,8}(?:(?:u8|[bBrRuUfFL@$NE]{1,2})(?=\\{0,3}[\"'`]))?"
+    rb"[ \t]{0,8}(?:(?:u8|[bBrRuUfFL@$]{1,2})(?=\\{0,3}[\"'`])|[NE](?='))?"
     rb"(?:(?:(?:\"\"\"|''')(?![\"'])|\\{0,3}[\"'`])(?P<quoted>(?:[^\"'`\\\r\n]|\\(?!\\{0,3}[\"'`nrt])){0,256})"
     rb"|(?P<bare>(?:[^\s\"'`,;&\\]|\\(?![\\\"'`nrt])){1,256}))"
 )

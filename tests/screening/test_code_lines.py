@@ -324,6 +324,8 @@ def test_a_literal_code_gives_a_credential_is_refused(form: str, value: str) -> 
         "x <- password", "password <-- the field to fill",
         "DECLARE @password_length INT = 12;", "DECLARE @pwd NVARCHAR(50) = @input;", "DECLARE @pwd NVARCHAR(50) = '';",
         "DECLARE @name NVARCHAR(50) = 'Xk9vQ2mN5p';", "DECLARE @pwd NVARCHAR(50) = N'';",
+        # a placeholder's N or E before Markdown's closing backtick is no string's prefix
+        "-token N` (8), `--mcp-session-idle S` (600) |", "`--password N` sets it", "`--api-key E` (`ENV`)",
         'std::string password(getpass("Password: "));', 'return token("Xk9vQ2mN5p");', 'auto t = password("Xk9vQ2mN5p");',
         'std::string token("abc" + suffix);', 'QString password(tr("Enter password"));', 'std::string password("");',
         'std::string tokenizer("Xk9vQ2mN5p");', 'EXPECT_EQ(password("Xk9vQ2mN5p"), 1);', 'puts token("Xk9vQ2mN5p")',
