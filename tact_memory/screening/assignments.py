@@ -158,8 +158,9 @@ class AssignmentChecks(SentenceChecks):
     plist_key = compiled(rb"<key>[ \t]*(?P<name>[A-Za-z_][A-Za-z0-9_.:-]{0,63})[ \t]*</key>\s*\Z")
     vb_declaration = compiled(VB_DECLARATION)
     sql_declaration = compiled(SQL_DECLARATION)
-    # A C++ type's name and the space before a variable's (std::string, const QString&, std::basic_string<char>),
-    # not a keyword that comes before an expression (return token("..."), new Token("...")).
+    # A C++ type's name and the space before a variable's (std::string, const QString&,
+    # std::basic_string<char>), not a keyword that comes before an expression (return token("..."),
+    # new Token("...")).
     declared_type = compiled(
         rb"(?<![A-Za-z0-9_:])(?!(?:return|new|throw|else|case|co_return|co_yield|delete|sizeof|typeof|await|yield|goto|and|or|not"
         rb"|print|puts|echo|call|expect|assert|function|def|fn|func|then|do|if|while|for|elif|when|unless|in|is|of|with)[ \t])"
@@ -211,10 +212,8 @@ class AssignmentChecks(SentenceChecks):
     listed_string = compiled(rb"(?P<quote>[\"'])(?P<text>[^\"'\r\n\\]{1,256})(?P=quote)[ \t\r\n]*(?P<after>[,\])}])[ \t\r\n]*")
     counted_unit = compiled(rb"[0-9]{1,4}(?:" + "|".join(COUNTED_UNITS).encode() + rb")")
     # A prompt that asks for a password for a path (ssh-add's Enter passphrase for
-    # /home/u/.ssh/id_rsa: ..., ssh's for key '/home/u/.ssh/id_rsa': ...): the name before the
-    # colon is the path's last part.
-    # what a credential is for, a path or a URL, up to a colon: passphrase for /home/u/.ssh/id_rsa:,
-    # password for https://ci.example.com:
+    # /home/u/.ssh/id_rsa: ..., ssh's for key '/home/u/.ssh/id_rsa': ...) or a URL (password for
+    # https://ci.example.com: ...): the name before the colon is the path's last part.
     prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?(?:[A-Za-z][A-Za-z0-9+.-]{1,15}:)?" + PROMPTED_PATH + rb"\Z")
     # A variable's name in snake case: lower-case words joined by "_", none of them a number
     # (traced_item, environment_key; not summer_2024), which no password is written as in code.
@@ -435,9 +434,8 @@ class AssignmentChecks(SentenceChecks):
         """The span of the name declared with a type before the ``=`` at ``pos``, on its line:
         ``api_key: str = ...``, ``let apiKey: String = ...``, ``token: str | None = ...``, Go's
         ``var apiKey string = ...``, Visual Basic's ``Dim apiKey As String = ...``, SQL's ``DECLARE
-        @password NVARCHAR(100) = ...``; ``None`` when
-        there is none. Looked for only where a credential word stands within reach, as most
-        assignments in code have no type before them."""
+        @password NVARCHAR(100) = ...``; ``None`` when there is none. Looked for only where a
+        credential word stands within reach, as most assignments in code have no type before them."""
         if not self.word_within_reach(buffer, pos, MAX_ANNOTATED):
             return None
         line = buffer.rfind(b"\n", max(0, pos - MAX_ANNOTATED), pos) + 1
