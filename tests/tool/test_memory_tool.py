@@ -28,6 +28,14 @@ def test_tool_definition_snapshot(snapshot: SnapshotAssertion) -> None:
     assert tool_definition() == snapshot
 
 
+def test_the_published_error_says_what_a_refusal_or_a_failure_changed(snapshot: SnapshotAssertion) -> None:
+    """A refusal changed nothing; a team service's lost answer may have changed something, and the
+    result's schema, which MCP clients show the model, says so rather than "nothing was changed"."""
+    error = output_schema()["properties"]["error"]
+    assert error == snapshot
+    assert "unless the message says the change may have been made" in error["description"]
+
+
 def shape(prop: dict[str, Any]) -> dict[str, Any]:
     """An optional field's own schema (it is published as that or null)."""
     if "anyOf" in prop:
