@@ -49,6 +49,7 @@ from .vocabulary import (
     MIN_LINKED,
     PROMPTED_PATH,
     SQL_DECLARATION,
+    URL_SCHEME,
     VB_DECLARATION,
     YAML_ALIAS,
 )
@@ -214,7 +215,7 @@ class AssignmentChecks(SentenceChecks):
     # A prompt that asks for a password for a path (ssh-add's Enter passphrase for
     # /home/u/.ssh/id_rsa: ..., ssh's for key '/home/u/.ssh/id_rsa': ...) or a URL (password for
     # https://ci.example.com: ...): the name before the colon is the path's last part.
-    prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?(?:[A-Za-z][A-Za-z0-9+.-]{1,15}:)?" + PROMPTED_PATH + rb"\Z")
+    prompted_path = compiled(rb"(?<![A-Za-z])for(?:[ \t]+[A-Za-z]{1,16})?[ \t]+[\"']?(?:" + URL_SCHEME + rb")?" + PROMPTED_PATH + rb"\Z")
     # A variable's name in snake case: lower-case words joined by "_", none of them a number
     # (traced_item, environment_key; not summer_2024), which no password is written as in code.
     snake_name = compiled(rb"[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+")

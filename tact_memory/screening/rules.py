@@ -29,7 +29,7 @@ from .comment_marks import mark_pattern
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR, ECHOED_INTO, HERE_STRING, STDIN_READERS
 from .printed import NAMED, PRINTING
-from .vocabulary import LATIN_KEY_WORDS, OTHER_FOR, OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
+from .vocabulary import FENCE_OPENING, LATIN_KEY_WORDS, OTHER_FOR, OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
@@ -81,7 +81,9 @@ _LOGIN_PAIR = (
 )
 """A login's word's end to a password's start (:meth:`~.sentences.SentenceChecks.login_joined_pair`):
 what the login is for, a colon or "is", the user and a slash with no space, a comma or "and"."""
-_NEXT_LINE = rb"[ \t]*\r?\n(?:[ \t]*```[A-Za-z0-9_-]*[ \t]*\r?\n)?[ \t]*(?:[-*][ \t]+)?"
+_IT_IS = rb"[Ii]t(?:'s|\xe2\x80\x99s| is)"
+""""It is" as a note gives a value with it: it's, it\u2019s, it is (the pronoun and answer rules)."""
+_NEXT_LINE = rb"[ \t]*\r?\n(?:" + FENCE_OPENING + rb")?[ \t]*(?:[-*][ \t]+)?"
 """A line break, and what may open the next line before a value: a code fence's line, a list's mark."""
 _LOGIN_PAIR_BELOW = (
     rb"(?:[ \t]+for[ \t]+[^:\n]{1,40}?)?(?:[ \t]*:|[ \t]+(?:is|are|was)[ \t]*:)" + _NEXT_LINE
@@ -1358,7 +1360,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # The same without "now" right after the clause that names the credential: staging admin
     # password? it's ..., the admin password, it's .... Found by the clause's mark.
     *(
-        ("credential_assignment", mark + rb"[ \t]+(?:[Ii]t(?:'s|\xe2\x80\x99s| is)) ", Checks.pronoun_value)
+        ("credential_assignment", mark + rb"[ \t]+" + _IT_IS + rb" ", Checks.pronoun_value)
         for mark in (rb"\?", b";", b",", b":", b" -")
     ),
     # The answer, on the line below, to a question that asks for a credential: Q: staging db
@@ -1366,7 +1368,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # question mark that ends a line.
     (
         "credential_assignment",
-        rb"\?[ \t]*\r?\n[ \t]*(?:[A-Z][A-Za-z]{0,15}[ \t]*:[ \t]*)?(?:(?:[Ii]t(?:'s|\xe2\x80\x99s| is))[ \t]+)?",
+        rb"\?[ \t]*\r?\n[ \t]*(?:[A-Z][A-Za-z]{0,15}[ \t]*:[ \t]*)?(?:" + _IT_IS + rb"[ \t]+)?",
         Checks.answered_value,
     ),
     # A value given with the login or the unlocking it is for after it: use ... to log in, enter

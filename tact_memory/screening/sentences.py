@@ -47,6 +47,7 @@ from .vocabulary import (
     CHANGED,
     CREDENTIAL_WORD,
     DEFAULT_ACCOUNT,
+    FENCE_OPENING,
     GIVEN_BEFORE,
     GIVING_VERB,
     LATIN_KEY_WORDS,
@@ -163,7 +164,7 @@ class SentenceChecks(ValueChecks):
     # The rest of a line that ends after a colon, then, past a blank line or a code fence's
     # opening, a line of one run (quoted or not) alone.
     next_line = compiled(
-        rb"[ \t]*\r?\n(?:[ \t]*\r?\n)?(?P<fence>[ \t]{0,3}(?:```|~~~)[A-Za-z0-9_+-]{0,20}[ \t]*\r?\n)?"
+        rb"[ \t]*\r?\n(?:[ \t]*\r?\n)?(?P<fence>" + FENCE_OPENING + rb")?"
         rb"[ \t]{0,16}(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{1,256})(?P=quote)[ \t]*(?:\r?\n|\Z)"
     )
     default_account = compiled(DEFAULT_ACCOUNT)

@@ -425,12 +425,16 @@ OTHER_FOR = rb"du|de|des|pour|f\xc3\xbcr|vom|del|para|da|do|di|per|f\xc3\xb6r|vo
 # 'https://bob@github.com', ssh's Enter passphrase for key '/home/u/.ssh/id_ed25519', Enter
 # passphrase for /home/u/.ssh/id_rsa); a name's closing quote stands past where a name ends.
 PROMPTED_PATH = rb"[~/][^\s:'\"]{0,128}"
+URL_SCHEME = rb"[A-Za-z][A-Za-z0-9+.-]{1,15}:"
+"""A URL's scheme and its colon (``https:``, ``git+ssh:``)."""
+FENCE_OPENING = rb"[ \t]{0,3}(?:```|~~~)[A-Za-z0-9_+-]{0,20}[ \t]*\r?\n"
+"""The line that opens a fenced code block in Markdown, with its language."""
 # One term of what a credential is for that plain words do not spell: a quoted name, a path, or
 # the account or the place it is for as an address or a user at a host (ann@example.com,
 # deploy@10.0.0.5) or a URL (https://ci.example.com).
 _PURPOSE_TERM = (
     rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|" + PROMPTED_PATH
-    + rb"|[A-Za-z0-9_.+-]{1,64}@[A-Za-z0-9_.-]{1,128}|[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s'\"]{1,128}"
+    + rb"|[A-Za-z0-9_.+-]{1,64}@[A-Za-z0-9_.-]{1,128}|" + URL_SCHEME + rb"//[^\s'\"]{1,128}"
 )
 # A credential's name followed by what it is for, where it came from, since or until when, or a
 # clause that says which it is, up to four words, or by "again" or "now" alone, ending where a

@@ -35,7 +35,6 @@ class Switch:
         self.port = int(probe.getsockname()[1])
         probe.close()
         self.dsn = make_conninfo(dsn, host="127.0.0.1", port=str(self.port))
-        self.accepted = 0
         self.restore()
 
     def restore(self) -> None:
@@ -81,7 +80,6 @@ class Switch:
                     server.close()
                     return
                 self._sockets += [client, server]
-                self.accepted += 1
             for source, target in ((client, server), (server, client)):
                 threading.Thread(target=self._pump, args=(source, target), daemon=True).start()
 
