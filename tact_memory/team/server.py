@@ -159,7 +159,12 @@ class Withheld(logging.Filter):
                 return False
             more = "" if not self._held_back else f" ({self._held_back} more since the last such message)"
             self._last, self._held_back = now, 0
-        record.msg = f"team database: a connection failed{more}; the next request that waits tries again (details withheld)"
+        from ..store.pg_pool import refused_as_full
+
+        args = record.args if isinstance(record.args, tuple) else ()
+        full = any(isinstance(arg, BaseException) and refused_as_full(arg) for arg in args)
+        what = "the database had no connection to spare (it serves as many as it allows)" if full else "a connection failed"
+        record.msg = f"team database: {what}{more}; the next request that waits tries again (details withheld)"
         record.args = ()
         return True
 

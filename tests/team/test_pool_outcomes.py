@@ -1,7 +1,8 @@
 """Why a request got no database connection, and how soon one comes once the database is back.
 
-A pool whose every connection is held by requests that still run is ``busy`` (try again); a pool
-with room that cannot connect is ``unreachable``; a request whose own time ran out is ``timeout``.
+A pool whose every connection is held by requests that still run is ``busy`` (try again), and so is
+a pool whose database refuses it a connection because it serves as many as it allows (a role's or
+a database's limit, or the server's); a pool with room that cannot connect is ``unreachable``; a request whose own time ran out is ``timeout``.
 ``psycopg_pool``'s ``PoolTimeout`` is an ``OperationalError``, so all three were once reported
 ``unreachable``. And a pool that waited through a long outage retried at doubling intervals, so
 its next attempt came as long after the database returned as the outage had lasted.
@@ -108,6 +109,83 @@ def test_the_service_answers_busy_when_requests_hold_every_connection(
         stop_service(service)
 
 
+@pytest.fixture
+def limited_role(pg_database: str, admin: Any) -> Iterator[str]:
+    """The connection string of a role of its own that may hold one connection at a time, with the
+    module's tables' privileges (a superuser's connections are not limited)."""
+    import os
+
+    from psycopg.conninfo import make_conninfo
+
+    name = f"tact_limited_{os.getpid()}"
+    admin.execute(f'DROP ROLE IF EXISTS "{name}"')
+    admin.execute(f'CREATE ROLE "{name}" LOGIN CONNECTION LIMIT 1')
+    owner = admin.execute("SELECT current_user").fetchone()[0]  # the tables' owner
+    admin.execute(f'GRANT "{owner}" TO "{name}"')  # its privileges, not its superuser attribute
+    yield make_conninfo(pg_database, user=name)
+    admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (name,))
+    admin.execute(f'DROP ROLE "{name}"')
+
+
+def test_a_database_that_serves_as_many_connections_as_it_allows_is_busy(limited_role: str) -> None:
+    import psycopg
+
+    taken = psycopg.connect(limited_role)  # the role's one connection, held elsewhere
+    pool = open_pool(limited_role, size=2, timeout_s=2.0)  # a request waits 1 s for a connection
+    store = PostgresStore(pool, namespace="alice")
+    try:
+        for operation in (lambda: store.scan("nightly job"), lambda: store.put("the nightly job runs at 02:00 UTC")):
+            with pytest.raises(errors.StoreUnavailable) as raised:
+                operation()
+            assert raised.value.reason == "busy", raised.value
+            assert "try again" in raised.value.message and "nothing was changed" in raised.value.message
+            assert "tact_limited" not in raised.value.message  # no server diagnostic
+        taken.close()
+        assert store.put("the nightly job runs at 02:00 UTC").memory.content == "the nightly job runs at 02:00 UTC"
+    finally:
+        taken.close()
+        pool.close()
+
+
+def test_a_database_that_cannot_be_reached_is_not_called_full(pg_database: str) -> None:
+    # The record of a full database is cleared by any other failure: a cut connection afterwards
+    # reads as unreachable again.
+    switch = Switch(pg_database)
+    pool = open_pool(switch.dsn, size=2, timeout_s=2.0)
+    store = PostgresStore(pool, namespace="alice")
+    try:
+        switch.cut()
+        with pytest.raises(errors.StoreUnavailable) as raised:
+            store.scan("anything")
+        assert raised.value.reason == "unreachable"
+    finally:
+        pool.close()
+        switch.close()
+
+
+@pytest.mark.parametrize(
+    ("message", "full"),
+    [
+        ('connection failed: FATAL:  sorry, too many clients already', True),
+        ('connection failed: FATAL:  too many connections for role "app"', True),
+        ('connection failed: FATAL:  too many connections for database "memory"', True),
+        ("connection failed: FATAL:  remaining connection slots are reserved for roles with the SUPERUSER attribute", True),
+        ("connection failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections", True),
+        ("connection failed: ERROR:  no more connections allowed (max_client_conn)", True),
+        ("connection failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?", False),
+        ('connection failed: FATAL:  password authentication failed for user "app"', False),
+        ("connection failed: FATAL:  the database system is shutting down", False),
+        ("connection timeout expired", False),
+    ],
+)
+def test_a_refusal_because_the_database_is_full_is_told_from_other_failures(message: str, full: bool) -> None:
+    from psycopg import OperationalError
+
+    from tact_memory.store.pg_pool import refused_as_full
+
+    assert refused_as_full(OperationalError(message)) is full
+
+
 def test_the_first_request_after_a_long_outage_is_served(pg_database: str, admin: Any) -> None:
     switch = Switch(pg_database)
     pool = open_pool(switch.dsn, size=2, timeout_s=2.0)  # a request waits 1 s for a connection
@@ -171,3 +249,21 @@ def test_the_service_log_names_no_server_detail_and_at_most_one_failure_a_minute
     kept = [line for line in lines if line is not None]
     assert kept == snapshot
     assert len(kept) == 2 and not any(".s.PGSQL" in line or "refused" in line for line in kept)
+
+
+def test_the_service_log_says_when_the_database_was_full(snapshot: Any) -> None:
+    import logging
+
+    from psycopg import OperationalError
+
+    from tact_memory.team.server import Withheld
+
+    def shown(failure: str) -> str:
+        record = logging.LogRecord("psycopg.pool", logging.WARNING, __file__, 1, "error connecting in %r: %s", ("pool-1", OperationalError(failure)), None)
+        assert Withheld(clock=lambda: 0.0).filter(record)
+        return record.getMessage()
+
+    full = shown('connection failed: FATAL:  too many connections for role "app"')
+    other = shown("connection failed: Connection refused")
+    assert [full, other] == snapshot
+    assert full != other and not any('"app"' in line or "refused" in line for line in (full, other))
