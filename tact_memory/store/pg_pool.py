@@ -49,7 +49,7 @@ def unavailable(reason: str, message: str) -> errors.StoreUnavailable:
 
 # What a server says when it refuses a connection because it serves as many as it allows: the whole
 # server's limit, a role's or a database's, the slots it keeps for superusers (two wordings), and
-# PgBouncer's limit on its clients. A failed connection carries no SQLSTATE (libpq keeps only the
+# PgBouncer's limits on its clients (all of them, a database's, a user's). A failed connection carries no SQLSTATE (libpq keeps only the
 # message), so these are the servers' English messages; a server that speaks another language is
 # read as unreachable.
 _FULL_MESSAGES = (
@@ -58,6 +58,7 @@ _FULL_MESSAGES = (
     "too many connections for database",
     "remaining connection slots are reserved",
     "no more connections allowed",
+    "client connections exceeded",
 )
 
 

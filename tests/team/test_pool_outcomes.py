@@ -172,6 +172,7 @@ def test_a_database_that_cannot_be_reached_is_not_called_full(pg_database: str) 
         ("connection failed: FATAL:  remaining connection slots are reserved for roles with the SUPERUSER attribute", True),
         ("connection failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections", True),
         ("connection failed: ERROR:  no more connections allowed (max_client_conn)", True),
+        ("connection failed: ERROR:  client connections exceeded (max_user_client_connections)", True),
         ("connection failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?", False),
         ('connection failed: FATAL:  password authentication failed for user "app"', False),
         ("connection failed: FATAL:  the database system is shutting down", False),
