@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "58525487bfcfd3b32b665a23a14122a5"
+DIGEST = "aa22e7ae715deed4e51e64c84b7730ea"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -267,6 +267,8 @@ LEADS: tuple[bytes, ...] = (
     b'sqlldr',
     b'expdp',
     b'impdp',
+    b'exp',
+    b'imp',
     b'dgmgrl',
     b'rman',
     b'CONNECT',
@@ -294,6 +296,10 @@ LEADS: tuple[bytes, ...] = (
     b'openssl passwd',
     b'mc alias',
     b'mc config',
+    b'connect to',
+    b'CONNECT TO',
+    b'attach to',
+    b'ATTACH TO',
     b'wpa_passphrase',
     b'rootpw',
     b'cargo login',
@@ -413,6 +419,16 @@ LEADS: tuple[bytes, ...] = (
     b'redis-cli',
     b'AUTH',
     b'AUTH',
+    b'_pass',
+    b'_PASS',
+    b'-pass',
+    b'Pass',
+    b'pw',
+    b'password',
+    b"'echo",
+    b"'printf",
+    b'"echo',
+    b'"printf',
     b'gh auth',
     b'heroku auth',
     b'aws ecr',

@@ -19,9 +19,15 @@ for a server to ask for.
   ...``, ``masterauth ...``, ``--requirepass ...``), set at run time (``CONFIG SET requirepass
   ...``), and given to ``AUTH`` in ``redis-cli`` (``redis-cli AUTH ...``, at its prompt
   ``127.0.0.1:6379> AUTH default ...``).
+- A password after a configuration directive whose name ends in a password's word as identifiers
+  write one (keepalived's ``auth_pass ...``, nslcd's ``bindpw ...``, ``SmtpPass ...``), where the
+  name opens its line or a block opened earlier on it; nginx's ``proxy_pass`` and its kin forward
+  requests.
 - A secret echoed into a process substitution given to an option that reads a password, a
   passphrase, a secret or a token from a file: ``restic --password-file <(echo ...)``,
-  ``--vault-password-file=<(echo ...)``.
+  ``--vault-password-file=<(echo ...)``; or echoed by the command an option or a setting runs to
+  get one: ``restic --password-command 'echo ...'``, msmtp's ``passwordeval "echo ..."``,
+  isync's ``PassCmd "echo ..."``.
 - A user and a password joined by a colon in a literal that code encodes for HTTP Basic
   authentication: ``base64.b64encode(b"svc:...")``, ``btoa("svc:...")``, ``Buffer.from("svc:...")``,
   Go's ``base64.StdEncoding.EncodeToString([]byte("svc:..."))``.
@@ -49,6 +55,15 @@ __all__ = ["LoginChecks", "PASSWORD_FIELD"]
 
 MAX_FILE_OPTION = 72
 """How far before a process substitution the option it is given to may start."""
+MAX_COMMAND_OPTION = 48
+"""How far before the quoted command that prints a password the option or setting that runs it
+may start (``--password-command '...'``, ``passwordeval "..."``)."""
+MAX_DIRECTIVE = 64
+"""How long a configuration directive's name may be."""
+_FORWARDING = frozenset(
+    (b"proxy_pass", b"fastcgi_pass", b"uwsgi_pass", b"scgi_pass", b"grpc_pass", b"memcached_pass", b"proxypass")
+)
+"""Directives whose names end in ``pass`` and that forward a request (nginx's, Apache's ``ProxyPass``)."""
 MAX_REDIS_REACH = 128
 """How far before Redis's ``AUTH`` in a note the word Redis may stand (the line before, as a
 heading: ``Redis:\n  AUTH ...``), and after it on its line (``AUTH ... in redis-cli``)."""
@@ -71,6 +86,16 @@ class LoginChecks(ConditionalChecks):
     quoted_in_code = compiled(rb"([\"'`])((?:(?!\1)[^\r\n]){1,256}?)\1")
     file_option = compiled(rb"(?<![A-Za-z0-9_-])--?[A-Za-z0-9-]{0,32}(?i:pass|secret|token|cred)[A-Za-z0-9-]{0,32}\Z")
     redis_word = compiled(rb"(?i:redis)")
+    # An option or a setting that runs a command to get a password, a secret or a token, then what
+    # stands between it and the command's opening quote.
+    command_option = compiled(
+        rb"(?<![A-Za-z0-9_-])-{0,2}(?i:(?:pass(?:word|wd|phrase)?|secret|token)[-_]?(?:command|cmd|eval))"
+        rb"[ \t]*(?:=|:|[ \t])[ \t]*\Z"
+    )
+    # A directive's name: an identifier right before the lead it ends in, and what a line holds before it.
+    directive_name = compiled(rb"[A-Za-z0-9_.-]{0,64}\Z")
+    c_identifier = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
+    directive_end = compiled(rb"[ \t]*(?:[;}#]|\r?\n|\Z)")
     # An e-mail address's local part right before its "@", then the password after the host's colon.
     address_local = compiled(rb"(?<![^\s\"'`(,;<\[])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}\Z")
     address_value = compiled(rb"[^\s\"'`<>/\\~:.@,;()\[\]{}]{8,128}(?=[\s\"'`),;\]]|\.(?:\s|\Z)|\Z)")
@@ -119,6 +144,47 @@ class LoginChecks(ConditionalChecks):
             return False
         found = self.value_at(buffer, match.end())
         return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
+
+    def commanded_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a secret that ``echo`` or ``printf`` prints as the command an option or a
+        setting runs to get a password, a secret or a token (``--password-command 'echo ...'``,
+        msmtp's ``passwordeval "echo ..."``, isync's ``PassCmd "echo ..."``): the option right
+        before the command's opening quote, then a value of its own with a password's texture.
+        ``'echo $PW'`` is a variable, and ``pass show db`` prints what another store holds."""
+        quote = match.start()
+        if self.command_option.search(buffer, max(0, quote - MAX_COMMAND_OPTION), quote) is None:
+            return False
+        found = self.value_at(buffer, match.end())
+        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
+
+    def directive_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password after a configuration directive whose name ends in a password's
+        word as identifiers write one (keepalived's ``auth_pass ...``, nslcd's ``bindpw ...``,
+        ``SmtpPass ...``, ``DB_PASS ...``). The name opens its line, or follows a block's ``{``
+        opened earlier on it (``authentication { auth_type PASS auth_pass ... }``); the value ends
+        the line, or a ``;``, a ``}`` or a comment does; and it could be a password of the kind
+        people pick (keepalived's own example, ``auth_pass 1111``, is kept). nginx's
+        ``proxy_pass`` and its kin forward requests (:data:`_FORWARDING`)."""
+        lead_end = match.start() + len(match.group(0).rstrip(b" \t"))
+        name = self.directive_name.search(buffer, max(0, match.start() - MAX_DIRECTIVE), match.start())
+        if name is None:
+            return False
+        first = name.start()
+        if first and buffer[first - 1] not in b" \t\n\r{;":
+            return False
+        if bytes(buffer[first:lead_end]).lower() in _FORWARDING:
+            return False
+        line = max(buffer.rfind(b"\n", 0, first), buffer.rfind(b"\r", 0, first)) + 1
+        before = bytes(buffer[line:first])
+        if before.strip(b" \t") and b"{" not in before.rsplit(b"}", 1)[-1]:
+            return False  # a word earlier on the line, outside a block opened on it: prose
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is None or self.directive_end.match(buffer, found[1]) is None:
+            return False
+        last = trimmed(buffer, found[0], found[1])
+        if buffer.startswith(b";", last) and self.c_identifier.fullmatch(buffer, found[0], last):
+            return False  # a declaration in C's family: VkRenderPass shadowPass2;
+        return self.own_value(buffer, found[0], last, texture=True) and self.weak_password(buffer, found[0], last)
 
     def server_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password, quoted or not, after a directive or command that always takes one."""

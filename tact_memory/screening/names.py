@@ -356,6 +356,7 @@ OPTION_TOOL = {
     ord("U"): ("samba",),  # -U user%password
     ord("A"): ("snmp",),  # SNMPv3's authentication passphrase
     ord("X"): ("snmp",),  # and its privacy passphrase
+    ord("c"): ("snmp",),  # SNMPv1's and v2c's community, which is its password
 }
 MAX_COMMAND = 256
 # A value a command line echoes into a tool that reads the password from its input (echo "..." |

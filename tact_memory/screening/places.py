@@ -101,6 +101,8 @@ _BEFORE_ARMOUR = MARK_BYTES + b" \t`"
 _OPTION_JOINT = rb"(?i:and|or|nor|with|plus|vs\.?|then)"
 """A word that joins options a sentence lists (``--password and --token``)."""
 
+_DEFAULT_COMMUNITIES = frozenset((b"public", b"private"))
+"""The SNMP communities agents ship with, read-only and read-write."""
 MAX_BEFORE_OPTION = 96
 """How far before an option the words that say what it is may start: the option a sentence lists
 before it (:meth:`PlaceChecks.flag_value`), a user's option and the user
@@ -131,7 +133,10 @@ class PlaceChecks(SentenceChecks):
     opening_bracket = compiled(rb"[(\[]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
-    logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)")
+    # After a logon's password: its database, a role, or the tool's next keyword's value (expdp
+    # app/... directory=dumps).
+    logon_end = compiled(rb"@|[ \t]+(?i:as)[ \t]+(?i:sys)|(?P<keyword>[ \t]+[A-Za-z_]{2,32}=)")
+    file_extension = compiled(rb"\.[A-Za-z]{1,4}\Z")
     curl_word = compiled(rb"(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])")
     httpie_word = compiled(rb"(?<![^\s;&|(`])https?[ \t]")
     # A word that goes on a sentence about an option rather than giving its value (docker login -p
@@ -251,10 +256,11 @@ class PlaceChecks(SentenceChecks):
         return self.urlsafe_run.fullmatch(buffer, start, end) is not None and self.looks_secret(buffer, start, end)
 
     def short_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N``, ``-U``, rar's ``-hp`` or codecov's
-        ``-t`` given to a tool that takes the password there: the nearest such tool before it on
-        its line (``zip -r a.zip . && sshpass -p ...`` is sshpass's). Samba's ``-U`` takes
-        ``user%password``, and only the part after ``%`` is judged (``-U admin`` prompts)."""
+        """Check for ``-p``, ``-a``, ``-w``, ``-P``, ``-N``, ``-U``, rar's ``-hp``, codecov's
+        ``-t`` or SNMP's ``-c`` given to a tool that takes the password there: the nearest such
+        tool before it on its line (``zip -r a.zip . && sshpass -p ...`` is sshpass's). Samba's
+        ``-U`` takes ``user%password``, and only the part after ``%`` is judged (``-U admin``
+        prompts); SNMP's default communities, ``public`` and ``private``, are kept."""
         line = command_start(buffer, match.start())
         tool = self.tool_before(buffer, line, match.start())
         if tool is None and buffer[match.start() + 1] in b"pP" and not buffer.startswith(b"hp", match.start() + 1):
@@ -274,6 +280,8 @@ class PlaceChecks(SentenceChecks):
             first = buffer.find(b"%", first, last) + 1
             if not first:
                 return False
+        if tool[1] == "snmp" and bytes(buffer[first:last]).strip(b"\"'").lower() in _DEFAULT_COMMUNITIES:
+            return False  # the communities agents ship with, in every example
         if tool[1] == "codecov" and not opening_quote(buffer, first):
             return self.looks_secret(buffer, first, last, shortest=MIN_LINKED)  # "codecov -t is optional"
         if not attached and (prose := self.option_prose.match(buffer, first)) is not None and prose.end() == last:
@@ -458,13 +466,17 @@ class PlaceChecks(SentenceChecks):
 
     def logon_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for the password of an Oracle logon, ``user/password@database`` (``sqlplus
-        app/...@orcl``, or ``... as sysdba``): it runs to the ``@``, a space or a quote, and must
+        app/...@orcl``, ``... as sysdba``, or a keyword's value after it: ``expdp system/...
+        directory=dumps``): it runs to the ``@``, a space or a quote, and must
         have a password's texture, since prose names these tools too. Without a database or a
         role after it, a path (``sqlplus scripts/Setup_v2.sql``) or prose (``CONNECT Client/Server2
         model``) has the same shape, and it is kept."""
         value = self.logon_value.match(buffer, match.end())
-        if value is None or self.logon_end.match(buffer, value.end()) is None:
+        end = None if value is None else self.logon_end.match(buffer, value.end())
+        if value is None or end is None:
             return False
+        if end.start("keyword") >= 0 and self.file_extension.search(buffer, match.end(), value.end()) is not None:
+            return False  # a file and its script's arguments (sqlplus scripts/setup.sql mode=full)
         return self.looks_secret(buffer, match.end(), value.end(), shortest=MIN_LINKED)
 
     def sql_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:

@@ -474,25 +474,27 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A personal access token's option (vsce publish --pat VALUE): "pat" abbreviates a pattern as
     # well, so the value must look generated, quoted or not.
     ("command_line_credential", word_start(rb"--pat", rb"(?:[ \t]+|=)", gap=rb"[A-Za-z0-9_-]"), Checks.generated_option),
-    # curl -u user:password, wget --user user:password, httpie --auth user:password: the password
-    # follows the first colon; the user may be empty (-u ":password") or quoted apart ("u":"p").
+    # curl -u user:password, wget --user user:password, httpie --auth user:password, Jenkins's CLI
+    # -auth user:token: the password follows the first colon; the user may be empty (-u
+    # ":password") or quoted apart ("u":"p").
     (
         "command_line_credential",
         rb"(?i)"
         + word_start(
             rb"-",
-            rb"(?:u[ \t]+|-user(?:[ \t]+|=)|-auth(?:[ \t]+|=))(?P<open>[\"'])?(?P<user>[^\s:\"'=]{0,64})(?:[\"'](?=:))?:",
+            rb"(?:u[ \t]+|-user(?:[ \t]+|=)|-?auth(?:[ \t]+|=))(?P<open>[\"'])?(?P<user>[^\s:\"'=]{0,64})(?:[\"'](?=:))?:",
             gap=rb"[a-z0-9_-]",
         ),
         Checks.user_password,
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
-    # redis-cli -a, ldapsearch -w, ipmitool -P, SNMPv3's -A and -X, mysql -pVALUE and -p'VALUE'
+    # redis-cli -a, ldapsearch -w, ipmitool -P, SNMP's -c (a community) and SNMPv3's -A and -X,
+    # mysql -pVALUE and -p'VALUE'
     # (mysql's "-p VALUE" names a database instead), rar's -pVALUE and -hpVALUE, codecov's -t,
     # the personal access token of vsce -p and ovsx -p, a package feed's API key (dotnet nuget
     # push -k, choco push -k).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
-    ("command_line_credential", rb"-(?:[pawPNUkAXt]|hp)(?:(?<=[ \t]-[pawPNUkAXt])|(?<=[ \t]-hp))", Checks.short_option),
+    ("command_line_credential", rb"-(?:[pawPNUkAXtc]|hp)(?:(?<=[ \t]-[pawPNUkAXtc])|(?<=[ \t]-hp))", Checks.short_option),
     # httpie's -a user:password, on an http or https command line (-a is other tools' option).
     (
         "command_line_credential",
@@ -536,13 +538,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         Checks.htpasswd_value,
     ),
     # Oracle's tools log on with user/password[@database] as an argument (sqlplus, sqlldr,
-    # expdp, impdp, dgmgrl; rman's target and catalog), and SQL*Plus's CONNECT takes the same:
-    # the password ends at "@", a space or a quote. Prose names these tools too, so it must have
-    # a password's texture (sqlplus scott/tiger@orcl, the demo's, is kept).
+    # expdp, impdp, exp, imp, dgmgrl; rman's target and catalog), and SQL*Plus's CONNECT takes the
+    # same: the password ends at "@", a space or a quote. Prose names these tools too, so it must
+    # have a password's texture (sqlplus scott/tiger@orcl, the demo's, is kept).
     *(
         ("command_line_credential", word_start(lead, rest, gap=rb"[A-Za-z0-9_-]") + _LOGON_USER, Checks.logon_password)
         for lead, rest in (
-            *((tool, rb"(?:[ \t]+-[A-Za-z]{1,8}){0,3}[ \t]+") for tool in (b"sqlplus", b"sqlldr", b"expdp", b"impdp", b"dgmgrl")),
+            *((tool, rb"(?:[ \t]+-[A-Za-z]{1,8}){0,3}[ \t]+") for tool in (b"sqlplus", b"sqlldr", b"expdp", b"impdp", b"exp", b"imp", b"dgmgrl")),
             (b"rman", rb"(?:[ \t]+\S{1,64}){0,4}?[ \t]+(?:target|catalog|auxiliary)[ \t]*=?[ \t]*"),
             (b"CONNECT", rb"[ \t]+"),
             (b"CONN", rb"[ \t]+"),
@@ -592,6 +594,11 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             ),
             word_start(
                 b"mc config", rb"[ \t]+host[ \t]+add[ \t]+\S{1,64}[ \t]+\S{1,256}[ \t]+\S{1,128}[ \t]+", gap=rb"[A-Za-z0-9_.-]"
+            ),
+            # Db2's CONNECT TO database USER name USING password (ATTACH TO a node likewise).
+            *(
+                word_start(lead, rb"[ \t]+\S{1,64}[ \t]+(?i:user)[ \t]+\S{1,64}[ \t]+(?i:using)[ \t]+", gap=rb"[A-Za-z0-9_-]")
+                for lead in (b"connect to", b"CONNECT TO", b"attach to", b"ATTACH TO")
             ),
             word_start(b"wpa_passphrase", rb"[ \t]+(?:\"[^\"\r\n]{1,32}\"|'[^'\r\n]{1,32}'|\S{1,32})[ \t]+", gap=rb"[A-Za-z0-9_-]"),
             # A kickstart file's root password: rootpw [--plaintext] VALUE (or --iscrypted and a
@@ -967,6 +974,20 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # ... and in a note that names Redis: Redis: AUTH ..., in redis-cli run AUTH ... first.
     ("login_password", word_start(rb"AUTH", rb"[ \t]+(?P<user>[^\s\"']{1,64}[ \t]+(?=\S))?", gap=rb"[A-Za-z0-9_-]"), Checks.redis_auth),
+    # A password after a configuration directive whose name ends in a password's word as
+    # identifiers write one: keepalived's auth_pass, nslcd's bindpw, SmtpPass, DB_PASS, rpcpassword
+    # (the word alone is read by the rules of a value right after a credential word).
+    *(
+        ("credential_assignment", lead + rb"(?<=[A-Za-z0-9]" + lead + rb")(?![A-Za-z0-9_-])[ \t]+", Checks.directive_password)
+        for lead in (b"_pass", b"_PASS", b"-pass", b"Pass", b"pw", b"password")
+    ),
+    # The command an option or a setting runs to get a password, when it echoes one: restic
+    # --password-command 'echo ...', msmtp's passwordeval "echo ...", isync's PassCmd "echo ...".
+    *(
+        ("command_line_credential", quote + command + rb"(?:[ \t]+-[neE]{1,3})*[ \t]+" + printed_format, Checks.commanded_secret)
+        for quote in (b"'", b'"')
+        for command, printed_format in ((b"echo", b""), (b"printf", rb"(?:(?:'%s(?:\\n)?'|%s)[ \t]+)?"))
+    ),
     # What a command that prints a secret printed on the line under it (see printed): gh auth
     # token, op read op://.../password, echo $DB_PASSWORD (a credential's name) and the like.
     *(("printed_secret", pattern, Checks.printed_secret) for pattern in (*PRINTING, *NAMED)),

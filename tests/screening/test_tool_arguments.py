@@ -62,6 +62,11 @@ POSITIONAL = [
     "sqlplus {u}/{v}@orcl",
     "sqlplus -S -L {u}/{v}@//db.internal:1521/ORCLPDB1 @run.sql",
     "expdp {u}/{v}@prod directory=dp dumpfile=full.dmp",
+    # the old export and import, and a logon with a keyword's value after it and no database
+    "expdp {u}/{v} directory=dp dumpfile=full.dmp", "imp {u}/{v} file=full.dmp full=y", "exp {u}/{v} file=x.dmp owner=hr",
+    "sqlldr {u}/{v} control=load.ctl",
+    # Db2's logon
+    "db2 connect to SAMPLE user {u} using {v}", "db2 CONNECT TO prod USER {u} USING {v}", "db2 attach to db2inst1 user {u} using {v}",
     "rman target {u}/{v}@prod",
     "rman target / catalog {u}/{v}@catdb",
     "CONNECT {u}/{v}@orcl",
@@ -86,6 +91,9 @@ OPTIONS = [
     "ipmitool -I lanplus -H 10.0.0.5 -U {u} -P {v} power status",
     "snmpwalk -v3 -u {u} -l authPriv -a SHA -A {v} 10.0.0.1",
     "snmpget -v3 -u {u} -l authPriv -x AES -X {v} 10.0.0.1 sysUpTime.0",
+    # SNMPv1's and v2c's community, and Jenkins's CLI with a user's API token
+    "snmpwalk -v2c -c {v} 10.0.0.1", "snmpget -v 2c -c '{v}' switch01 sysUpTime.0", "snmpbulkwalk -v2c -c {v} -Cr10 core1 ifTable",
+    "java -jar jenkins-cli.jar -s http://ci:8080 -auth {u}:{v} who-am-i",
     "lftp -u {u},{v} ftp.corp.example",
     "npm config set //registry.npmjs.org/:_authToken {v}",
     "yarn config set npmAuthToken {v}",
@@ -388,6 +396,11 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # Kickstart's rootpw locked, read from a variable, or named.
         "rootpw --lock", "rootpw --iscrypted", "rootpw ${ROOT_PW}", "the rootpw option sets the root password",
         "printf '%s' \"$PW\" | kinit ann", "printf '%s\\n' \"${REGISTRY_TOKEN}\" | docker login -u ann --password-stdin",
+        # SNMP's default communities and a variable; Jenkins's CLI reading its credential from a file
+        "snmpwalk -v2c -c public 10.0.0.1", "snmpget -v 2c -c private switch01 sysUpTime.0", "snmpwalk -v2c -c $COMMUNITY core1",
+        "snmpwalk -c is the community option", "java -jar jenkins-cli.jar -auth @/run/secrets/jenkins who-am-i",
+        # a Db2 logon from a variable; an Oracle tool given a script and its arguments, or a path alone
+        "db2 connect to SAMPLE user ann using $DB2_PASSWORD", "sqlplus scripts/Setup_v2.sql mode=full", "expdp reports/Q3_2024",
         'echo "done" | passwd --help', "echo hi | passwd -S ann",
     ],
 )
