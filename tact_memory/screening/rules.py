@@ -1258,10 +1258,11 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # A setting's element that a name or key attribute names: Android's <string name="api_key">
     # ...</string>, a Java properties file's <entry key="db.password">...</entry>, a <property>,
-    # <param>, <setting> or <env> so written (not HTML's <a>, <option> or <label>, whose text is shown).
+    # <param>, <setting> or <env> so written, Jetty's <Set name="password">, <Put> and <Arg>, in
+    # either case (not HTML's <a>, <option> or <label>, whose text is shown).
     (
         "credential_assignment",
-        rb"<(?P<name>(?:[A-Za-z_][A-Za-z0-9_.-]{0,31}:)?(?:string|entry|item|property|param|parameter|setting|variable|var|env|secret|field|attribute|config|value))"
+        rb"<(?P<name>(?:[A-Za-z_][A-Za-z0-9_.-]{0,31}:)?(?i:string|entry|item|property|param|parameter|setting|variable|var|env|secret|field|attribute|config|value|set|put|arg))"
         rb"[ \t][^<>\r\n]{0,256}>(?P<body>[^<>\r\n]{1,256})</(?P=name)>",
         Checks.attributed_element,
     ),

@@ -391,6 +391,8 @@ CREDENTIAL_NAMES = [
     # keys named for what they unseal, recover, encrypt or sign, also as .NET's "__" path joins them
     "unseal_key", "fernet_key", "jwtKey", "hmac_key", "PresharedKey", "Jwt__Key",
     "AIRFLOW__CORE__FERNET_KEY", "Unseal Key",
+    # SSSD's and PAM's authentication token
+    "ldap_default_authtok", "authtok",
 ]  # fmt: skip
 NOT_CREDENTIAL_NAMES = [
     "max_tokens", "tokens", "keyboard", "monkey", "primary_key",
@@ -422,6 +424,14 @@ def test_value_assigned_to_a_credential_name_is_rejected(name: str, form: str, v
     assert kind == "credential_assignment"
     assume(not coincides_with_a_kind_name(value))
     assert not shares_a_run(kind, value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ldap_default_authtok_type = password", "ldap_default_authtok_type = obfuscated_password", "use_authtok = 1", "pam_authtok_check=yes"],
+)
+def test_settings_about_an_authentication_token_are_kept(text: str) -> None:
+    assert find_secret(text) is None
 
 
 @given(name=st.sampled_from(NOT_CREDENTIAL_NAMES), form=st.sampled_from(FORMS + QUOTED_FORMS), value=credential_values)

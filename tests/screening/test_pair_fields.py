@@ -167,6 +167,8 @@ def test_helm_items_that_hold_no_credential_are_kept(text: str) -> None:
 ATTRIBUTED_ELEMENTS = [
     '<string name="{n}">{v}</string>', '<entry key="db.{n}">{v}</entry>', '<entry key="{n}" type="string">{v}</entry>',
     '<property name="jdbc.{n}">{v}</property>', '<android:item name="{n}">{v}</android:item>',
+    # a Jetty XML's setter, map entry and constructor argument; an element's name in either case
+    '<Set name="{n}">{v}</Set>', '<Put name="{n}">{v}</Put>', '<Arg name="{n}">{v}</Arg>', '<Property name="db.{n}">{v}</Property>',
     # a property list's string after the key that names it (an app's Info.plist)
     "<key>{n}</key><string>{v}</string>", "<dict>\n\t<key>{n}</key>\n\t<string>{v}</string>\n</dict>",
 ]  # fmt: skip
@@ -189,6 +191,9 @@ def test_a_settings_element_named_by_its_attribute_is_refused(name: str, value: 
         "<key>NSCameraUsageDescription</key>\n<string>Scan2Codes</string>", "<key>API_KEY</key>\n<string>$(API_KEY)</string>",
         "<key>Password</key><string>Password</string>", "<string>Xk9v2LmQ7t</string>",
         "<key>GADApplicationIdentifier</key>\n<string>ca-app-pub-3940256099942544~1458002511</string>",
+        # Jetty's setter of another name, and one given a reference
+        '<Set name="title">Welcome Back2024!</Set>', '<Set name="password"><Env name="DB_PASSWORD"/></Set>',
+        '<Set name="password"><Property name="jetty.db.password"/></Set>',
     ],
 )  # fmt: skip
 def test_elements_that_show_text_or_hold_no_credential_are_kept(text: str) -> None:
