@@ -182,11 +182,12 @@ def distinct(buffer: bytes | bytearray, start: int, end: int) -> int:
 
 LINKING = (
     b"is", b"was", b"are", b"were", b"be", b"becomes", b"became", b"to", b"as", b"remains", b"stays", b"equals", b"holds",
+    b"ends up being", b"ended up being", b"turns out to be", b"turned out to be", b"happens to be", b"happened to be",
     b"ist", b"lautet", b"est", b"sont", b"es", "\u00e9".encode(), "\u00e8".encode(), "\u00e4r".encode(), b"er",
     b"jest", b"je",
 )  # fmt: skip
-"""Verbs and prepositions that may stand between a credential's name and its quoted value; the
-last are "is" in German (and its "reads", lautet), French (and "are", sont), Spanish, Portuguese,
+"""Verbs and prepositions that may stand between a credential's name and its quoted value (and
+phrases that say the same: ends up being, turned out to be, happens to be); the last are "is" in German (and its "reads", lautet), French (and "are", sont), Spanish, Portuguese,
 Italian, Swedish, Norwegian and Danish, Polish and Czech, whose words for a password the names
 know (das Passwort ist ..., la password è ...). Finnish "on" is not
 among them: English prose has it everywhere, and each would run the sentence check."""

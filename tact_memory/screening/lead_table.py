@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "c426a502b058899d21d8a1c55e034741"
+DIGEST = "b3ff10cff2aae8a43a9f8b9f60287dee"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -968,6 +968,14 @@ LEADS: tuple[bytes, ...] = (
     b'Login with',
     b'authenticated with',
     b'Authenticated with',
+    b'enter',
+    b'Enter',
+    b'type',
+    b'Type',
+    b'paste',
+    b'Paste',
+    b'input',
+    b'Input',
     b'use',
     b'Use',
     b'enter',

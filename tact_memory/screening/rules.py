@@ -63,7 +63,7 @@ _NAME_ENDS = rb"(?=[.!?]?[ \t]*(?:\Z|[\r\n,;:)\"'`])|[ \t]+(?:for|of|to|on|in|at
 it is for (hunter2 is the password for the demo), or when it is asked for (use ... as the password
 when prompted)."""
 
-_ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always)[ \t]+)?"
+_ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always|both)[ \t]+)?"
 """A word that may stand between a linking word and the value (the key is now ...)."""
 
 
@@ -1440,6 +1440,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     *(
         ("credential_assignment", lead + rb"[ \t]+(?=[^\s]{6,64}[ \t]+as[ \t]+[A-Za-z0-9])", Checks.login_with_value)
         for lead in (b"in with", b"IN WITH", b"in using", b"login with", b"Login with", b"authenticated with", b"Authenticated with")
+    ),
+    # A value to type where a password is asked for: For the sudo password, enter ...; When asked
+    # for the password, type ...; At the password prompt type .... Found by the verb.
+    *(
+        ("credential_assignment", pattern, Checks.typed_when_asked)
+        for verb in (b"enter", b"type", b"paste", b"input")
+        for pattern in spelled(verb, rb"(?:[ \t]+in)?[ \t]+", gap=rb"[A-Za-z0-9_-]")[:2]
     ),
     # An address and a password that "use" or "enter" gives together: use demo@example.com and
     # .... Found by the verb; only a password with a symbol, a digit and both cases counts.

@@ -136,6 +136,7 @@ class SentenceChecks(ValueChecks):
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
     unspaced = compiled(rb"[^\s]{1,256}")
+    prompt_before = compiled(rb"(?<![A-Za-z])(?i:prompt|prompted|field|box|dialog)\Z")
     giving_verb_word = compiled(rb"(?i:use|see|ask|try|enter|type|paste|set|run|check)")
     comma_aside = compiled(rb"[ \t]+[A-Za-z]{1,16}(?:[ \t]+[A-Za-z]{1,16}){0,3}")
     service_label = compiled(rb"[ \t]*(?:[-*+][ \t]+)?[A-Za-z][A-Za-z0-9._-]{0,31}(?:[ \t][A-Za-z0-9._-]{1,32}){0,2}:[ \t]+")
@@ -537,8 +538,15 @@ class SentenceChecks(ValueChecks):
         its clause (:meth:`clause_value`); the name is the sentence's, as after a colon (the name
         itself, what it is for, or how it changed). An aside that names an account systems come with stands
         for the name (``Jenkins (admin): ...``, ``Grafana (user root): ...``), and then only a
-        value with a password's texture counts (:meth:`bare_value`)."""
+        value with a password's texture counts (:meth:`bare_value`). An arrow may follow an aside
+        too (``DB password (prod) -> ...``)."""
         end = match.start()
+        if buffer[end] not in b")]" and any(arrow in match.group() for arrow in _ARROWS):
+            close = end
+            while close and buffer[close - 1] in b" \t":
+                close -= 1
+            if close and buffer[close - 1] in b")]" and self.before_aside(buffer, close - 1) is not None:
+                end = close - 1  # the aside's closing bracket, read as before a colon
         if buffer[end] in b")]":
             before = self.before_aside(buffer, end)
             if before is None:
@@ -806,6 +814,23 @@ class SentenceChecks(ValueChecks):
         and the value looks generated (:meth:`bare_value`), as "it" stands for anything (``the
         token format changed; it's now v2-signed``, ``it's now in Vault``)."""
         return self.named_earlier(buffer, match.start()) and self.bare_value(buffer, match.end())
+
+    def typed_when_asked(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value to type where a password is asked for: "enter", "type", "paste" or
+        "input" opening a clause after a comma, where the clause before names a credential at the
+        end of a phrase (``For the sudo password, enter ...``, ``When asked for the password, type
+        ...``; :meth:`named_earlier`), or right after a prompt or a field that a credential word
+        names (``At the password prompt type ...``, ``In the password field, type ...``). The value must end its clause and could be a password
+        (:meth:`clause_value`), or look generated (:meth:`bare_value`)."""
+        end = match.start()
+        while end and buffer[end - 1] in b" \t":
+            end -= 1
+        comma = end > 0 and buffer[end - 1] == ord(",")
+        end -= comma
+        named = (comma and self.named_earlier(buffer, end)) or (
+            self.prompt_before.search(buffer, max(0, end - 24), end) is not None and self.word_within_reach(buffer, end, 48)
+        )
+        return named and (self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end()))
 
     def answered_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value given as the answer, on the line below, to a question that asks for a

@@ -525,3 +525,61 @@ def test_pairs_below_a_login_s_word_are_refused(text: str) -> None:
 )
 def test_lines_below_a_login_s_word_that_give_no_pair_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+@given(
+    name=st.sampled_from(["DB password", "the admin password", "API key", "Grafana token"]),
+    aside=st.sampled_from(["(prod)", "[staging]", "(rotated today)"]),
+    arrow=st.sampled_from(["->", "=>", "\u2192", "\u21d2"]),
+    value=st.one_of(mixed, weak),
+)
+def test_an_arrow_after_an_aside_gives_the_value_as_a_colon_does(name: str, aside: str, arrow: str, value: str) -> None:
+    text = f"{name} {aside} {arrow} {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@given(
+    name=st.sampled_from(["the Twilio auth token", "the staging password", "the two passwords", "our API key"]),
+    link=st.sampled_from(["ends up being", "ended up being", "turned out to be", "turns out to be", "happens to be", "are both"]),
+    value=st.one_of(mixed, weak),
+)
+def test_phrases_that_link_a_name_to_its_value_as_is_does_are_read(name: str, link: str, value: str) -> None:
+    text = f"{name} {link} {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+TYPED_WHEN_ASKED = [
+    "For the sudo password, enter {v}", "When asked for the password, type {v}", "When prompted for a password, type in {v}",
+    "At the password prompt type {v}", "In the password field, paste {v}", "At the passphrase prompt, enter {v}.",
+    "For the VPN password, Enter {v}", "when the installer asks for the admin password, input {v}",
+]  # fmt: skip
+
+
+@given(form=st.sampled_from(TYPED_WHEN_ASKED), value=st.one_of(mixed, weak))
+def test_a_value_to_type_where_a_password_is_asked_for_is_refused(form: str, value: str) -> None:
+    text = form.format(v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize("form", TYPED_WHEN_ASKED)
+def test_each_place_a_password_is_asked_for_is_read(form: str) -> None:
+    text = form.format(v="Tr0ub4dor3x")
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # code's return types after its brackets, and an aside that gives no value
+        "def token(self) -> str:", "fn token(&self) -> Result<String, Error>", "password (prod) -> see the vault",
+        # linking phrases about something else, or with words after them
+        "the test turned out to be Flaky2 again", "the tokens are both valid", "the password happens to be in the vault",
+        # what to type that is no password, a field or a prompt that no credential names, and advice
+        "For the password, enter something memorable", "For password hashing, use Argon2id.", "At the password prompt, press Enter2",
+        "For the password, enter your email2", "In the search field, type Xk9mQ2vLp7", "At the prompt type exit2",
+        "type PasswordPrompt2 = string", "If the password is wrong, enter it again", "For the password, type a passphrase of 4 words",
+        "In the password field, type your name",
+    ],
+)  # fmt: skip
+def test_return_types_other_phrases_and_other_typing_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
