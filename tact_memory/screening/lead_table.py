@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "b3ff10cff2aae8a43a9f8b9f60287dee"
+DIGEST = "9b788b0292f7162b3db5f9a3d2beb37d"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -876,6 +876,7 @@ LEADS: tuple[bytes, ...] = (
     b'Email / ',
     b'EMAIL/',
     b'EMAIL / ',
+    b' -',
     b' / ',
     b'login',
     b'Login',

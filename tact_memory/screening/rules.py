@@ -1349,6 +1349,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for label in dict.fromkeys((word, word.capitalize(), word.upper()))
         for slash in (b"/", b" / ")
     ),
+    # A label, a user and a password set off by spaced dashes: Grafana - admin - ..., Grafana —
+    # admin — ... (the screen reads en and em dashes as hyphens), found by the second dash.
+    ("credential_assignment", rb" -[ \t]+", Checks.dashed_pair),
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),

@@ -134,6 +134,7 @@ class SentenceChecks(ValueChecks):
     pair_address = compiled(rb"[A-Za-z0-9._%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*(?![^\s,;'\"`\\)\]}>])")
     # The types of an IAM member, which writes an account as type:address (serviceAccount:name@...).
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
+    used_user = compiled(rb"(?<![A-Za-z])(?i:use)[ \t]+[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
     unspaced = compiled(rb"[^\s]{1,256}")
     prompt_before = compiled(rb"(?<![A-Za-z])(?i:prompt|prompted|field|box|dialog)\Z")
@@ -705,9 +706,13 @@ class SentenceChecks(ValueChecks):
         hunter22`` or ``ann@example.com / +1-555-0100``); or where a label that starts the line
         (a service's name and a colon) stands right before the user and the password looks
         generated with a symbol and both cases in it (``Jenkins: deploy / ...``, ``staging db: app
-        / ...``), as no name a label gives has (``Repo: acme / MyApp2024``, ``Ratio: 3 / 4``)."""
+        / ...``), as no name a label gives has (``Repo: acme / MyApp2024``, ``Ratio: 3 / 4``);
+        or where "use" stands right before the user and the password looks generated so (``For
+        the VPN use ann / ...``; not ``use tabs / Spaces2x``)."""
         if self.user_pair(buffer, match.start(), match.end(), account=True):
             return True
+        if self.used_user.search(buffer, max(0, match.start() - _PAIR_USER - 8), match.start()) is not None:
+            return self.symbolled_value(buffer, match.end()) and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         if self.service_user(buffer, match.start()) and self.symbolled_value(buffer, match.end()):
             return self.user_pair(buffer, match.start(), match.end(), labelled=True)
         near = max(0, match.start() - _PAIR_USER)
@@ -717,6 +722,30 @@ class SentenceChecks(ValueChecks):
             and self.bare_value(buffer, match.end())
             and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         )
+
+    def dashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a label, a user and a password set off by two spaced dashes of one kind
+        (``Grafana - admin - ...``, ``Test account — qa@example.com — ...``; the screen reads
+        every dash as a hyphen), the first read as
+        the label's colon and the second as a pair's slash: the password looks generated
+        (:meth:`bare_value`), and the pair is one as after a label (:meth:`user_pair`)."""
+        dash = match.group().strip(b" \t")
+        user_end = match.start()
+        while user_end and buffer[user_end - 1] in b" \t":
+            user_end -= 1
+        user = self.pair_user.search(buffer, max(0, user_end - _PAIR_USER), user_end)
+        if user is None:
+            return False
+        first = user.start()
+        while first and buffer[first - 1] in b" \t":
+            first -= 1
+        first -= len(dash)
+        if first == user.start() - len(dash) or first < 1 or buffer[first : first + len(dash)] != dash or buffer[first - 1] not in b" \t":
+            return False
+        line = buffer.rfind(b"\n", max(0, first - MAX_SERVICE_LABEL), first) + 1
+        if not bytes(buffer[line:first]).strip() or (not line and first > MAX_SERVICE_LABEL):
+            return False  # no label before the first dash on this line
+        return self.bare_value(buffer, match.end()) and self.user_pair(buffer, user_end, match.end(), labelled=True)
 
     def service_user(self, buffer: bytearray, user_end: int) -> bool:
         """Whether a user ends at ``user_end`` right after a label that starts its line (``Jenkins:

@@ -632,3 +632,36 @@ def test_a_user_and_a_generated_password_after_a_login_with_are_refused(form: st
 )  # fmt: skip
 def test_what_and_joins_after_a_login_with_that_is_no_pair_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+@given(
+    label=st.sampled_from(["Grafana", "Test account", "Staging DB", "- jenkins"]),
+    dash=st.sampled_from(["-", "\u2013", "\u2014"]),
+    user=st.sampled_from(["admin", "app", "qa@example.com", "svc-deploy"]),
+    value=generated,
+    after=st.sampled_from(["", ".", " - rotate monthly", "\n"]),
+)
+def test_a_label_a_user_and_a_password_set_off_by_dashes_are_refused(label: str, dash: str, user: str, value: str, after: str) -> None:
+    text = f"{label} {dash} {user} {dash} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@given(user=st.sampled_from(["ann", "app", "svc-vpn"]), value=st.sampled_from(["Tr0ub4dor&3", "Xk9!mQ2vLp", "q8W#v2Lm9Z"]))
+def test_a_pair_that_use_gives_around_a_spaced_slash_is_refused(user: str, value: str) -> None:
+    text = f"For the VPN use {user} / {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # words set off by dashes: a title, a list, a sum, a weak word after a user
+        "Q3 \u2014 revenue \u2014 Up12%", "1984 \u2014 George Orwell \u2014 Penguin2003", "London - Paris - Berlin2",
+        "Jenkins \u2014 deploy \u2014 hunter22", "release \u2014 v2.1 \u2014 shipped", "x = a - b - Ctr2x", "Monday - standup - Zoom3x!",
+        "Chapter 3 \u2014 Setup \u2014 Step2b",
+        # what "use" gives around a slash that is no pair
+        "use tabs / Spaces2x", "Use src / Build2024", "use 3 / 4 of the budget", "use either / Both-Ways2",
+    ],
+)  # fmt: skip
+def test_words_set_off_by_dashes_and_choices_after_use_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
