@@ -25,6 +25,7 @@ from .names import (
     KEY_CONSTANT_SECRET,
     KEY_NAME_VALUE,
     LOOKUP_VALUE,
+    MAX_NAME,
     NAMED_CREDENTIAL,
     NUMBER,
     OBJECT_NAME,
@@ -178,6 +179,8 @@ class AssignmentChecks(SentenceChecks):
     code_word = compiled(rb"[.\[$(]")  # what a reference written as code has: process.env.X, ENV["X"], $X, getenv(...)
     suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
     quote_or_line = compiled(rb"[\"'\r\n]")
+    # A class's or a module's name and a dot before a constant (Context., pycurl., Keys.).
+    dotted_prefix = compiled(rb"(?:\$?[A-Za-z_][A-Za-z0-9_]{0,63}(?:\.|::|->))+\Z")
     key_constant = compiled(KEY_CONSTANT)
     key_constant_secret = compiled(KEY_CONSTANT_SECRET)
     lookup_value = compiled(LOOKUP_VALUE)
@@ -617,6 +620,22 @@ class AssignmentChecks(SentenceChecks):
             bracket = self.before_spaces(buffer, opening - 1)
         if buffer[bracket] != ord("(") or bracket < 1 or buffer[bracket - 1] not in NAME_CHARS:
             return False  # no call, or "(" opens a tuple, not a call's arguments
+        return self.credential_argument(buffer, start, end, match.end())
+
+    def constant_argument(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a constant that names a credential given to a call and then a quoted value
+        (``curl_setopt($ch, CURLOPT_PASSWORD, "...")``, JNDI's ``env.put(Context.SECURITY_CREDENTIALS,
+        "...")``, ``cfg.set(Keys.DB_PASSWORD, "...")``): the constant in upper case, maybe after a
+        class's or a module's name and a dot, opens the call's arguments or follows a comma in them,
+        and the value is one of its own with a digit, a symbol or a case step (:meth:`credential_argument`)."""
+        end = match.start() + len(match.group(0).split(b",", 1)[0].rstrip(b" \t"))
+        start = self.name_ending_at(buffer, end)
+        if start is None:
+            return False
+        dotted = self.dotted_prefix.search(buffer, max(0, start - MAX_NAME), start)
+        before = self.before_spaces(buffer, (start if dotted is None else dotted.start()) - 1)
+        if before < 1 or buffer[before] not in b"(," or (buffer[before] == ord("(") and buffer[before - 1] not in NAME_CHARS):
+            return False  # no call's argument: a tuple, a list, a sentence
         return self.credential_argument(buffer, start, end, match.end())
 
     def credential_argument(self, buffer: bytearray, start: int, end: int, value: int) -> bool:

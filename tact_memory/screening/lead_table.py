@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "9b788b0292f7162b3db5f9a3d2beb37d"
+DIGEST = "26fcc8e86f5ad8e20f0227a34e3f9960"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -367,6 +367,7 @@ LEADS: tuple[bytes, ...] = (
     b'username_pw_set(',
     b'setCredentials(',
     b'PlainCredentials(',
+    b'.auth(',
     b'("',
     b'(L"',
     b'(u8"',
@@ -385,6 +386,8 @@ LEADS: tuple[bytes, ...] = (
     b'Buffer.from(',
     b'encode64(',
     b'EncodeToString(',
+    b'".toCharArray()',
+    b'USERPWD',
     b'WithEmailAndPassword(',
     b'with_email_and_password(',
     b'connect(',
@@ -400,6 +403,8 @@ LEADS: tuple[bytes, ...] = (
     b'getConnection',
     b'PDO',
     b'Sequelize',
+    b'DriverManagerDataSource',
+    b'SingleConnectionDataSource',
     b'.fill(',
     b'.type(',
     b'.typeText(',
@@ -504,6 +509,14 @@ LEADS: tuple[bytes, ...] = (
     b'Basic',
     b'BASIC',
     b'',
+    b'PASSWORD',
+    b'PASSWD',
+    b'PASSPHRASE',
+    b'SECRET',
+    b'TOKEN',
+    b'CREDENTIALS',
+    b'KEY',
+    b'PWD',
     b'",',
     b"',",
     b'(:',

@@ -15,6 +15,9 @@ for a server to ask for.
   one in the chain before the method on its statement (a line that starts with ``.`` goes on the
   line before it).
 
+- A Java keystore's or key's password as a literal made a character array in the call that opens
+  it: ``keyStore.load(in, "...".toCharArray())``, ``kmf.init(ks, "...".toCharArray())``,
+  ``new PBEKeySpec("...".toCharArray(), ...)``.
 - A Redis server's password: in ``redis.conf`` and on ``redis-server``'s command line (``requirepass
   ...``, ``masterauth ...``, ``--requirepass ...``), set at run time (``CONFIG SET requirepass
   ...``), and given to ``AUTH`` in ``redis-cli`` (``redis-cli AUTH ...``, at its prompt
@@ -55,6 +58,12 @@ __all__ = ["LoginChecks", "PASSWORD_FIELD"]
 
 MAX_FILE_OPTION = 72
 """How far before a process substitution the option it is given to may start."""
+MAX_CALL_REACH = 256
+"""How far before a literal the bracket of the call it is an argument of may open."""
+_CHAR_ARRAY_CALLS = frozenset(
+    (b"load", b"store", b"getKey", b"init", b"setKeyEntry", b"getEntry", b"PBEKeySpec", b"PasswordProtection", b"PKCS8EncodedKeySpec")
+)
+"""Calls that open a keystore or a key with a password as a character array, or derive a key from one."""
 MAX_COMMAND_OPTION = 48
 """How far before the quoted command that prints a password the option or setting that runs it
 may start (``--password-command '...'``, ``passwordeval "..."``)."""
@@ -94,6 +103,7 @@ class LoginChecks(ConditionalChecks):
     )
     # A directive's name: an identifier right before the lead it ends in, and what a line holds before it.
     directive_name = compiled(rb"[A-Za-z0-9_.-]{0,64}\Z")
+    call_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]{0,63}(?=[ \t]*\Z)")
     c_identifier = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     directive_end = compiled(rb"[ \t]*(?:[;}#]|\r?\n|\Z)")
     # An e-mail address's local part right before its "@", then the password after the host's colon.
@@ -112,7 +122,8 @@ class LoginChecks(ConditionalChecks):
     def encoded_login_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password joined by a colon in a literal that code encodes in
         base64 for HTTP Basic authentication (``base64.b64encode(b"svc:...")``, ``btoa("svc:...")``,
-        ``Buffer.from('svc:...')``): the password runs to the literal's closing quote, with no
+        ``Buffer.from('svc:...')``), or gives libcurl as a login (``CURLOPT_USERPWD, "svc:..."``):
+        the password runs to the literal's closing quote, with no
         space, and has a digit, a symbol or a case step in it and is a value of its own, as a
         login call's password (``b64encode(b"user:pass")`` and ``btoa("a:b")`` are kept). A
         Buffer is made for more than base64, so it counts only when base64 follows (a data URI,
@@ -185,6 +196,39 @@ class LoginChecks(ConditionalChecks):
         if buffer.startswith(b";", last) and self.c_identifier.fullmatch(buffer, found[0], last):
             return False  # a declaration in C's family: VkRenderPass shadowPass2;
         return self.own_value(buffer, found[0], last, texture=True) and self.weak_password(buffer, found[0], last)
+
+    def char_array_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a literal made a character array (``"...".toCharArray()``) as an argument of a
+        call that opens a keystore or a key with it, or derives a key from it (:data:`_CHAR_ARRAY_CALLS`:
+        ``load``, ``store``, ``getKey``, ``init``, ``setKeyEntry``, ``PBEKeySpec``,
+        ``PasswordProtection``); elsewhere such an array is an alphabet (``"0123456789ABCDEF"
+        .toCharArray()``). The literal must be a value of its own with a digit, a symbol or a case
+        step (the JDK's default, ``changeit``, is kept)."""
+        close = match.start()
+        opening = buffer.rfind(b'"', max(0, close - MAX_QUOTED), close)
+        if opening < 0 or buffer.find(b"\n", opening, close) >= 0:
+            return False
+        bracket = opening - 1
+        depth = 0
+        while bracket >= max(0, opening - MAX_CALL_REACH):
+            byte = buffer[bracket]
+            if byte == ord(")"):
+                depth += 1
+            elif byte == ord("("):
+                if not depth:
+                    break
+                depth -= 1
+            elif byte in b";{}\n":
+                return False
+            bracket -= 1
+        else:
+            return False
+        if bracket < 0:
+            return False
+        call = self.call_name.search(buffer, max(0, bracket - 64), bracket)
+        if call is None or call.group(0) not in _CHAR_ARRAY_CALLS:
+            return False
+        return self.own_value(buffer, opening + 1, close, texture=True)
 
     def server_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password, quoted or not, after a directive or command that always takes one."""

@@ -867,6 +867,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             # an MQTT client's user and password: paho's username_pw_set("user", "..."),
             # AsyncMqttClient's setCredentials("user", "..."); RabbitMQ's pika.PlainCredentials
             rb"username_pw_set", rb"setCredentials", rb"PlainCredentials",
+            # superagent's and supertest's .auth("user", "..."), and a client's like it
+            rb"\.auth",
         )
     ),
     # A C++ variable built from a literal in brackets, with its type before it: std::string
@@ -899,6 +901,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
         for lead in (rb"b64encode", rb"btoa", rb"Buffer\.from", rb"encode64", rb"EncodeToString")
     ),
+    # A Java keystore's or key's password made a character array in the call that opens it:
+    # keyStore.load(in, "...".toCharArray()), new PBEKeySpec("...".toCharArray(), ...).
+    ("login_password", rb"\"\.toCharArray\(\)", Checks.char_array_password),
+    # ... and libcurl's option that takes them so: curl_setopt($ch, CURLOPT_USERPWD, "svc:..."),
+    # pycurl's setopt(pycurl.USERPWD, ...), and the proxy's PROXYUSERPWD.
+    ("login_password", rb"USERPWD[ \t]*,[ \t]*[bBL]?(?P<quote>[\"'])[A-Za-z0-9._%+@-]{1,64}:(?=[^\s\"'`])", Checks.encoded_login_pair),
     # Firebase's signInWithEmailAndPassword and createUserWithEmailAndPassword (Pyrebase's
     # sign_in_with_email_and_password), whose modular SDK takes the auth instance first:
     # signInWithEmailAndPassword(auth, "ann@example.com", "...").
@@ -929,11 +937,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for lead in (rb"oracledb", rb"cx_Oracle")
     ),
     # After what names the database, a user, then the password: JDBC's
-    # DriverManager.getConnection(url, "app", "..."), PHP's new PDO($dsn, 'app', '...') and
-    # Sequelize's new Sequelize('app', 'app', '...', {...}).
+    # DriverManager.getConnection(url, "app", "..."), Spring's DriverManagerDataSource(url, "app",
+    # "...") and SingleConnectionDataSource, PHP's new PDO($dsn, 'app', '...') and Sequelize's new
+    # Sequelize('app', 'app', '...', {...}).
     *(
         ("login_password", word_start(lead, rb"\([^,()\r\n]{1,256},[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'`])"), Checks.login_password)
-        for lead in (rb"getConnection", rb"PDO", rb"Sequelize")
+        for lead in (rb"getConnection", rb"PDO", rb"Sequelize", rb"DriverManagerDataSource", rb"SingleConnectionDataSource")
     ),
     # What a browser test types into a password field, the field named by the selector given with
     # the value or by one in the chain before the method: page.fill('#password', '...'),
@@ -1062,6 +1071,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # A credential's name compared with a quoted value, either way round: if password == "...".
     ("credential_assignment", rb"===?|!==?", Checks.comparison),
+    # A constant that names a credential and a quoted value as a call's arguments: curl_setopt($ch,
+    # CURLOPT_PASSWORD, "..."), env.put(Context.SECURITY_CREDENTIALS, "..."). Found by the
+    # constant's last word in upper case and the comma.
+    *(
+        ("credential_assignment", word + rb"(?![A-Za-z0-9_])[ \t]*,[ \t]{0,16}(?=[bBrRuUfFL@]{0,2}[\"'`])", Checks.constant_argument)
+        for word in (b"PASSWORD", b"PASSWD", b"PASSPHRASE", b"SECRET", b"TOKEN", b"CREDENTIALS", b"KEY", b"PWD")
+    ),
     # A credential's name and its value as the first two arguments of a call: define('DB_PASSWORD',
     # '...'), os.Setenv("API_KEY", "..."). Found by the closing quote and the comma.
     *(

@@ -37,6 +37,12 @@ LOGIN_CALLS = [
     'keyring.set_password("smtp", "ann", "{v}")', "await keytar.setPassword('gh-cli', account, '{v}');",
     # an MQTT client's user and password
     'client.username_pw_set("sensor", "{v}")', 'mqttClient.setCredentials("sensor", "{v}");', 'pika.PlainCredentials("app", "{v}")',
+    # superagent's and supertest's auth, Spring's DataSource made from a URL, a user and a password
+    'request(app).get("/admin").auth("ann", "{v}")', 'client.auth("svc", "{v}")',
+    'new JdbcTemplate(new DriverManagerDataSource("jdbc:mysql://db/app", "root", "{v}"));',
+    # a Java keystore's or key's password as a character array, and libcurl's user and password
+    'keyStore.load(in, "{v}".toCharArray());', 'kmf.init(ks, "{v}".toCharArray());', 'new PBEKeySpec("{v}".toCharArray(), salt, 65536, 256)',
+    'curl_setopt($ch, CURLOPT_USERPWD, "ann:{v}");', 'c.setopt(pycurl.USERPWD, "ann:{v}")',
     # a wireless network's name and passphrase, as a board joins or opens it
     'WiFi.begin("HomeNet", "{v}");', 'WiFi.begin(ssid, "{v}");', 'WiFi.softAP("esp-ap", "{v}");', 'wifiMulti.addAP("HomeNet", "{v}");',
     'wlan.connect("HomeNet", "{v}")', 'sta_if.connect(SSID, "{v}")', 'wifi.radio.connect("HomeNet", "{v}")',
@@ -94,6 +100,10 @@ KEPT = [
     "# requirepass foobared", "requirepass ${REDIS_PASSWORD}", "command: redis-server --requirepass $$REDIS_PASSWORD",
     "Set requirepass in redis.conf to protect the server.", "redis-cli AUTH $REDIS_PASSWORD", "redis-cli AUTH default",
     "masterauth <master-password>",
+    # a keystore's default password, an alphabet made an array, a variable; a user and password from variables
+    'ks.load(null, "changeit".toCharArray());', 'private static final char[] HEX = "0123456789ABCDEF".toCharArray();',
+    'for (char c : "Abc123!".toCharArray()) {}', "ks.load(in, pw.toCharArray());", 'curl_setopt($ch, CURLOPT_USERPWD, "$user:$pass");',
+    "client.auth(token)",
     # a user's attribute before a password that is no literal
     "smtp.login(users[0].name, users[0].password)",
     "signInWithEmailAndPassword(auth, email, password)", 'signInWithEmailAndPassword(auth, email, "")',

@@ -382,6 +382,18 @@ CALLS: list[tuple[str, str | None]] = [
     ('cfg.set("db", "password", "")', None),
     ('fields = ("db", "password", "S3cr3t!Pass")', None),
     ('f(g("x"), "password", "S3cr3t!Pass")', None),
+    # a constant that names a credential, in upper case, maybe after a class or a module
+    ('curl_setopt($ch, CURLOPT_PASSWORD, "S3cr3t!Pass");', REFUSED),
+    ('curl_easy_setopt(curl, CURLOPT_KEYPASSWD, "S3cr3t!Pass");', REFUSED),
+    ('env.put(Context.SECURITY_CREDENTIALS, "S3cr3t!Pass");', REFUSED),
+    ('c.setopt(pycurl.PASSWORD, "S3cr3t!Pass")', REFUSED),
+    ('cfg.set(Keys.DB_PASSWORD, "9f8e7d6c5b4a3f2e1d0c")', REFUSED),
+    ('env.put(Context.SECURITY_CREDENTIALS, password);', None),
+    ('headers = (TOKEN, "Bearer")', None),
+    ('raise KeyError(API_KEY, "missing")', None),
+    ('translate(PASSWORD, "Passwort")', None),
+    ('case PASSWORD, "S3cr3t!Pass":', None),
+    ('fields = [PASSWORD, "S3cr3t!Pass"]', None),
 ]
 
 
