@@ -154,11 +154,11 @@ _PASS_OWNER = (
     rb"|oracle|postgres|mssql|my|sasl|irc|nick|ssh|jks|pfx|cert|trust|wpa"
 )
 # A name ends in a credential word. Distinctive words may follow any prefix (dbpassword, SSSD's and
-# PAM's authtok: ldap_default_authtok), and a
+# PAM's authtok: ldap_default_authtok; Redis's requirepass and masterauth as a chart's keys), and a
 # password's name may be plural (passwords: ..., the root passwords are ...) or a passcode; short
 # ones need a separator or a camel-case step before them (GITHUB_TOKEN, authToken, DB_PWD, db-pass).
 _NAMED_CORE = (
-    NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?|codes?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds|authtok"
+    NAME_CHAR + rb"*?(?:(?i:pass(?:words?|wd|phrases?|codes?)|" + PASSWORD_WORD + rb"|secret|credentials?|creds|authtok|requirepass|masterauth"
     rb"|(?:auth|access|refresh|api|bot|oauth|session|bearer|identity|id|csrf|xsrf|personal[_.-]?access"
     rb"|service|app|client|deploy|registry)[_.-]?tokens?"
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"

@@ -391,8 +391,8 @@ CREDENTIAL_NAMES = [
     # keys named for what they unseal, recover, encrypt or sign, also as .NET's "__" path joins them
     "unseal_key", "fernet_key", "jwtKey", "hmac_key", "PresharedKey", "Jwt__Key",
     "AIRFLOW__CORE__FERNET_KEY", "Unseal Key",
-    # SSSD's and PAM's authentication token
-    "ldap_default_authtok", "authtok",
+    # SSSD's and PAM's authentication token; Redis's passwords as a chart's values name them
+    "ldap_default_authtok", "authtok", "requirepass", "masterauth",
 ]  # fmt: skip
 NOT_CREDENTIAL_NAMES = [
     "max_tokens", "tokens", "keyboard", "monkey", "primary_key",
