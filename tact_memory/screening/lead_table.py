@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "26fcc8e86f5ad8e20f0227a34e3f9960"
+DIGEST = "2d7eef7a9301aab85eb1d54524b8269a"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -296,6 +296,13 @@ LEADS: tuple[bytes, ...] = (
     b'openssl passwd',
     b'mc alias',
     b'mc config',
+    b'socks5',
+    b'socks4',
+    b'http',
+    b'/connect',
+    b'/server',
+    b'/CONNECT',
+    b'/SERVER',
     b'connect to',
     b'CONNECT TO',
     b'attach to',

@@ -595,6 +595,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             word_start(
                 b"mc config", rb"[ \t]+host[ \t]+add[ \t]+\S{1,64}[ \t]+\S{1,256}[ \t]+\S{1,128}[ \t]+", gap=rb"[A-Za-z0-9_.-]"
             ),
+            # A proxy of proxychains' list with its user and password: socks5 HOST PORT USER VALUE.
+            *(
+                word_start(lead, rb"[ \t]+" + _HOST + rb"[ \t]+[0-9]{2,5}[ \t]+[^\s]{1,64}[ \t]+", gap=rb"[A-Za-z0-9_.-]")
+                for lead in (b"socks5", b"socks4", b"http")
+            ),
+            # An IRC server's password as irssi's /connect (and /server) takes it after the port.
+            *(
+                word_start(lead, rb"(?:[ \t]+-[A-Za-z0-9_-]{1,32})*[ \t]+" + _HOST + rb"[ \t]+\+?[0-9]{2,5}[ \t]+", gap=rb"[A-Za-z0-9_.-]")
+                for lead in (b"/connect", b"/server", b"/CONNECT", b"/SERVER")
+            ),
             # Db2's CONNECT TO database USER name USING password (ATTACH TO a node likewise).
             *(
                 word_start(lead, rb"[ \t]+\S{1,64}[ \t]+(?i:user)[ \t]+\S{1,64}[ \t]+(?i:using)[ \t]+", gap=rb"[A-Za-z0-9_-]")

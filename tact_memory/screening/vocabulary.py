@@ -441,11 +441,14 @@ _PURPOSE_TERM = (
 # linking word follows (the password for the staging DB, the API key of the billing service, the
 # password from the seed script, the password until Friday, the password we agreed on, the token
 # that works, the password again; in the languages whose "is" the linking words know: le mot de
-# passe du serveur d'exemple, das Passwort für den Router).
+# passe du serveur d'exemple, das Passwort für den Router); or by the account or the service it
+# opens alone, as those languages put it after the noun (le mot de passe admin, la contraseña root,
+# la password wifi).
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
     rb"(?:(?:for|of|on|in|at|to|from|after|since|until|till|during|with|between|across|among|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
-    rb"(?:[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _PURPOSE_TERM + rb")){1,4}|again|now)\Z"
+    rb"(?:[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _PURPOSE_TERM + rb")){1,4}|again|now"
+    rb"|(?i:admin(?:istrat(?:or|eur))?|administrador|amministratore|root|superuser|wifi|wi-fi|wlan|ssh|vpn|sudo))\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,
 # or the colon before it: the password was changed to ..., the API key has been rotated from ...

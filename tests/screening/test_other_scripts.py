@@ -88,6 +88,9 @@ SENTENCES = [
     "das Passwort für den Router ist {v}",
     "la contraseña del servidor es {v}",
     "a senha do banco é {v}",
+    # ... or the account or the service it opens, after the noun as these languages put it
+    "Le mot de passe admin est {v}", "le mot de passe root est {v}", "la contraseña root es {v}", "la password wifi è {v}",
+    "a senha wifi é {v}",
     "la password del server è {v}",
     "lösenordet för wifi är {v}",
     "het wachtwoord van de server is {v}",
@@ -168,6 +171,7 @@ def test_a_value_after_is_in_another_language_is_refused(sentence: str, value: s
         "le mot de passe du serveur est faux",
         "la contraseña del servidor es incorrecta",
         "le mot de passe est changé tous les mois",
+        "le mot de passe admin est oublié", "la contraseña root es obligatoria",
         "la password è scaduta",
         "das Passwort lautet anders",
         # "passe" alone, or inside another word, names no password.

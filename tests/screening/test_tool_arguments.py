@@ -65,6 +65,9 @@ POSITIONAL = [
     # the old export and import, and a logon with a keyword's value after it and no database
     "expdp {u}/{v} directory=dp dumpfile=full.dmp", "imp {u}/{v} file=full.dmp full=y", "exp {u}/{v} file=x.dmp owner=hr",
     "sqlldr {u}/{v} control=load.ctl",
+    # a proxy of proxychains' list with its user, and an IRC server's password after its port
+    "socks5 127.0.0.1 1080 {u} {v}", "http 10.0.0.2 8080 {u} {v}", "socks4\tproxy.internal\t1080\t{u}\t{v}",
+    "/connect irc.libera.chat 6697 {v}", "/connect -tls irc.libera.chat 6697 {v} {u}", "/server irc.oftc.net 6697 {v}",
     # Db2's logon
     "db2 connect to SAMPLE user {u} using {v}", "db2 CONNECT TO prod USER {u} USING {v}", "db2 attach to db2inst1 user {u} using {v}",
     "rman target {u}/{v}@prod",
@@ -401,6 +404,9 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "snmpwalk -c is the community option", "java -jar jenkins-cli.jar -auth @/run/secrets/jenkins who-am-i",
         # a Db2 logon from a variable; an Oracle tool given a script and its arguments, or a path alone
         "db2 connect to SAMPLE user ann using $DB2_PASSWORD", "sqlplus scripts/Setup_v2.sql mode=full", "expdp reports/Q3_2024",
+        # a proxy without a user's password, an IRC server without one, a URL's path
+        "socks4 proxy.local 1080 ann", "socks5 127.0.0.1 1080", "/server add libera irc.libera.chat 6697", "/connect irc.libera.chat 6697",
+        "see https://example.com/connect 443 Xk9mQ2vLp7Zr", "http localhost 8000 to check the app2 server",
         'echo "done" | passwd --help', "echo hi | passwd -S ann",
     ],
 )
