@@ -624,10 +624,11 @@ class AssignmentChecks(SentenceChecks):
 
     def constant_argument(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a constant that names a credential given to a call and then a quoted value
-        (``curl_setopt($ch, CURLOPT_PASSWORD, "...")``, JNDI's ``env.put(Context.SECURITY_CREDENTIALS,
-        "...")``, ``cfg.set(Keys.DB_PASSWORD, "...")``): the constant in upper case, maybe after a
-        class's or a module's name and a dot, opens the call's arguments or follows a comma in them,
-        and the value is one of its own with a digit, a symbol or a case step (:meth:`credential_argument`)."""
+        (``curl_setopt($ch, CURLOPT_PASSWORD, "...")``, JNDI's
+        ``env.put(Context.SECURITY_CREDENTIALS, "...")``, ``cfg.set(Keys.DB_PASSWORD, "...")``):
+        the constant in upper case, maybe after a class's or a module's name and a dot, opens the
+        call's arguments or follows a comma in them, and the value is one of its own with a digit,
+        a symbol or a case step (:meth:`credential_argument`)."""
         end = match.start() + len(match.group(0).split(b",", 1)[0].rstrip(b" \t"))
         start = self.name_ending_at(buffer, end)
         if start is None:

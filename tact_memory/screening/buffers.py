@@ -186,11 +186,12 @@ LINKING = (
     b"ist", b"lautet", b"est", b"sont", b"es", "\u00e9".encode(), "\u00e8".encode(), "\u00e4r".encode(), b"er",
     b"jest", b"je",
 )  # fmt: skip
-"""Verbs and prepositions that may stand between a credential's name and its quoted value (and
-phrases that say the same: ends up being, turned out to be, happens to be); the last are "is" in German (and its "reads", lautet), French (and "are", sont), Spanish, Portuguese,
-Italian, Swedish, Norwegian and Danish, Polish and Czech, whose words for a password the names
-know (das Passwort ist ..., la password è ...). Finnish "on" is not
-among them: English prose has it everywhere, and each would run the sentence check."""
+"""Verbs and prepositions that may stand between a credential's name and its quoted value (and phrases
+that say the same: ends up being, turned out to be, happens to be); the last are "is" in German (and
+its "reads", lautet), French (and "are", sont), Spanish, Portuguese, Italian, Swedish, Norwegian and
+Danish, Polish and Czech, whose words for a password the names know (das Passwort ist ..., la
+password è ...). Finnish "on" is not among them: English prose has it everywhere, and each would run
+the sentence check."""
 
 
 def is_word(buffer: bytearray, start: int, end: int, word: bytes) -> bool:

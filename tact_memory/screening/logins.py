@@ -61,7 +61,7 @@ MAX_FILE_OPTION = 72
 MAX_CALL_REACH = 256
 """How far before a literal the bracket of the call it is an argument of may open."""
 _CHAR_ARRAY_CALLS = frozenset(
-    (b"load", b"store", b"getKey", b"init", b"setKeyEntry", b"getEntry", b"PBEKeySpec", b"PasswordProtection", b"PKCS8EncodedKeySpec")
+    (b"load", b"store", b"getKey", b"init", b"setKeyEntry", b"PBEKeySpec", b"PasswordProtection")
 )
 """Calls that open a keystore or a key with a password as a character array, or derive a key from one."""
 MAX_COMMAND_OPTION = 48
@@ -101,7 +101,7 @@ class LoginChecks(ConditionalChecks):
         rb"(?<![A-Za-z0-9_-])-{0,2}(?i:(?:pass(?:word|wd|phrase)?|secret|token)[-_]?(?:command|cmd|eval))"
         rb"[ \t]*(?:=|:|[ \t])[ \t]*\Z"
     )
-    # A directive's name: an identifier right before the lead it ends in, and what a line holds before it.
+    # A directive's name: the identifier that ends in the rule's lead.
     directive_name = compiled(rb"[A-Za-z0-9_.-]{0,64}\Z")
     call_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]{0,63}(?=[ \t]*\Z)")
     c_identifier = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")

@@ -726,9 +726,9 @@ class SentenceChecks(ValueChecks):
     def dashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a label, a user and a password set off by two spaced dashes of one kind
         (``Grafana - admin - ...``, ``Test account — qa@example.com — ...``; the screen reads
-        every dash as a hyphen), the first read as
-        the label's colon and the second as a pair's slash: the password looks generated
-        (:meth:`bare_value`), and the pair is one as after a label (:meth:`user_pair`)."""
+        every dash as a hyphen), the first read as the label's colon and the second as a pair's
+        slash: the password looks generated (:meth:`bare_value`), and the pair is one as after a
+        label (:meth:`user_pair`)."""
         dash = match.group().strip(b" \t")
         user_end = match.start()
         while user_end and buffer[user_end - 1] in b" \t":
@@ -736,12 +736,12 @@ class SentenceChecks(ValueChecks):
         user = self.pair_user.search(buffer, max(0, user_end - _PAIR_USER), user_end)
         if user is None:
             return False
-        first = user.start()
-        while first and buffer[first - 1] in b" \t":
-            first -= 1
-        first -= len(dash)
-        if first == user.start() - len(dash) or first < 1 or buffer[first : first + len(dash)] != dash or buffer[first - 1] not in b" \t":
-            return False
+        dash_end = user.start()
+        while dash_end and buffer[dash_end - 1] in b" \t":
+            dash_end -= 1
+        first = dash_end - len(dash)  # where the first dash starts
+        if dash_end == user.start() or first < 1 or buffer[first:dash_end] != dash or buffer[first - 1] not in b" \t":
+            return False  # no spaced dash of the same kind right before the user
         line = buffer.rfind(b"\n", max(0, first - MAX_SERVICE_LABEL), first) + 1
         if not bytes(buffer[line:first]).strip() or (not line and first > MAX_SERVICE_LABEL):
             return False  # no label before the first dash on this line
@@ -849,8 +849,9 @@ class SentenceChecks(ValueChecks):
         "input" opening a clause after a comma, where the clause before names a credential at the
         end of a phrase (``For the sudo password, enter ...``, ``When asked for the password, type
         ...``; :meth:`named_earlier`), or right after a prompt or a field that a credential word
-        names (``At the password prompt type ...``, ``In the password field, type ...``). The value must end its clause and could be a password
-        (:meth:`clause_value`), or look generated (:meth:`bare_value`)."""
+        names (``At the password prompt type ...``, ``In the password field, type ...``). The
+        value must end its clause and could be a password (:meth:`clause_value`), or look
+        generated (:meth:`bare_value`)."""
         end = match.start()
         while end and buffer[end - 1] in b" \t":
             end -= 1
