@@ -1,5 +1,6 @@
-"""A table written as delimited text (CSV, TSV, values joined by ``;``) read as its cells under
-their headings: ``username,password`` over ``admin,…`` reads as ``username: admin; password: …``.
+"""A table written as delimited text (CSV, TSV, values joined by ``;``, a Markdown table with or
+without its delimiter row) read as its cells under their headings: ``username,password`` over
+``admin,…`` reads as ``username: admin; password: …``.
 
 A note keeps test accounts or an exported list as such a table as often as a Markdown one, and the
 name of each value stands on the header line, far from the value, where no rule looks for it. A
@@ -19,11 +20,17 @@ import re
 
 __all__ = ["MAX_ROWS", "delimited_rows"]
 
+_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}")
+"""The start of a Markdown table's delimiter row, under its header (``|---|``, ``| :--- |``)."""
 MAX_ROWS = 64
 """How many rows under one header are read as its cells; a longer table's later rows are read as
 written."""
 
-_DELIMITERS = (",", "\t", ";")
+_DELIMITERS = (",", "\t", ";", "|")
+"""The delimiters a header is split at, the first one it holds deciding. ``|`` is a Markdown
+table's, whose rows may open and close with one and whose delimiter row (``|---|---|``) a note may
+leave out; a header of it that does not open with one has headings of one word each, as a shell's
+pipeline of commands with their arguments has not."""
 
 
 @functools.cache
@@ -53,6 +60,9 @@ def delimited_rows(text: str) -> str:
             number += 1
             continue
         delimiter, headings = header
+        if delimiter == "|" and number + 1 < len(lines) and _DELIMITER_ROW.match(lines[number + 1]):
+            number += 1  # a Markdown table with its delimiter row, read as one (:mod:`.markup`)
+            continue
         row = number + 1
         while row < len(lines) and row - number <= MAX_ROWS:
             cells = _fields(lines[row], delimiter)
@@ -89,6 +99,8 @@ def _header(line: str) -> tuple[str, list[str]] | None:
         headings = [field.strip().strip('"') for field in fields]
         if not any(_credential_word().search(heading) for heading in headings):
             return None
+        if delimiter == "|" and not line.lstrip().startswith("|") and any(" " in heading for heading in headings):
+            return None  # a pipeline's commands (cat a | grep password | wc), not a table's headings
         return delimiter, headings
     return None
 
@@ -98,6 +110,10 @@ def _fields(line: str, delimiter: str) -> list[str] | None:
     spaces around it; ``None`` for a line without the delimiter or one CSV cannot read."""
     if delimiter not in line:
         return None
+    if delimiter == "|":  # a Markdown table's row: | a | b |
+        line = line.strip()
+        line = line[1:] if line.startswith("|") else line
+        line = line[:-1] if line.endswith("|") and not line.endswith("\\|") else line
     import csv
 
     try:

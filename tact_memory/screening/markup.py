@@ -47,8 +47,9 @@ def rendered(text: str) -> str | None:
     inline tags removed and the cells of its tables and definition lists read as a name and its
     value (``<b>Password:</b> …``, ``<td>Password</td><td>…</td>``), every emphasis pair's
     markers removed, then each row of a table read as its cells under their headings
-    (:func:`_table_rows`; a delimited one's too, :func:`.delimited.delimited_rows`), and each heading as a label (``## Password``, a line all in bold, an
-    underlined line: each as ``Password:``), then HTML's line breaks as line breaks and its
+    (:func:`_table_rows`; a delimited one's too, and a Markdown table's without its delimiter
+    row, :func:`.delimited.delimited_rows`), and each heading as a label (``## Password``, a line
+    all in bold, an underlined line: each as ``Password:``), then HTML's line breaks as line breaks and its
     character references as the characters they stand for. The tags around an HTML block (a
     paragraph, preformatted text) read as line breaks, first. A block quote is read as the text it
     quotes, first (:func:`_quote_marks`), so a quoted table, heading or label and the value below
@@ -60,10 +61,10 @@ def rendered(text: str) -> str | None:
         plain = _labelled_code().sub(r"\1\3", _inline_tags().sub("", _html_cells().sub(": ", _block_tags().sub("\n", plain))))
     if "*" in plain or "_" in plain or "~" in plain:
         plain = _emphasis().sub(r"\2", _bold_line().sub(r"\2:", plain))
+    if "," in plain or "\t" in plain or ";" in plain or "|" in plain:
+        plain = delimited_rows(plain)  # a Markdown table without its delimiter row too
     if "|" in plain:
         plain = _table_rows(plain)
-    if "," in plain or "\t" in plain or ";" in plain:
-        plain = delimited_rows(plain)
     if "#" in plain:
         plain = _heading().sub(r"\1:", plain)
     if "\n-" in plain or "\n=" in plain:

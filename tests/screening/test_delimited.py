@@ -92,3 +92,43 @@ def test_the_reading_keeps_every_line_and_changes_only_rows_under_a_header(text:
 @given(st.text("abcdfghijlmnoqruvwxyzABCDFGHIJ0123456789_,;\t \n\"", max_size=300))
 def test_text_that_names_no_credential_is_read_as_written(text: str) -> None:
     assert delimited_rows(text) == text
+
+
+@st.composite
+def markdown_tables(draw: st.DrawFn) -> str:
+    """A Markdown table without its delimiter row (its rows opening and closing with ``|``, or
+    one-word headings without them), with a credential's heading and a password under it."""
+    outer = draw(st.booleans())
+    headings_pool = OTHER_HEADINGS if outer else [h for h in OTHER_HEADINGS if " " not in h]
+    others = draw(st.lists(st.sampled_from(headings_pool), min_size=1, max_size=3, unique=True))
+    at = draw(st.integers(0, len(others)))
+    credential = draw(st.sampled_from(CREDENTIAL_HEADINGS if outer else [h for h in CREDENTIAL_HEADINGS if " " not in h]))
+    headings = others[:at] + [credential] + others[at:]
+    cells = [draw(OTHER_CELLS.filter(bool)) for _ in others]
+    row = cells[:at] + [draw(mixed)] + cells[at:]
+
+    def line(fields: list[str]) -> str:
+        return f"| {' | '.join(fields)} |" if outer else " | ".join(fields)
+
+    return f"{line(headings)}\n{line(row)}"
+
+
+@given(table=markdown_tables(), before=st.sampled_from(["", "Staging accounts:\n", "\n"]))
+def test_a_password_in_a_markdown_table_without_its_delimiter_row_is_refused(table: str, before: str) -> None:
+    text = before + table
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a shell's pipelines, whose commands take arguments
+        "cat a | grep password | wc\nls | sort | head", "ps aux | grep token | wc -l\nfoo | bar | baz",
+        # a table with its delimiter row, read as one, and cells that hold no password
+        "| service | user | password |\n|---|---|---|\n| grafana | admin | see vault |",
+        "| name | password |\n| ann | <set in vault> |", "| name | password |\n| ann | $DB_PW |",
+        "| Option | Default | Description |\n| --token | none | The API token |",
+    ],
+)  # fmt: skip
+def test_pipelines_and_tables_that_hold_no_password_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
