@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from .buffers import NAME_CHARS, distinct, is_linking, margin_end, trimmed, trimmed_line
+from .buffers import NAME_CHARS, distinct, is_linking, is_word, margin_end, trimmed, trimmed_line
 from .leads import compiled
 from .names import (
     CREDENTIAL_NAME,
@@ -82,6 +82,8 @@ __all__ = ["SentenceChecks"]
 _CONSTANTS = (b"None", b"True", b"False", b"null", b"nil", b"not")
 """Code's constants, which a statement may put where a pair's user stands (``assert credentials
 is None, '...'``)."""
+MAX_NETWORK_REACH = 80
+"""How far before "the key" its sentence may name the wireless network it opens."""
 _PAIR_USER = 64
 """The longest user of a pair (``pair_user``), an address included."""
 _WHICH_ONE = rb"(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?"
@@ -134,6 +136,8 @@ class SentenceChecks(ValueChecks):
     pair_address = compiled(rb"[A-Za-z0-9._%+-]+@[A-Za-z][A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+)*(?![^\s,;'\"`\\)\]}>])")
     # The types of an IAM member, which writes an account as type:address (serviceAccount:name@...).
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
+    network_word = compiled(rb"(?<![A-Za-z0-9])(?i:wi-?fi|wlan|wpa[23]?|wireless|ssid)(?![A-Za-z0-9])")
+    sentence_end = compiled(rb"[.!?;](?:[ \t]|\Z)")
     used_user = compiled(rb"(?<![A-Za-z])(?i:use)[ \t]+[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
     unspaced = compiled(rb"[^\s]{1,256}")
@@ -219,7 +223,21 @@ class SentenceChecks(ValueChecks):
         if self.spaced_key_end.fullmatch(buffer, start, end) is None:
             return False
         word = self.name_ending_at(buffer, start - 1)
-        return word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None
+        if word is not None and self.spaced_key_name.fullmatch(buffer, word, end) is not None:
+            return True
+        return self.network_key(buffer, start, end)
+
+    def network_key(self, buffer: bytearray, start: int, end: int) -> bool:
+        """Whether ``key`` at ``buffer[start:end]``, after "the", is a wireless network's: one is
+        named earlier in its sentence, on its line (``the office wifi is CorpGuest and the key is
+        ...``); elsewhere "the key is" says what matters (``the key is to retry``)."""
+        if not is_word(buffer, start, end, b"key") or not buffer[max(0, start - 4) : start].lower().endswith(b"the "):
+            return False
+        line = buffer.rfind(b"\n", max(0, start - MAX_NETWORK_REACH), start) + 1
+        network = None
+        for network in self.network_word.finditer(buffer, max(line, start - MAX_NETWORK_REACH), start):
+            pass
+        return network is not None and self.sentence_end.search(buffer, network.end(), start) is None
 
     def names_credential(self, buffer: bytearray, start: int, end: int) -> bool:
         """Whether the name ``buffer[start:end]`` is one :data:`.names.CREDENTIAL_NAME` takes, asked

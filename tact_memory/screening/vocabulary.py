@@ -548,10 +548,11 @@ NAMING_BEFORE = (
 MAX_NAMING = 128  # how far before a credential's name "is", "was" or "as" may stand
 VALUE_BEFORE = rb"(?<![^\s(\"'`*])(?P<quote>[\"'`]?)(?P<value>[^\s\"'`<>(\[][^\s\"'`<>]{5,127})(?P=quote)[ \t]*\Z"
 # A user given right before a password's name in words: "user bob password ...", "username: bob,
-# password ...", "log in as root with password ...". Searched so that it ends at the name.
+# password ...", "the superuser is postgres, pass ...", "log in as root with password ...".
+# Searched so that it ends at the name.
 USER_BEFORE = (
-    rb"(?<![A-Za-z])(?i:user(?:name)?|login|account|(?:log(?:ged)?|sign(?:ed)?)[ -]?in[ \t]+as|connect(?:ed)?[ \t]+as)"
-    rb"(?:[ \t]*[:=][ \t]*|[ \t]+)[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}"
+    rb"(?<![A-Za-z])(?i:(?:super)?user(?:name)?|login|account|(?:log(?:ged)?|sign(?:ed)?)[ -]?in[ \t]+as|connect(?:ed)?[ \t]+as)"
+    rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?:(?i:is)[ \t]+)?)[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}"
     rb"[ \t]*[,/;]?[ \t]*(?:(?i:and|with)[ \t]+(?:(?i:the)[ \t]+)?)?\Z"
 )
 MAX_USER_BEFORE = 96  # how far before a password's name that user may start

@@ -583,3 +583,21 @@ def test_each_place_a_password_is_asked_for_is_read(form: str) -> None:
 )  # fmt: skip
 def test_return_types_other_phrases_and_other_typing_are_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+@given(
+    network=st.sampled_from(["the office wifi is CorpGuest and", "Office WiFi: CorpGuest,", "the SSID is CorpNet and", "wifi CorpNet,"]),
+    link=st.sampled_from(["the key is", "the key:", "The key is"]),
+    value=st.one_of(mixed, weak),
+)
+def test_the_key_of_a_wireless_network_named_earlier_in_its_sentence_is_refused(network: str, link: str, value: str) -> None:
+    text = f"{network} {link} {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the wifi is slow and the key is to restart the router2", "The wifi is down. The key is Xk9mQ2vLp7", "the key is Xk9mQ2vLp7 for the demo"],
+)
+def test_the_key_of_something_else_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text

@@ -69,7 +69,10 @@ def test_what_such_a_colon_or_slash_joins_that_is_no_password_is_kept(text: str)
 
 # A user given in words right before a password's name: the password after the name needs only to
 # end its clause, as after "is" (before, it needed three kinds of character).
-USERS_IN_WORDS = ["user bob", "username bob /", "login: admin,", "log in as root with", "account svc-ci and", "User: ann@example.com;"]
+USERS_IN_WORDS = [
+    "user bob", "username bob /", "login: admin,", "log in as root with", "account svc-ci and", "User: ann@example.com;",
+    "the superuser is postgres,", "the user is bob,", "username is ann and",
+]  # fmt: skip
 NAMES_AFTER_USER = ["password", "Password", "passphrase", "pwd", "pass", "pw"]
 
 
@@ -99,6 +102,7 @@ def test_a_weak_password_after_a_user_given_in_words_is_refused(user: str, name:
         "Users pass `retention=` to `prompt_cache_outlook`",
         "To send these tokens as written, pass `profile=x` to the model",
         "for the user admin pass --force",
+        "user is admin, pass the flag", "the user is new, password reset required",
     ],
 )
 def test_what_follows_a_user_and_a_password_name_that_is_no_password_is_kept(text: str) -> None:
