@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "2d7eef7a9301aab85eb1d54524b8269a"
+DIGEST = "d027fcffc78d820a793d747b9a25331c"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -345,6 +345,7 @@ LEADS: tuple[bytes, ...] = (
     b'convertto-securestring',
     b'WIFI:',
     b'/p:',
+    b'-p:',
     b'/pass:',
     b'/PASS:',
     b'/Pass:',
@@ -353,6 +354,21 @@ LEADS: tuple[bytes, ...] = (
     b'/Password:',
     b'/pwd:',
     b'/PWD:',
+    b'password:',
+    b'Password:',
+    b'PASSWORD:',
+    b'token:',
+    b'Token:',
+    b'TOKEN:',
+    b'secret:',
+    b'Secret:',
+    b'apikey:',
+    b'ApiKey:',
+    b'/p',
+    b'/rp',
+    b'/RP',
+    b'/d',
+    b'REG_SZ',
     b'/user:',
     b'/USER:',
     b'/u:',

@@ -31,6 +31,7 @@ from .names import (
     KEY_HEADER,
     MAX_COMMAND,
     MAX_ENTRIES,
+    MAX_NAME,
     OPTION_TOOL,
     PASSWORD_TOOL,
     SECRET_DATA,
@@ -131,6 +132,11 @@ class PlaceChecks(SentenceChecks):
     url_stand_in = compiled(URL_STAND_IN)
     anonymous_user = compiled(rb"(?i:anonymous)")
     opening_bracket = compiled(rb"[(\[]")
+    # A Windows option's name right before its colon, after its "/" or "-" at a word's start.
+    option_name_before = compiled(rb"(?<![^\s\"'])[/-](?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})\Z")
+    slash_user = compiled(rb"[ \t]/(?i:u)[ \t]+[^\s/]")
+    run_as_user = compiled(rb"[ \t]/(?i:ru)[ \t]+[^\s/]")
+    registry_name = compiled(rb"[ \t]/v[ \t]+(?P<q>\"?)(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})(?P=q)[ \t]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
     # After a logon's password: its database, a role, or the tool's next keyword's value (expdp
@@ -531,11 +537,14 @@ class PlaceChecks(SentenceChecks):
 
     def plain_secure_string(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for PowerShell's ``ConvertTo-SecureString "..." -AsPlainText``: the quoted string
-        is the password when ``-AsPlainText`` follows on its line (without it, the string is an
-        encrypted standard string, no password in the clear)."""
+        is the password when ``-AsPlainText`` follows on its line or stands before it
+        (``ConvertTo-SecureString -AsPlainText "..." -Force``); without it, the string is an
+        encrypted standard string, no password in the clear."""
         found = self.value_at(buffer, match.end())
         if found is None or not found[2]:
             return False
+        if self.as_plain_text.search(buffer, match.start(), found[0]) is not None:  # -AsPlainText "..."
+            return self.is_value(buffer, found[0], found[1])
         return self.as_plain_text.search(buffer, found[1], line_end(buffer, found[1])) is not None and (
             self.is_value(buffer, found[0], found[1])
         )
@@ -550,12 +559,66 @@ class PlaceChecks(SentenceChecks):
             if self.net_use.search(buffer, line, match.start()) is None:
                 return False
         elif match.end() - match.start() == 3:  # /p: alone names no password
-            if buffer.find(b"freerdp", line, match.start()) < 0 and buffer.find(b" /u:", line, match.start()) < 0:
+            user = b" -u:" if buffer[match.start()] == ord("-") else b" /u:"
+            if buffer.find(b"freerdp", line, match.start()) < 0 and buffer.find(user, line, match.start()) < 0:
                 return False
         found = self.value_at(buffer, match.end())
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("/"):
             return False
         return self.is_value(buffer, found[0], found[1])
+
+    def named_windows_option(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a Windows-style option whose name ends in a credential's word, joined to its
+        value by a colon (``sqlpackage /TargetPassword:...``, ``appcmd ...
+        /processModel.password:...``, ``/token:...``): the name, after its ``/`` or ``-`` at the
+        start of a word, must name a credential, and the value, right after the colon, is judged as
+        :meth:`windows_password` judges one."""
+        if match.end() >= len(buffer) or buffer[match.end()] in b" \t\r\n":
+            return False  # a value after a space: a label's or a diff's line (-secret: db-credentials)
+        name = self.option_name_before.search(buffer, max(0, match.start() - MAX_NAME), match.end() - 1)
+        if name is None or not self.credential_named(buffer, name.start("name"), match.end() - 1):
+            return False
+        found = self.value_at(buffer, match.end())
+        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("/"):
+            return False
+        return self.is_value(buffer, found[0], found[1])
+
+    def windows_spaced_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a Windows command's ``/p VALUE`` after its ``/u USER`` on the same command
+        line (``schtasks /create /s host /u ann /p ...``, ``systeminfo``, ``taskkill``) and
+        schtasks' ``/rp VALUE`` after ``/ru``: a value of its own with a password's texture, since
+        ``/p`` means more elsewhere."""
+        line = command_start(buffer, match.start())
+        user = self.run_as_user if buffer[match.start() + 1] in b"rR" else self.slash_user
+        if user.search(buffer, line, match.start()) is None:
+            return False
+        found = self.value_at(buffer, match.end())
+        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
+
+    def registry_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a registry value named for a credential and its data: ``reg add KEY /v
+        Password /t REG_SZ /d ...`` (the name after ``/v`` earlier on the command line), or a line
+        that ``reg query`` prints (``DefaultPassword    REG_SZ    ...``, the name first on it). The
+        data must be a value of its own with a password's texture."""
+        line = command_start(buffer, match.start())
+        if buffer[match.start()] == ord("/"):
+            name = self.registry_name.search(buffer, line, match.start())
+            if name is None:
+                return False
+            start, end = name.span("name")
+        else:
+            start = line
+            while start < match.start() and buffer[start] in b" \t":
+                start += 1
+            end = start
+            while end < match.start() and buffer[end] not in b" \t":
+                end += 1
+            if buffer[end : match.start()].strip(b" \t"):
+                return False  # more than one word before REG_SZ
+        if not self.credential_named(buffer, start, end):
+            return False
+        found = self.value_at(buffer, match.end())
+        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
 
     def header_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for authorization headers, whose base64 values may be letters only; a variable

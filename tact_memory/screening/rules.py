@@ -820,11 +820,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A Terraform variable's default, where the variable names a credential: variable
     # "db_password" { default = "VALUE" }. Found by the default, the variable looked for before it.
     ("credential_assignment", word_start(b"default", rb"[ \t]*=[ \t]*(?=\")", gap=rb"[A-Za-z0-9_.-]"), Checks.variable_default),
-    # PowerShell's ConvertTo-SecureString "VALUE" -AsPlainText: the password written in the script.
+    # PowerShell's ConvertTo-SecureString "VALUE" -AsPlainText (or -AsPlainText "VALUE"): the
+    # password written in the script.
     *(
         (
             "command_line_credential",
-            word_start(lead, rb"(?:[ \t]+-(?i:string))?[ \t]+(?=[\"'])", gap=rb"[A-Za-z0-9_-]"),
+            word_start(lead, rb"(?:[ \t]+-(?i:string|asplaintext|force))*[ \t]+(?=[\"'])", gap=rb"[A-Za-z0-9_-]"),
             Checks.plain_secure_string,
         )
         for lead in (b"ConvertTo-SecureString", b"convertto-securestring")
@@ -835,12 +836,27 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         word_start(b"WIFI:", rb"(?:[A-Z]{1,8}:(?:[^\r\n;\\]|\\.){0,64};){0,6}P:", gap=rb"[A-Za-z0-9_]"),
         Checks.option_password,
     ),
-    # Windows-style options: xfreerdp /u:me /p:VALUE, cmdkey /pass:VALUE, net use \\host\share
-    # /user:me VALUE.
+    # Windows-style options: xfreerdp /u:me /p:VALUE (winrs -u:me -p:VALUE), cmdkey /pass:VALUE,
+    # net use \\host\share /user:me VALUE.
     *(
         ("command_line_credential", lead + rb"(?<=[ \t]" + lead + rb")", Checks.windows_password)
-        for lead in (rb"/p:", rb"/pass:", rb"/PASS:", rb"/Pass:", rb"/password:", rb"/PASSWORD:", rb"/Password:", rb"/pwd:", rb"/PWD:")
+        for lead in (
+            rb"/p:", rb"-p:", rb"/pass:", rb"/PASS:", rb"/Pass:", rb"/password:", rb"/PASSWORD:", rb"/Password:", rb"/pwd:", rb"/PWD:",
+        )
     ),
+    # ... an option whose longer name ends in a credential's word (sqlpackage /TargetPassword:VALUE,
+    # appcmd's /processModel.password:VALUE, /token:VALUE), found by the word and the colon;
+    *(
+        ("command_line_credential", word + rb":(?<=[A-Za-z0-9_./-]" + word + rb":)", Checks.named_windows_option)
+        for word in (b"password", b"Password", b"PASSWORD", b"token", b"Token", b"TOKEN", b"secret", b"Secret", b"apikey", b"ApiKey")
+    ),
+    # ... and a command's /p after its /u (schtasks, systeminfo, taskkill: /s HOST /u USER /p VALUE),
+    # schtasks' /rp after /ru.
+    *(("command_line_credential", word_start(lead, rb"[ \t]+(?![/-])", gap=rb"[A-Za-z0-9_-]"), Checks.windows_spaced_password) for lead in (b"/p", b"/rp", b"/RP")),
+    # A registry value named for a credential and its data: reg add KEY /v Password /t REG_SZ /d
+    # VALUE, and as reg query prints it: DefaultPassword    REG_SZ    VALUE.
+    ("command_line_credential", word_start(b"/d", rb"[ \t]+(?![/-])", gap=rb"[A-Za-z0-9_-]"), Checks.registry_value),
+    ("credential_assignment", word_start(b"REG_SZ", rb"[ \t]+(?=\S)", gap=rb"[A-Za-z0-9_-]"), Checks.registry_value),
     *(
         ("command_line_credential", lead + rb"(?<=[ \t]" + lead + rb")(?P<user>[^\s/\"']{1,64})[ \t]+", Checks.windows_password)
         for lead in (rb"/user:", rb"/USER:", rb"/u:")

@@ -97,6 +97,14 @@ OPTIONS = [
     # SNMPv1's and v2c's community, and Jenkins's CLI with a user's API token
     "snmpwalk -v2c -c {v} 10.0.0.1", "snmpget -v 2c -c '{v}' switch01 sysUpTime.0", "snmpbulkwalk -v2c -c {v} -Cr10 core1 ifTable",
     "java -jar jenkins-cli.jar -s http://ci:8080 -auth {u}:{v} who-am-i",
+    # Windows: an option whose name ends in a credential's word, a command's /p after /u and
+    # schtasks' /rp after /ru, winrs' -p: after -u:, a registry value named for a password,
+    # PowerShell's secure string made from plain text either way round
+    "sqlpackage /Action:Publish /TargetUser:{u} /TargetPassword:{v}",
+    "appcmd set apppool /apppool.name:App /processModel.userName:{u} /processModel.password:{v}",
+    "schtasks /create /tn Backup /tr backup.bat /ru {u} /rp {v}", "schtasks /query /s srv01 /u {u} /p {v}",
+    "winrs -r:host -u:{u} -p:{v} ipconfig", "reg add HKLM\\Software\\App /v Password /t REG_SZ /d {v}",
+    "    DefaultPassword    REG_SZ    {v}", "Set-ADAccountPassword -Identity {u} -NewPassword (ConvertTo-SecureString -AsPlainText '{v}' -Force)",
     "lftp -u {u},{v} ftp.corp.example",
     "npm config set //registry.npmjs.org/:_authToken {v}",
     "yarn config set npmAuthToken {v}",
@@ -399,6 +407,12 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # Kickstart's rootpw locked, read from a variable, or named.
         "rootpw --lock", "rootpw --iscrypted", "rootpw ${ROOT_PW}", "the rootpw option sets the root password",
         "printf '%s' \"$PW\" | kinit ann", "printf '%s\\n' \"${REGISTRY_TOKEN}\" | docker login -u ann --password-stdin",
+        # Windows options that hold no password: a page's switch, a build's property, a registry
+        # value of another name or from a variable, a user's name
+        "dir /p", "more /p file.txt", "robocopy a b /p Xk9mQ2vLp7Zr", "msbuild /p:Configuration=Release2", "dotnet build -p:Version=1.2.3",
+        "reg add HKCU\\Software\\App /v Theme /t REG_SZ /d Dark2x", "reg add HKLM\\Software\\App /v Password /t REG_SZ /d %PW%",
+        "    DefaultUserName    REG_SZ    ann", "ConvertTo-SecureString -AsPlainText $pw -Force", "see https://x.example.com/password:Xk9mQ2vLp7",
+        "-secret: db-credentials\n+secret: app-credentials",
         # SNMP's default communities and a variable; Jenkins's CLI reading its credential from a file
         "snmpwalk -v2c -c public 10.0.0.1", "snmpget -v 2c -c private switch01 sysUpTime.0", "snmpwalk -v2c -c $COMMUNITY core1",
         "snmpwalk -c is the community option", "java -jar jenkins-cli.jar -auth @/run/secrets/jenkins who-am-i",
