@@ -562,7 +562,11 @@ class PlaceChecks(SentenceChecks):
             user = b" -u:" if buffer[match.start()] == ord("-") else b" /u:"
             if buffer.find(b"freerdp", line, match.start()) < 0 and buffer.find(user, line, match.start()) < 0:
                 return False
-        found = self.value_at(buffer, match.end())
+        return self.windows_value(buffer, match.end())
+
+    def windows_value(self, buffer: bytearray, pos: int) -> bool:
+        """Whether a Windows option's value of its own starts at ``pos``: not another ``/option``."""
+        found = self.value_at(buffer, pos)
         if found is None or found[0] >= found[1] or buffer[found[0]] == ord("/"):
             return False
         return self.is_value(buffer, found[0], found[1])
@@ -571,17 +575,14 @@ class PlaceChecks(SentenceChecks):
         """Check for a Windows-style option whose name ends in a credential's word, joined to its
         value by a colon (``sqlpackage /TargetPassword:...``, ``appcmd ...
         /processModel.password:...``, ``/token:...``): the name, after its ``/`` or ``-`` at the
-        start of a word, must name a credential, and the value, right after the colon, is judged as
-        :meth:`windows_password` judges one."""
+        start of a word, must name a credential, and the value, right after the colon, is one of its
+        own (:meth:`windows_value`)."""
         if match.end() >= len(buffer) or buffer[match.end()] in b" \t\r\n":
             return False  # a value after a space: a label's or a diff's line (-secret: db-credentials)
         name = self.option_name_before.search(buffer, max(0, match.start() - MAX_NAME), match.end() - 1)
         if name is None or not self.credential_named(buffer, name.start("name"), match.end() - 1):
             return False
-        found = self.value_at(buffer, match.end())
-        if found is None or found[0] >= found[1] or buffer[found[0]] == ord("/"):
-            return False
-        return self.is_value(buffer, found[0], found[1])
+        return self.windows_value(buffer, match.end())
 
     def windows_spaced_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a Windows command's ``/p VALUE`` after its ``/u USER`` on the same command
