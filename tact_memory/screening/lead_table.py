@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "d027fcffc78d820a793d747b9a25331c"
+DIGEST = "72a3d8131dd8bb2f683532f1cd10eb52"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -331,6 +331,7 @@ LEADS: tuple[bytes, ...] = (
     b'npm config',
     b'yarn config',
     b'pnpm config',
+    b'pulumi config',
     b'git config',
     b'aws configure',
     b'gh variable',
@@ -390,6 +391,7 @@ LEADS: tuple[bytes, ...] = (
     b'username_pw_set(',
     b'setCredentials(',
     b'PlainCredentials(',
+    b'changeUserPassword(',
     b'.auth(',
     b'("',
     b'(L"',

@@ -720,6 +720,16 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
         for tool in (b"npm config", b"yarn config", b"pnpm config")
     ),
+    # pulumi config set [--secret] KEY VALUE (a project's namespace before the key, app:dbPassword).
+    (
+        "command_line_credential",
+        word_start(
+            b"pulumi config",
+            rb"[ \t]+set(?:[ \t]+--[a-z-]{1,16})*[ \t]+(?:[A-Za-z0-9_.-]{1,64}:)?(?P<name>[A-Za-z0-9_-]{1,64})[ \t]+",
+            gap=rb"[A-Za-z0-9_.-]",
+        ),
+        Checks.named_argument,
+    ),
     # git config [--global] KEY VALUE, where the key's last part names a credential (github.token,
     # sendemail.smtpPass), judged the same way; user.signingkey names a public key's id or file.
     (
@@ -893,6 +903,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             # an MQTT client's user and password: paho's username_pw_set("user", "..."),
             # AsyncMqttClient's setCredentials("user", "..."); RabbitMQ's pika.PlainCredentials
             rb"username_pw_set", rb"setCredentials", rb"PlainCredentials",
+            # MongoDB's shell: db.changeUserPassword("app", "...")
+            rb"changeUserPassword",
             # superagent's and supertest's .auth("user", "..."), and a client's like it
             rb"\.auth",
         )

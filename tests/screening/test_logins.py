@@ -38,7 +38,7 @@ LOGIN_CALLS = [
     # an MQTT client's user and password
     'client.username_pw_set("sensor", "{v}")', 'mqttClient.setCredentials("sensor", "{v}");', 'pika.PlainCredentials("app", "{v}")',
     # superagent's and supertest's auth, Spring's DataSource made from a URL, a user and a password
-    'request(app).get("/admin").auth("ann", "{v}")', 'client.auth("svc", "{v}")',
+    'request(app).get("/admin").auth("ann", "{v}")', 'client.auth("svc", "{v}")', 'db.changeUserPassword("app", "{v}")',
     'new JdbcTemplate(new DriverManagerDataSource("jdbc:mysql://db/app", "root", "{v}"));',
     # a Java keystore's or key's password as a character array, and libcurl's user and password
     'keyStore.load(in, "{v}".toCharArray());', 'kmf.init(ks, "{v}".toCharArray());', 'new PBEKeySpec("{v}".toCharArray(), salt, 65536, 256)',

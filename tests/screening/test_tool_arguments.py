@@ -100,6 +100,7 @@ OPTIONS = [
     # Windows: an option whose name ends in a credential's word, a command's /p after /u and
     # schtasks' /rp after /ru, winrs' -p: after -u:, a registry value named for a password,
     # PowerShell's secure string made from plain text either way round
+    "pulumi config set --secret dbPassword {v}", "pulumi config set app:apiToken {v} --secret",
     "sqlpackage /Action:Publish /TargetUser:{u} /TargetPassword:{v}",
     "appcmd set apppool /apppool.name:App /processModel.userName:{u} /processModel.password:{v}",
     "schtasks /create /tn Backup /tr backup.bat /ru {u} /rp {v}", "schtasks /query /s srv01 /u {u} /p {v}",
@@ -412,7 +413,7 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "dir /p", "more /p file.txt", "robocopy a b /p Xk9mQ2vLp7Zr", "msbuild /p:Configuration=Release2", "dotnet build -p:Version=1.2.3",
         "reg add HKCU\\Software\\App /v Theme /t REG_SZ /d Dark2x", "reg add HKLM\\Software\\App /v Password /t REG_SZ /d %PW%",
         "    DefaultUserName    REG_SZ    ann", "ConvertTo-SecureString -AsPlainText $pw -Force", "see https://x.example.com/password:Xk9mQ2vLp7",
-        "-secret: db-credentials\n+secret: app-credentials",
+        "-secret: db-credentials\n+secret: app-credentials", "pulumi config set aws:region us-east-2", "pulumi config set --secret dbPassword",
         # SNMP's default communities and a variable; Jenkins's CLI reading its credential from a file
         "snmpwalk -v2c -c public 10.0.0.1", "snmpget -v 2c -c private switch01 sysUpTime.0", "snmpwalk -v2c -c $COMMUNITY core1",
         "snmpwalk -c is the community option", "java -jar jenkins-cli.jar -auth @/run/secrets/jenkins who-am-i",
