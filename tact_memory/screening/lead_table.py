@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "72a3d8131dd8bb2f683532f1cd10eb52"
+DIGEST = "a3360227c3090995703aaeb1790827fe"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -258,6 +258,7 @@ LEADS: tuple[bytes, ...] = (
     b'vault',
     b'base64',
     b'<<<',
+    b'<<',
     b'echo',
     b'printf',
     b'send',

@@ -46,6 +46,7 @@ __all__ = [
     "CREDENTIAL_NAME",
     "ECHOED",
     "ECHOED_INTO",
+    "HERE_DOCUMENT",
     "HERE_STRING",
     "KEY_CONSTANT",
     "KEY_CONSTANT_SECRET",
@@ -450,3 +451,9 @@ is the secret."""
 STDIN_READER = b"|".join(STDIN_READERS)
 # A here-string's value (tool <<< "..."), in the three ways ECHOED reads an echoed one.
 HERE_STRING = rb"<<<[ \t]*(?:\"(?P<double>[^\"\r\n]{1,256})\"|'(?P<single>[^'\r\n]{1,256})'|(?P<bare>[^\s|;&\"'<>]{1,256}))"
+# A here-document's first line (tool <<EOF, <<-'EOF', <<"END"), one word as the tool reads it, and
+# its delimiter word (``tag``), which a document with no line before it ends with.
+HERE_DOCUMENT = (
+    rb"<<-?[ \t]*(?P<quote>[\"']?)(?P<tag>[A-Za-z_][A-Za-z0-9_]{0,31})(?P=quote)[^\r\n]{0,256}\r?\n"
+    rb"[ \t]*(?P<bare>[^\s|;&\"'<>]{1,256})[ \t]*(?:\r?\n|\Z)"
+)

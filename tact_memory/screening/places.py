@@ -363,13 +363,29 @@ class PlaceChecks(SentenceChecks):
         """Check for a here-string given to a tool that reads a password or a secret from its
         input, earlier on its command line (``wrangler secret put NAME <<< "..."``, ``chpasswd <<<
         'user:...'``), judged by :meth:`read_secret`; another tool's (``grep x <<< "..."``) is none."""
-        line = command_start(buffer, match.start())
+        return self.given_to_reader(buffer, match.start(), *given_word(match))
+
+    def given_to_reader(self, buffer: bytearray, at: int, first: int, last: int) -> bool:
+        """Whether ``buffer[first:last]``, given on the input of the command line that ``at`` is
+        on, is the secret of the last tool before ``at`` that reads one there (:meth:`read_secret`)."""
+        line = command_start(buffer, at)
         reader = None
-        for reader in self.stdin_reader.finditer(buffer, line, match.start()):
+        for reader in self.stdin_reader.finditer(buffer, line, at):
             pass
         if reader is None:
             return False
-        return self.read_secret(buffer, *given_word(match), reader.start())
+        return self.read_secret(buffer, first, last, reader.start())
+
+    def here_document_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for the first line of a here-document given to a tool that reads a password or a
+        secret from its input (``docker login -u ann --password-stdin <<EOF``, ``chpasswd <<EOF``
+        then ``user:...``, ``kinit ann <<EOF``, ``cat <<EOF | docker login --password-stdin``),
+        judged as a here-string is (:meth:`here_string_password`); a line that is the document's
+        delimiter holds nothing."""
+        if buffer[match.start("bare") : match.end("bare")] == buffer[match.start("tag") : match.end("tag")]:
+            return False
+        opening_end = buffer.find(b"\n", match.end("tag"))  # the reader may follow on that line: cat <<EOF | docker login ...
+        return self.given_to_reader(buffer, opening_end, *match.span("bare"))
 
     def read_secret(self, buffer: bytearray, first: int, last: int, reader: int) -> bool:
         """Whether ``buffer[first:last]``, on the input of the tool that starts at ``reader``, is

@@ -27,7 +27,7 @@ from .buffers import LINKING
 from .checks import Checks
 from .comment_marks import mark_pattern
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
-from .names import COOKIE_SEPARATOR, ECHOED_INTO, HERE_STRING, STDIN_READERS
+from .names import COOKIE_SEPARATOR, ECHOED_INTO, HERE_DOCUMENT, HERE_STRING, STDIN_READERS
 from .printed import NAMED, PRINTING
 from .vocabulary import FENCE_OPENING, LATIN_KEY_WORDS, OTHER_FOR, OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
 
@@ -520,6 +520,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # found by the "<<<".
     *(("command_line_credential", pattern, Checks.echoed_password) for pattern in STDIN_READERS),
     ("command_line_credential", HERE_STRING, Checks.here_string_password),
+    # ... or as a here-document's first line: docker login --password-stdin <<EOF, then the value.
+    ("command_line_credential", HERE_DOCUMENT, Checks.here_document_password),
     # A value echoed into a file named for a credential: echo "..." > ~/.vault-pass.
     *(("command_line_credential", pattern, Checks.echoed_into_file) for pattern in ECHOED_INTO),
     # A script that answers a password prompt: Tcl expect's send "...\r" (exp_send) and pexpect's

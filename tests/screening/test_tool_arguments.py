@@ -228,7 +228,19 @@ ON_INPUT = [
     "echo '{v}' | vault kv put secret/db password=-", "echo '{v}' | vault write auth/userpass/users/{u} password=-",
     # printf with a format that prints its argument alone
     "printf '%s' '{v}' | kinit {u}@CORP.EXAMPLE", 'printf "%s\\n" "{v}" | docker login -u {u} --password-stdin',
+    # a here-document's first line, the reader before it or after it on the opening line
+    "docker login -u {u} --password-stdin <<EOF\n{v}\nEOF", "kinit {u}@CORP.EXAMPLE <<'END'\n{v}\nEND", "chpasswd <<EOF\n{u}:{v}\nEOF",
+    "sudo passwd {u} <<-EOF\n\t{v}\n\t{v}\n\tEOF", "cat <<EOF | docker login -u {u} --password-stdin ghcr.io\n{v}\nEOF",
 ]  # fmt: skip
+
+
+@pytest.mark.parametrize("form", [form for form in ON_INPUT if "<<" in form])
+def test_each_form_on_a_tool_s_input_refuses_a_password(form: str) -> None:
+    """Each here-string and here-document form once: the property test draws forms at random."""
+    text = form.format(u="app", v="Xk9mQ2vLp7Zr")
+    assert find_secret(text) == "command_line_credential", text
+
+
 # A password echoed into a file named for a credential (its folder, leading dots and extension aside).
 INTO_FILES = [
     "echo '{v}' > ~/.vault-pass", "printf '%s' '{v}' > secrets/db_password.txt", 'echo -n "{v}" >> token',
@@ -413,7 +425,8 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "dir /p", "more /p file.txt", "robocopy a b /p Xk9mQ2vLp7Zr", "msbuild /p:Configuration=Release2", "dotnet build -p:Version=1.2.3",
         "reg add HKCU\\Software\\App /v Theme /t REG_SZ /d Dark2x", "reg add HKLM\\Software\\App /v Password /t REG_SZ /d %PW%",
         "    DefaultUserName    REG_SZ    ann", "ConvertTo-SecureString -AsPlainText $pw -Force", "see https://x.example.com/password:Xk9mQ2vLp7",
-        "-secret: db-credentials\n+secret: app-credentials", "pulumi config set aws:region us-east-2", "pulumi config set --secret dbPassword",
+        "-secret: db-credentials\n+secret: app-credentials", "cat <<EOF > notes.txt\nXk9mQ2vLp7\nEOF",
+        "docker login --password-stdin <<'END'\n$TOKEN\nEND", "chpasswd <<EOF\nEOF", "pulumi config set aws:region us-east-2", "pulumi config set --secret dbPassword",
         # SNMP's default communities and a variable; Jenkins's CLI reading its credential from a file
         "snmpwalk -v2c -c public 10.0.0.1", "snmpget -v 2c -c private switch01 sysUpTime.0", "snmpwalk -v2c -c $COMMUNITY core1",
         "snmpwalk -c is the community option", "java -jar jenkins-cli.jar -auth @/run/secrets/jenkins who-am-i",
