@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "a3360227c3090995703aaeb1790827fe"
+DIGEST = "47473bcddda69d061d215c5b00820798"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -973,6 +973,7 @@ LEADS: tuple[bytes, ...] = (
     b',',
     b':',
     b' -',
+    b'?',
     b'?',
     b' to log in',
     b' to log on',

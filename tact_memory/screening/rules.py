@@ -63,7 +63,7 @@ _NAME_ENDS = rb"(?=[.!?]?[ \t]*(?:\Z|[\r\n,;:)\"'`])|[ \t]+(?:for|of|to|on|in|at
 it is for (hunter2 is the password for the demo), or when it is asked for (use ... as the password
 when prompted)."""
 
-_ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always|both)[ \t]+)?"
+_ADVERB = rb"(?:(?:now|still|also|currently|simply|just|always|both|literally|actually|really|temporarily)[ \t]+)?"
 """A word that may stand between a linking word and the value (the key is now ...)."""
 
 
@@ -1446,7 +1446,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # The answer, on the line below, to a question that asks for a credential: Q: staging db
     # password? / A: ...; User: what's the admin password? / Assistant: It's .... Found by the
-    # question mark that ends a line.
+    # question mark that ends a line; or on the same line, as the rest of it: The password? ....
+    ("credential_assignment", rb"\?[ \t]+(?=[^\s])", Checks.answered_value),
     (
         "credential_assignment",
         rb"\?[ \t]*\r?\n[ \t]*(?:[A-Z][A-Za-z]{0,15}[ \t]*:[ \t]*)?(?:" + _IT_IS + rb"[ \t]+)?",

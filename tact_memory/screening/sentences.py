@@ -881,9 +881,10 @@ class SentenceChecks(ValueChecks):
         return named and (self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end()))
 
     def answered_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a value given as the answer, on the line below, to a question that asks for a
-        credential (``Q: staging db password?`` then ``A: ...``; a transcript's ``User: what's the
-        admin password?`` then ``Assistant: It's ...``): the question names the credential at the
+        """Check for a value given as the answer, on the line below or as the rest of its line, to a
+        question that asks for a credential (``Q: staging db password?`` then ``A: ...``; a
+        transcript's ``User: what's the admin password?`` then ``Assistant: It's ...``; ``The
+        password? ...``): the question names the credential at the
         end of a phrase (:meth:`named_earlier`), and the answer is one value that ends its line and
         looks generated (:meth:`bare_value`) or could be a password (:meth:`clause_value`), so an
         answer in words is kept (``A: In the vault``, ``A: Click Forgot-Password2 on the login

@@ -601,3 +601,31 @@ def test_the_key_of_a_wireless_network_named_earlier_in_its_sentence_is_refused(
 )
 def test_the_key_of_something_else_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+@given(
+    question=st.sampled_from(["The password?", "staging db password?", "the admin password for Jenkins?"]),
+    value=st.one_of(mixed, weak),
+    after=st.sampled_from(["", ".", "\n"]),
+)
+def test_the_answer_after_a_question_for_a_credential_on_its_line_is_refused(question: str, value: str, after: str) -> None:
+    text = f"{question} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@given(
+    adverb=st.sampled_from(["literally", "actually", "really", "temporarily"]),
+    value=st.one_of(mixed, weak),
+)
+def test_an_adverb_between_the_linking_word_and_the_value_hides_nothing(adverb: str, value: str) -> None:
+    text = f"the staging password is {adverb} {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["What is the password? See the vault.", "Forgot your password? Reset2 it here", "Is the token valid? Yes2 it is",
+     "Which token? gpt-4o", "the token is really long"],
+)  # fmt: skip
+def test_answers_in_words_and_adverbs_before_words_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
