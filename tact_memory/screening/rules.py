@@ -489,10 +489,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # Tools whose short option takes the password itself: sshpass -p, docker login -p,
     # redis-cli -a, ldapsearch -w, ipmitool -P, SNMP's -c (a community) and SNMPv3's -A and -X,
-    # mysql -pVALUE and -p'VALUE'
-    # (mysql's "-p VALUE" names a database instead), rar's -pVALUE and -hpVALUE, codecov's -t,
-    # the personal access token of vsce -p and ovsx -p, a package feed's API key (dotnet nuget
-    # push -k, choco push -k).
+    # mysql -pVALUE and -p'VALUE' (mysql's "-p VALUE" names a database instead), rar's -pVALUE and
+    # -hpVALUE, codecov's -t, the personal access token of vsce -p and ovsx -p, a package feed's
+    # API key (dotnet nuget push -k, choco push -k).
     # Found by the option, the one literal part; the tool is looked for earlier on the line.
     ("command_line_credential", rb"-(?:[pawPNUkAXtc]|hp)(?:(?<=[ \t]-[pawPNUkAXtc])|(?<=[ \t]-hp))", Checks.short_option),
     # httpie's -a user:password, on an http or https command line (-a is other tools' option).
