@@ -82,6 +82,8 @@ __all__ = ["SentenceChecks"]
 _CONSTANTS = (b"None", b"True", b"False", b"null", b"nil", b"not")
 """Code's constants, which a statement may put where a pair's user stands (``assert credentials
 is None, '...'``)."""
+MAX_NETWORK_NAME = 32
+"""The longest name of a wireless network (an SSID's 32 bytes)."""
 MAX_NETWORK_REACH = 80
 """How far before "the key" its sentence may name the wireless network it opens."""
 _PAIR_USER = 64
@@ -726,9 +728,12 @@ class SentenceChecks(ValueChecks):
         generated with a symbol and both cases in it (``Jenkins: deploy / ...``, ``staging db: app
         / ...``), as no name a label gives has (``Repo: acme / MyApp2024``, ``Ratio: 3 / 4``);
         or where "use" stands right before the user and the password looks generated so (``For
-        the VPN use ann / ...``; not ``use tabs / Spaces2x``)."""
+        the VPN use ann / ...``; not ``use tabs / Spaces2x``); or a wireless network's quoted name
+        before it (:meth:`quoted_network_pair`)."""
         if self.user_pair(buffer, match.start(), match.end(), account=True):
             return True
+        if match.start() and buffer[match.start() - 1] in b"\"'":
+            return self.quoted_network_pair(buffer, match)
         if self.used_user.search(buffer, max(0, match.start() - _PAIR_USER - 8), match.start()) is not None:
             return self.symbolled_value(buffer, match.end()) and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         if self.service_user(buffer, match.start()) and self.symbolled_value(buffer, match.end()):
@@ -740,6 +745,20 @@ class SentenceChecks(ValueChecks):
             and self.bare_value(buffer, match.end())
             and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         )
+
+    def quoted_network_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Whether a wireless network's quoted name and its password stand on either side of the
+        spaced slash that ``match`` is (``wifi: "Home Net" / ...``, ``Wi-Fi 'Cafe Guest' / ...``):
+        the network named by a word of its own before the quote, on the line, and a value that
+        could be a password (:meth:`clause_value`) or looks generated (:meth:`bare_value`)."""
+        close = match.start() - 1
+        opening = buffer.rfind(buffer[close : close + 1], max(0, close - MAX_NETWORK_NAME - 1), close)
+        if opening < 1 or buffer.find(b"\n", opening, close) >= 0:
+            return False
+        line = buffer.rfind(b"\n", max(0, opening - MAX_NETWORK_REACH), opening) + 1
+        if self.network_word.search(buffer, max(line, opening - MAX_NETWORK_REACH), opening) is None:
+            return False
+        return self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())
 
     def dashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a label, a user and a password set off by two spaced dashes of one kind

@@ -148,6 +148,26 @@ def test_a_wireless_network_and_its_password_around_a_spaced_slash_are_refused(l
     assert find_secret(f"{label} {network} / {value}") == "credential_assignment"
 
 
+@given(
+    label=st.sampled_from(["wifi:", "Wi-Fi", "WLAN:", "SSID"]),
+    network=st.sampled_from(["Home Net", "Cafe Guest 5G", "acme-guest"]),
+    quote=st.sampled_from(['"', "'"]),
+    value=st.one_of(mixed, weak),
+)
+def test_a_wireless_network_s_quoted_name_and_its_password_around_a_spaced_slash_are_refused(
+    label: str, network: str, quote: str, value: str
+) -> None:
+    text = f"{label} {quote}{network}{quote} / {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text", ['the "a" / "b" ratio2x', 'title: "Home Net" / Xk9mQ2vLp7', "wifi: 'Home Net' / see the fridge", 'wifi "HomeNet" / WPA2']
+)
+def test_quoted_names_around_a_slash_that_are_no_network_and_its_password_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 @pytest.mark.parametrize(
     "text",
     [
