@@ -103,6 +103,8 @@ class LoginChecks(ConditionalChecks):
     )
     # A directive's name: the identifier that ends in the rule's lead.
     directive_name = compiled(rb"[A-Za-z0-9_.-]{0,64}\Z")
+    gmail_user = compiled(rb"@(?i:gmail|googlemail)\.com[\"']")
+    google_app_password = compiled(rb"(?P<quote>[\"'])[a-z]{4}(?:[ ]?[a-z]{4}){3}(?P=quote)")
     call_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]{0,63}(?=[ \t]*\Z)")
     c_identifier = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     directive_end = compiled(rb"[ \t]*(?:[;}#]|\r?\n|\Z)")
@@ -113,11 +115,20 @@ class LoginChecks(ConditionalChecks):
 
     def login_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a literal password given after a user to a login call. Anonymous FTP's
-        password is the convention ``anonymous@`` or an address, never a secret."""
+        password is the convention ``anonymous@`` or an address, never a secret. A Google app
+        password, sixteen lower-case letters (in four groups or not), counts without a digit, a
+        symbol or a case step when the user is a Gmail address (``smtp.login("me@gmail.com",
+        "...")``)."""
         quote = match.group("user")
         if quote is not None and buffer[match.end("user") : match.end("user") + 10].lower() == b"anonymous" + quote:
             return False
-        return self.quoted_value(buffer, match.end(), texture=True)
+        if self.quoted_value(buffer, match.end(), texture=True):
+            return True
+        return (
+            quote is not None
+            and self.gmail_user.search(buffer, match.end("user"), match.end()) is not None
+            and self.google_app_password.match(buffer, match.end()) is not None
+        )
 
     def encoded_login_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password joined by a colon in a literal that code encodes in

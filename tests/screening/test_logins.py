@@ -74,6 +74,22 @@ REDIS_LOGINS = [
 ]  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ('smtp.login("me@gmail.com", "qwerasdfzxcvtyui")', "login_password"),
+        ('server.login("me@gmail.com", "qwer asdf zxcv tyui")', "login_password"),
+        ("server.login('ann@googlemail.com', 'qwerasdfzxcvtyui')", "login_password"),
+        # another mail host, a word, a user in a variable: a password needs its texture there
+        ('smtp.login("me@example.com", "qwerasdfzxcvtyui")', None),
+        ('smtp.login("me@gmail.com", "password")', None),
+        ('smtp.login(user, "qwerasdfzxcvtyui")', None),
+    ],
+)
+def test_a_google_app_password_given_with_a_gmail_address_is_refused(text: str, kind: str | None) -> None:
+    assert find_secret(text) == kind, text
+
+
 def test_the_kind_is_described() -> None:
     assert KINDS["login_password"].startswith("a password")
 
