@@ -179,8 +179,9 @@ class AssignmentChecks(SentenceChecks):
     code_word = compiled(rb"[.\[$(]")  # what a reference written as code has: process.env.X, ENV["X"], $X, getenv(...)
     suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
     quote_or_line = compiled(rb"[\"'\r\n]")
-    # A class's or a module's name and a dot before a constant (Context., pycurl., Keys.).
-    dotted_prefix = compiled(rb"(?:\$?[A-Za-z_][A-Za-z0-9_]{0,63}(?:\.|::|->))+\Z")
+    # A class's or an object's name and :: or -> before a constant (Config::DB_PASSWORD,
+    # $this->PASSWORD); one joined by a dot is part of the name (Context.SECURITY_CREDENTIALS).
+    dotted_prefix = compiled(rb"(?:\$?[A-Za-z_][A-Za-z0-9_.]{0,63}(?:::|->))+\Z")
     key_constant = compiled(KEY_CONSTANT)
     key_constant_secret = compiled(KEY_CONSTANT_SECRET)
     lookup_value = compiled(LOOKUP_VALUE)
@@ -626,9 +627,9 @@ class AssignmentChecks(SentenceChecks):
         """Check for a constant that names a credential given to a call and then a quoted value
         (``curl_setopt($ch, CURLOPT_PASSWORD, "...")``, JNDI's
         ``env.put(Context.SECURITY_CREDENTIALS, "...")``, ``cfg.set(Keys.DB_PASSWORD, "...")``):
-        the constant in upper case, maybe after a class's or a module's name and a dot, opens the
-        call's arguments or follows a comma in them, and the value is one of its own with a digit,
-        a symbol or a case step (:meth:`credential_argument`)."""
+        the constant in upper case, maybe after a class's or a module's name and a dot, ``::`` or
+        ``->``, opens the call's arguments or follows a comma in them, and the value is one of its
+        own with a digit, a symbol or a case step (:meth:`credential_argument`)."""
         end = match.start() + len(match.group(0).split(b",", 1)[0].rstrip(b" \t"))
         start = self.name_ending_at(buffer, end)
         if start is None:

@@ -18,10 +18,8 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["MAX_ROWS", "delimited_rows"]
+__all__ = ["MAX_ROWS", "delimited_rows", "table_cells", "table_delimiter"]
 
-_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-{3,}")
-"""The start of a Markdown table's delimiter row, under its header (``|---|``, ``| :--- |``)."""
 MAX_ROWS = 64
 """How many rows under one header are read as its cells; a longer table's later rows are read as
 written."""
@@ -60,7 +58,7 @@ def delimited_rows(text: str) -> str:
             number += 1
             continue
         delimiter, headings = header
-        if delimiter == "|" and number + 1 < len(lines) and _DELIMITER_ROW.match(lines[number + 1]):
+        if delimiter == "|" and number + 1 < len(lines) and table_delimiter().fullmatch(lines[number + 1]):
             number += 1  # a Markdown table with its delimiter row, read as one (:mod:`.markup`)
             continue
         row = number + 1
@@ -106,14 +104,13 @@ def _header(line: str) -> tuple[str, list[str]] | None:
 
 
 def _fields(line: str, delimiter: str) -> list[str] | None:
-    """The fields of ``line`` split at ``delimiter`` as CSV splits them, each stripped of the
-    spaces around it; ``None`` for a line without the delimiter or one CSV cannot read."""
+    """The fields of ``line`` split at ``delimiter`` as CSV splits them (at ``|`` as a Markdown
+    table's cells, :func:`table_cells`), each stripped of the spaces around it; ``None`` for a line
+    without the delimiter or one CSV cannot read."""
     if delimiter not in line:
         return None
-    if delimiter == "|":  # a Markdown table's row: | a | b |
-        line = line.strip()
-        line = line[1:] if line.startswith("|") else line
-        line = line[:-1] if line.endswith("|") and not line.endswith("\\|") else line
+    if delimiter == "|":  # a Markdown table's row, split as Markdown splits it
+        return table_cells(line)
     import csv
 
     try:
@@ -121,3 +118,24 @@ def _fields(line: str, delimiter: str) -> list[str] | None:
     except csv.Error:
         return None
     return [field.strip() for field in fields]
+
+
+def table_cells(row: str) -> list[str]:
+    """The cells of a Markdown table's row, without the ``|`` that may open and close it
+    (``| a | b |`` and ``a | b`` alike; ``\\|`` is no border)."""
+    row = row.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    return [cell.strip() for cell in _border().split(row)]
+
+
+@functools.cache
+def table_delimiter() -> re.Pattern[str]:
+    """The delimiter row under a Markdown table's headings: ``|---|:--:|``."""
+    return re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?[ \t]*")
+
+
+@functools.cache
+def _border() -> re.Pattern[str]:
+    """A border between two cells: ``|`` not escaped."""
+    return re.compile(r"(?<!\\)\|")

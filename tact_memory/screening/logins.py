@@ -58,8 +58,6 @@ __all__ = ["LoginChecks", "PASSWORD_FIELD"]
 
 MAX_FILE_OPTION = 72
 """How far before a process substitution the option it is given to may start."""
-MAX_CALL_REACH = 256
-"""How far before a literal the bracket of the call it is an argument of may open."""
 _CHAR_ARRAY_CALLS = frozenset(
     (b"load", b"store", b"getKey", b"init", b"setKeyEntry", b"PBEKeySpec", b"PasswordProtection")
 )
@@ -67,8 +65,6 @@ _CHAR_ARRAY_CALLS = frozenset(
 MAX_COMMAND_OPTION = 48
 """How far before the quoted command that prints a password the option or setting that runs it
 may start (``--password-command '...'``, ``passwordeval "..."``)."""
-MAX_DIRECTIVE = 64
-"""How long a configuration directive's name may be."""
 _FORWARDING = frozenset(
     (b"proxy_pass", b"fastcgi_pass", b"uwsgi_pass", b"scgi_pass", b"grpc_pass", b"memcached_pass", b"proxypass")
 )
@@ -101,11 +97,9 @@ class LoginChecks(ConditionalChecks):
         rb"(?<![A-Za-z0-9_-])-{0,2}(?i:(?:pass(?:word|wd|phrase)?|secret|token)[-_]?(?:command|cmd|eval))"
         rb"[ \t]*(?:=|:|[ \t])[ \t]*\Z"
     )
-    # A directive's name: the identifier that ends in the rule's lead.
-    directive_name = compiled(rb"[A-Za-z0-9_.-]{0,64}\Z")
     gmail_user = compiled(rb"@(?i:gmail|googlemail)\.com[\"']")
     google_app_password = compiled(rb"(?P<quote>[\"'])[a-z]{4}(?:[ ]?[a-z]{4}){3}(?P=quote)")
-    call_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]{0,63}(?=[ \t]*\Z)")
+    call_name = compiled(rb"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
     c_identifier = compiled(rb"[A-Za-z_][A-Za-z0-9_]*")
     directive_end = compiled(rb"[ \t]*(?:[;}#]|\r?\n|\Z)")
     # An e-mail address's local part right before its "@", then the password after the host's colon.
@@ -164,8 +158,7 @@ class LoginChecks(ConditionalChecks):
             end -= 1
         if self.file_option.search(buffer, max(0, end - MAX_FILE_OPTION), end) is None:
             return False
-        found = self.value_at(buffer, match.end())
-        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
+        return self.textured_value_at(buffer, match.end())
 
     def commanded_secret(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a secret that ``echo`` or ``printf`` prints as the command an option or a
@@ -176,8 +169,7 @@ class LoginChecks(ConditionalChecks):
         quote = match.start()
         if self.command_option.search(buffer, max(0, quote - MAX_COMMAND_OPTION), quote) is None:
             return False
-        found = self.value_at(buffer, match.end())
-        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
+        return self.textured_value_at(buffer, match.end())
 
     def directive_password(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password after a configuration directive whose name ends in a password's
@@ -188,10 +180,9 @@ class LoginChecks(ConditionalChecks):
         people pick (keepalived's own example, ``auth_pass 1111``, is kept). nginx's
         ``proxy_pass`` and its kin forward requests (:data:`_FORWARDING`)."""
         lead_end = match.start() + len(match.group(0).rstrip(b" \t"))
-        name = self.directive_name.search(buffer, max(0, match.start() - MAX_DIRECTIVE), match.start())
-        if name is None:
+        first = self.name_ending_at(buffer, match.start())
+        if first is None:
             return False
-        first = name.start()
         if first and buffer[first - 1] not in b" \t\n\r{;":
             return False
         if bytes(buffer[first:lead_end]).lower() in _FORWARDING:
@@ -219,22 +210,8 @@ class LoginChecks(ConditionalChecks):
         opening = buffer.rfind(b'"', max(0, close - MAX_QUOTED), close)
         if opening < 0 or buffer.find(b"\n", opening, close) >= 0:
             return False
-        bracket = opening - 1
-        depth = 0
-        while bracket >= max(0, opening - MAX_CALL_REACH):
-            byte = buffer[bracket]
-            if byte == ord(")"):
-                depth += 1
-            elif byte == ord("("):
-                if not depth:
-                    break
-                depth -= 1
-            elif byte in b";{}\n":
-                return False
-            bracket -= 1
-        else:
-            return False
-        if bracket < 0:
+        bracket = self.call_opening(buffer, opening)
+        if bracket is None:
             return False
         call = self.call_name.search(buffer, max(0, bracket - 64), bracket)
         if call is None or call.group(0) not in _CHAR_ARRAY_CALLS:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .delimited import delimited_rows
+from .delimited import delimited_rows, table_cells, table_delimiter
 
 __all__ = ["MAX_EMPHASIS", "rendered"]
 
@@ -172,7 +172,7 @@ def _table_rows(text: str) -> str:
         cells = _cells(line)
         if cells is None:
             headings = None
-        elif _delimiter().fullmatch(line):
+        elif table_delimiter().fullmatch(line):
             headings = above if above is not None and len(above) == len(cells) else None
         else:
             pairs = [f"{h}: {c}" for h, c in zip(headings, cells) if h and c] if headings and len(headings) == len(cells) else []
@@ -187,21 +187,7 @@ def _table_rows(text: str) -> str:
 def _cells(line: str) -> list[str] | None:
     """The cells of a table row (``| a | b |``, the last ``|`` optional; ``\\|`` is no border), or
     ``None`` for a line that is not one or has fewer than two."""
-    row = line.strip()
-    if not row.startswith("|"):
+    if not line.lstrip().startswith("|"):
         return None
-    row = row[1:-1] if len(row) > 1 and row.endswith("|") and not row.endswith("\\|") else row[1:]
-    cells = [cell.strip() for cell in _border().split(row)]
+    cells = table_cells(line)
     return cells if len(cells) >= 2 else None
-
-
-@functools.cache
-def _delimiter() -> re.Pattern[str]:
-    """The delimiter row under a table's headings: ``|---|:--:|``."""
-    return re.compile(r"[ \t]*\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?[ \t]*")
-
-
-@functools.cache
-def _border() -> re.Pattern[str]:
-    """A border between two cells: ``|`` not escaped."""
-    return re.compile(r"(?<!\\)\|")

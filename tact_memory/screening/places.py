@@ -136,6 +136,7 @@ class PlaceChecks(SentenceChecks):
     option_name_before = compiled(rb"(?<![^\s\"'])[/-](?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})\Z")
     slash_user = compiled(rb"[ \t]/(?i:u)[ \t]+[^\s/]")
     run_as_user = compiled(rb"[ \t]/(?i:ru)[ \t]+[^\s/]")
+    registry_line_name = compiled(rb"[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})[ \t]+")
     registry_name = compiled(rb"[ \t]/v[ \t]+(?P<q>\"?)(?P<name>[A-Za-z][A-Za-z0-9_.-]{0,63})(?P=q)[ \t]")
     as_plain_text = compiled(rb"[ \t]-(?i:asplaintext)(?![A-Za-z])")
     logon_value = compiled(rb"[^\s@\"'`]{1,128}")
@@ -609,8 +610,7 @@ class PlaceChecks(SentenceChecks):
         user = self.run_as_user if buffer[match.start() + 1] in b"rR" else self.slash_user
         if user.search(buffer, line, match.start()) is None:
             return False
-        found = self.value_at(buffer, match.end())
-        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
+        return self.textured_value_at(buffer, match.end())
 
     def registry_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a registry value named for a credential and its data: ``reg add KEY /v
@@ -620,22 +620,11 @@ class PlaceChecks(SentenceChecks):
         line = command_start(buffer, match.start())
         if buffer[match.start()] == ord("/"):
             name = self.registry_name.search(buffer, line, match.start())
-            if name is None:
-                return False
-            start, end = name.span("name")
         else:
-            start = line
-            while start < match.start() and buffer[start] in b" \t":
-                start += 1
-            end = start
-            while end < match.start() and buffer[end] not in b" \t":
-                end += 1
-            if buffer[end : match.start()].strip(b" \t"):
-                return False  # more than one word before REG_SZ
-        if not self.credential_named(buffer, start, end):
+            name = self.registry_line_name.fullmatch(buffer, line, match.start())  # the one word before REG_SZ
+        if name is None or not self.credential_named(buffer, *name.span("name")):
             return False
-        found = self.value_at(buffer, match.end())
-        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
+        return self.textured_value_at(buffer, match.end())
 
     def header_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for authorization headers, whose base64 values may be letters only; a variable

@@ -190,6 +190,12 @@ class ValueChecks:
         properties = self.node_properties.match(buffer, pos)
         return pos if properties is None else properties.end()
 
+    def textured_value_at(self, buffer: bytearray, pos: int) -> bool:
+        """Whether a value of its own with a digit, a symbol or a case step in it (:meth:`own_value`)
+        starts at ``pos``, judged without the punctuation that ends it."""
+        found = self.value_at(buffer, pos)
+        return found is not None and self.own_value(buffer, found[0], trimmed(buffer, found[0], found[1]), texture=True)
+
     def own_value(self, buffer: bytearray, first: int, last: int, *, texture: bool) -> bool:
         """Whether ``buffer[first:last]`` is a value of its own (with a digit, a symbol or a case
         step in it, when ``texture``)."""

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..limits import DEFAULT_LIMITS, Limits
+from ..store.pg_pool import open_pool as open_connections
+from ..store.pg_pool import refused_as_full
 from .app import ACCESS_LOG, ServiceLimits, create_app
 from .migrations import SCHEMA_VERSION, NewerSchema, WrongEncoding, check_encoding, migrate, schema_version
 from .watch import GenerationWatch
@@ -129,8 +131,6 @@ def open_pool(dsn: str, *, size: int, timeout_s: float) -> Any:
     and the next waiting request starts another, so the first request after the database returns
     is served however long it was down (:mod:`tact_memory.store.pg_pool`).
     """
-    from ..store.pg_pool import open_pool as open_connections
-
     options = f"-c statement_timeout={int(timeout_s * 1000)}"
     return open_connections(dsn, size=size, wait_s=timeout_s / 2, options={"options": options, "connect_timeout": 10})
 
@@ -159,8 +159,6 @@ class Withheld(logging.Filter):
                 return False
             more = "" if not self._held_back else f" ({self._held_back} more since the last such message)"
             self._last, self._held_back = now, 0
-        from ..store.pg_pool import refused_as_full
-
         args = record.args if isinstance(record.args, tuple) else ()
         full = any(isinstance(arg, BaseException) and refused_as_full(arg) for arg in args)
         what = "the database had no connection to spare (it serves as many as it allows)" if full else "a connection failed"

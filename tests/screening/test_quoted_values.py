@@ -388,6 +388,7 @@ CALLS: list[tuple[str, str | None]] = [
     ('env.put(Context.SECURITY_CREDENTIALS, "S3cr3t!Pass");', REFUSED),
     ('c.setopt(pycurl.PASSWORD, "S3cr3t!Pass")', REFUSED),
     ('cfg.set(Keys.DB_PASSWORD, "9f8e7d6c5b4a3f2e1d0c")', REFUSED),
+    ('config->set(Config::DB_PASSWORD, "S3cr3t!Pass")', REFUSED),
     ('env.put(Context.SECURITY_CREDENTIALS, password);', None),
     ('headers = (TOKEN, "Bearer")', None),
     ('raise KeyError(API_KEY, "missing")', None),
