@@ -39,23 +39,38 @@ from .value_checks import ValueChecks
 
 __all__ = ["CodeChecks"]
 
-CODE_SEPARATOR = (
-    rb"(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:=]{1,32}){1,4}?)?"
-    rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)[ \t]+)[\"'`]?"
-)
+_FOR = rb"(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:=]{1,32}){1,4}?)"
+"""What a secret is for, in up to four words after its name (``for the office door``)."""
+CODE_SEPARATOR = _FOR + rb"?(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)[ \t]+)[\"'`]?"
 """What stands between such a secret's name and its value: what it is for, in up to four words
 (``the PIN for the office door is``, ``recovery codes for the admin account:``), then a colon,
 ``=`` or "is", and a quote."""
 
 PIN_VALUE = rb"(?P<value>[0-9]{4,8})(?![0-9A-Za-z_:/-]|[.,][0-9])"
-SEED_WORDS = rb"(?P<words>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})(?![A-Za-z0-9_-])"
+_SEED_FOR = rb"(?:" + _FOR + rb"|[ \t]*\([^()\r\n]{1,40}\))?"
+SEED_SEPARATOR = _SEED_FOR + rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)(?:[ \t]*:)?[ \t]+|[ \t]+-[ \t]+)[\"'`]?"
+"""What stands between a seed phrase's name and its words on its line: what it is for or an aside
+in brackets, then a colon, ``=``, "is" (or "is:"), or a spaced dash (the screen reads every dash
+as a hyphen), and a quote."""
+SEED_BELOW = _SEED_FOR + rb"[ \t]*(?:[:-][ \t]*)?\r?\n(?:[ \t]*\r?\n)?"
+"""What stands between a seed phrase's name and its words on the lines below: what it is for or an
+aside, maybe a colon or a dash, the end of the line and maybe a blank line."""
+_WORD_NUMBER = rb"(?:[0-9]{1,2}(?:[.):][ \t]*|[ \t]+))?"
+SEED_WORDS = (
+    rb"(?P<words>" + _WORD_NUMBER + rb"[a-z]{3,8}(?:(?:[ \t]+|[ \t]*,[ \t]*)" + _WORD_NUMBER + rb"[a-z]{3,8}){11,23})"
+    rb"(?![A-Za-z0-9_-])"
+)
+"""A seed phrase's words on one line, apart by spaces or commas, each maybe numbered (``1. legal
+2. winner …``)."""
+SEED_LINES = rb"(?P<words>(?:[ \t]*(?:[-*][ \t]+)?" + _WORD_NUMBER + rb"[a-z]{3,8}[ \t]*(?:\r?\n|\Z)){12,24})"
+"""A seed phrase's words one to a line (maybe numbered, or a list's items): the phrase ends where a
+line holds anything else."""
 RECOVERY_CODE = (
     rb"(?P<code>(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,7}"
     rb"|[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,7}|[0-9]{5}-[0-9]{5}|[0-9]{4}[ -]?[0-9]{4}|[0-9]{8,10})(?![0-9A-Za-z_:/-]|\.[0-9A-Za-z])"
 )
 LISTED_SEPARATOR = (
-    rb"(?:[ \t]+(?:for|of|on|to)(?:[ \t]+[^\s:=]{1,32}){1,4}?)?"
-    rb"(?:[ \t]*(?:[:-]|\xe2\x80[\x93\x94])?[ \t]*\r?\n[ \t]*(?:\r?\n[ \t]*)?(?:[-*][ \t]+)?|[ \t]+(?:-|\xe2\x80[\x93\x94])[ \t]+|[ \t]+)"
+    _FOR + rb"?(?:[ \t]*(?:[:-]|\xe2\x80[\x93\x94])?[ \t]*\r?\n[ \t]*(?:\r?\n[ \t]*)?(?:[-*][ \t]+)?|[ \t]+(?:-|\xe2\x80[\x93\x94])[ \t]+|[ \t]+)"
 )
 """What stands between recovery codes' name and the codes when no colon or "is" on the same line
 does: a space, a dash, or the end of the line (after a colon too; a blank line and a list's item
@@ -79,7 +94,9 @@ class CodeChecks(ValueChecks):
     pin_value = compiled(CODE_SEPARATOR + PIN_VALUE)
     bare_pin = compiled(rb"[ \t]+" + PIN_VALUE + rb"(?=[ \t]*(?:[.,;:()!]|\r|\n|\Z)|[ \t]+(?:for|of|on|to)[ \t])")
     passcode = compiled(rb"(?i:passcode)")
-    seed_words = compiled(CODE_SEPARATOR + SEED_WORDS)
+    seed_words = compiled(SEED_SEPARATOR + SEED_WORDS)
+    seed_below = compiled(SEED_BELOW + rb"[ \t]*" + SEED_WORDS)
+    seed_lines = compiled(SEED_BELOW + SEED_LINES)
     recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
     recovery_listed = compiled(LISTED_SEPARATOR + LISTED_CODE)
     recovery_run = compiled(CODE_SEPARATOR + GENERATED_CODE)
@@ -102,16 +119,23 @@ class CodeChecks(ValueChecks):
         return value is not None and not self.example_digits(buffer, *value.span("value"))
 
     def seed_phrase(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Whether a seed phrase follows its name: as many words as a seed phrase has, three in
-        four of them different (compared in place: a word's copy would be the secret's)."""
-        phrase = self.seed_words.match(buffer, match.end())
+        """Whether a seed phrase follows its name, on its line or one word to a line below it: as
+        many words as a seed phrase has, three in four of them different (compared in place: a
+        word's copy would be the secret's), and at most one in six a word of grammar (the wordlist
+        has a few, such as ``that`` and ``when``; a sentence has more)."""
+        phrase = (
+            self.seed_words.match(buffer, match.end())
+            or self.seed_below.match(buffer, match.end())
+            or self.seed_lines.match(buffer, match.end())
+        )
         if phrase is None:
             return False
         words = [found.span() for found in self.seed_word.finditer(buffer, *phrase.span("words"))]
         different = sum(
             not any(same_bytes(buffer, word, earlier) for earlier in words[:i]) for i, word in enumerate(words)
         )
-        return len(words) in _SEED_LENGTHS and different * 4 >= len(words) * 3
+        grammar = sum(self.grammar_word.fullmatch(buffer, *word) is not None for word in words)
+        return len(words) in _SEED_LENGTHS and different * 4 >= len(words) * 3 and grammar * 6 <= len(words)
 
     def recovery_code(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether a recovery code follows its name: four different characters or more besides

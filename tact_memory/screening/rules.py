@@ -51,6 +51,10 @@ _SELECTOR = rb"(?P<quote>[\"'`])(?P<selector>(?:(?!(?P=quote))[^\r\n]){1,128}?)(
 """A field's selector or label in quotes, as a browser test gives it."""
 
 _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
+
+_SEED_WORD_COUNT = rb"[ -](?i:words?)(?:[ _-](?i:phrase|seed|mnemonic|backup))?"
+"""What follows a seed phrase's count of words as its name (``12 words``, ``24-word phrase``)."""
+
 _PAIR_VALUE = rb"[\"']?[ \t]*(?:=|:(?![:/]))"
 """What follows a name/value pair's ``value``: a closing quote (JSON's ``"value":``) and its separator."""
 
@@ -1351,10 +1355,23 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for word in (b"door", b"gate", b"alarm", b"keypad", b"lockbox", b"garage", b"pass", b"unlock")
         for pattern in spelled(word, rb"[ _-]?(?i:code)", gap=rb"[A-Za-z0-9_]")
     ),
+    # A seed phrase by the names wallets and notes give it: the mnemonic, the seed phrase, the wallet
+    # seed, the secret phrase, BIP39, the 12 (or 24) words.
     *(
         ("credential_assignment", pattern, Checks.seed_phrase)
-        for word, name in ((b"mnemonic", rb"(?:[ _-]?(?i:phrase|words))?"), (b"seed", rb"[ _-]?(?i:phrase|words)"))
+        for word, name in (
+            (b"mnemonic", rb"(?:[ _-]?(?i:phrase|words))?"),
+            (b"seed", rb"[ _-]?(?i:phrase|words)"),
+            (b"wallet", rb"[ _-]?(?i:seed|phrase|words|mnemonic)"),
+            (b"secret", rb"[ _-]?(?i:phrase|words)"),
+            (b"bip", rb"[ _-]?39(?:[ _-]?(?i:mnemonic|phrase|seed|words))?"),
+            *((count, _SEED_WORD_COUNT) for count in (b"twelve", b"fifteen", b"eighteen", b"twenty-one", b"twenty one", b"twenty-four", b"twenty four")),
+        )
         for pattern in spelled(word, name, gap=rb"[A-Za-z0-9_]")
+    ),
+    *(
+        ("credential_assignment", word_start(count, _SEED_WORD_COUNT, gap=rb"[A-Za-z0-9_.]"), Checks.seed_phrase)
+        for count in (b"12", b"15", b"18", b"21", b"24")
     ),
     # An app password in the shape Google issues one: app password for Gmail: abcd efgh ijkl mnop.
     # Found by the whole name, each spelling a literal: "app" alone is in most notes.

@@ -151,16 +151,62 @@ def test_code_and_words_after_passcode_are_kept(text: str) -> None:
 
 # Lower-case words of three to eight letters, as a seed phrase's wordlist has (a sample, drawn by
 # hypothesis, not the wordlist itself).
-seed_word = st.text(string.ascii_lowercase, min_size=3, max_size=8)
+seed_word = st.text(string.ascii_lowercase, min_size=3, max_size=8).filter(lambda word: not re.fullmatch(GRAMMAR_WORD, word.encode()))
 SEED_NAMES = ["mnemonic", "MNEMONIC", "Mnemonic phrase", "seed phrase", "Seed words", "SEED_PHRASE", "recovery phrase",
-              "secret recovery phrase", "wallet recovery seed"]  # fmt: skip
+              "secret recovery phrase", "wallet recovery seed", "wallet seed", "Wallet phrase", "WALLET_MNEMONIC", "secret phrase",
+              "BIP39", "bip-39 mnemonic", "BIP39 seed", "12 words", "the 24 words", "24-word phrase", "twelve words",
+              "Twenty-four words", "the 12-word seed", "Seed phrase (Ledger)"]  # fmt: skip
+seed_words = st.sampled_from([12, 15, 18, 21, 24]).flatmap(lambda n: st.lists(seed_word, min_size=n, max_size=n, unique=True))
 
 
-@given(name=st.sampled_from(SEED_NAMES), separator=st.sampled_from([": ", "=", " is "]),
-       words=st.sampled_from([12, 15, 18, 21, 24]).flatmap(lambda n: st.lists(seed_word, min_size=n, max_size=n, unique=True)),
-       quote=st.sampled_from(["", '"', "'"]), after=st.sampled_from(["", "\n", ".", " (on paper in the safe)"]))  # fmt: skip
+@given(name=st.sampled_from(SEED_NAMES), separator=st.sampled_from([": ", "=", " is ", " is: ", " are: ", " - ", " \u2014 "]),
+       words=seed_words, quote=st.sampled_from(["", '"', "'"]),
+       after=st.sampled_from(["", "\n", ".", " (on paper in the safe)"]))  # fmt: skip
 def test_a_seed_phrase_after_its_name_is_refused(name: str, separator: str, words: list[str], quote: str, after: str) -> None:
     text = f"{name}{separator}{quote}{' '.join(words)}{quote}{after}"
+    assert find_secret(text) == "credential_assignment"
+
+
+def _numbered(words: list[str], style: str) -> list[str]:
+    return [style.format(n=n, word=word) for n, word in enumerate(words, 1)]
+
+
+@given(name=st.sampled_from(SEED_NAMES), words=seed_words,
+       style=st.sampled_from(["{word}", "{n}. {word}", "{n}) {word}", "{n} {word}", "{n}.{word}"]),
+       layout=st.sampled_from([": {}", ":\n{}", "\n{}", ":\n\n  {}", " -\n{}"]),
+       joiner=st.sampled_from([" ", ", ", "\n", "\n- ", "\n* "]),
+       after=st.sampled_from(["", "\n", "\n\nKeep it offline.", "\nstored in the safe"]))  # fmt: skip
+def test_a_seed_phrase_numbered_listed_or_on_the_lines_below_is_refused(
+    name: str, words: list[str], style: str, layout: str, joiner: str, after: str
+) -> None:
+    items = _numbered(words, style)
+    if joiner.startswith("\n"):
+        assume(layout != ": {}")  # a list's words begin below their name
+        body = joiner.lstrip("\n") + joiner.join(items)
+    else:
+        body = joiner.join(items)
+    text = name + layout.format(body) + after
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seed phrase - ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic",
+        "The seed phrase is: ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic",
+        "wallet seed: legal winner thank year wave sausage worth useful legal winner thank yellow",
+        "the 12 words are: ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic",
+        "ledger 24 words: ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic legal winner year wave "
+        "sausage worth useful yellow letter advice cage absurd",
+        "BIP39: ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic",
+        "Seed phrase:\nozone drill grab fiber curtain grace pudding thank cruise elder eight picnic",
+        "Seed phrase (ledger):\n\n  ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic\n",
+        "seed phrase: 1. ozone 2. drill 3. grab 4. fiber 5. curtain 6. grace 7. pudding 8. thank 9. cruise 10. elder 11. eight 12. picnic",
+        "Recovery phrase:\n1. ozone\n2. drill\n3. grab\n4. fiber\n5. curtain\n6. grace\n7. pudding\n8. thank\n9. cruise\n10. elder\n"
+        "11. eight\n12. picnic",
+    ],
+)
+def test_seed_phrases_in_the_forms_notes_write_them_are_refused(text: str) -> None:
     assert find_secret(text) == "credential_assignment"
 
 
@@ -176,6 +222,14 @@ def test_a_seed_phrase_after_its_name_is_refused(name: str, separator: str, word
         "seed phrase: twelve random words from the list",
         "mnemonic = generate_mnemonic(strength=128)",
         "seed: ozone drill grab fiber curtain grace pudding thank cruise elder eight picnic",
+        # Sentences after the newer names: more words of grammar than the wordlist gives a phrase.
+        "the 12 words are: the ones you wrote on the card when you set up the wallet",
+        "wallet seed: generated from the hardware device when you first power it and never shown",
+        "secret phrase: whisper this into the microphone then press enter and wait for the tone",
+        "BIP39 mnemonic: twelve words from a list of many that encode random bits with checksum",
+        "Seed phrase:\nwrite it down on paper and keep it somewhere safe from water and fire",
+        # One word to a line for fewer lines than a phrase has, then prose.
+        "Seed words:\nozone\ndrill\ngrab\nfiber\nwrite the rest down later when the card is back",
     ],
 )
 def test_what_is_no_seed_phrase_is_kept(text: str) -> None:
