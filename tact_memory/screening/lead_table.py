@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "37a75173ed2c2a4736b1d13350b3de02"
+DIGEST = "b43db5fc026d8da7f478b4a0e1c28301"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -952,6 +952,7 @@ LEADS: tuple[bytes, ...] = (
     b'EMAIL / ',
     b' -',
     b' / ',
+    b' : ',
     b'login',
     b'Login',
     b'LOGIN',
@@ -1027,6 +1028,18 @@ LEADS: tuple[bytes, ...] = (
     b'authenticate as',
     b'Authenticate as',
     b'authenticated as',
+    b'login',
+    b'Login',
+    b'LOGIN',
+    b'user',
+    b'User',
+    b'USER',
+    b'username',
+    b'Username',
+    b'USERNAME',
+    b'account',
+    b'Account',
+    b'ACCOUNT',
     b'into',
     b'login',
     b'Login',
@@ -1052,6 +1065,20 @@ LEADS: tuple[bytes, ...] = (
     b'Paste',
     b'input',
     b'Input',
+    b'answer',
+    b'Answer',
+    b'reply',
+    b'Reply',
+    b'respond',
+    b'Respond',
+    b'give',
+    b'Give',
+    b'use',
+    b'Use',
+    b'supply',
+    b'Supply',
+    b'provide',
+    b'Provide',
     b'use',
     b'Use',
     b'enter',

@@ -1427,6 +1427,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),
+    # ... and on either side of a spaced colon, after a word of a login or with an address for the
+    # user: creds -> ann@example.com : ...; only a password that looks generated counts.
+    ("credential_assignment", rb" : ", Checks.spaced_colon_pair),
     # A user and a password right after a login's word and a colon or "is", joined with no space
     # around a slash, by a comma or by "and": Staging login: ann/..., Credentials for the demo:
     # demo, ..., the DB creds are app and .... Found by the word (each spelling a literal); the
@@ -1490,6 +1493,18 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             b"authenticated as",
         )
     ),
+    # A password after an account given as a login's, a user's or an account's value, joined to it
+    # by "with" or "using": the shared login is ops@corp.com with ..., user: deploy using ....
+    # Found by the name; only a value that looks generated counts (the login is ann with Google).
+    *(
+        ("credential_assignment", pattern, Checks.account_with_value)
+        for word in (b"login", b"user", b"username", b"account")
+        for pattern in spelled(
+            word,
+            rb"(?:[ \t]*:[ \t]*|[ \t]+is[ \t]+)(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})[ \t]+(?:with|using)[ \t]+",
+            gap=rb"[A-Za-z0-9_-]",
+        )
+    ),
     # ... with what it logs into first: log into staging as admin with .... Found by "into".
     (
         "credential_assignment",
@@ -1517,12 +1532,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", lead + rb"[ \t]+(?=[^\s]{6,64}[ \t]+as[ \t]+[A-Za-z0-9])", Checks.login_with_value)
         for lead in (b"in with", b"IN WITH", b"in using", b"login with", b"Login with", b"authenticated with", b"Authenticated with")
     ),
-    # A value to type where a password is asked for: For the sudo password, enter ...; When asked
-    # for the password, type ...; At the password prompt type .... Found by the verb.
+    # A value to type or give where a password is asked for: For the sudo password, enter ...;
+    # When asked for the password, type ...; At the password prompt type ...; When asked for the
+    # vault passphrase, answer .... Found by the verb.
     *(
         ("credential_assignment", pattern, Checks.typed_when_asked)
-        for verb in (b"enter", b"type", b"paste", b"input")
-        for pattern in spelled(verb, rb"(?:[ \t]+in)?[ \t]+", gap=rb"[A-Za-z0-9_-]")[:2]
+        for verb in (b"enter", b"type", b"paste", b"input", b"answer", b"reply", b"respond", b"give", b"use", b"supply", b"provide")
+        for pattern in spelled(verb, rb"(?:[ \t]+(?:in|with))?[ \t]+", gap=rb"[A-Za-z0-9_-]")[:2]
     ),
     # An address and a password that "use" or "enter" gives together: use demo@example.com and
     # .... Found by the verb; only a password with a symbol, a digit and both cases counts.

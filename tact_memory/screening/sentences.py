@@ -111,6 +111,9 @@ _VALUE_WORDS = (b"'s value", "\u2019s value".encode(), b" value", b" Value")
 """What may follow a credential's name and still name it: its value (``the token value is …``,
 ``the API key's value: …``)."""
 
+_SHORTCUT = rb"(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+"
+"""A keyboard shortcut (``Ctrl+Shift+V``)."""
+
 
 class SentenceChecks(ValueChecks):
     """The words before a value that name a credential, and the checks of sentences that give one."""
@@ -178,7 +181,12 @@ class SentenceChecks(ValueChecks):
     default_account = compiled(DEFAULT_ACCOUNT)
     # A verb that gives a value and the value, right before what it is for: "use ... " before "to log in".
     value_given_before = compiled(rb"(?<![A-Za-z])(?i:use|uses|used|enter|type|paste)[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,128})[\"'`]?[ \t]*\Z")
-    tool_or_shortcut = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+(?:[0-9]+(?:\.[0-9]+)*\+?)?|(?:(?i:ctrl|alt|shift|cmd|command|option|super|meta|win|fn)\+)+\S+")
+    tool_or_shortcut = compiled(rb"(?:[A-Z]?[a-z]+|[A-Z]+(?![a-z]))+(?:[0-9]+(?:\.[0-9]+)*\+?)?|" + _SHORTCUT)
+    shortcut = compiled(_SHORTCUT)
+    account_state = compiled(
+        rb"(?i:active|inactive|enabled|disabled|locked|unlocked|suspended|expired|created|deleted|blocked|verified"
+        rb"|unverified|configured|provisioned|shared|linked|required|protected|secured|ready|new)"
+    )
     pass_holder = compiled(rb"(?<![A-Za-z0-9_-])" + PASS_HOLDER + rb"[ \t]+\Z")
     aside_account = compiled(rb"[ \t]*(?:(?i:user|login|account)[ \t]+)?" + DEFAULT_ACCOUNT + rb"[ \t]*")
     address_user = compiled(rb"(?<![^\s(,;])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\Z")
@@ -746,6 +754,25 @@ class SentenceChecks(ValueChecks):
             and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         )
 
+    def spaced_colon_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a user and a password on either side of a colon with spaces around it, where
+        a word of a login comes before the user or the user is an email address (``creds for the
+        test tenant -> ann@example.com : ...``), and the password looks generated
+        (:meth:`bare_value`). A spaced colon is also a label's (``Login : ann``) and a conditional
+        expression's, so not after a question mark on its line (``login = is_admin ? admin :
+        Guest2024x``)."""
+        line = buffer.rfind(b"\n", max(0, match.start() - MAX_LOGIN_CONTEXT), match.start()) + 1
+        if buffer.find(b"?", line, match.start()) >= 0 or not self.bare_value(buffer, match.end()):
+            return False
+        if self.user_pair(buffer, match.start(), match.end()):
+            return True
+        near = max(0, match.start() - _PAIR_USER)
+        return (
+            buffer.find(b"@", near, match.start()) >= 0
+            and self.address_user.search(buffer, near, match.start()) is not None
+            and self.user_pair(buffer, match.start(), match.end(), labelled=True)
+        )
+
     def quoted_network_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether a wireless network's quoted name and its password stand on either side of the
         spaced slash that ``match`` is (``wifi: "Home Net" / ...``, ``Wi-Fi 'Cafe Guest' / ...``):
@@ -882,13 +909,15 @@ class SentenceChecks(ValueChecks):
         return self.named_earlier(buffer, match.start()) and self.bare_value(buffer, match.end())
 
     def typed_when_asked(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a value to type where a password is asked for: "enter", "type", "paste" or
-        "input" opening a clause after a comma, where the clause before names a credential at the
-        end of a phrase (``For the sudo password, enter ...``, ``When asked for the password, type
-        ...``; :meth:`named_earlier`), or right after a prompt or a field that a credential word
-        names (``At the password prompt type ...``, ``In the password field, type ...``). The
-        value must end its clause and could be a password (:meth:`clause_value`), or look
-        generated (:meth:`bare_value`)."""
+        """Check for a value to type or give where a password is asked for: "enter", "type",
+        "paste", "input", "answer", "reply", "respond", "give", "use", "supply" or "provide" (maybe
+        with "in" or "with" after it) opening a clause after a comma, where the clause before
+        names a credential at the end of a phrase (``For the sudo password, enter ...``, ``When
+        asked for the vault passphrase, answer ...``; :meth:`named_earlier`), or right after a
+        prompt or a field that a credential word names (``At the password prompt type ...``, ``In
+        the password field, type ...``). The value must end its clause and could be a password
+        (:meth:`clause_value`), or look generated (:meth:`bare_value`), and be no keyboard
+        shortcut (``use Ctrl+V``)."""
         end = match.start()
         while end and buffer[end - 1] in b" \t":
             end -= 1
@@ -897,7 +926,12 @@ class SentenceChecks(ValueChecks):
         named = (comma and self.named_earlier(buffer, end)) or (
             self.prompt_before.search(buffer, max(0, end - 24), end) is not None and self.word_within_reach(buffer, end, 48)
         )
-        return named and (self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end()))
+        if not named:
+            return False
+        found = self.value_at(buffer, match.end(), tight=False)
+        if found is not None and self.shortcut.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
+            return False
+        return self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())
 
     def answered_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value given as the answer, on the line below or as the rest of its line, to a
@@ -957,6 +991,18 @@ class SentenceChecks(ValueChecks):
         if self.login_as.search(buffer, max(line, user - MAX_LOGIN_AS), user) is None:
             return False
         return self.bare_value(buffer, match.end()) or self.clause_value(buffer, match.end())
+
+    def account_with_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a password after an account that a login's, a user's or an account's name
+        gives, joined to it by "with" or "using" (``the shared login is ops@corp.com with ...``,
+        ``user: deploy using ...``): the user is no word of grammar (``the user is in with ...``)
+        nor a state the account is in (``the account is locked with reason2FA``), and the value
+        has a generated one's texture (:meth:`bare_value`), as such an account is given a way in
+        as often (``the login is ann with Google``, ``user: admin with SSO``)."""
+        user = match.span("user")
+        if self.grammar_word.fullmatch(buffer, *user) is not None or self.account_state.fullmatch(buffer, *user) is not None:
+            return False
+        return self.bare_value(buffer, match.end())
 
     def spaced_login_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password with a space between them after a login's label and

@@ -572,6 +572,9 @@ TYPED_WHEN_ASKED = [
     "For the sudo password, enter {v}", "When asked for the password, type {v}", "When prompted for a password, type in {v}",
     "At the password prompt type {v}", "In the password field, paste {v}", "At the passphrase prompt, enter {v}.",
     "For the VPN password, Enter {v}", "when the installer asks for the admin password, input {v}",
+    "When asked for the vault passphrase, answer {v}", "When prompted for the password, reply with {v}",
+    "For the sudo password, use {v}", "At the password prompt, give {v}", "when the wizard asks for the token, Provide {v}",
+    "For the keystore password, supply {v}", "When the script asks for the root password, respond with {v}",
 ]  # fmt: skip
 
 
@@ -599,6 +602,12 @@ def test_each_place_a_password_is_asked_for_is_read(form: str) -> None:
         "For the password, enter your email2", "In the search field, type Xk9mQ2vLp7", "At the prompt type exit2",
         "type PasswordPrompt2 = string", "If the password is wrong, enter it again", "For the password, type a passphrase of 4 words",
         "In the password field, type your name",
+        # what to give that is a place, a tool, a name or a keyboard shortcut
+        "For the password, use the one in the vault", "For the token, use GITHUB_TOKEN", "For the password, use a password manager",
+        "For the API key, use your own", "For the token, use $GH_TOKEN", "For the password hash, use argon2id", "For passwords, use bcrypt",
+        "When asked for the password, answer with the one from 1Password", "For the password prompt, use expect",
+        "When asked for the password, provide it via stdin", "For the key, use ed25519", "For the SSH key, use id_ed25519",
+        "For the password, use Ctrl+V", "For the sudo password, enter Ctrl+Shift+V", "For the password reset, use the admin panel",
     ],
 )  # fmt: skip
 def test_return_types_other_phrases_and_other_typing_are_kept(text: str) -> None:

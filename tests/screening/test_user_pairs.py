@@ -549,6 +549,64 @@ def test_what_follows_a_user_a_login_logs_in_as_that_is_no_password_is_kept(text
     assert find_secret(text) is None, text
 
 
+# An account given as a login's, a user's or an account's value, then "with" or "using" and the
+# password: only a generated value, as such an account is given a way in as often.
+ACCOUNTS_WITH = ["The shared login is {u} with", "login: {u} with", "the test user is {u} with", "User: {u} using", "Username: {u} with",
+                 "the admin account is {u} using", "LOGIN: {u} with", "Account is {u} with"]  # fmt: skip
+
+
+@given(form=st.sampled_from(ACCOUNTS_WITH), user=st.sampled_from(USERS), value=generated, after=st.sampled_from(["", ".", " on the build box", ", then run the migrations"]))
+def test_a_generated_password_after_an_account_given_as_a_login_s_value_is_refused(form: str, user: str, value: str, after: str) -> None:
+    text = f"{form.format(u=user)} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a way in, a weak word or an attribute that is no password
+        "The shared login is ops@corp.com with SSO", "the login is ann with Google", "Login is admin with the usual password",
+        "The login is admin with hunter22", "username: ann with id 4821", "the user is bob with UID 1001", "the user is root with uid0",
+        "The account is ann with role admin2", "the user is bob with ssh-ed25519",
+        # a state the account is in, or a word of grammar where the user stands
+        "the account is disabled with reason2FA", "the account is Locked with code AX93kd2", "the user is in with Xk9qrvPq72mZb4",
+    ],
+)  # fmt: skip
+def test_what_follows_an_account_given_as_a_login_s_value_that_is_no_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
+# A user and a password on either side of a spaced colon, after a word of a login or with an
+# address for the user: only a generated value.
+@given(
+    before=st.sampled_from(["creds for the test tenant -> ", "Staging login: ", "credentials ", "the admin login is ", "", "SMTP relay - "]),
+    user=st.sampled_from(["ann@example.com", "mailer@mail.example.co.uk", "svc-ci+builds@corp.example"]),
+    value=generated,
+    after=st.sampled_from(["", ".", " (rotated monthly)", "\nthen run the migrations"]),
+)
+def test_an_address_and_a_generated_password_around_a_spaced_colon_are_refused(before: str, user: str, value: str, after: str) -> None:
+    text = f"{before}{user} : {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@given(before=st.sampled_from(["Staging login ", "DB creds: ", "the staging login is ", "credentials for the demo: "]), user=st.sampled_from(USERS), value=generated)
+def test_a_user_and_a_generated_password_around_a_spaced_colon_after_a_login_word_are_refused(before: str, user: str, value: str) -> None:
+    text = f"{before}{user} : {value}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = user ? login : Other2x", "Login : ann", "login = is_admin ? admin : Guest2024x", "email: ann@example.com : Phone2 555",
+        "the staging login is admin : hunter22", "creds: ann@example.com : see vault", "Ratio : 3:4", "Title : Report2024 draft",
+        "ann@example.com : sent 2024-05-01",
+    ],
+)  # fmt: skip
+def test_what_a_spaced_colon_joins_that_is_no_pair_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 # A login's verb and "with", the password, then the user it logs in as: only a generated value.
 @given(
     verb=st.sampled_from(["Logged in with", "log in with", "signed in using", "login with", "Authenticated with"]),
