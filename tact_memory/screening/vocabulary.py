@@ -436,18 +436,19 @@ _PURPOSE_TERM = (
     rb"'[^'\r\n]{1,128}(?:'|\Z)|\"[^\"\r\n]{1,128}(?:\"|\Z)|" + PROMPTED_PATH
     + rb"|[A-Za-z0-9_.+-]{1,64}@[A-Za-z0-9_.-]{1,128}|" + URL_SCHEME + rb"//[^\s'\"]{1,128}"
 )
-# A credential's name followed by what it is for, where it came from, since or until when, or a
-# clause that says which it is, up to four words, or by "again" or "now" alone, ending where a
-# linking word follows (the password for the staging DB, the API key of the billing service, the
-# password from the seed script, the password until Friday, the password we agreed on, the token
-# that works, the password again; in the languages whose "is" the linking words know: le mot de
-# passe du serveur d'exemple, das Passwort für den Router); or by the account or the service it
-# opens alone, as those languages put it after the noun (le mot de passe admin, la contraseña root,
-# la password wifi).
+# A credential's name followed by what it is for, where it came from, since or until when, in up
+# to four words, or a clause that says which it is, in up to seven, or by "again" or "now" alone,
+# ending where a linking word follows (the password for the staging DB, the API key of the billing
+# service, the password from the seed script, the password until Friday, the password we agreed
+# on, the token that the vendor gave us for the portal, the password again; in the languages
+# whose "is" the linking words know: le mot de passe du serveur d'exemple, das Passwort für den
+# Router); or by the account or the service it opens alone, as those languages put it after the
+# noun (le mot de passe admin, la contraseña root, la password wifi).
+_PURPOSE_WORD = rb"[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _PURPOSE_TERM + rb")"
 PURPOSE = (
     rb"(?P<name>[A-Za-z]" + NAME_CHAR + rb"{0,63})[ \t]+"
-    rb"(?:(?:for|of|on|in|at|to|from|after|since|until|till|during|with|between|across|among|" + OTHER_FOR + rb"|that|which|we|I|you|they)"
-    rb"(?:[ \t]+(?:(?:[A-Za-z0-9_.'-]|" + ACCENTED_LETTER + rb"){1,32}|" + _PURPOSE_TERM + rb")){1,4}|again|now"
+    rb"(?:(?:for|of|on|in|at|to|from|after|since|until|till|during|with|between|across|among|" + OTHER_FOR + rb")"
+    rb"(?:" + _PURPOSE_WORD + rb"){1,4}|(?:that|which|we|I|you|they)(?:" + _PURPOSE_WORD + rb"){1,7}|again|now"
     rb"|(?i:admin(?:istrat(?:or|eur))?|administrador|amministratore|root|superuser|wifi|wi-fi|wlan|ssh|vpn|sudo))\Z"
 )
 # What a sentence may say between a credential's name and the "to" or "as" before its new value,

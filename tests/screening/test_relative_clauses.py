@@ -23,6 +23,10 @@ RELATIVE = [
     "the password you need is {}",
     "the root password which the vendor gave us is {}",
     "the passphrase they chose is {}, ask before changing it",
+    # a longer clause, up to seven words, before "is" or a colon
+    "the password we use for all the staging boxes: {}",
+    "The password that the vendor gave us for the portal is {}",
+    "the API key I generated yesterday for the CI job: {}",
     # where it came from, since or until when, or that it is given once more
     "the password from the seed script is {}",
     "New password after the reset: {}",
@@ -65,6 +69,8 @@ def test_a_token_after_a_relative_clause_is_refused(value: str) -> None:
         "the secret that leaked is rotated now", "the key that we use is RSA-4096", "the token that the API returns is opaque",
         "the password you enter is hashed with bcrypt", "the key that matters is KEY_ID", "the token you need is GITHUB_TOKEN",
         "the password that works is in the vault",
+        "the password that we use for everything is in the vault", "the token that the CI job uses for the deploy is expired",
+        "the key that the vendor gave us for the portal is RSA-4096",
         "the token from the request is validated", "The key after rotation is stored in KMS", "The secret since v2 is base64-encoded",
         "password from env: DB_PASSWORD", "token from header: X-Auth-Token", "Token now: expired", "password again: same as before",
         "token after refresh: short-lived, 15 min", "Token since last deploy: v2.3.1-rc4", "secret from k8s: db-credentials-v2",
