@@ -72,6 +72,8 @@ MAX_LISTED = 8
 (:meth:`AssignmentChecks.listed_value`)."""
 
 _OPERATOR_STARTS = (b"??", b"||", b"&&", b"?", b":")
+_CLOSING = {ord("("): ord(")"), ord("{"): ord("}"), ord("["): ord("]")}
+"""The bracket that closes each opening one."""
 """What an assignment's operator may have before its ``=`` (or ``:=``), longest first."""
 
 MAX_PROMPTED_PATH = 160
@@ -179,6 +181,8 @@ class AssignmentChecks(SentenceChecks):
     code_word = compiled(rb"[.\[$(]")  # what a reference written as code has: process.env.X, ENV["X"], $X, getenv(...)
     suffixed_credential = compiled(SUFFIXED_CREDENTIAL)
     quote_or_line = compiled(rb"[\"'\r\n]")
+    element_opening = compiled(rb"[\[{(,][ \t\r\n]*\Z")
+    pair_closing = compiled(rb"[ \t]*[bBrRuUfF@$]{0,2}(?P<q>[\"'`])(?:(?!(?P=q))[^\\\r\n]|\\.){1,256}(?P=q)[ \t]*[)}\]]")
     # A class's or an object's name and :: or -> before a constant (Config::DB_PASSWORD,
     # $this->PASSWORD); one joined by a dot is part of the name (Context.SECURITY_CREDENTIALS).
     dotted_prefix = compiled(rb"(?:\$?[A-Za-z_][A-Za-z0-9_.]{0,63}(?:::|->))+\Z")
@@ -603,25 +607,62 @@ class AssignmentChecks(SentenceChecks):
         """Check for a credential's name and its value given to a call as its first two arguments,
         both quoted (``define('DB_PASSWORD', '...')``, WordPress's ``define( 'AUTH_KEY', '...' )``,
         ``os.Setenv("API_KEY", "...")``, ``headers.put("X-Api-Key", "...")``), or as its second
-        and third after a section's name (configparser's ``cfg.set("db", "password", "...")``).
-        A tuple or a list of names (``("password", "email")``) is no call, and a call's second
+        and third after a section's name (configparser's ``cfg.set("db", "password", "...")``);
+        or as a pair in brackets (:meth:`bracketed_pair`). A tuple or a list of names
+        (``("password", "email")``) is no call, and a call's second
         argument is as often a default, a label or a translation (``get("token", "none")``,
         ``_("password", "Passwort")``) as a value: a value of its own counts when it has a digit,
         a symbol or a case step inside."""
         end = match.start()  # the quote that closes the name
         start = self.name_ending_at(buffer, end)
-        if start is None or start < 3 or buffer[start - 1] != buffer[end]:
+        if start is None or start < 2 or buffer[start - 1] != buffer[end]:
             return False
         bracket = self.before_spaces(buffer, start - 2)  # define( 'DB_PASSWORD', '...' )
+        called = bracket >= 1 and buffer[bracket] == ord("(") and buffer[bracket - 1] in NAME_CHARS
+        if buffer[bracket] in b"({[" and not called:
+            # a pair as an element of a list or a map (a tuple alone is as often one of names)
+            outer = self.element_opening.search(buffer, max(0, bracket - 64), bracket)
+            return outer is not None and self.bracketed_pair(buffer, bracket, start, end, match.end())
         if buffer[bracket] == ord(","):  # after a section's name: set("db", "password", "...")
             section = self.before_spaces(buffer, bracket - 1)
             opening = buffer.rfind(buffer[section : section + 1], max(0, section - 64), section) if buffer[section] in b"\"'" else -1
             if opening < 0 or self.quote_or_line.search(buffer, opening + 1, section) is not None:
                 return False
             bracket = self.before_spaces(buffer, opening - 1)
-        if buffer[bracket] != ord("(") or bracket < 1 or buffer[bracket - 1] not in NAME_CHARS:
+            called = bracket >= 1 and buffer[bracket] == ord("(") and buffer[bracket - 1] in NAME_CHARS
+        if not called:
             return False  # no call, or "(" opens a tuple, not a call's arguments
         return self.credential_argument(buffer, start, end, match.end())
+
+    def infix_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a credential's quoted name and its quoted value joined by Kotlin's ``to``
+        (``mapOf("password" to "...")``), the value one of its own with a digit, a symbol or a
+        case step (:meth:`credential_argument`)."""
+        end = match.start()  # the quote that closes the name
+        start = self.name_ending_at(buffer, end)
+        if start is None or start < 1 or buffer[start - 1] != buffer[end]:
+            return False
+        return self.credential_argument(buffer, start, end, match.end())
+
+    def atom_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a credential's name as an atom and its value, a pair in braces as Erlang and
+        Elixir configure an application (``{password, "..."}``, ``{:api_key, "..."}``), judged as
+        a bracketed pair of quoted strings is (:meth:`bracketed_pair`)."""
+        return self.bracketed_pair(buffer, match.start(), *match.span("symbol"), match.end())
+
+    def bracketed_pair(self, buffer: bytearray, bracket: int, start: int, end: int, value: int) -> bool:
+        """Whether a tuple, a list or a brace of exactly two, opened at ``bracket``, holds a
+        credential's name and its value (a form's fields as pairs, ``data=[("username", "ann"),
+        ("password", "...")]``; a C++ map's ``{{"password", "..."}}``; Erlang's ``{password,
+        "..."}``): the bracket closes right after the value, and the value is one of its own with
+        a digit, a symbol or a case step (:meth:`credential_argument`), as a tuple of names
+        (``("password", "email")``) or a choice's value and label (``("password", "Password")``)
+        has none. A pair of quoted strings counts as an element of a list or a map only (see
+        :meth:`call_pair`): a tuple alone is as often one of names."""
+        closing = self.pair_closing.match(buffer, value)
+        if closing is None or buffer[closing.end() - 1] != _CLOSING[buffer[bracket]]:
+            return False
+        return self.credential_argument(buffer, start, end, value)
 
     def constant_argument(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a constant that names a credential given to a call and then a quoted value

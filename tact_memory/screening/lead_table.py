@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "b43db5fc026d8da7f478b4a0e1c28301"
+DIGEST = "fd4cf682ff05db9380943053d8e39aca"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -431,6 +431,9 @@ LEADS: tuple[bytes, ...] = (
     b'Sequelize',
     b'DriverManagerDataSource',
     b'SingleConnectionDataSource',
+    b'UsernamePasswordCredential',
+    b'ClientSecretCredential',
+    b'Credentials',
     b'.fill(',
     b'.type(',
     b'.typeText(',
@@ -546,6 +549,9 @@ LEADS: tuple[bytes, ...] = (
     b'",',
     b"',",
     b'(:',
+    b'" to ',
+    b"' to ",
+    b'{',
     b'||',
     b'??',
     b'?:',
@@ -656,6 +662,7 @@ LEADS: tuple[bytes, ...] = (
     b'VALUE',
     b'ParameterValue',
     b'default',
+    b'Default',
     b'defaultValue',
     b'pin',
     b'Pin',

@@ -982,10 +982,22 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # After what names the database, a user, then the password: JDBC's
     # DriverManager.getConnection(url, "app", "..."), Spring's DriverManagerDataSource(url, "app",
     # "...") and SingleConnectionDataSource, PHP's new PDO($dsn, 'app', '...') and Sequelize's new
-    # Sequelize('app', 'app', '...', {...}).
+    # Sequelize('app', 'app', '...', {...}); after the application's id, Azure's
+    # UsernamePasswordCredential(client_id, "ann@example.com", "...") and, the secret after the
+    # tenant and the client, ClientSecretCredential(tenant_id, client_id, "...").
     *(
         ("login_password", word_start(lead, rb"\([^,()\r\n]{1,256},[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'`])"), Checks.login_password)
-        for lead in (rb"getConnection", rb"PDO", rb"Sequelize", rb"DriverManagerDataSource", rb"SingleConnectionDataSource")
+        for lead in (
+            rb"getConnection", rb"PDO", rb"Sequelize", rb"DriverManagerDataSource", rb"SingleConnectionDataSource", rb"UsernamePasswordCredential",
+            rb"ClientSecretCredential",
+        )
+    ),
+    # After a realm and a host, a user, then the password: sbt's Credentials("Sonatype Nexus",
+    # "nexus.example.com", "ann", "...").
+    (
+        "login_password",
+        word_start(rb"Credentials", rb"\([ \t]*" + _LOGIN_HOST + rb"[ \t]*,[ \t]*[^,()\r\n]{1,256},[ \t]*" + _LOGIN_USER + rb"[ \t]*,[ \t]*(?=[\"'])"),
+        Checks.login_password,
     ),
     # What a browser test types into a password field, the field named by the selector given with
     # the value or by one in the chain before the method: page.fill('#password', '...'),
@@ -1129,6 +1141,11 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # ... and the name as a Ruby symbol: config.fetch(:api_key, "...").
     ("credential_assignment", rb"\(:(?P<symbol>[A-Za-z_][A-Za-z0-9_]{0,63}),[ \t]{0,16}(?=[\"'])", Checks.symbol_pair),
+    # ... and Kotlin's pair of them with "to": mapOf("password" to "...").
+    *(("credential_assignment", quote + rb" to (?=[\"'])", Checks.infix_pair) for quote in (b'"', b"'")),
+    # ... and a pair of an atom (Erlang's, or Elixir's after a colon) and its value in braces, as an
+    # application's configuration gives one: {password, "..."}, {:api_key, "..."}.
+    ("credential_assignment", rb"\{[ \t]*:?(?P<symbol>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*,[ \t]{0,16}(?=[\"'])", Checks.atom_pair),
     # A literal a credential falls back to when its reference is unset: const apiKey =
     # process.env.API_KEY || "...", ?? "...", Kotlin's ?: "...", password = os.getenv("PW") or "...".
     # Found by the operator; the name and the reference are looked for before it on its line.
@@ -1326,13 +1343,15 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         Checks.attributed_element,
     ),
     # (Value and VALUE too, as CloudFormation and AWS's APIs write it, a stack parameter's
-    # ParameterValue, and a parameter's default or an Azure Resource Manager defaultValue.)
+    # ParameterValue, and a parameter's default, CloudFormation's Default, or an Azure Resource
+    # Manager defaultValue.)
     *(
         ("credential_assignment", pattern, Checks.pair_value)
         for pattern in (
             *spelled(b"value", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
             word_start(rb"ParameterValue", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
             word_start(rb"default", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
+            word_start(rb"Default", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
             word_start(rb"defaultValue", _PAIR_VALUE, gap=rb"[A-Za-z0-9_-]"),
         )
     ),

@@ -40,6 +40,9 @@ LOGIN_CALLS = [
     # superagent's and supertest's auth, Spring's DataSource made from a URL, a user and a password
     'request(app).get("/admin").auth("ann", "{v}")', 'client.auth("svc", "{v}")', 'db.changeUserPassword("app", "{v}")',
     'new JdbcTemplate(new DriverManagerDataSource("jdbc:mysql://db/app", "root", "{v}"));',
+    # sbt's credentials for a repository, Azure's credentials of a user or an application
+    'credentials += Credentials("Sonatype Nexus Repository Manager", "nexus.example.com", "ann", "{v}")',
+    'UsernamePasswordCredential(client_id, "ann@example.com", "{v}")', 'ClientSecretCredential(tenant_id, client_id, "{v}")',
     # a Java keystore's or key's password as a character array, and libcurl's user and password
     'keyStore.load(in, "{v}".toCharArray());', 'kmf.init(ks, "{v}".toCharArray());', 'new PBEKeySpec("{v}".toCharArray(), salt, 65536, 256)',
     'curl_setopt($ch, CURLOPT_USERPWD, "ann:{v}");', 'c.setopt(pycurl.USERPWD, "ann:{v}")',
@@ -131,6 +134,8 @@ KEPT = [
     # a board's network and MQTT calls given variables, nothing or a placeholder
     "WiFi.begin(ssid, password);", 'WiFi.begin("HomeNet", "");', 'WiFi.begin("HomeNet");', 'WiFi.begin("HomeNet", "password");',
     'client.username_pw_set("sensor", None)', "client.username_pw_set(MQTT_USER, MQTT_PASS)", 'pika.PlainCredentials("guest", "guest")',
+    'Credentials("Sonatype Nexus", "nexus.example.com", sys.env("USER"), sys.env("PASS"))', 'Credentials(Path.userHome / ".sbt" / ".credentials")',
+    'ClientSecretCredential(tenant_id, client_id, os.environ["AZURE_CLIENT_SECRET"])',
     # AUTH in a note: words, a variable or a stand-in after it, or no Redis named near it
     "Redis: AUTH with the password from Vault", "Redis: AUTH is required since 6.0", "Redis: AUTH $REDIS_PASSWORD",
     "Redis: AUTH default <password>", "SMTP: AUTH Xk9mQ2vLp7", "AUTH Xk9mQ2vLp7",

@@ -27,7 +27,8 @@ from .test_credentials import credential_values
 
 # fields a pair or an object holds besides its name and value, in each format's own spelling
 JSON_FIELDS = ['"type": "string"', '"type": "secret"', '"enabled": true', '"description": "the database password"', '"required": false', '"minLength": 12']
-YAML_FIELDS = ["type: string", "description: the password the app signs in with", "required: true", "displayName: 'Database password'"]
+YAML_FIELDS = ["type: string", "description: the password the app signs in with", "required: true", "displayName: 'Database password'",
+               "Type: String", "NoEcho: true"]  # fmt: skip
 # (HTML's boolean attributes stand alone: <input name="password" required value="...">)
 XML_FIELDS = ['type="password"', 'id="pw"', 'serializeAs="String"', "autocomplete='off'", "required", "readonly", "disabled"]
 
@@ -44,7 +45,7 @@ OBJECT_FORMS = [
     '"{n}": {{{f}"defaultValue": "{v}"}}',
     '"parameters": {{\n  "{n}": {{\n    {f}"value": "{v}"\n  }}\n}}',
 ]
-YAML_OBJECT_FORMS = ["{n}:\n  {f}default: {v}", "inputs:\n  {n}:\n    {f}default: '{v}'"]
+YAML_OBJECT_FORMS = ["{n}:\n  {f}default: {v}", "inputs:\n  {n}:\n    {f}default: '{v}'", "Parameters:\n  {n}:\n    {f}Default: {v}"]
 
 
 def joined(fields: list[str], separator: str) -> str:

@@ -395,6 +395,26 @@ CALLS: list[tuple[str, str | None]] = [
     ('translate(PASSWORD, "Passwort")', None),
     ('case PASSWORD, "S3cr3t!Pass":', None),
     ('fields = [PASSWORD, "S3cr3t!Pass"]', None),
+    # a pair of a name and its value in brackets, as an element of a list or a map (a tuple alone,
+    # or one of three, is as often one of names), an atom's pair in braces, Kotlin's "to"
+    ('data = [("username", "ann"), ("password", "S3cr3t!Pass")]', REFUSED),
+    ('requests.post(url, data=[\n    ("password", "S3cr3t!Pass"),\n])', REFUSED),
+    ('std::map<std::string, std::string> cfg = {{"password", "S3cr3t!Pass"}};', REFUSED),
+    ("rows = [['api_key', '9f8e7d6c5b4a3f2e1d0c']]", REFUSED),
+    ('[{epgsql, [{host, "db.internal"}, {password, "S3cr3t!Pass"}]}].', REFUSED),
+    ('config :app, App.Repo, [{:password, "S3cr3t!Pass"}]', REFUSED),
+    ('{password, "S3cr3t!Pass"}', REFUSED),
+    ('val params = mapOf("username" to "ann", "password" to "S3cr3t!Pass")', REFUSED),
+    ('("password", "S3cr3t!Pass")', None),
+    ('x = [("db", "password", "S3cr3t!Pass")]', None),
+    ('choices = [("password", "Password"), ("token", "API Token")]', None),
+    ('pairs = [("password", "email"), ("token", "none")]', None),
+    ('{password, "email"}', None),
+    ('{token, "none"}', None),
+    ('{x, "S3cr3t!Pass"}', None),
+    ('{password, "S3cr3t!Pass", 3}', None),
+    ('mapOf("password" to "email")', None),
+    ('rename "token" to "access_token"', None),
 ]
 
 
