@@ -1,5 +1,6 @@
 """Secrets that are neither a password nor a key, each in the shape it is issued in: a PIN, a
-wallet's seed phrase, an account's recovery codes, a device's unlock or a licence's activation code.
+lock's combination, a wallet's seed phrase, an account's recovery codes, a device's unlock or a
+licence's activation code.
 
 Design:
 
@@ -14,6 +15,9 @@ Design:
   in capitals it needs no colon or "is" when it ends its clause or says what it is for (``PIN 4921
   for the office door``). A pin of a circuit is no PIN: ``GPIO_PIN = 17`` is joined to its name,
   and a board's pins are numbered below a thousand.
+- A lock's combination is numbers of one or two digits apart by dashes or spaces (``Safe
+  combination: 31-7-22``), or digits as a PIN's after a lock's name (``padlock combo: 4821``);
+  a run or one number repeated is an example, and a ratio's slashes are no combination's.
 - A seed phrase (BIP-39) is 12, 15, 18, 21 or 24 lower-case words of three to eight letters;
   a sentence of that many such words after the name is unlikely, and one that repeats words
   (Hardhat's ``test test … junk``) is a well-known example, kept.
@@ -47,12 +51,19 @@ CODE_SEPARATOR = _FOR + rb"?(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)[ \t]+)
 ``=`` or "is", and a quote."""
 
 PIN_VALUE = rb"(?P<value>[0-9]{4,8})(?![0-9A-Za-z_:/-]|[.,][0-9])"
-_SEED_FOR = rb"(?:" + _FOR + rb"|[ \t]*\([^()\r\n]{1,40}\))?"
-SEED_SEPARATOR = _SEED_FOR + rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)(?:[ \t]*:)?[ \t]+|[ \t]+-[ \t]+)[\"'`]?"
-"""What stands between a seed phrase's name and its words on its line: what it is for or an aside
-in brackets, then a colon, ``=``, "is" (or "is:"), or a spaced dash (the screen reads every dash
-as a hyphen), and a quote."""
-SEED_BELOW = _SEED_FOR + rb"[ \t]*(?:[:-][ \t]*)?\r?\n(?:[ \t]*\r?\n)?"
+COMBINATION = (
+    rb"(?P<value>[0-9]{1,2}(?:(?:[ \t]*-[ \t]*|[ \t]+)[0-9]{1,2}){2,4}|[0-9]{3,8})"
+    rb"(?=[ \t]*(?:[.,;:()!]|\r|\n|\Z)|[ \t]+(?:for|of|on|to)[ \t])"
+)
+"""A lock's combination that ends its clause or says what it is for: three to five numbers of one or
+two digits apart by dashes or spaces (not slashes, which a ratio's are: 50/30/20), or three to
+eight digits."""
+_NOTE_FOR = rb"(?:" + _FOR + rb"|[ \t]*\([^()\r\n]{1,40}\))?"
+NOTE_SEPARATOR = _NOTE_FOR + rb"(?:[ \t]*[:=][ \t]*|[ \t]+(?:is|was|are|were)(?:[ \t]*:)?[ \t]+|[ \t]+-[ \t]+)[\"'`]?"
+"""What stands between a seed phrase's or a lock's combination's name and its value on its line, as
+notes write them: what it is for or an aside in brackets, then a colon, ``=``, "is" (or "is:"),
+or a spaced dash (the screen reads every dash as a hyphen), and a quote."""
+SEED_BELOW = _NOTE_FOR + rb"[ \t]*(?:[:-][ \t]*)?\r?\n(?:[ \t]*\r?\n)?"
 """What stands between a seed phrase's name and its words on the lines below: what it is for or an
 aside, maybe a colon or a dash, the end of the line and maybe a blank line."""
 _WORD_NUMBER = rb"(?:[0-9]{1,2}(?:[.):][ \t]*|[ \t]+))?"
@@ -94,7 +105,10 @@ class CodeChecks(ValueChecks):
     pin_value = compiled(CODE_SEPARATOR + PIN_VALUE)
     bare_pin = compiled(rb"[ \t]+" + PIN_VALUE + rb"(?=[ \t]*(?:[.,;:()!]|\r|\n|\Z)|[ \t]+(?:for|of|on|to)[ \t])")
     passcode = compiled(rb"(?i:passcode)")
-    seed_words = compiled(SEED_SEPARATOR + SEED_WORDS)
+    named_code = compiled(rb"[ _-]?(?i:code)\Z")
+    combination_value = compiled(NOTE_SEPARATOR + COMBINATION)
+    lock_before = compiled(rb"(?i:safe|lock|padlock|locker|vault|bike|gym)[ \t]+\Z")
+    seed_words = compiled(NOTE_SEPARATOR + SEED_WORDS)
     seed_below = compiled(SEED_BELOW + rb"[ \t]*" + SEED_WORDS)
     seed_lines = compiled(SEED_BELOW + SEED_LINES)
     recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
@@ -106,17 +120,36 @@ class CodeChecks(ValueChecks):
 
     def pin(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether digits that are a PIN follow a PIN's name: not one digit repeated, not a run.
-        Right after ``PIN`` (or ``PUK``) in capitals, or ``passcode`` in any case (a meeting's:
-        ``Zoom 823 4567 8901, passcode 482913``), with no colon or "is", the digits must end their
+        Right after ``PIN`` (or ``PUK``) in capitals, ``passcode`` in any case (a meeting's:
+        ``Zoom 823 4567 8901, passcode 482913``) or a door's, a gate's or an alarm's code written
+        out (``alarm code 48291``), with no colon or "is", the digits must end their
         clause or say what they are for (``PIN 4921 for the office door``); ``PIN 2024 rollout``
         and a lower-case ``pin 4921`` (a board's) are kept."""
         value = self.pin_value.match(buffer, match.end())
         if value is None and (
             (match.end() - match.start() == 3 and buffer.startswith((b"PIN", b"PUK"), match.start()))
             or (match.end() - match.start() == 8 and self.passcode.fullmatch(buffer, match.start(), match.end()) is not None)
+            or self.named_code.search(buffer, match.start(), match.end()) is not None
         ):
             value = self.bare_pin.match(buffer, match.end())
         return value is not None and not self.example_digits(buffer, *value.span("value"))
+
+    def combination(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Whether a lock's combination follows its name: numbers apart by dashes or spaces
+        (``Safe combination: 31-7-22``, ``the lock combo is 12 34 56``), or, after a lock's
+        name (a safe's, a padlock's, a locker's), digits as a PIN's (``padlock combo: 4821``); it
+        ends its clause or says what it is for, and is not one number repeated or a run
+        (``combo: 1-2-3``). ``the combination of flags: 3`` and ``combination: 10-20-30 mix`` are
+        kept."""
+        value = self.combination_value.match(buffer, match.end())
+        if value is None:
+            return False
+        numbers = [_number(buffer, *found.span()) for found in self.digits.finditer(buffer, *value.span("value"))]
+        if len(numbers) == 1:
+            return not self.example_digits(buffer, *value.span("value")) and (
+                self.lock_before.search(buffer, max(0, match.start() - 16), match.start()) is not None
+            )
+        return {b - a for a, b in zip(numbers, numbers[1:])} not in ({0}, {1}, {-1})
 
     def seed_phrase(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether a seed phrase follows its name, on its line or one word to a line below it: as
@@ -172,3 +205,11 @@ class CodeChecks(ValueChecks):
         if self.digits.fullmatch(buffer, start, end) is None:
             return False
         return {buffer[i + 1] - buffer[i] for i in range(start, end - 1)} in ({0}, {1}, {-1})
+
+
+def _number(buffer: bytearray, start: int, end: int) -> int:
+    """The number that the digits ``buffer[start:end]`` write, read in place (no copy of them)."""
+    number = 0
+    for i in range(start, end):
+        number = number * 10 + buffer[i] - 0x30
+    return number

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "fd4cf682ff05db9380943053d8e39aca"
+DIGEST = "224f1ed7b6588e8d899ec071d7421fed"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -694,6 +694,12 @@ LEADS: tuple[bytes, ...] = (
     b'unlock',
     b'Unlock',
     b'UNLOCK',
+    b'combination',
+    b'Combination',
+    b'COMBINATION',
+    b'combo',
+    b'Combo',
+    b'COMBO',
     b'mnemonic',
     b'Mnemonic',
     b'MNEMONIC',

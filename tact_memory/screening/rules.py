@@ -1376,6 +1376,12 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     ),
     # A seed phrase by the names wallets and notes give it: the mnemonic, the seed phrase, the wallet
     # seed, the secret phrase, BIP39, the 12 (or 24) words.
+    # A lock's combination: Safe combination: 31-7-22, the padlock combo is 4821.
+    *(
+        ("credential_assignment", pattern, Checks.combination)
+        for word in (b"combination", b"combo")
+        for pattern in spelled(word, rb"", gap=rb"[A-Za-z0-9_]")
+    ),
     *(
         ("credential_assignment", pattern, Checks.seed_phrase)
         for word, name in (

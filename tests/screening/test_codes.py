@@ -149,6 +149,44 @@ def test_code_and_words_after_passcode_are_kept(text: str) -> None:
     assert find_secret(text) is None
 
 
+@given(
+    name=st.sampled_from(["Safe combination", "the lock combo", "Padlock combination", "combo", "Combination for the gym locker", "COMBINATION"]),
+    separator=st.sampled_from([": ", " is ", " = ", " - "]),
+    numbers=st.lists(st.integers(0, 99), min_size=3, max_size=5).filter(
+        lambda ns: {b - a for a, b in zip(ns, ns[1:])} not in ({0}, {1}, {-1})
+    ),
+    joint=st.sampled_from(["-", " - ", " "]),
+    after=st.sampled_from(["", ".", "\n", " for the office safe", " (left first)"]),
+)
+def test_a_lock_s_combination_after_its_name_is_refused(name: str, separator: str, numbers: list[int], joint: str, after: str) -> None:
+    text = f"{name}{separator}{joint.join(map(str, numbers))}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "padlock combo: 4821", "the safe combination is 482913", "alarm code 48291", "garage door code 4829 for deliveries",
+        "the gate code 7391.",
+    ],
+)  # fmt: skip
+def test_digits_after_a_lock_s_or_a_door_s_code_name_are_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a run, one number repeated, a ratio, a count, words after the numbers, no lock before digits
+        "combo: 1-2-3", "combo: 21-20-19", "combination: 7-7-7", "Ratio combination: 50/30/20", "the combination of flags: 3",
+        "combination: 120", "combination: 10-20-30 mix", "Combo box: 12-34-56", "combination of 3-4-5 triangles",
+        "door code 2024 rollout", "error code 4040", "alarm code 1234",
+    ],
+)  # fmt: skip
+def test_what_is_no_combination_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
 # Lower-case words of three to eight letters, as a seed phrase's wordlist has (a sample, drawn by
 # hypothesis, not the wordlist itself).
 seed_word = st.text(string.ascii_lowercase, min_size=3, max_size=8).filter(lambda word: not re.fullmatch(GRAMMAR_WORD, word.encode()))
