@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "224f1ed7b6588e8d899ec071d7421fed"
+DIGEST = "a009dfa982627520a8e99ef68f5e9fa2"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -965,6 +965,8 @@ LEADS: tuple[bytes, ...] = (
     b'EMAIL / ',
     b' -',
     b' / ',
+    b'":',
+    b"':",
     b' : ',
     b'login',
     b'Login',
@@ -1022,6 +1024,9 @@ LEADS: tuple[bytes, ...] = (
     b',',
     b':',
     b' -',
+    b" it's ",
+    b' it is ',
+    b' it\xe2\x80\x99s ',
     b'?',
     b'?',
     b' to log in',

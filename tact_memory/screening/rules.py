@@ -1452,6 +1452,8 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # A user and a password on either side of a spaced slash: DB creds: app / ... (the pair with
     # a colon is found by the assignment rule's separator).
     ("credential_assignment", rb" / ", Checks.slashed_pair),
+    # ... and a wireless network's quoted name before a colon: Wi-Fi "Office 5G": ....
+    *(("credential_assignment", quote + rb":[ \t]+", Checks.quoted_network_value) for quote in (b'"', b"'")),
     # ... and on either side of a spaced colon, after a word of a login or with an address for the
     # user: creds -> ann@example.com : ...; only a password that looks generated counts.
     ("credential_assignment", rb" : ", Checks.spaced_colon_pair),
@@ -1488,6 +1490,9 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", mark + rb"[ \t]+" + _IT_IS + rb" ", Checks.pronoun_value)
         for mark in (rb"\?", b";", b",", b":", b" -")
     ),
+    # ... or with no mark between, as a condition runs on: if the build asks for a signing password
+    # it's ....
+    *(("credential_assignment", lead, Checks.conditional_pronoun_value) for lead in (b" it's ", b" it is ", " it\u2019s ".encode())),
     # The answer, on the line below, to a question that asks for a credential: Q: staging db
     # password? / A: ...; User: what's the admin password? / Assistant: It's .... Found by the
     # question mark that ends a line; or on the same line, as the rest of it: The password? ....

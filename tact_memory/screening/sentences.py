@@ -142,6 +142,8 @@ class SentenceChecks(ValueChecks):
     # The types of an IAM member, which writes an account as type:address (serviceAccount:name@...).
     iam_member_type = compiled(rb"serviceAccount|group|domain|deleted|principal(?:Set)?")
     network_word = compiled(rb"(?<![A-Za-z0-9])(?i:wi-?fi|wlan|wpa[23]?|wireless|ssid)(?![A-Za-z0-9])")
+    network_quote = compiled(rb"[\"'`]")
+    condition_opening = compiled(rb"(?:^|(?<=[\s,;(]))(?i:if|when|whenever|once)[ \t]")
     sentence_end = compiled(rb"[.!?;](?:[ \t]|\Z)")
     used_user = compiled(rb"(?<![A-Za-z])(?i:use)[ \t]+[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
@@ -741,7 +743,7 @@ class SentenceChecks(ValueChecks):
         if self.user_pair(buffer, match.start(), match.end(), account=True):
             return True
         if match.start() and buffer[match.start() - 1] in b"\"'":
-            return self.quoted_network_pair(buffer, match)
+            return self.quoted_network_pair(buffer, match.start() - 1, match.end())
         if self.used_user.search(buffer, max(0, match.start() - _PAIR_USER - 8), match.start()) is not None:
             return self.symbolled_value(buffer, match.end()) and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         if self.service_user(buffer, match.start()) and self.symbolled_value(buffer, match.end()):
@@ -773,19 +775,29 @@ class SentenceChecks(ValueChecks):
             and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         )
 
-    def quoted_network_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+    def quoted_network_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a wireless network's quoted name, a colon and its password (``Wi-Fi "Office
+        5G": ...``), judged as around a spaced slash (:meth:`quoted_network_pair`)."""
+        return self.quoted_network_pair(buffer, match.start(), match.end(), named_next=True)
+
+    def quoted_network_pair(self, buffer: bytearray, close: int, value: int, *, named_next: bool = False) -> bool:
         """Whether a wireless network's quoted name and its password stand on either side of the
-        spaced slash that ``match`` is (``wifi: "Home Net" / ...``, ``Wi-Fi 'Cafe Guest' / ...``):
-        the network named by a word of its own before the quote, on the line, and a value that
-        could be a password (:meth:`clause_value`) or looks generated (:meth:`bare_value`)."""
-        close = match.start() - 1
+        spaced slash or the colon after the quote that closes the name at ``close``, the value
+        at ``value`` (``wifi: "Home Net" / ...``, ``Wi-Fi 'Cafe Guest' / ...``, ``Wi-Fi "Office
+        5G": ...``): the network named by a word of its own before the quote, on the line (with
+        ``named_next``, no other quote between them: ``{"wifi": "x", "name": ...}`` is JSON's),
+        and a value that could be a password (:meth:`clause_value`) or looks generated
+        (:meth:`bare_value`)."""
         opening = buffer.rfind(buffer[close : close + 1], max(0, close - MAX_NETWORK_NAME - 1), close)
         if opening < 1 or buffer.find(b"\n", opening, close) >= 0:
             return False
         line = buffer.rfind(b"\n", max(0, opening - MAX_NETWORK_REACH), opening) + 1
-        if self.network_word.search(buffer, max(line, opening - MAX_NETWORK_REACH), opening) is None:
+        network = None
+        for network in self.network_word.finditer(buffer, max(line, opening - MAX_NETWORK_REACH), opening):
+            pass
+        if network is None or (named_next and self.network_quote.search(buffer, network.end(), opening) is not None):
             return False
-        return self.clause_value(buffer, match.end()) or self.bare_value(buffer, match.end())
+        return self.clause_value(buffer, value) or self.bare_value(buffer, value)
 
     def dashed_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a label, a user and a password set off by two spaced dashes of one kind
@@ -900,6 +912,20 @@ class SentenceChecks(ValueChecks):
         if found is None or self.tool_or_shortcut.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None:
             return False
         return self.bare_value(buffer, value)
+
+    def conditional_pronoun_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value that "it" gives right after a condition that asks for a credential,
+        with no mark between (``if the build asks for a signing password it's ...``, ``when sudo
+        asks for the password it is ...``): the credential's name ends right before "it", the
+        condition opens its clause on the line, and the value looks generated
+        (:meth:`bare_value`), as "it" is said of much (``the password it's using is wrong``)."""
+        end = match.start()
+        start = self.name_ending_at(buffer, end)
+        if start is None or not self.sentence_credential(buffer, start, end):
+            return False
+        line = buffer.rfind(b"\n", max(0, start - MAX_PURPOSE), start) + 1
+        condition = self.condition_opening.search(buffer, max(line, start - MAX_PURPOSE), start)
+        return condition is not None and self.bare_value(buffer, match.end())
 
     def pronoun_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value that "it" gives for a credential named earlier on its line (``the DB

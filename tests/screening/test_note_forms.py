@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tact_memory.screening.credentials import find_secret
 
 from .test_clause_values import weak
-from .test_sentences import mixed
+from .test_sentences import generated, mixed
 
 
 @given(
@@ -611,6 +611,53 @@ def test_each_place_a_password_is_asked_for_is_read(form: str) -> None:
     ],
 )  # fmt: skip
 def test_return_types_other_phrases_and_other_typing_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
+@given(
+    form=st.sampled_from(['Wi-Fi "{n}": {v}', "wifi '{n}': {v}", 'Wi-Fi network "{n}": {v}', 'wifi_networks = {{"{n}": "{v}"}}', 'SSID "{n}": {v}.']),
+    network=st.sampled_from(["Office 5G", "HomeNet", "Cafe Guest"]),
+    value=st.one_of(mixed, weak),
+)
+def test_a_wireless_network_s_quoted_name_a_colon_and_its_password_are_refused(form: str, network: str, value: str) -> None:
+    text = form.format(n=network, v=value)
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"wifi": "on", "name": "Xk9mQ2vLp7"}', 'WiFi "Office 5G": see the sign', 'SSID "Office": WPA2', 'title "Office 5G": Xk9mQ2vLp7',
+        'wifi "Office 5G": 5GHz',
+    ],
+)  # fmt: skip
+def test_what_follows_a_quoted_name_that_is_no_network_s_password_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text
+
+
+@given(
+    condition=st.sampled_from(["If the build asks for a signing password", "if sudo asks for a password", "When the installer wants the admin password",
+                               "whenever the VPN client asks for the token", "Once prompted for the keystore passphrase"]),
+    link=st.sampled_from(["it's", "it is", "it\u2019s"]),
+    value=generated,
+    after=st.sampled_from(["", ".", " (rotated monthly)"]),
+)  # fmt: skip
+def test_a_generated_value_that_it_gives_right_after_a_condition_that_asks_for_a_credential_is_refused(
+    condition: str, link: str, value: str, after: str
+) -> None:
+    text = f"{condition} {link} {value}{after}"
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password it's using is wrong", "the token it's Xk9mQ2vLp7", "if sudo asks for a password it's hunter22",
+        "If the password prompt appears it's because SSO2 failed", "if you forget the password it's in 1Password",
+        "the key it's signed with is RSA4096",
+    ],
+)  # fmt: skip
+def test_what_it_is_said_to_be_after_a_credential_with_no_condition_or_value_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
 
 
