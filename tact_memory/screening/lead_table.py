@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "a009dfa982627520a8e99ef68f5e9fa2"
+DIGEST = "b9dad54933fb5cb89ae55e8f4b736fe1"
 
 LEADS: tuple[bytes, ...] = (
     b'----',

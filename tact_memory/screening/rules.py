@@ -79,18 +79,23 @@ _UNLOCKED_WITH = rb"(?:s|ed|ing)?(?:[ \t]+(?:[^\s.,;:!?()]|\.(?=\S))+){0,6}?(?:[
 what it unlocks, in one clause, then "with" or "using", or "type" or "enter" (to unlock the
 laptop, type ...)."""
 
+_LOGIN_FOR = rb"(?:[ \t]+(?:for|in[ \t]+case|if|when|until|while)[ \t]+[^:\n]{1,40}?|[ \t]+\([^()\n]{1,40}\))?"
+"""What a login's word may say of it before its colon: what it is for or when it serves, in up to
+forty bytes (``for the demo``, ``in case 1Password is down``), or an aside after a space
+(``creds (staging)``; ``login(credentials)`` is a function's)."""
 _LOGIN_PAIR = (
-    rb"(?:[ \t]+for[ \t]+[^:\n]{1,40}?)?(?:[ \t]*:|[ \t]+(?:is|are|was)(?:[ \t]*:)?)[ \t]+"
+    _LOGIN_FOR + rb"(?:[ \t]*:|[ \t]+(?:is|are|was)(?:[ \t]*:)?)[ \t]+"
     rb"(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})(?P<joint>/|,[ \t]+|[ \t]+and[ \t]+)"
 )
 """A login's word's end to a password's start (:meth:`~.sentences.SentenceChecks.login_joined_pair`):
-what the login is for, a colon or "is", the user and a slash with no space, a comma or "and"."""
+what the login is for (:data:`_LOGIN_FOR`), a colon or "is", the user and a slash with no space, a
+comma or "and"."""
 _IT_IS = rb"[Ii]t(?:'s|\xe2\x80\x99s| is)"
 """"It is" as a note gives a value with it: it's, it\u2019s, it is (the pronoun and answer rules)."""
 _NEXT_LINE = rb"[ \t]*\r?\n(?:" + FENCE_OPENING + rb")?[ \t]*(?:[-*][ \t]+)?"
 """A line break, and what may open the next line before a value: a code fence's line, a list's mark."""
 _LOGIN_PAIR_BELOW = (
-    rb"(?:[ \t]+for[ \t]+[^:\n]{1,40}?)?(?:[ \t]*:|[ \t]+(?:is|are|was)[ \t]*:)" + _NEXT_LINE
+    _LOGIN_FOR + rb"(?:[ \t]*:|[ \t]+(?:is|are|was)[ \t]*:)" + _NEXT_LINE
     + rb"(?P<user>[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63})(?P<joint>/|[ \t]+/[ \t]+|" + _NEXT_LINE + rb")"
 )
 """The same pair below a login's word and a colon that end their line: the user, then a slash

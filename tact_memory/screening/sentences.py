@@ -151,7 +151,10 @@ class SentenceChecks(ValueChecks):
     prompt_before = compiled(rb"(?<![A-Za-z])(?i:prompt|prompted|field|box|dialog)\Z")
     giving_verb_word = compiled(rb"(?i:use|see|ask|try|enter|type|paste|set|run|check)")
     comma_aside = compiled(rb"[ \t]+[A-Za-z]{1,16}(?:[ \t]+[A-Za-z]{1,16}){0,3}")
-    service_label = compiled(rb"[ \t]*(?:[-*+][ \t]+)?[A-Za-z][A-Za-z0-9._-]{0,31}(?:[ \t][A-Za-z0-9._-]{1,32}){0,2}:[ \t]+")
+    service_label = compiled(
+        rb"[ \t]*(?:[-*+][ \t]+)?[A-Za-z][A-Za-z0-9._-]{0,31}(?:[ \t][A-Za-z0-9._-]{1,32}){0,2}(?:[ \t]*\([^()\r\n]{1,64}\))?"
+        rb"(?::|[ \t]+-)[ \t]+"
+    )
     standing_one = compiled(
         rb"(?<![A-Za-z])(?:(?i:the|a|this|that)?[ \t]*" + _WHICH_ONE + rb"one|(?:(?i:the|its|their)[ \t]+)?" + _WHICH_ONE + rb"(?i:value)"
         rb"|(?<=\()(?i:new|current|latest|old|previous))\Z"  # an aside's label: rotated the API key (new: …)
@@ -824,8 +827,9 @@ class SentenceChecks(ValueChecks):
         return self.bare_value(buffer, match.end()) and self.user_pair(buffer, user_end, match.end(), labelled=True)
 
     def service_user(self, buffer: bytearray, user_end: int) -> bool:
-        """Whether a user ends at ``user_end`` right after a label that starts its line (``Jenkins:
-        deploy``, ``- staging db: app``)."""
+        """Whether a user ends at ``user_end`` right after a label that starts its line, maybe with
+        an aside, and a colon or a spaced dash (``Jenkins: deploy``, ``- staging db: app``, ``The
+        vendor portal (portal.example.com) - ann``)."""
         user = self.pair_user.search(buffer, max(0, user_end - _PAIR_USER), user_end)
         if user is None:
             return False

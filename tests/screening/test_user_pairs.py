@@ -244,7 +244,8 @@ def test_what_a_spaced_slash_joins_that_is_no_default_account_and_password_is_ke
 # Any user after a label that starts the line (a service's name and a colon), around a spaced
 # slash, when the password looks generated with a symbol and both cases in it; a label over two
 # names, a ratio or a path has the same shape, with no such value.
-SERVICE_LABELS = ["Jenkins:", "staging db:", "- Grafana:", "* VPN:", "Kafka UI:"]
+SERVICE_LABELS = ["Jenkins:", "staging db:", "- Grafana:", "* VPN:", "Kafka UI:", "Jenkins -", "The vendor portal (portal.example.com) -",
+                  "Grafana (staging):", "- NAS (basement) \u2014"]  # fmt: skip
 symbolled = generated.filter(
     lambda v: any(not c.isalnum() for c in v) and any(c.isupper() for c in v) and any(c.islower() for c in v) and any(c.isdigit() for c in v)
 ) | st.sampled_from(["Xk29pqLm7!", "Tr0ub4dor&3", "Blue#42x9Q"])
@@ -261,7 +262,7 @@ def test_a_user_and_a_generated_password_after_a_service_s_label_are_refused(lab
     [
         "Repo: acme / MyApp2024", "Ratio: 3 / 4", "Path: src / Main2.java", "Jenkins: deploy / hunter22", "Dirs: src / build-2.0!",
         "Jenkins: deploy / (see vault)", "Stack: react / Next14", "Owners: ann / bob", "Teams: red / blue",
-        "We compared a / b and then Xk29pqLm7! / y",
+        "We compared a / b and then Xk29pqLm7! / y", "Repo (github) - acme / MyApp2024", "Ratio - 3 / 4", "Fix the bug - ann / Bob2024x",
     ],
 )  # fmt: skip
 def test_what_a_spaced_slash_joins_after_a_label_that_is_no_pair_is_kept(text: str) -> None:
@@ -353,7 +354,8 @@ def test_an_unspaced_slash_that_joins_a_path_is_kept(text: str) -> None:
 @given(
     text=st.builds(
         "{}{}{}{}{}".format,
-        st.sampled_from(["Staging login: ", "Credentials for the demo: ", "the NAS login is ", "creds: ", "Logins: ", "CREDENTIALS: "]),
+        st.sampled_from(["Staging login: ", "Credentials for the demo: ", "the NAS login is ", "creds: ", "Logins: ", "CREDENTIALS: ",
+                         "VPN creds in case 1Password is down: ", "creds (staging): ", "login when SSO is down: ", "creds if the portal asks: "]),
         st.sampled_from(["ann", "demo", "j.doe", "svc-deploy", "ann@example.com", "admin"]),
         st.sampled_from(["/", ", ", " and "]),
         mixed.filter(lambda v: "@" not in v),
@@ -383,6 +385,9 @@ def test_a_user_and_a_generated_password_joined_by_a_slash_a_comma_or_and_right_
         "assert credentials is None, 'Cannot provide both `credentials` and `Source2x`'",
         "assert credentials is not None, Xk7pQ2mZ9w",
         'login = login is True, "Xk7pQ2mZ9w"',
+        # when it serves or an aside, then no pair
+        "creds in case of doubt: ask ann, then bob", "login when SSO fails: use the break-glass account, see vault",
+        "creds (staging): see vault, ask ops",
     ],
 )
 def test_what_a_slash_a_comma_or_and_joins_right_after_a_login_word_that_is_no_pair_is_kept(text: str) -> None:
