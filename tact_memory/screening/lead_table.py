@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "b9dad54933fb5cb89ae55e8f4b736fe1"
+DIGEST = "9a02ce45d4076d5a9ad653b878263aa5"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -1007,6 +1007,12 @@ LEADS: tuple[bytes, ...] = (
     b'unseal',
     b'Unseal',
     b'UNSEAL',
+    b'protect',
+    b'Protect',
+    b'PROTECT',
+    b'lock',
+    b'Lock',
+    b'LOCK',
     b"it's now ",
     b"It's now ",
     b'it is now ',

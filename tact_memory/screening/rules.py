@@ -1473,11 +1473,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(word, pair, gap=rb"[A-Za-z0-9_-]")
     ),
     # A password given to what it unlocks, after "with" or "using": Unlock the keychain with ...,
-    # decrypt backup.tar.gpg using ..., the vault unseals with .... Found by the verb (each
-    # spelling a literal); at most six words stand between it and "with", in one clause.
+    # decrypt backup.tar.gpg using ..., the vault unseals with ..., the zip is protected with ...,
+    # the PDF is locked with .... Found by the verb (each spelling a literal); at most six words
+    # stand between it and "with", in one clause. (Not "encrypt": what encrypts is as often a
+    # public key, a recipient's.)
     *(
         ("credential_assignment", pattern, Checks.unlocking_value)
-        for verb in (b"unlock", b"decrypt", b"unseal")
+        for verb in (b"unlock", b"decrypt", b"unseal", b"protect", b"lock")
         for pattern in spelled(verb, _UNLOCKED_WITH, gap=rb"[A-Za-z0-9_]")
     ),
     # A value that "it" gives for a credential named earlier on the line: the DB password changed;

@@ -905,8 +905,9 @@ class SentenceChecks(ValueChecks):
         return self.user_pair(buffer, match.start("joint"), value, labelled=True)
 
     def unlocking_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Check for a password given to what it unlocks, decrypts or unseals, after "with" or
-        "using" (``Unlock the keychain with ...``, ``decrypt backup.tar.gpg using ...``): only a
+        """Check for a password given to what it unlocks, decrypts, unseals, protects or locks,
+        after "with" or "using" (``Unlock the keychain with ...``, ``decrypt backup.tar.gpg using
+        ...``, ``the zip is protected with ...``): only a
         value with a generated one's texture (:meth:`bare_value`) that is no name in camel case
         with a number after it and no keyboard shortcut, since such a verb is given tools, keys
         and devices as often (``unlock with YubiKey5``, ``decrypt using KMSKey2024``, ``unlock

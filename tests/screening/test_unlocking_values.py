@@ -1,5 +1,6 @@
-"""A password given to what it unlocks, decrypts or unseals, after "with" or "using": ``Unlock the
-keychain with …``, ``decrypt backup.tar.gpg using …``. Only a value with a generated one's texture
+"""A password given to what it unlocks, decrypts, unseals, protects or locks, after "with" or
+"using": ``Unlock the keychain with …``, ``decrypt backup.tar.gpg using …``, ``the zip is
+protected with …``. Only a value with a generated one's texture
 counts, and no tool's, product's or key's name: such a verb is given those as often."""
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from .test_sentences import generated
     text=st.builds(
         "{}{} {}{}{}".format,
         st.sampled_from(["Unlock the keychain", "unlock the vault", "Decrypt the backup", "decrypt backup.tar.gpg", "Unseal",
-                         "The keychain unlocks", "the archive was decrypted", "UNLOCK the wallet", "- unlock it"]),
+                         "The keychain unlocks", "the archive was decrypted", "UNLOCK the wallet", "- unlock it",
+                         "The zip is protected", "the archive is password-protected", "The PDF is locked", "Protect the export"]),
         st.sampled_from(["", " on the build box"]),
         st.sampled_from(["with ", "using ", "type "]),
         generated,
@@ -51,6 +53,9 @@ def test_a_generated_password_given_to_what_it_unlocks_is_refused(text: str) -> 
         "Unlock it. Then start with Xk7pQ2mZ9w",
         # The verb inside another word.
         "the keyunlock flow ran with Xk7pQ2mZ9w",
+        # What protects or locks that is no password; and "encrypt", which takes a recipient's public key.
+        "protected with TLS1.3", "locked with Mutex2", "protected with 2FA", "protected with bcrypt2b", "protected by Cloudflare",
+        "encrypt with age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p", "encrypted for 3AA5C34371567BD2 with Xk7pQ2mZ9w",
     ],
 )
 def test_what_an_unlocking_verb_is_given_that_is_no_password_is_kept(text: str) -> None:
