@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "9a02ce45d4076d5a9ad653b878263aa5"
+DIGEST = "1c9b26ed7494418d7a48126ce959676d"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -90,6 +90,10 @@ LEADS: tuple[bytes, ...] = (
     b'xsmtpsib-',
     b'shippo_',
     b'tfp_',
+    b'pat-',
+    b'nfp_',
+    b'dbt',
+    b'AKID',
     b't1.',
     b'AQVN',
     b'YC',

@@ -69,6 +69,10 @@ KINDS = {
     "shippo_token": "a Shippo API token",
     "twitter_token": "an X (Twitter) bearer token",
     "typeform_token": "a Typeform personal access token",
+    "hubspot_token": "a HubSpot private app access token",
+    "netlify_token": "a Netlify personal access token",
+    "dbt_cloud_token": "a dbt Cloud service or personal access token",
+    "tencent_key": "a Tencent Cloud SecretId",
     "yandex_token": "a Yandex Cloud key or token",
     "lob_key": "a Lob API key",
     "mailchimp_key": "a Mailchimp API key",
@@ -169,6 +173,13 @@ PREFIXED: tuple[tuple[str, bytes, bytes], ...] = (
     *(("brevo_key", lead, _HEX + rb"{64}-" + _ALNUM + rb"{16}") for lead in (rb"xkeysib-", rb"xsmtpsib-")),
     ("shippo_token", rb"shippo_", rb"(?:live|test)_[a-fA-F0-9]{40}"),
     ("typeform_token", rb"tfp_", rb"[A-Za-z0-9_=.-]{59}"),
+    # HubSpot's private app token: "pat-", the account's region and a UUID.
+    ("hubspot_token", rb"pat-", rb"(?:na|eu|ap)[0-9]-" + _UUID),
+    # Netlify's and dbt Cloud's tokens: random, so with a digit and a letter.
+    ("netlify_token", rb"nfp_", rb"(?=[A-Za-z_]{0,35}[0-9])" + _ALNUM + rb"{36,64}"),
+    ("dbt_cloud_token", rb"dbt", rb"[cu]_(?=[A-Za-z_-]{0,39}[0-9])[A-Za-z0-9_-]{40,64}"),
+    # Tencent Cloud's SecretId, as AWS's access key ID is read: "AKID" and thirty-two letters and digits.
+    ("tencent_key", rb"AKID", rb"(?=[A-Za-z]{0,31}[0-9])" + _ALNUM + rb"{32}"),
     ("yandex_token", rb"t1\.", rb"[A-Za-z0-9_-]{8,200}={0,2}\.[A-Za-z0-9_-]{86}={0,2}"),
     ("yandex_token", rb"AQVN", rb"[A-Za-z0-9_-]{35,38}"),
     ("yandex_token", rb"YC", rb"(?=[A-Za-z0-9_-]{0,37}[a-z])[A-Za-z0-9_-]{38}"),  # random, so mixed case

@@ -96,6 +96,14 @@ TOKENS: dict[str, st.SearchStrategy[tuple[str, str]]] = {
     "honeycomb_key": st.one_of(token("hcaik_", (ALNUM, 58)), token("hcaic_", (ALNUM, 58))),
     "neon_key": token("napi_", (string.ascii_lowercase + string.digits, 64)),
     "typeform_token": token("tfp_", (URLSAFE, 59)),
+    "hubspot_token": st.one_of(
+        *(token(f"pat-{region}-", (HEX, 8), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 12)) for region in ("na1", "eu1"))
+    ),
+    "netlify_token": token("nfp_", (ALNUM, 36, 40)).filter(lambda t: any(c.isdigit() for c in t[0][4:])),
+    "dbt_cloud_token": st.one_of(token("dbtc_", (URLSAFE, 40, 60)), token("dbtu_", (URLSAFE, 40, 60))).filter(
+        lambda t: any(c.isdigit() for c in t[0][5:])
+    ),
+    "tencent_key": token("AKID", (ALNUM, 32)).filter(lambda t: any(c.isdigit() for c in t[0][4:])),
     "yandex_token": st.one_of(token("AQVN", (URLSAFE, 35, 38)), token("YC", (URLSAFE, 38))),
     "lob_key": token("live_", (HEX, 35)),
     "mailchimp_key": token((HEX, 32), "-us", (string.digits, 1, 2)),
@@ -243,6 +251,8 @@ def test_a_provider_token_inside_a_longer_word_is_not_taken_for_one(kind: str, d
         "the ratio 1//0 is undefined",
         "oy2 is a prefix; oy2short is no key",
         "base64 of JSON: ZXlKaGJHY2lPaUpJVXpJMU5pSjkK holds a header and no payload",
+        "AKIDEXAMPLE is the Tencent docs' placeholder", "the dbt_project.yml and dbtc_ prefix", "nfp_readme_examples_here_for_everyone_ok",
+        "pat-na1- then a UUID is HubSpot's shape",
     ],
 )
 def test_near_misses_and_mentions_are_kept(text: str) -> None:
