@@ -165,8 +165,9 @@ _NAMED_CORE = (
     rb"|(?:api|access|secret|private|signing|encryption|master|account|app|application|client|consumer|license"
     rb"|auth|service|db|database|priv|webhook|shared[_.-]?access"
     # Keys named for what they open or sign: Vault's unseal and recovery keys, a Fernet key (Airflow,
-    # cryptography), a JWT's or an HMAC's signing key, WireGuard's PresharedKey.
-    rb"|unseal|recovery|fernet|jwt|hmac|pre[_.-]?shared)(?:__|[_.-])?key"
+    # cryptography), a JWT's or an HMAC's signing key, WireGuard's PresharedKey, a one-time
+    # password's key (totp_key, the shared secret an authenticator app is given).
+    rb"|unseal|recovery|fernet|jwt|hmac|pre[_.-]?shared|otp|totp|hotp|2fa|mfa)(?:__|[_.-])?key"
     rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login|(?:otp|totp|hotp|2fa|mfa)[_.-]?seed"
     # An account's way back in: a security question's answer, two-factor recovery or backup codes;
     # what opens a device or a licence: an unlock code (a phone's PUK), an activation code.

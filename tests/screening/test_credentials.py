@@ -391,6 +391,8 @@ CREDENTIAL_NAMES = [
     # keys named for what they unseal, recover, encrypt or sign, also as .NET's "__" path joins them
     "unseal_key", "fernet_key", "jwtKey", "hmac_key", "PresharedKey", "Jwt__Key",
     "AIRFLOW__CORE__FERNET_KEY", "Unseal Key",
+    # a one-time password's key, the shared secret an authenticator app is given
+    "totp_key", "mfa_key", "otpKey", "2fa-key", "HOTP_KEY",
     # SSSD's and PAM's authentication token; Redis's passwords as a chart's values name them
     "ldap_default_authtok", "authtok", "requirepass", "masterauth",
 ]  # fmt: skip
