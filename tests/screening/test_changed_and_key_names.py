@@ -365,7 +365,8 @@ BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 otp_secrets = st.text(BASE32, min_size=16, max_size=32).filter(
     lambda v: any(c.isalpha() for c in v) and any(c.isdigit() for c in v) and len(set(v)) >= 8
 )
-OTP_NAMES = ["TOTP seed", "2FA seed", "MFA seed", "otp_seed", "OTP_SEED", "totpSeed", "setup key", "authenticator key", "2FA key", "TOTP key"]
+OTP_NAMES = ["TOTP seed", "2FA seed", "MFA seed", "otp_seed", "OTP_SEED", "totpSeed", "setup key", "authenticator key", "2FA key", "TOTP key",
+             "totp_key", "MFA_KEY", "otpKey"]  # fmt: skip
 
 
 @given(name=st.sampled_from(OTP_NAMES), separator=st.sampled_from([": ", "=", " = ", " is "]), value=otp_secrets)

@@ -392,7 +392,7 @@ CREDENTIAL_NAMES = [
     "unseal_key", "fernet_key", "jwtKey", "hmac_key", "PresharedKey", "Jwt__Key",
     "AIRFLOW__CORE__FERNET_KEY", "Unseal Key",
     # a one-time password's key, the shared secret an authenticator app is given
-    "totp_key", "mfa_key", "otpKey", "2fa-key", "HOTP_KEY",
+    "totp_key", "mfa_key", "otpKey", "HOTP_KEY",
     # SSSD's and PAM's authentication token; Redis's passwords as a chart's values name them
     "ldap_default_authtok", "authtok", "requirepass", "masterauth",
 ]  # fmt: skip
@@ -621,6 +621,7 @@ short_values = st.text(ALNUM + "!@^*+?~", min_size=1, max_size=7).filter(
     and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)
     and len(re.findall(r"[A-Z][a-z]{2,}", v)) < 2
     and not re.fullmatch(r"!+[A-Za-z]+", v)
+    and not re.fullmatch(r"\*[A-Za-z0-9_-]+", v)  # a YAML alias (password: *db_password), kept as a reference
 )
 
 
