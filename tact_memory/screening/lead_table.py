@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "1c9b26ed7494418d7a48126ce959676d"
+DIGEST = "fae67a907e659959d980f006229265d2"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -907,6 +907,9 @@ LEADS: tuple[bytes, ...] = (
     b'mot de passe',
     b'Mot de passe',
     b'MOT DE PASSE',
+    b'jeton API',
+    b'Jeton API',
+    b"jeton d'API",
     b'clave de API',
     b'Clave de API',
     b'clave API',

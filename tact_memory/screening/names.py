@@ -344,14 +344,18 @@ PASSWORD_TOOL = (
     rb"|(?P<samba>smbclient|rpcclient|smbcacls|smbget|smbtree|net(?= (?:ads|rpc)\b))"
     rb"|(?P<azure>az login)|(?P<openssl>openssl)"
     rb"|(?P<nuget>dotnet nuget (?:push|delete)|choco(?:latey)?(?:\.exe)? (?:push|apikey))"
-    rb"|(?P<keychain>security[ \t]+add-(?:generic|internet)-password)|(?P<ipmi>ipmitool)"
+    rb"|(?P<keychain>security[ \t]+add-(?:generic|internet)-password)"
+    rb"|(?P<unlock>security[ \t]+(?:unlock|create|set-keychain-password)-keychain|security[ \t]+set-key-partition-list)"
+    rb"|(?P<ipmi>ipmitool)"
     rb"|(?P<snmp>snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|inform|delta|df|netstat|status|usm|vacm)))(?![A-Za-z0-9_-])"
 )
 OPTION_TOOL = {
-    ord("p"): ("separate", "attached", "azure", "rar"),  # az login -p: the password (or a certificate's path)
+    # az login -p: the password (or a certificate's path); macOS security unlock-keychain -p, create-keychain -p,
+    # set-key-partition-list -k: the keychain's password
+    ord("p"): ("separate", "attached", "azure", "rar", "unlock"),
     ord("h"): ("rar",),  # rar -hpVALUE: the password that also encrypts the headers
     ord("t"): ("codecov",),  # codecov -t: the upload token
-    ord("k"): ("openssl", "nuget"),  # openssl enc -k: the passphrase; a package feed's API key
+    ord("k"): ("openssl", "nuget", "unlock"),  # openssl enc -k: the passphrase; a package feed's API key
     ord("a"): ("redis",),
     ord("w"): ("ldap", "keychain"),  # macOS security add-generic-password -w: the password
     ord("P"): ("mssql", "archive", "keygen", "ipmi"),  # ssh-keygen -P: the old passphrase; ipmitool -P

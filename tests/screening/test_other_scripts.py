@@ -108,6 +108,8 @@ SENTENCES = [
     "La clé d'API est {v}",
     "la clé secrète est {v}",
     "le jeton d'accès est {v}",
+    "le jeton API est {v}",
+    "Jeton d'API : {v}",
     "der API-Schlüssel ist {v}",
     "Der API-Schlüssel lautet {v}",
     "la clave de API es {v}",

@@ -118,6 +118,8 @@ OPTIONS = [
     "aws configure set profile.dev.aws_session_token {v}",
     "security add-generic-password -a {u} -s svc -w {v}",
     "security add-internet-password -a {u} -s example.com -w {v}",
+    "security unlock-keychain -p {v} login.keychain", "security create-keychain -p {v} build.keychain",
+    "security set-key-partition-list -S apple-tool:,apple: -s -k {v} build.keychain",
     "WIFI:T:WPA;S:Office;P:{v};;",
     "WIFI:S:Office;P:{v};T:WPA;H:false;;",
     "unrar x -p{v} backup.rar",
@@ -331,6 +333,8 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE",
         "security find-generic-password -s svc -w",
         "security add-generic-password -a bob -s svc -w",
+        'security unlock-keychain -p "$KEYCHAIN_PASSWORD" build.keychain', "security unlock-keychain login.keychain",
+        "security delete-keychain -p build.keychain",
         "WIFI:T:nopass;S:Guest;;",
         # SQL that gives a hash or asks for a password to be made.
         "CREATE USER app IDENTIFIED BY RANDOM PASSWORD;",
