@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "fae67a907e659959d980f006229265d2"
+DIGEST = "d7547eef596400d57ef0b7bf92c7a700"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -910,6 +910,7 @@ LEADS: tuple[bytes, ...] = (
     b'jeton API',
     b'Jeton API',
     b"jeton d'API",
+    b"Jeton d'API",
     b'clave de API',
     b'Clave de API',
     b'clave API',

@@ -827,14 +827,17 @@ class SentenceChecks(ValueChecks):
         return self.bare_value(buffer, match.end()) and self.user_pair(buffer, user_end, match.end(), labelled=True)
 
     def service_user(self, buffer: bytearray, user_end: int) -> bool:
-        """Whether a user ends at ``user_end`` right after a label that starts its line, maybe with
-        an aside, and a colon or a spaced dash (``Jenkins: deploy``, ``- staging db: app``, ``The
-        vendor portal (portal.example.com) - ann``)."""
+        """Whether a user ends at ``user_end`` right after a label that starts its line (after its
+        margin: a comment's or a quote's marks, a list's), maybe with an aside, and a colon or a
+        spaced dash (``Jenkins: deploy``, ``- staging db: app``, ``# The vendor portal
+        (portal.example.com) - ann``)."""
         user = self.pair_user.search(buffer, max(0, user_end - _PAIR_USER), user_end)
         if user is None:
             return False
         line = buffer.rfind(b"\n", max(0, user.start() - MAX_SERVICE_LABEL), user.start()) + 1
-        return bool(line or user.start() < MAX_SERVICE_LABEL) and self.service_label.fullmatch(buffer, line, user.start()) is not None
+        if not (line or user.start() < MAX_SERVICE_LABEL):
+            return False
+        return self.service_label.fullmatch(buffer, margin_end(buffer, line, user.start()), user.start()) is not None
 
     def symbolled_value(self, buffer: bytearray, pos: int) -> bool:
         """Whether the value at ``pos`` looks generated (:meth:`bare_value`) and has a symbol, a

@@ -505,7 +505,7 @@ OTHER_KEY_WORDS = tuple(
         "ключ API", "Ключ API", "API-ключ", "API ключ", "секретный ключ", "Секретный ключ", "ключ доступа", "токен доступа",
         "секретний ключ", "токен доступу",
         "clé API", "Clé API", "clé d'API", "clé secrète", "Clé secrète", "jeton d'accès", "Jeton d'accès", "jeton API", "Jeton API",
-        "jeton d'API",
+        "jeton d'API", "Jeton d'API",
         "clave de API", "Clave de API", "clave API", "clave secreta", "Clave secreta",
         "chave de API", "Chave de API", "chave API", "chave secreta", "chiave API", "Chiave API", "chiave segreta",
         "API-Schlüssel", "geheimer Schlüssel",

@@ -245,7 +245,8 @@ def test_what_a_spaced_slash_joins_that_is_no_default_account_and_password_is_ke
 # slash, when the password looks generated with a symbol and both cases in it; a label over two
 # names, a ratio or a path has the same shape, with no such value.
 SERVICE_LABELS = ["Jenkins:", "staging db:", "- Grafana:", "* VPN:", "Kafka UI:", "Jenkins -", "The vendor portal (portal.example.com) -",
-                  "Grafana (staging):", "- NAS (basement) \u2014"]  # fmt: skip
+                  "Grafana (staging):", "- NAS (basement) \u2014", "# Jenkins:", "// staging db:", "REM The vendor portal (example.com) -",
+                  "1. Kafka UI:"]  # fmt: skip
 symbolled = generated.filter(
     lambda v: any(not c.isalnum() for c in v) and any(c.isupper() for c in v) and any(c.islower() for c in v) and any(c.isdigit() for c in v)
 ) | st.sampled_from(["Xk29pqLm7!", "Tr0ub4dor&3", "Blue#42x9Q"])
