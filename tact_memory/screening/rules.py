@@ -1531,7 +1531,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         )
     ),
     # A password after an account given as a login's, a user's or an account's value, joined to it
-    # by "with" or "using": the shared login is ops@corp.com with ..., user: deploy using ....
+    # by "with" or "using": the shared login is ops@example.com with ..., user: deploy using ....
     # Found by the name; only a value that looks generated counts (the login is ann with Google).
     *(
         ("credential_assignment", pattern, Checks.account_with_value)

@@ -751,13 +751,17 @@ class SentenceChecks(ValueChecks):
             return self.symbolled_value(buffer, match.end()) and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         if self.service_user(buffer, match.start()) and self.symbolled_value(buffer, match.end()):
             return self.user_pair(buffer, match.start(), match.end(), labelled=True)
-        near = max(0, match.start() - _PAIR_USER)
         return (
-            buffer.find(b"@", near, match.start()) >= 0  # looked for first: most slashes follow no address
-            and self.address_user.search(buffer, near, match.start()) is not None
+            self.address_before(buffer, match.start())
             and self.bare_value(buffer, match.end())
             and self.user_pair(buffer, match.start(), match.end(), labelled=True)
         )
+
+    def address_before(self, buffer: bytearray, end: int) -> bool:
+        """Whether an email address ends at ``end`` (a pair's user); the ``@`` is looked for first,
+        as most slashes and colons follow no address."""
+        near = max(0, end - _PAIR_USER)
+        return buffer.find(b"@", near, end) >= 0 and self.address_user.search(buffer, near, end) is not None
 
     def spaced_colon_pair(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a user and a password on either side of a colon with spaces around it, where
@@ -771,12 +775,7 @@ class SentenceChecks(ValueChecks):
             return False
         if self.user_pair(buffer, match.start(), match.end()):
             return True
-        near = max(0, match.start() - _PAIR_USER)
-        return (
-            buffer.find(b"@", near, match.start()) >= 0
-            and self.address_user.search(buffer, near, match.start()) is not None
-            and self.user_pair(buffer, match.start(), match.end(), labelled=True)
-        )
+        return self.address_before(buffer, match.start()) and self.user_pair(buffer, match.start(), match.end(), labelled=True)
 
     def quoted_network_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a wireless network's quoted name, a colon and its password (``Wi-Fi "Office
@@ -795,10 +794,8 @@ class SentenceChecks(ValueChecks):
         if opening < 1 or buffer.find(b"\n", opening, close) >= 0:
             return False
         line = buffer.rfind(b"\n", max(0, opening - MAX_NETWORK_REACH), opening) + 1
-        network = None
-        for network in self.network_word.finditer(buffer, max(line, opening - MAX_NETWORK_REACH), opening):
-            pass
-        if network is None or (named_next and self.network_quote.search(buffer, network.end(), opening) is not None):
+        networks = list(self.network_word.finditer(buffer, max(line, opening - MAX_NETWORK_REACH), opening))
+        if not networks or (named_next and self.network_quote.search(buffer, networks[-1].end(), opening) is not None):
             return False
         return self.clause_value(buffer, value) or self.bare_value(buffer, value)
 
@@ -1028,7 +1025,7 @@ class SentenceChecks(ValueChecks):
 
     def account_with_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a password after an account that a login's, a user's or an account's name
-        gives, joined to it by "with" or "using" (``the shared login is ops@corp.com with ...``,
+        gives, joined to it by "with" or "using" (``the shared login is ops@example.com with ...``,
         ``user: deploy using ...``): the user is no word of grammar (``the user is in with ...``)
         nor a state the account is in (``the account is locked with reason2FA``), and the value
         has a generated one's texture (:meth:`bare_value`), as such an account is given a way in
