@@ -1119,9 +1119,9 @@ class SentenceChecks(ValueChecks):
         """Check for a value that its sentence names only after it, the name ending its clause or
         followed by what it is for: ``hunter2 is the password``, ``Tr0ub4dor&3 was the staging db
         password.``, ``use hunter2 as the password for the demo``, ``Tr0ub4dor&3 (the staging db
-        password)``.
+        password)``, ``Tr0ub4dor&3 - that's the wifi password``.
 
-        After "is" or "was", or before the aside's bracket, the value must start its clause (a
+        After "is", "was" or "that's", or before the aside's bracket, the value must start its clause (a
         line, a bullet, a comment's marks, or after a colon, a full stop, a comma or a bracket:
         ``Note: hunter2 is the password``); after "as" a verb that gives it must stand before it
         in its clause (use, set, enter, type, with...). The
@@ -1131,7 +1131,7 @@ class SentenceChecks(ValueChecks):
         :data:`MAX_NAMED` names in one screen that have one of those words near, it answers no,
         as :meth:`named_before` does."""
         near = max(0, match.start() - MAX_NAMING)
-        if all(buffer.find(word, near, match.start()) < 0 for word in (b" is", b" was", b" as", b"(")):
+        if all(buffer.find(word, near, match.start()) < 0 for word in (b" is", b" was", b" as", b"(", b"hat")):
             return False  # looked for first: these names end many a clause that names no value
         if self.spent("named_after"):
             return False

@@ -538,13 +538,15 @@ DEFAULT_ACCOUNT = rb"(?i:admin(?:istrator)?|root|sa|ec2-user|azureuser|guest|sup
 # space: Japanese は, Chinese 是, 为 and 為, Korean 는 and 은 (パスワードは..., 密码是...).
 OTHER_PARTICLES = tuple(particle.encode() for particle in ("は", "是", "为", "為", "는", "은"))
 # A value that a sentence names only after it: "hunter2 is the password", "use Tr0ub4dor&3 as the
-# admin password", "Tr0ub4dor&3 (the staging db password)". What ends at the name's first word:
-# "is", "was" or "as", or an aside's opening bracket after a space, a determiner, and up
+# admin password", "Tr0ub4dor&3 (the staging db password)", "Tr0ub4dor&3 - that's the wifi
+# password". What ends at the name's first word: "is", "was" or "as", an aside's opening bracket
+# after a space, or a comma or a dash and "that's" (that is, that was), a determiner, and up
 # to three words that say which (staging, db, Wi-Fi), none of them a negation ("hunter2 is not the
 # password"); and what ends at that word: the value, quoted or not, one run of no markup that
 # starts a word. Two patterns, each searched where the other ended, so each try fails fast.
 NAMING_BEFORE = (
-    rb"(?: (?P<link>is|was|as)[ \t]+|[ \t]\()(?:(?:the|a|an|my|our|your|their|its|this|that)[ \t]+)?"
+    rb"(?: (?P<link>is|was|as)[ \t]+|[ \t]\(|[ \t]*[,-][ \t]*(?i:that)(?:'s|\xe2\x80\x99s|[ \t]+(?:is|was))[ \t]+)"
+    rb"(?:(?:the|a|an|my|our|your|their|its|this|that)[ \t]+)?"
     rb"(?:(?!(?i:not|no|never|also|only)[ \t])[A-Za-z][A-Za-z0-9-]{0,24}[ \t]+){0,3}\Z"
 )
 MAX_NAMING = 128  # how far before a credential's name "is", "was" or "as" may stand

@@ -34,6 +34,9 @@ FORMS = [
     "{} (the staging db password)",
     "- {} (admin password)",
     "Wi-Fi: {} (the guest Wi-Fi key).",
+    # the name after a comma or a dash and "that's"
+    "{} \u2014 that's the wifi password", "{}, that's the staging db password.", "- {} - that is the root password",
+    "{}, That was the admin password",
 ]
 
 
@@ -52,6 +55,8 @@ def test_each_form_refuses_hunter2(form: str) -> None:
     [
         # A negation, or no verb that gives the value.
         "hunter2 is not the password",
+        "I tried it, that's the password prompt", "ed25519 - that's the key type", "The build failed, that's the token refresh bug",
+        "v2.0.1 - that's the token version", "Xk9mQ2vLp7, that's not the password",
         "hunter2 is never the password",
         "the value in row2 is the password",
         "we use bcrypt. hunter22 as the password is bad",
