@@ -242,9 +242,11 @@ SPACED_KEY_NAME = (
     rb"|wi-?fi|wlan|wpa[23]?|wep|wireless|pre-?shared"
     # A one-time password's secret as authenticator apps name it (setup key, 2FA key), and its seed.
     rb"|setup|authenticator|otp|totp|hotp|2fa|mfa|" + _KEY_SERVICE + rb") key"
-    rb"|(?:otp|totp|hotp|2fa|mfa) seed)"
+    rb"|(?:otp|totp|hotp|2fa|mfa) seed"
+    # A security question's answer (security answer, secret answer).
+    rb"|(?:security|secret) answer)"
 )
-SPACED_KEY_END = rb"(?i:key|seed)"
+SPACED_KEY_END = rb"(?i:key|seed|answer)"
 """The last word of every name :data:`SPACED_KEY_NAME` takes, so that a check can turn down other
 words before it compiles that pattern."""
 # A password's name in more than one word, as a sentence ends it: French's three (le mot de passe

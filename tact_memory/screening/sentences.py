@@ -226,9 +226,9 @@ class SentenceChecks(ValueChecks):
         return name.start()
 
     def credential_named(self, buffer: bytearray, start: int, end: int) -> bool:
-        """Whether the name ``buffer[start:end]`` names a credential, alone, as the ``key`` of a
-        two-word key name such as ``API key``, or as the end of French ``mot de passe`` or of ``pass
-        phrase``."""
+        """Whether the name ``buffer[start:end]`` names a credential, alone, as the last word of a
+        two-word name such as ``API key`` or ``security answer``, or as the end of French ``mot de
+        passe`` or of ``pass phrase``."""
         if self.names_credential(buffer, start, end):
             return True
         if start < 2 or buffer[start - 1] not in b" \t":

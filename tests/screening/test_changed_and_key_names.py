@@ -378,7 +378,7 @@ def test_a_one_time_password_s_secret_under_its_names_is_refused(name: str, sepa
 # An account's way back in, under the names code and configuration give it: a security question's
 # answer, two-factor recovery or backup codes.
 WAY_BACK_NAMES = ["security_answer", "SECURITY_ANSWER", "secretAnswer", "secret-answer", "recovery_code", "recoveryCodes",
-                  "BACKUP_CODES", "backup_code_1"]
+                  "BACKUP_CODES", "backup_code_1", "Security answer", "the secret answer"]
 
 
 @given(name=st.sampled_from(WAY_BACK_NAMES), separator=st.sampled_from([": ", "=", " = ", ': "']), value=st.one_of(mixed, weak))
@@ -393,6 +393,7 @@ def test_a_security_answer_or_a_recovery_code_under_its_name_is_refused(name: st
         'security_answer = form.cleaned_data["answer"]', "security_answer: null", "security_answer_hash = models.CharField(max_length=128)",
         "recovery_codes: 10 codes are generated; store them offline", "backup_code_count = 10", "recovery_code = generate_recovery_code()",
         "answer = 42", "SECURITY_ANSWER_MAX_LENGTH = 64", "recoveryCodes: string[]", "secret_answer: str | None = None",
+        "Security answer: see vault", "the security answer is required for resets", "Security answer: stored hashed with bcrypt",
     ],
 )  # fmt: skip
 def test_what_such_names_hold_that_is_no_answer_or_code_is_kept(text: str) -> None:
