@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "d7547eef596400d57ef0b7bf92c7a700"
+DIGEST = "ed201087d632b857c9f5fbcf97cef694"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -719,6 +719,30 @@ LEADS: tuple[bytes, ...] = (
     b'bip',
     b'Bip',
     b'BIP',
+    b'metamask',
+    b'Metamask',
+    b'METAMASK',
+    b'phantom',
+    b'Phantom',
+    b'PHANTOM',
+    b'ledger',
+    b'Ledger',
+    b'LEDGER',
+    b'trezor',
+    b'Trezor',
+    b'TREZOR',
+    b'exodus',
+    b'Exodus',
+    b'EXODUS',
+    b'keplr',
+    b'Keplr',
+    b'KEPLR',
+    b'rabby',
+    b'Rabby',
+    b'RABBY',
+    b'electrum',
+    b'Electrum',
+    b'ELECTRUM',
     b'twelve',
     b'Twelve',
     b'TWELVE',
@@ -745,6 +769,7 @@ LEADS: tuple[bytes, ...] = (
     b'18',
     b'21',
     b'24',
+    b'MetaMask',
     b'app password',
     b'App password',
     b'App Password',

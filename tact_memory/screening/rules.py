@@ -54,6 +54,9 @@ _SEPARATOR = rb"=>|:=|=(?!=)|:(?![:/])"
 
 _SEED_WORD_COUNT = rb"[ -](?i:words?)(?:[ _-](?i:phrase|seed|mnemonic|backup))?"
 """What follows a seed phrase's count of words as its name (``12 words``, ``24-word phrase``)."""
+_WALLET_PHRASE = rb"[ _-]?(?:(?i:recovery|secret|seed|backup)[ _-])?(?i:phrase|words|seed)"
+"""What follows a wallet's name when a note names its seed phrase by it (``MetaMask phrase``, ``Ledger
+recovery phrase``, ``Phantom seed``)."""
 
 _PAIR_VALUE = rb"[\"']?[ \t]*(?:=|:(?![:/]))"
 """What follows a name/value pair's ``value``: a closing quote (JSON's ``"value":``) and its separator."""
@@ -1380,7 +1383,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         for pattern in spelled(word, rb"[ _-]?(?i:code)", gap=rb"[A-Za-z0-9_]")
     ),
     # A seed phrase by the names wallets and notes give it: the mnemonic, the seed phrase, the wallet
-    # seed, the secret phrase, BIP39, the 12 (or 24) words.
+    # seed, the secret phrase, BIP39, the 12 (or 24) words, a wallet's name and "phrase".
     # A lock's combination: Safe combination: 31-7-22, the padlock combo is 4821.
     *(
         ("credential_assignment", pattern, Checks.combination)
@@ -1395,6 +1398,10 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
             (b"wallet", rb"[ _-]?(?i:seed|phrase|words|mnemonic)"),
             (b"secret", rb"[ _-]?(?i:phrase|words)"),
             (b"bip", rb"[ _-]?39(?:[ _-]?(?i:mnemonic|phrase|seed|words))?"),
+            *(
+                (wallet, _WALLET_PHRASE)
+                for wallet in (b"metamask", b"phantom", b"ledger", b"trezor", b"exodus", b"keplr", b"rabby", b"electrum")
+            ),
             *((count, _SEED_WORD_COUNT) for count in (b"twelve", b"fifteen", b"eighteen", b"twenty-one", b"twenty one", b"twenty-four", b"twenty four")),
         )
         for pattern in spelled(word, name, gap=rb"[A-Za-z0-9_]")
@@ -1403,6 +1410,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", word_start(count, _SEED_WORD_COUNT, gap=rb"[A-Za-z0-9_.]"), Checks.seed_phrase)
         for count in (b"12", b"15", b"18", b"21", b"24")
     ),
+    ("credential_assignment", word_start(b"MetaMask", _WALLET_PHRASE, gap=rb"[A-Za-z0-9_]"), Checks.seed_phrase),
     # An app password in the shape Google issues one: app password for Gmail: abcd efgh ijkl mnop.
     # Found by the whole name, each spelling a literal: "app" alone is in most notes.
     *(

@@ -193,7 +193,8 @@ seed_word = st.text(string.ascii_lowercase, min_size=3, max_size=8).filter(lambd
 SEED_NAMES = ["mnemonic", "MNEMONIC", "Mnemonic phrase", "seed phrase", "Seed words", "SEED_PHRASE", "recovery phrase",
               "secret recovery phrase", "wallet recovery seed", "wallet seed", "Wallet phrase", "WALLET_MNEMONIC", "secret phrase",
               "BIP39", "bip-39 mnemonic", "BIP39 seed", "12 words", "the 24 words", "24-word phrase", "twelve words",
-              "Twenty-four words", "the 12-word seed", "Seed phrase (Ledger)"]  # fmt: skip
+              "Twenty-four words", "the 12-word seed", "Seed phrase (Ledger)", "Metamask phrase", "MetaMask seed phrase", "Phantom seed",
+              "Ledger words", "TREZOR_RECOVERY_PHRASE"]  # fmt: skip
 seed_words = st.sampled_from([12, 15, 18, 21, 24]).flatmap(lambda n: st.lists(seed_word, min_size=n, max_size=n, unique=True))
 
 
