@@ -76,6 +76,10 @@ SEED_WORDS = (
 SEED_LINES = rb"(?P<words>(?:[ \t]*(?:[-*][ \t]+)?" + _WORD_NUMBER + rb"[a-z]{3,8}[ \t]*(?:\r?\n|\Z)){12,24})"
 """A seed phrase's words one to a line (maybe numbered, or a list's items): the phrase ends where a
 line holds anything else."""
+_WORD_NUMBERED = rb"[0-9]{1,2}(?:[.):][ \t]*|[ \t]+)[a-z]{3,8}"
+SEED_GRID = rb"(?P<words>(?:[ \t]*" + _WORD_NUMBERED + rb"(?:[ \t]+" + _WORD_NUMBERED + rb"){0,5}[ \t]*(?:\r?\n|\Z)){2,24})"
+"""A seed phrase's words in a grid, as a wallet shows them: lines of up to six numbered words each
+(``1. legal   2. winner   3. thank``); the phrase ends where a line holds anything else."""
 RECOVERY_CODE = (
     rb"(?P<code>(?=[A-Za-z0-9-]*[0-9])(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,7}"
     rb"|[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,7}|[0-9]{5}-[0-9]{5}|[0-9]{4}[ -]?[0-9]{4}|[0-9]{8,10})(?![0-9A-Za-z_:/-]|\.[0-9A-Za-z])"
@@ -111,6 +115,7 @@ class CodeChecks(ValueChecks):
     seed_words = compiled(NOTE_SEPARATOR + SEED_WORDS)
     seed_below = compiled(SEED_BELOW + rb"[ \t]*" + SEED_WORDS)
     seed_lines = compiled(SEED_BELOW + SEED_LINES)
+    seed_grid = compiled(SEED_BELOW + SEED_GRID)
     recovery_value = compiled(CODE_SEPARATOR + RECOVERY_CODE)
     recovery_listed = compiled(LISTED_SEPARATOR + LISTED_CODE)
     recovery_run = compiled(CODE_SEPARATOR + GENERATED_CODE)
@@ -152,14 +157,15 @@ class CodeChecks(ValueChecks):
         return {b - a for a, b in zip(numbers, numbers[1:])} not in ({0}, {1}, {-1})
 
     def seed_phrase(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
-        """Whether a seed phrase follows its name, on its line or one word to a line below it: as
-        many words as a seed phrase has, three in four of them different (compared in place: a
-        word's copy would be the secret's), and at most one in six a word of grammar (the wordlist
-        has a few, such as ``that`` and ``when``; a sentence has more)."""
+        """Whether a seed phrase follows its name, on its line, one word to a line below it or in a
+        grid of numbered words: as many words as a seed phrase has, three in four of them different
+        (compared in place: a word's copy would be the secret's), and at most one in six a word of
+        grammar (the wordlist has a few, such as ``that`` and ``when``; a sentence has more)."""
         phrase = (
             self.seed_words.match(buffer, match.end())
             or self.seed_below.match(buffer, match.end())
             or self.seed_lines.match(buffer, match.end())
+            or self.seed_grid.match(buffer, match.end())
         )
         if phrase is None:
             return False

@@ -228,6 +228,15 @@ def test_a_seed_phrase_numbered_listed_or_on_the_lines_below_is_refused(
     assert find_secret(text) == "credential_assignment", text
 
 
+@given(name=st.sampled_from(SEED_NAMES), words=seed_words, columns=st.integers(2, 6), style=st.sampled_from(["{n}. {word}", "{n}) {word}", "{n} {word}"]),
+       gap=st.sampled_from(["  ", "   ", "\t"]), layout=st.sampled_from([":\n{}", "\n{}", ":\n\n{}"]))  # fmt: skip
+def test_a_seed_phrase_in_a_grid_of_numbered_words_is_refused(name: str, words: list[str], columns: int, style: str, gap: str, layout: str) -> None:
+    items = _numbered(words, style)
+    rows = [gap.join(items[i : i + columns]) for i in range(0, len(items), columns)]
+    text = name + layout.format("\n".join(rows))
+    assert find_secret(text) == "credential_assignment", text
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -269,6 +278,8 @@ def test_seed_phrases_in_the_forms_notes_write_them_are_refused(text: str) -> No
         "Seed phrase:\nwrite it down on paper and keep it somewhere safe from water and fire",
         # One word to a line for fewer lines than a phrase has, then prose.
         "Seed words:\nozone\ndrill\ngrab\nfiber\nwrite the rest down later when the card is back",
+        # Numbered lines of a list that are steps, not words of a phrase.
+        "Seed phrase:\n1. write 2. it\n3. down", "Seed words:\n1 step 2 open\n3 the box",
     ],
 )
 def test_what_is_no_seed_phrase_is_kept(text: str) -> None:
