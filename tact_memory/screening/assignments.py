@@ -618,7 +618,7 @@ class AssignmentChecks(SentenceChecks):
         if start is None or start < 2 or buffer[start - 1] != buffer[end]:
             return False
         bracket = self.before_spaces(buffer, start - 2)  # define( 'DB_PASSWORD', '...' )
-        called = bracket >= 1 and buffer[bracket] == ord("(") and buffer[bracket - 1] in NAME_CHARS
+        called = self.opens_call(buffer, bracket)
         if buffer[bracket] in b"({[" and not called:
             # a pair as an element of a list or a map (a tuple alone is as often one of names)
             outer = self.element_opening.search(buffer, max(0, bracket - 64), bracket)
@@ -629,7 +629,7 @@ class AssignmentChecks(SentenceChecks):
             if opening < 0 or self.quote_or_line.search(buffer, opening + 1, section) is not None:
                 return False
             bracket = self.before_spaces(buffer, opening - 1)
-            called = bracket >= 1 and buffer[bracket] == ord("(") and buffer[bracket - 1] in NAME_CHARS
+            called = self.opens_call(buffer, bracket)
         if not called:
             return False  # no call, or "(" opens a tuple, not a call's arguments
         return self.credential_argument(buffer, start, end, match.end())
@@ -677,7 +677,7 @@ class AssignmentChecks(SentenceChecks):
             return False
         dotted = self.dotted_prefix.search(buffer, max(0, start - MAX_NAME), start)
         before = self.before_spaces(buffer, (start if dotted is None else dotted.start()) - 1)
-        if before < 1 or buffer[before] not in b"(," or (buffer[before] == ord("(") and buffer[before - 1] not in NAME_CHARS):
+        if before < 1 or (buffer[before] != ord(",") and not self.opens_call(buffer, before)):
             return False  # no call's argument: a tuple, a list, a sentence
         return self.credential_argument(buffer, start, end, match.end())
 
@@ -709,6 +709,12 @@ class AssignmentChecks(SentenceChecks):
         if callee_end not in NAME_CHARS and callee_end not in b"?!":
             return False  # "(" opens a tuple or a condition, not a call's arguments (Ruby's fetch?( is one)
         return self.credential_argument(buffer, *match.span("symbol"), match.end())
+
+    @staticmethod
+    def opens_call(buffer: bytearray, bracket: int) -> bool:
+        """Whether ``buffer[bracket]`` is ``(`` right after a name: a call's arguments open there, not
+        a tuple's or a condition's."""
+        return bracket >= 1 and buffer[bracket] == ord("(") and buffer[bracket - 1] in NAME_CHARS
 
     @staticmethod
     def before_spaces(buffer: bytearray, at: int) -> int:

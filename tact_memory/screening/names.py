@@ -230,9 +230,9 @@ PASS_NAME = rb"(?i:pass)"
 WEAK_NAME = rb"(?:[A-Za-z0-9.-]*_|[A-Za-z0-9_.-]*[.-])?(?i:auth)|" + PASS_NAME
 NUMBER = rb"[0-9][0-9_.]*(?:[eE][-+]?[0-9]+)?|0[xX][0-9A-Fa-f_]+|0[oObB][0-7_]+"
 NAME_BEFORE = NAME_CHAR + rb"+\Z"
-# Two words naming a key, as people write them in prose and in notes ("API key: ...", "Stripe secret
-# key = ...", "storage key for proddata: ..."): the first word says what the key opens, so "primary
-# key" or "sort key" are not names. An SSH or deploy key's public half (ssh-ed25519 AAAA...) starts
+# Two words naming a key, a seed or a security question's answer, as people write them in prose and
+# in notes ("API key: ...", "Stripe secret key = ...", "storage key for proddata: ...", "Security
+# answer: ..."): the first word says what it opens, so "primary key" or "sort key" are not names. An SSH or deploy key's public half (ssh-ed25519 AAAA...) starts
 # with its algorithm's name, a reference (_ALGORITHM), and is kept.
 SPACED_KEY_NAME = (
     rb"(?i:(?:api|access|secret|private|signing|encryption|master|account|app|client|consumer|license"
