@@ -323,9 +323,12 @@ class AssignmentChecks(SentenceChecks):
             return pair and self.user_pair(buffer, end, match.end())
         if pair and self.pair_address.match(buffer, match.end()) is not None and self.user_pair(buffer, end, match.end()):
             return True  # credentials admin:...@db.internal: a pair before a host, which reads as no value below
+        linking = is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" ")
+        if linking and self.linked_at(buffer, start - 1, match.end()):
+            return True  # the wifi password is: ..., judged as after "is" alone
         if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end()) or self.next_line_value(buffer, match.end())):
-            return False
-        if is_linking(buffer, start, end) and start >= 2 and buffer[start - 1] == ord(" "):
+            return self.password_phrase(buffer, match.end(), start - 1 if linking else end)
+        if linking:
             end = start - 1
         return self.named_or_changed(buffer, end) or (pair and self.user_pair(buffer, end, match.end()))
 

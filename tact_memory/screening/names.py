@@ -167,7 +167,9 @@ _NAMED_CORE = (
     # Keys named for what they open or sign: Vault's unseal and recovery keys, a Fernet key (Airflow,
     # cryptography), a JWT's or an HMAC's signing key, WireGuard's PresharedKey, a one-time
     # password's key (totp_key, the shared secret an authenticator app is given).
-    rb"|unseal|recovery|fernet|jwt|hmac|pre[_.-]?shared|otp|totp|hotp|2fa|mfa)(?:__|[_.-])?key"
+    rb"|unseal|recovery|fernet|jwt|hmac|pre[_.-]?shared|otp|totp|hotp|2fa|mfa"
+    # A blockchain account's private key by the wallet or role that holds it (deployer_key, signerKey).
+    rb"|wallet|signer|deployer|metamask)(?:__|[_.-])?key"
     rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login|(?:otp|totp|hotp|2fa|mfa)[_.-]?seed"
     # An account's way back in: a security question's answer, two-factor recovery or backup codes;
     # what opens a device or a licence: an unlock code (a phone's PUK), an activation code.
@@ -241,7 +243,10 @@ SPACED_KEY_NAME = (
     # secret (pre-shared key, IKE's PSK spelled out).
     rb"|wi-?fi|wlan|wpa[23]?|wep|wireless|pre-?shared"
     # A one-time password's secret as authenticator apps name it (setup key, 2FA key), and its seed.
-    rb"|setup|authenticator|otp|totp|hotp|2fa|mfa|" + _KEY_SERVICE + rb") key"
+    rb"|setup|authenticator|otp|totp|hotp|2fa|mfa"
+    # A blockchain account's private key, by the wallet, chain or role that holds it (deployer
+    # key, MetaMask key); its address is named so, never its key.
+    rb"|wallet|signer|deployer|eth|ethereum|metamask|" + _KEY_SERVICE + rb") key"
     rb"|(?:otp|totp|hotp|2fa|mfa) seed"
     # A security question's answer (security answer, secret answer).
     rb"|(?:security|secret) answer)"

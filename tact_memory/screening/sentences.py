@@ -334,7 +334,13 @@ class SentenceChecks(ValueChecks):
         word joined to a description (``HS256-signed``, ``256-bit``) is a description. The value is
         looked at first: linking words are common, values that could be a credential are not.
         """
-        found = self.value_at(buffer, match.end(), tight=False)
+        return self.linked_at(buffer, match.start(), match.end())
+
+    def linked_at(self, buffer: bytearray, link: int, value: int) -> bool:
+        """:meth:`linked_value` for the linking word that starts (with the space before it) at
+        ``link`` and the value at ``value``: also where a colon follows the word (``the wifi
+        password is: ...``), which changes nothing about what the sentence gives."""
+        found = self.value_at(buffer, value, tight=False)
         if found is None:
             return False
         first, last = found[0], trimmed(buffer, found[0], found[1])
@@ -344,9 +350,9 @@ class SentenceChecks(ValueChecks):
                 return False
             if self.description.fullmatch(buffer, first, last) is not None:
                 return False
-        end: int | None = match.start()
-        if buffer.startswith(b" be", match.start()):  # what it will be: the password will be ..., API_KEY should be ...
-            modal = self.modal.search(buffer, max(0, match.start() - _MAX_MODAL), match.start())
+        end: int | None = link
+        if buffer.startswith(b" be", link):  # what it will be: the password will be ..., API_KEY should be ...
+            modal = self.modal.search(buffer, max(0, link - _MAX_MODAL), link)
             if modal is not None:
                 end = modal.start()
         if end and buffer[end - 1] in b")]":  # an aside between the name and the word: password (prod) is
@@ -355,13 +361,34 @@ class SentenceChecks(ValueChecks):
             end = self.before_comma_aside(buffer, end - 1)
         if end is None:
             return False
-        if joined:  # a password's or a passphrase's only: a token's or a key's such value is its name
-            line = buffer.rfind(b"\n", max(0, end - MAX_PURPOSE - MAX_CHANGED), end) + 1
-            return self.password_name.search(buffer, max(line, end - MAX_PURPOSE - MAX_CHANGED), end) is not None and (
-                self.named_or_changed(buffer, end)
-            )
+        if joined:
+            return self.password_named(buffer, end)
         return self.named_or_changed(buffer, end) or (
-            self.pass_or_changed(buffer, end, match) and self.prose_texture(buffer, first, last, joined=False)
+            self.pass_or_changed(buffer, end, link) and self.prose_texture(buffer, first, last, joined=False)
+        )
+
+    def password_named(self, buffer: bytearray, end: int) -> bool:
+        """Whether a password's or a passphrase's name is within reach before ``end``, on its line,
+        and the sentence names its credential there (:meth:`named_or_changed`): what a passphrase
+        of joined words is given after (:meth:`joined_passphrase`); a token's or a key's such
+        value is its name (``the key is ssh-ed25519-cert-v01``)."""
+        line = buffer.rfind(b"\n", max(0, end - MAX_PURPOSE - MAX_CHANGED), end) + 1
+        return self.password_name.search(buffer, max(line, end - MAX_PURPOSE - MAX_CHANGED), end) is not None and (
+            self.named_or_changed(buffer, end)
+        )
+
+    def password_phrase(self, buffer: bytearray, pos: int, end: int) -> bool:
+        """Whether the value at ``pos`` is a passphrase of joined words (:meth:`joined_passphrase`)
+        given for a password named before ``end`` (:meth:`password_named`), as after "is": the
+        same value after a colon, an arrow or a dash (``the vault passphrase is:
+        correct-horse-battery-staple``, ``Wifi password -> ...``). Right after the name with no
+        mark between, such words are as often a name of something else (``password
+        rate-limit-retry-budget for the staging box``) and are kept."""
+        found = self.value_at(buffer, pos, tight=False)
+        return (
+            found is not None
+            and self.joined_passphrase(buffer, found[0], trimmed(buffer, found[0], found[1]))
+            and self.password_named(buffer, end)
         )
 
     def joined_passphrase(self, buffer: bytearray, first: int, last: int) -> bool:
@@ -373,14 +400,14 @@ class SentenceChecks(ValueChecks):
             self.phrase_part(buffer, *word.span()) for word in self.letters.finditer(buffer, first, last)
         )
 
-    def pass_or_changed(self, buffer: bytearray, end: int, link: re.Match[bytes]) -> bool:
-        """Whether the word that ends at ``end`` is ``pass`` alone and the linking word ``link`` a
+    def pass_or_changed(self, buffer: bytearray, end: int, link: int) -> bool:
+        """Whether the word that ends at ``end`` is ``pass`` alone and the linking word at ``link`` a
         form of "be" (``the wifi pass is ...``; ``pass to`` and ``pass as`` are the verb), or that
         word and then how it changed (``the wifi pass was changed`` to ...). ``pass`` names a
         password in a note as often as a step or a result (``the first pass is O(n)``, ``the pass
         is needed``), so after it only a value with :meth:`prose_texture` counts, which no such
         description has."""
-        if self.being.match(buffer, link.start()) is not None and self.pass_before(buffer, end):
+        if self.being.match(buffer, link) is not None and self.pass_before(buffer, end):
             return True
         verb = self.changed.search(buffer, max(0, end - MAX_CHANGED), end)
         return verb is not None and self.pass_before(buffer, verb.start())
@@ -594,7 +621,7 @@ class SentenceChecks(ValueChecks):
         if not self.word_within_reach(buffer, end):
             return False
         if not (self.prose_value(buffer, match.end()) or self.clause_value(buffer, match.end()) or self.next_line_value(buffer, match.end())):
-            return False
+            return self.password_phrase(buffer, match.end(), end)
         if (end and buffer[end - 1] in b"])") or self.code_operand.match(buffer, match.end()) is not None:
             return False  # code: len(tokens) - 1, state.tokens[i].token - 1].type
         start = self.name_ending_at(buffer, end)

@@ -451,3 +451,30 @@ def test_a_value_it_gives_for_a_credential_named_earlier_is_refused(name: str, s
 )  # fmt: skip
 def test_what_it_gives_that_is_no_credential_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+# A blockchain account's private key (64 hex digits, with or without 0x), under the name of the
+# wallet, chain or role that holds it, in prose and in code.
+WALLET_KEY_NAMES = ["wallet key", "MetaMask key", "deployer key", "signer key", "ETH key", "Ethereum key", "the deployer key",
+                    "wallet_key", "deployerKey", "SIGNER_KEY", "metamask_key"]  # fmt: skip
+account_keys = st.text("0123456789abcdef", min_size=64, max_size=64).filter(lambda v: len(set(v)) >= 10)
+
+
+@given(name=st.sampled_from(WALLET_KEY_NAMES), separator=st.sampled_from([": ", " = ", " is ", ': "']), value=account_keys, hexed=st.booleans())
+def test_a_wallet_s_private_key_under_its_holder_s_name_is_refused(name: str, separator: str, value: str, hexed: bool) -> None:
+    text = f"{name}{separator}{'0x' if hexed else ''}{value}" + ('"' if separator.endswith('"') else "")
+    assert find_secret(text) == "credential_assignment", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the wallet key is stored in the keystore", "the deployer key is in 1Password", "deployer key: see the vault",
+        "wallet key: $DEPLOYER_KEY", "the signer key rotation is done", 'signer_key = os.environ["SIGNER_KEY"]',
+        "wallet_key = load_key(path)", "signer_key: str | None = None", "signerKey: process.env.SIGNER_KEY",
+        "wallet address: 0x4c0883a69102937d6231471b5dbb6204fe512961", "tx hash: 0x4c0883a69102937d6231471b5dbb6204fe512961708279f3a3e6d8b4f8e2c7a1",
+        "cache key: 4c0883a69102937d6231471b5dbb6204fe512961708279f3a3e6d8b4f8e2c7a1",
+    ],
+)  # fmt: skip
+def test_what_a_wallet_s_key_names_that_is_no_key_is_kept(text: str) -> None:
+    assert find_secret(text) is None, text

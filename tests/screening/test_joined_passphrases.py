@@ -46,3 +46,34 @@ def test_a_passphrase_of_joined_words_after_a_password_name_is_refused(form: str
 def test_descriptions_and_names_joined_by_dashes_are_kept(text: str) -> None:
     assert find_secret(text) is None, text
 
+
+
+# The same passphrase where a note gives it with a colon after the linking word, an arrow or a dash.
+OTHER_FORMS = [
+    "the wifi password is: {}",
+    "ssh key passphrase is: {}",
+    "Wifi password -> {}",
+    "vault passphrase - {}",
+    "the NAS password (rotated yearly) -> {}",
+]
+
+
+@given(form=st.sampled_from(OTHER_FORMS), phrase=phrases)
+def test_a_passphrase_after_a_colon_an_arrow_or_a_dash_is_refused(form: str, phrase: str) -> None:
+    assert find_secret(form.format(phrase)) == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is: auto-generated-on-first-boot", "the password field is: read-only",
+        "the token is: github-actions-deploy-bot", "the API key is: prod-billing-service-key",
+        "the password is: correct-horse-battery", "password reset flow -> self-service-portal-based",
+        "password manager - one-password-team-edition", "the token -> github-actions-deploy-bot",
+        # right after the name with no mark between, joined words are as often another thing's name
+        "the password self-service-reset-portal is down", "password rate-limit-retry-budget for the staging box",
+        "wifi password velvet-otter-granite-lantern.",
+    ],
+)  # fmt: skip
+def test_descriptions_after_a_colon_an_arrow_or_a_dash_and_joined_words_after_the_name_alone_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
