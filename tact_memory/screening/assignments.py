@@ -191,6 +191,15 @@ class AssignmentChecks(SentenceChecks):
     lookup_value = compiled(LOOKUP_VALUE)
     weak_name = compiled(WEAK_NAME)
     pass_name = compiled(PASS_NAME)
+    # What follows "PASS: " on a test runner's result line: a test's name (test_login2,
+    # TestParseV2, t0001-init.sh, gdb.base/break.exp), or any name and Go's duration (TestRun/a (0.00s)).
+    result_line = compiled(
+        rb"(?:^|\n)[ \t]*(?:---[ \t]+)?(?P<word>PASS|FAIL|XFAIL|XPASS|KFAIL|KPASS|SKIP|UNSUPPORTED|UNRESOLVED|UNTESTED):[ \t]"
+    )
+    test_name = compiled(
+        rb"[ \t]+(?:[A-Za-z0-9_.-]+/)*(?:[A-Za-z0-9_./-]*(?:test|Test|TEST)[A-Za-z0-9_./-]*|[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.[a-z]{1,5})(?![^:\s])"
+        rb"|[ \t]+[^\s]{1,128}[ \t]+\([0-9]+(?:\.[0-9]+)?m?s\)"
+    )
     number = compiled(NUMBER)
     # A name that counts credentials rather than holding one: a limit's or a count's word before
     # it, or its word in the plural (max_access_token, num_keys, passwords, API_TOKENS).
@@ -308,7 +317,7 @@ class AssignmentChecks(SentenceChecks):
                 return False
             first, last, certain = found
             if self.pass_name.fullmatch(buffer, start, end) is not None:
-                return self.pass_value(buffer, first, last, certain=certain)
+                return not self.test_result(buffer, start, match) and self.pass_value(buffer, first, last, certain=certain)
             return self.looks_secret(buffer, first, last, header=True)
         # A sentence that names the credential before a colon, or a spaced "=" that a note writes
         # for one: "the password for the intern account: ...", "the vault password is: ...", "pw
@@ -795,6 +804,25 @@ class AssignmentChecks(SentenceChecks):
         """Whether the value at ``pos`` is a number (``50``, ``0x10``, ``1.5e3``), quoted or not."""
         found = self.value_at(buffer, pos)
         return found is not None and self.number.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None
+
+    def test_result(self, buffer: bytearray, start: int, separator: re.Match[bytes]) -> bool:
+        """Whether ``PASS`` at ``start`` and the colon ``separator`` open a test runner's result
+        line rather than give a password: in capitals, as runners print it, and then a test's name
+        (Automake's and DejaGnu's ``PASS: t0001-init.sh 3 - ...``, ``PASS: gdb.base/break.exp:
+        ...``), Go's ``--- PASS: TestParseV2 (0.01s)``, or any name when another line of the
+        content is a result too (``PASS: vers1`` over ``FAIL: vers2``). ``PASS=...`` and ``pass:
+        ...`` are still a password's, and so is ``PASS: hunter2`` alone or under ``USER: admin``."""
+        if not buffer.startswith(b"PASS:", start) or separator.start() != start + 4:
+            return False
+        line = buffer.rfind(b"\n", 0, start) + 1
+        if buffer.startswith(b"--- ", max(line, start - 4)) and not buffer[line : start - 4].strip(b" \t"):
+            return True  # Go's result line, indented under its parent test
+        if self.test_name.match(buffer, separator.end()) is not None:
+            return True
+        end = buffer.find(b"\n", start)
+        end = len(buffer) if end < 0 else end
+        # another result line in the same content: a test log (PASS: vers1 over FAIL: vers2)
+        return any(not line <= result.start("word") < end for result in self.result_line.finditer(buffer))
 
     def pass_value(self, buffer: bytearray, start: int, end: int, *, certain: bool) -> bool:
         """Whether ``buffer[start:end]``, after ``pass`` alone, is a password: never a number

@@ -156,6 +156,8 @@ class PlaceChecks(SentenceChecks):
     user_option_before = compiled(rb"(?<![^ \t\n])(?:-u|-U|--user(?:name)?)(?:[ \t]+|=)[A-Za-z_][^\s\"'`=:/]{0,63}[ \t]+\Z")
     port_like = compiled(rb"[0-9][0-9:.,/-]*")
     option_joint = compiled(_OPTION_JOINT)
+    # What a sentence calls the option it names (the --password flag, the --token options).
+    option_word = compiled(rb"(?i:options?|flags?|param(?:eter)?s?|arg(?:ument)?s?|switch(?:es)?|settings?|fields?|values?|prompts?)")
     # An option a sentence lists after another: "--user and " before "--password together".
     lower_word = compiled(rb"[a-z]{1,16}")
     listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+" + _OPTION_JOINT + rb"[ \t]+`?\Z")
@@ -239,8 +241,14 @@ class PlaceChecks(SentenceChecks):
         start, end, certain = found
         if "item" in match.re.groupindex and opening_quote(buffer, start):
             return self.own_value(buffer, start, end, texture=True)  # a list quotes every item: ["--pass", "through"]
-        if self.option_joint.fullmatch(buffer, start, end) is not None and not opening_quote(buffer, start):
-            return False  # "--password and --token": options a sentence lists
+        if not opening_quote(buffer, start) and (
+            self.option_joint.fullmatch(buffer, start, end) is not None
+            or self.grammar_word.fullmatch(buffer, start, trimmed(buffer, start, end)) is not None
+            or self.option_word.fullmatch(buffer, start, trimmed(buffer, start, end)) is not None
+        ):
+            # "--password and --token": options a sentence lists; "use the --password flag",
+            # "accepts --password for ...", "if --password was given": a sentence about the option
+            return False
         if (
             self.lower_word.fullmatch(buffer, start, end) is not None
             and not opening_quote(buffer, start)

@@ -86,6 +86,8 @@ MAX_NETWORK_NAME = 32
 """The longest name of a wireless network (an SSID's 32 bytes)."""
 MAX_NETWORK_REACH = 80
 """How far before "the key" its sentence may name the wireless network it opens."""
+MAX_PATH = 128
+"""The longest path before a password's name that :meth:`SentenceChecks.bare_after_password_name` looks back over."""
 _PAIR_USER = 64
 """The longest user of a pair (``pair_user``), an address included."""
 _WHICH_ONE = rb"(?:(?:current|new|old|latest|previous|next|right|real|actual)[ \t]+)?"
@@ -146,6 +148,8 @@ class SentenceChecks(ValueChecks):
     condition_opening = compiled(rb"(?:^|(?<=[\s,;(]))(?i:if|when|whenever|once)[ \t]")
     sentence_end = compiled(rb"[.!?;](?:[ \t]|\Z)")
     used_user = compiled(rb"(?<![A-Za-z])(?i:use)[ \t]+[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")
+    # A path up to the name after it: /etc/passwd, ~/.pw, ./secrets/password (not user/password).
+    path_end = compiled(rb"(?<![^\s<>(\"'`=])(?:~|\.{1,2})?/(?:[A-Za-z0-9_.-]+/)*\.?\Z")
     pair_user = compiled(rb"[A-Za-z0-9][A-Za-z0-9._%+@-]{0,63}\Z")  # _PAIR_USER bytes at most
     unspaced = compiled(rb"[^\s]{1,256}")
     prompt_before = compiled(rb"(?<![A-Za-z])(?i:prompt|prompted|field|box|dialog)\Z")
@@ -497,7 +501,10 @@ class SentenceChecks(ValueChecks):
         """:meth:`bare_after_name` after a password's own name (password, passphrase, passwd,
         pwd, pw), where a value that ends its clause counts with no user or verb before the name
         (``…, password hunter2024``): "token" and "secret" name models, encodings and regions
-        with such words after them, a password's name does not."""
+        with such words after them, a password's name does not. The last part of a path names a
+        file (``awk -F: </etc/passwd '...'``, ``~/.pw``)."""
+        if self.path_end.search(buffer, max(0, match.start() - MAX_PATH), match.start()) is not None:
+            return False
         return self._bare_after(buffer, match, alone=True)
 
     def _bare_after(self, buffer: bytearray, match: re.Match[bytes], *, alone: bool) -> bool:

@@ -174,12 +174,18 @@ NEXT_FLAG = rb"[ \t]+-"
 PLACEHOLDER_WORD = (
     rb"\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
     rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z0-9]+)*[-_][a-z]+|(?:[a-z]+[-_])+here"
+    # the same phrase with spaces, as SDK READMEs write it (api_key="My API Key", "Your Token Here")
+    rb"|(?:your|my|insert|replace|put|enter)(?:[ ][a-z0-9][a-z0-9.-]*){0,3}[ ]"
+    rb"(?:pass(?:word|phrase)?|pwd|pw|token|secret|key|credentials?|creds|pat)(?:[ ]here)?"
     rb"|pass(?:word|wd|phrase|code)?s?|pwd|pw|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
     rb"|changeme|changeit|change[-_]?me|changethis|generate[-_]?me|redacted|removed|placeholder|hidden|masked|omitted"
     rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"
     rb"|blank|true|false|yes|no|on|off|required|optional|missing|invalid|expired|revoked|rotated"
     rb"|disabled|enabled|todo|tbd|tba|n/?a|see|same|ditto|default|auto|prompt|ask|stdin|env"
+    # what a changelog or a review says happened to it (gnutls_..._secret: Added, signing-key: Updated.)
+    rb"|added|updated|changed|unchanged|fixed|deprecated|renamed|deleted|moved|reverted|unused|new"
     rb"|str|string|bytes|bytearray|int|integer|bool|boolean|number|any|object|text|char|varchar"
+    rb"|incomplete"  # typeshed's stand-in type for what a stub does not describe yet (TOKEN: Incomplete)
     rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm"
     # what Windows Setup writes over an answer file's passwords once it has used them (without
     # its outer asterisks where Markdown reads the rest as emphasis)
@@ -312,7 +318,7 @@ _ALGORITHM = (
     rb"|es[0-9]{3}|ps[0-9]{3}|[0-9]{2,4})"
 )
 _REFERENCE = (
-    rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\."
+    rb"[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|->)[A-Za-z_][A-Za-z0-9_]*)*(?:\.|->)"
     rb"(?:[A-Za-z_]*[_A-Z][A-Za-z_]*|(?i:pass(?:word|wd|phrase|code)?|pwd|secrets?|tokens?|keys?|api_?key|credentials?"
     rb"|creds|auth))"  # settings.SECRET_KEY, ed25519.PrivateKey, self.password
     rb"|[A-Z]+[0-9]{0,2}(?:_[A-Z]+[0-9]{0,2})+"  # OPENAI_API_KEY_V2, but not a random RUN_OF_CAPS7X2
@@ -351,6 +357,9 @@ UNQUOTED_REFERENCE = (
     _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[a-z][a-z0-9_-]*=(?:[A-Za-z0-9_.~/:@%+-]|\$(?=[A-Z_{(])|[{}()])+|\$\(.*"
     rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
     rb"\*{0,2}(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?[(\[]" + _CODE_AFTER_BRACKET
+    # a whole call in code's case whose arguments reach a member as C and PHP do, or a PHP
+    # variable: strdup(data->pw), trim($row->password)
+    + rb"|" + _CODE_NAME + rb"(?:\." + _CODE_NAME + rb")*\((?:->(?=[A-Za-z_])|\$(?=[A-Za-z_])|[A-Za-z0-9_., ()\[\]])*\)?"  # its closing bracket may be trimmed off
 )
 # Quoted, a path or an option list (two pairs or more) is made of the characters paths and option
 # values have; a quoted value with a bracket in it is a reference only as a whole call (_CALL). A

@@ -35,6 +35,11 @@ CODE_FROM_PACKAGES = [
     "username, password = request.url.username, request.url.password",
     # unpacked from another value, or an attribute of the object
     "username, password = proxy_auth",
+    # C's and PHP's member access, in a call's arguments or alone, and a PHP variable (git's
+    # credential helpers, a PHP login form)
+    "c->password = gnome_keyring_memory_strdup(password_data->password);", "cfg->token = xstrdup(opts->token);",
+    "$password = trim($row->password);", "$password = $row->getPassword();", "c->password = data->password;",
+    "$api_key = sanitize_text_field($_POST['api_key']);",
     # a variable in snake case passed on as a keyword argument or under a quoted key (langsmith,
     # anthropic, google-auth)
     '"kwargs": {"token": traced_item},', "return _copy_client_with_bearer_auth(client, auth_token=environment_key, helper=h)",
@@ -111,6 +116,8 @@ LITERALS_IN_CODE = [
     # Words joined by "_" with a number among them, or given with spaces or at a line's end: values.
     "f(password=summer_2024)", "connect(password=hunter_2024, host=h)", "password = correct_horse_battery",
     '{"password": Tr0ub4dor_3}', "password=correct_horse_battery",
+    # a member's arrow inside a value that is no call in code's case, or given a literal
+    "password = Xk9(mQ2->zL)", "password = hunter(2->3)", 'c->password = "Tr0ub4dor&3";', "$password = 'Tr0ub4dor&3';",
 ]
 
 

@@ -504,6 +504,7 @@ PLACEHOLDERS = [
     "********", "changeme", "REDACTED", "xxxxxxxxxxxx", "your-api-key-here", "settings.API_TOKEN",
     "OPENAI_API_KEY_V2", "/run/secrets/api_token", "~/.config/tool/token", "hmac-sha256",
     "true", "None", "null", "$(pass show db/prod)", "***", "", "str", "SecretStr", "required",
+    "Added", "updated", "Deprecated", "renamed",  # what a changelog says happened to it
 ]  # fmt: skip
 # Class names made of words stand for a type in code; in quotes they are a passphrase.
 TYPE_NAMES = ["Ed25519PrivateKey", "OAuth2Token", "PasswordField", "BearerAuth"]
@@ -629,7 +630,7 @@ STAND_INS = {
     "bytes", "bool", "prompt", "stdin", "auto", "ditto", "basic", "digest", "ntlm", "string", "object", "number",
     "nothing", "undef", "missing", "invalid", "expired", "revoked", "rotated", "enabled", "default", "hidden",
     "masked", "omitted", "elided", "removed", "bearer", "integer", "boolean", "varchar", "changeme", "redacted",
-    "value", "val",
+    "value", "val", "added", "updated", "changed", "fixed", "renamed", "deleted", "moved", "reverted", "unused", "new",
 }  # fmt: skip
 short_values = st.text(ALNUM + "!@^*+?~", min_size=1, max_size=7).filter(
     lambda v: len(set(v)) >= 3

@@ -28,6 +28,7 @@ textured = short_values.filter(
     and re.search(r"[0-9!@^*+?~]", v) is not None
     and NUMBER.fullmatch(v) is None
     and v.lower() != "pass"
+    and "test" not in v.lower()  # PASS: test1 is a test runner's result line
 )
 
 
@@ -164,3 +165,30 @@ def test_a_password_after_pass_run_into_what_it_opens_is_refused(name: str, form
 )  # fmt: skip
 def test_pass_run_into_another_word_or_given_no_value_is_kept(text: str) -> None:
     assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "--- PASS: TestParseV2 (0.01s)", "    --- PASS: TestRun/case_1 (0.00s)", "--- PASS: TestFoo (0.00s)",
+        "PASS: t0001-init.sh 3 - init with --template", "PASS: gdb.base/break.exp: run until function breakpoint",
+        "PASS: gdb.ada/assign_1.exp: set convenience variable $xxx to 1", "PASS: test_login2", "PASS: tests/unit/auth_test2.sh",
+        "FAIL: t0002-env.sh 4\nPASS: t0001-init.sh 3 - init", "PASS: test_v2.py", "=== RUN   TestX\n--- PASS: TestX (0.12s)\nPASS\nok  \texample.com/pkg\t0.2s",
+        # DejaGnu's summary: any name, when another line is a result too
+        "PASS: vers1\nPASS: vers2\nXFAIL: vers3", "FAIL: pr20995-2\nPASS: indirect5a dynsym", "Results:\n  PASS: x86_64\n  UNSUPPORTED: i386",
+    ],
+)  # fmt: skip
+def test_a_test_runner_s_result_line_is_kept(text: str) -> None:
+    # Automake, DejaGnu and Go print PASS in capitals, a colon and the test's name.
+    assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PASS: hunter2", "PASS: Tr0ub4dor&3", "PASS=test_v2", "pass: test_login2", "PASS: Test1234!", "PASS: hunter2.", "Pass: Xk9mP2vQ.sh2",
+        "USER: admin\nPASS: hunter2", "PASS: hunter2\nPASS=hunter3", "PASS: hunter2  # FAIL: later",
+    ],
+)  # fmt: skip
+def test_a_password_after_pass_that_is_no_test_s_name_is_refused(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text

@@ -128,3 +128,20 @@ def test_a_value_under_an_element_named_for_something_else_is_kept(text: str) ->
 )
 def test_what_no_answer_file_password_holds_is_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "awk -F: </etc/passwd '$3 >= 1000 && $3 < 65000 {print $3}'", "less /etc/passwd Xk9mQ2vLp7Zr",
+        "cat /run/secrets/password Xk9mQ2vLp7Zr", "cat ~/.pw Xk9mQ2vLp7Zr", "diff ./secrets/passwd Xk9mQ2vLp7Zr.bak",
+    ],
+)  # fmt: skip
+def test_a_password_file_s_path_before_a_word_is_kept(text: str) -> None:
+    # the last part of a path names the file; what follows is the command's next argument
+    assert find_secret(text) is None, text
+
+
+@pytest.mark.parametrize("text", ["password Xk9mQ2vLp7Zr", "user/password Xk9mQ2vLp7Zr", "u/pw Xk9mQ2vLp7Zr", "wifi password Xk9mQ2vLp7Zr"])
+def test_a_password_s_name_with_a_slash_that_is_no_path_still_gives_it(text: str) -> None:
+    assert find_secret(text) == "credential_assignment", text

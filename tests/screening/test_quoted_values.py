@@ -43,6 +43,13 @@ def test_a_quoted_password_with_symbols_is_refused(value: str, form: str) -> Non
     assert find_secret(form.format(n="DB_PASSWORD", v=value)) == "credential_assignment"
 
 
+@pytest.mark.parametrize("value", ["my horse battery staple", "My Pass 2024!", "my cat likes tuna", "my dog Rex 2019!"])
+@pytest.mark.parametrize("form", QUOTED_FORMS[:4])
+def test_a_passphrase_that_starts_with_my_is_still_refused(value: str, form: str) -> None:
+    # only "your" or "my" and up to three words before a credential's word is a stand-in phrase
+    assert find_secret(form.format(n="DB_PASSWORD", v=value)) == "credential_assignment"
+
+
 QUOTED_STAND_INS = [
     # templates and environment references, as the whole value
     "${DB_PASSWORD}", "${{ secrets.DB_PASSWORD }}", "$DB_PASSWORD", "$db_password", "$dbPassword", "$this->password",
@@ -54,6 +61,8 @@ QUOTED_STAND_INS = [
     # phrases, paths and option lists
     "your-password-here", "my_secret_key", "insert-password-here", "/run/secrets/db_password", "~/.config/app/token",
     "id=npmrc,src=$HOME/.npmrc", "********", "changeme", "None", "SecretStr", "settings.DB_PASSWORD", "dbPassword",
+    # the same phrases with spaces, as SDK READMEs write them; typeshed's stand-in type
+    "My API Key", "your api key", "Your Token Here", "YOUR DB PASSWORD", "my password", "Incomplete",
 ]  # fmt: skip
 
 

@@ -421,6 +421,10 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         # The option a sentence lists after another, and a word of the sentence after it.
         "Use --password and --token together", "Use `--password` and `--token` together",
         "Use --password, or --token instead", "pass --user with --password only", "Use --user and --password, never both",
+        # A sentence about the option: what it calls the option, or a word of grammar after it.
+        "use the --password flag", "the new --password options.", "mysql needs the --password option", "the --token parameter",
+        "Certtool now accepts --password for --key-info", "if --password was given", "the --api-key argument is required",
+        "--secret values are masked", "ignore --password when --token is set", "pass --password only in CI",
         # Kickstart's rootpw locked, read from a variable, or named.
         "rootpw --lock", "rootpw --iscrypted", "rootpw ${ROOT_PW}", "the rootpw option sets the root password",
         "printf '%s' \"$PW\" | kinit ann", "printf '%s\\n' \"${REGISTRY_TOKEN}\" | docker login -u ann --password-stdin",
