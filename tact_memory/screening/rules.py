@@ -29,7 +29,15 @@ from .comment_marks import mark_pattern
 from .leads import TOKEN_END, cased, literal_lead, spelled, word_start
 from .names import COOKIE_SEPARATOR, ECHOED_INTO, HERE_DOCUMENT, HERE_STRING, STDIN_READERS
 from .printed import NAMED, PRINTING
-from .vocabulary import FENCE_OPENING, LATIN_KEY_WORDS, OTHER_FOR, OTHER_KEY_WORDS, OTHER_PARTICLES, OTHER_PASSWORD_WORDS
+from .vocabulary import (
+    BARE_PASSWORD_WORDS,
+    FENCE_OPENING,
+    LATIN_KEY_WORDS,
+    OTHER_FOR,
+    OTHER_KEY_WORDS,
+    OTHER_PARTICLES,
+    OTHER_PASSWORD_WORDS,
+)
 
 __all__ = ["OTHER_SCRIPTS", "PROVIDERS", "RULES", "rule_leads", "rules_digest"]
 
@@ -132,12 +140,16 @@ def _colon_after(word: bytes) -> bytes:
 _OTHER_PARTICLE = rb"(?:" + b"|".join(OTHER_PARTICLES) + rb")[ \t]?"
 _OTHER_WORDS = OTHER_PASSWORD_WORDS + OTHER_KEY_WORDS
 _CYRILLIC_WORDS = tuple(word for word in _OTHER_WORDS if any("\u0400" <= letter <= "\u04ff" for letter in word.decode()))
-_CYRILLIC_LINK = "[ \t]+(?:(?:—|–|-)[ \t]+|(?:для|от|к|на|від|до)[ \t]+[^\r\n:,.;!?]{1,48}:(?![:/])[ \t]*)".encode()
-"""Russian and Ukrainian: a dash for "is", or what the password or key is for and a colon
-(пароль для сервера: …, ключ API от продакшена: …)."""
+_CYRILLIC_LINK = (
+    "[ \t]+(?:(?:—|–|-)[ \t]+|(?:для|от|к|на|від|до)[ \t]+[^\r\n:,.;!?]{1,48}?(?::(?![:/])[ \t]*|[ \t]+(?:—|–|-)[ \t]+))"
+).encode()
+"""Russian and Ukrainian: a dash for "is", or what the password or key is for and a colon or a
+dash (пароль для сервера: …, ключ API от продакшена — …)."""
 _OTHER_LINKS = (
     (b"salasana", rb"[ \t]+on[ \t]+"),  # Finnish
     (b"Salasana", rb"[ \t]+on[ \t]+"),
+    (b"parola", rb"[ \t]+este[ \t]+"),  # Romanian's definite form (Italian's "parola", a word, takes no "este")
+    (b"Parola", rb"[ \t]+este[ \t]+"),
     (b"kata sandi", rb"(?:nya)?[ \t]+adalah[ \t]+"),  # Indonesian
     (b"Kata sandi", rb"(?:nya)?[ \t]+adalah[ \t]+"),
     ("mật khẩu".encode(), "[ \t]+là[ \t]+".encode()),  # Vietnamese
@@ -1639,6 +1651,13 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
         ("credential_assignment", pattern, Checks.bare_after_password_name)
         for word in (b"password", b"passwd", b"passphrase", b"pwd", b"pw")
         for pattern in spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]")
+    ),
+    # The same after a password's word in another language (Passwort Xk9…, пароль Xk9…), where only
+    # a value with a generated one's texture counts.
+    *(
+        ("credential_assignment", pattern, Checks.bare_after_other_password_word)
+        for word in BARE_PASSWORD_WORDS
+        for pattern in (spelled(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]") if word[:1].islower() else (word_start(word, rb"[ \t]+", gap=rb"[A-Za-z0-9]"),))
     ),
     *(
         ("credential_assignment", pattern, Checks.bare_after_name)

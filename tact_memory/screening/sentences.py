@@ -507,6 +507,13 @@ class SentenceChecks(ValueChecks):
             return False
         return self._bare_after(buffer, match, alone=True)
 
+    def bare_after_other_password_word(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value right after a password's word in another language, with no mark
+        between (``Passwort Xk9…``, ``пароль Xk9…``, ``şifresi Xk9…``): as after "password",
+        but only a value with a generated one's texture counts (:meth:`bare_value`), as these
+        words start sentences about the password as often (``Passwort vergessen``)."""
+        return self.bare_value(buffer, match.end())
+
     def _bare_after(self, buffer: bytearray, match: re.Match[bytes], *, alone: bool) -> bool:
         if not self.bare_value(buffer, match.end()) and not (
             (alone and self.clause_value(buffer, match.end()))

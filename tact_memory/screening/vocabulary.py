@@ -75,6 +75,7 @@ __all__ = [
     "OTHER_KEY_WORDS",
     "OTHER_PARTICLES",
     "OTHER_PASSWORD_WORDS",
+    "BARE_PASSWORD_WORDS",
     "PASSPHRASE",
     "PASSWORD_WORD",
     "PASS_HOLDER",
@@ -499,7 +500,20 @@ OTHER_PASSWORD_WORDS = tuple(
         "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "пароль", "Пароль", "ПАРОЛЬ",
         "كلمة المرور", "كلمة السر", "סיסמה", "סיסמא", "पासवर्ड", "รหัสผ่าน", "κωδικός πρόσβασης",
         "Κωδικός πρόσβασης", "şifre", "Şifre", "ŞİFRE", "mật khẩu", "Mật khẩu", "kata sandi", "Kata sandi",
-        "mot de passe", "Mot de passe", "MOT DE PASSE",
+        "mot de passe", "Mot de passe", "MOT DE PASSE", "parolă", "Parolă",
+    )
+)  # fmt: skip
+# A password's word, in other languages, that a generated value may follow with no mark between as
+# it follows "password" (Passwort Xk9…, пароль Xk9…): the words in Latin letters that
+# PASSWORD_WORD knows and the ones above, and Romanian's and Turkish's, whose "is" the linking words
+# do not know (parolă, şifre and its possessive şifresi). Italian's "parola" is a word, not a password.
+BARE_PASSWORD_WORDS = tuple(
+    word.encode()
+    for word in (
+        "passwort", "kennwort", "contraseña", "senha", "wachtwoord", "lösenord", "passord", "adgangskode",
+        "salasana", "hasło", "heslo", "jelszó", "mot de passe", "parolă", "şifre", "şifresi", "Şifre", "Şifresi",
+        "пароль", "Пароль", "κωδικός πρόσβασης", "Κωδικός πρόσβασης", "סיסמה", "كلمة المرور", "mật khẩu", "Mật khẩu",
+        "kata sandi", "Kata sandi",
     )
 )  # fmt: skip
 # An API key, an access token, a secret or private key, named in those languages as plainly as

@@ -149,6 +149,8 @@ SENTENCES = [
     "пароль к роутеру: {v}",
     "ключ API для продакшена: {v}",
     "пароль до бази: {v}",
+    # what it is for and a dash; Romanian's "este" after its definite form
+    "пароль от сервера - {v}", "ключ API для продакшена — {v}", "Parola este {v}", "parolă: {v}",
 ]
 
 
@@ -201,3 +203,25 @@ def test_a_value_after_is_in_another_language_is_refused(sentence: str, value: s
 )
 def test_words_after_is_in_another_language_are_kept(text: str) -> None:
     assert find_secret(text) is None
+
+
+# A password's word with the value right after it and no mark between, as after "password".
+BARE_WORDS = ["Passwort", "Kennwort", "contraseña", "senha", "wachtwoord", "lösenord", "hasło", "heslo", "mot de passe",
+              "şifre", "sunucu şifresi", "пароль", "Пароль", "parolă", "κωδικός πρόσβασης", "סיסמה"]  # fmt: skip
+
+
+@given(word=st.sampled_from(BARE_WORDS), value=mixed, after=st.sampled_from(["", ".", " (prod)", " gilt bis Freitag"]))
+def test_a_generated_value_right_after_a_password_s_word_in_another_language_is_refused(word: str, value: str, after: str) -> None:
+    assert find_secret(f"das {word} {value}{after}") == "credential_assignment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Passwort vergessen", "Passwort zurücksetzen: Link in der Mail", "mot de passe oublié", "senha forte obrigatória",
+        "пароль от сервера в хранилище", "şifre sıfırlama", "Passwort-Manager Tr0ub4dor&3", "contraseña segura2024",
+        "la parola è bella", "parola este simplă", "parola: Xk8Qw2Lm9Rt4Pz",  # Italian's "parola" is a word
+    ],
+)  # fmt: skip
+def test_words_right_after_a_password_s_word_in_another_language_are_kept(text: str) -> None:
+    assert find_secret(text) is None, text
