@@ -10,6 +10,7 @@ import bisect
 import re
 
 from .buffers import (
+    NAME_CHARS,
     base64_decoded,
     comment_word,
     digits_only,
@@ -156,8 +157,14 @@ class PlaceChecks(SentenceChecks):
     user_option_before = compiled(rb"(?<![^ \t\n])(?:-u|-U|--user(?:name)?)(?:[ \t]+|=)[A-Za-z_][^\s\"'`=:/]{0,63}[ \t]+\Z")
     port_like = compiled(rb"[0-9][0-9:.,/-]*")
     option_joint = compiled(_OPTION_JOINT)
-    # What a sentence calls the option it names (the --password flag, the --token options).
-    option_word = compiled(rb"(?i:options?|flags?|param(?:eter)?s?|arg(?:ument)?s?|switch(?:es)?|settings?|fields?|values?|prompts?)")
+    # What a sentence calls the option it names (the --password flag, the --token options), and a
+    # manual's name for what the option takes (gpg --passwd user-id, keytool -keypass old_key,
+    # --try-secret-key name).
+    contraction = compiled(rb"[A-Za-z]+n't(?![A-Za-z0-9])")  # if -keypass isn't provided
+    option_word = compiled(
+        rb"(?i:options?|flags?|param(?:eter)?s?|arg(?:ument)?s?|switch(?:es)?|settings?|fields?|values?|prompts?)"
+        rb"|(?:[a-z]+[-_])?(?:id|uid|name|file|filename|path|string|key|user)"
+    )
     # An option a sentence lists after another: "--user and " before "--password together".
     lower_word = compiled(rb"[a-z]{1,16}")
     listed_after = compiled(rb"(?<![^ \t\n(`\"'])--?[A-Za-z0-9][A-Za-z0-9-]{0,63}`?,?[ \t]+" + _OPTION_JOINT + rb"[ \t]+`?\Z")
@@ -243,6 +250,7 @@ class PlaceChecks(SentenceChecks):
             return self.own_value(buffer, start, end, texture=True)  # a list quotes every item: ["--pass", "through"]
         if not opening_quote(buffer, start) and (
             self.option_joint.fullmatch(buffer, start, end) is not None
+            or self.contraction.match(buffer, start) is not None
             or self.grammar_word.fullmatch(buffer, start, trimmed(buffer, start, end)) is not None
             or self.option_word.fullmatch(buffer, start, trimmed(buffer, start, end)) is not None
         ):
@@ -642,7 +650,21 @@ class PlaceChecks(SentenceChecks):
             first, last = value.start("bare"), trimmed(buffer, *value.span("bare"))
             if self.path.fullmatch(buffer, first, last) and self.ends_authorization.search(buffer, first, last):
                 return False
+        if self.quoted_header_name(buffer, match):
+            return False
         return self.credential_after(buffer, match.end(), tight=False, header=True)
+
+    def quoted_header_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Whether the header's name that ``match`` read is quoted with its colon, as prose names a
+        header (``the "Authorization:" header``): the quote before its first letter closes right
+        after the colon, so what follows is the sentence, not a value."""
+        colon = buffer.find(b":", match.start(), match.end())
+        if colon < 2 or colon + 1 >= len(buffer) or buffer[colon - 1] in b"\"'":
+            return False  # "Authorization": "Bearer ..." closes the name before the colon
+        start = colon
+        while start and buffer[start - 1] in NAME_CHARS:
+            start -= 1
+        return start > 0 and buffer[start - 1] in b"\"'`" and buffer[colon + 1] == buffer[start - 1]
 
     def key_header(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``X-Api-Key:``-style headers: a known name before the ending, then a value."""
@@ -809,6 +831,8 @@ class PlaceChecks(SentenceChecks):
         closed = pos - 2 != opened and buffer[pos - 2] in b"\"'"  # "admin":"...": the user quoted apart
         if opened >= 0 and not closed and pos < len(buffer) and buffer[pos] == buffer[opened]:
             return False  # -u ":" or -u "user:": no password, curl asks for one
+        if match.start() and pos < len(buffer) and buffer[pos] in b"\"'`" and buffer[match.start() - 1] == buffer[pos]:
+            return False  # the option quoted whole in a sentence, "Sending a '-u :' is enough"
         found = self.value_at(buffer, pos)
         if found is None:
             return False

@@ -187,6 +187,7 @@ PLACEHOLDER_WORD = (
     rb"|added|updated|changed|unchanged|fixed|deprecated|renamed|deleted|moved|reverted|unused|new"
     rb"|str|string|bytes|bytearray|int|integer|bool|boolean|number|any|object|text|char|varchar"
     rb"|incomplete"  # typeshed's stand-in type for what a stub does not describe yet (TOKEN: Incomplete)
+    rb"|file|filename|path"  # what a manual says an option takes (--private-key=file)
     rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm"
     # what Windows Setup writes over an answer file's passwords once it has used them (without
     # its outer asterisks where Markdown reads the rest as emphasis)

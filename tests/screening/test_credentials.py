@@ -769,6 +769,8 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ("Proxy-Authorization: Basic abc", "authorization_header"),
         ("authorization: Bearer a1", "authorization_header"),
         ('headers["Authorization"] = "Token abc"', "authorization_header"),
+        ('{"Authorization":"Token abc"}', "authorization_header"),
+        ("Authorization:'Token abc'", "authorization_header"),
         ("X-Api-Key: abc1", "authorization_header"),
         ("Cookie: session=abc", "cookie_header"),
         ("Set-Cookie: id=a1; Path=/", "cookie_header"),
@@ -803,6 +805,9 @@ def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(te
         "use --token instead of the environment variable",
         "Keys begin with -----BEGIN OPENSSH PRIVATE KEY----- and must stay out of the repo.",
         '{"auth": "none"}',
+        # a header's name quoted with its colon, as prose names it
+        'the "Authorization:" header, the "Proxy-Authorization:" header and packfile URIs',
+        "strip the 'Authorization:' line before logging",
     ],
 )
 def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:

@@ -425,6 +425,11 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "use the --password flag", "the new --password options.", "mysql needs the --password option", "the --token parameter",
         "Certtool now accepts --password for --key-info", "if --password was given", "the --api-key argument is required",
         "--secret values are masked", "ignore --password when --token is set", "pass --password only in CI",
+        # a manual's synopsis: what the option takes, named; a contraction after the option
+        "--change-passphrase user-id", "gpg --passwd user_id", "--try-secret-key name", "[-keypass old_key]",
+        "If -srckeypass isn't provided, keytool asks", "--private-key=file",
+        # an option quoted whole with an empty user and password (curl's Negotiate)
+        "Sending a '-u :' is enough as the user name and password", "use '-u ann:' and curl prompts",
         # Kickstart's rootpw locked, read from a variable, or named.
         "rootpw --lock", "rootpw --iscrypted", "rootpw ${ROOT_PW}", "the rootpw option sets the root password",
         "printf '%s' \"$PW\" | kinit ann", "printf '%s\\n' \"${REGISTRY_TOKEN}\" | docker login -u ann --password-stdin",
