@@ -196,6 +196,14 @@ class AssignmentChecks(SentenceChecks):
     result_line = compiled(
         rb"(?:^|\n)[ \t]*(?:---[ \t]+)?(?P<word>PASS|FAIL|XFAIL|XPASS|KFAIL|KPASS|SKIP|UNSUPPORTED|UNRESOLVED|UNTESTED):[ \t]"
     )
+    # The sources nsswitch.conf looks a database up in, as the whole value (passwd: compat, passwd:
+    # files systemd [NOTFOUND=return] sss).
+    nss_sources = compiled(
+        rb"[ \t]*(?:(?:files|compat|db|nis|nisplus|systemd|sss|ldap|winbind|altfiles|cache|extrausers|hesiod|usrfiles)"
+        rb"|\[!?[A-Za-z]+=[a-z]+\])(?:[ \t]+(?:files|compat|db|nis|nisplus|systemd|sss|ldap|winbind|altfiles|cache|extrausers"
+        rb"|hesiod|usrfiles|\[!?[A-Za-z]+=[a-z]+\]))*[ \t]*(?:\r?\n|\Z)"
+    )
+    go_result = compiled(rb"[ \t]*---[ \t]+")  # what starts Go's result line before its PASS
     test_name = compiled(
         rb"[ \t]+(?:[A-Za-z0-9_.-]+/)*(?:[A-Za-z0-9_./-]*(?:test|Test|TEST)[A-Za-z0-9_./-]*|[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.[a-z]{1,5})(?![^:\s])"
         rb"|[ \t]+[^\s]{1,128}[ \t]+\([0-9]+(?:\.[0-9]+)?m?s\)"
@@ -265,6 +273,10 @@ class AssignmentChecks(SentenceChecks):
                 (start, end), named = numbered, True
         if start is None:
             return False
+        if buffer[match.start()] == ord(":") and start and match.end() < len(buffer) and buffer[start - 1] in b"\"'`" and (
+            buffer[match.end()] == buffer[start - 1]
+        ):
+            return False  # the name quoted with its colon, as prose names a label: the lines starting with "passwd:"
         value = match.end()  # where the value starts
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
             if self.ends_prompt(buffer, match.end()):
@@ -294,6 +306,8 @@ class AssignmentChecks(SentenceChecks):
                 return False
             if self.names_lookup(buffer, start, end, value):
                 return False
+            if self.nss_sources.match(buffer, value) is not None and buffer.startswith(b"passwd", start) and end - start == 6:
+                return False  # nsswitch.conf's passwd database and where it is looked up: passwd: files systemd
             if start and buffer[start - 1] in b"?&" and value < len(buffer) and buffer[value] in b" \t\r\n":
                 return False  # a query's empty parameter: GET /login?user=bob&password= HTTP/1.1
             if buffer[match.start()] == ord(":") and self.yaml_alias.match(buffer, value) is not None:
@@ -815,7 +829,7 @@ class AssignmentChecks(SentenceChecks):
         if not buffer.startswith(b"PASS:", start) or separator.start() != start + 4:
             return False
         line = buffer.rfind(b"\n", 0, start) + 1
-        if buffer.startswith(b"--- ", max(line, start - 4)) and not buffer[line : start - 4].strip(b" \t"):
+        if self.go_result.fullmatch(buffer, line, start) is not None:
             return True  # Go's result line, indented under its parent test
         if self.test_name.match(buffer, separator.end()) is not None:
             return True

@@ -164,6 +164,7 @@ class PlaceChecks(SentenceChecks):
     option_word = compiled(
         rb"(?i:options?|flags?|param(?:eter)?s?|arg(?:ument)?s?|switch(?:es)?|settings?|fields?|values?|prompts?)"
         rb"|(?:[a-z]+[-_])?(?:id|uid|name|file|filename|path|string|key|user)"
+        rb"|[A-Z][A-Z0-9_]*=[a-z][a-z0-9_-]*"  # blkid --match-token NAME=value, LABEL=label
     )
     # An option a sentence lists after another: "--user and " before "--password together".
     lower_word = compiled(rb"[a-z]{1,16}")

@@ -246,6 +246,7 @@ class ValueChecks:
         return (
             self.placeholder.fullmatch(buffer, start, last) is None
             and self.reference.fullmatch(buffer, start, last) is None
+            and self.grammar_word.fullmatch(buffer, start, last) is None  # see LoadCredential= above, "password: is"
             and not self.is_type_name(buffer, start, last)
             and not self.worded_variable(buffer, start, last)
         )

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 __all__ = [
     "ACCENTED_LETTER",
+    "BARE_PASSWORD_WORDS",
     "BETWEEN_STRINGS",
     "CHANGED",
     "CLAUSE_END",
@@ -75,7 +76,6 @@ __all__ = [
     "OTHER_KEY_WORDS",
     "OTHER_PARTICLES",
     "OTHER_PASSWORD_WORDS",
-    "BARE_PASSWORD_WORDS",
     "PASSPHRASE",
     "PASSWORD_WORD",
     "PASS_HOLDER",
@@ -337,6 +337,9 @@ _REFERENCE = (
     rb"|[A-Za-z][A-Za-z0-9+.-]*://.*"  # URLs; embedded passwords have their own rule
     rb"|(?i:arn|vault|op|env|file|ssm|sm|gsm|keyvault|secretsmanager|ref|fd|pass):.*"
     rb"|[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"  # email addresses
+    # an IP address, which no token is (systemd-networkd's IPv6 Token=::1a:2b:3c:4d, token: 10.0.0.5)
+    rb"|(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){3}(?::[0-9]{1,5})?"
+    rb"|(?=[0-9A-Fa-f:]*::|(?:[0-9A-Fa-f]{1,4}:){3})(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}"
     rb"|(?:self|this|cls)\.[A-Za-z_][A-Za-z_.]*"  # an attribute of the object in code: self.current
     rb"|__[a-z]+(?:_[a-z]+)*__|_{1,2}[A-Za-z]+(?:_[A-Za-z]+)+|_{1,2}[A-Z][a-z]+(?:[A-Z][a-z]+)+"  # __root__,
     # _digest_auth, _BearerAuth: a private or special name, two words or more and no digit
@@ -425,7 +428,7 @@ GRAMMAR_WORD = (
     rb"|else|when|where|while|unless|because|is|are|was|were|be|been|being|am|has|have|had|do|does"
     rb"|did|can|could|will|would|shall|should|may|might|must|there|here|how|what|which|who|why|only"
     rb"|also|just|e\.g|i\.e|etc|now|later|soon|again|already|still|never|always|often|once|yet|too"
-    rb"|very|instead|anymore|hourly|daily|nightly|weekly|monthly|quarterly|yearly|annually"
+    rb"|very|instead|anymore|above|below|hourly|daily|nightly|weekly|monthly|quarterly|yearly|annually"
     rb"|await|yield|lambda|return|import|elif|except|raise|del|global)"
 )
 
@@ -513,8 +516,7 @@ BARE_PASSWORD_WORDS = tuple(
     for word in (
         "passwort", "kennwort", "contraseña", "senha", "wachtwoord", "lösenord", "passord", "adgangskode",
         "salasana", "hasło", "heslo", "jelszó", "mot de passe", "parolă", "şifre", "şifresi", "Şifre", "Şifresi",
-        "пароль", "Пароль", "κωδικός πρόσβασης", "Κωδικός πρόσβασης", "סיסמה", "كلمة المرور", "mật khẩu", "Mật khẩu",
-        "kata sandi", "Kata sandi",
+        "пароль", "Пароль", "κωδικός πρόσβασης", "Κωδικός πρόσβασης", "סיסמה", "كلمة المرور", "mật khẩu", "kata sandi",
     )
 )  # fmt: skip
 # An API key, an access token, a secret or private key, named in those languages as plainly as

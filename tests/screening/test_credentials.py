@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from tact_memory.cli.bench_screen import hard_kilobytes
 from tact_memory.screening import credentials as secrets
 from tact_memory.screening.credentials import KINDS, find_secret
-from tact_memory.screening.vocabulary import MAX_NAMED
+from tact_memory.screening.vocabulary import GRAMMAR_WORD, MAX_NAMED
 
 from ..conftest import fixture_path
 
@@ -635,6 +635,7 @@ STAND_INS = {
 short_values = st.text(ALNUM + "!@^*+?~", min_size=1, max_size=7).filter(
     lambda v: len(set(v)) >= 3
     and v.lower() not in STAND_INS
+    and re.fullmatch(GRAMMAR_WORD.decode(), v) is None  # "password: is" names no value
     and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)
     and len(re.findall(r"[A-Z][a-z]{2,}", v)) < 2
     and not re.fullmatch(r"!+[A-Za-z]+", v)
@@ -770,6 +771,9 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ("authorization: Bearer a1", "authorization_header"),
         ('headers["Authorization"] = "Token abc"', "authorization_header"),
         ('{"Authorization":"Token abc"}', "authorization_header"),
+        ("passwd: Xk9mQ2vLp7", "credential_assignment"),  # no source nsswitch.conf knows
+        ("password: 10.0.0.256", "credential_assignment"),  # no IP address
+        ("password = the1st", "credential_assignment"),
         ("Authorization:'Token abc'", "authorization_header"),
         ("X-Api-Key: abc1", "authorization_header"),
         ("Cookie: session=abc", "cookie_header"),
@@ -808,6 +812,13 @@ def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(te
         # a header's name quoted with its colon, as prose names it
         'the "Authorization:" header, the "Proxy-Authorization:" header and packfile URIs',
         "strip the 'Authorization:' line before logging",
+        # any name quoted so; a word of grammar after the separator, as a manual names a setting
+        'add "systemd" to the lines starting with "passwd:", "group:", "shadow:"', "the 'password:' label",
+        "password: is", "see LoadCredential= above.", "the path in LoadCredential= is read once",
+        # nsswitch.conf's passwd database and its sources
+        "passwd:\t   compat", "passwd: files systemd [NOTFOUND=return] sss\ngroup: files",
+        # an IP address, as systemd-networkd's IPv6 Token= takes one
+        "token: 192.168.1.1", "Token=::1a:2b:3c:4d", "api_key=fe80::1ff:fe23:4567:890a", "TOKEN=10.0.0.5:8080",
     ],
 )
 def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:

@@ -427,7 +427,7 @@ def test_other_input_and_other_tools_are_kept(text: str) -> None:
         "--secret values are masked", "ignore --password when --token is set", "pass --password only in CI",
         # a manual's synopsis: what the option takes, named; a contraction after the option
         "--change-passphrase user-id", "gpg --passwd user_id", "--try-secret-key name", "[-keypass old_key]",
-        "If -srckeypass isn't provided, keytool asks", "--private-key=file",
+        "If -srckeypass isn't provided, keytool asks", "--private-key=file", "blkid --match-token NAME=value", "--match-token LABEL=label.",
         # an option quoted whole with an empty user and password (curl's Negotiate)
         "Sending a '-u :' is enough as the user name and password", "use '-u ann:' and curl prompts",
         # Kickstart's rootpw locked, read from a variable, or named.
