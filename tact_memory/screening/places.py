@@ -160,6 +160,8 @@ class PlaceChecks(SentenceChecks):
     # What a sentence calls the option it names (the --password flag, the --token options), and a
     # manual's name for what the option takes (gpg --passwd user-id, keytool -keypass old_key,
     # --try-secret-key name).
+    scheme_given = compiled(rb"[A-Za-z][ \t]+\Z")  # the header pattern took a scheme word before the value
+    authorization_prefix = compiled(rb"(?i:x[-_])?(?i:proxy[-_]|http_)?")  # before Authorization: Proxy-, HTTP_
     contraction = compiled(rb"[A-Za-z]+n't(?![A-Za-z0-9])")  # if -keypass isn't provided
     option_word = compiled(
         rb"(?i:options?|flags?|param(?:eter)?s?|arg(?:ument)?s?|switch(?:es)?|settings?|fields?|values?|prompts?)"
@@ -654,6 +656,23 @@ class PlaceChecks(SentenceChecks):
         if self.quoted_header_name(buffer, match):
             return False
         return self.credential_after(buffer, match.end(), tight=False, header=True)
+
+    def authorization_value(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for an Authorization or Proxy-Authorization header's value (:meth:`header_value`),
+        where the name is the header's: alone, or after ``Proxy-``, ``X-`` or a server's
+        ``HTTP_`` (``HTTP_AUTHORIZATION``), or any name when a scheme comes before the value
+        (``Basic …``). Another word joined before it makes another name (gcloud's
+        ``--binary-authorization=POLICY``, ``DNS_AUTHORIZATION : …``)."""
+        # the name's first letter: the pattern starts after it, looking behind at it, but for AUTHORIZATION
+        first = match.start() if buffer.startswith(b"AUTHORIZATION", match.start()) else match.start() - 1
+        start = first
+        while start and buffer[start - 1] in NAME_CHARS and buffer[start - 1] != ord("."):
+            start -= 1
+        if self.authorization_prefix.fullmatch(buffer, start, first) is None and (
+            self.scheme_given.search(buffer, match.start(), match.end()) is None
+        ):
+            return False  # with a scheme before the value (DNS_AUTHORIZATION: Basic ...), a header's still
+        return self.header_value(buffer, match)
 
     def quoted_header_name(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Whether the header's name that ``match`` read is quoted with its colon, as prose names a

@@ -454,7 +454,7 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # Authorization and Proxy-Authorization, as a header line, a JSON or dict entry (also escaped
     # inside a string) or a subscript; the scheme word is skipped so "Basic abc" is judged by "abc".
     *(
-        ("authorization_header", pattern, Checks.header_value)
+        ("authorization_header", pattern, Checks.authorization_value)
         for pattern in cased(
             b"authorization",
             rb"\\{0,3}[\"']?\]?[ \t]*[:=][ \t]*\\{0,3}[\"']?"

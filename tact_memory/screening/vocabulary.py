@@ -171,7 +171,8 @@ NEXT_FLAG = rb"[ \t]+-"
 # underscores, as is jwt.io's "your-256-bit-secret" (a number inside, a word last);
 # "My-Prod-Passw0rd!" has a digit and a symbol, and is a password, as is "my-secret-2024".
 # The credential words themselves are here too: "password=password" is how documentation writes a
-# value it does not show, and "token: Token" is a type annotation.
+# value it does not show, also in other languages (http://Benutzer:Passwort@Server/), and "token:
+# Token" is a type annotation.
 PLACEHOLDER_WORD = (
     rb"\*+|\.+|x+|X+|-+|_+|\?+|[|>][-+]?[0-9]?"
     rb"|(?i:(?:your|my|insert|replace|put|enter)(?:[-_][a-z0-9]+)*[-_][a-z]+|(?:[a-z]+[-_])+here"
@@ -179,7 +180,7 @@ PLACEHOLDER_WORD = (
     rb"|(?:your|my|insert|replace|put|enter)(?:[ ][a-z0-9][a-z0-9.-]*){0,3}[ ]"
     rb"(?:pass(?:word|phrase)?|pwd|pw|token|secret|key|credentials?|creds|pat)(?:[ ]here)?"
     rb"|pass(?:word|wd|phrase|code)?s?|pwd|pw|secrets?|tokens?|keys?|api[-_]?keys?|credentials?|creds|auth"
-    rb"|changeme|changeit|change[-_]?me|changethis|generate[-_]?me|redacted|removed|placeholder|hidden|masked|omitted"
+    rb"|" + PASSWORD_WORD + rb"|changeme|changeit|change[-_]?me|changethis|generate[-_]?me|redacted|removed|placeholder|hidden|masked|omitted"
     rb"|elided|sensitive|confidential|censored|none|null|nil|nothing|undefined|undef|unset|empty"
     rb"|blank|true|false|yes|no|on|off|required|optional|missing|invalid|expired|revoked|rotated"
     rb"|disabled|enabled|todo|tbd|tba|n/?a|see|same|ditto|default|auto|prompt|ask|stdin|env"
@@ -360,6 +361,7 @@ starts a value like any other symbol (``PASS=*a0``)."""
 _CODE_AFTER_BRACKET = rb"[A-Za-z0-9_., =:()\[\]{}*+/-]*"
 UNQUOTED_REFERENCE = (
     _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[a-z][a-z0-9_-]*=(?:[A-Za-z0-9_.~/:@%+-]|\$(?=[A-Z_{(])|[{}()])+|\$\(.*"
+    rb"|--[a-z][a-z0-9-]*(?:=.*)?"  # the next long option: SECRET --data-file=PATH, (CREDENTIAL : --location=L)
     rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
     rb"\*{0,2}(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?[(\[]" + _CODE_AFTER_BRACKET
     # a whole call in code's case whose arguments reach a member as C and PHP do, or a PHP

@@ -772,6 +772,9 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ('headers["Authorization"] = "Token abc"', "authorization_header"),
         ('{"Authorization":"Token abc"}', "authorization_header"),
         ("passwd: Xk9mQ2vLp7", "credential_assignment"),  # no source nsswitch.conf knows
+        ("DNS_AUTHORIZATION: Basic abc", "authorization_header"),  # a scheme makes any name's value a header's
+        ("HTTP_AUTHORIZATION=Token abc", "authorization_header"),
+        ("password: --Xk9mQ2vLp7", "credential_assignment"),  # no option's name
         ("password: 10.0.0.256", "credential_assignment"),  # no IP address
         ("password = the1st", "credential_assignment"),
         ("Authorization:'Token abc'", "authorization_header"),
@@ -819,6 +822,12 @@ def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(te
         "passwd:\t   compat", "passwd: files systemd [NOTFOUND=return] sss\ngroup: files",
         # an IP address, as systemd-networkd's IPv6 Token= takes one
         "token: 192.168.1.1", "Token=::1a:2b:3c:4d", "api_key=fe80::1ff:fe23:4567:890a", "TOKEN=10.0.0.5:8080",
+        # a synopsis (gcloud's): the next long option after a name, another word joined before Authorization
+        "gcloud beta secrets versions add SECRET  --data-file=PATH  [--location=LOCATION]",
+        "gcloud secrets versions enable 123 --secret=my-secret --etag=123",
+        "gcloud alloydb clusters create CLUSTER --password=PASSWORD --region=REGION",
+        "(CREDENTIAL : --location=LOCATION)", "--project-key=PROJECT_KEY --repo-slug=REPO_SLUG",
+        "[--binary-authorization=POLICY | --clear-binary-authorization]", "(DNS_AUTHORIZATION : --location=LOCATION)",
     ],
 )
 def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
