@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .buffers import NAME_CHARS, ascending_run, comment_word, digits_only, is_linking, is_word, opening_quote, same_name, trimmed
+from .buffers import NAME_CHARS, ascending_run, comment_word, digits_only, is_linking, is_word, opening_quote, same_name, spells_name, trimmed
 from .comment_marks import MARK_BYTES
 from .leads import compiled
 from .names import (
@@ -308,6 +308,9 @@ class AssignmentChecks(SentenceChecks):
                 return False
             if self.nss_sources.match(buffer, value) is not None and buffer.startswith(b"passwd", start) and end - start == 6:
                 return False  # nsswitch.conf's passwd database and where it is looked up: passwd: files systemd
+            found = self.value_at(buffer, value)
+            if found is not None and self.name_spelled(buffer, start, end, found[0], trimmed(buffer, found[0], found[1])):
+                return False  # the name spelled again: CLIENT_SECRET=client-secret
             if start and buffer[start - 1] in b"?&" and value < len(buffer) and buffer[value] in b" \t\r\n":
                 return False  # a query's empty parameter: GET /login?user=bob&password= HTTP/1.1
             if buffer[match.start()] == ord(":") and self.yaml_alias.match(buffer, value) is not None:
@@ -818,6 +821,12 @@ class AssignmentChecks(SentenceChecks):
         """Whether the value at ``pos`` is a number (``50``, ``0x10``, ``1.5e3``), quoted or not."""
         found = self.value_at(buffer, pos)
         return found is not None and self.number.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None
+
+    def name_spelled(self, buffer: bytearray, start: int, end: int, first: int, last: int) -> bool:
+        """Whether the value ``buffer[first:last]`` spells the name ``buffer[start:end]`` again up
+        to its credential's word (:func:`.buffers.spells_name`: ``DB_PASSWORD="db-password"``,
+        ``STRIPE_SECRET_KEY=stripe-secret``); a word before it alone is a value (``SPAN_KEY=span``)."""
+        return spells_name(buffer, start, end, first, last) and self.credential_word.search(buffer, first, last) is not None
 
     def test_result(self, buffer: bytearray, start: int, separator: re.Match[bytes]) -> bool:
         """Whether ``PASS`` at ``start`` and the colon ``separator`` open a test runner's result

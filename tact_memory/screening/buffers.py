@@ -27,6 +27,7 @@ __all__ = [
     "opening_quote",
     "same_bytes",
     "same_name",
+    "spells_name",
     "string_prefix",
     "trimmed",
     "trimmed_line",
@@ -46,6 +47,28 @@ def same_name(buffer: bytearray, start: int, end: int, first: int, last: int) ->
         return False
     with memoryview(buffer) as view:  # compared in place: a slice of the buffer would be a copy
         return view[start:end] == view[first:last]
+
+
+_WORD_JOINTS = b"_-."
+
+
+def spells_name(buffer: bytearray, start: int, end: int, first: int, last: int) -> bool:
+    """Whether the value ``buffer[first:last]`` spells the name ``buffer[start:end]`` again, or its
+    first words, in any case and with any of ``_``, ``-`` and ``.`` between words: how a document
+    writes a value it does not show (``CLIENT_SECRET=client-secret``, ``DB_PASSWORD="db-password"``,
+    ``--client-secret-value="client-secret"``). Compared byte by byte in place, and only three
+    letters or more: ``db`` under ``DB_PASSWORD`` is a value."""
+    i, j, letters = start, first, 0
+    while True:
+        while i < end and buffer[i] in _WORD_JOINTS:
+            i += 1
+        while j < last and buffer[j] in _WORD_JOINTS:
+            j += 1
+        if j >= last:
+            return letters >= 3 and (i >= end or buffer[i - 1] in _WORD_JOINTS)
+        if i >= end or (buffer[i] | 0x20) != (buffer[j] | 0x20) or not chr(buffer[j]).isalnum():
+            return False
+        i, j, letters = i + 1, j + 1, letters + 1
 
 
 def _bare_name(buffer: bytearray, start: int, end: int) -> int:

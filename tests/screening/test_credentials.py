@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from tact_memory.cli.bench_screen import hard_kilobytes
 from tact_memory.screening import credentials as secrets
 from tact_memory.screening.credentials import KINDS, find_secret
-from tact_memory.screening.vocabulary import GRAMMAR_WORD, MAX_NAMED
+from tact_memory.screening.vocabulary import GRAMMAR_WORD, MAX_NAMED, PASSWORD_WORD
 
 from ..conftest import fixture_path
 
@@ -636,6 +636,7 @@ short_values = st.text(ALNUM + "!@^*+?~", min_size=1, max_size=7).filter(
     lambda v: len(set(v)) >= 3
     and v.lower() not in STAND_INS
     and re.fullmatch(GRAMMAR_WORD.decode(), v) is None  # "password: is" names no value
+    and re.fullmatch(rb"(?i:" + PASSWORD_WORD + rb")", v.encode()) is None  # password=Passwort, as password=password
     and not re.search(r"(?i)pass|pwd|secret|token|credential|api_?key", v)
     and len(re.findall(r"[A-Z][a-z]{2,}", v)) < 2
     and not re.fullmatch(r"!+[A-Za-z]+", v)
@@ -775,6 +776,9 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ("DNS_AUTHORIZATION: Basic abc", "authorization_header"),  # a scheme makes any name's value a header's
         ("HTTP_AUTHORIZATION=Token abc", "authorization_header"),
         ("password: --Xk9mQ2vLp7", "credential_assignment"),  # no option's name
+        ('DB_PASSWORD="db-pass"', "credential_assignment"),  # not the name's words
+        ("DB_PASSWORD=db", "credential_assignment"),
+        ('JWT_KEY="super-secret-jwt-key"', "credential_assignment"),
         ("password: 10.0.0.256", "credential_assignment"),  # no IP address
         ("password = the1st", "credential_assignment"),
         ("Authorization:'Token abc'", "authorization_header"),
@@ -828,6 +832,9 @@ def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(te
         "gcloud alloydb clusters create CLUSTER --password=PASSWORD --region=REGION",
         "(CREDENTIAL : --location=LOCATION)", "--project-key=PROJECT_KEY --repo-slug=REPO_SLUG",
         "[--binary-authorization=POLICY | --clear-binary-authorization]", "(DNS_AUTHORIZATION : --location=LOCATION)",
+        # the name spelled again, or its first words, as a document writes a value it does not show
+        "CLIENT_SECRET=client-secret", 'DB_PASSWORD="db-password"', '--client-secret-value="client-secret" \\',
+        "STRIPE_SECRET_KEY=stripe-secret", "DB_PASSWORD: db.password",
     ],
 )
 def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
@@ -1315,3 +1322,16 @@ def test_a_screen_starts_with_the_whole_budget_of_its_sentence_checks(spending: 
     for _ in range(MAX_NAMED + 1):
         assert find_secret(f"{spending}; {spending}.") is None
     assert find_secret(secret) == "credential_assignment"
+
+
+@given(
+    words=st.lists(st.text(string.ascii_lowercase, min_size=2, max_size=8), min_size=1, max_size=3),
+    credential=st.sampled_from(["password", "secret", "token", "api_key", "secret_key"]),
+    joint=st.sampled_from(["_", "-", "."]),
+    upper=st.booleans(),
+)
+def test_a_value_that_spells_its_name_again_is_kept(words: list[str], credential: str, joint: str, upper: bool) -> None:
+    # DB_PASSWORD="db-password": the name's own words in another case and joint are no password
+    name = "_".join([*words, credential]).upper()
+    value = joint.join([*words, *credential.split("_")])
+    assert find_secret(f'{name}="{value.upper() if upper else value}"') is None
