@@ -12,7 +12,7 @@ from __future__ import annotations
 
 __all__ = ["DIGEST", "LEADS"]
 
-DIGEST = "6e311461bc866943b3f5f023b25e32d4"
+DIGEST = "72eaebc0e738a8e89b2b48c6267f2d1f"
 
 LEADS: tuple[bytes, ...] = (
     b'----',
@@ -260,6 +260,7 @@ LEADS: tuple[bytes, ...] = (
     b'doppler secrets',
     b'kubectl create secret',
     b'vault',
+    b'base64',
     b'base64',
     b'<<<',
     b'<<',

@@ -362,6 +362,21 @@ class PlaceChecks(SentenceChecks):
             return False  # nothing echoed, or into another command (echo hi | grep h && sudo -S ls)
         return self.read_secret(buffer, *given_word(echoed), match.start())
 
+    def echoed_encoded(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
+        """Check for a value ``echo`` or ``printf`` pipes into ``base64`` right before it, to encode
+        (``echo -n '...' | base64``): one of its own with a generated one's texture
+        (:meth:`prose_texture`; ``echo -n admin:admin | base64`` is a tutorial's)."""
+        line = command_start(buffer, match.start())
+        echoed = None
+        for echoed in self.echoed.finditer(buffer, line, match.start()):
+            pass
+        if echoed is None or self.command_break.search(buffer, echoed.end(), match.start()) is not None:
+            return False  # nothing piped, or into another command (echo done; base64 key.bin)
+        first, last = given_word(echoed)
+        if buffer.find(b" ", first, last) >= 0:
+            return False  # words, as a tutorial encodes them (echo -n "Hello World 2024!" | base64)
+        return self.is_value(buffer, first, last) and self.prose_texture(buffer, first, last, joined=False)
+
     def echoed_into_file(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value ``echo`` or ``printf`` writes into a file named for a credential
         (``echo "..." > ~/.vault-pass``, ``printf '%s' '...' > secrets/db_password.txt``,

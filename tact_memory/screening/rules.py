@@ -542,6 +542,14 @@ RULES: tuple[tuple[str, bytes, _Check], ...] = (
     # wrangler secret put NAME), found by the tool; or given to one as a here-string (... <<< "..."),
     # found by the "<<<".
     *(("command_line_credential", pattern, Checks.echoed_password) for pattern in STDIN_READERS),
+    # ... or into base64 to encode it, as a Kubernetes Secret's data or a Basic header is made (echo
+    # -n '...' | base64): only a value with a generated one's texture, as tutorials encode words
+    # (echo -n admin | base64); decoding (base64 -d) reads what is already encoded.
+    (
+        "command_line_credential",
+        word_start(rb"base64", rb"(?![ \t]+(?:-[A-Za-z]*[dD]|--decode))(?![A-Za-z0-9_.-])", gap=rb"[A-Za-z0-9_./-]"),
+        Checks.echoed_encoded,
+    ),
     ("command_line_credential", HERE_STRING, Checks.here_string_password),
     # ... or as a here-document's first line: docker login --password-stdin <<EOF, then the value.
     ("command_line_credential", HERE_DOCUMENT, Checks.here_document_password),

@@ -36,7 +36,7 @@ from tact_memory.screening.credentials import find_secret
 
 from .test_clause_values import weak
 from .test_lazy_rules import eager_kind
-from .test_sentences import mixed
+from .test_sentences import generated, mixed
 
 POSITIONAL = [
     "net user {u} {v} /add",
@@ -275,6 +275,8 @@ def test_a_password_encoded_for_a_basic_authorization_header_is_refused(form: st
         # What base64 encodes but a password, and what other tools read.
         "echo hello | base64", "echo -n 'key:value' | base64", "echo -n 'user:password' | base64",
         "echo -n 'ann:hunter' | base64", "base64 <<< 'just some text'", "grep -c x <<< 'Xk9mQ2vLp'",
+        "echo -n 'admin' | base64", "echo -n \"Hello World 2024!\" | base64", "echo 'SGVsbG8gV29ybGQ=' | base64 -d",
+        'echo "Xk9mQ2vLp7" | base64 --decode', "echo -n \"$USER:$PASS\" | base64", "echo done; base64 Xk9mQ2vLp7.bin",
         "echo 'Xk9mQ2vLp' | tee out.txt", "echo 'https://api.example.com' | vercel env add API_URL production",
         # Variables and files on the input, and the tools without it.
         "echo $API_KEY | wrangler secret put API_KEY", "cat key.txt | gh secret set API_KEY",
@@ -551,3 +553,13 @@ OPTION_WORDS = ["-p", "-a", "-w", "-P", "-N", "-k", "-U", "-hp", "-t", "-r", "-x
 def test_options_after_tools_get_the_same_verdict_as_a_screen_that_runs_every_rule(line: str, joint: str) -> None:
     text = joint.join([line, line[::-1]])
     assert find_secret(text) == eager_kind(text), text
+
+
+@given(value=generated, echo=st.sampled_from(["echo -n '{v}'", 'echo "{v}"', "printf '%s' '{v}'"]),
+       options=st.sampled_from(["", " -w0", " -w 0", " | tr -d '\\n'"]))  # fmt: skip
+def test_a_generated_value_piped_into_base64_to_encode_is_refused(value: str, echo: str, options: str) -> None:
+    # echo -n '...' | base64: a Kubernetes Secret's data or a header made from the secret itself
+    text = echo.format(v=value) + " | base64" + options
+    assert find_secret(text) == "command_line_credential", text
+    if not set(value) & set("&;|<>!$`'\"()"):  # unquoted, as a shell takes it only without its metacharacters
+        assert find_secret(f"echo -n {value} | base64{options}") == "command_line_credential", value
