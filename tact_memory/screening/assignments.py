@@ -203,6 +203,10 @@ class AssignmentChecks(SentenceChecks):
         rb"|\[!?[A-Za-z]+=[a-z]+\])(?:[ \t]+(?:files|compat|db|nis|nisplus|systemd|sss|ldap|winbind|altfiles|cache|extrausers"
         rb"|hesiod|usrfiles|\[!?[A-Za-z]+=[a-z]+\]))*[ \t]*(?:\r?\n|\Z)"
     )
+    # "=" right after a name, one space and a word in lower case that goes on in prose: how
+    # systemd's manuals name a setting (LoadCredential= setting, see ...; SetCredential= is ...),
+    # not how a file gives a value.
+    setting_named = compiled(rb"=[ ][a-z]+(?:[.,;:)]|[ ][a-z(])")
     go_result = compiled(rb"[ \t]*---[ \t]+")  # what starts Go's result line before its PASS
     test_name = compiled(
         rb"[ \t]+(?:[A-Za-z0-9_.-]+/)*(?:[A-Za-z0-9_./-]*(?:test|Test|TEST)[A-Za-z0-9_./-]*|[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.[a-z]{1,5})(?![^:\s])"
@@ -294,6 +298,8 @@ class AssignmentChecks(SentenceChecks):
                     value += 1  # ${DB_PASSWORD:-...}: the default is the value
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
+        if buffer[match.start() - 1] not in b" \t" and self.setting_named.match(buffer, match.start()) is not None:
+            return False  # a manual names the setting: LoadCredential= setting, see ...
         line = command_start(buffer, start)
         if buffer.find(b"-secrets", line, start) >= 0 and self.secret_flag.search(buffer, line, start) is not None:
             return False  # gcloud run deploy --set-secrets=DB_PASSWORD=db-password:latest
@@ -797,6 +803,8 @@ class AssignmentChecks(SentenceChecks):
             return False
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
+        if buffer[match.start() - 1] not in b" \t" and self.setting_named.match(buffer, match.start()) is not None:
+            return False  # a manual names the setting: LoadCredential= setting, see ...
         # Each reference is code, or the name's own variable (password = password or "...").
         if not all(
             self.code_word.search(buffer, *reference) is not None or same_name(buffer, start, end, *reference)
@@ -1065,6 +1073,8 @@ class AssignmentChecks(SentenceChecks):
         start, end = pair.span("name")
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
+        if buffer[match.start() - 1] not in b" \t" and self.setting_named.match(buffer, match.start()) is not None:
+            return False  # a manual names the setting: LoadCredential= setting, see ...
         return (
             self.credential_named(buffer, start, end)
             and not self.names_lookup(buffer, start, end, match.end())

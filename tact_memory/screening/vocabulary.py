@@ -362,6 +362,9 @@ _CODE_AFTER_BRACKET = rb"[A-Za-z0-9_., =:()\[\]{}*+/-]*"
 UNQUOTED_REFERENCE = (
     _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[a-z][a-z0-9_-]*=(?:[A-Za-z0-9_.~/:@%+-]|\$(?=[A-Z_{(])|[{}()])+|\$\(.*"
     rb"|--[a-z][a-z0-9-]*(?:=.*)?"  # the next long option: SECRET --data-file=PATH, (CREDENTIAL : --location=L)
+    # a file's name by what key, certificate or settings files are called (private_key=key.pem, api_key: secrets.json)
+    rb"|[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.(?:pem|key|crt|cer|der|csr|p8|p12|pfx|jks|keystore|pub|ppk|asc|gpg|pgp|kdbx"
+    rb"|json|ya?ml|toml|ini|conf|cfg|env|txt)"
     rb"|" + _WORD_AND_NUMBER + rb"(?:" + BETWEEN_STRINGS + rb"[ \t]*)?"  # code after a string: " + b64encode(
     rb"\*{0,2}(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)?[(\[]" + _CODE_AFTER_BRACKET
     # a whole call in code's case whose arguments reach a member as C and PHP do, or a PHP

@@ -778,6 +778,8 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ("password: --Xk9mQ2vLp7", "credential_assignment"),  # no option's name
         ('DB_PASSWORD="db-pass"', "credential_assignment"),  # not the name's words
         ("DB_PASSWORD=db", "credential_assignment"),
+        ("Password= hunter2", "credential_assignment"),  # a value, not a manual's word
+        ("DB_PASSWORD=hunter.txt2", "credential_assignment"),
         ('JWT_KEY="super-secret-jwt-key"', "credential_assignment"),
         ("password: 10.0.0.256", "credential_assignment"),  # no IP address
         ("password = the1st", "credential_assignment"),
@@ -835,6 +837,9 @@ def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(te
         # the name spelled again, or its first words, as a document writes a value it does not show
         "CLIENT_SECRET=client-secret", 'DB_PASSWORD="db-password"', '--client-secret-value="client-secret" \\',
         "STRIPE_SECRET_KEY=stripe-secret", "DB_PASSWORD: db.password",
+        # a manual naming a setting; a key's, a certificate's or a settings file's name
+        "LoadCredential= setting, see systemd.exec(5) for details.", "used literally in SetCredentialEncrypted= settings.",
+        "private_key=key.pem", "api_key: secrets.json", "--private-key=tpm2-pcr-private.pem", "SSL_KEY_PASSWORD_FILE=pw.txt",
     ],
 )
 def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
