@@ -207,6 +207,8 @@ class AssignmentChecks(SentenceChecks):
     # systemd's manuals name a setting (LoadCredential= setting, see ...; SetCredential= is ...),
     # not how a file gives a value.
     setting_named = compiled(rb"=[ ][a-z]+(?:[.,;:)]|[ ][a-z(])")
+    glob = compiled(rb"\*\.|\.\*|/\*|\*/|(?<![^\s\"'])\*")  # a wildcard as a pattern holds one: *.py, lang.*, src/**/x
+    pattern_name = compiled(rb"(?:[_.-](?i:pat)|(?<=[a-z0-9])Pat)\Z")  # GROUP_PAT, filePat: a pattern as often as a token
     go_result = compiled(rb"[ \t]*---[ \t]+")  # what starts Go's result line before its PASS
     test_name = compiled(
         rb"[ \t]+(?:[A-Za-z0-9_./-]*(?:test|Test|TEST)[A-Za-z0-9_./-]*|[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[a-z]{1,5})(?![^:\s])"
@@ -283,8 +285,8 @@ class AssignmentChecks(SentenceChecks):
             return False  # the name quoted with its colon, as prose names a label: the lines starting with "passwd:"
         value = match.end()  # where the value starts
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
-            if self.ends_prompt(buffer, match.end()):
-                return False  # a quoted prompt that ends in the colon: expect "Password:" {...}
+            if self.ends_prompt(buffer, match.end()) or self.spaced_prompt(buffer, start, match.end()):
+                return False  # a quoted prompt that ends in the colon: expect "Password:" {...}, getpass('Password: ', ...)
             if buffer[start - 1] in b"/:" and not self.field_list(buffer, start - 1) and not configuration_path(buffer, start, end):
                 if self.prompted_path.search(buffer, max(0, start - MAX_PROMPTED_PATH), start) is None:
                     return False  # a path or ARN segment ("...:secret:prod/db"), not a key ("Smtp:Password")
@@ -317,6 +319,8 @@ class AssignmentChecks(SentenceChecks):
             found = self.value_at(buffer, value)
             if found is not None and self.name_spelled(buffer, start, end, found[0], trimmed(buffer, found[0], found[1])):
                 return False  # the name spelled again: CLIENT_SECRET=client-secret
+            if found is not None and self.pattern_name.search(buffer, start, end) and self.glob.search(buffer, found[0], found[1]):
+                return False  # "pat" for a pattern, with a wildcard no token has: GROUP_PAT = 'fr.comp.lang.*'
             if start and buffer[start - 1] in b"?&" and value < len(buffer) and buffer[value] in b" \t\r\n":
                 return False  # a query's empty parameter: GET /login?user=bob&password= HTTP/1.1
             if buffer[match.start()] == ord(":") and self.yaml_alias.match(buffer, value) is not None:
@@ -552,6 +556,30 @@ class AssignmentChecks(SentenceChecks):
         if after == len(buffer) or buffer[after] in b"{)\r\n":
             return True
         return after > pos + 1 and self.prose_word_after.match(buffer, after) is not None
+
+    @staticmethod
+    def spaced_prompt(buffer: bytearray, start: int, pos: int) -> bool:
+        """Whether the spaces at ``pos``, after the colon of the name at ``start``, end a quoted
+        prompt: the quote after them closes a string that opened before the name, on its line,
+        and code or the line's end follows it (``getpass(prompt='Password: ', stream=None)``,
+        ``read -p "API key: " KEY``), as a prompt leaves a space for the answer. Not a label
+        and its value (``print("password: ", "...")``), nor a value quoted after the colon."""
+        after = pos
+        while after < len(buffer) and buffer[after] in b" \t":
+            after += 1
+        if after == pos or after >= len(buffer) or buffer[after] not in b"\"'":
+            return False
+        line = buffer.rfind(b"\n", 0, start) + 1
+        opening = buffer.rfind(buffer[after : after + 1], line, start)
+        if opening < 0 or buffer.find(buffer[after : after + 1], opening + 1, after) >= 0:
+            return False  # the string does not hold the name: "password": "...", a value's own quote
+        nxt = after + 1
+        if nxt < len(buffer) and buffer[nxt] not in b" \t,);\r\n":
+            return False  # a value right after the quote
+        while nxt < len(buffer) and buffer[nxt] in b" \t,":
+            nxt += 1
+        # a label and its value in a call, print("password: ", "..."), gives it
+        return not (buffer.find(b",", after + 1, nxt) >= 0 and nxt < len(buffer) and buffer[nxt] in b"\"'")
 
     @staticmethod
     def name_end_before(buffer: bytearray, end: int) -> tuple[int, bool]:

@@ -862,6 +862,8 @@ class SentenceChecks(ValueChecks):
         line = buffer.rfind(b"\n", max(0, first - MAX_SERVICE_LABEL), first) + 1
         if not bytes(buffer[line:first]).strip() or (not line and first > MAX_SERVICE_LABEL):
             return False  # no label before the first dash on this line
+        if buffer.count(b"(", line, first) > buffer.count(b")", line, first):
+            return False  # inside a call's arguments: code's subtraction, f(offset - sizeLocator - sizeDir64, 2)
         return self.bare_value(buffer, match.end()) and self.user_pair(buffer, user_end, match.end(), labelled=True)
 
     def service_user(self, buffer: bytearray, user_end: int) -> bool:

@@ -189,6 +189,9 @@ PLACEHOLDER_WORD = (
     rb"|str|string|bytes|bytearray|int|integer|bool|boolean|number|any|object|text|char|varchar"
     rb"|incomplete"  # typeshed's stand-in type for what a stub does not describe yet (TOKEN: Incomplete)
     rb"|file|filename|path"  # what a manual says an option takes (--private-key=file)
+    rb"|eof"  # a lexer's end-of-input token (token=EOF)
+    # a SASL mechanism, as a mail or directory server advertises it (AUTH=CRAM-MD5, auth: SCRAM-SHA-256)
+    rb"|(?:cram|scram|digest)-(?:md5|sha-?1|sha-?256|sha-?512)(?:-plus)?|plain|login|xoauth2|oauthbearer|gssapi|anonymous"
     rb"|secretstr|secretbytes|basic|bearer|digest|negotiate|ntlm"
     # what Windows Setup writes over an answer file's passwords once it has used them (without
     # its outer asterisks where Markdown reads the rest as emphasis)

@@ -631,6 +631,7 @@ STAND_INS = {
     "nothing", "undef", "missing", "invalid", "expired", "revoked", "rotated", "enabled", "default", "hidden",
     "masked", "omitted", "elided", "removed", "bearer", "integer", "boolean", "varchar", "changeme", "redacted",
     "value", "val", "added", "updated", "changed", "fixed", "renamed", "deleted", "moved", "reverted", "unused", "new",
+    "file", "path", "eof", "plain", "login", "gssapi",
 }  # fmt: skip
 short_values = st.text(ALNUM + "!@^*+?~", min_size=1, max_size=7).filter(
     lambda v: len(set(v)) >= 3
@@ -779,6 +780,9 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ('DB_PASSWORD="db-pass"', "credential_assignment"),  # not the name's words
         ("DB_PASSWORD=db", "credential_assignment"),
         ("Password= hunter2", "credential_assignment"),  # a value, not a manual's word
+        ('print("password: ", "Xk9mQ2vLp7")', "credential_assignment"),  # a label and its value
+        ("MY_PAT = 'Xk9mQ2vLp7Zr4Tn8Wb1Y'", "credential_assignment"),
+        ("Grafana - admin - Xk9mQ2vLp7", "credential_assignment"),
         ("DB_PASSWORD=hunter.txt2", "credential_assignment"),
         ('JWT_KEY="super-secret-jwt-key"', "credential_assignment"),
         ("password: 10.0.0.256", "credential_assignment"),  # no IP address
@@ -840,6 +844,11 @@ def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(te
         # a manual naming a setting; a key's, a certificate's or a settings file's name
         "LoadCredential= setting, see systemd.exec(5) for details.", "used literally in SetCredentialEncrypted= settings.",
         "private_key=key.pem", "api_key: secrets.json", "--private-key=tpm2-pcr-private.pem", "SSL_KEY_PASSWORD_FILE=pw.txt",
+        # what CPython's own library showed: a prompt that leaves a space for the answer, a lexer's
+        # end token, "pat" for a pattern with a wildcard, a SASL mechanism, subtraction in a call
+        "def unix_getpass(prompt='Password: ', stream=None):", 'read -p "API key: " KEY', 'print("shlex: token=EOF")',
+        "GROUP_PAT = 'fr.comp.lang.*'", "filePat = '*.py'", "capabilities = 'LOGINDISABLED AUTH=CRAM-MD5'",
+        "auth: SCRAM-SHA-256", "fpin.seek(offset - sizeEndCentDir64Locator - sizeEndCentDir64, 2)",
     ],
 )
 def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
