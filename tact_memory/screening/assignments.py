@@ -208,6 +208,7 @@ class AssignmentChecks(SentenceChecks):
     # not how a file gives a value.
     setting_named = compiled(rb"=[ ][a-z]+(?:[.,;:)]|[ ][a-z(])")
     glob = compiled(rb"\*\.|\.\*|/\*|\*/|(?<![^\s\"'])\*")  # a wildcard as a pattern holds one: *.py, lang.*, src/**/x
+    glob_chars = compiled(rb"[a-z_./*?-]+")  # a pattern's words in lower case, no digit: no generated value's
     pattern_name = compiled(rb"(?:[_.-](?i:pat)|(?<=[a-z0-9])Pat)\Z")  # GROUP_PAT, filePat: a pattern as often as a token
     go_result = compiled(rb"[ \t]*---[ \t]+")  # what starts Go's result line before its PASS
     test_name = compiled(
@@ -319,7 +320,7 @@ class AssignmentChecks(SentenceChecks):
             found = self.value_at(buffer, value)
             if found is not None and self.name_spelled(buffer, start, end, found[0], trimmed(buffer, found[0], found[1])):
                 return False  # the name spelled again: CLIENT_SECRET=client-secret
-            if found is not None and self.pattern_name.search(buffer, start, end) and self.glob.search(buffer, found[0], found[1]):
+            if found is not None and self.pattern_name.search(buffer, start, end) and self.glob_value(buffer, found[0], trimmed(buffer, found[0], found[1])):
                 return False  # "pat" for a pattern, with a wildcard no token has: GROUP_PAT = 'fr.comp.lang.*'
             if start and buffer[start - 1] in b"?&" and value < len(buffer) and buffer[value] in b" \t\r\n":
                 return False  # a query's empty parameter: GET /login?user=bob&password= HTTP/1.1
@@ -857,6 +858,12 @@ class AssignmentChecks(SentenceChecks):
         """Whether the value at ``pos`` is a number (``50``, ``0x10``, ``1.5e3``), quoted or not."""
         found = self.value_at(buffer, pos)
         return found is not None and self.number.fullmatch(buffer, found[0], trimmed(buffer, found[0], found[1])) is not None
+
+    def glob_value(self, buffer: bytearray, first: int, last: int) -> bool:
+        """Whether ``buffer[first:last]`` is a file pattern, as a name ending in "pat" may hold one
+        (``GROUP_PAT = 'fr.comp.lang.*'``, ``filePat = '*.py'``): words in lower case and no digit,
+        with a wildcard beside a dot or a slash, or first."""
+        return self.glob_chars.fullmatch(buffer, first, last) is not None and self.glob.search(buffer, first, last) is not None
 
     def name_spelled(self, buffer: bytearray, start: int, end: int, first: int, last: int) -> bool:
         """Whether the value ``buffer[first:last]`` spells the name ``buffer[start:end]`` again up

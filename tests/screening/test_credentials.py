@@ -782,6 +782,7 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ("Password= hunter2", "credential_assignment"),  # a value, not a manual's word
         ('print("password: ", "Xk9mQ2vLp7")', "credential_assignment"),  # a label and its value
         ("MY_PAT = 'Xk9mQ2vLp7Zr4Tn8Wb1Y'", "credential_assignment"),
+        ('GITLAB_PAT="0000000A/*"', "credential_assignment"),  # a wildcard in a generated value (hypothesis drew it)
         ("Grafana - admin - Xk9mQ2vLp7", "credential_assignment"),
         ("DB_PASSWORD=hunter.txt2", "credential_assignment"),
         ('JWT_KEY="super-secret-jwt-key"', "credential_assignment"),
