@@ -364,7 +364,8 @@ starts a value like any other symbol (``PASS=*a0``)."""
 _CODE_AFTER_BRACKET = rb"[A-Za-z0-9_., =:()\[\]{}*+/-]*"
 UNQUOTED_REFERENCE = (
     _REFERENCE + rb"|(?:~|\.{1,2})?/.*|[A-Za-z]:\\.*|[a-z][a-z0-9_-]*=(?:[A-Za-z0-9_.~/:@%+-]|\$(?=[A-Z_{(])|[{}()])+|\$\(.*"
-    rb"|--[a-z][a-z0-9-]*(?:=.*)?"  # the next long option: SECRET --data-file=PATH, (CREDENTIAL : --location=L)
+    # the next long option, with what options take: SECRET --data-file=PATH, (CREDENTIAL : --location=L)
+    rb"|--[a-z][a-z0-9-]*(?:=[A-Za-z0-9_./:@%+,=\[\]-]*)?"
     # a file's name by what key, certificate or settings files are called (private_key=key.pem, api_key: secrets.json)
     rb"|[A-Za-z0-9_.-]*[A-Za-z0-9_-]\.(?:pem|key|crt|cer|der|csr|p8|p12|pfx|jks|keystore|pub|ppk|asc|gpg|pgp|kdbx"
     rb"|json|ya?ml|toml|ini|conf|cfg|env|txt)"

@@ -777,6 +777,7 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ("DNS_AUTHORIZATION: Basic abc", "authorization_header"),  # a scheme makes any name's value a header's
         ("HTTP_AUTHORIZATION=Token abc", "authorization_header"),
         ("password: --Xk9mQ2vLp7", "credential_assignment"),  # no option's name
+        ("password: --a=0A!x9", "credential_assignment"),  # no option's value
         ('DB_PASSWORD="db-pass"', "credential_assignment"),  # not the name's words
         ("DB_PASSWORD=db", "credential_assignment"),
         ("Password= hunter2", "credential_assignment"),  # a value, not a manual's word
