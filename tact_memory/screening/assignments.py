@@ -832,8 +832,6 @@ class AssignmentChecks(SentenceChecks):
             return False
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
-        if buffer[match.start() - 1] not in b" \t" and self.setting_named.match(buffer, match.start()) is not None:
-            return False  # a manual names the setting: LoadCredential= setting, see ...
         # Each reference is code, or the name's own variable (password = password or "...").
         if not all(
             self.code_word.search(buffer, *reference) is not None or same_name(buffer, start, end, *reference)
@@ -1109,8 +1107,6 @@ class AssignmentChecks(SentenceChecks):
         start, end = pair.span("name")
         if self.not_credential_name.fullmatch(buffer, start, end) is not None:
             return False
-        if buffer[match.start() - 1] not in b" \t" and self.setting_named.match(buffer, match.start()) is not None:
-            return False  # a manual names the setting: LoadCredential= setting, see ...
         return (
             self.credential_named(buffer, start, end)
             and not self.names_lookup(buffer, start, end, match.end())

@@ -354,23 +354,26 @@ class PlaceChecks(SentenceChecks):
         ``echo 'user:...' | chpasswd``, ``echo "..." | wrangler secret put NAME``): the last
         ``echo`` or ``printf`` before a pipe earlier on the line (:data:`.names.ECHOED`), judged
         by :meth:`read_secret`."""
-        line = command_start(buffer, match.start())
+        echoed = self.piped_in(buffer, match.start())
+        return echoed is not None and self.read_secret(buffer, *given_word(echoed), match.start())
+
+    def piped_in(self, buffer: bytearray, at: int) -> re.Match[bytes] | None:
+        """The last ``echo`` or ``printf`` before a pipe on the command line ``at`` is on
+        (:data:`.names.ECHOED`), when nothing starts another command between it and ``at``;
+        ``None`` when nothing is echoed, or into another command (``echo hi | grep h && sudo -S ls``)."""
         echoed = None
-        for echoed in self.echoed.finditer(buffer, line, match.start()):
+        for echoed in self.echoed.finditer(buffer, command_start(buffer, at), at):
             pass
-        if echoed is None or self.command_break.search(buffer, echoed.end(), match.start()) is not None:
-            return False  # nothing echoed, or into another command (echo hi | grep h && sudo -S ls)
-        return self.read_secret(buffer, *given_word(echoed), match.start())
+        if echoed is None or self.command_break.search(buffer, echoed.end(), at) is not None:
+            return None
+        return echoed
 
     def echoed_encoded(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for a value ``echo`` or ``printf`` pipes into ``base64`` right before it, to encode
         (``echo -n '...' | base64``): one of its own with a generated one's texture
         (:meth:`prose_texture`; ``echo -n admin:admin | base64`` is a tutorial's)."""
-        line = command_start(buffer, match.start())
-        echoed = None
-        for echoed in self.echoed.finditer(buffer, line, match.start()):
-            pass
-        if echoed is None or self.command_break.search(buffer, echoed.end(), match.start()) is not None:
+        echoed = self.piped_in(buffer, match.start())
+        if echoed is None:
             return False  # nothing piped, or into another command (echo done; base64 key.bin)
         first, last = given_word(echoed)
         if buffer.find(b" ", first, last) >= 0:
