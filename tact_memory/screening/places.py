@@ -871,6 +871,8 @@ class PlaceChecks(SentenceChecks):
             return False  # -u ":" or -u "user:": no password, curl asks for one
         if match.start() and pos < len(buffer) and buffer[pos] in b"\"'`" and buffer[match.start() - 1] == buffer[pos]:
             return False  # the option quoted whole in a sentence, "Sending a '-u :' is enough"
+        if pos >= len(buffer) or buffer[pos] in b" \t\r\n":
+            return False  # nothing after the colon: curl asks (curl -u admin: https://...), or prose (-u options: edit)
         found = self.value_at(buffer, pos)
         if found is None:
             return False

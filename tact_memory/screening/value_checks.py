@@ -118,6 +118,14 @@ class ValueChecks:
     phrase = compiled(PHRASE)
     phrase_word = compiled(rb"[^ \t]+")
     passphrase = compiled(PASSPHRASE)
+    contraction_end = compiled(rb"'t(?![A-Za-z0-9])")  # the rest of don't, isn't, can't
+    # The verb a changelog's or a commit's line starts with, after its area's name and a colon
+    # (refresh_token: fix race condition bug, api_key: add rotation support docs).
+    change_verb = compiled(
+        rb"(?i:fix|fixes|fixed|add|adds|remove|removes|drop|update|updates|use|make|allow|avoid|handle|support|bump|rename"
+        rb"|move|refactor|improve|document|clarify|revert|simplify|replace|reject|accept|enable|disable|ensure|skip"
+        rb"|implement|introduce|deprecate|validate|check|prefer|split|merge|cache|store|log|warn)[ \t]"
+    )
     grouped_key = compiled(GROUPED_KEY)
     grammar_word = compiled(GRAMMAR_WORD)
     word_after = compiled(rb"[ \t]+[a-z]")
@@ -222,6 +230,8 @@ class ValueChecks:
         whole = reclosed(buffer, start, end)
         if whole > end and not self.is_value(buffer, start, whole):
             return False
+        if end > start and buffer[end - 1] in b"nN" and self.contraction_end.match(buffer, end) is not None:
+            return False  # a word a contraction's apostrophe cut, which is no closing quote: password: don't ...
         if self.template.fullmatch(buffer, start, end) is not None or self.redacted.fullmatch(buffer, start, end):
             return False
         quoted = opening_quote(buffer, start)
@@ -433,7 +443,8 @@ class ValueChecks:
             digit = digit or self.digit.search(buffer, first, last) is not None
             symbol = symbol or self.symbol.search(buffer, first, last) is not None
         if self.passphrase.fullmatch(buffer, start, end) is not None:
-            return True
+            # not a changelog's or a commit's line after its area's name: refresh_token: fix race condition bug
+            return self.change_verb.match(buffer, start) is None
         return end - start >= MIN_VALUE and lower + upper + digit + symbol >= 3
 
     def phrase_part(self, buffer: bytearray, first: int, last: int) -> bool:

@@ -785,6 +785,9 @@ def test_prose_after_a_credential_word_is_kept(name: str, sep: str, words: list[
         ("MY_PAT = 'Xk9mQ2vLp7Zr4Tn8Wb1Y'", "credential_assignment"),
         ('GITLAB_PAT="0000000A/*"', "credential_assignment"),  # a wildcard in a generated value (hypothesis drew it)
         ("Grafana - admin - Xk9mQ2vLp7", "credential_assignment"),
+        ("password: fix Horse Battery 2024!", "credential_assignment"),  # a password's mix, whatever word starts it
+        ("password: don'tXk9", "credential_assignment"),
+        ("password: correct horse battery staple", "credential_assignment"),
         ("DB_PASSWORD=hunter.txt2", "credential_assignment"),
         ('JWT_KEY="super-secret-jwt-key"', "credential_assignment"),
         ("password: 10.0.0.256", "credential_assignment"),  # no IP address
@@ -851,6 +854,13 @@ def test_headers_options_and_armour_lines_are_rejected_without_a_length_floor(te
         "def unix_getpass(prompt='Password: ', stream=None):", 'read -p "API key: " KEY', 'print("shlex: token=EOF")',
         "GROUP_PAT = 'fr.comp.lang.*'", "filePat = '*.py'", "capabilities = 'LOGINDISABLED AUTH=CRAM-MD5'",
         "auth: SCRAM-SHA-256", "fpin.seek(offset - sizeEndCentDir64Locator - sizeEndCentDir64, 2)",
+        # a changelog's or a commit's line after its area's name: a verb first, or a contraction
+        "refresh_token: fix race condition bug", "api_key: add rotation support docs",
+        "_tls13_{derive,expand}_secret2: fix array parameter mismatch",
+        "gnutls_x509_crq_set_challenge_password: don't accept null password",
+        "ext master secret: don't enable when SSL 3.0 is the only protocol",
+        # curl's -u with nothing after the colon prompts; prose after "-u options:" is none
+        "curl -u admin: https://x.example.com", "* NEWS, src/passwd.c, man/passwd.1.xml: -l/-u options: edit the",
     ],
 )
 def test_mentions_of_headers_options_and_armour_are_kept(text: str) -> None:
