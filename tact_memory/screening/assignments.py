@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .buffers import NAME_CHARS, ascending_run, comment_word, digits_only, is_linking, is_word, opening_quote, same_name, spells_name, trimmed
+from .buffers import NAME_CHARS, ascending_run, comment_word, digits_only, is_linking, is_word, opening_quote, quoted_with_colon, same_name, spells_name, trimmed
 from .comment_marks import MARK_BYTES
 from .leads import compiled
 from .names import (
@@ -152,6 +152,13 @@ listing's line number and its separator (a tab, a colon, a bar, an arrow), and t
 them. A batch file's ``REM`` before them counts as one (:func:`item_start`)."""
 
 
+_NSS_SOURCE = (
+    rb"(?:files|compat|db|nis|nisplus|systemd|sss|ldap|winbind|altfiles|cache|extrausers|hesiod|usrfiles"
+    rb"|\[!?[A-Za-z]+=[a-z]+\])"
+)
+"""A source nsswitch.conf looks a database up in, or an action between two (``[NOTFOUND=return]``)."""
+
+
 class AssignmentChecks(SentenceChecks):
     """The checks of values given to names: assignments, calls, pairs and elements."""
 
@@ -191,18 +198,13 @@ class AssignmentChecks(SentenceChecks):
     lookup_value = compiled(LOOKUP_VALUE)
     weak_name = compiled(WEAK_NAME)
     pass_name = compiled(PASS_NAME)
-    # What follows "PASS: " on a test runner's result line: a test's name (test_login2,
-    # TestParseV2, t0001-init.sh, gdb.base/break.exp), or any name and Go's duration (TestRun/a (0.00s)).
+    # A test runner's result line, which another line of a test log is (FAIL: vers2 under PASS: vers1).
     result_line = compiled(
         rb"(?:^|\n)[ \t]*(?:---[ \t]+)?(?P<word>PASS|FAIL|XFAIL|XPASS|KFAIL|KPASS|SKIP|UNSUPPORTED|UNRESOLVED|UNTESTED):[ \t]"
     )
     # The sources nsswitch.conf looks a database up in, as the whole value (passwd: compat, passwd:
     # files systemd [NOTFOUND=return] sss).
-    nss_sources = compiled(
-        rb"[ \t]*(?:(?:files|compat|db|nis|nisplus|systemd|sss|ldap|winbind|altfiles|cache|extrausers|hesiod|usrfiles)"
-        rb"|\[!?[A-Za-z]+=[a-z]+\])(?:[ \t]+(?:files|compat|db|nis|nisplus|systemd|sss|ldap|winbind|altfiles|cache|extrausers"
-        rb"|hesiod|usrfiles|\[!?[A-Za-z]+=[a-z]+\]))*[ \t]*(?:\r?\n|\Z)"
-    )
+    nss_sources = compiled(rb"[ \t]*" + _NSS_SOURCE + rb"(?:[ \t]+" + _NSS_SOURCE + rb")*[ \t]*(?:\r?\n|\Z)")
     # "=" right after a name, one space and a word in lower case that goes on in prose: how
     # systemd's manuals name a setting (LoadCredential= setting, see ...; SetCredential= is ...),
     # not how a file gives a value.
@@ -211,6 +213,8 @@ class AssignmentChecks(SentenceChecks):
     glob_chars = compiled(rb"[a-z_./*?-]+")  # a pattern's words in lower case, no digit: no generated value's
     pattern_name = compiled(rb"(?:[_.-](?i:pat)|(?<=[a-z0-9])Pat)\Z")  # GROUP_PAT, filePat: a pattern as often as a token
     go_result = compiled(rb"[ \t]*---[ \t]+")  # what starts Go's result line before its PASS
+    # What follows "PASS: " on a test runner's result line: a test's name (test_login2,
+    # TestParseV2, t0001-init.sh, gdb.base/break.exp), or any name and Go's duration (TestRun/a (0.00s)).
     test_name = compiled(
         rb"[ \t]+(?:[A-Za-z0-9_./-]*(?:test|Test|TEST)[A-Za-z0-9_./-]*|[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[a-z]{1,5})(?![^:\s])"
         rb"|[ \t]+[^\s]{1,128}[ \t]+\([0-9]+(?:\.[0-9]+)?m?s\)"
@@ -280,9 +284,7 @@ class AssignmentChecks(SentenceChecks):
                 (start, end), named = numbered, True
         if start is None:
             return False
-        if buffer[match.start()] == ord(":") and start and match.end() < len(buffer) and buffer[start - 1] in b"\"'`" and (
-            buffer[match.end()] == buffer[start - 1]
-        ):
+        if buffer[match.start()] == ord(":") and quoted_with_colon(buffer, start, match.start()):
             return False  # the name quoted with its colon, as prose names a label: the lines starting with "passwd:"
         value = match.end()  # where the value starts
         if buffer[match.start()] == ord(":") and match.end() - match.start() == 1 and start:
@@ -318,10 +320,12 @@ class AssignmentChecks(SentenceChecks):
             if self.nss_sources.match(buffer, value) is not None and buffer.startswith(b"passwd", start) and end - start == 6:
                 return False  # nsswitch.conf's passwd database and where it is looked up: passwd: files systemd
             found = self.value_at(buffer, value)
-            if found is not None and self.name_spelled(buffer, start, end, found[0], trimmed(buffer, found[0], found[1])):
-                return False  # the name spelled again: CLIENT_SECRET=client-secret
-            if found is not None and self.pattern_name.search(buffer, start, end) and self.glob_value(buffer, found[0], trimmed(buffer, found[0], found[1])):
-                return False  # "pat" for a pattern, with a wildcard no token has: GROUP_PAT = 'fr.comp.lang.*'
+            if found is not None:
+                first, last = found[0], trimmed(buffer, found[0], found[1])
+                if self.name_spelled(buffer, start, end, first, last):
+                    return False  # the name spelled again: CLIENT_SECRET=client-secret
+                if self.pattern_name.search(buffer, start, end) and self.glob_value(buffer, first, last):
+                    return False  # "pat" for a pattern, with a wildcard no token has: GROUP_PAT = 'fr.comp.lang.*'
             if start and buffer[start - 1] in b"?&" and value < len(buffer) and buffer[value] in b" \t\r\n":
                 return False  # a query's empty parameter: GET /login?user=bob&password= HTTP/1.1
             if buffer[match.start()] == ord(":") and self.yaml_alias.match(buffer, value) is not None:

@@ -26,6 +26,7 @@ __all__ = [
     "is_word",
     "opening_quote",
     "same_bytes",
+    "quoted_with_colon",
     "same_name",
     "spells_name",
     "string_prefix",
@@ -47,6 +48,14 @@ def same_name(buffer: bytearray, start: int, end: int, first: int, last: int) ->
         return False
     with memoryview(buffer) as view:  # compared in place: a slice of the buffer would be a copy
         return view[start:end] == view[first:last]
+
+
+def quoted_with_colon(buffer: bytearray, start: int, colon: int) -> bool:
+    """Whether the name that starts at ``start`` is quoted together with its colon at ``colon``, as
+    prose names a label or a header (``the lines starting with "passwd:"``, ``the "Authorization:"
+    header``): the quote right before the name closes right after the colon, so what follows is
+    the sentence, not a value."""
+    return 0 < start and colon + 1 < len(buffer) and buffer[start - 1] in b"\"'`" and buffer[colon + 1] == buffer[start - 1]
 
 
 _WORD_JOINTS = b"_-."

@@ -148,6 +148,8 @@ _KEY_SERVICE = (
     # Alerting, on-call and error-tracking services, whose keys let anyone page a team or post events.
     rb"|pagerduty|opsgenie|victorops|rollbar|bugsnag|honeybadger|logdna|loggly|papertrail|statuspage|raygun"
 )
+_WALLET_HOLDER = rb"wallet|signer|deployer|metamask"
+"""What holds a blockchain account's private key, named before "key" (deployer_key, MetaMask key)."""
 # What a password opens, as names run it into "pass" (dbpass, rootpass, smtppass, remotepass).
 _PASS_OWNER = (
     rb"db|root|admin|user|local|remote|mysql|pg|sql|smtp|ftp|sftp|mail|imap|pop|wifi|wlan|ldap|bind|vnc|rdp"
@@ -169,7 +171,7 @@ _NAMED_CORE = (
     # password's key (totp_key, the shared secret an authenticator app is given).
     rb"|unseal|recovery|fernet|jwt|hmac|pre[_.-]?shared|otp|totp|hotp|2fa|mfa"
     # A blockchain account's private key by the wallet or role that holds it (deployer_key, signerKey).
-    rb"|wallet|signer|deployer|metamask)(?:__|[_.-])?key"
+    rb"|" + _WALLET_HOLDER + rb")(?:__|[_.-])?key"
     rb"|secret[_.-]?key[_.-]?base|sonar[_.-]?login|(?:otp|totp|hotp|2fa|mfa)[_.-]?seed"
     # An account's way back in: a security question's answer, two-factor recovery or backup codes;
     # what opens a device or a licence: an unlock code (a phone's PUK), an activation code.
@@ -246,7 +248,7 @@ SPACED_KEY_NAME = (
     rb"|setup|authenticator|otp|totp|hotp|2fa|mfa"
     # A blockchain account's private key, by the wallet, chain or role that holds it (deployer
     # key, MetaMask key); its address is named so, never its key.
-    rb"|wallet|signer|deployer|eth|ethereum|metamask|" + _KEY_SERVICE + rb") key"
+    rb"|eth|ethereum|" + _WALLET_HOLDER + rb"|" + _KEY_SERVICE + rb") key"
     rb"|(?:otp|totp|hotp|2fa|mfa) seed"
     # A security question's answer (security answer, secret answer).
     rb"|(?:security|secret) answer)"

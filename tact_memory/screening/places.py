@@ -17,6 +17,7 @@ from .buffers import (
     distinct,
     escaped_newline,
     opening_quote,
+    quoted_with_colon,
     same_bytes,
     trimmed,
     trimmed_line,
@@ -157,12 +158,12 @@ class PlaceChecks(SentenceChecks):
     user_option_before = compiled(rb"(?<![^ \t\n])(?:-u|-U|--user(?:name)?)(?:[ \t]+|=)[A-Za-z_][^\s\"'`=:/]{0,63}[ \t]+\Z")
     port_like = compiled(rb"[0-9][0-9:.,/-]*")
     option_joint = compiled(_OPTION_JOINT)
-    # What a sentence calls the option it names (the --password flag, the --token options), and a
-    # manual's name for what the option takes (gpg --passwd user-id, keytool -keypass old_key,
-    # --try-secret-key name).
     scheme_given = compiled(rb"[A-Za-z][ \t]+\Z")  # the header pattern took a scheme word before the value
     authorization_prefix = compiled(rb"(?i:x[-_])?(?i:proxy[-_]|http_)?")  # before Authorization: Proxy-, HTTP_
     contraction = compiled(rb"[A-Za-z]+n't(?![A-Za-z0-9])")  # if -keypass isn't provided
+    # What a sentence calls the option it names (the --password flag, the --token options), and a
+    # manual's name for what the option takes (gpg --passwd user-id, keytool -keypass old_key,
+    # --try-secret-key name).
     option_word = compiled(
         rb"(?i:options?|flags?|param(?:eter)?s?|arg(?:ument)?s?|switch(?:es)?|settings?|fields?|values?|prompts?)"
         rb"|(?:[a-z]+[-_])?(?:id|uid|name|file|filename|path|string|key|user)"
@@ -697,12 +698,12 @@ class PlaceChecks(SentenceChecks):
         header (``the "Authorization:" header``): the quote before its first letter closes right
         after the colon, so what follows is the sentence, not a value."""
         colon = buffer.find(b":", match.start(), match.end())
-        if colon < 2 or colon + 1 >= len(buffer) or buffer[colon - 1] in b"\"'":
+        if colon < 2 or buffer[colon - 1] in b"\"'":
             return False  # "Authorization": "Bearer ..." closes the name before the colon
         start = colon
         while start and buffer[start - 1] in NAME_CHARS:
             start -= 1
-        return start > 0 and buffer[start - 1] in b"\"'`" and buffer[colon + 1] == buffer[start - 1]
+        return quoted_with_colon(buffer, start, colon)
 
     def key_header(self, buffer: bytearray, match: re.Match[bytes]) -> bool:
         """Check for ``X-Api-Key:``-style headers: a known name before the ending, then a value."""
